@@ -1,0 +1,34 @@
+"""Text notation of registers and matrix elements, as the reference tool prints them.
+
+v3{17}.[15:0]  VGPR 3, lane 17, bits 15..0     v[1:0]{5}  a 64-bit register pair
+v[1:0]{3}.[35:30]  a value straddling two VGPRs (bits counted across the pair)
+A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are several)
+"""
+
+
+def register(place, lane=True, whole=False):
+    """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
+    span = len(place.regs)
+    name = f"v{place.reg}" if span == 1 else f"v[{place.reg + span - 1}:{place.reg}]"
+    if lane:
+        name += f"{{{place.lane}}}"
+    if whole or place.width % 32 == 0 and place.lo == 0:
+        return name
+    return f"{name}.[{place.hi}:{place.lo}]"
+
+
+def element(matrix, elem, blocks):
+    row, col, block = elem
+    text = f"{matrix}[{row}][{col}]"
+    return text + f".B{block}" if blocks > 1 else text
+
+
+def marked(text, mark):
+    """Decorate a register or element name with a negation / absolute-value mark."""
+    if mark == "-":
+        return "-" + text
+    if mark == "|":
+        return f"|{text}|"
+    if mark == "-|":
+        return f"-|{text}|"
+    return text

@@ -1,0 +1,203 @@
+"""Text of the four query modes (-g, -m, -R, -M), built from an Operand.
+
+Point queries return lines; layout queries return tables (title, header, rows) for
+the renderers. Nothing here prints.
+"""
+from layouts.core import CalcError
+
+from .notation import element, marked, register
+
+# How the -R header names the two axes of each matrix, untransposed.
+AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K": ("M", "K")}
+SOURCES = {"A": "Src0", "B": "Src1", "C": "Src2", "D": "Vdst"}
+
+
+def element_of(operand, i, j, k, block):
+    """The (row, col, block) coordinates of matrix element (i, j, k) of `operand`."""
+    row, col = {"A": (i, k), "B": (k, j), "K": (i, k)}.get(operand.matrix, (i, j))
+    return (row, col, block)
+
+
+def name(operand, elem, mark=""):
+    return marked(element(operand.matrix, elem, operand.inst.blocks), mark)
+
+
+def get_register(operand, elem):
+    return [f"{name(operand, elem)} = {register(p)}" for p in operand.places(*elem)]
+
+
+def output_terms(calc, elem, reg_text):
+    """Terms of D = sum_k A*B + C for D element `elem`; `reg_text` names one operand value."""
+    row, col, block = elem
+    a, b = calc["A"], calc["B"]
+    terms = [f"{reg_text(a, (row, k, block))}*{reg_text(b, (k, col, block))}"
+             for k in range(a.inst.k)]
+    text = " + ".join(terms)
+    if "C" in calc:
+        c = calc["C"]
+        sign = "-" if c.mark.startswith("-") else "+"
+        text += f" {sign} {reg_text(c, elem, drop_sign=True)}"
+    return text
+
+
+def _source(prefix):
+    def text(operand, elem, drop_sign=False):
+        mark = operand.mark[1:] if drop_sign and operand.mark.startswith("-") else operand.mark
+        place = operand.places(*elem)[0]
+        return marked(f"{prefix[operand.matrix]}_{register(place)}", mark)
+    return text
+
+
+def _element_text(operand, elem, drop_sign=False):
+    mark = operand.mark[1:] if drop_sign and operand.mark.startswith("-") else operand.mark
+    return name(operand, operand.source(elem), mark)
+
+
+def get_register_calc(calc, elem):
+    d = calc["D"]
+    dest = f"Vdst_{register(d.places(*elem)[0])}"
+    return [f"{name(d, elem)} = {dest} = {output_terms(calc, elem, _source(SOURCES))}"]
+
+
+def matrix_entry_calc(calc, reg, lane):
+    d = calc["D"]
+    return [f"{register(p)} = {name(d, elem)} = {output_terms(calc, elem, _element_text)}"
+            for p, elem in d.entries(reg, lane)]
+
+
+def matrix_entry(operand, reg, lane):
+    """Lines `register = element` for one register and lane, lowest bits first.
+
+    Like the reference, when a modifier remaps slots (CBSZ/ABID on A, BLGP on B), the
+    walk over the register's slots skips ahead by the number of elements a slot
+    listed, so a slot broadcast to n elements hides the next n-1 slots.
+    """
+    entries = operand.entries(reg, lane)
+    if operand.remapped and entries:
+        entries = _skip_walk(entries)
+    return [f"{marked(register(p), '')} = {name(operand, e, operand.mark)}" for p, e in entries]
+
+
+def _skip_walk(entries):
+    width = entries[0][0].width
+    by_slot = {}
+    for p, e in entries:
+        by_slot.setdefault(p.lo // width, []).append((p, e))
+    shown, slot = [], 0
+    while slot < 32 // width:
+        found = by_slot.get(slot, [])
+        shown += found
+        slot += max(1, len(found))
+    return shown
+
+
+def block_groups(operand):
+    """(title, block whose registers are shown) for each -R table."""
+    inst, mods = operand.inst, operand.mods
+    if operand.matrix == "A" and mods.cbsz:
+        size = 1 << mods.cbsz
+        starts = range(0, max(inst.blocks, size), size)
+        return [("Blocks " + ", ".join(map(str, range(s, s + size))), s) for s in starts]
+    return [(f"Block {b}", b) for b in range(operand.blocks)]
+
+
+def register_layout(operand, transpose=False):
+    """One table per block: element grid whose cells name registers."""
+    rows_n, cols_n, _ = operand.shape
+    first, second = AXES[operand.matrix]
+    if transpose:
+        first, second = second, first
+    tables = []
+    for title, block in block_groups(operand):
+        grid = []
+        for r in range(cols_n if transpose else rows_n):
+            cells = []
+            for c in range(rows_n if transpose else cols_n):
+                elem = (c, r, block) if transpose else (r, c, block)
+                cells.append([marked(register(p), operand.mark) for p in operand.places(*elem)])
+            grid.append([r] + cells)
+        header = [f"{operand.matrix}[{first}][{second}]"] + list(range(len(grid[0]) - 1))
+        tables.append((title, header, grid))
+    return tables
+
+
+def matrix_layout(operand, transpose=False):
+    """Lanes x register slots, cells naming the elements each slot holds."""
+    columns = operand.columns
+    cells = {}
+    for lane in operand.lanes:
+        for reg in range(operand.register_count):
+            for p, e in operand.entries(reg, lane):
+                if p.reg == reg:
+                    cells.setdefault((lane, (p.reg, p.lo, p.width)), []).append(
+                        name(operand, e, operand.mark))
+    names = [register(_slot_place(col), lane=False) for col in columns]
+    if transpose:
+        rows = [[n] + [cells.get((lane, col), []) for lane in operand.lanes]
+                for n, col in zip(names, columns)]
+        return ["lane"] + list(operand.lanes), rows
+    rows = [[lane] + [cells.get((lane, col), []) for col in columns] for lane in operand.lanes]
+    return ["lane"] + names, rows
+
+
+def _slot_place(col):
+    from layouts.core import Place
+    reg, lo, width = col
+    return Place(reg, 0, lo, width)
+
+
+def check_range(label, value, limit, what):
+    if value >= limit:
+        raise CalcError(f"{label} {value} is out of range for {what}: use 0 to {limit - 1}.")
+
+
+def answer(inst, matrix, mods, wave, mode, numbers, output_calc, fmt, transpose):
+    """The text of one query (after the header lines)."""
+    from layouts import Operand
+    operand = Operand(inst, matrix, mods, wave)
+    calc = None
+    if output_calc:
+        names = ("A", "B", "D") + (() if inst.sparse else ("C",))
+        calc = {m: Operand(inst, m, mods, wave) for m in names}
+    if mode == "get":
+        lines = _get(operand, calc, numbers)
+    elif mode == "entry":
+        lines = _entry(operand, calc, numbers)
+    elif mode == "rlayout":
+        return _tables(register_layout(operand, transpose), fmt)
+    else:
+        from . import render
+        return render(fmt, *matrix_layout(operand, transpose)) + "\n"
+    return "".join(line + "\n" for line in lines)
+
+
+def _tables(tables, fmt):
+    from . import render
+    return "".join(f"{title}\n{render(fmt, header, rows)}\n" for title, header, rows in tables)
+
+
+def _get(operand, calc, numbers):
+    inst = operand.inst
+    i, j, k, block = (numbers[n] for n in ("i", "j", "k", "block"))
+    what = f"{inst.mnemonic}"
+    check_range("row coordinate -I", i, inst.m, what)
+    check_range("column coordinate -J", j, inst.n, what)
+    check_range("coordinate -K", k, inst.k, what)
+    check_range("block -b", block, inst.blocks, what)
+    elem = element_of(operand, i, j, k, block)
+    return get_register_calc(calc, elem) if calc else get_register(operand, elem)
+
+
+def _entry(operand, calc, numbers):
+    reg, lane = numbers["register"], numbers["lane"]
+    check_range("register -r", reg, operand.register_count, f"the {operand.matrix} matrix")
+    check_range("lane -l", lane, operand.wave, f"wave{operand.wave}")
+    lines = matrix_entry_calc(calc, reg, lane) if calc else matrix_entry(operand, reg, lane)
+    if lines:
+        return lines
+    if operand.matrix == "A" and operand.mods.cbsz:
+        return [f"Due to instruction modifiers CBSZ and ABID, lane {lane} "
+                "is not used for this instruction."]
+    if operand.matrix == "B" and operand.mods.blgp:
+        raise CalcError(f"with BLGP {operand.mods.blgp} no B value is read from lane {lane}")
+    raise CalcError(f"register {reg} in lane {lane} holds no {operand.matrix} value")

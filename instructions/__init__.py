@@ -1,0 +1,48 @@
+"""Registry of architectures and their instruction tables."""
+from dataclasses import dataclass
+from importlib import import_module
+
+
+@dataclass(frozen=True)
+class Architecture:
+    name: str            # canonical, upper case: CDNA3
+    module: str          # table module below this package
+    aliases: tuple       # accepted spellings besides the canonical one (lower case)
+    waves: tuple = (64,)  # legal wave sizes; the first is the default
+    public: bool = True  # part of the reference tool's command space
+
+    @property
+    def instructions(self):
+        return _table(self.module)
+
+    def find(self, mnemonic):
+        for inst in self.instructions:
+            if inst.mnemonic == mnemonic.lower():
+                return inst
+        return None
+
+
+_TABLES = {}
+
+
+def _table(module):
+    if module not in _TABLES:
+        _TABLES[module] = import_module(f"{__name__}.{module}").INSTRUCTIONS
+    return _TABLES[module]
+
+
+ARCHITECTURES = (
+    Architecture("CDNA1", "cdna1", ("cdna", "gfx908", "mi100", "arcturus")),
+    Architecture("CDNA2", "cdna2", ("gfx90a", "mi200", "mi210", "mi250", "mi250x", "aldebaran")),
+    Architecture("CDNA3", "cdna3", ("gfx940", "gfx941", "gfx942", "mi300", "mi300a", "mi300x",
+                                    "mi325x", "aqua_vanjaram")),
+)
+
+
+def find_architecture(name):
+    """The architecture called `name` (any case, canonical name or alias), or None."""
+    key = name.lower()
+    for arch in ARCHITECTURES:
+        if key == arch.name.lower() or key in arch.aliases:
+            return arch
+    return None

@@ -1,0 +1,41 @@
+"""Data types of matrix operands, referenced by name from the instruction tables."""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DataType:
+    key: str          # the token used in mnemonics: f32, bf16, i8, fp8 ...
+    label: str        # short name printed by --detail-instruction
+    description: str  # the explanation printed beside it
+    bits: int
+    is_int: bool = False
+
+    def describe(self):
+        return f"{self.label} ({self.description})"
+
+
+def _types(*rows):
+    return {t.key: t for t in (DataType(*r) for r in rows)}
+
+
+# Integer types are printed in lower case on CDNA and as IU* on RDNA, like the reference.
+TYPES = _types(
+    ("f64", "FP64", "IEEE binary64 floating point", 64),
+    ("f32", "FP32", "IEEE binary32 floating point", 32),
+    ("xf32", "FP32", "IEEE binary32 floating point", 32),
+    ("f16", "FP16", "IEEE binary16 floating point", 16),
+    ("bf16", "BF16", "Brain floating point", 16),
+    ("i32", "int32", "Signed 32-bit integer", 32, True),
+    ("i8", "int8", "Signed 8-bit integer", 8, True),
+    ("iu8", "IU8", "Signed/unsigned 8-bit integer", 8, True),
+    ("iu4", "IU4", "Signed/unsigned 4-bit integer", 4, True),
+    # 8-bit floats: AMD's FNUZ encoding on CDNA3, OCP on RDNA4 and CDNA4.
+    ("fp8_fnuz", "FP8", "AMD 4-bit exponent, 3-bit mantissa floating point", 8),
+    ("bf8_fnuz", "BF8", "AMD 5-bit exponent, 2-bit mantissa floating point", 8),
+    ("fp8", "FP8", "OCP 4-bit exponent, 3-bit mantissa floating point", 8),
+    ("bf8", "BF8", "OCP 5-bit exponent, 2-bit mantissa floating point", 8),
+    ("fp6", "FP6", "OCP 2-bit exponent, 3-bit mantissa floating point", 6),
+    ("bf6", "BF6", "OCP 3-bit exponent, 2-bit mantissa floating point", 6),
+    ("fp4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
+    ("e8m0", "E8M0", "OCP 8-bit exponent-only block scale, value 2^(v-127)", 8),
+)

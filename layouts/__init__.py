@@ -1,0 +1,127 @@
+"""Operand layouts of every instruction family, with modifiers applied.
+
+`Operand(inst, matrix, mods, wave)` is the one object every query reads: the places of
+an element (element -> registers) and the elements of a register/lane (the inverse,
+derived by enumerating the same forward map).
+"""
+from collections import defaultdict
+from dataclasses import replace
+from functools import cached_property
+
+from . import cdna
+from .core import CalcError, Place  # noqa: F401  (re-exported)
+from .modifiers import (BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block, check_cdna,
+                        negated, sparse_index_set)
+
+MATRICES = ("A", "B", "C", "D", "K")
+
+
+def base_layout(inst, matrix, mods=Modifiers()):
+    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
+    if matrix == "A":
+        return cdna.a_matrix(inst)
+    if matrix == "B":
+        return cdna.b_matrix(inst)
+    if matrix == "K":
+        return cdna.index_matrix(inst, sparse_index_set(inst, mods))
+    return cdna.cd_matrix(inst)
+
+
+class Operand:
+    """One matrix of one instruction under the given modifiers."""
+
+    def __init__(self, inst, matrix, mods=Modifiers(), wave=64):
+        self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
+        self.layout = base_layout(inst, matrix, mods)
+        self.mark = "-" if negated(inst, matrix, mods) else ""
+
+    @property
+    def shape(self):
+        return self.layout.shape
+
+    @property
+    def blocks(self):
+        return self.layout.shape[2]
+
+    @property
+    def register_count(self):
+        return self.layout.register_count
+
+    def elements(self):
+        """Every element, in the order the reference lists them: block first, then the
+        M/N index, then K (so B is walked column by column)."""
+        if self.matrix == "B":
+            return sorted(self.layout.elements(), key=lambda e: (e[2], e[1], e[0]))
+        return self.layout.elements()
+
+    def places(self, row, col, block=0):
+        """Places the hardware reads for the element, modifiers applied."""
+        inst, mods = self.inst, self.mods
+        if self.matrix == "A" and mods.cbsz and not inst.sparse:
+            block = cbsz_source_block(block, mods.cbsz, mods.abid)
+        places = self.layout.places(row, col, block)
+        if self.matrix == "B" and mods.blgp and not blgp_negates(inst):
+            source = BLGP_SOURCE[mods.blgp]
+            places = [replace(p, lane=source(p.lane)) for p in places]
+        return places
+
+    @property
+    def remapped(self):
+        """True when a modifier changes which register slot an element is read from."""
+        if self.matrix == "A":
+            return bool(self.mods.cbsz) and not self.inst.sparse
+        return self.matrix == "B" and bool(self.mods.blgp) and not blgp_negates(self.inst)
+
+    @cached_property
+    def _base_owner(self):
+        owner = {}
+        for elem in self.elements():
+            for p in self.layout.places(*elem):
+                owner.setdefault(p, elem)
+        return owner
+
+    def source(self, elem):
+        """The element whose unmodified place the hardware reads for `elem`."""
+        if not self.remapped:
+            return elem
+        return self._base_owner[self.places(*elem)[0]]
+
+    @cached_property
+    def _by_register(self):
+        table = defaultdict(list)
+        for elem in self.elements():
+            for place in self.places(*elem):
+                for reg in place.regs:
+                    table[reg, place.lane].append((place, elem))
+        for entries in table.values():
+            entries.sort(key=lambda pe: pe[0].lo)
+        return table
+
+    def entries(self, reg, lane):
+        """(place, element) pairs held by VGPR `reg` in `lane`, lowest bits first."""
+        return self._by_register.get((reg, lane), [])
+
+    @cached_property
+    def lanes(self):
+        return sorted({lane for _, lane in self._by_register})
+
+    @cached_property
+    def columns(self):
+        """Distinct register slots (reg, lo, width) in use, in register then bit order."""
+        return sorted({(p.reg, p.lo, p.width) for entries in self._by_register.values()
+                       for p, _ in entries})
+
+
+def check_modifiers(inst, matrix, mods, output_calc, mode="get"):
+    """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
+    check_cdna(inst, matrix, mods, output_calc)
+
+
+def check_matrix(inst, matrix):
+    """Sparse instructions have the index matrix K instead of C; dense ones have no K."""
+    if inst.sparse and matrix == "C":
+        raise CalcError(f"{inst.name} is sparse: it has no C matrix (its Src2 holds the "
+                        "compression indices, -k); query A, B, D or -k")
+    if not inst.sparse and matrix == "K":
+        raise CalcError(f"{inst.name} is dense: it has no compression-index matrix (-k); "
+                        "query A, B, C or D")

@@ -1,0 +1,93 @@
+"""Mixed-radix layouts: matrix coordinates -> (lane, bit offset) and back.
+
+A layout splits each coordinate of an element (row, col, block) into digits, least
+significant first, and sends every digit to a lane offset or a bit offset inside the
+lane's register tuple (a 'none' digit is dropped: several elements share the slot,
+as the four K values of a sparse group do). A 'copy' digit replicates the element
+over several lanes. Register numbers follow from bit offsets (bit // 32), so packed
+formats of any width, register pairs and values straddling two VGPRs need no special
+cases. Both directions derive from this one forward map; the inverse is built by
+enumeration (the largest operand has a few thousand elements).
+"""
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
+
+ROW, COL, BLOCK, COPY = "row", "col", "block", "copy"
+LANE, BIT, NONE = "lane", "bit", "none"
+
+
+@dataclass(frozen=True)
+class Factor:
+    coord: str   # ROW, COL, BLOCK or COPY
+    size: int    # number of values of this digit
+    dest: str    # LANE, BIT or NONE
+    stride: int  # lanes or bits per unit of the digit
+
+
+@dataclass(frozen=True, order=True)
+class Place:
+    """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
+    reg: int
+    lane: int
+    lo: int
+    width: int
+
+    @property
+    def hi(self):
+        return self.lo + self.width - 1
+
+    @property
+    def regs(self):
+        """The VGPRs touched, first to last (two for 64-bit values and straddlers)."""
+        return tuple(range(self.reg, self.reg + (self.lo + self.width + 31) // 32))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """(row, col, block) -> places; `shape` is (rows, cols, blocks)."""
+    shape: tuple
+    width: int
+    factors: tuple
+    base_bit: int = 0   # added to every bit offset (index-set selection)
+
+    def __post_init__(self):
+        for coord, extent in zip((ROW, COL, BLOCK), self.shape):
+            covered = 1
+            for f in self.factors:
+                covered *= f.size if f.coord == coord else 1
+            if covered != extent:
+                raise ValueError(f"{coord} digits cover {covered} values, shape says {extent}")
+
+    def places(self, row, col, block=0):
+        lane = bit = 0
+        copies = [0]
+        for coord, value in ((ROW, row), (COL, col), (BLOCK, block)):
+            for f in self.factors:
+                if f.coord != coord:
+                    continue
+                digit, value = value % f.size, value // f.size
+                if f.dest == LANE:
+                    lane += digit * f.stride
+                elif f.dest == BIT:
+                    bit += digit * f.stride
+        for f in self.factors:
+            if f.coord == COPY:
+                copies = [c + d * f.stride for c in copies for d in range(f.size)]
+        bit += self.base_bit
+        return [Place(bit // 32, lane + c, bit % 32, self.width) for c in copies]
+
+    def elements(self):
+        """Every element, block-major then row-major."""
+        rows, cols, blocks = self.shape
+        for b, r, c in product(range(blocks), range(rows), range(cols)):
+            yield (r, c, b)
+
+    @cached_property
+    def register_count(self):
+        ends = (p.reg * 32 + p.lo + p.width for e in self.elements() for p in self.places(*e))
+        return (max(ends) + 31) // 32
+
+
+class CalcError(ValueError):
+    """A request the calculator cannot answer; the message says why and what is allowed."""

@@ -1,0 +1,111 @@
+"""Instruction modifiers as small transforms of a base layout, and their legality rules.
+
+A transform maps an element's base places to the places the hardware actually reads
+under the modifier: CBSZ/ABID make a group of blocks read one block's A values, BLGP
+swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instead.
+"""
+from dataclasses import dataclass
+
+from .core import CalcError
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    cbsz: int = 0
+    abid: int = 0
+    blgp: int = 0
+    opsel: int = 0
+    neg: int = 0
+    neg_hi: int = 0
+
+
+# BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").
+BLGP_SOURCE = (
+    lambda lane: lane,                  # 0: as is
+    lambda lane: lane % 32,             # 1: lanes 0-31 broadcast to 32-63
+    lambda lane: lane % 32 + 32,        # 2: lanes 32-63 broadcast to 0-31
+    lambda lane: (lane + 16) % 64,      # 3: rotate down by 16 lanes
+    lambda lane: lane % 16,             # 4-7: broadcast one group of 16 lanes to all
+    lambda lane: lane % 16 + 16,
+    lambda lane: lane % 16 + 32,
+    lambda lane: lane % 16 + 48,
+)
+
+
+def cbsz_source_block(block, cbsz, abid):
+    """The block whose A values `block` reads: ABID within its aligned group of 2^CBSZ."""
+    return (block >> cbsz << cbsz) + abid
+
+
+def blgp_negates(inst):
+    """CDNA3 FP64 MFMAs reuse BLGP as a negation mask: bit 0 A, bit 1 B, bit 2 C."""
+    return inst.arch == "CDNA3" and inst.out_type.bits == 64
+
+
+def negated(inst, matrix, mods):
+    if mods.blgp and blgp_negates(inst):
+        bit = {"A": 1, "B": 2, "C": 4}.get(matrix, 0)
+        return bool(mods.blgp & bit)
+    return False
+
+
+def sparse_index_set(inst, mods):
+    """CDNA3 SMFMAC: with CBSZ = 0, ABID picks the compression-index set; else set 0."""
+    return mods.abid if mods.cbsz == 0 else 0
+
+
+def _range_error(what, value, inst, low, high):
+    return CalcError(f"{what} value {value} is not allowed for {inst.name}: "
+                     f"use a value from {low} to {high}.")
+
+
+def check_cdna(inst, matrix, mods, output_calc):
+    """Raise CalcError for a modifier the instruction or the queried matrix cannot take."""
+    d_calc = matrix == "D" and output_calc
+    if mods.cbsz or mods.abid:
+        _check_cbsz_abid(inst, matrix, mods, d_calc)
+    if mods.blgp:
+        _check_blgp(inst, matrix, mods, d_calc)
+    for name in ("opsel", "neg", "neg_hi"):
+        if getattr(mods, name):
+            raise CalcError(f"{name.upper()} is an RDNA modifier; {inst.arch} instructions "
+                            f"such as {inst.name} do not have it (got {getattr(mods, name)}).")
+
+
+def _check_cbsz_abid(inst, matrix, mods, d_calc):
+    for name in ("cbsz", "abid"):
+        value = getattr(mods, name)
+        if not value:
+            continue
+        if not inst.cbsz:
+            raise CalcError(f"{inst.name} does not support the {name.upper()} modifier "
+                            f"(got {value}); only 0 is allowed.")
+        if matrix not in ("A", "K") and not d_calc:
+            raise CalcError(f"The {name.upper()} modifier applies to the A matrix, the "
+                            f"compression matrix (-k) or D with -o, not to {matrix}.")
+    if inst.sparse:
+        top_abid = 3 if inst.a_type.bits == 16 else 1
+        top_cbsz = 3
+    else:
+        top_cbsz = inst.blocks.bit_length() - 1
+        top_abid = (1 << mods.cbsz) - 1
+    if mods.cbsz > top_cbsz:
+        raise _range_error("CBSZ", mods.cbsz, inst, 0, top_cbsz)
+    if mods.abid > top_abid:
+        raise CalcError(f"ABID value {mods.abid} is not allowed for {inst.name} with CBSZ "
+                        f"{mods.cbsz}: use a value from 0 to {top_abid}.")
+
+
+def _check_blgp(inst, matrix, mods, d_calc):
+    if not inst.blgp:
+        raise CalcError(f"{inst.name} does not support the BLGP modifier (got {mods.blgp}); "
+                        "only 0 is allowed.")
+    if blgp_negates(inst):
+        if matrix not in ("A", "B", "C") and not d_calc:
+            raise CalcError(f"On {inst.name} BLGP negates A, B or C; it does not apply to "
+                            f"{matrix} (use -o with D to see its effect).")
+    elif matrix != "B" and not d_calc:
+        raise CalcError(f"The BLGP modifier applies to the B matrix (or D with -o), "
+                        f"not to {matrix}.")
+    if mods.blgp > 7:
+        raise _range_error("BLGP", mods.blgp, inst, 0, 7)

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Matrix instruction calculator for AMD GPUs: where every matrix element of an MFMA,
+SMFMAC, WMMA or SWMMAC instruction lives (VGPR, lane, bits), and the instruction's facts.
+
+Command-line compatible with AMD's Matrix Instruction Calculator; run with -h for help.
+"""
+import argparse
+import os
+import sys
+
+__version__ = "1.0.0"
+
+_ABSENT = object()  # an option that was not given (None: given without a value)
+
+VALUE_OPTIONS = (  # dest, spellings, default
+    ("architecture", ("-a", "--architecture"), _ABSENT),
+    ("instruction", ("-i", "--instruction"), _ABSENT),
+    ("cbsz", ("--cbsz",), "0"), ("abid", ("--abid",), "0"), ("blgp", ("--blgp",), "0"),
+    ("opsel", ("--opsel",), "0"), ("neg", ("--neg",), "0"), ("neg_hi", ("--neg_hi",), "0"),
+    ("wavefront", ("-w", "--wavefront"), "0"),
+    ("i", ("-I", "--I-coordinate", "--I_coordinate"), "0"),
+    ("j", ("-J", "--J-coordinate", "--J_coordinate"), "0"),
+    ("k", ("-K", "--K-coordinate", "--K_coordinate"), "0"),
+    ("block", ("-b", "--block"), "0"),
+    ("register", ("-r", "--register"), "0"),
+    ("lane", ("-l", "--lane"), "0"),
+)
+FLAGS = (  # dest, spellings, help
+    ("version", ("-v", "--version"), "print the version and exit"),
+    ("list", ("-L", "--list-instructions", "--list_instructions"),
+     "list the instructions of the architecture"),
+    ("detail", ("-d", "--detail-instruction", "--detail_instruction"),
+     "print the instruction's facts and mapping formulas"),
+    ("A", ("-A", "--A-matrix", "--A_matrix"), "query the A matrix"),
+    ("B", ("-B", "--B-matrix", "--B_matrix"), "query the B matrix"),
+    ("C", ("-C", "--C-matrix", "--C_matrix"), "query the C matrix"),
+    ("D", ("-D", "--D-matrix", "--D_matrix"), "query the D matrix"),
+    ("K", ("-k", "--compression"), "query the compression-index matrix of a sparse instruction"),
+    ("get", ("-g", "--get-register", "--get_register"),
+     "print the register and lane holding element (I, J, K) of block B"),
+    ("entry", ("-m", "--matrix-entry", "--matrix_entry"),
+     "print the matrix elements held by register R in lane L"),
+    ("output", ("-o", "--output-calculation", "--output_calculation"),
+     "with -D: also show how the element is computed from A, B and C"),
+    ("rlayout", ("-R", "--register-layout", "--register_layout"),
+     "print the matrix with the register of every element"),
+    ("mlayout", ("-M", "--matrix-layout", "--matrix_layout"),
+     "print the registers and lanes with the element each holds"),
+    ("csv", ("-c", "--csv"), "layouts as comma-separated values"),
+    ("markdown", ("--markdown",), "layouts as a Markdown table"),
+    ("asciidoc", ("--asciidoc",), "layouts as an AsciiDoc table"),
+    ("transpose", ("--transpose",), "swap the rows and columns of layouts"),
+)
+VALUE_HELP = {
+    "architecture": "target architecture (e.g. cdna3, gfx942, mi300x; -L needs only this)",
+    "instruction": "instruction mnemonic, any case (see -L)",
+    "cbsz": "CBSZ modifier (A-matrix block broadcast size)",
+    "abid": "ABID modifier (A-matrix broadcast block id)",
+    "blgp": "BLGP modifier (B-matrix lane group pattern)",
+    "opsel": "OPSEL modifier (RDNA)", "neg": "NEG modifier (RDNA)",
+    "neg_hi": "NEG_HI modifier (RDNA)", "wavefront": "wave size: 32 or 64 (RDNA only)",
+    "i": "row coordinate i", "j": "column coordinate j", "k": "reduction coordinate k",
+    "block": "block number", "register": "register offset within the operand",
+    "lane": "lane number",
+}
+
+
+class ArgumentError(Exception):
+    """Raised instead of argparse's own exit, so that main() reports every error alike."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ArgumentError(message)
+
+
+def build_parser():
+    parser = _Parser(prog="matrix_calculator.py", description=__doc__.split("\n\n")[0],
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    for dest, spellings, default in VALUE_OPTIONS:
+        parser.add_argument(*spellings, dest=dest, nargs="?", const=None, default=default,
+                            metavar="#" if default == "0" else dest.upper(),
+                            help=VALUE_HELP[dest])
+    for dest, spellings, text in FLAGS:
+        parser.add_argument(*spellings, dest=dest, action="store_true", help=text)
+    return parser
+
+
+def main(argv=None):
+    """Run the calculator; returns the exit status (0, or 2 for any error)."""
+    try:
+        args = build_parser().parse_args(argv)
+        text = run(args)
+    except SystemExit as exc:  # --help
+        return exc.code
+    except ArgumentError as exc:
+        return _fail(str(exc))
+    except ValueError as exc:  # CalcError and friends: one clear message
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    return _write(text)
+
+
+def run(args):
+    """The whole output of one command line, or an exception naming the first problem."""
+    if args.version:
+        return f"matrix_calculator.py {__version__}\n"
+    arch = _architecture(args.architecture)
+    if args.list:
+        return listing(arch)
+    inst = _instruction(arch, args.instruction)
+    wave = _wave(arch, args.wavefront)
+    if args.detail:
+        from formats.detail import detail
+        return _header(inst) + detail(inst)
+    numbers = {dest: _number(getattr(args, dest), spellings[-1])
+               for dest, spellings, default in VALUE_OPTIONS if default == "0"}
+    return _header(inst) + _query(args, inst, numbers, wave)
+
+
+def _header(inst):
+    return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
+
+
+def listing(arch):
+    lines = [f"Available instructions in the {arch.name} architecture:"]
+    lines += [f"    {inst.mnemonic}" for inst in arch.instructions]
+    return "\n".join(lines) + "\n"
+
+
+def _architecture(value):
+    from instructions import ARCHITECTURES, find_architecture
+    if value is _ABSENT or value is None:
+        raise ArgumentError("the -a/--architecture option needs a value")
+    arch = find_architecture(value)
+    if arch is None:
+        names = ", ".join(a.name.lower() for a in ARCHITECTURES)
+        raise ArgumentError(f"unknown architecture {value!r}; choose one of {names} "
+                            "(or one of their gfx/product aliases)")
+    return arch
+
+
+def _instruction(arch, value):
+    if value is _ABSENT or value is None:
+        raise ArgumentError("the -i/--instruction option needs a value")
+    inst = arch.find(value)
+    if inst is None:
+        raise ArgumentError(f"{arch.name} has no instruction {value!r}; "
+                            f"run with -a {arch.name.lower()} -L to list them")
+    return inst
+
+
+def _wave(arch, value):
+    wave = _number(value, "--wavefront")
+    if wave == 0:
+        return arch.waves[0]
+    if wave not in arch.waves:
+        allowed = " or ".join(map(str, arch.waves))
+        raise ArgumentError(f"wave size {value} is not available on {arch.name}; use {allowed}")
+    return wave
+
+
+def _number(value, option):
+    if value is None:
+        raise ArgumentError(f"the {option} option needs a value")
+    if not value.isdigit():
+        raise ArgumentError(f"{option} takes a whole number >= 0 written in digits, "
+                            f"not {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ArgumentError(f"{option} takes a decimal whole number, not {value!r}") from None
+
+
+MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
+MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"))
+FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--asciidoc"))
+
+
+def _one_of(args, choices, what):
+    chosen = [flag for dest, flag in choices if getattr(args, dest)]
+    if len(chosen) != 1:
+        flags = ", ".join(flag for _, flag in choices)
+        found = "none" if not chosen else " and ".join(chosen)
+        raise ArgumentError(f"choose exactly one {what} of {flags} (got {found})")
+    return next(dest for dest, _ in choices if getattr(args, dest))
+
+
+def _query(args, inst, numbers, wave):
+    """Validate the query options and answer the query."""
+    from formats import queries
+    from layouts import Modifiers, check_modifiers, check_matrix
+    mode = _one_of(args, MODES, "query mode")
+    matrix = _one_of(args, MATRIX_FLAGS, "matrix")
+    if args.output and matrix != "D":
+        raise ArgumentError(f"-o/--output-calculation works only with -D, not with -{matrix}")
+    mods = Modifiers(**{m: numbers[m] for m in ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi")})
+    output_calc = args.output and mode in ("get", "entry")
+    check_modifiers(inst, matrix, mods, output_calc, mode)
+    check_matrix(inst, matrix)
+    fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
+    if len(fmts) > 1:
+        raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
+    fmt = fmts[0] if fmts else "grid"
+    return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
+                          fmt, args.transpose)
+
+
+def _fail(message):
+    sys.stderr.write(f"matrix_calculator.py: error: {message}\n")
+    return 2
+
+
+def _write(text):
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (| head): end quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
