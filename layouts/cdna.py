@@ -8,18 +8,29 @@ from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 WAVE = 64
 
 
-def _ab_factors(inst, bits, k_coord, mn_coord, mn):
-    """A or B of a dense MFMA.   # (lane64, slot) -> (mn, k, block)
+class ABShape:
+    """Parameters of a dense A/B operand, shared by the layout and its printed formulas.
 
-    Each lane holds `kpl` consecutive K values of one row (A) or column (B); lanes
-    take the M/N index fastest, then the block, then the K group.
+    Each lane holds `kpl` consecutive K values of one row (A) or column (B), `per_reg`
+    of them per VGPR (`regs` VGPRs); lanes take the M/N index fastest, then the block,
+    then the K group (`groups` of them).
     """
-    kpl = mn * inst.k * inst.blocks // WAVE
-    per_reg = max(1, min(32 // bits, kpl))
+
+    def __init__(self, inst, mn, bits):
+        self.mn, self.bits, self.blocks = mn, bits, inst.blocks
+        self.kpl = mn * inst.k * inst.blocks // WAVE
+        self.per_reg = max(1, min(32 // bits, self.kpl))
+        self.regs = self.kpl // self.per_reg
+        self.groups = inst.k // self.kpl
+
+
+def _ab_factors(inst, bits, k_coord, mn_coord, mn):
+    """A or B of a dense MFMA.   # (lane64, slot) -> (mn, k, block)"""
+    s = ABShape(inst, mn, bits)
     return (Factor(mn_coord, mn, LANE, 1),
-            Factor(k_coord, per_reg, BIT, bits),
-            Factor(k_coord, kpl // per_reg, BIT, max(32, bits)),
-            Factor(k_coord, inst.k // kpl, LANE, mn * inst.blocks),
+            Factor(k_coord, s.per_reg, BIT, bits),
+            Factor(k_coord, s.regs, BIT, max(32, bits)),
+            Factor(k_coord, s.groups, LANE, mn * inst.blocks),
             Factor(BLOCK, inst.blocks, LANE, mn))
 
 
@@ -52,6 +63,23 @@ def index_matrix(inst, index_set=0):
     return Layout((inst.m, inst.k, 1), 4, factors, base_bit=index_set * lane_k)
 
 
+class CDShape:
+    """Parameters of a 32-bit C/D operand, shared by the layout and its formulas.
+
+    Rows come in groups of four consecutive VGPRs; the groups go to lane groups of
+    N lanes (`in_lanes` of them), the rest to further VGPRs (`reg_groups`); blocks
+    fill the lane groups left over (`block_lanes`), then VGPRs (`block_regs` each).
+    """
+
+    def __init__(self, inst):
+        self.m, self.n, self.blocks = inst.m, inst.n, inst.blocks
+        lane_groups, self.row_groups = WAVE // inst.n, inst.m // 4
+        self.in_lanes = min(lane_groups, self.row_groups)
+        self.reg_groups = self.row_groups // self.in_lanes
+        self.block_lanes = lane_groups // self.in_lanes
+        self.block_regs = 4 * self.reg_groups
+
+
 def cd_matrix(inst):
     """C/D.   # (lane64, reg) -> (i, j, block)"""
     m, n, blocks, bits = inst.m, inst.n, inst.blocks, inst.out_type.bits
@@ -59,12 +87,9 @@ def cd_matrix(inst):
         factors = (Factor(COL, n, LANE, 1), Factor(BLOCK, blocks, LANE, n),
                    Factor(ROW, 4, LANE, n * blocks), Factor(ROW, m // 4, BIT, 64))
         return Layout((m, n, blocks), 64, factors)
-    lane_groups, row_groups = WAVE // n, m // 4
-    in_lanes = min(lane_groups, row_groups)
-    block_lanes = lane_groups // in_lanes
-    regs = 4 * (row_groups // in_lanes)
+    s = CDShape(inst)
     factors = (Factor(COL, n, LANE, 1), Factor(ROW, 4, BIT, 32),
-               Factor(ROW, in_lanes, LANE, n), Factor(ROW, row_groups // in_lanes, BIT, 128),
-               Factor(BLOCK, block_lanes, LANE, n * in_lanes),
-               Factor(BLOCK, blocks // block_lanes, BIT, 32 * regs))
+               Factor(ROW, s.in_lanes, LANE, n), Factor(ROW, s.reg_groups, BIT, 128),
+               Factor(BLOCK, s.block_lanes, LANE, n * s.in_lanes),
+               Factor(BLOCK, blocks // s.block_lanes, BIT, 32 * s.block_regs))
     return Layout((m, n, blocks), bits, factors)
