@@ -197,7 +197,7 @@ def _query(args, inst, numbers, wave):
         raise ArgumentError(f"-o/--output-calculation works only with -D, not with -{matrix}")
     mods = Modifiers(**{m: numbers[m] for m in ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi")})
     output_calc = args.output and mode in ("get", "entry")
-    check_modifiers(inst, matrix, mods, output_calc, mode)
+    check_modifiers(inst, matrix, mods, output_calc, mode, wave)
     check_matrix(inst, matrix)
     fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
     if len(fmts) > 1:

@@ -30,27 +30,33 @@ def output_terms(calc, elem, reg_text):
     """Terms of D = sum_k A*B + C for D element `elem`; `reg_text` names one operand value."""
     row, col, block = elem
     a, b = calc["A"], calc["B"]
+    if a.inst.arch == "RDNA3":  # the reference pairs A[i][k] with B[k][i] on RDNA3
+        col = row
     terms = [f"{reg_text(a, (row, k, block))}*{reg_text(b, (k, col, block))}"
              for k in range(a.inst.k)]
     text = " + ".join(terms)
     if "C" in calc:
         c = calc["C"]
-        sign = "-" if c.mark.startswith("-") else "+"
+        sign = "-" if c.mark_of(None).startswith("-") else "+"
         text += f" {sign} {reg_text(c, elem, drop_sign=True)}"
     return text
 
 
+def _mark(operand, place, drop_sign):
+    mark = operand.mark_of(place)
+    return mark[1:] if drop_sign and mark.startswith("-") else mark
+
+
 def _source(prefix):
     def text(operand, elem, drop_sign=False):
-        mark = operand.mark[1:] if drop_sign and operand.mark.startswith("-") else operand.mark
         place = operand.places(*elem)[0]
-        return marked(f"{prefix[operand.matrix]}_{register(place)}", mark)
+        return marked(f"{prefix[operand.matrix]}_{register(place)}", _mark(operand, place, drop_sign))
     return text
 
 
 def _element_text(operand, elem, drop_sign=False):
-    mark = operand.mark[1:] if drop_sign and operand.mark.startswith("-") else operand.mark
-    return name(operand, operand.source(elem), mark)
+    place = operand.places(*elem)[0]
+    return name(operand, operand.source(elem), _mark(operand, place, drop_sign))
 
 
 def get_register_calc(calc, elem):
@@ -75,7 +81,9 @@ def matrix_entry(operand, reg, lane):
     entries = operand.entries(reg, lane)
     if operand.remapped and entries:
         entries = _skip_walk(entries)
-    return [f"{marked(register(p), '')} = {name(operand, e, operand.mark)}" for p, e in entries]
+    if operand.matrix == "K" and operand.inst.is_rdna:
+        entries = _first_a_register(operand, entries)
+    return [f"{register(p)} = {name(operand, e, operand.mark_of(p))}" for p, e in entries]
 
 
 def _skip_walk(entries):
@@ -91,9 +99,19 @@ def _skip_walk(entries):
     return shown
 
 
+def _first_a_register(operand, entries):
+    """Like the reference, -m -k on RDNA4 lists only the indices of the pairs held by
+    the first A register (the -M layout shows them all)."""
+    per_reg = 4 * (32 // (2 * operand.inst.a_type.bits))
+    base = operand.layout.base_bit
+    return [(p, e) for p, e in entries if p.lo - base < per_reg]
+
+
 def block_groups(operand):
     """(title, block whose registers are shown) for each -R table."""
     inst, mods = operand.inst, operand.mods
+    if inst.is_rdna:  # one block, printed without a title
+        return [(None, 0)]
     if operand.matrix == "A" and mods.cbsz:
         size = 1 << mods.cbsz
         starts = range(0, max(inst.blocks, size), size)
@@ -114,7 +132,8 @@ def register_layout(operand, transpose=False):
             cells = []
             for c in range(rows_n if transpose else cols_n):
                 elem = (c, r, block) if transpose else (r, c, block)
-                cells.append([marked(register(p), operand.mark) for p in operand.places(*elem)])
+                cells.append([marked(register(p), operand.mark_of(p))
+                              for p in operand.places(*elem)])
             grid.append([r] + cells)
         header = [f"{operand.matrix}[{first}][{second}]"] + list(range(len(grid[0]) - 1))
         tables.append((title, header, grid))
@@ -130,7 +149,7 @@ def matrix_layout(operand, transpose=False):
             for p, e in operand.entries(reg, lane):
                 if p.reg == reg:
                     cells.setdefault((lane, (p.reg, p.lo, p.width)), []).append(
-                        name(operand, e, operand.mark))
+                        name(operand, e, operand.mark_of(p)))
     names = [register(_slot_place(col), lane=False) for col in columns]
     if transpose:
         rows = [[n] + [cells.get((lane, col), []) for lane in operand.lanes]
@@ -173,7 +192,8 @@ def answer(inst, matrix, mods, wave, mode, numbers, output_calc, fmt, transpose)
 
 def _tables(tables, fmt):
     from . import render
-    return "".join(f"{title}\n{render(fmt, header, rows)}\n" for title, header, rows in tables)
+    return "".join(("" if title is None else f"{title}\n") + render(fmt, header, rows) + "\n"
+                   for title, header, rows in tables)
 
 
 def _get(operand, calc, numbers):

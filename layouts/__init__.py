@@ -8,16 +8,18 @@ from collections import defaultdict
 from dataclasses import replace
 from functools import cached_property
 
-from . import cdna
+from . import cdna, rdna
 from .core import CalcError, Place  # noqa: F401  (re-exported)
 from .modifiers import (BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block, check_cdna,
-                        negated, sparse_index_set)
+                        check_rdna, negated, rdna_c_mark, rdna_half_mark, sparse_index_set)
 
 MATRICES = ("A", "B", "C", "D", "K")
 
 
-def base_layout(inst, matrix, mods=Modifiers()):
+def base_layout(inst, matrix, mods=Modifiers(), wave=64):
     """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
+    if inst.is_rdna:
+        return rdna.layout(inst, matrix, wave, mods)
     if matrix == "A":
         return cdna.a_matrix(inst)
     if matrix == "B":
@@ -32,8 +34,16 @@ class Operand:
 
     def __init__(self, inst, matrix, mods=Modifiers(), wave=64):
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
-        self.layout = base_layout(inst, matrix, mods)
+        self.layout = base_layout(inst, matrix, mods, wave)
         self.mark = "-" if negated(inst, matrix, mods) else ""
+        if inst.is_rdna:
+            self.mark = rdna_c_mark(inst, matrix, mods)
+
+    def mark_of(self, place):
+        """The negation / absolute-value mark shown with the value at `place`."""
+        if self.inst.is_rdna and self.matrix in ("A", "B"):
+            return rdna_half_mark(self.inst, self.matrix, self.mods, place)
+        return self.mark
 
     @property
     def shape(self):
@@ -45,7 +55,7 @@ class Operand:
 
     @property
     def register_count(self):
-        return self.layout.register_count
+        return 1 if self.matrix == "K" else self.layout.register_count
 
     def elements(self):
         """Every element, in the order the reference lists them: block first, then the
@@ -112,9 +122,12 @@ class Operand:
                        for p, _ in entries})
 
 
-def check_modifiers(inst, matrix, mods, output_calc, mode="get"):
+def check_modifiers(inst, matrix, mods, output_calc, mode="get", wave=64):
     """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
-    check_cdna(inst, matrix, mods, output_calc)
+    if inst.is_rdna:
+        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
+    else:
+        check_cdna(inst, matrix, mods, output_calc)
 
 
 def check_matrix(inst, matrix):

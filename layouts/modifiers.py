@@ -109,3 +109,76 @@ def _check_blgp(inst, matrix, mods, d_calc):
                         f"not to {matrix}.")
     if mods.blgp > 7:
         raise _range_error("BLGP", mods.blgp, inst, 0, 7)
+
+
+# ---- RDNA: OPSEL and NEG/NEG_HI.
+
+def rdna_half_mark(inst, matrix, mods, place):
+    """A/B: NEG[0]/NEG[1] negate low 16-bit halves, NEG_HI[0]/NEG_HI[1] high halves.
+
+    As in the reference, the mark is shown only where the printed slot is exactly one
+    16-bit half (so never on 8/4-bit data, which NEG treats as signedness)."""
+    if not inst.neg or place.width != 16:
+        return ""
+    bit = 1 if matrix == "A" else 2
+    mask = mods.neg if place.lo == 0 else mods.neg_hi
+    return "-" if mask & bit else ""
+
+
+def rdna_c_mark(inst, matrix, mods):
+    """C: NEG[2] negates, NEG_HI[2] takes the absolute value."""
+    if matrix != "C" or not inst.neg:
+        return ""
+    return ("-" if mods.neg & 4 else "") + ("|" if mods.neg_hi & 4 else "")
+
+
+def opsel_limit(inst, wave):
+    """Largest legal OPSEL of an RDNA4 SWMMAC: one index set per `bits per lane` slice."""
+    from .rdna import index_bits_per_lane
+    return 32 // index_bits_per_lane(inst, wave) - 1
+
+
+def check_rdna(inst, matrix, mods, d_calc, wave):
+    for name in ("cbsz", "abid", "blgp"):
+        if getattr(mods, name):
+            raise CalcError(f"{name.upper()} is a CDNA modifier; {inst.arch} instructions such "
+                            f"as {inst.name} do not have it (got {getattr(mods, name)}).")
+    if mods.opsel:
+        _check_opsel(inst, matrix, mods, wave)
+    if mods.neg or mods.neg_hi:
+        _check_neg(inst, matrix, mods, d_calc)
+
+
+def _check_opsel(inst, matrix, mods, wave):
+    if not inst.opsel:
+        raise CalcError(f"{inst.name} does not support the OPSEL modifier (got {mods.opsel}); "
+                        "only 0 is allowed.")
+    if inst.arch == "RDNA3":
+        if matrix not in ("C", "D"):
+            raise CalcError(f"On {inst.name} OPSEL selects the C/D register half; it does not "
+                            f"apply to {matrix}.")
+        if mods.opsel != 4:
+            raise CalcError(f"OPSEL value {mods.opsel} is not allowed for {inst.name}: "
+                            "use 0 (low halves) or 4 (high halves).")
+        return
+    if matrix != "K":
+        raise CalcError(f"On {inst.name} OPSEL selects the compression-index set; it applies "
+                        f"to the compression matrix (-k), not to {matrix}.")
+    top = opsel_limit(inst, wave)
+    if mods.opsel > top:
+        raise _range_error(f"OPSEL (wave{wave})", mods.opsel, inst, 0, top)
+
+
+def _check_neg(inst, matrix, mods, d_calc):
+    if not inst.neg:
+        raise CalcError(f"{inst.name} does not support the NEG/NEG_HI modifiers "
+                        f"(got {mods.neg}/{mods.neg_hi}); only 0 is allowed.")
+    if matrix == "D" and not d_calc:
+        raise CalcError("NEG/NEG_HI act on the A, B and C inputs; with -D they need -g or -m "
+                        "with -o (output calculation).")
+    for name in ("neg", "neg_hi"):
+        if getattr(mods, name) > 7:
+            raise _range_error(name.upper(), getattr(mods, name), inst, 0, 7)
+    if inst.is_int and (mods.neg > 3 or mods.neg_hi):
+        raise CalcError(f"On the integer instruction {inst.name} NEG only sets the signedness "
+                        f"of A and B: NEG 0-3 and NEG_HI 0 (got {mods.neg}/{mods.neg_hi}).")
