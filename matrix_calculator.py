@@ -74,9 +74,31 @@ class _Parser(argparse.ArgumentParser):
         raise ArgumentError(message)
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse builds a formatter for every option it adds; giving the width here spares
+    the import of shutil that argparse would make to measure the terminal."""
+
+    def __init__(self, prog):
+        super().__init__(prog, width=_terminal_width())
+
+
+def _terminal_width():
+    """shutil.get_terminal_size().columns - 2, which is what argparse uses."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
 def build_parser():
     parser = _Parser(prog="matrix_calculator.py", description=__doc__.split("\n\n")[0],
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                     formatter_class=_Formatter)
     for dest, spellings, default in VALUE_OPTIONS:
         parser.add_argument(*spellings, dest=dest, nargs="?", const=None, default=default,
                             metavar="#" if default == "0" else dest.upper(),
@@ -87,19 +109,28 @@ def build_parser():
 
 
 def main(argv=None):
-    """Run the calculator; returns the exit status (0, or 2 for any error)."""
+    """Run the calculator; returns the exit status: 0, 2 for any error in the command
+    line, 130 when interrupted (Ctrl-C). No exception escapes."""
     try:
-        args = build_parser().parse_args(argv)
-        text = run(args)
-    except SystemExit as exc:  # --help
-        return exc.code
-    except ArgumentError as exc:
-        return _fail(str(exc))
-    except ValueError as exc:  # CalcError and friends: one clear message
-        return _fail(str(exc))
+        try:
+            args = build_parser().parse_args(argv)
+            text = run(args)
+        except SystemExit as exc:  # --help
+            return exc.code
+        except ArgumentError as exc:
+            return _fail(_with_hint(str(exc)))
+        except ValueError as exc:  # CalcError and friends: one clear message
+            return _fail(str(exc))
+        return _write(text)
     except KeyboardInterrupt:
+        _discard_output()
         return 130
-    return _write(text)
+    except BrokenPipeError:  # the reader went away during --help
+        _discard_output()
+        return 0
+    except Exception as exc:  # a defect: still one line, not a traceback
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); please report this "
+                     "command line", status=1)
 
 
 def run(args):
@@ -114,7 +145,7 @@ def run(args):
     if args.detail:
         from formats.detail import detail
         return _header(inst) + detail(inst)
-    numbers = {dest: _number(getattr(args, dest), spellings[-1])
+    numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
     return _header(inst) + _query(args, inst, numbers, wave)
 
@@ -131,28 +162,29 @@ def listing(arch):
 
 def _architecture(value):
     from instructions import ARCHITECTURES, find_architecture
+    names = ", ".join(a.name.lower() for a in ARCHITECTURES)
     if value is _ABSENT or value is None:
-        raise ArgumentError("the -a/--architecture option needs a value")
+        raise ArgumentError(f"the -a/--architecture option needs a value: one of {names}")
     arch = find_architecture(value)
     if arch is None:
-        names = ", ".join(a.name.lower() for a in ARCHITECTURES)
-        raise ArgumentError(f"unknown architecture {value!r}; choose one of {names} "
+        raise ArgumentError(f"unknown architecture {_shown(value)}; choose one of {names} "
                             "(or one of their gfx/product aliases)")
     return arch
 
 
 def _instruction(arch, value):
     if value is _ABSENT or value is None:
-        raise ArgumentError("the -i/--instruction option needs a value")
+        raise ArgumentError("the -i/--instruction option needs a value: an instruction of "
+                            f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
     inst = arch.find(value)
     if inst is None:
-        raise ArgumentError(f"{arch.name} has no instruction {value!r}; "
+        raise ArgumentError(f"{arch.name} has no instruction {_shown(value)}; "
                             f"run with -a {arch.name.lower()} -L to list them")
     return inst
 
 
 def _wave(arch, value):
-    wave = _number(value, "--wavefront")
+    wave = _number(value, "-w/--wavefront")
     if wave == 0:
         return arch.waves[0]
     if wave not in arch.waves:
@@ -163,14 +195,22 @@ def _wave(arch, value):
 
 def _number(value, option):
     if value is None:
-        raise ArgumentError(f"the {option} option needs a value")
+        raise ArgumentError(f"the {option} option needs a value: a whole number >= 0")
     if not value.isdigit():
         raise ArgumentError(f"{option} takes a whole number >= 0 written in digits, "
-                            f"not {value!r}")
+                            f"not {_shown(value)}")
     try:
         return int(value)
     except ValueError:
-        raise ArgumentError(f"{option} takes a decimal whole number, not {value!r}") from None
+        raise ArgumentError(f"{option} takes a decimal whole number, not {_shown(value)}"
+                            ) from None
+
+
+def _shown(value, limit=40):
+    """A value as typed, quoted for an error message; a very long one is cut short."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit // 2]!r}... ({len(value)} characters)"
 
 
 MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
@@ -207,9 +247,25 @@ def _query(args, inst, numbers, wave):
                           fmt, args.transpose)
 
 
-def _fail(message):
-    sys.stderr.write(f"matrix_calculator.py: error: {message}\n")
-    return 2
+def _with_hint(message):
+    """argparse names an unknown option or stray word but not what is allowed: say where
+    to look."""
+    if message.startswith("unrecognized arguments"):
+        return message + " (run with -h to see the options)"
+    if "ignored explicit argument" in message:
+        return message + " (the option takes no value)"
+    return message
+
+
+def _fail(message, status=2):
+    """Report an error on one line of stderr."""
+    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    try:
+        sys.stderr.write(f"matrix_calculator.py: error: {text}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError):  # no stderr, or nobody reads it
+        pass
+    return status
 
 
 def _write(text):
@@ -217,9 +273,19 @@ def _write(text):
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (| head): end quietly
+        _discard_output()
+    return 0
+
+
+def _discard_output():
+    """Send what is still buffered for stdout, and anything later, to the null device,
+    so that the interpreter's final flush neither blocks nor complains."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    return 0
+        os.close(devnull)
+    except (AttributeError, ValueError, OSError):  # no real stdout (e.g. captured)
+        pass
 
 
 if __name__ == "__main__":
