@@ -1,0 +1,95 @@
+"""A reader that stops early (| head -1) and Ctrl-C end the calculator quietly.
+
+Every test runs the script as a real process. To be sure that the process is still
+writing when the reader goes away or the interrupt arrives, its stdout is a pipe shrunk
+to one page (Linux), far smaller than the output: after the first read the process is
+blocked in write() until the pipe is drained.
+"""
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = str(ROOT / "matrix_calculator.py")
+BIG = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x1_2b_f32", "-R", "-D"]  # ~45 kB of output
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="needs Linux pipes and signals")
+
+
+def start(args):
+    """The process writing into a one-page pipe; returns (process, read end of stdout)."""
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, F_SETPIPE_SZ, 4096)
+    proc = subprocess.Popen([sys.executable, SCRIPT] + args, stdout=write_end,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    os.close(write_end)
+    return proc, os.fdopen(read_end, "rb")
+
+
+def wait_until_blocked(proc, timeout=10):
+    """Wait until the process sleeps (blocked writing into the full pipe)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(f"/proc/{proc.pid}/stat") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]
+        if state == "S":
+            return
+        time.sleep(0.01)
+
+
+def test_reader_that_closes_early():
+    expected = subprocess.run([sys.executable, SCRIPT] + BIG, capture_output=True).stdout
+    assert len(expected) > 8 * 4096
+    proc, stdout = start(BIG)
+    first = stdout.readline()
+    stdout.close()
+    _, err = proc.communicate(timeout=30)
+    assert first == expected.splitlines(keepends=True)[0]
+    assert proc.returncode == 0
+    assert err == b""
+
+
+@pytest.mark.skipif(shutil.which("head") is None, reason="no head(1)")
+def test_pipe_into_head():
+    shell = f'"{sys.executable}" "{SCRIPT}" {" ".join(BIG)} | head -n 1; ' \
+            'exit ${PIPESTATUS[0]}'
+    proc = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0
+    assert proc.stdout == "Architecture: CDNA3\n"
+    assert proc.stderr == ""
+
+
+def test_ctrl_c_ends_with_130_and_no_traceback():
+    proc, stdout = start(BIG)
+    stdout.read(1)  # the process is now writing its output
+    wait_until_blocked(proc)
+    proc.send_signal(signal.SIGINT)
+    rest = stdout.read()  # drain: nothing may block the exit
+    stdout.close()
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert len(rest) < 45000  # stopped early
+
+
+def test_ctrl_c_output_is_partial_but_well_formed():
+    """What was written before the interrupt is a prefix of the real output."""
+    expected = subprocess.run([sys.executable, SCRIPT] + BIG, capture_output=True).stdout
+    proc, stdout = start(BIG)
+    head = stdout.read(1)
+    wait_until_blocked(proc)
+    proc.send_signal(signal.SIGINT)
+    head += stdout.read()
+    stdout.close()
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert expected.startswith(head)

@@ -1,0 +1,61 @@
+"""Start-up cost: point queries must not pay for what only tables need.
+
+Each check runs in a fresh interpreter, since this test process has imported everything.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from instructions import ARCHITECTURES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Imported only to draw tables (tabulate), or avoidable at start-up (shutil: argparse
+# would import it to measure the terminal for every option it adds).
+NOT_FOR_POINT_QUERIES = ("tabulate", "shutil")
+
+PROBE = """
+import contextlib, io, json, sys
+before = set(sys.modules)  # site may have imported some already
+sys.path.insert(0, {root!r})
+import matrix_calculator
+statuses = []
+for argv in json.loads(sys.argv[1]):
+    with contextlib.redirect_stdout(io.StringIO()):
+        statuses.append(matrix_calculator.main(argv))
+print(json.dumps({{"statuses": statuses, "modules": sorted(set(sys.modules) - before)}}))
+"""
+
+
+def modules_after(*argvs):
+    """The modules that importing the calculator and answering `argvs` loaded."""
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(root=str(ROOT)),
+                           json.dumps(argvs)], capture_output=True, text=True, check=True)
+    result = json.loads(proc.stdout)
+    assert result["statuses"] == [0] * len(argvs), result["statuses"]
+    return set(result["modules"])
+
+
+def test_get_register_does_not_import_tabulate():
+    modules = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A"])
+    assert "tabulate" not in modules
+
+
+def point_queries(arch):
+    inst = arch.instructions[-1].mnemonic
+    base = ["-a", arch.name.lower(), "-i", inst]
+    return [["-a", arch.name.lower(), "-L"], base + ["-d"], base + ["-g", "-A"],
+            base + ["-g", "-D", "-o"], base + ["-m", "-B", "-l", "1"], base + ["-m", "-D", "-o"]]
+
+
+def test_no_point_query_of_any_architecture_imports_table_modules():
+    argvs = [argv for arch in ARCHITECTURES for argv in point_queries(arch)]
+    loaded = modules_after(*argvs) & set(NOT_FOR_POINT_QUERIES)
+    assert not loaded, f"point queries imported {sorted(loaded)}"
+
+
+def test_layout_queries_do_import_tabulate():
+    """The probe sees the imports that do happen (guards the test above)."""
+    modules = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A"])
+    assert "tabulate" in modules
