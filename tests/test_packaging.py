@@ -1,0 +1,127 @@
+"""Packaging: pyproject.toml, the wheel's contents, and the installed command.
+
+The installed-command tests run where `pip install .` put a `matrix-calculator` script
+beside the interpreter (as in .ci/run); under CI they must not be skipped.
+"""
+import os
+import re
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import matrix_calculator
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+PACKAGES = ("instructions", "layouts", "formats")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def setting(key):
+    match = re.search(rf"^{re.escape(key)}\s*=\s*(.+)$", PYPROJECT, re.MULTILINE)
+    assert match, f"{key} missing from pyproject.toml"
+    return match.group(1).strip()
+
+
+def test_version_comes_from_the_module():
+    assert setting("version") == '{attr = "matrix_calculator.__version__"}'
+    assert re.fullmatch(r"\d+\.\d+\.\d+", matrix_calculator.__version__)
+
+
+def test_script_prints_its_version():
+    for flag in ("--version", "-v"):
+        proc = subprocess.run([sys.executable, str(ROOT / "matrix_calculator.py"), flag],
+                              capture_output=True, text=True, cwd=ROOT.parent)
+        assert proc.returncode == 0 and proc.stderr == ""
+        assert proc.stdout.split() == ["matrix_calculator.py", matrix_calculator.__version__]
+
+
+def test_declared_contents_match_the_tree():
+    assert setting("py-modules") == '["matrix_calculator"]'
+    declared = re.findall(r'"(\w+)"', setting("packages"))
+    on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+    assert sorted(declared) == on_disk == sorted(PACKAGES)
+    assert not list(ROOT.glob("*/*/__init__.py")), "subpackages must be declared too"
+    assert not [p for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
+                if p.is_file() and p.suffix not in (".py", ".pyc")], "data files: package them"
+
+
+def test_the_tabulate_pin_is_the_same_everywhere():
+    pins = {"pyproject.toml": setting("dependencies")}
+    for name in ("requirements.txt", "requirements-dev.txt"):
+        pins[name] = next(line for line in (ROOT / name).read_text().splitlines()
+                          if line.startswith("tabulate"))
+    assert all("tabulate==0.10.0" in pin for pin in pins.values()), pins
+
+
+def test_python_versions_claimed_are_the_tested_ones():
+    oldest = re.search(r'>=(3\.\d+)', setting("requires-python")).group(1)
+    assert f"Python :: {oldest}" in PYPROJECT
+    assert sys.version_info >= tuple(map(int, oldest.split(".")))
+
+
+def test_the_command_calls_main():
+    assert setting("matrix-calculator") == '"matrix_calculator:main"'
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    tests = readme.split("\n## Tests\n", 1)[1]
+    block = tests.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert block.startswith("python3 -m venv .venv && ")
+    assert "pip install -r requirements-dev.txt ." in block
+    assert "-m pytest" in block
+
+
+def test_setuptools_packages_every_module(tmp_path):
+    """What setuptools would put in the wheel, built offline with the setuptools at hand
+    (build_py and egg_info need neither the network nor the `wheel` package)."""
+    pytest.importorskip("setuptools")
+    proc = subprocess.run([sys.executable, "-W", "ignore", "-c",
+                           "from setuptools import setup; setup()", "-q",
+                           "egg_info", "--egg-base", str(tmp_path),
+                           "build_py", "--build-lib", str(tmp_path / "lib")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    built = {p.relative_to(tmp_path / "lib").as_posix()
+             for p in (tmp_path / "lib").rglob("*.py")}
+    sources = {"matrix_calculator.py"} | {f"{pkg}/{p.name}" for pkg in PACKAGES
+                                          for p in (ROOT / pkg).glob("*.py")}
+    assert built == sources
+    info, = tmp_path.glob("*.egg-info")
+    assert "matrix-calculator = matrix_calculator:main" in (info / "entry_points.txt").read_text()
+    assert (info / "requires.txt").read_text().split() == ["tabulate==0.10.0"]
+    assert f"Version: {matrix_calculator.__version__}" in (info / "PKG-INFO").read_text()
+
+
+def installed_command():
+    name = "matrix-calculator" + (".exe" if os.name == "nt" else "")
+    for folder in (Path(sys.executable).parent, Path(sysconfig.get_path("scripts"))):
+        if (folder / name).exists():
+            return str(folder / name)
+    if IN_CI:
+        pytest.fail("CI: `pip install .` did not install the matrix-calculator command")
+    pytest.skip("matrix-calculator is not installed beside this interpreter")
+
+
+SAMPLES = [["--version"], ["-a", "cdna3", "-L"],
+           ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A", "-I", "1", "-K", "2"],
+           ["-a", "cdna1", "-i", "v_mfma_f32_4x4x1f32", "-R", "-B", "--markdown"],
+           ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d"],
+           ["-a", "cdna3", "-i", "nope", "-g", "-A"]]
+
+
+@pytest.mark.parametrize("args", SAMPLES, ids=" ".join)
+def test_installed_command_matches_the_script(args, tmp_path):
+    command = installed_command()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    installed = subprocess.run([command] + args, capture_output=True, text=True,
+                               cwd=tmp_path, env=env)  # elsewhere than the clone
+    script = subprocess.run([sys.executable, str(ROOT / "matrix_calculator.py")] + args,
+                            capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert installed.returncode == script.returncode
+    assert installed.stdout == script.stdout
+    assert bool(installed.stderr) == bool(script.stderr)
