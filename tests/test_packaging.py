@@ -20,6 +20,17 @@ PACKAGES = ("instructions", "layouts", "formats")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+def top_level_modules():
+    """The top-level .py files of the checkout (tracked ones where git knows them, so that
+    work in progress does not count)."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "*.py"], capture_output=True, text=True,
+                                cwd=ROOT, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        listed = [p.name for p in ROOT.glob("*.py")]
+    return sorted(name for name in listed if "/" not in name)
+
+
 def setting(key):
     match = re.search(rf"^{re.escape(key)}\s*=\s*(.+)$", PYPROJECT, re.MULTILINE)
     assert match, f"{key} missing from pyproject.toml"
@@ -40,7 +51,9 @@ def test_script_prints_its_version():
 
 
 def test_declared_contents_match_the_tree():
-    assert setting("py-modules") == '["matrix_calculator"]'
+    modules = [name[:-3] for name in top_level_modules()]
+    assert re.findall(r'"(\w+)"', setting("py-modules")) == modules, \
+        "declare every top-level module in pyproject.toml's py-modules"
     declared = re.findall(r'"(\w+)"', setting("packages"))
     on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
     assert sorted(declared) == on_disk == sorted(PACKAGES)
@@ -88,7 +101,7 @@ def test_setuptools_packages_every_module(tmp_path):
     assert proc.returncode == 0, proc.stderr
     built = {p.relative_to(tmp_path / "lib").as_posix()
              for p in (tmp_path / "lib").rglob("*.py")}
-    sources = {"matrix_calculator.py"} | {f"{pkg}/{p.name}" for pkg in PACKAGES
+    sources = set(top_level_modules()) | {f"{pkg}/{p.name}" for pkg in PACKAGES
                                           for p in (ROOT / pkg).glob("*.py")}
     assert built == sources
     info, = tmp_path.glob("*.egg-info")
