@@ -1,43 +1,108 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
+from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 
 
 def _yes(value):
     return "True" if value else "False"
 
 
-def _cdna_facts(inst, counts):
+FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2M1)")
+SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
+
+
+def _statistics(inst, unit):
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
-    lines = ["Encoding: VOP3P-MAI", f"VOP3P Opcode: {inst.opcode:#x}",
-             f"VOP3P-MAI Opcode: {inst.opcode & 0x3F:#x}", "Matrix Dimensions:",
-             f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}",
-             f"    blocks: {inst.blocks}", "Execution statistics:",
-             f"    {ops}: {inst.flops}", f"    Execution cycles: {inst.cycles}",
-             f"    {ops}/CU/cycle: {inst.flops * 4 // inst.cycles}",
+    cycles = inst.effective_cycles
+    lines = ["Execution statistics:", f"    {ops}: {inst.flops}",
+             f"    Execution cycles: {cycles}", f"    {ops}/{unit}/cycle: {inst.flops * 4 // cycles}",
              f"    Can co-execute with VALU: {_yes(inst.coexec_cycles)}"]
     if inst.coexec_cycles:
         lines.append(f"    VALU co-execution cycles possible: {inst.coexec_cycles}")
-    lines.append("Register usage:")
-    lines += [f"    GPRs required for {m}: {counts[m]}" for m in counts]
-    lines.append(f"    GPR alignment requirement: {inst.align} bytes")
     return lines
 
 
-def _cdna_registers(inst):
+def _usage(title, inst, counts):
+    lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in counts]
+    if inst.scaled:
+        lines += ["    GPRs required for A scale: 1", "    GPRs required for B scale: 1"]
+    return lines + [f"    GPR alignment requirement: {inst.align} bytes"]
+
+
+def _operands(title, inst):
+    """Which instruction field holds each matrix, and the data types of the fields."""
     third = "Compression index field: Src2" if inst.sparse else "C matrix source field: Src2"
     src2 = "A matrix compression indices" if inst.sparse else inst.out_type.describe()
+    lines = [title, "    A matrix source field: Src0", "    B matrix source field: Src1",
+             f"    {third}", "    D matrix source field: Vdst"]
+    if inst.scaled:
+        lines += ["    A scale source field: Src0 of v_mfma_ld_scale_b32",
+                  "    B scale source field: Src1 of v_mfma_ld_scale_b32"]
+    lines += ["Register data types:", f"    Src0: {inst.a_type.describe()}",
+              f"    Src1: {inst.b_type.describe()}", f"    Src2: {src2}",
+              f"    Vdst: {inst.out_type.describe()}"]
+    if inst.scaled:
+        lines += [f"    Scale Src0: {SCALE_TYPE}", f"    Scale Src1: {SCALE_TYPE}"]
+    return lines
+
+
+def _formats(inst):
+    """f8f6f4: the formats CBSZ and BLGP selected, and every format code."""
+    if not inst.f8f6f4:
+        return []
+    codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
+    a, b = (F8F6F4_CODES.index(f) for f in inst.formats or ("fp8", "fp8"))
+    return ["Matrix formats:", f"    A matrix format (CBSZ {a}): {FORMAT_NAMES[a]}",
+            f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
+
+
+def _cdna_facts(inst, counts):
+    lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
+             f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
+    if inst.scaled:
+        lines.append("Scale load (v_mfma_ld_scale_b32) VOP3P Opcode: 0x2c")
+    lines += ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}",
+              f"    blocks: {inst.blocks}"]
+    return (lines + _formats(inst) + _statistics(inst, "CU")
+            + _usage("Register usage:", inst, counts))
+
+
+def _cdna_registers(inst):
     cd = "D matrix" if inst.sparse else "C and D matrix"
-    return ["VOP3P-MAI register encoding:", "    A matrix source field: Src0",
-            "    B matrix source field: Src1", f"    {third}", "    D matrix source field: Vdst",
-            "Register data types:", f"    Src0: {inst.a_type.describe()}",
-            f"    Src1: {inst.b_type.describe()}", f"    Src2: {src2}",
-            f"    Vdst: {inst.out_type.describe()}", "Register capabilities:",
-            "    A matrix can use ArchVGPRs: True", "    A matrix can use AccVGPRs: True",
-            "    B matrix can use ArchVGPRs: True", "    B matrix can use AccVGPRs: True",
-            f"    {cd} can use ArchVGPRs: {_yes(inst.cd_arch_vgpr)}",
-            f"    {cd} can use AccVGPRs: True", "Register modifiers:",
-            f"    Sparse A matrix: {_yes(inst.sparse)}",
-            f"    CBSZ and ABID bits supported: {_yes(inst.cbsz)}",
-            f"    BLGP bits supported: {_yes(inst.blgp)}"]
+    lines = _operands("VOP3P-MAI register encoding:", inst) + [
+        "Register capabilities:",
+        "    A matrix can use ArchVGPRs: True", "    A matrix can use AccVGPRs: True",
+        "    B matrix can use ArchVGPRs: True", "    B matrix can use AccVGPRs: True",
+        f"    {cd} can use ArchVGPRs: {_yes(inst.cd_arch_vgpr)}",
+        f"    {cd} can use AccVGPRs: True"]
+    if inst.scaled:
+        lines += ["    A and B scales can use ArchVGPRs: True",
+                  "    A and B scales can use AccVGPRs: False"]
+    lines += ["Register modifiers:", f"    Sparse A matrix: {_yes(inst.sparse)}",
+              f"    CBSZ and ABID bits supported: {_yes(inst.cbsz)}",
+              f"    BLGP bits supported: {_yes(inst.blgp)}"]
+    if inst.f8f6f4:
+        lines += ["    CBSZ selects the A matrix format: True",
+                  "    BLGP selects the B matrix format: True"]
+    if inst.scaled:
+        lines.append("    OPSEL_A/OPSEL_B select the scale bytes: True")
+    return lines + _scale_notes(inst)
+
+
+def _scale_notes(inst):
+    """What the two E8M0 scale operands of v_mfma_scale_* mean and how they are written."""
+    if not inst.scaled:
+        return []
+    return [
+        "Scale operands:",
+        "    SA[i][kb] scales row i of A and SB[kb][j] column j of B over K block kb"
+        " (32 K values each)",
+        "    A scale byte v means 2^(v-127): 127 = 1.0, 0 = 2^-127, 255 = NaN",
+        "    D[i][j] = C[i][j] + sum over kb of SA[i][kb] * SB[kb][j] *"
+        " (sum over k in block kb of A[i][k] * B[k][j])",
+        "    Scale byte: OPSEL_A / OPSEL_B (--opsel-a, --opsel-b, 0-3) = 2 * op_sel_hi + op_sel",
+        f"    Assembly: {inst.mnemonic} vD, vA, vB, vC, vSA, vSB op_sel:[a0,b0,0]"
+        " op_sel_hi:[a1,b1,0] cbsz:A_FORMAT blgp:B_FORMAT",
+    ]
 
 
 def formula_lines(title, lines):
@@ -75,28 +140,16 @@ def _cdna(inst):
 
 
 def _rdna_facts(inst):
-    ops = "Ops" if inst.a_type.is_int else "FLOPs"
-    lines = ["Encoding: VOP3P", f"VOP3P Opcode: {inst.opcode:#x}", "Matrix Dimensions:",
-             f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}", "Execution statistics:",
-             f"    {ops}: {inst.flops}", f"    Execution cycles: {inst.cycles}",
-             f"    {ops}/WGP/cycle: {inst.flops * 4 // inst.cycles}",
-             "    Can co-execute with VALU: False"]
+    lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
+             "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
+    lines += _statistics(inst, "WGP")
     for wave in (32, 64):
-        counts = _counts(inst, wave)
-        lines.append(f"Wave{wave} register usage:")
-        lines += [f"    GPRs required for {m}: {counts[m]}" for m in counts]
-        lines.append(f"    GPR alignment requirement: {inst.align} bytes")
+        lines += _usage(f"Wave{wave} register usage:", inst, _counts(inst, wave))
     return lines
 
 
 def _rdna_registers(inst):
-    third = "Compression index field: Src2" if inst.sparse else "C matrix source field: Src2"
-    src2 = "A matrix compression indices" if inst.sparse else inst.out_type.describe()
-    lines = ["VOP3P register encoding:", "    A matrix source field: Src0",
-             "    B matrix source field: Src1", f"    {third}", "    D matrix source field: Vdst",
-             "Register data types:", f"    Src0: {inst.a_type.describe()}",
-             f"    Src1: {inst.b_type.describe()}", f"    Src2: {src2}",
-             f"    Vdst: {inst.out_type.describe()}", "Register modifiers:"]
+    lines = _operands("VOP3P register encoding:", inst) + ["Register modifiers:"]
     if inst.arch == "RDNA3":
         lines += ["    OPSEL[1:0] supported: False", f"    OPSEL[2] supported: {_yes(inst.opsel)}"]
     else:

@@ -8,13 +8,16 @@ from layouts.core import CalcError
 from .notation import element, marked, register
 
 # How the -R header names the two axes of each matrix, untransposed.
-AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K": ("M", "K")}
-SOURCES = {"A": "Src0", "B": "Src1", "C": "Src2", "D": "Vdst"}
+AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K": ("M", "K"),
+        "SA": ("M", "KB"), "SB": ("KB", "N")}
+SOURCES = {"A": "Src0", "B": "Src1", "C": "Src2", "D": "Vdst", "SA": "ScaleA", "SB": "ScaleB"}
+SCALE_BLOCK = 32  # K values that share one E8M0 scale
 
 
 def element_of(operand, i, j, k, block):
     """The (row, col, block) coordinates of matrix element (i, j, k) of `operand`."""
-    row, col = {"A": (i, k), "B": (k, j), "K": (i, k)}.get(operand.matrix, (i, j))
+    row, col = {"A": (i, k), "B": (k, j), "K": (i, k), "SA": (i, k), "SB": (k, j)}.get(
+        operand.matrix, (i, j))
     return (row, col, block)
 
 
@@ -34,6 +37,10 @@ def output_terms(calc, elem, reg_text):
         col = row
     terms = [f"{reg_text(a, (row, k, block))}*{reg_text(b, (k, col, block))}"
              for k in range(a.inst.k)]
+    if "SA" in calc:  # each K block's partial dot product is scaled before accumulation
+        terms = [f"{reg_text(calc['SA'], (row, kb, 0))}*{reg_text(calc['SB'], (kb, col, 0))}*("
+                 + " + ".join(terms[kb * SCALE_BLOCK:(kb + 1) * SCALE_BLOCK]) + ")"
+                 for kb in range(len(terms) // SCALE_BLOCK)]
     text = " + ".join(terms)
     if "C" in calc:
         c = calc["C"]
@@ -177,6 +184,7 @@ def answer(inst, matrix, mods, wave, mode, numbers, output_calc, fmt, transpose)
     calc = None
     if output_calc:
         names = ("A", "B", "D") + (() if inst.sparse else ("C",))
+        names += ("SA", "SB") if inst.scaled else ()
         calc = {m: Operand(inst, m, mods, wave) for m in names}
     if mode == "get":
         lines = _get(operand, calc, numbers)
@@ -202,7 +210,10 @@ def _get(operand, calc, numbers):
     what = f"{inst.mnemonic}"
     check_range("row coordinate -I", i, inst.m, what)
     check_range("column coordinate -J", j, inst.n, what)
-    check_range("coordinate -K", k, inst.k, what)
+    if operand.matrix in ("SA", "SB"):
+        check_range("K block -K", k, inst.k // SCALE_BLOCK, f"the scales of {what}")
+    else:
+        check_range("coordinate -K", k, inst.k, what)
     check_range("block -b", block, inst.blocks, what)
     elem = element_of(operand, i, j, k, block)
     return get_register_calc(calc, elem) if calc else get_register(operand, elem)
@@ -215,9 +226,9 @@ def _entry(operand, calc, numbers):
     lines = matrix_entry_calc(calc, reg, lane) if calc else matrix_entry(operand, reg, lane)
     if lines:
         return lines
-    if operand.matrix == "A" and operand.mods.cbsz:
+    if operand.matrix == "A" and operand.remapped:
         return [f"Due to instruction modifiers CBSZ and ABID, lane {lane} "
                 "is not used for this instruction."]
-    if operand.matrix == "B" and operand.mods.blgp:
+    if operand.matrix == "B" and operand.remapped:
         raise CalcError(f"with BLGP {operand.mods.blgp} no B value is read from lane {lane}")
     raise CalcError(f"register {reg} in lane {lane} holds no {operand.matrix} value")

@@ -36,6 +36,8 @@ ARCHITECTURES = (
     Architecture("CDNA2", "cdna2", ("gfx90a", "mi200", "mi210", "mi250", "mi250x", "aldebaran")),
     Architecture("CDNA3", "cdna3", ("gfx940", "gfx941", "gfx942", "mi300", "mi300a", "mi300x",
                                     "mi325x", "aqua_vanjaram")),
+    Architecture("CDNA4", "cdna4", ("gfx950", "mi350", "mi350x", "mi355", "mi355x"),
+                 public=False),
     Architecture("RDNA3", "rdna3", ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
                                     "gfx1151", "gfx1152", "gfx1153"), waves=(32, 64)),
     Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), waves=(32, 64)),

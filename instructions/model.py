@@ -1,9 +1,12 @@
 """The instruction record: one line of table data, everything else derived from it."""
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from .types import TYPES
+
+# CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
+F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
 
 _NAME = re.compile(
     r"^v_(?P<kind>mfma|smfmac|wmma|swmmac)_(?:scale_)?(?P<out>[a-z0-9]+)_"
@@ -32,17 +35,16 @@ class Instruction:
     fp8_flavour: str = "_fnuz"  # CDNA3 fp8/bf8 are FNUZ; OCP elsewhere
     opsel: bool = False        # RDNA: OPSEL supported
     neg: bool = True           # RDNA: NEG/NEG_HI supported
-    extra: tuple = field(default=())  # free-form (key, value) facts of later families
+    opcode_bits: int = 6       # width of the printed VOP3P-MAI opcode (7 on CDNA4)
+    formats: tuple = ()        # f8f6f4 only: the (A, B) formats chosen by CBSZ and BLGP
 
     def __post_init__(self):
-        if not _NAME.match(self.mnemonic):
+        match = _NAME.match(self.mnemonic)
+        if not match:
             raise ValueError(f"cannot parse mnemonic {self.mnemonic!r}")
+        object.__setattr__(self, "_parts", match.groupdict())
         if self.blocks == 0:
             object.__setattr__(self, "blocks", int(self._parts["blocks"] or 1))
-
-    @property
-    def _parts(self):
-        return _NAME.match(self.mnemonic).groupdict()
 
     @property
     def name(self):
@@ -72,22 +74,56 @@ class Instruction:
     def k(self):
         return int(self._parts["k"])
 
-    def _type(self, key):
+    def _type(self, key, operand):
+        if key == "f8f6f4":  # the format is an instruction modifier (CBSZ for A, BLGP for B)
+            key = self.formats[operand] if self.formats else "fp8"
         if key in ("fp8", "bf8"):
             key += self.fp8_flavour
         return TYPES[key]
 
     @property
     def a_type(self):
-        return self._type(self._parts["a"])
+        return self._type(self._parts["a"], 0)
 
     @property
     def b_type(self):
-        return self._type(self._parts["b"] or self._parts["a"])
+        return self._type(self._parts["b"] or self._parts["a"], 1)
+
+    @property
+    def f8f6f4(self):
+        return self._parts["a"] == "f8f6f4"
+
+    @property
+    def scaled(self):
+        """v_mfma_scale_*: block-scaled MFMA with E8M0 scale operands."""
+        return self.mnemonic.startswith("v_mfma_scale_")
+
+    @property
+    def encoding(self):
+        if self.is_rdna:
+            return "VOP3P"
+        return "VOP3PX" if self.scaled else "VOP3P-MAI"
+
+    @property
+    def mai_opcode(self):
+        return self.opcode & ((1 << self.opcode_bits) - 1)
+
+    def with_formats(self, a_code, b_code):
+        """This f8f6f4 instruction with A and B in the formats of codes CBSZ and BLGP.
+
+        Eight-bit inputs take twice the cycles of the table's fp6/fp4 figure."""
+        fmts = (F8F6F4_FORMATS[a_code], F8F6F4_FORMATS[b_code])
+        return replace(self, formats=fmts)
+
+    @property
+    def effective_cycles(self):
+        if self.f8f6f4 and self.a_type.bits != 8 and self.b_type.bits != 8:
+            return self.cycles // 2
+        return self.cycles
 
     @property
     def out_type(self):
-        return self._type(self._parts["out"])
+        return self._type(self._parts["out"], None)
 
     @property
     def is_int(self):
@@ -95,11 +131,12 @@ class Instruction:
 
     @property
     def flops(self):
+        """2*M*N*K per block; a sparse instruction counts its full (uncompressed) K."""
         return 2 * self.m * self.n * self.k * self.blocks
 
     @property
     def coexec_cycles(self):
-        gap = self.cycles - self.coexec_gap
+        gap = self.effective_cycles - self.coexec_gap
         return gap if self.coexec and gap > 0 else None
 
 

@@ -13,7 +13,7 @@ from .core import CalcError, Place  # noqa: F401  (re-exported)
 from .modifiers import (BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block, check_cdna,
                         check_rdna, negated, rdna_c_mark, rdna_half_mark, sparse_index_set)
 
-MATRICES = ("A", "B", "C", "D", "K")
+MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
 
 
 def base_layout(inst, matrix, mods=Modifiers(), wave=64):
@@ -26,6 +26,8 @@ def base_layout(inst, matrix, mods=Modifiers(), wave=64):
         return cdna.b_matrix(inst)
     if matrix == "K":
         return cdna.index_matrix(inst, sparse_index_set(inst, mods))
+    if matrix in ("SA", "SB"):
+        return cdna.scale_matrix(inst, matrix, mods.opsel_a if matrix == "SA" else mods.opsel_b)
     return cdna.cd_matrix(inst)
 
 
@@ -67,10 +69,10 @@ class Operand:
     def places(self, row, col, block=0):
         """Places the hardware reads for the element, modifiers applied."""
         inst, mods = self.inst, self.mods
-        if self.matrix == "A" and mods.cbsz and not inst.sparse:
+        if self.matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
             block = cbsz_source_block(block, mods.cbsz, mods.abid)
         places = self.layout.places(row, col, block)
-        if self.matrix == "B" and mods.blgp and not blgp_negates(inst):
+        if self.matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
             source = BLGP_SOURCE[mods.blgp]
             places = [replace(p, lane=source(p.lane)) for p in places]
         return places
@@ -78,9 +80,11 @@ class Operand:
     @property
     def remapped(self):
         """True when a modifier changes which register slot an element is read from."""
+        inst = self.inst
         if self.matrix == "A":
-            return bool(self.mods.cbsz) and not self.inst.sparse
-        return self.matrix == "B" and bool(self.mods.blgp) and not blgp_negates(self.inst)
+            return bool(self.mods.cbsz) and inst.cbsz and not inst.sparse
+        return (self.matrix == "B" and bool(self.mods.blgp) and inst.blgp
+                and not blgp_negates(inst))
 
     @cached_property
     def _base_owner(self):
@@ -104,7 +108,7 @@ class Operand:
                 for reg in place.regs:
                     table[reg, place.lane].append((place, elem))
         for entries in table.values():
-            entries.sort(key=lambda pe: pe[0].lo)
+            entries.sort(key=lambda pe: pe[0].reg * 32 + pe[0].lo)
         return table
 
     def entries(self, reg, lane):
@@ -138,3 +142,6 @@ def check_matrix(inst, matrix):
     if not inst.sparse and matrix == "K":
         raise CalcError(f"{inst.name} is dense: it has no compression-index matrix (-k); "
                         "query A, B, C or D")
+    if matrix in ("SA", "SB") and not inst.scaled:
+        raise CalcError(f"{inst.name} has no block scales; --A-scale/--B-scale apply to "
+                        "the CDNA4 v_mfma_scale_* instructions")

@@ -6,31 +6,40 @@ A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j), K[i][k] -> (i, k).
 from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 
 WAVE = 64
+CHUNK_BITS = 128  # the most K data one lane feeds into one pass
 
 
 class ABShape:
     """Parameters of a dense A/B operand, shared by the layout and its printed formulas.
 
-    Each lane holds `kpl` consecutive K values of one row (A) or column (B), `per_reg`
-    of them per VGPR (`regs` VGPRs); lanes take the M/N index fastest, then the block,
-    then the K group (`groups` of them).
+    Each lane holds `kpl` K values of one row (A) or column (B). Lanes take the M/N
+    index fastest, then the block, then the K group (`groups` of them). A lane's values
+    are consecutive in K, except when they exceed 128 bits (gfx950's 16x16x128 fp8,
+    the SMFMAC B of 16x16x64 f16, ...): then they form two `chunk`s taken from the two
+    halves of K. Within a chunk `per_reg` values share a VGPR (`regs` VGPRs); values
+    whose width does not divide 32 (fp6) are packed densely across VGPR boundaries.
     """
 
     def __init__(self, inst, mn, bits):
-        self.mn, self.bits, self.blocks = mn, bits, inst.blocks
+        self.mn, self.bits, self.blocks, self.k = mn, bits, inst.blocks, inst.k
         self.kpl = mn * inst.k * inst.blocks // WAVE
-        self.per_reg = max(1, min(32 // bits, self.kpl))
-        self.regs = self.kpl // self.per_reg
+        self.packed = bits < 32 and 32 % bits != 0
+        self.chunks = 2 if self.kpl * bits > CHUNK_BITS and not self.packed else 1
+        self.chunk = self.kpl // self.chunks
+        self.per_reg = 1 if self.packed else max(1, min(32 // bits, self.chunk))
+        self.regs = self.chunk // self.per_reg
         self.groups = inst.k // self.kpl
 
 
 def _ab_factors(inst, bits, k_coord, mn_coord, mn):
     """A or B of a dense MFMA.   # (lane64, slot) -> (mn, k, block)"""
     s = ABShape(inst, mn, bits)
+    reg_bits = bits if s.packed else max(32, bits)
     return (Factor(mn_coord, mn, LANE, 1),
             Factor(k_coord, s.per_reg, BIT, bits),
-            Factor(k_coord, s.regs, BIT, max(32, bits)),
+            Factor(k_coord, s.regs, BIT, reg_bits),
             Factor(k_coord, s.groups, LANE, mn * inst.blocks),
+            Factor(k_coord, s.chunks, BIT, s.regs * reg_bits),
             Factor(BLOCK, inst.blocks, LANE, mn))
 
 
@@ -42,10 +51,15 @@ def _sparse_k_factors(inst, k_coord, mn, group_bits, lane_k):
             Factor(k_coord, inst.k // lane_k, LANE, mn))
 
 
+def sparse_lane_k(inst):
+    """K values (of the uncompressed row) that one lane of a sparse operand covers."""
+    return inst.k * inst.m // WAVE
+
+
 def a_matrix(inst):
     bits = inst.a_type.bits
     if inst.sparse:  # two of every four K values stored: 2*bits per group of 4
-        lane_k = 128 // bits
+        lane_k = sparse_lane_k(inst)
         factors = (Factor(ROW, inst.m, LANE, 1),) + _sparse_k_factors(inst, COL, inst.m, 2 * bits, lane_k)
         return Layout((inst.m, inst.k, 1), 2 * bits, factors)
     return Layout((inst.m, inst.k, inst.blocks), bits, _ab_factors(inst, bits, COL, ROW, inst.m))
@@ -57,8 +71,9 @@ def b_matrix(inst):
 
 
 def index_matrix(inst, index_set=0):
-    """The sparse compression indices K[i][k]: one 4-bit field per group of four K."""
-    lane_k = 128 // inst.a_type.bits
+    """The sparse compression indices K[i][k]: one 4-bit field per group of four K; each
+    index set holds one lane's fields (lane_k bits)."""
+    lane_k = sparse_lane_k(inst)
     factors = (Factor(ROW, inst.m, LANE, 1),) + _sparse_k_factors(inst, COL, inst.m, 4, lane_k)
     return Layout((inst.m, inst.k, 1), 4, factors, base_bit=index_set * lane_k)
 
@@ -93,3 +108,16 @@ def cd_matrix(inst):
                Factor(BLOCK, s.block_lanes, LANE, n * s.in_lanes),
                Factor(BLOCK, blocks // s.block_lanes, BIT, 32 * s.block_regs))
     return Layout((m, n, blocks), bits, factors)
+
+
+def scale_matrix(inst, matrix, opsel=0):
+    """E8M0 block scales of v_mfma_scale_*: SA[i][kb] in lane i + M*kb, SB[kb][j] in lane
+    j + N*kb (kb = block of 32 K values), byte OPSEL of the scale VGPR."""
+    blocks = inst.k // 32
+    if matrix == "SA":
+        shape, factors = (inst.m, blocks, 1), (Factor(ROW, inst.m, LANE, 1),
+                                               Factor(COL, blocks, LANE, inst.m))
+    else:
+        shape, factors = (blocks, inst.n, 1), (Factor(COL, inst.n, LANE, 1),
+                                               Factor(ROW, blocks, LANE, inst.n))
+    return Layout(shape, 8, factors, base_bit=8 * opsel)

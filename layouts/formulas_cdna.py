@@ -7,7 +7,11 @@ tests/test_formulas.py evaluates every formula against the layout engine; the fe
 texts that the reference prints wrongly are reproduced for compatibility and listed
 there as known defects.
 """
-from .cdna import ABShape, CDShape
+from .cdna import ABShape, CDShape, sparse_lane_k
+
+# Architectures whose printed formulas must match the reference tool byte for byte,
+# including its few wrong texts; later architectures get the correct formulas.
+REFERENCE_ARCHS = ("CDNA1", "CDNA2", "CDNA3")
 
 
 def terms(*parts):
@@ -22,6 +26,13 @@ def scaled(factor, expr):
 def _ab_gpr(s):
     if s.bits == 64:
         return "[1:0]"
+    if s.packed:  # bits counted across the lane's whole register group
+        k = "k" if s.groups == 1 else f"(k % {s.kpl})"
+        return f"[{s.regs * s.bits // 32 - 1}:0].[{s.bits}*{k}+{s.bits - 1} : {s.bits}*{k}]"
+    if s.chunks == 2:
+        half = s.k // 2
+        reg = f"({s.regs} * floor(k / {half}) + (floor(k / {s.per_reg}) % {s.regs}))"
+        return f"{reg}.[{s.bits}*(k % {s.per_reg})+{s.bits - 1} : {s.bits}*(k % {s.per_reg})]"
     if s.per_reg == 1:
         return "0" if s.regs == 1 else f"(k % {s.regs})"
     reg = "0" if s.regs == 1 else (f"floor(k / {s.per_reg})" if s.groups == 1
@@ -31,6 +42,8 @@ def _ab_gpr(s):
 
 
 def _ab_lane(s, index):
+    if s.chunks == 2:
+        return f"{s.mn} * floor((k % {s.k // 2}) / {s.chunk}) + {index}"
     block = f"{s.mn} * block" if s.blocks > 1 else ""
     group = ""
     if s.groups > 1:
@@ -41,6 +54,13 @@ def _ab_lane(s, index):
 
 def _ab_k(s):
     lanes = s.mn * s.blocks
+    if s.packed:
+        return terms(scaled(s.kpl, f"floor(lane / {lanes})") if s.groups > 1 else "",
+                     f"floor((32 * GPR_num + GPR_bits) / {s.bits})")
+    if s.chunks == 2:
+        return terms(f"{s.k // 2} * floor(GPR_num / {s.regs})",
+                     f"{s.chunk} * floor(lane / {lanes})",
+                     f"{s.per_reg} * (GPR_num % {s.regs})", f"floor(GPR_bits / {s.bits})")
     group = scaled(s.kpl, f"floor(lane / {lanes})") if s.groups > 1 else ""
     reg = scaled(s.per_reg, "GPR_num") if s.regs > 1 else ""
     slot = f"floor(GPR_bits / {s.bits})" if s.per_reg > 1 else ""
@@ -108,13 +128,18 @@ def _through(high, low):
 
 def sparse_a(inst):
     m, bits = inst.m, inst.a_type.bits
-    lane_k = 128 // bits
+    lane_k = sparse_lane_k(inst)
+    groups = lane_k // 4
     lane = f"{m} * floor(k / {lane_k}) + i"
-    if bits == 16:
-        gpr = "(floor(k / 4) % 2)"
-        k = _through("(4 * GPR_num + 3)", "4 * GPR_num")   # reference text: no lane term
+    if bits == 16:  # one group of four K values per VGPR
+        gpr = f"(floor(k / 4) % {groups})"
+        base = f"{lane_k} * floor(lane / {m}) + (4 * GPR_num)"
+        k = _through(base + " + 3", base)
+        if inst.arch in REFERENCE_ARCHS:  # the reference's text: no lane term
+            k = _through("(4 * GPR_num + 3)", "4 * GPR_num")
     else:
-        gpr = "(floor(k / 8) % 2).[16*(floor(k / 4) % 2)+15 : 16*(floor(k / 4) % 2)]"
+        gpr = (f"(floor(k / 8) % {groups // 2}).[16*(floor(k / 4) % 2)+15 : "
+               "16*(floor(k / 4) % 2)]")
         base = f"{lane_k} * floor(lane / {m}) + (8 * GPR_num) + (4 * floor(GPR_bits / 16))"
         k = _through(base + " + 3", base)
     forward = [("A[i][k].block GPR", gpr), ("A[i][k].block Lane", lane)]
@@ -123,7 +148,7 @@ def sparse_a(inst):
 
 
 def sparse_index(inst):
-    m, lane_k = inst.m, 128 // inst.a_type.bits
+    m, lane_k = inst.m, sparse_lane_k(inst)
     sets = lane_k // 4
     slot = f"4*(floor(k / 4) % {sets})"
     base = f"{lane_k} * floor(lane / {m}) + 4 * floor(GPR_bits / 4)"
@@ -135,9 +160,20 @@ def sparse_index(inst):
 
 def sparse_b(inst):
     forward, backward = dense_ab(inst, "B")
-    if inst.b_type.bits == 16:  # the reference prints (k % 4) for the VGPR here
+    if inst.b_type.bits == 16 and inst.arch in REFERENCE_ARCHS:  # the reference's (k % 4)
         gpr = forward[0][1]
         forward[0] = (forward[0][0], "(k % 4)" + gpr[gpr.index(".["):])
+    return forward, backward
+
+
+def scales(inst):
+    forward, backward = [], []
+    for name, index, size, opsel in (("SA[i][kb]", "i", inst.m, "OPSEL_A"),
+                                     ("SB[kb][j]", "j", inst.n, "OPSEL_B")):
+        forward += [(f"{name} GPR", f"0.[8*{opsel}+7 : 8*{opsel}]"),
+                    (f"{name} Lane", f"{size} * kb + {index}")]
+        backward += [(f"{name[:2]} {index}", f"(lane % {size})"),
+                     (f"{name[:2]} kb", f"floor(lane / {size})")]
     return forward, backward
 
 
@@ -147,4 +183,6 @@ def sections(inst):
         parts = [sparse_a(inst), sparse_index(inst), sparse_b(inst), cd(inst, "D")]
     else:
         parts = [dense_ab(inst, "A"), dense_ab(inst, "B"), cd(inst, "C or D")]
+    if inst.scaled:
+        parts.append(scales(inst))
     return [line for f, _ in parts for line in f], [line for _, b in parts for line in b]

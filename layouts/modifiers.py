@@ -17,6 +17,8 @@ class Modifiers:
     opsel: int = 0
     neg: int = 0
     neg_hi: int = 0
+    opsel_a: int = 0   # CDNA4 v_mfma_scale_*: byte of the A-scale VGPR
+    opsel_b: int = 0   # ... and of the B-scale VGPR
 
 
 # BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").
@@ -62,10 +64,15 @@ def _range_error(what, value, inst, low, high):
 def check_cdna(inst, matrix, mods, output_calc):
     """Raise CalcError for a modifier the instruction or the queried matrix cannot take."""
     d_calc = matrix == "D" and output_calc
-    if mods.cbsz or mods.abid:
-        _check_cbsz_abid(inst, matrix, mods, d_calc)
-    if mods.blgp:
-        _check_blgp(inst, matrix, mods, d_calc)
+    if inst.f8f6f4:
+        _check_formats(inst, mods)
+    else:
+        if mods.cbsz or mods.abid:
+            _check_cbsz_abid(inst, matrix, mods, d_calc)
+        if mods.blgp:
+            _check_blgp(inst, matrix, mods, d_calc)
+    if mods.opsel_a or mods.opsel_b:
+        _check_scale_opsel(inst, matrix, mods, d_calc)
     for name in ("opsel", "neg", "neg_hi"):
         if getattr(mods, name):
             raise CalcError(f"{name.upper()} is an RDNA modifier; {inst.arch} instructions "
@@ -83,8 +90,9 @@ def _check_cbsz_abid(inst, matrix, mods, d_calc):
         if matrix not in ("A", "K") and not d_calc:
             raise CalcError(f"The {name.upper()} modifier applies to the A matrix, the "
                             f"compression matrix (-k) or D with -o, not to {matrix}.")
-    if inst.sparse:
-        top_abid = 3 if inst.a_type.bits == 16 else 1
+    if inst.sparse:  # ABID picks one of the index sets of the Src2 VGPR
+        from .cdna import sparse_lane_k
+        top_abid = 32 // sparse_lane_k(inst) - 1
         top_cbsz = 3
     else:
         top_cbsz = inst.blocks.bit_length() - 1
@@ -94,6 +102,36 @@ def _check_cbsz_abid(inst, matrix, mods, d_calc):
     if mods.abid > top_abid:
         raise CalcError(f"ABID value {mods.abid} is not allowed for {inst.name} with CBSZ "
                         f"{mods.cbsz}: use a value from 0 to {top_abid}.")
+
+
+def _check_formats(inst, mods):
+    """f8f6f4: CBSZ and BLGP name the A and B formats (any matrix); ABID is not used."""
+    from instructions.model import F8F6F4_FORMATS
+    codes = ", ".join(f"{n} {f}" for n, f in enumerate(F8F6F4_FORMATS))
+    for name, operand in (("cbsz", "A"), ("blgp", "B")):
+        value = getattr(mods, name)
+        if value >= len(F8F6F4_FORMATS):
+            raise CalcError(f"{name.upper()} {value} is no {operand}-matrix format of "
+                            f"{inst.name}: use {codes}.")
+    if mods.abid:
+        raise CalcError(f"{inst.name} does not take ABID (got {mods.abid}); only 0 is allowed.")
+
+
+def _check_scale_opsel(inst, matrix, mods, d_calc):
+    if not inst.scaled:
+        raise CalcError(f"--opsel-a/--opsel-b select scale bytes of v_mfma_scale_* "
+                        f"instructions; {inst.name} has no scales "
+                        f"(got {mods.opsel_a}/{mods.opsel_b}).")
+    for name, scale in (("opsel_a", "SA"), ("opsel_b", "SB")):
+        value = getattr(mods, name)
+        if not value:
+            continue
+        if matrix != scale and not d_calc:
+            raise CalcError(f"--{name.replace('_', '-')} selects the byte of the "
+                            f"{scale} scale VGPR; use it with --{scale[1]}-scale or with "
+                            f"-D -o, not with {matrix}.")
+        if value > 3:
+            raise _range_error(f"--{name.replace('_', '-')}", value, inst, 0, 3)
 
 
 def _check_blgp(inst, matrix, mods, d_calc):
