@@ -5,9 +5,6 @@ cell may hold several entries) and returns the text of the table without a final
 newline. Grid, Markdown and AsciiDoc use `tabulate` (imported only when a table is
 drawn, so point queries start fast); CSV uses the standard `csv` module.
 """
-import csv
-import io
-
 # How several entries of one cell are joined, per format. AsciiDoc cells get raw
 # newlines after the table is drawn (column widths count the joined text as one
 # line), which is what the reference prints.
@@ -21,13 +18,19 @@ def _cells(rows, joiner):
 def _tabulate(fmt):
     def render(header, rows):
         from tabulate import tabulate
+        # Only the first column (row index or lane) may be numeric, which right-aligns
+        # it; register and element names never parse as numbers, so skip the attempt
+        # for the other columns: it is most of tabulate's time on a large table.
         text = tabulate(_cells(rows, JOINERS[fmt]), headers=header,
-                        tablefmt="github" if fmt == "markdown" else fmt)
+                        tablefmt="github" if fmt == "markdown" else fmt,
+                        disable_numparse=list(range(1, len(header))))
         return text.replace("\ue000", "\n")
     return render
 
 
 def render_csv(header, rows):
+    import csv
+    import io
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)

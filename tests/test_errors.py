@@ -335,11 +335,22 @@ def _golden_errors():
     return [r["args"] for r in records if r["rc"] != 0 and not r.get("any")]
 
 
+EXTENSIONS = tuple(arch.name for arch in ARCHITECTURES if not getattr(arch, "public", True))
+
+
+def _extension_answer(status, out, err):
+    """A clean answer about an architecture the reference tool does not know (CDNA4)."""
+    first = out.split("\n", 1)[0]
+    return status == 0 and err == "" and any(name in first.split() for name in EXTENSIONS)
+
+
 @pytest.mark.skipif(not GOLDEN.exists(), reason="golden corpus not beside the checkout")
 def test_every_golden_error_is_one_clean_line():
     failures = []
     for argv in _golden_errors():
         status, out, err = call(argv)
+        if _extension_answer(status, out, err):
+            continue
         if status != 2 or out or err.count("\n") != 1 or not err.endswith("\n"):
             failures.append((argv, status, out[:80], err[:200]))
     assert not failures, f"{len(failures)} unclean errors, e.g. {failures[:3]}"
