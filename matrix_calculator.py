@@ -50,7 +50,12 @@ FLAGS = (  # dest, spellings, help
     ("markdown", ("--markdown",), "layouts as a Markdown table"),
     ("asciidoc", ("--asciidoc",), "layouts as an AsciiDoc table"),
     ("transpose", ("--transpose",), "swap the rows and columns of layouts"),
+    ("json", ("--json",), "print one JSON document instead of text (any mode; see the README)"),
+    ("catalog", ("--catalog",), "list every instruction of every architecture (or of -a's) "
+     "with its facts, as a table; -L -a all does the same"),
 )
+FILTER_HELP = ("with --catalog: keep the instructions matching KEY=VALUE; KEY is arch, type, "
+               "shape (MxNxK), sparse (yes/no), kind, m, n, k or blocks; repeatable")
 VALUE_HELP = {
     "architecture": "target architecture (e.g. cdna3, gfx942, mi300x; -L needs only this)",
     "instruction": "instruction mnemonic, any case (see -L)",
@@ -105,6 +110,8 @@ def build_parser():
                             help=VALUE_HELP[dest])
     for dest, spellings, text in FLAGS:
         parser.add_argument(*spellings, dest=dest, action="store_true", help=text)
+    parser.add_argument("--filter", action="append", default=[], metavar="KEY=VALUE",
+                        help=FILTER_HELP)
     return parser
 
 
@@ -135,19 +142,26 @@ def main(argv=None):
 
 def run(args):
     """The whole output of one command line, or an exception naming the first problem."""
+    if args.json:
+        _check_json(args)
     if args.version:
-        return f"matrix_calculator.py {__version__}\n"
+        text = f"matrix_calculator.py {__version__}\n"
+        return _json().version(__version__) if args.json else text
+    if args.catalog or args.list and _is_all(args.architecture):
+        return catalog(args)
+    if args.filter:
+        raise ArgumentError("--filter selects catalog rows: use it with --catalog (or -L -a all)")
     arch = _architecture(args.architecture)
     if args.list:
-        return listing(arch)
+        return _json().listing(arch) if args.json else listing(arch)
     inst = _instruction(arch, args.instruction)
     wave = _wave(arch, args.wavefront)
     if args.detail:
         from formats.detail import detail
-        return _header(inst) + detail(inst)
+        return _json().detail(inst) if args.json else _header(inst) + detail(inst)
     numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
-    return _header(inst) + _query(args, inst, numbers, wave)
+    return ("" if args.json else _header(inst)) + _query(args, inst, numbers, wave)
 
 
 def _header(inst):
@@ -158,6 +172,44 @@ def listing(arch):
     lines = [f"Available instructions in the {arch.name} architecture:"]
     lines += [f"    {inst.mnemonic}" for inst in arch.instructions]
     return "\n".join(lines) + "\n"
+
+
+def _json():
+    from formats import json_output
+    return json_output
+
+
+def _check_json(args):
+    chosen = [flag for dest, flag in FORMATS if getattr(args, dest)]
+    if chosen:
+        raise ArgumentError(f"--json is an output format of its own: drop "
+                            f"{' and '.join(chosen)}")
+
+
+def _is_all(value):
+    return isinstance(value, str) and value.lower() == "all"
+
+
+def catalog(args):
+    """One row per instruction of every architecture (or of -a's), kept by --filter."""
+    import matrix_api
+    from formats import catalog as table
+    filters = matrix_api.parse_filters(args.filter)
+    arch = None if args.architecture is _ABSENT or _is_all(args.architecture) \
+        else _architecture(args.architecture)
+    wave = _number(args.wavefront, "-w/--wavefront") or None
+    if wave and arch:
+        _wave(arch, args.wavefront)
+    elif wave not in (None, 32, 64):
+        raise ArgumentError(f"wave size {wave} is not available; use 32 or 64")
+    rows = [row for row in matrix_api.catalog(filters, wave)
+            if arch is None or row["architecture"] == arch.name]
+    if args.json:
+        return _json().catalog(rows, filters, wave, arch and arch.name)
+    fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
+    if len(fmts) > 1:
+        raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
+    return table.text(fmts[0] if fmts else "grid", rows)
 
 
 def _architecture(value):
@@ -243,6 +295,8 @@ def _query(args, inst, numbers, wave):
     if len(fmts) > 1:
         raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
     fmt = fmts[0] if fmts else "grid"
+    if args.json:
+        return _json().query(inst, matrix, mods, wave, mode, numbers, output_calc)
     return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
                           fmt, args.transpose)
 

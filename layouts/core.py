@@ -85,8 +85,10 @@ class Layout:
 
     @cached_property
     def register_count(self):
-        ends = (p.reg * 32 + p.lo + p.width for e in self.elements() for p in self.places(*e))
-        return (max(ends) + 31) // 32
+        """VGPRs spanned: the digits are independent, so the highest bit offset is the
+        one with every bit digit at its largest value."""
+        top = self.base_bit + sum((f.size - 1) * f.stride for f in self.factors if f.dest == BIT)
+        return (top + self.width + 31) // 32
 
 
 class CalcError(ValueError):

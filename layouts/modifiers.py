@@ -177,7 +177,7 @@ def opsel_limit(inst, wave):
 
 
 def check_rdna(inst, matrix, mods, d_calc, wave):
-    for name in ("cbsz", "abid", "blgp"):
+    for name in ("cbsz", "abid", "blgp", "opsel_a", "opsel_b"):
         if getattr(mods, name):
             raise CalcError(f"{name.upper()} is a CDNA modifier; {inst.arch} instructions such "
                             f"as {inst.name} do not have it (got {getattr(mods, name)}).")

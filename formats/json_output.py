@@ -1,0 +1,106 @@
+"""The --json documents: one JSON object per command line, built with matrix_api.
+
+Every document has `schema_version` and `mode`; the keys of each mode are documented
+in the README ("JSON output") and fixed by schema/output.schema.json.
+"""
+import json
+from dataclasses import asdict
+
+import matrix_api as api
+
+SCHEMA_VERSION = 1
+MODES = {"get": "get", "entry": "entry", "rlayout": "register_layout",
+         "mlayout": "matrix_layout"}
+
+
+def dump(mode, **fields):
+    """The text of one document: `mode` and `fields`, indented, with a final newline."""
+    document = {"schema_version": SCHEMA_VERSION, "mode": mode, **fields}
+    return json.dumps(document, indent=2) + "\n"
+
+
+def element(inst, elem):
+    return {"matrix": elem.matrix, "i": elem.i, "j": elem.j, "k": elem.k,
+            "block": elem.block, "text": api.element_text(inst, elem)}
+
+
+def location(loc):
+    return {"register": loc.register, "registers": list(loc.registers), "lane": loc.lane,
+            "bits": list(loc.bits), "negated": loc.negated, "absolute": loc.absolute,
+            "text": loc.text}
+
+
+def entry(inst, pair):
+    return {"element": element(inst, pair.element), "location": location(pair.location)}
+
+
+def calculation(inst, calc):
+    products = [{"k": k, "a": entry(inst, p.a), "b": entry(inst, p.b)}
+                for k, p in enumerate(calc.products)]
+    scales = [{"kb": kb, "a": entry(inst, p.a), "b": entry(inst, p.b)}
+              for kb, p in enumerate(calc.scales)]
+    return {"d": entry(inst, calc.d), "products": products,
+            "c": None if calc.c is None else entry(inst, calc.c), "scales": scales}
+
+
+# ---- modes
+
+def version(text):
+    return dump("version", version=text)
+
+
+def listing(arch):
+    return dump("list", architecture=arch.name, waves=list(arch.waves),
+                instructions=[inst.mnemonic for inst in arch.instructions])
+
+
+def detail(inst):
+    return dump("detail", architecture=inst.arch, instruction=inst.name,
+                facts=api.facts(inst), formulas=api.formulas(inst))
+
+
+def query(inst, matrix, mods, wave, mode, numbers, output_calc):
+    """-g, -m, -R or -M on one matrix; `numbers` holds i, j, k, block, register, lane."""
+    common = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
+              "wave": wave, "modifiers": asdict(mods),
+              "register_count": api.register_count(inst, matrix, mods=mods, wave=wave,
+                                                   output_calc=output_calc)}
+    where = {"mods": mods, "wave": wave}
+    if mode == "get":
+        coords = {key: numbers[key] for key in ("i", "j", "k", "block")}
+        locations = api.locate(inst, matrix, **coords, **where, output_calc=output_calc)
+        calc = None
+        if output_calc:
+            calc = calculation(inst, api.calculation(inst, coords["i"], coords["j"],
+                                                     coords["block"], **where))
+        elem = api.element_of(matrix, **coords)
+        return dump("get", **common, query=coords, element=element(inst, elem),
+                    locations=[location(loc) for loc in locations], calculation=calc)
+    if mode == "entry":
+        spot = {key: numbers[key] for key in ("register", "lane")}
+        pairs = api.elements_at(inst, matrix, spot["register"], spot["lane"], **where,
+                                output_calc=output_calc)
+        entries = [dict(entry(inst, pair), calculation=None) for pair in pairs]
+        if output_calc:
+            calcs = api.calculations_at(inst, spot["register"], spot["lane"], **where)
+            for item, calc in zip(entries, calcs):
+                item["calculation"] = calculation(inst, calc)
+        return dump("entry", **common, query=spot, entries=entries)
+    if mode == "rlayout":
+        grouped = {}
+        for pair in api.layout(inst, matrix, **where):
+            grouped.setdefault(pair.element, []).append(location(pair.location))
+        elements = [{"element": element(inst, e), "locations": locs}
+                    for e, locs in grouped.items()]
+        return dump("register_layout", **common, elements=elements)
+    slots = [{"location": location(slot.location),
+              "elements": [element(inst, e) for e in slot.elements]}
+             for slot in api.slots(inst, matrix, **where)]
+    return dump("matrix_layout", **common, lanes=sorted({s["location"]["lane"] for s in slots}),
+                slots=slots)
+
+
+def catalog(rows, filters, wave, architecture=None):
+    """`rows`: matrix_api.catalog's facts; `filters`: {key: [values]} as given."""
+    return dump("catalog", architecture=architecture, filters=filters, wave=wave,
+                count=len(rows), instructions=rows)

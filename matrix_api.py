@@ -1,0 +1,593 @@
+"""The calculator as a library: find instructions, read their facts, and map matrix
+elements to registers and back with the layout engine the command line uses.
+
+    >>> import matrix_api as mc
+    >>> inst = mc.find_instruction("mi300x", "V_MFMA_F32_32X32X8_F16")
+    >>> [str(loc) for loc in mc.locate(inst, "A", i=5, k=6)]
+    ['v1{37}.[15:0]']
+
+Elements are named by the coordinates of the product D = A x B + C: A[i][k], B[k][j],
+C and D[i][j], the compression indices of a sparse instruction K[i][k], and the block
+scales of CDNA4's v_mfma_scale_* SA[i][k] and SB[k][j] (there k counts blocks of 32 K
+values). A location is a lane and a bit range of the operand's registers, counted from
+its first VGPR (v0). Every function checks its arguments and raises CalcError (a
+ValueError) whose message says what is allowed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Iterator, Mapping, NamedTuple, Optional, Union
+
+import instructions as _registry
+from formats.notation import element as _element_name
+from formats.notation import register as _register_name
+from instructions import ARCHITECTURES, Architecture
+from instructions.model import Instruction
+from layouts import MATRICES, Modifiers, Operand, check_matrix, check_modifiers
+from layouts.core import CalcError, Place
+
+__all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
+           "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
+           "architectures", "calculation", "calculations_at", "catalog", "element_text",
+           "element_of", "elements_at", "facts", "find_architecture", "find_instruction", "formulas",
+           "instructions", "layout", "locate", "matrices", "modifiers", "parse_filters",
+           "register_count", "slots", "supported_modifiers", "with_formats"]
+
+# The (row, column) coordinates of each matrix; any other matrix is indexed [i][j].
+COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "K": ("i", "k"), "SA": ("i", "k"),
+               "SB": ("k", "j")}
+
+ModifierValues = Union[Modifiers, Mapping[str, int], None]
+
+
+@dataclass(frozen=True)
+class Element:
+    """One element of a matrix; the coordinates the matrix does not have are None."""
+    matrix: str
+    i: Optional[int]
+    j: Optional[int]
+    k: Optional[int]
+    block: int = 0
+
+    @property
+    def row(self) -> int:
+        return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[0])
+
+    @property
+    def col(self) -> int:
+        return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[1])
+
+    def __str__(self):
+        text = f"{self.matrix}[{self.row}][{self.col}]"
+        return f"{text}.B{self.block}" if self.block else text
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a value lives: bits `bits` = (lo, hi) of `lane`, counted from bit 0 of VGPR
+    `register` (the operand's first VGPR is 0). `registers` lists every VGPR the value
+    touches: two for 64-bit values and for values straddling a VGPR boundary.
+    `negated` and `absolute` say whether a modifier negates the value or takes its
+    absolute value."""
+    register: int
+    registers: tuple
+    lane: int
+    bits: tuple
+    negated: bool = False
+    absolute: bool = False
+
+    @property
+    def mark(self) -> str:
+        return ("-" if self.negated else "") + ("|" if self.absolute else "")
+
+    @property
+    def place(self) -> Place:
+        lo, hi = self.bits
+        return Place(self.register, self.lane, lo, hi - lo + 1)
+
+    @property
+    def text(self) -> str:
+        """The calculator's notation, e.g. v1{37}.[15:0] or v[1:0]{5}."""
+        return _register_name(self.place)
+
+    def __str__(self):
+        return self.text
+
+
+class Entry(NamedTuple):
+    """A matrix element and one location holding it."""
+    element: Element
+    location: Location
+
+
+class Slot(NamedTuple):
+    """A register slot (a lane's bit range) and the elements it holds."""
+    location: Location
+    elements: tuple
+
+
+class Product(NamedTuple):
+    """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
+    a: Entry
+    b: Entry
+
+
+class Calculation(NamedTuple):
+    """How D[i][j] is computed: the sum of `products`, plus `c` (None when sparse).
+    On CDNA4's v_mfma_scale_*, `scales` holds one Product (SA[i][kb], SB[kb][j]) per
+    block kb of 32 K values, scaling that block's products; otherwise it is empty."""
+    d: Entry
+    products: tuple
+    c: Optional[Entry]
+    scales: tuple = ()
+
+
+# ---- architectures and instructions
+
+def architectures() -> tuple:
+    """Every supported architecture, including ones the reference tool lacks (CDNA4)."""
+    return ARCHITECTURES
+
+
+def _names() -> str:
+    return ", ".join(a.name.lower() for a in ARCHITECTURES)
+
+
+def find_architecture(name: Union[str, Architecture]) -> Architecture:
+    """The architecture called `name`: its name or a gfx/product alias, in any case."""
+    if isinstance(name, Architecture):
+        return name
+    arch = _registry.find_architecture(str(name))
+    if arch is None:
+        raise CalcError(f"unknown architecture {name!r}; choose one of {_names()} "
+                        "(or one of their gfx/product aliases)")
+    return arch
+
+
+def find_instruction(arch: Union[str, Architecture], mnemonic: str) -> Instruction:
+    """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
+    arch = find_architecture(arch)
+    inst = arch.find(str(mnemonic))
+    if inst is None:
+        raise CalcError(f"{arch.name} has no instruction {mnemonic!r}; "
+                        f"instructions({arch.name.lower()!r}) lists them")
+    return inst
+
+
+def instructions(arch: Union[str, Architecture, None] = None) -> tuple:
+    """The instructions of `arch`, or of every architecture when it is None."""
+    if arch is None:
+        return tuple(inst for a in ARCHITECTURES for inst in a.instructions)
+    return tuple(find_architecture(arch).instructions)
+
+
+def architecture_of(inst: Instruction) -> Architecture:
+    return find_architecture(inst.arch)
+
+
+def matrices(inst: Instruction) -> tuple:
+    """The matrices of `inst`: A, B, C (dense) or K (sparse), D, and SA, SB (scaled)."""
+    present = []
+    for matrix in MATRICES:
+        try:
+            check_matrix(inst, matrix)
+        except CalcError:
+            continue
+        present.append(matrix)
+    return tuple(present)
+
+
+# ---- arguments
+
+def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
+    """Modifiers from None, a Modifiers value, or a mapping of names (cbsz, abid, blgp,
+    opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them."""
+    if isinstance(mods, Modifiers) and not values:
+        return mods
+    given = dict(vars(mods)) if isinstance(mods, Modifiers) else dict(mods or {})
+    given.update(values)
+    names = [f.name for f in fields(Modifiers)]
+    chosen = {}
+    for key, value in given.items():
+        name = str(key).lower().replace("-", "_")
+        if name not in names:
+            raise CalcError(f"unknown modifier {key!r}; the modifiers are {', '.join(names)}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CalcError(f"modifier {name} takes a whole number >= 0, not {value!r}")
+        chosen[name] = value
+    return Modifiers(**chosen)
+
+
+def _wave(inst: Instruction, wave: Optional[int]) -> int:
+    arch = architecture_of(inst)
+    if not wave:
+        return arch.waves[0]
+    if wave not in arch.waves:
+        allowed = " or ".join(map(str, arch.waves))
+        raise CalcError(f"wave size {wave} is not available on {arch.name}; use {allowed}")
+    return wave
+
+
+def _matrix(inst: Instruction, matrix: str) -> str:
+    name = str(matrix).upper()
+    if name not in MATRICES:
+        raise CalcError(f"unknown matrix {matrix!r}; {inst.name} has "
+                        f"{', '.join(matrices(inst))}")
+    return name
+
+
+def _operand(inst, matrix, mods, wave, output_calc=False) -> Operand:
+    """The checked operand: the same checks, in the same order, as the command line.
+    `output_calc`: check the modifiers as for an output calculation (-o), which lets
+    D take the modifiers of the inputs."""
+    matrix, mods, wave = _matrix(inst, matrix), modifiers(mods), _wave(inst, wave)
+    check_modifiers(inst, matrix, mods, output_calc, "get", wave)
+    check_matrix(inst, matrix)
+    return Operand(with_formats(inst, mods), matrix, mods, wave)
+
+
+def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
+    """`inst` with the A/B formats CBSZ/BLGP select when it is a CDNA4 f8f6f4
+    instruction (types, register counts and cycles follow); other instructions as is."""
+    if not getattr(inst, "f8f6f4", False):
+        return inst
+    mods = modifiers(mods)
+    check_modifiers(inst, "A", Modifiers(cbsz=mods.cbsz, blgp=mods.blgp), False)
+    return inst.with_formats(mods.cbsz, mods.blgp)
+
+
+def _in_range(name, value, limit, what):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise CalcError(f"{name} = {value!r} is out of range for {what}: "
+                        f"use 0 to {limit - 1}.")
+
+
+# ---- conversions from the engine's (row, col, block) and places
+
+def _named(matrix: str, row: int, col: int, block: int) -> Element:
+    first, second = COORDINATES.get(matrix, ("i", "j"))
+    coords = {"i": None, "j": None, "k": None, first: row, second: col}
+    return Element(matrix, coords["i"], coords["j"], coords["k"], block)
+
+
+def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
+    """The element (i, j, k) of `block` names in `matrix` (the coordinates it has)."""
+    matrix = str(matrix).upper()
+    first, second = COORDINATES.get(matrix, ("i", "j"))
+    values = {"i": i, "j": j, "k": k}
+    return _named(matrix, values[first], values[second], block)
+
+
+def _element(operand: Operand, elem) -> Element:
+    return _named(operand.matrix, *elem)
+
+
+def _location(operand: Operand, place: Place) -> Location:
+    mark = operand.mark_of(place)
+    return Location(place.reg, place.regs, place.lane, (place.lo, place.hi),
+                    "-" in mark, "|" in mark)
+
+
+def _entry(operand: Operand, place: Place, elem) -> Entry:
+    return Entry(_element(operand, elem), _location(operand, place))
+
+
+def element_text(inst: Instruction, element: Element) -> str:
+    """The element as the command line prints it: blocks shown when there are several."""
+    return _element_name(element.matrix, (element.row, element.col, element.block),
+                         inst.blocks)
+
+
+def _coordinates(operand: Operand, i, j, k, block):
+    """(row, col, block) of element (i, j, k) of the operand's matrix, range-checked like
+    the command line's -g: every coordinate against M, N, K and the block count."""
+    inst = operand.inst
+    for name, value, limit in (("i", i, inst.m), ("j", j, inst.n), ("k", k, inst.k),
+                               ("block", block, inst.blocks)):
+        _in_range(name, value, limit, inst.mnemonic)
+    named = element_of(operand.matrix, i, j, k, block)
+    rows, cols, _ = operand.shape
+    what = f"the {operand.matrix} matrix"
+    first, second = COORDINATES.get(operand.matrix, ("i", "j"))
+    _in_range(f"{operand.matrix} row {first}", named.row, rows, what)
+    _in_range(f"{operand.matrix} column {second}", named.col, cols, what)
+    return (named.row, named.col, block)
+
+
+# ---- queries
+
+def locate(inst: Instruction, matrix: str, i: int = 0, j: int = 0, k: int = 0,
+           block: int = 0, *, mods: ModifierValues = None, wave: Optional[int] = None,
+           output_calc: bool = False) -> list:
+    """Every location the hardware reads element (i, j, k) of `block` of `matrix` from
+    (several where a value is replicated over lanes, as RDNA3's A and B are)."""
+    operand = _operand(inst, matrix, mods, wave, output_calc)
+    elem = _coordinates(operand, i, j, k, block)
+    return [_location(operand, p) for p in operand.places(*elem)]
+
+
+def elements_at(inst: Instruction, matrix: str, register: int, lane: int, *,
+                mods: ModifierValues = None, wave: Optional[int] = None,
+                output_calc: bool = False) -> list:
+    """(element, location) pairs held by VGPR `register` (counted from the operand's
+    first) in `lane`, lowest bits first; every element whose value the hardware reads
+    there (a broadcast slot lists several). Empty when nothing is read there."""
+    operand = _operand(inst, matrix, mods, wave, output_calc)
+    _in_range("register", register, operand.register_count, f"the {operand.matrix} matrix")
+    _in_range("lane", lane, operand.wave, f"wave{operand.wave}")
+    return [_entry(operand, p, e) for p, e in operand.entries(register, lane)]
+
+
+def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+           wave: Optional[int] = None) -> Iterator:
+    """(element, location) for every element of `matrix` and every location it is read
+    from: block by block, then by the M or N index, then K (the -R/-M order)."""
+    operand = _operand(inst, matrix, mods, wave)
+    for elem in operand.elements():
+        for place in operand.places(*elem):
+            yield _entry(operand, place, elem)
+
+
+def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+          wave: Optional[int] = None) -> Iterator:
+    """Every register slot of `matrix` that holds a value, lane by lane, then by
+    register and bit, with the elements it holds (the -M view)."""
+    operand = _operand(inst, matrix, mods, wave)
+    for lane in operand.lanes:
+        for reg in range(operand.register_count):
+            held = {}
+            for place, elem in operand.entries(reg, lane):
+                if place.reg == reg:  # a value straddling two VGPRs is listed once
+                    held.setdefault(place, []).append(_element(operand, elem))
+            for place, elems in held.items():
+                yield Slot(_location(operand, place), tuple(elems))
+
+
+def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                   wave: Optional[int] = None, output_calc: bool = False) -> int:
+    """VGPRs the operand occupies (per lane)."""
+    return _operand(inst, matrix, mods, wave, output_calc).register_count
+
+
+def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
+                mods: ModifierValues = None, wave: Optional[int] = None) -> Calculation:
+    """How D[i][j] of `block` is computed: the A and B values read for each k (after
+    CBSZ/ABID and BLGP, which may make the hardware read another element's slot), and C."""
+    operands = _calc_operands(inst, mods, wave)
+    d = operands["D"]
+    elem = _coordinates(d, i, j, 0, block)
+    return _calculation(operands, elem)
+
+
+def _calc_operands(inst, mods, wave) -> dict:
+    mods, wave = modifiers(mods), _wave(inst, wave)
+    check_modifiers(inst, "D", mods, True, "get", wave)
+    resolved = with_formats(inst, mods)
+    return {m: Operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}
+
+
+def _read(operand: Operand, elem) -> Entry:
+    """The element whose slot the hardware reads for `elem`, and that (first) slot."""
+    return _entry(operand, operand.places(*elem)[0], operand.source(elem))
+
+
+def _calculation(operands: dict, elem) -> Calculation:
+    row, col, block = elem
+    a, b, d = operands["A"], operands["B"], operands["D"]
+    products = tuple(Product(_read(a, (row, k, block)), _read(b, (k, col, block)))
+                     for k in range(a.inst.k))
+    c = _read(operands["C"], elem) if "C" in operands else None
+    scales = ()
+    if "SA" in operands:
+        sa, sb = operands["SA"], operands["SB"]
+        scales = tuple(Product(_read(sa, (row, kb, 0)), _read(sb, (kb, col, 0)))
+                       for kb in range(sa.shape[1]))
+    return Calculation(_entry(d, d.places(*elem)[0], elem), products, c, scales)
+
+
+def calculations_at(inst: Instruction, register: int, lane: int, *,
+                    mods: ModifierValues = None, wave: Optional[int] = None) -> list:
+    """The calculation of every D element held by D's VGPR `register` in `lane`."""
+    operands = _calc_operands(inst, mods, wave)
+    d = operands["D"]
+    _in_range("register", register, d.register_count, "the D matrix")
+    _in_range("lane", lane, d.wave, f"wave{d.wave}")
+    return [_calculation(operands, elem) for _, elem in d.entries(register, lane)]
+
+
+# ---- facts
+
+def _type(data_type) -> dict:
+    return {"key": data_type.key, "name": data_type.label, "bits": data_type.bits,
+            "integer": data_type.is_int, "description": data_type.description}
+
+
+def _formats(inst: Instruction) -> list:
+    """The A/B formats CBSZ/BLGP can select (CDNA4 f8f6f4 instructions), else []."""
+    if not getattr(inst, "f8f6f4", False):
+        return []
+    from instructions.model import F8F6F4_FORMATS
+    return [_type(inst.with_formats(code, code).a_type)
+            for code in range(len(F8F6F4_FORMATS))]
+
+
+def _probe(inst, matrix, mods, wave) -> bool:
+    try:
+        check_modifiers(inst, matrix, mods, True, "get", wave)
+    except CalcError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=None)
+def supported_modifiers(inst: Instruction) -> tuple:
+    """Modifiers that take a non-zero value on at least one matrix of `inst`, as decided
+    by the same legality checks the queries run (some need a companion: ABID needs
+    CBSZ on a multi-block MFMA)."""
+    wave, present = architecture_of(inst).waves[0], matrices(inst)
+    names = [f.name for f in fields(Modifiers)]
+    found = []
+    for name in names:
+        trials = [{name: value} for value in (1, 2, 4)]  # RDNA3's OPSEL takes only 4
+        trials += [{name: 1, other: 1} for other in names if other != name]
+        if any(_probe(inst, m, Modifiers(**t), wave) for t in trials for m in present):
+            found.append(name)
+    return tuple(found)
+
+
+def facts(inst: Instruction, wave: Optional[int] = None,
+          mods: ModifierValues = None) -> dict:
+    """The facts -d prints, as data: encoding, shape, types, speed, register counts (for
+    `wave`, or for every wave size of the architecture) and the supported modifiers.
+    `mods` matters only to CDNA4's f8f6f4 instructions, whose CBSZ/BLGP pick the
+    formats (by default those `inst` already has: fp8)."""
+    if mods is not None:
+        inst = with_formats(inst, mods)
+    arch = architecture_of(inst)
+    waves = arch.waves if wave is None else (_wave(inst, wave),)
+    cycles = getattr(inst, "effective_cycles", inst.cycles)
+    cdna = not inst.is_rdna
+    return {
+        "architecture": arch.name,
+        "instruction": inst.name,
+        "mnemonic": inst.mnemonic,
+        "kind": inst.kind,
+        "encoding": getattr(inst, "encoding", "VOP3P-MAI" if cdna else "VOP3P"),
+        "opcode": inst.opcode,
+        "mai_opcode": getattr(inst, "mai_opcode", inst.opcode & 0x3F) if cdna else None,
+        "m": inst.m, "n": inst.n, "k": inst.k, "blocks": inst.blocks,
+        "sparse": inst.sparse,
+        "types": {"A": _type(inst.a_type), "B": _type(inst.b_type),
+                  "C": None if inst.sparse else _type(inst.out_type),
+                  "D": _type(inst.out_type)},
+        "formats": _formats(inst),
+        "flops": inst.flops,
+        "flops_kind": "Ops" if inst.a_type.is_int else "FLOPs",
+        "cycles": cycles,
+        "flops_per_cycle": inst.flops * 4 // cycles,
+        "compute_unit": "CU" if cdna else "WGP",
+        "coexec": bool(inst.coexec_cycles),
+        "coexec_cycles": inst.coexec_cycles,
+        "gpr_alignment": inst.align,
+        "cd_arch_vgprs": inst.cd_arch_vgpr if cdna else None,
+        "waves": list(arch.waves),
+        "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
+                               for m in matrices(inst)} for w in waves},
+        "modifiers": list(supported_modifiers(inst)),
+    }
+
+
+def formulas(inst: Instruction) -> list:
+    """The mapping formulas of -d, one dict per line: wave, direction
+    (element_to_register or register_to_element), label and text."""
+    if inst.is_rdna:
+        from layouts.formulas_rdna import LANES_0_31, sections
+        table = sections(inst)
+    else:
+        from layouts.formulas_cdna import sections
+        LANES_0_31, table = None, {64: sections(inst)}
+    out = []
+    for wave, sides in table.items():
+        for direction, lines in zip(("element_to_register", "register_to_element"), sides):
+            for label, text in lines:
+                if isinstance(text, tuple):
+                    high, low = [t for t in text if t != LANES_0_31][:2]
+                    prefix = "(lanes 0-31 only) " if LANES_0_31 in text else ""
+                    text = f"{prefix}{high} through {low}"
+                out.append({"wave": wave, "direction": direction, "label": label,
+                            "text": text})
+    return out
+
+
+# ---- the catalog
+
+FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
+
+
+def _type_keys(fact: dict) -> set:
+    """Every spelling a type filter may match: keys (f16, fp8_fnuz), their family (fp8)
+    and printed names (FP16, int8), lower case."""
+    types = [t for t in fact["types"].values() if t] + fact["formats"]
+    keys = set()
+    for t in types:
+        keys |= {t["key"], t["key"].split("_")[0], t["name"].lower()}
+    return keys
+
+
+def _yes_no(value: str) -> bool:
+    text = value.lower()
+    if text in ("yes", "true", "1", "y"):
+        return True
+    if text in ("no", "false", "0", "n"):
+        return False
+    raise CalcError(f"sparse= takes yes or no, not {value!r}")
+
+
+def _number(key: str, value: str) -> int:
+    if not value.isdigit():
+        raise CalcError(f"{key}= takes a whole number, not {value!r}")
+    return int(value)
+
+
+def _shape(value: str) -> tuple:
+    parts = value.lower().split("x")
+    if len(parts) not in (2, 3) or not all(p == "*" or p.isdigit() for p in parts):
+        raise CalcError(f"shape= takes MxNxK or MxN (a part may be *), e.g. 16x16x32, "
+                        f"not {value!r}")
+    return tuple(None if p == "*" else int(p) for p in parts)
+
+
+def _matcher(key: str, value: str):
+    """A test of one instruction's facts for one filter value."""
+    if key == "arch":
+        name = find_architecture(value).name
+        return lambda f: f["architecture"] == name
+    if key == "type":
+        return lambda f: value.lower() in _type_keys(f)
+    if key == "shape":
+        want = _shape(value)
+        return lambda f: all(w is None or w == f[c] for w, c in zip(want, "mnk"))
+    if key == "sparse":
+        want = _yes_no(value)
+        return lambda f: f["sparse"] == want
+    if key == "kind":
+        return lambda f: f["kind"] == value.lower()
+    want = _number(key, value)
+    return lambda f: f[key] == want
+
+
+def parse_filters(texts) -> dict:
+    """{key: [values]} from strings 'key=value' (a value may list alternatives: a,b)."""
+    found = {}
+    for text in texts:
+        key, sep, value = str(text).partition("=")
+        key = key.strip().lower()
+        if not sep or not value.strip():
+            raise CalcError(f"a filter is written key=value (e.g. type=fp8), not {text!r}")
+        if key not in FILTERS:
+            raise CalcError(f"unknown filter {key!r}; filter by {', '.join(FILTERS)}")
+        found.setdefault(key, []).extend(v.strip() for v in value.split(",") if v.strip())
+    return found
+
+
+def catalog(filters: Union[Mapping, None] = None, wave: Optional[int] = None) -> list:
+    """The facts of every instruction of every architecture that passes `filters`:
+    {key: value or [values]}, keys as in FILTERS; alternatives of one key are ORed,
+    different keys ANDed. With `wave`, register counts are for that wave size and
+    architectures without it are left out; otherwise each architecture's default."""
+    tests = []
+    for key, values in (filters or {}).items():
+        if key not in FILTERS:
+            raise CalcError(f"unknown filter {key!r}; filter by {', '.join(FILTERS)}")
+        values = [values] if isinstance(values, (str, int)) else list(values)
+        tests.append([_matcher(key, str(v)) for v in values])
+    rows = []
+    for arch in ARCHITECTURES:
+        if wave and wave not in arch.waves:
+            continue
+        for inst in arch.instructions:
+            fact = facts(inst, wave or arch.waves[0])
+            if all(any(t(fact) for t in alternatives) for alternatives in tests):
+                rows.append(fact)
+    return rows
