@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Speed of the calculator: whole processes against the interpreter's own start-up, and
+an in-process sweep over every table the calculator can draw.
+
+Part 1 runs representative queries of every kind for every registered architecture as
+separate processes, interleaved, and reports the median wall and CPU time of each and
+its ratio to `python -c pass` (the floor; CPU time unless --metric wall). Targets:
+  point queries (-L, -d, -g, -m, with -o)  at most 2 x floor
+  layout queries (-R, -M, every format)     at most the floor + the import of tabulate
+                                            + 10 ms, for the largest matrix of the arch
+Part 2 renders every instruction x matrix x format x legal modifier value (and wave
+size) in this process and prints renders per second.
+
+PYTHONDONTWRITEBYTECODE is dropped for the measured processes: without cached bytecode
+every run would compile the calculator again, which no installed copy does.
+
+    python3 bench/bench.py                 # both parts
+    python3 bench/bench.py --runs 15 --no-sweep
+    python3 bench/bench.py --arch cdna3 --sweep-only
+"""
+import argparse
+import contextlib
+import io
+import itertools
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import matrix_calculator  # noqa: E402
+from instructions import ARCHITECTURES  # noqa: E402
+
+FORMATS = ([], ["--csv"], ["--markdown"], ["--asciidoc"])
+COORDINATES = {"i", "j", "k", "block", "register", "lane", "wavefront"}
+MODIFIERS = [(dest, spellings[0]) for dest, spellings, default in matrix_calculator.VALUE_OPTIONS
+             if default == "0" and dest not in COORDINATES]
+MATRIX_FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k"}
+
+
+# ---------------------------------------------------------------------------------------
+# Choosing the queries
+
+def matrices(inst):
+    return ["A", "B", "D"] + (["K"] if inst.sparse else ["C"])
+
+
+def element_count(inst, matrix):
+    rows, cols = {"A": (inst.m, inst.k), "B": (inst.k, inst.n), "K": (inst.m, inst.k)}.get(
+        matrix, (inst.m, inst.n))
+    return rows * cols * (1 if matrix == "K" else inst.blocks)
+
+
+def largest(arch):
+    """(instruction, matrix) with the most elements; D first among equals."""
+    order = "DCABK"
+    return max(((inst, m) for inst in arch.instructions for m in matrices(inst)),
+               key=lambda im: (element_count(*im), -order.index(im[1])))
+
+
+def queries(arch):
+    """(kind, label, args) of every kind of query for one architecture."""
+    inst, matrix = largest(arch)
+    base = ["-a", arch.name.lower(), "-i", inst.mnemonic]
+    flag = MATRIX_FLAGS[matrix]
+    point = [("point", "-L", ["-a", arch.name.lower(), "-L"]),
+             ("point", "-d", base + ["-d"]),
+             ("point", "-g -A", base + ["-g", "-A", "-I", "1"]),
+             ("point", "-g -D -o", base + ["-g", "-D", "-o"]),
+             ("point", "-m -B", base + ["-m", "-B", "-l", "1"]),
+             ("point", "-m -D -o", base + ["-m", "-D", "-o", "-l", "1"])]
+    layout = [("layout", f"{mode} {flag} {' '.join(fmt) or '(grid)'}", base + [mode, flag] + fmt)
+              for mode in ("-R", "-M") for fmt in FORMATS]
+    return inst, matrix, point + layout
+
+
+# ---------------------------------------------------------------------------------------
+# Part 1: whole processes
+
+def child_env():
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["COLUMNS"] = "80"
+    return env
+
+
+def run_once(command, env):
+    """(wall seconds, CPU seconds, exit status) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, env=env, cwd=ROOT)
+    if hasattr(os, "wait4"):
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return wall, usage.ru_utime + usage.ru_stime, proc.returncode
+    proc.wait()
+    wall = time.perf_counter() - start
+    return wall, wall, proc.returncode
+
+
+def measure(commands, runs, env):
+    """Median (wall, CPU) per command name; the runs of all commands are interleaved so
+    that a burst of load elsewhere spreads over all of them."""
+    times = {name: [] for name in commands}
+    for name, command in commands.items():  # warm-up: bytecode, disk cache
+        if run_once(command, env)[2] != 0:
+            raise SystemExit(f"bench: {' '.join(command)} failed")
+    order = list(commands)
+    for _ in range(runs):
+        random.shuffle(order)
+        for name in order:
+            times[name].append(run_once(commands[name], env)[:2])
+    return {name: tuple(statistics.median(t[i] for t in runs_) * 1000 for i in (0, 1))
+            for name, runs_ in times.items()}
+
+
+def processes(archs, runs, python, prefix, metric):
+    env = child_env()
+    commands = {"floor": [python, "-c", "pass"],
+                "tabulate": [python, "-c", "import tabulate"]}
+    plan = []
+    for arch in archs:
+        inst, matrix, rows = queries(arch)
+        plan.append((arch, inst, matrix, rows))
+        for kind, label, args in rows:
+            commands[(arch.name, label)] = prefix + args
+    print(f"Part 1: whole processes, median of {runs} runs each "
+          f"({len(commands)} commands, {python})")
+    result = measure(commands, runs, env)
+    col = 1 if metric == "cpu" else 0
+    floor, table_floor = result["floor"][col], result["tabulate"][col]
+    budgets = {"point": 2 * floor, "layout": table_floor + 10}
+    for name, index in (("wall", 0), ("CPU", 1)):
+        print(f"{name:4}: floor (python -c pass) {result['floor'][index]:5.1f} ms, "
+              f"import tabulate +{result['tabulate'][index] - result['floor'][index]:5.1f} ms")
+    print(f"budgets ({metric} time): point {budgets['point']:.1f} ms (2 x floor), "
+          f"layout {budgets['layout']:.1f} ms (floor + tabulate + 10 ms)\n")
+    header = f"{'arch':6} {'query':26} {'wall ms':>8} {'CPU ms':>7} {'x floor':>8} " \
+             f"{'budget':>7}  verdict"
+    over = 0
+    for arch, inst, matrix, rows in plan:
+        print(f"{arch.name}: {inst.mnemonic}, largest matrix {matrix} "
+              f"({element_count(inst, matrix)} elements)")
+        print(header)
+        for kind, label, _ in rows:
+            times = result[(arch.name, label)]
+            budget = budgets[kind]
+            verdict = "ok" if times[col] <= budget else "OVER"
+            over += verdict == "OVER"
+            print(f"{arch.name:6} {label:26} {times[0]:8.1f} {times[1]:7.1f} "
+                  f"{times[col] / floor:8.2f} {budget:7.1f}  {verdict}")
+        print()
+    print(f"{over} of {sum(len(rows) for *_, rows in plan)} queries over budget "
+          f"({metric} time)\n")
+    return over
+
+
+# ---------------------------------------------------------------------------------------
+# Part 2: every table, in this process
+
+def call(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        return matrix_calculator.main(argv)
+
+
+def legal_modifiers(probe):
+    """Every modifier value the calculator accepts for this instruction and matrix, one
+    modifier at a time (values 1..15); a modifier that is never legal alone (ABID needs
+    CBSZ) is tried with every legal value of each other one. `probe` is a cheap -g query
+    on the same matrix: the modifier checks are those of -R and -M."""
+    singles = {spelling: [v for v in range(1, 16) if call(probe + [spelling, str(v)]) == 0]
+               for _, spelling in MODIFIERS}
+    settings = [[]] + [[s, str(v)] for s, values in singles.items() for v in values]
+    for partner in (s for s, values in singles.items() if not values):
+        for first, values in singles.items():
+            for v1, v2 in itertools.product(values, range(1, 16)):
+                argv = [first, str(v1), partner, str(v2)]
+                if call(probe + argv) == 0:
+                    settings.append(argv)
+    return settings
+
+
+def sweep(archs):
+    print("Part 2: in-process sweep, every instruction x matrix x format x legal modifier "
+          "value x wave size, -R and -M")
+    total_renders = total_time = 0.0
+    slowest = (0.0, None)
+    for arch in archs:
+        renders, elapsed, rejected = 0, 0.0, 0
+        for inst in arch.instructions:
+            for matrix in matrices(inst):
+                for wave in arch.waves:
+                    base = ["-a", arch.name, "-i", inst.mnemonic, "-g", MATRIX_FLAGS[matrix],
+                            "-w", str(wave)]
+                    if call(base) != 0:
+                        rejected += 1
+                        continue
+                    for setting in legal_modifiers(base):
+                        for mode in ("-R", "-M"):
+                            for fmt in FORMATS:
+                                argv = base[:4] + [mode] + base[5:] + setting + fmt
+                                start = time.process_time()
+                                status = call(argv)
+                                took = time.process_time() - start
+                                if status != 0:
+                                    raise SystemExit(f"bench: {' '.join(argv)} failed")
+                                renders += 1
+                                elapsed += took
+                                slowest = max(slowest, (took, argv))
+        rate = renders / elapsed if elapsed else 0
+        print(f"{arch.name:6} {renders:7d} renders in {elapsed:6.2f} s: {rate:7.0f} renders/s"
+              + (f" ({rejected} matrix/wave combinations rejected)" if rejected else ""))
+        total_renders += renders
+        total_time += elapsed
+    print(f"{'all':6} {int(total_renders):7d} renders in {total_time:6.2f} s: "
+          f"{total_renders / total_time:7.0f} renders/s")
+    took, argv = slowest
+    print(f"slowest render: {took * 1000:.1f} ms: {' '.join(argv)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs per command (median)")
+    parser.add_argument("--python", default=sys.executable, help="interpreter to measure")
+    parser.add_argument("--command", help="measure this command instead of "
+                        "'PYTHON matrix_calculator.py', e.g. matrix-calculator")
+    parser.add_argument("--metric", choices=("cpu", "wall"), default="cpu",
+                        help="time that the ratios and budgets use (default: CPU time, "
+                        "user + system, which load from other processes disturbs less)")
+    parser.add_argument("--arch", action="append", help="only these architectures")
+    parser.add_argument("--no-sweep", action="store_true", help="skip part 2")
+    parser.add_argument("--sweep-only", action="store_true", help="skip part 1")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when a query is over its budget")
+    args = parser.parse_args()
+    archs = [a for a in ARCHITECTURES
+             if not args.arch or a.name.lower() in {n.lower() for n in args.arch}]
+    prefix = (args.command.split() if args.command
+              else [args.python, str(ROOT / "matrix_calculator.py")])
+    over = 0
+    if not args.sweep_only:
+        over = processes(archs, args.runs, args.python, prefix, args.metric)
+    if not args.no_sweep:
+        sweep(archs)
+    return 1 if args.strict and over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
