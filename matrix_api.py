@@ -29,10 +29,10 @@ from layouts.core import CalcError, Place
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
-           "architectures", "calculation", "calculations_at", "catalog", "element_text",
-           "element_of", "elements_at", "facts", "find_architecture", "find_instruction", "formulas",
-           "instructions", "layout", "locate", "matrices", "modifiers", "parse_filters",
-           "register_count", "slots", "supported_modifiers", "with_formats"]
+           "architectures", "calculation", "calculations_at", "catalog", "element_of",
+           "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
+           "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
+           "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
 
 # The (row, column) coordinates of each matrix; any other matrix is indexed [i][j].
 COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "K": ("i", "k"), "SA": ("i", "k"),
@@ -43,7 +43,9 @@ ModifierValues = Union[Modifiers, Mapping[str, int], None]
 
 @dataclass(frozen=True)
 class Element:
-    """One element of a matrix; the coordinates the matrix does not have are None."""
+    """One element of a matrix; the coordinates the matrix does not have are None.
+    str() names it like A[5][6], with .B<n> from the second block on; element_text()
+    gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
     matrix: str
     i: Optional[int]
     j: Optional[int]
