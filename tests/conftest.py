@@ -1,0 +1,74 @@
+"""Shared helpers of the test suite.
+
+`SHARED` is the project's shared data folder beside the repository (../shared): the golden
+corpus, the reference CLI notes and the README seed. Tests that need it skip, saying so,
+only when it is absent; everything else runs from the repository alone.
+"""
+import gzip
+import json
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import matrix_calculator  # noqa: E402  (needs the repository on sys.path)
+
+# The environment the golden corpus was recorded in (argparse wraps help at COLUMNS).
+RECORDING_ENV = {"COLUMNS": "80", "PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"}
+
+
+def shared_file(*parts):
+    """Path of a file below ../shared, or None when it is not there."""
+    path = SHARED.joinpath(*parts)
+    return path if path.is_file() else None
+
+
+def absent_reason(*parts):
+    return (f"../shared/{'/'.join(parts)} is absent (looked in {SHARED}); "
+            "this test needs the project's shared reference data")
+
+
+def require_shared(*parts):
+    """The path of a ../shared file; skips the calling test when it is absent."""
+    path = shared_file(*parts)
+    if path is None:
+        pytest.skip(absent_reason(*parts))
+    return path
+
+
+@lru_cache(maxsize=None)
+def golden_records():
+    """Every record of ../shared/golden/public.jsonl.gz (a tuple), or None if absent."""
+    path = shared_file("golden", "public.jsonl.gz")
+    if path is None:
+        return None
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return tuple(json.loads(line) for line in handle if line.strip())
+
+
+@lru_cache(maxsize=None)
+def shared_text(*parts):
+    """Text of a ../shared file, or None if absent."""
+    path = shared_file(*parts)
+    return None if path is None else path.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def run(capsys, monkeypatch):
+    """run(argv) -> (rc, stdout, stderr) of one in-process matrix_calculator.main call."""
+    for name, value in RECORDING_ENV.items():
+        monkeypatch.setenv(name, value)
+
+    def call(argv):
+        capsys.readouterr()  # drop anything printed before this call
+        rc = matrix_calculator.main(list(argv))
+        out, err = capsys.readouterr()
+        return rc, out, err
+    return call

@@ -1,0 +1,186 @@
+"""Invariants of every operand layout of every registered instruction (no modifiers).
+
+(a) round trip: every place of every element maps back to that element, and the
+    register -> element view holds nothing else;
+(b) coverage: CDNA elements have exactly one place; distinct elements never share a bit,
+    except the sparse A and compression-index (K) matrices, where exactly four
+    consecutive K values share one slot; no bit of a lane's registers is used twice;
+(c) register counts: those of ../shared/REFERENCE_CLI.md Appendix A, and a few literals.
+"""
+import re
+from collections import defaultdict
+
+import pytest
+
+from conftest import absent_reason, shared_text
+from instructions import ARCHITECTURES
+from layouts import Operand
+
+
+def matrices(inst):
+    return ("A", "B", "K", "D") if inst.sparse else ("A", "B", "C", "D")
+
+
+def _cases():
+    for arch in ARCHITECTURES:
+        for inst in arch.instructions:
+            for wave in arch.waves:
+                for matrix in matrices(inst):
+                    yield (inst, matrix, wave), f"{arch.name}-{inst.mnemonic}-w{wave}-{matrix}"
+
+
+CASES, CASE_IDS = zip(*_cases())
+
+
+class Mapped:
+    """One operand, with its element -> places map computed once for all the tests."""
+
+    def __init__(self, inst, matrix, wave):
+        self.inst, self.matrix, self.wave = inst, matrix, wave
+        self.op = Operand(inst, matrix, wave=wave)
+        self.forward = {elem: self.op.places(*elem) for elem in self.op.elements()}
+
+    def slot_owners(self):
+        """place -> the elements stored there."""
+        owners = defaultdict(list)
+        for elem, places in self.forward.items():
+            for place in places:
+                owners[place].append(elem)
+        return owners
+
+
+@pytest.fixture(scope="module", params=CASES, ids=CASE_IDS)
+def mapped(request):
+    """Module scope: pytest runs every test of one operand before building the next."""
+    return Mapped(*request.param)
+
+
+def test_every_place_maps_back_to_its_element(mapped):
+    op = mapped.op
+    for elem, places in mapped.forward.items():
+        assert places, f"{mapped.matrix}{list(elem)} has no place"
+        for place in places:
+            for reg in place.regs:
+                assert (place, elem) in op.entries(reg, place.lane), (elem, place, reg)
+    rows, cols, blocks = op.shape
+    assert len(mapped.forward) == rows * cols * blocks
+
+
+def test_register_view_holds_only_true_entries(mapped):
+    op, seen = mapped.op, 0
+    for reg in range(op.register_count):
+        for lane in range(mapped.wave):
+            for place, elem in op.entries(reg, lane):
+                assert reg in place.regs and place.lane == lane
+                assert place in mapped.forward[elem], (reg, lane, place, elem)
+                seen += 1
+    assert seen > 0
+    assert op.entries(op.register_count, 0) == []
+
+
+def test_places_partition_the_registers(mapped):
+    inst, matrix, op = mapped.inst, mapped.matrix, mapped.op
+    owners = mapped.slot_owners()
+    if not inst.is_rdna:
+        for elem, places in mapped.forward.items():
+            assert len(places) == 1, elem
+    shared = inst.sparse and matrix in ("A", "K")
+    for place, elems in owners.items():
+        if not shared:
+            assert len(elems) == 1, (place, elems)
+            continue
+        rows, cols, blocks = zip(*elems)
+        first = cols[0] - cols[0] % 4
+        assert len(set(rows)) == 1 and len(set(blocks)) == 1, (place, elems)
+        assert sorted(cols) == list(range(first, first + 4)), (place, elems)
+    spans = defaultdict(list)  # lane -> [start bit, end bit) over the lane's register file
+    for place in owners:
+        assert 0 <= place.lane < mapped.wave
+        assert place.regs[-1] < op.register_count, place
+        start = 32 * place.reg + place.lo
+        spans[place.lane].append((start, start + place.width))
+    for lane, used in spans.items():
+        used.sort()
+        for (_, end), (start, _) in zip(used, used[1:]):
+            assert end <= start, f"lane {lane}: bits overlap at {start}"
+        if not inst.is_rdna and matrix != "K":  # CDNA operands fill their registers
+            assert sum(e - s for s, e in used) == 32 * op.register_count, lane
+
+
+# ---- register counts -------------------------------------------------------------
+
+# (arch, mnemonic) -> A, B, C (sparse: the compression index K), D register counts.
+KNOWN_COUNTS = {
+    ("CDNA1", "v_mfma_f32_32x32x8f16"): (2, 2, 16, 16),
+    ("CDNA1", "v_mfma_f32_4x4x1f32"): (1, 1, 4, 4),
+    ("CDNA2", "v_mfma_f64_16x16x4f64"): (2, 2, 8, 8),
+    ("CDNA2", "v_mfma_f64_4x4x4f64"): (2, 2, 2, 2),
+    ("CDNA2", "v_mfma_f32_32x32x4bf16_1k"): (2, 2, 32, 32),
+    ("CDNA3", "v_mfma_f32_32x32x1_2b_f32"): (1, 1, 32, 32),
+    ("CDNA3", "v_mfma_f32_16x16x32_fp8_fp8"): (2, 2, 4, 4),
+    ("CDNA3", "v_mfma_i32_32x32x16_i8"): (2, 2, 16, 16),
+    ("CDNA3", "v_smfmac_i32_32x32x32_i8"): (2, 4, 1, 16),
+    ("CDNA3", "v_smfmac_f32_16x16x32_f16"): (2, 4, 1, 4),
+}
+
+
+_ROW = re.compile(r"^\| ([CR]DNA\d) \| `(\w+)` \|.*\| ([^|]+) \|\s*$", re.M)
+_COUNTS = re.compile(r"(\d+)/(\d+)/(\d+)/(\d+)")
+
+
+def appendix_a():
+    """{(arch, mnemonic, wave): (A, B, C or K, D)} from REFERENCE_CLI.md, or None."""
+    text = shared_text("REFERENCE_CLI.md")
+    if text is None:
+        return None
+    table = {}
+    for arch, mnemonic, cell in _ROW.findall(text.split("## Appendix A", 1)[1]):
+        found = [tuple(map(int, m)) for m in _COUNTS.findall(cell)]
+        waves = (32, 64) if arch.startswith("RDNA") else (64,)
+        assert len(found) == len(waves), cell
+        table.update({(arch, mnemonic, wave): c for wave, c in zip(waves, found)})
+    return table
+
+
+APPENDIX_A = appendix_a()
+
+
+def expected_counts(inst, wave):
+    """The register counts the tables give for the instruction, in Appendix A order."""
+    found = []
+    if (inst.arch, inst.mnemonic) in KNOWN_COUNTS and wave == 64:
+        found.append(KNOWN_COUNTS[inst.arch, inst.mnemonic])
+    if APPENDIX_A and (inst.arch, inst.mnemonic, wave) in APPENDIX_A:
+        found.append(APPENDIX_A[inst.arch, inst.mnemonic, wave])
+    return found
+
+
+def test_register_count(mapped):
+    """Every table that lists the operand agrees; with or without one, the count is that
+    of the highest register any element touches."""
+    op = mapped.op
+    last = max(p.regs[-1] for places in mapped.forward.values() for p in places)
+    assert op.register_count == last + 1
+    column = matrices(mapped.inst).index(mapped.matrix)
+    for counts in expected_counts(mapped.inst, mapped.wave):
+        assert op.register_count == counts[column], counts
+
+
+def test_known_counts_name_registered_instructions():
+    for arch_name, mnemonic in KNOWN_COUNTS:
+        arch = next(a for a in ARCHITECTURES if a.name == arch_name)
+        assert arch.find(mnemonic) is not None, (arch_name, mnemonic)
+
+
+def test_appendix_a_covers_the_reference_architectures():
+    if APPENDIX_A is None:
+        pytest.skip(absent_reason("REFERENCE_CLI.md"))
+    listed = defaultdict(set)
+    for arch, mnemonic, _ in APPENDIX_A:
+        listed[arch].add(mnemonic)
+    assert sum(map(len, listed.values())) == 121
+    assert {a: len(m) for a, m in listed.items() if a.startswith("CDNA")} == {
+        "CDNA1": 20, "CDNA2": 27, "CDNA3": 46}
+    for arch in ARCHITECTURES:  # every row names a registered instruction, and back
+        if arch.name in listed:
+            assert {i.mnemonic for i in arch.instructions} == listed[arch.name], arch.name
