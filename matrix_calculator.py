@@ -24,6 +24,8 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("block", ("-b", "--block"), "0"),
     ("register", ("-r", "--register"), "0"),
     ("lane", ("-l", "--lane"), "0"),
+    ("opsel_a", ("--opsel-a", "--opsel_a"), "0"),
+    ("opsel_b", ("--opsel-b", "--opsel_b"), "0"),
 )
 FLAGS = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
@@ -36,6 +38,8 @@ FLAGS = (  # dest, spellings, help
     ("C", ("-C", "--C-matrix", "--C_matrix"), "query the C matrix"),
     ("D", ("-D", "--D-matrix", "--D_matrix"), "query the D matrix"),
     ("K", ("-k", "--compression"), "query the compression-index matrix of a sparse instruction"),
+    ("SA", ("--A-scale", "--A_scale"), "query the A block scales SA[i][kb] (CDNA4 v_mfma_scale_*)"),
+    ("SB", ("--B-scale", "--B_scale"), "query the B block scales SB[kb][j] (CDNA4 v_mfma_scale_*)"),
     ("get", ("-g", "--get-register", "--get_register"),
      "print the register and lane holding element (I, J, K) of block B"),
     ("entry", ("-m", "--matrix-entry", "--matrix_entry"),
@@ -67,6 +71,8 @@ VALUE_HELP = {
     "i": "row coordinate i", "j": "column coordinate j", "k": "reduction coordinate k",
     "block": "block number", "register": "register offset within the operand",
     "lane": "lane number",
+    "opsel_a": "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
+    "opsel_b": "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
 }
 
 
@@ -158,6 +164,9 @@ def run(args):
     wave = _wave(arch, args.wavefront)
     if args.detail:
         from formats.detail import detail
+        if inst.f8f6f4:  # the formats change the facts: honour --cbsz/--blgp here
+            inst = _with_formats(inst, *(_number(getattr(args, n), f"--{n}")
+                                         for n in ("cbsz", "blgp")))
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
     numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
@@ -266,7 +275,9 @@ def _shown(value, limit=40):
 
 
 MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
-MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"))
+MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"),
+                ("SA", "--A-scale"), ("SB", "--B-scale"))
+MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel_b")
 FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--asciidoc"))
 
 
@@ -287,10 +298,12 @@ def _query(args, inst, numbers, wave):
     matrix = _one_of(args, MATRIX_FLAGS, "matrix")
     if args.output and matrix != "D":
         raise ArgumentError(f"-o/--output-calculation works only with -D, not with -{matrix}")
-    mods = Modifiers(**{m: numbers[m] for m in ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi")})
+    mods = Modifiers(**{m: numbers[m] for m in MODIFIERS})
     output_calc = args.output and mode in ("get", "entry")
     check_modifiers(inst, matrix, mods, output_calc, mode, wave)
     check_matrix(inst, matrix)
+    if inst.f8f6f4:
+        inst = _with_formats(inst, mods.cbsz, mods.blgp)
     fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
     if len(fmts) > 1:
         raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
@@ -299,6 +312,13 @@ def _query(args, inst, numbers, wave):
         return _json().query(inst, matrix, mods, wave, mode, numbers, output_calc)
     return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
                           fmt, args.transpose)
+
+
+def _with_formats(inst, cbsz, blgp):
+    """An f8f6f4 instruction with the A/B formats that CBSZ/BLGP select."""
+    from layouts import Modifiers, check_modifiers
+    check_modifiers(inst, "A", Modifiers(cbsz=cbsz, blgp=blgp), False)
+    return inst.with_formats(cbsz, blgp)
 
 
 def _with_hint(message):
