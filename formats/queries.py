@@ -119,7 +119,7 @@ def block_groups(operand):
     inst, mods = operand.inst, operand.mods
     if inst.is_rdna:  # one block, printed without a title
         return [(None, 0)]
-    if operand.matrix == "A" and mods.cbsz:
+    if operand.matrix == "A" and mods.cbsz and inst.cbsz:  # (f8f6f4: CBSZ is a format)
         size = 1 << mods.cbsz
         starts = range(0, max(inst.blocks, size), size)
         return [("Blocks " + ", ".join(map(str, range(s, s + size))), s) for s in starts]

@@ -110,8 +110,9 @@ def _cd64(inst, label):
     m, n, blocks = inst.m, inst.n, inst.blocks
     gpr = "[2*floor(i / 4)+1 : 2*floor(i / 4)]" if m > 4 else "[1:0]"
     lane = terms(f"{n * blocks} * (i % 4)", f"{n} * block" if blocks > 1 else "", "j")
-    # The reference omits the lane term of i for 16x16 FP64 (a known defect, kept).
-    i = "4 * floor(GPR_num / 2)" if m > 4 else f"floor(lane / {n * blocks})"
+    i = f"4 * floor(GPR_num / 2) + floor(lane / {n * blocks})" if m > 4 else f"floor(lane / {n * blocks})"
+    if m > 4 and inst.arch in REFERENCE_ARCHS:  # the reference's text lacks the lane term
+        i = "4 * floor(GPR_num / 2)"
     block = f"(floor(lane / {n}) % {blocks})" if blocks > 1 else "0"
     forward = [(f"{label}[i][j].block GPR", gpr), (f"{label}[i][j].block Lane", lane)]
     backward = [(f"{label} i", i), (f"{label} j", f"(lane % {n})"), (f"{label} block", block)]

@@ -40,8 +40,9 @@ def cbsz_source_block(block, cbsz, abid):
 
 
 def blgp_negates(inst):
-    """CDNA3 FP64 MFMAs reuse BLGP as a negation mask: bit 0 A, bit 1 B, bit 2 C."""
-    return inst.arch == "CDNA3" and inst.out_type.bits == 64
+    """FP64 MFMAs with BLGP (CDNA3 and later) use it as a negation mask: bit 0 negates A,
+    bit 1 B, bit 2 C (CDNA2's FP64 MFMAs have no BLGP)."""
+    return inst.blgp and inst.out_type.bits == 64
 
 
 def negated(inst, matrix, mods):
