@@ -292,23 +292,6 @@ KNOWN_REFERENCE_DEFECTS = {
 CDNA_INSTRUCTIONS = [(inst, arch.public) for arch in ARCHITECTURES
                      for inst in arch.instructions if not inst.is_rdna]
 
-# Wrong formulas of this project (not the reference's), reported and awaiting a fix in
-# layouts/formulas_cdna.py; strict, so a fix makes the test fail until the entry goes.
-PRODUCT_BUGS = {
-    ("CDNA4", "v_mfma_f64_16x16x4_f64"):
-        "CDNA4 prints the reference's defective `C or D i: 4 * floor(GPR_num / 2)`; "
-        "CDNA4 is not byte-compatible with the reference, so it should print "
-        "`4 * floor(GPR_num / 2) + floor(lane / 16)`",
-}
-
-
-def _params():
-    for inst, reference in CDNA_INSTRUCTIONS:
-        bug = PRODUCT_BUGS.get((inst.arch, inst.mnemonic))
-        marks = [pytest.mark.xfail(reason=bug, strict=True)] if bug else []
-        yield pytest.param(inst, reference, marks=marks, id=f"{inst.arch}-{inst.mnemonic}")
-
-
 def formula_verdicts(inst):
     """({label: (wrong evaluations, an example)}, {matrix: what its formulas give})."""
     forward, backward = sections(inst)
@@ -328,7 +311,8 @@ def formula_verdicts(inst):
     return verdicts, described
 
 
-@pytest.mark.parametrize("inst, reference", list(_params()))
+@pytest.mark.parametrize("inst, reference", CDNA_INSTRUCTIONS,
+                         ids=[f"{i.arch}-{i.mnemonic}" for i, _ in CDNA_INSTRUCTIONS])
 def test_formulas_agree_with_the_engine(inst, reference):
     verdicts, described = formula_verdicts(inst)
     for matrix in (("A", "B", "K", "D") if inst.sparse else ("A", "B", "C", "D")):
@@ -348,8 +332,6 @@ def test_known_defects_name_real_formulas():
             labels[family(inst)] |= {label for label, _ in forward + backward}
     for fam, label in KNOWN_REFERENCE_DEFECTS:
         assert label in labels[fam], (fam, label)
-    known = {(inst.arch, inst.mnemonic) for inst, _ in CDNA_INSTRUCTIONS}
-    assert set(PRODUCT_BUGS) <= known
 
 
 def test_detail_prints_the_formula_lines(run):
