@@ -24,7 +24,7 @@ from formats.notation import element as _element_name
 from formats.notation import register as _register_name
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
-from layouts import MATRICES, Modifiers, Operand, check_matrix, check_modifiers
+from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
 from layouts.core import CalcError, Place
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
@@ -35,8 +35,6 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
 
 # The (row, column) coordinates of each matrix; any other matrix is indexed [i][j].
-COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "K": ("i", "k"), "SA": ("i", "k"),
-               "SB": ("k", "j")}
 
 ModifierValues = Union[Modifiers, Mapping[str, int], None]
 

@@ -16,8 +16,9 @@ SCALE_BLOCK = 32  # K values that share one E8M0 scale
 
 def element_of(operand, i, j, k, block):
     """The (row, col, block) coordinates of matrix element (i, j, k) of `operand`."""
-    row, col = {"A": (i, k), "B": (k, j), "K": (i, k), "SA": (i, k), "SB": (k, j)}.get(
-        operand.matrix, (i, j))
+    from layouts import COORDINATES
+    values = {"i": i, "j": j, "k": k}
+    row, col = (values[c] for c in COORDINATES[operand.matrix])
     return (row, col, block)
 
 

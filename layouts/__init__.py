@@ -14,6 +14,9 @@ from .modifiers import (BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block,
                         check_rdna, negated, rdna_c_mark, rdna_half_mark, sparse_index_set)
 
 MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
+# Which of the coordinates i, j, k index each matrix's rows and columns (scales: k is kb).
+COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"),
+               "K": ("i", "k"), "SA": ("i", "k"), "SB": ("k", "j")}
 
 
 def base_layout(inst, matrix, mods=Modifiers(), wave=64):
