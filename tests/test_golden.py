@@ -17,7 +17,7 @@ from conftest import absent_reason, golden_records
 from instructions import find_architecture
 
 # Arch labels of the golden records that must pass; 'none' labels commands without -a.
-ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "none"})
+ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})
 
 
 def architecture_named(args):
