@@ -230,6 +230,20 @@ def _entry(operand, calc, numbers):
     if operand.matrix == "A" and operand.remapped:
         return [f"Due to instruction modifiers CBSZ and ABID, lane {lane} "
                 "is not used for this instruction."]
+    used = _spans([n for n in range(operand.wave) if operand.entries(reg, n)]) or "none"
     if operand.matrix == "B" and operand.remapped:
-        raise CalcError(f"with BLGP {operand.mods.blgp} no B value is read from lane {lane}")
-    raise CalcError(f"register {reg} in lane {lane} holds no {operand.matrix} value")
+        raise CalcError(f"with BLGP {operand.mods.blgp} no B value is read from lane {lane}; "
+                        f"lanes read: {used}")
+    raise CalcError(f"register {reg} in lane {lane} holds no {operand.matrix} value; "
+                    f"lanes that hold one: {used}")
+
+
+def _spans(numbers):
+    """'0 to 15, 32 to 47' for sorted whole numbers."""
+    spans = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a} to {b}" if a != b else str(a) for a, b in spans)

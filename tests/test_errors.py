@@ -51,6 +51,8 @@ DENSE = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]       # 1 block, no CBSZ
 MULTI = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x4_2b_f16"]    # 2 blocks, CBSZ/ABID, BLGP
 SPARSE = ["-a", "cdna3", "-i", "v_smfmac_f32_16x16x32_f16"]
 OLD = ["-a", "cdna1", "-i", "v_mfma_f32_32x32x2f32"]          # BLGP
+RDNA3 = ["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16"]      # NEG/NEG_HI, no OPSEL
+RDNA3_F16 = ["-a", "rdna3", "-i", "v_wmma_f16_16x16x16_f16"]  # OPSEL on C/D
 
 # (id, argv, texts the message must contain: the bad value first, then what is allowed)
 BAD = [
@@ -117,9 +119,22 @@ BAD = [
     ("opsel-on-cdna", DENSE + ["-g", "-A", "--opsel", "1"], ["OPSEL", "1"]),
     ("neg-on-cdna", DENSE + ["-g", "-A", "--neg", "1"], ["NEG", "1"]),
     ("neg-hi-on-cdna", DENSE + ["-g", "-A", "--neg_hi", "2"], ["NEG_HI", "2"]),
+    ("blgp-unread-lane", MULTI + ["-m", "-B", "--blgp", "1", "-l", "40"], ["40", "0 to 31"]),
+    ("opsel-unsupported-rdna", RDNA3 + ["-g", "-C", "--opsel", "4"], ["OPSEL", "only 0"]),
+    ("opsel-out-of-range-rdna", RDNA3_F16 + ["-g", "-C", "--opsel", "5"], ["5", "0", "4"]),
+    ("opsel-wrong-matrix-rdna", RDNA3_F16 + ["-g", "-A", "--opsel", "4"], ["OPSEL", "A", "C"]),
+    ("neg-out-of-range-rdna", RDNA3 + ["-g", "-A", "--neg", "8"], ["8", "0 to 7"]),
+    ("neg-hi-out-of-range-rdna", RDNA3 + ["-g", "-A", "--neg_hi", "9"], ["9", "0 to 7"]),
+    ("neg-unsupported-rdna", ["-a", "rdna4", "-i", "v_wmma_f32_16x16x16_fp8_fp8", "-g", "-A",
+                              "--neg", "1"], ["NEG", "only 0"]),
+    ("cbsz-on-rdna", RDNA3 + ["-g", "-A", "--cbsz", "1"], ["CBSZ", "1"]),
+    ("register-lane-pair-empty", ["-a", "rdna4", "-i", "v_wmma_i32_16x16x16_iu4", "-w", "64",
+                                  "-m", "-A", "-l", "40"], ["40", "0 to 31"]),
+    ("lane-out-of-range-wave32", RDNA3 + ["-m", "-A", "-l", "32"], ["32", "0 to 31"]),
     # wave size
     ("wave-not-allowed", DENSE + ["-g", "-A", "-w", "32"], ["32", "64"]),
     ("wave-not-allowed-with-d", DENSE + ["-d", "-w", "32"], ["32", "64"]),
+    ("wave-not-allowed-rdna", RDNA3 + ["-g", "-A", "-w", "48"], ["48", "32", "64"]),
     ("wave-not-a-number", DENSE + ["-g", "-A", "-w", "wave64"], ["'wave64'", "whole number"]),
     ("wave-no-value", DENSE + ["-g", "-A", "-w"], ["-w", "whole number"]),
     # unknown, misspelt and ambiguous options, stray words
