@@ -1,0 +1,51 @@
+"""The shell transcripts in README.md (`$ ./matrix_calculator.py ...` followed by what
+it prints) are replayed in-process and must match byte for byte."""
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def code_blocks():
+    """The bodies of the README's fenced blocks without a language tag."""
+    blocks, body, fence = [], None, None
+    for line in README.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("```"):
+            if fence is None:
+                fence, body = line.strip(), []
+            else:
+                if fence == "```":
+                    blocks.append("".join(body))
+                fence = None
+        elif fence is not None:
+            body.append(line)
+    return blocks
+
+
+def transcripts():
+    """(arguments, expected output) of every `$ ./matrix_calculator.py` line in a ``` block."""
+    found = []
+    for block in code_blocks():
+        for part in re.split(r"^(?=\$ )", block, flags=re.M):
+            if part.startswith("$ ./matrix_calculator.py "):
+                command, _, output = part.partition("\n")
+                found.append((command[len("$ ./matrix_calculator.py "):], output.rstrip("\n") + "\n"))
+    return found
+
+
+def test_the_readme_shows_examples_of_every_family():
+    commands = " ".join(args for args, _ in transcripts())
+    for needle in ("-a cdna3", "-a cdna2", "-a rdna3", "-a rdna4", "-w 64", "--opsel", "--neg",
+                   "-o", "-k"):
+        assert needle in commands, needle
+
+
+@pytest.mark.parametrize("args, expected", transcripts(),
+                         ids=[args for args, _ in transcripts()])
+def test_transcript(run, args, expected):
+    rc, out, err = run(shlex.split(args))
+    assert (rc, err) == (0, "")
+    assert out == expected
