@@ -25,6 +25,7 @@ from formats.notation import register as _register_name
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
 from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
+from layouts import operand as _cached_operand
 from layouts.core import CalcError, Place
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
@@ -224,7 +225,7 @@ def _operand(inst, matrix, mods, wave, output_calc=False) -> Operand:
     matrix, mods, wave = _matrix(inst, matrix), modifiers(mods), _wave(inst, wave)
     check_modifiers(inst, matrix, mods, output_calc, "get", wave)
     check_matrix(inst, matrix)
-    return Operand(with_formats(inst, mods), matrix, mods, wave)
+    return _cached_operand(with_formats(inst, mods), matrix, mods, wave)
 
 
 def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
@@ -364,7 +365,7 @@ def _calc_operands(inst, mods, wave) -> dict:
     mods, wave = modifiers(mods), _wave(inst, wave)
     check_modifiers(inst, "D", mods, True, "get", wave)
     resolved = with_formats(inst, mods)
-    return {m: Operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}
+    return {m: _cached_operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}
 
 
 def _read(operand: Operand, elem) -> Entry:

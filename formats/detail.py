@@ -126,8 +126,8 @@ def _matrices(inst):
 
 
 def _counts(inst, wave):
-    from layouts import Operand
-    return {m: Operand(inst, m, wave=wave).register_count for m in _matrices(inst)}
+    from layouts import operand
+    return {m: operand(inst, m, wave=wave).register_count for m in _matrices(inst)}
 
 
 def _cdna(inst):

@@ -180,13 +180,13 @@ def check_range(label, value, limit, what):
 
 def answer(inst, matrix, mods, wave, mode, numbers, output_calc, fmt, transpose):
     """The text of one query (after the header lines)."""
-    from layouts import Operand
-    operand = Operand(inst, matrix, mods, wave)
+    from layouts import operand as make
+    operand = make(inst, matrix, mods, wave)
     calc = None
     if output_calc:
         names = ("A", "B", "D") + (() if inst.sparse else ("C",))
         names += ("SA", "SB") if inst.scaled else ()
-        calc = {m: Operand(inst, m, mods, wave) for m in names}
+        calc = {m: make(inst, m, mods, wave) for m in names}
     if mode == "get":
         lines = _get(operand, calc, numbers)
     elif mode == "entry":

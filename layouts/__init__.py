@@ -6,7 +6,7 @@ derived by enumerating the same forward map).
 """
 from collections import defaultdict
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from . import cdna, rdna
 from .core import CalcError, Place  # noqa: F401  (re-exported)
@@ -127,6 +127,13 @@ class Operand:
         """Distinct register slots (reg, lo, width) in use, in register then bit order."""
         return sorted({(p.reg, p.lo, p.width) for entries in self._by_register.values()
                        for p, _ in entries})
+
+
+@lru_cache(maxsize=512)
+def operand(inst, matrix, mods=Modifiers(), wave=64):
+    """The Operand for these arguments, built once (its inverse map is reused by later
+    queries of the same process: the tests, the API and the render sweep)."""
+    return Operand(inst, matrix, mods, wave)
 
 
 def check_modifiers(inst, matrix, mods, output_calc, mode="get", wave=64):
