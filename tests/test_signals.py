@@ -5,7 +5,6 @@ writing when the reader goes away or the interrupt arrives, its stdout is a pipe
 to one page (Linux), far smaller than the output: after the first read the process is
 blocked in write() until the pipe is drained.
 """
-import fcntl
 import os
 import shutil
 import signal
@@ -15,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+fcntl = pytest.importorskip("fcntl")  # POSIX only
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(ROOT / "matrix_calculator.py")
@@ -58,7 +59,7 @@ def test_reader_that_closes_early():
     assert err == b""
 
 
-@pytest.mark.skipif(shutil.which("head") is None, reason="no head(1)")
+@pytest.mark.skipif(not (shutil.which("head") and shutil.which("bash")), reason="no bash/head")
 def test_pipe_into_head():
     shell = f'"{sys.executable}" "{SCRIPT}" {" ".join(BIG)} | head -n 1; ' \
             'exit ${PIPESTATUS[0]}'
