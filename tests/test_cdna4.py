@@ -972,7 +972,7 @@ def formula_cases():
             yield pytest.param(inst, id=inst.mnemonic)
 
 
-@pytest.mark.parametrize("inst", formula_cases())
+@pytest.mark.parametrize("inst", list(formula_cases()))
 def test_formulas_agree_with_the_engine(inst):
     codes = {}
     if inst.f8f6f4:
