@@ -15,7 +15,7 @@ ValueError) whose message says what is allowed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Mapping, NamedTuple, Optional, Union
 
@@ -188,7 +188,7 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
         return mods
     given = dict(vars(mods)) if isinstance(mods, Modifiers) else dict(mods or {})
     given.update(values)
-    names = [f.name for f in fields(Modifiers)]
+    names = list(Modifiers._fields)
     chosen = {}
     for key, value in given.items():
         name = str(key).lower().replace("-", "_")
@@ -427,7 +427,7 @@ def supported_modifiers(inst: Instruction) -> tuple:
     by the same legality checks the queries run (some need a companion: ABID needs
     CBSZ on a multi-block MFMA)."""
     wave, present = architecture_of(inst).waves[0], matrices(inst)
-    names = [f.name for f in fields(Modifiers)]
+    names = list(Modifiers._fields)
     found = []
     for name in names:
         trials = [{name: value} for value in (1, 2, 4)]  # RDNA3's OPSEL takes only 4

@@ -4,7 +4,6 @@ Every document has `schema_version` and `mode`; the keys of each mode are docume
 in the README ("JSON output") and fixed by schema/output.schema.json.
 """
 import json
-from dataclasses import asdict
 
 import matrix_api as api
 
@@ -62,7 +61,7 @@ def detail(inst):
 def query(inst, matrix, mods, wave, mode, numbers, output_calc):
     """-g, -m, -R or -M on one matrix; `numbers` holds i, j, k, block, register, lane."""
     common = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
-              "wave": wave, "modifiers": asdict(mods),
+              "wave": wave, "modifiers": dict(mods._asdict()),
               "register_count": api.register_count(inst, matrix, mods=mods, wave=wave,
                                                    output_calc=output_calc)}
     where = {"mods": mods, "wave": wave}

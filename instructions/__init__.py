@@ -1,15 +1,14 @@
 """Registry of architectures and their instruction tables."""
-from dataclasses import dataclass
+from collections import namedtuple
 from importlib import import_module
 
 
-@dataclass(frozen=True)
-class Architecture:
-    name: str            # canonical, upper case: CDNA3
-    module: str          # table module below this package
-    aliases: tuple       # accepted spellings besides the canonical one (lower case)
-    waves: tuple = (64,)  # legal wave sizes; the first is the default
-    public: bool = True  # part of the reference tool's command space
+class Architecture(namedtuple("Architecture", "name module aliases waves public",
+                              defaults=((64,), True))):
+    """An architecture: canonical upper-case name, table module below this package,
+    accepted spellings besides the name (lower case), legal wave sizes (the first is the
+    default), and whether the reference tool knows it (`public`)."""
+    __slots__ = ()
 
     @property
     def instructions(self):

@@ -1,7 +1,7 @@
 """The instruction record: one line of table data, everything else derived from it."""
 import re
-from dataclasses import dataclass, replace
-from functools import partial
+from collections import namedtuple
+from functools import lru_cache, partial
 
 from .types import TYPES
 
@@ -14,37 +14,50 @@ _NAME = re.compile(
     r"(?P<a>[a-z][a-z0-9]*?)(?:_(?P<b>[a-z][a-z0-9]*))?(?:_1k)?$")
 
 
-@dataclass(frozen=True)
-class Instruction:
-    """One matrix instruction of one architecture.
+# (field, default) of an instruction's table line, after mnemonic, opcode and cycles.
+_DEFAULTS = (
+    ("arch", ""),
+    ("blocks", 0),             # 0: from the mnemonic's _<n>b suffix, else 1
+    ("coexec_gap", 4),         # VALU co-execution cycles = cycles - gap (<= 0: none)
+    ("coexec", True),          # False: cannot co-execute with VALU at all
+    ("align", 8),              # GPR alignment requirement in bytes
+    ("cbsz", False),           # CBSZ/ABID supported
+    ("blgp", True),            # BLGP supported
+    ("cd_arch_vgpr", True),    # C/D may live in ArchVGPRs (False on CDNA1)
+    ("fp8_flavour", "_fnuz"),  # CDNA3 fp8/bf8 are FNUZ; OCP elsewhere
+    ("opsel", False),          # RDNA: OPSEL supported
+    ("neg", True),             # RDNA: NEG/NEG_HI supported
+    ("opcode_bits", 6),        # width of the printed VOP3P-MAI opcode (7 on CDNA4)
+    ("formats", ()),           # f8f6f4 only: the (A, B) formats chosen by CBSZ and BLGP
+)
+
+
+@lru_cache(maxsize=None)
+def _parse(mnemonic):
+    match = _NAME.match(mnemonic)
+    if not match:
+        raise ValueError(f"cannot parse mnemonic {mnemonic!r}")
+    return match.groupdict()
+
+
+class Instruction(namedtuple("Instruction", ("mnemonic", "opcode", "cycles")
+                             + tuple(name for name, _ in _DEFAULTS),
+                             defaults=tuple(value for _, value in _DEFAULTS))):
+    """One matrix instruction of one architecture (an immutable record).
 
     Only facts that cannot be read from the mnemonic are stored; M, N, K, the block
     count of CDNA3-style names, the operand types and sparsity are parsed from it.
     """
-    mnemonic: str
-    opcode: int
-    cycles: int
-    arch: str = ""
-    blocks: int = 0            # 0: from the mnemonic's _<n>b suffix, else 1
-    coexec_gap: int = 4        # VALU co-execution cycles = cycles - gap (<= 0: none)
-    coexec: bool = True        # False: cannot co-execute with VALU at all
-    align: int = 8             # GPR alignment requirement in bytes
-    cbsz: bool = False         # CBSZ/ABID supported
-    blgp: bool = True          # BLGP supported
-    cd_arch_vgpr: bool = True  # C/D may live in ArchVGPRs (False on CDNA1)
-    fp8_flavour: str = "_fnuz"  # CDNA3 fp8/bf8 are FNUZ; OCP elsewhere
-    opsel: bool = False        # RDNA: OPSEL supported
-    neg: bool = True           # RDNA: NEG/NEG_HI supported
-    opcode_bits: int = 6       # width of the printed VOP3P-MAI opcode (7 on CDNA4)
-    formats: tuple = ()        # f8f6f4 only: the (A, B) formats chosen by CBSZ and BLGP
+    __slots__ = ()
 
-    def __post_init__(self):
-        match = _NAME.match(self.mnemonic)
-        if not match:
-            raise ValueError(f"cannot parse mnemonic {self.mnemonic!r}")
-        object.__setattr__(self, "_parts", match.groupdict())
-        if self.blocks == 0:
-            object.__setattr__(self, "blocks", int(self._parts["blocks"] or 1))
+    def __new__(cls, mnemonic, opcode, cycles, **facts):
+        if not facts.get("blocks"):
+            facts["blocks"] = int(_parse(mnemonic)["blocks"] or 1)
+        return super().__new__(cls, mnemonic, opcode, cycles, **facts)
+
+    @property
+    def _parts(self):
+        return _parse(self.mnemonic)
 
     @property
     def name(self):
@@ -113,7 +126,7 @@ class Instruction:
 
         Eight-bit inputs take twice the cycles of the table's fp6/fp4 figure."""
         fmts = (F8F6F4_FORMATS[a_code], F8F6F4_FORMATS[b_code])
-        return replace(self, formats=fmts)
+        return self._replace(formats=fmts)
 
     @property
     def effective_cycles(self):
@@ -146,4 +159,4 @@ def family(**defaults):
 
 
 def variant(inst, **changes):
-    return replace(inst, **changes)
+    return inst._replace(**changes)

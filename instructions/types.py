@@ -1,14 +1,11 @@
 """Data types of matrix operands, referenced by name from the instruction tables."""
-from dataclasses import dataclass
+from collections import namedtuple
 
 
-@dataclass(frozen=True)
-class DataType:
-    key: str          # the token used in mnemonics: f32, bf16, i8, fp8 ...
-    label: str        # short name printed by --detail-instruction
-    description: str  # the explanation printed beside it
-    bits: int
-    is_int: bool = False
+class DataType(namedtuple("DataType", "key label description bits is_int", defaults=(False,))):
+    """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
+    --detail-instruction prints, with `description` beside it."""
+    __slots__ = ()
 
     def describe(self):
         return f"{self.label} ({self.description})"

@@ -5,7 +5,6 @@ an element (element -> registers) and the elements of a register/lane (the inver
 derived by enumerating the same forward map).
 """
 from collections import defaultdict
-from dataclasses import replace
 from functools import cached_property, lru_cache
 
 from . import cdna, rdna
@@ -77,7 +76,7 @@ class Operand:
         places = self.layout.places(row, col, block)
         if self.matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
             source = BLGP_SOURCE[mods.blgp]
-            places = [replace(p, lane=source(p.lane)) for p in places]
+            places = [p._replace(lane=source(p.lane)) for p in places]
         return places
 
     @property

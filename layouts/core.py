@@ -9,7 +9,7 @@ formats of any width, register pairs and values straddling two VGPRs need no spe
 cases. Both directions derive from this one forward map; the inverse is built by
 enumeration (the largest operand has a few thousand elements).
 """
-from dataclasses import dataclass
+from collections import namedtuple
 from functools import cached_property
 from itertools import product
 
@@ -17,21 +17,17 @@ ROW, COL, BLOCK, COPY = "row", "col", "block", "copy"
 LANE, BIT, NONE = "lane", "bit", "none"
 
 
-@dataclass(frozen=True)
-class Factor:
-    coord: str   # ROW, COL, BLOCK or COPY
-    size: int    # number of values of this digit
-    dest: str    # LANE, BIT or NONE
-    stride: int  # lanes or bits per unit of the digit
+# Records are named tuples rather than dataclasses: a point query then needs neither the
+# dataclasses module (which imports inspect) nor its class generation at start-up.
+
+# coord: ROW, COL, BLOCK or COPY; size: values of the digit; dest: LANE, BIT or NONE;
+# stride: lanes or bits per unit of the digit.
+Factor = namedtuple("Factor", "coord size dest stride")
 
 
-@dataclass(frozen=True, order=True)
-class Place:
+class Place(namedtuple("Place", "reg lane lo width")):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
-    reg: int
-    lane: int
-    lo: int
-    width: int
+    __slots__ = ()
 
     @property
     def hi(self):
@@ -43,15 +39,12 @@ class Place:
         return tuple(range(self.reg, self.reg + (self.lo + self.width + 31) // 32))
 
 
-@dataclass(frozen=True)
 class Layout:
-    """(row, col, block) -> places; `shape` is (rows, cols, blocks)."""
-    shape: tuple
-    width: int
-    factors: tuple
-    base_bit: int = 0   # added to every bit offset (index-set selection)
+    """(row, col, block) -> places; `shape` is (rows, cols, blocks); `base_bit` is added
+    to every bit offset (index-set selection)."""
 
-    def __post_init__(self):
+    def __init__(self, shape, width, factors, base_bit=0):
+        self.shape, self.width, self.factors, self.base_bit = shape, width, tuple(factors), base_bit
         for coord, extent in zip((ROW, COL, BLOCK), self.shape):
             covered = 1
             for f in self.factors:
