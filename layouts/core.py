@@ -52,23 +52,38 @@ class Layout:
             if covered != extent:
                 raise ValueError(f"{coord} digits cover {covered} values, shape says {extent}")
 
-    def places(self, row, col, block=0):
+    def _offsets(self, coord, value):
+        """(lane, bit) offsets that the digits of `value` of one coordinate contribute."""
         lane = bit = 0
+        for f in self.factors:
+            if f.coord != coord:
+                continue
+            digit, value = value % f.size, value // f.size
+            if f.dest == LANE:
+                lane += digit * f.stride
+            elif f.dest == BIT:
+                bit += digit * f.stride
+        return lane, bit
+
+    @cached_property
+    def _tables(self):
+        """Per coordinate, the offsets of each of its values: places() then only adds."""
+        return tuple(tuple(self._offsets(coord, v) for v in range(extent))
+                     for coord, extent in zip((ROW, COL, BLOCK), self.shape))
+
+    @cached_property
+    def _copies(self):
         copies = [0]
-        for coord, value in ((ROW, row), (COL, col), (BLOCK, block)):
-            for f in self.factors:
-                if f.coord != coord:
-                    continue
-                digit, value = value % f.size, value // f.size
-                if f.dest == LANE:
-                    lane += digit * f.stride
-                elif f.dest == BIT:
-                    bit += digit * f.stride
         for f in self.factors:
             if f.coord == COPY:
                 copies = [c + d * f.stride for c in copies for d in range(f.size)]
-        bit += self.base_bit
-        return [Place(bit // 32, lane + c, bit % 32, self.width) for c in copies]
+        return copies
+
+    def places(self, row, col, block=0):
+        rows, cols, blocks = self._tables
+        (lr, br), (lc, bc), (lb, bb) = rows[row], cols[col], blocks[block]
+        lane, bit = lr + lc + lb, br + bc + bb + self.base_bit
+        return [Place(bit // 32, lane + c, bit % 32, self.width) for c in self._copies]
 
     def elements(self):
         """Every element, block-major then row-major."""
