@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
+import matrix_cli
 from instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -210,7 +211,7 @@ def test_a_real_process_reports_an_error_without_traceback():
 def test_a_defect_is_reported_on_one_line(monkeypatch):
     def broken(args):
         raise RuntimeError("two\nlines")
-    monkeypatch.setattr(matrix_calculator, "run", broken)
+    monkeypatch.setattr(matrix_cli, "run", broken)  # main() lives in matrix_cli
     status, out, err = call(DENSE + ["-g", "-A"])
     assert status not in (0, 2)
     assert out == "" and err.count("\n") == 1 and "RuntimeError" in err

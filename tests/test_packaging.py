@@ -38,7 +38,7 @@ def setting(key):
 
 
 def test_version_comes_from_the_module():
-    assert setting("version") == '{attr = "matrix_calculator.__version__"}'
+    assert setting("version") == '{attr = "matrix_cli.__version__"}'  # the CLI module
     assert re.fullmatch(r"\d+\.\d+\.\d+", matrix_calculator.__version__)
 
 
