@@ -3,7 +3,6 @@ SMFMAC, WMMA or SWMMAC instruction lives (VGPR, lane, bits), and the instruction
 
 Command-line compatible with AMD's Matrix Instruction Calculator; run with -h for help.
 """
-import argparse
 import os
 import sys
 
@@ -79,19 +78,6 @@ class ArgumentError(Exception):
     """Raised instead of argparse's own exit, so that main() reports every error alike."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise ArgumentError(message)
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """argparse builds a formatter for every option it adds; giving the width here spares
-    the import of shutil that argparse would make to measure the terminal."""
-
-    def __init__(self, prog):
-        super().__init__(prog, width=_terminal_width())
-
-
 def _terminal_width():
     """shutil.get_terminal_size().columns - 2, which is what argparse uses."""
     try:
@@ -107,8 +93,22 @@ def _terminal_width():
 
 
 def build_parser():
-    parser = _Parser(prog="matrix_calculator.py", description=__doc__.split("\n\n")[0],
-                     formatter_class=_Formatter)
+    """The argparse parser, which defines the command-line grammar."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise ArgumentError(message)
+
+    class Formatter(argparse.RawDescriptionHelpFormatter):
+        """argparse builds a formatter for every option it adds; giving the width here
+        spares the import of shutil that argparse would make to measure the terminal."""
+
+        def __init__(self, prog):
+            super().__init__(prog, width=_terminal_width())
+
+    parser = Parser(prog="matrix_calculator.py", description=__doc__.split("\n\n")[0],
+                    formatter_class=Formatter)
     for dest, spellings, default in VALUE_OPTIONS:
         parser.add_argument(*spellings, dest=dest, nargs="?", const=None, default=default,
                             metavar="#" if default == "0" else dest.upper(),
@@ -120,12 +120,41 @@ def build_parser():
     return parser
 
 
+def parse_args(argv=None):
+    """The parsed command line. A plain one (every word an exact option spelling, each
+    value option followed by a value not starting with '-') is read directly, which
+    spares loading argparse and its regular expressions; anything else (abbreviations,
+    bundled flags, --opt=value, -h, mistakes) goes to argparse, which defines the
+    grammar and gives the same result for plain command lines."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    plain = _parse_plain(words)
+    return plain if plain is not None else build_parser().parse_args(words)
+
+
+def _parse_plain(words):
+    from types import SimpleNamespace
+    values = {s: dest for dest, spellings, _ in VALUE_OPTIONS for s in spellings}
+    flags = {s: dest for dest, spellings, _ in FLAGS for s in spellings}
+    parsed = {dest: default for dest, _, default in VALUE_OPTIONS}
+    parsed.update({dest: False for dest, _, _ in FLAGS}, filter=[])
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in flags:
+            parsed[flags[word]], at = True, at + 1
+        elif word in values and at + 1 < len(words) and not words[at + 1].startswith("-"):
+            parsed[values[word]], at = words[at + 1], at + 2
+        else:
+            return None
+    return SimpleNamespace(**parsed)
+
+
 def main(argv=None):
     """Run the calculator; returns the exit status: 0, 2 for any error in the command
     line, 130 when interrupted (Ctrl-C). No exception escapes."""
     try:
         try:
-            args = build_parser().parse_args(argv)
+            args = parse_args(argv)
             text = run(args)
         except SystemExit as exc:  # --help
             return exc.code

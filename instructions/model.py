@@ -1,5 +1,4 @@
 """The instruction record: one line of table data, everything else derived from it."""
-import re
 from collections import namedtuple
 from functools import lru_cache, partial
 
@@ -8,10 +7,36 @@ from .types import TYPES
 # CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
 F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
 
-_NAME = re.compile(
-    r"^v_(?P<kind>mfma|smfmac|wmma|swmmac)_(?:scale_)?(?P<out>[a-z0-9]+)_"
-    r"(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)(?:_(?P<blocks>\d+)b)?_?"
-    r"(?P<a>[a-z][a-z0-9]*?)(?:_(?P<b>[a-z][a-z0-9]*))?(?:_1k)?$")
+KINDS = ("mfma", "smfmac", "wmma", "swmmac")
+
+
+def _split_name(mnemonic):
+    """The parts of v_<kind>_[scale_]<out>_<M>x<N>x<K>[_<n>b][_]<A>[_<B>][_1k], or None.
+
+    (Hand-written rather than a regular expression: a point query then does not load
+    the re module at start-up.)"""
+    tokens = mnemonic.split("_")
+    if len(tokens) < 4 or tokens[0] != "v" or tokens[1] not in KINDS:
+        return None
+    rest = tokens[3:] if tokens[2] != "scale" else tokens[4:]
+    if len(rest) < 1 or tokens[2] == "scale" and len(tokens) < 5:
+        return None
+    out, dims, rest = tokens[-len(rest) - 1], rest[0], rest[1:]
+    m, n, k_and_type = (dims.split("x") + ["", ""])[:3] if dims.count("x") == 2 else ("", "", "")
+    digits = len(k_and_type) - len(k_and_type.lstrip("0123456789"))
+    k, glued = k_and_type[:digits], k_and_type[digits:]
+    if rest[-1:] == ["1k"]:
+        rest = rest[:-1]
+    blocks = None
+    if rest and rest[0].endswith("b") and rest[0][:-1].isdigit():
+        blocks, rest = rest[0][:-1], rest[1:]
+    operands = ([glued] if glued else []) + rest
+    if not (m.isdigit() and n.isdigit() and k.isdigit()) or not 1 <= len(operands) <= 2:
+        return None
+    if not all(t[:1].isalpha() and t.isalnum() for t in operands + [out]):
+        return None
+    return {"kind": tokens[1], "out": out, "m": m, "n": n, "k": k, "blocks": blocks,
+            "a": operands[0], "b": operands[1] if len(operands) == 2 else None}
 
 
 # (field, default) of an instruction's table line, after mnemonic, opcode and cycles.
@@ -34,10 +59,10 @@ _DEFAULTS = (
 
 @lru_cache(maxsize=None)
 def _parse(mnemonic):
-    match = _NAME.match(mnemonic)
-    if not match:
+    parts = _split_name(mnemonic)
+    if parts is None:
         raise ValueError(f"cannot parse mnemonic {mnemonic!r}")
-    return match.groupdict()
+    return parts
 
 
 class Instruction(namedtuple("Instruction", ("mnemonic", "opcode", "cycles")
