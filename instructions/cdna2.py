@@ -1,36 +1,29 @@
-"""CDNA2 (gfx90a, MI200). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx90a.s."""
-from .model import family
+"""CDNA2 (gfx90a, MI200). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx90a.s.
+
+CDNA2 keeps all of CDNA1's MFMAs (same opcodes, cycles and blocks); C/D may now live in
+ArchVGPRs, registers align to 8 bytes and VALU co-execution leaves 4 cycles. It adds
+the bf16_1k MFMAs (listed after the int8 ones, as the reference lists them) and FP64.
+"""
+from .cdna1 import INSTRUCTIONS as CDNA1
+from .model import family, variant
+
+CARRIED = tuple(variant(inst, arch="CDNA2", align=8, coexec_gap=4, cd_arch_vgpr=True)
+                for inst in CDNA1)
+FIRST_BF16 = next(n for n, inst in enumerate(CARRIED) if "bf16" in inst.mnemonic)
 
 mfma = family(arch="CDNA2")
 multi = family(arch="CDNA2", cbsz=True)
 fp64 = family(arch="CDNA2", blgp=False, coexec=False)
 
-INSTRUCTIONS = (
-    multi("v_mfma_f32_32x32x1f32", 0x40, 64, blocks=2),
-    multi("v_mfma_f32_16x16x1f32", 0x41, 32, blocks=4),
-    multi("v_mfma_f32_4x4x1f32", 0x42, 8, blocks=16),
-    mfma("v_mfma_f32_32x32x2f32", 0x44, 64),
-    mfma("v_mfma_f32_16x16x4f32", 0x45, 32),
-    multi("v_mfma_f32_32x32x4f16", 0x48, 64, blocks=2),
-    multi("v_mfma_f32_16x16x4f16", 0x49, 32, blocks=4),
-    multi("v_mfma_f32_4x4x4f16", 0x4A, 8, blocks=16),
-    mfma("v_mfma_f32_32x32x8f16", 0x4C, 64),
-    mfma("v_mfma_f32_16x16x16f16", 0x4D, 32),
-    multi("v_mfma_i32_32x32x4i8", 0x50, 64, blocks=2),
-    multi("v_mfma_i32_16x16x4i8", 0x51, 32, blocks=4),
-    multi("v_mfma_i32_4x4x4i8", 0x52, 8, blocks=16),
-    mfma("v_mfma_i32_32x32x8i8", 0x54, 64),
-    mfma("v_mfma_i32_16x16x16i8", 0x55, 32),
+BF16_1K = (
     multi("v_mfma_f32_32x32x4bf16_1k", 0x63, 64, blocks=2),
     multi("v_mfma_f32_16x16x4bf16_1k", 0x64, 32, blocks=4),
     multi("v_mfma_f32_4x4x4bf16_1k", 0x65, 8, blocks=16),
     mfma("v_mfma_f32_32x32x8bf16_1k", 0x66, 64),
     mfma("v_mfma_f32_16x16x16bf16_1k", 0x67, 32),
-    multi("v_mfma_f32_32x32x2bf16", 0x68, 64, blocks=2),
-    multi("v_mfma_f32_16x16x2bf16", 0x69, 32, blocks=4),
-    multi("v_mfma_f32_4x4x2bf16", 0x6B, 8, blocks=16),
-    mfma("v_mfma_f32_32x32x4bf16", 0x6C, 64),
-    mfma("v_mfma_f32_16x16x8bf16", 0x6D, 32),
+)
+
+INSTRUCTIONS = CARRIED[:FIRST_BF16] + BF16_1K + CARRIED[FIRST_BF16:] + (
     fp64("v_mfma_f64_16x16x4f64", 0x6E, 32),
     fp64("v_mfma_f64_4x4x4f64", 0x6F, 16, blocks=4),
 )
