@@ -115,7 +115,13 @@ class Operand:
 
     def entries(self, reg, lane):
         """(place, element) pairs held by VGPR `reg` in `lane`, lowest bits first."""
-        return self._by_register.get((reg, lane), [])
+        if "_by_register" in self.__dict__ or self.remapped:
+            return self._by_register.get((reg, lane), [])
+        # A single look-up: scan the one lane instead of inverting the whole layout.
+        found = [(p, e) for e, p in self.layout.places_in_lane(lane) if reg in p.regs]
+        if self.matrix == "B":  # the order of elements(): block, then M/N index, then K
+            return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][1]))
+        return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][0]))
 
     @cached_property
     def lanes(self):

@@ -184,3 +184,22 @@ def test_appendix_a_covers_the_reference_architectures():
     for arch in ARCHITECTURES:  # every row names a registered instruction, and back
         if arch.name in listed:
             assert {i.mnemonic for i in arch.instructions} == listed[arch.name], arch.name
+
+
+def test_single_lane_lookups_equal_the_full_inverse():
+    """Operand.entries answers a first look-up by scanning one lane; it must give what the
+    full inverse map gives, for every register and lane."""
+    from layouts import Modifiers
+    for arch in ARCHITECTURES:
+        for inst in arch.instructions[::7]:
+            matrices = ("A", "B", "D", "K") if inst.sparse else ("A", "B", "C", "D")
+            for matrix in matrices:
+                mods = Modifiers(opsel=4) if inst.arch == "RDNA3" and matrix == "C" \
+                    and inst.opsel else Modifiers()
+                full = Operand(inst, matrix, mods, arch.waves[-1])
+                full.lanes  # builds the whole inverse
+                for lane in range(arch.waves[-1]):
+                    for reg in range(full.register_count):
+                        fresh = Operand(inst, matrix, mods, arch.waves[-1])
+                        assert fresh.entries(reg, lane) == full.entries(reg, lane), \
+                            (inst.mnemonic, matrix, reg, lane)
