@@ -157,8 +157,21 @@ def _rdna_registers(inst):
     return lines + [f"    NEG bits supported: {_yes(inst.neg)}"]
 
 
+def wrap(body, width, lead, pad):
+    """Greedy word wrap at spaces (what textwrap does for these formulas, without loading
+    it and its regular expressions): the first line starts with `lead`, the others with
+    `pad`, none longer than `width` unless one word is."""
+    lines, line, fresh = [], lead, True
+    for word in body.split(" "):
+        if not fresh and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line, fresh = pad, True
+        line = line + word if fresh else f"{line} {word}"
+        fresh = False
+    return lines + [line]
+
+
 def _rdna_entry(label, text):
-    import textwrap
     from layouts.formulas_rdna import LANES_0_31, NOTE
     if label == NOTE:
         return ["        " + text]
@@ -167,7 +180,7 @@ def _rdna_entry(label, text):
 
     def fill(body, lead):  # only the compression formulas are wrapped, at 100 columns
         if label.startswith("compression"):
-            return textwrap.wrap(body, 96, initial_indent=lead, subsequent_indent=pad)
+            return wrap(body, 96, lead, pad)
         return [lead + body]
     if isinstance(text, str):
         return fill(text, first)
