@@ -150,20 +150,19 @@ def register_layout(operand, transpose=False):
 
 def matrix_layout(operand, transpose=False):
     """Lanes x register slots, cells naming the elements each slot holds."""
-    columns = operand.columns
-    cells = {}
-    for lane in operand.lanes:
-        for reg in range(operand.register_count):
-            for p, e in operand.entries(reg, lane):
-                if p.reg == reg:
-                    cells.setdefault((lane, (p.reg, p.lo, p.width)), []).append(
-                        name(operand, e, operand.mark_of(p)))
+    cells = {}  # one pass in element order, so each cell lists its elements in that order
+    for e in operand.elements():
+        for p in operand.places(*e):
+            cells.setdefault((p.lane, (p.reg, p.lo, p.width)), []).append(
+                name(operand, e, operand.mark_of(p)))
+    lanes = sorted({lane for lane, _ in cells})
+    columns = sorted({col for _, col in cells})
     names = [register(_slot_place(col), lane=False) for col in columns]
     if transpose:
-        rows = [[n] + [cells.get((lane, col), []) for lane in operand.lanes]
+        rows = [[n] + [cells.get((lane, col), []) for lane in lanes]
                 for n, col in zip(names, columns)]
-        return ["lane"] + list(operand.lanes), rows
-    rows = [[lane] + [cells.get((lane, col), []) for col in columns] for lane in operand.lanes]
+        return ["lane"] + lanes, rows
+    rows = [[lane] + [cells.get((lane, col), []) for col in columns] for lane in lanes]
     return ["lane"] + names, rows
 
 
