@@ -3,6 +3,7 @@
 Point queries return lines; layout queries return tables (title, header, rows) for
 the renderers. Nothing here prints.
 """
+from layouts.cdna import SCALE_BLOCK
 from layouts.core import CalcError
 
 from .notation import element, marked, register
@@ -11,7 +12,6 @@ from .notation import element, marked, register
 AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K": ("M", "K"),
         "SA": ("M", "KB"), "SB": ("KB", "N")}
 SOURCES = {"A": "Src0", "B": "Src1", "C": "Src2", "D": "Vdst", "SA": "ScaleA", "SB": "ScaleB"}
-SCALE_BLOCK = 32  # K values that share one E8M0 scale
 
 
 def element_of(operand, i, j, k, block):

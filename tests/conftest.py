@@ -24,6 +24,17 @@ import matrix_calculator  # noqa: E402  (needs the repository on sys.path)
 RECORDING_ENV = {"COLUMNS": "80", "PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"}
 
 
+def call(argv):
+    """(status, stdout, stderr) of one in-process matrix_calculator.main(argv) call; usable
+    at import time, where the capsys-based `run` fixture is not available."""
+    import contextlib
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = matrix_calculator.main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
 def shared_file(*parts):
     """Path of a file below ../shared, or None when it is not there."""
     path = SHARED.joinpath(*parts)

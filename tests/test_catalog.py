@@ -1,6 +1,5 @@
 """The instruction catalog (--catalog, -L -a all): every instruction of every registered
 architecture, one row each, in every output format, filtered by --filter."""
-import contextlib
 import csv
 import io
 import json
@@ -9,15 +8,11 @@ import pytest
 
 import matrix_api as api
 import matrix_calculator
+from conftest import call
 from formats.catalog import HEADER
 from instructions import ARCHITECTURES
 
 
-def call(argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = matrix_calculator.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 def rows(argv):

@@ -6,9 +6,7 @@ The table covers every class of bad input once; the property test draws whole ar
 vectors, good and bad, from the option grammar; the golden corpus adds every error the
 reference tool was seen to report.
 """
-import contextlib
 import gzip
-import io
 import json
 import os
 import subprocess
@@ -20,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
+from conftest import call
 import matrix_cli
 from instructions import ARCHITECTURES
 
@@ -27,12 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT.parent / "shared" / "golden" / "public.jsonl.gz"
 
 
-def call(argv):
-    """(status, stdout, stderr) of main(argv), run in this process."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = matrix_calculator.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 def assert_clean_error(status, out, err):

@@ -1,7 +1,5 @@
 """--json: every mode, every matrix and the modifiers of every architecture give one
 document that schema/output.schema.json accepts, and that says what the text says."""
-import contextlib
-import io
 import json
 from pathlib import Path
 
@@ -10,6 +8,7 @@ from jsonschema import Draft202012Validator
 
 import matrix_api as api
 import matrix_calculator
+from conftest import call
 from formats.notation import marked
 from instructions import ARCHITECTURES
 
@@ -21,11 +20,6 @@ MATRIX_FLAG = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A
 MODES = {"-g": "get", "-m": "entry", "-R": "register_layout", "-M": "matrix_layout"}
 
 
-def call(argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = matrix_calculator.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 def document(argv):
