@@ -1,48 +1,57 @@
 """Table renderers: one function per output format, chosen by name.
 
 Every renderer takes a header row and data rows whose cells are lists of strings (a
-cell may hold several entries) and returns the text of the table without a final
-newline. Grid, Markdown and AsciiDoc use `tabulate` (imported only when a table is
-drawn, so point queries start fast); CSV uses the standard `csv` module.
+cell may hold several entries) or single values, and returns the text of the table
+without a final newline. Grid, Markdown and AsciiDoc are drawn by formats.tables (the
+reference's table rules, checked against tabulate by the tests), imported only when a
+table is drawn, so point queries start fast; CSV follows the `csv` module's default
+dialect.
 """
-# How several entries of one cell are joined, per format. AsciiDoc cells get raw
-# newlines after the table is drawn (column widths count the joined text as one
-# line), which is what the reference prints.
-JOINERS = {"grid": "\n", "csv": " ", "markdown": "<br />", "asciidoc": "\ue000"}
+# How several entries of one cell are joined, per format. In AsciiDoc the line breaks
+# count as one character of the column width, which is what the reference prints.
+JOINERS = {"grid": "\n", "csv": " ", "markdown": "<br />", "asciidoc": "\n"}
 
 
 def _cells(rows, joiner):
     return [[joiner.join(c) if isinstance(c, list) else c for c in row] for row in rows]
 
 
-def _tabulate(fmt):
-    def render(header, rows):
-        from tabulate import tabulate
-        # Only the first column (row index or lane) may be numeric, which right-aligns
-        # it; register and element names never parse as numbers, so skip the attempt
-        # for the other columns: it is most of tabulate's time on a large table.
-        text = tabulate(_cells(rows, JOINERS[fmt]), headers=header,
-                        tablefmt="github" if fmt == "markdown" else fmt,
-                        disable_numparse=list(range(1, len(header))))
-        return text.replace("\ue000", "\n")
-    return render
+def render_grid(header, rows):
+    from .tables import GRID, draw
+    return draw(GRID, header, _cells(rows, JOINERS["grid"]))
+
+
+def render_markdown(header, rows):
+    from .tables import MARKDOWN, draw
+    return draw(MARKDOWN, header, _cells(rows, JOINERS["markdown"]))
+
+
+def render_asciidoc(header, rows):
+    from .tables import draw_asciidoc
+    return draw_asciidoc(header, _cells(rows, JOINERS["asciidoc"]))
+
+
+def _csv_field(value):
+    """A CSV field as the `csv` module writes it by default: quoted (and its quotes
+    doubled) only when it holds a comma, a quote or a line break."""
+    text = str(value)
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def render_csv(header, rows):
-    import csv
-    import io
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(_cells(rows, JOINERS["csv"]))
-    return out.getvalue().rstrip("\n")
+    """Comma-separated values, one line per row (written here rather than by the `csv`
+    module, whose import loads `re`; the tests check both write the same)."""
+    lines = [header] + _cells(rows, JOINERS["csv"])
+    return "\n".join('""' if row == [""] else ",".join(map(_csv_field, row)) for row in lines)
 
 
 RENDERERS = {
-    "grid": _tabulate("grid"),
+    "grid": render_grid,
     "csv": render_csv,
-    "markdown": _tabulate("markdown"),
-    "asciidoc": _tabulate("asciidoc"),
+    "markdown": render_markdown,
+    "asciidoc": render_asciidoc,
 }
 
 

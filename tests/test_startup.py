@@ -11,9 +11,10 @@ from instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Imported only to draw tables (tabulate), or avoidable at start-up (shutil: argparse
-# would import it to measure the terminal for every option it adds).
-NOT_FOR_POINT_QUERIES = ("tabulate", "shutil")
+# Imported only to draw tables (formats.tables), or avoidable at start-up (shutil:
+# argparse would import it to measure the terminal for every option it adds). tabulate,
+# the tests' oracle, and csv are never imported by the calculator.
+NOT_FOR_POINT_QUERIES = ("formats.tables", "csv", "tabulate", "shutil")
 
 PROBE = """
 import contextlib, io, json, sys
@@ -37,9 +38,9 @@ def modules_after(*argvs):
     return set(result["modules"])
 
 
-def test_get_register_does_not_import_tabulate():
+def test_get_register_does_not_import_the_table_drawer():
     modules = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A"])
-    assert "tabulate" not in modules
+    assert "formats.tables" not in modules
 
 
 def point_queries(arch):
@@ -55,7 +56,12 @@ def test_no_point_query_of_any_architecture_imports_table_modules():
     assert not loaded, f"point queries imported {sorted(loaded)}"
 
 
-def test_layout_queries_do_import_tabulate():
-    """The probe sees the imports that do happen (guards the test above)."""
-    modules = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A"])
-    assert "tabulate" in modules
+def test_layout_queries_import_the_table_drawer_but_not_tabulate():
+    """The probe sees the imports that do happen (guards the tests above); no table,
+    in any format, loads a table library."""
+    modules = modules_after(*[["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", mode, "-A"]
+                              + fmt for mode in ("-R", "-M")
+                              for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
+    assert "formats.tables" in modules
+    assert not {"tabulate", "csv", "re", "typing"} & modules
+    assert not {"tabulate", "csv"} & modules_after(["--catalog"])
