@@ -8,13 +8,14 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 
 def register(place, lane=True, whole=False):
     """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
-    span = len(place.regs)
-    name = f"v{place.reg}" if span == 1 else f"v[{place.reg + span - 1}:{place.reg}]"
+    reg, lo, width = place.reg, place.lo, place.width
+    top = reg + (lo + width - 1) // 32  # the last VGPR touched (as place.regs)
+    name = f"v{reg}" if top == reg else f"v[{top}:{reg}]"
     if lane:
         name += f"{{{place.lane}}}"
-    if whole or place.width % 32 == 0 and place.lo == 0:
+    if whole or width % 32 == 0 and lo == 0:
         return name
-    return f"{name}.[{place.hi}:{place.lo}]"
+    return f"{name}.[{lo + width - 1}:{lo}]"
 
 
 def element(matrix, elem, blocks):

@@ -133,15 +133,14 @@ def register_layout(operand, transpose=False):
     first, second = AXES[operand.matrix]
     if transpose:
         first, second = second, first
+    places, mark_of = operand.places, operand.mark_of
     tables = []
     for title, block in block_groups(operand):
         grid = []
         for r in range(cols_n if transpose else rows_n):
-            cells = []
-            for c in range(rows_n if transpose else cols_n):
-                elem = (c, r, block) if transpose else (r, c, block)
-                cells.append([marked(register(p), operand.mark_of(p))
-                              for p in operand.places(*elem)])
+            cells = [[marked(register(p), mark_of(p))
+                      for p in (places(c, r, block) if transpose else places(r, c, block))]
+                     for c in range(rows_n if transpose else cols_n)]
             grid.append([r] + cells)
         header = [f"{operand.matrix}[{first}][{second}]"] + list(range(len(grid[0]) - 1))
         tables.append((title, header, grid))
@@ -150,11 +149,14 @@ def register_layout(operand, transpose=False):
 
 def matrix_layout(operand, transpose=False):
     """Lanes x register slots, cells naming the elements each slot holds."""
+    matrix, blocks, places, mark_of = (operand.matrix, operand.inst.blocks, operand.places,
+                                       operand.mark_of)
     cells = {}  # one pass in element order, so each cell lists its elements in that order
     for e in operand.elements():
-        for p in operand.places(*e):
+        text = element(matrix, e, blocks)
+        for p in places(*e):
             cells.setdefault((p.lane, (p.reg, p.lo, p.width)), []).append(
-                name(operand, e, operand.mark_of(p)))
+                marked(text, mark_of(p)))
     lanes = sorted({lane for lane, _ in cells})
     columns = sorted({col for _, col in cells})
     names = [register(_slot_place(col), lane=False) for col in columns]

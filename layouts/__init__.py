@@ -42,10 +42,18 @@ class Operand:
         self.mark = "-" if negated(inst, matrix, mods) else ""
         if inst.is_rdna:
             self.mark = rdna_c_mark(inst, matrix, mods)
+        # What the modifiers do, settled once: every table cell asks again.
+        self._marks_vary = inst.is_rdna and matrix in ("A", "B")  # OPSEL/NEG halves
+        self._looked_up = False  # entries() was called before
+        self._block_of = self._lane_of = None
+        if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
+            self._block_of = lambda block: cbsz_source_block(block, mods.cbsz, mods.abid)
+        if matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
+            self._lane_of = BLGP_SOURCE[mods.blgp]
 
     def mark_of(self, place):
         """The negation / absolute-value mark shown with the value at `place`."""
-        if self.inst.is_rdna and self.matrix in ("A", "B"):
+        if self._marks_vary:
             return rdna_half_mark(self.inst, self.matrix, self.mods, place)
         return self.mark
 
@@ -70,23 +78,17 @@ class Operand:
 
     def places(self, row, col, block=0):
         """Places the hardware reads for the element, modifiers applied."""
-        inst, mods = self.inst, self.mods
-        if self.matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
-            block = cbsz_source_block(block, mods.cbsz, mods.abid)
+        if self._block_of:  # CBSZ/ABID: the block broadcast to this one
+            block = self._block_of(block)
         places = self.layout.places(row, col, block)
-        if self.matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
-            source = BLGP_SOURCE[mods.blgp]
-            places = [p._replace(lane=source(p.lane)) for p in places]
+        if self._lane_of:  # BLGP: the lane this lane's value is read from
+            places = [p._replace(lane=self._lane_of(p.lane)) for p in places]
         return places
 
     @property
     def remapped(self):
         """True when a modifier changes which register slot an element is read from."""
-        inst = self.inst
-        if self.matrix == "A":
-            return bool(self.mods.cbsz) and inst.cbsz and not inst.sparse
-        return (self.matrix == "B" and bool(self.mods.blgp) and inst.blgp
-                and not blgp_negates(inst))
+        return bool(self._block_of or self._lane_of)
 
     @cached_property
     def _base_owner(self):
@@ -115,9 +117,11 @@ class Operand:
 
     def entries(self, reg, lane):
         """(place, element) pairs held by VGPR `reg` in `lane`, lowest bits first."""
-        if "_by_register" in self.__dict__ or self.remapped:
+        if "_by_register" in self.__dict__ or self.remapped or self._looked_up:
             return self._by_register.get((reg, lane), [])
-        # A single look-up: scan the one lane instead of inverting the whole layout.
+        # A first look-up (a -m query makes one): scan the one lane instead of inverting
+        # the whole layout; later ones (the API, a sweep) invert it once.
+        self._looked_up = True
         found = [(p, e) for e, p in self.layout.places_in_lane(lane) if reg in p.regs]
         if self.matrix == "B":  # the order of elements(): block, then M/N index, then K
             return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][1]))
