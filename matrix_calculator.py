@@ -8,8 +8,11 @@ Command-line compatible with AMD's Matrix Instruction Calculator; run with -h fo
 # these lines and the rest loads from cached bytecode.
 import sys
 
-from matrix_cli import (FLAGS, MATRIX_FLAGS, VALUE_OPTIONS, __version__,  # noqa: F401
-                        build_parser, main, run)
+try:
+    from matrix_cli import (FLAGS, MATRIX_FLAGS, VALUE_OPTIONS, __version__,  # noqa: F401
+                            build_parser, main, run)
+except KeyboardInterrupt:  # Ctrl-C while loading: end as main() would, without a traceback
+    sys.exit(130)
 
 if __name__ == "__main__":
     sys.exit(main())
