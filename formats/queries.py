@@ -129,19 +129,17 @@ def block_groups(operand):
 
 def register_layout(operand, transpose=False):
     """One table per block: element grid whose cells name registers."""
-    rows_n, cols_n, _ = operand.shape
     first, second = AXES[operand.matrix]
     if transpose:
         first, second = second, first
-    places, mark_of = operand.places, operand.mark_of
+    mark_of = operand.mark_of
     tables = []
     for title, block in block_groups(operand):
-        grid = []
-        for r in range(cols_n if transpose else rows_n):
-            cells = [[marked(register(p), mark_of(p))
-                      for p in (places(c, r, block) if transpose else places(r, c, block))]
-                     for c in range(rows_n if transpose else cols_n)]
-            grid.append([r] + cells)
+        places = operand.block_places(block)
+        if transpose:
+            places = list(map(list, zip(*places)))
+        grid = [[r] + [[marked(register(p), mark_of(p)) for p in cell] for cell in row]
+                for r, row in enumerate(places)]
         header = [f"{operand.matrix}[{first}][{second}]"] + list(range(len(grid[0]) - 1))
         tables.append((title, header, grid))
     return tables
@@ -149,12 +147,11 @@ def register_layout(operand, transpose=False):
 
 def matrix_layout(operand, transpose=False):
     """Lanes x register slots, cells naming the elements each slot holds."""
-    matrix, blocks, places, mark_of = (operand.matrix, operand.inst.blocks, operand.places,
-                                       operand.mark_of)
+    matrix, blocks, mark_of = operand.matrix, operand.inst.blocks, operand.mark_of
     cells = {}  # one pass in element order, so each cell lists its elements in that order
-    for e in operand.elements():
+    for e, places in operand.placed():
         text = element(matrix, e, blocks)
-        for p in places(*e):
+        for p in places:
             cells.setdefault((p.lane, (p.reg, p.lo, p.width)), []).append(
                 marked(text, mark_of(p)))
     lanes = sorted({lane for lane, _ in cells})

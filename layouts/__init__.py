@@ -80,10 +80,30 @@ class Operand:
         """Places the hardware reads for the element, modifiers applied."""
         if self._block_of:  # CBSZ/ABID: the block broadcast to this one
             block = self._block_of(block)
-        places = self.layout.places(row, col, block)
+        return self._read_lanes(self.layout.places(row, col, block))
+
+    def _read_lanes(self, places):
         if self._lane_of:  # BLGP: the lane this lane's value is read from
-            places = [p._replace(lane=self._lane_of(p.lane)) for p in places]
+            return [p._replace(lane=self._lane_of(p.lane)) for p in places]
         return places
+
+    def block_places(self, block=0):
+        """places() of every element of one block, as rows of cells (in bulk)."""
+        if self._block_of:
+            block = self._block_of(block)
+        grid = self.layout.block_places(block)
+        if self._lane_of:
+            grid = [[self._read_lanes(cell) for cell in row] for row in grid]
+        return grid
+
+    def placed(self):
+        """(element, places) of every element, in the order of elements() (in bulk)."""
+        grids = {}
+        for elem in self.elements():
+            row, col, block = elem
+            if block not in grids:
+                grids[block] = self.block_places(block)
+            yield elem, grids[block][row][col]
 
     @property
     def remapped(self):
@@ -107,8 +127,8 @@ class Operand:
     @cached_property
     def _by_register(self):
         table = defaultdict(list)
-        for elem in self.elements():
-            for place in self.places(*elem):
+        for elem, places in self.placed():
+            for place in places:
                 for reg in place.regs:
                     table[reg, place.lane].append((place, elem))
         for entries in table.values():

@@ -39,6 +39,9 @@ class Place(namedtuple("Place", "reg lane lo width")):
         return tuple(range(self.reg, self.reg + (self.lo + self.width + 31) // 32))
 
 
+_new = tuple.__new__  # builds a Place without the Python-level __new__ of namedtuple
+
+
 class Layout:
     """(row, col, block) -> places; `shape` is (rows, cols, blocks); `base_bit` is added
     to every bit offset (index-set selection)."""
@@ -79,11 +82,28 @@ class Layout:
                 copies = [c + d * f.stride for c in copies for d in range(f.size)]
         return copies
 
+    @cached_property
+    def _single(self):
+        return self._copies == [0]
+
     def places(self, row, col, block=0):
         rows, cols, blocks = self._tables
         (lr, br), (lc, bc), (lb, bb) = rows[row], cols[col], blocks[block]
-        lane, bit = lr + lc + lb, br + bc + bb + self.base_bit
-        return [Place(bit // 32, lane + c, bit % 32, self.width) for c in self._copies]
+        return self._at(lr + lc + lb, br + bc + bb + self.base_bit)
+
+    def _at(self, lane, bit):
+        """The places of a value at lane and bit offset (one per copy)."""
+        if self._single:
+            return [_new(Place, (bit >> 5, lane, bit & 31, self.width))]
+        return [_new(Place, (bit >> 5, lane + c, bit & 31, self.width)) for c in self._copies]
+
+    def block_places(self, block=0):
+        """places() of every element of one block as rows of cells: the same sums,
+        without a call per element (for whole tables)."""
+        rows, cols, blocks = self._tables
+        lb, bb = blocks[block]
+        at, bb = self._at, bb + self.base_bit
+        return [[at(lr + lc + lb, br + bc + bb) for lc, bc in cols] for lr, br in rows]
 
     def places_in_lane(self, lane):
         """(element, place) of every value held in `lane`: the same sums as places(),

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import absent_reason, shared_text
 from instructions import ARCHITECTURES
-from layouts import Operand
+from layouts import Modifiers, Operand
 
 
 def matrices(inst):
@@ -64,6 +64,38 @@ def test_every_place_maps_back_to_its_element(mapped):
                 assert (place, elem) in op.entries(reg, place.lane), (elem, place, reg)
     rows, cols, blocks = op.shape
     assert len(mapped.forward) == rows * cols * blocks
+
+
+def test_bulk_places_equal_single_look_ups(mapped):
+    """Tables are built from Operand.placed()/block_places(); they must give, element by
+    element and in the same order, what places() gives."""
+    bulk = list(mapped.op.placed())
+    assert [elem for elem, _ in bulk] == list(mapped.forward)
+    assert all(places == mapped.forward[elem] for elem, places in bulk)
+
+
+def _remapping_cases():
+    """CDNA operands under the modifiers that move values (CBSZ/ABID on A, BLGP on B)."""
+    for arch in ARCHITECTURES:
+        for inst in arch.instructions:
+            if inst.is_rdna or inst.sparse:
+                continue
+            if inst.cbsz and inst.blocks > 1:
+                yield inst, "A", Modifiers(cbsz=1, abid=1)
+            if inst.blgp:
+                yield from ((inst, "B", Modifiers(blgp=b)) for b in (1, 3, 6))
+
+
+def test_bulk_places_equal_single_look_ups_under_modifiers():
+    checked = 0
+    for inst, matrix, mods in _remapping_cases():
+        op = Operand(inst, matrix, mods)
+        if not op.remapped:  # (FP64 BLGP negates instead)
+            continue
+        for elem, places in op.placed():
+            assert places == op.places(*elem), (inst.mnemonic, matrix, mods, elem)
+        checked += 1
+    assert checked > 50
 
 
 def test_register_view_holds_only_true_entries(mapped):
