@@ -1,6 +1,5 @@
 """Registry of architectures and their instruction tables."""
 from collections import namedtuple
-from importlib import import_module
 
 
 class Architecture(namedtuple("Architecture", "name module aliases waves public",
@@ -26,7 +25,10 @@ _TABLES = {}
 
 def _table(module):
     if module not in _TABLES:
-        _TABLES[module] = import_module(f"{__name__}.{module}").INSTRUCTIONS
+        # __import__ rather than importlib.import_module: importlib (and the warnings
+        # module it loads) would add to every query's start-up.
+        table = __import__(f"{__name__}.{module}", fromlist=["INSTRUCTIONS"])
+        _TABLES[module] = table.INSTRUCTIONS
     return _TABLES[module]
 
 

@@ -12,9 +12,10 @@ from instructions import ARCHITECTURES
 ROOT = Path(__file__).resolve().parent.parent
 
 # Imported only to draw tables (formats.tables), or avoidable at start-up (shutil:
-# argparse would import it to measure the terminal for every option it adds). tabulate,
-# the tests' oracle, and csv are never imported by the calculator.
-NOT_FOR_POINT_QUERIES = ("formats.tables", "csv", "tabulate", "shutil")
+# argparse would import it to measure the terminal for every option it adds; importlib
+# and warnings: instruction tables load with __import__). tabulate, the tests' oracle,
+# and csv are never imported by the calculator.
+NOT_FOR_POINT_QUERIES = ("formats.tables", "csv", "tabulate", "shutil", "importlib", "warnings")
 
 PROBE = """
 import contextlib, io, json, sys
