@@ -79,6 +79,37 @@ def test_python_versions_claimed_are_the_tested_ones():
     assert sys.version_info >= tuple(map(int, oldest.split(".")))
 
 
+def oldest_interpreter(version):
+    """A `pythonX.Y` of the oldest claimed version on this machine, or None (PATH first,
+    then pyenv's versions, where a shim may not run it)."""
+    import glob
+    import shutil
+    candidates = [shutil.which(f"python{version}")]
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    candidates += sorted(glob.glob(os.path.join(root, "versions", f"{version}.*", "bin",
+                                                "python")))
+    wanted = str(tuple(map(int, version.split("."))))
+    for path in filter(None, candidates):
+        probe = subprocess.run([path, "-c", "import sys; print(sys.version_info[:2])"],
+                               capture_output=True, text=True)
+        if probe.returncode == 0 and probe.stdout.strip() == wanted:
+            return path
+    return None
+
+
+def test_every_file_compiles_with_the_oldest_claimed_python():
+    """Syntax newer than requires-python (in the product or its tests) fails here."""
+    oldest = re.search(r'>=(3\.\d+)', setting("requires-python")).group(1)
+    python = oldest_interpreter(oldest)
+    if python is None:
+        pytest.skip(f"no Python {oldest} interpreter on this machine to compile with")
+    files = [str(p) for p in ROOT.rglob("*.py") if ".venv" not in p.parts]
+    check = ("import sys\nfor path in sys.argv[1:]:\n"
+             "    compile(open(path, encoding='utf-8').read(), path, 'exec')")
+    proc = subprocess.run([python, "-c", check] + files, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 def test_the_command_calls_main():
     assert setting("matrix-calculator") == '"matrix_calculator:main"'
 

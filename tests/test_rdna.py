@@ -231,7 +231,7 @@ def test_seed_mlp_kernel_chains_d_into_b_without_lane_exchange(mnemonic):
     inst = RDNA4.find(mnemonic)
     w0, w1, x = small_matrices(3, 2)
     d1 = wmma(inst, {"A": seed_load(w0, "A"), "B": seed_load(x, "B"), "C": {}})
-    as_b = {(lane, *frag_slot(ele, 16)): d1[lane, *frag_slot(ele, 32)]
+    as_b = {(lane, *frag_slot(ele, 16)): d1[(lane, *frag_slot(ele, 32))]
             for lane in range(32) for ele in range(8)}
     d2 = wmma(inst, {"A": seed_load(w1, "A"), "B": as_b, "C": d1})
     hidden = matmul(w0, x)
