@@ -131,8 +131,15 @@ def parse_args(argv=None):
     return plain if plain is not None else build_parser().parse_args(words)
 
 
+class _Options:
+    """The options of a command line as attributes, as argparse's Namespace holds them
+    (a class of its own: types.SimpleNamespace would import the types module)."""
+
+    def __init__(self, values):
+        self.__dict__.update(values)
+
+
 def _parse_plain(words):
-    from types import SimpleNamespace
     values = {s: dest for dest, spellings, _ in VALUE_OPTIONS for s in spellings}
     flags = {s: dest for dest, spellings, _ in FLAGS for s in spellings}
     parsed = {dest: default for dest, _, default in VALUE_OPTIONS}
@@ -146,7 +153,7 @@ def _parse_plain(words):
             parsed[values[word]], at = words[at + 1], at + 2
         else:
             return None
-    return SimpleNamespace(**parsed)
+    return _Options(parsed)
 
 
 def main(argv=None):

@@ -15,13 +15,13 @@ cells this calculator makes (text, and integers in the first column):
 tests/test_tables.py checks that this draws, character for character, what tabulate
 0.10.0 draws for every table the calculator can make.
 """
-from collections import namedtuple
+from instructions.record import record
 
 # A rule is (begin, fill, separator, end). above: the line above the header;
 # below_header: between the header and the first row; between: between two rows;
 # below: below the last row; multiline: cells may span several lines of text.
-# (A named tuple rather than typing.NamedTuple: drawing a table then imports nothing.)
-Style = namedtuple("Style", "above below_header between below multiline")
+# (instructions.record rather than typing.NamedTuple: drawing a table imports nothing.)
+Style = record("Style", "above below_header between below multiline", module=__name__)
 
 GRID = Style(above=("+", "-", "+", "+"), below_header=("+", "=", "+", "+"),
              between=("+", "-", "+", "+"), below=("+", "-", "+", "+"), multiline=True)

@@ -1,9 +1,9 @@
 """Registry of architectures and their instruction tables."""
-from collections import namedtuple
+from .record import record
 
 
-class Architecture(namedtuple("Architecture", "name module aliases waves public",
-                              defaults=((64,), True))):
+class Architecture(record("Architecture", "name module aliases waves public",
+                          defaults=((64,), True), module=__name__)):
     """An architecture: canonical upper-case name, table module below this package,
     accepted spellings besides the name (lower case), legal wave sizes (the first is the
     default), and whether the reference tool knows it (`public`)."""

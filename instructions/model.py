@@ -1,7 +1,5 @@
 """The instruction record: one line of table data, everything else derived from it."""
-from collections import namedtuple
-from functools import lru_cache, partial
-
+from .record import memoize, record
 from .types import TYPES
 
 # CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
@@ -57,7 +55,7 @@ _DEFAULTS = (
 )
 
 
-@lru_cache(maxsize=None)
+@memoize
 def _parse(mnemonic):
     parts = _split_name(mnemonic)
     if parts is None:
@@ -65,9 +63,9 @@ def _parse(mnemonic):
     return parts
 
 
-class Instruction(namedtuple("Instruction", ("mnemonic", "opcode", "cycles")
-                             + tuple(name for name, _ in _DEFAULTS),
-                             defaults=tuple(value for _, value in _DEFAULTS))):
+class Instruction(record("Instruction", ("mnemonic", "opcode", "cycles")
+                         + tuple(name for name, _ in _DEFAULTS),
+                         defaults=tuple(value for _, value in _DEFAULTS), module=__name__)):
     """One matrix instruction of one architecture (an immutable record).
 
     Only facts that cannot be read from the mnemonic are stored; M, N, K, the block
@@ -75,10 +73,11 @@ class Instruction(namedtuple("Instruction", ("mnemonic", "opcode", "cycles")
     """
     __slots__ = ()
 
-    def __new__(cls, mnemonic, opcode, cycles, **facts):
-        if not facts.get("blocks"):
-            facts["blocks"] = int(_parse(mnemonic)["blocks"] or 1)
-        return super().__new__(cls, mnemonic, opcode, cycles, **facts)
+    def __new__(cls, mnemonic, opcode, cycles, *values, **facts):
+        inst = super().__new__(cls, mnemonic, opcode, cycles, *values, **facts)
+        if not inst.blocks:  # from the mnemonic's _<n>b suffix, else 1
+            inst = inst._replace(blocks=int(_parse(mnemonic)["blocks"] or 1))
+        return inst
 
     @property
     def _parts(self):
@@ -180,7 +179,9 @@ class Instruction(namedtuple("Instruction", ("mnemonic", "opcode", "cycles")
 
 def family(**defaults):
     """A constructor with shared defaults for one block of table lines."""
-    return partial(Instruction, **defaults)
+    def line(mnemonic, opcode, cycles, **facts):
+        return Instruction(mnemonic, opcode, cycles, **{**defaults, **facts})
+    return line
 
 
 def variant(inst, **changes):

@@ -1,8 +1,9 @@
 """Data types of matrix operands, referenced by name from the instruction tables."""
-from collections import namedtuple
+from .record import record
 
 
-class DataType(namedtuple("DataType", "key label description bits is_int", defaults=(False,))):
+class DataType(record("DataType", "key label description bits is_int", defaults=(False,),
+                      module=__name__)):
     """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
     --detail-instruction prints, with `description` beside it."""
     __slots__ = ()

@@ -4,8 +4,7 @@
 an element (element -> registers) and the elements of a register/lane (the inverse,
 derived by enumerating the same forward map).
 """
-from collections import defaultdict
-from functools import cached_property, lru_cache
+from instructions.record import cached, memoize
 
 from . import cdna, rdna
 from .core import CalcError, Place  # noqa: F401  (re-exported)
@@ -110,7 +109,7 @@ class Operand:
         """True when a modifier changes which register slot an element is read from."""
         return bool(self._block_of or self._lane_of)
 
-    @cached_property
+    @cached
     def _base_owner(self):
         owner = {}
         for elem in self.elements():
@@ -124,13 +123,13 @@ class Operand:
             return elem
         return self._base_owner[self.places(*elem)[0]]
 
-    @cached_property
+    @cached
     def _by_register(self):
-        table = defaultdict(list)
+        table = {}
         for elem, places in self.placed():
             for place in places:
                 for reg in place.regs:
-                    table[reg, place.lane].append((place, elem))
+                    table.setdefault((reg, place.lane), []).append((place, elem))
         for entries in table.values():
             entries.sort(key=lambda pe: pe[0].reg * 32 + pe[0].lo)
         return table
@@ -147,18 +146,18 @@ class Operand:
             return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][1]))
         return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][0]))
 
-    @cached_property
+    @cached
     def lanes(self):
         return sorted({lane for _, lane in self._by_register})
 
-    @cached_property
+    @cached
     def columns(self):
         """Distinct register slots (reg, lo, width) in use, in register then bit order."""
         return sorted({(p.reg, p.lo, p.width) for entries in self._by_register.values()
                        for p, _ in entries})
 
 
-@lru_cache(maxsize=512)
+@memoize(limit=512)
 def operand(inst, matrix, mods=Modifiers(), wave=64):
     """The Operand for these arguments, built once (its inverse map is reused by later
     queries of the same process: the tests, the API and the render sweep)."""

@@ -9,23 +9,24 @@ formats of any width, register pairs and values straddling two VGPRs need no spe
 cases. Both directions derive from this one forward map; the inverse is built by
 enumeration (the largest operand has a few thousand elements).
 """
-from collections import namedtuple
-from functools import cached_property
 from itertools import product
+
+from instructions.record import cached, record
 
 ROW, COL, BLOCK, COPY = "row", "col", "block", "copy"
 LANE, BIT, NONE = "lane", "bit", "none"
 
 
-# Records are named tuples rather than dataclasses: a point query then needs neither the
-# dataclasses module (which imports inspect) nor its class generation at start-up.
+# Records are named tuples (instructions.record) rather than dataclasses: a point query
+# then needs neither the dataclasses module (which imports inspect) nor its class
+# generation at start-up.
 
 # coord: ROW, COL, BLOCK or COPY; size: values of the digit; dest: LANE, BIT or NONE;
 # stride: lanes or bits per unit of the digit.
-Factor = namedtuple("Factor", "coord size dest stride")
+Factor = record("Factor", "coord size dest stride", module=__name__)
 
 
-class Place(namedtuple("Place", "reg lane lo width")):
+class Place(record("Place", "reg lane lo width", module=__name__)):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
     __slots__ = ()
 
@@ -39,7 +40,7 @@ class Place(namedtuple("Place", "reg lane lo width")):
         return tuple(range(self.reg, self.reg + (self.lo + self.width + 31) // 32))
 
 
-_new = tuple.__new__  # builds a Place without the Python-level __new__ of namedtuple
+_new = tuple.__new__  # builds a Place without calling its Python-level __new__
 
 
 class Layout:
@@ -68,13 +69,13 @@ class Layout:
                 bit += digit * f.stride
         return lane, bit
 
-    @cached_property
+    @cached
     def _tables(self):
         """Per coordinate, the offsets of each of its values: places() then only adds."""
         return tuple(tuple(self._offsets(coord, v) for v in range(extent))
                      for coord, extent in zip((ROW, COL, BLOCK), self.shape))
 
-    @cached_property
+    @cached
     def _copies(self):
         copies = [0]
         for f in self.factors:
@@ -82,7 +83,7 @@ class Layout:
                 copies = [c + d * f.stride for c in copies for d in range(f.size)]
         return copies
 
-    @cached_property
+    @cached
     def _single(self):
         return self._copies == [0]
 
@@ -123,7 +124,7 @@ class Layout:
         for b, r, c in product(range(blocks), range(rows), range(cols)):
             yield (r, c, b)
 
-    @cached_property
+    @cached
     def register_count(self):
         """VGPRs spanned: the digits are independent, so the highest bit offset is the
         one with every bit digit at its largest value."""

@@ -4,15 +4,15 @@ A transform maps an element's base places to the places the hardware actually re
 under the modifier: CBSZ/ABID make a group of blocks read one block's A values, BLGP
 swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instead.
 """
-from collections import namedtuple
+from instructions.record import record
 
 from .core import CalcError
 
 
 # The modifier values of one query (all 0 by default). opsel_a / opsel_b: the bytes of
 # the A- and B-scale VGPRs of CDNA4's v_mfma_scale_*.
-Modifiers = namedtuple("Modifiers", "cbsz abid blgp opsel neg neg_hi opsel_a opsel_b",
-                       defaults=(0,) * 8)
+Modifiers = record("Modifiers", "cbsz abid blgp opsel neg neg_hi opsel_a opsel_b",
+                   defaults=(0,) * 8, module=__name__)
 
 
 # BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").
