@@ -8,11 +8,11 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 
 def register(place, lane=True, whole=False):
     """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
-    reg, lo, width = place.reg, place.lo, place.width
+    reg, at, lo, width = place  # (a Place: unpacked at once, tables name thousands)
     top = reg + (lo + width - 1) // 32  # the last VGPR touched (as place.regs)
     name = f"v{reg}" if top == reg else f"v[{top}:{reg}]"
     if lane:
-        name += f"{{{place.lane}}}"
+        name += f"{{{at}}}"
     if whole or width % 32 == 0 and lo == 0:
         return name
     return f"{name}.[{lo + width - 1}:{lo}]"

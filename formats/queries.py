@@ -132,13 +132,17 @@ def register_layout(operand, transpose=False):
     first, second = AXES[operand.matrix]
     if transpose:
         first, second = second, first
-    mark_of = operand.mark_of
+    if operand.marks_vary:
+        def label(place):
+            return marked(register(place), operand.mark_of(place))
+    else:  # one mark for every place (mostly none): no look-up per cell
+        label = register if not operand.mark else lambda p: marked(register(p), operand.mark)
     tables = []
     for title, block in block_groups(operand):
         places = operand.block_places(block)
         if transpose:
             places = list(map(list, zip(*places)))
-        grid = [[r] + [[marked(register(p), mark_of(p)) for p in cell] for cell in row]
+        grid = [[r] + [[label(p) for p in cell] for cell in row]
                 for r, row in enumerate(places)]
         header = [f"{operand.matrix}[{first}][{second}]"] + list(range(len(grid[0]) - 1))
         tables.append((title, header, grid))
@@ -148,12 +152,16 @@ def register_layout(operand, transpose=False):
 def matrix_layout(operand, transpose=False):
     """Lanes x register slots, cells naming the elements each slot holds."""
     matrix, blocks, mark_of = operand.matrix, operand.inst.blocks, operand.mark_of
+    vary = operand.marks_vary
     cells = {}  # one pass in element order, so each cell lists its elements in that order
     for e, places in operand.placed():
         text = element(matrix, e, blocks)
+        if not vary:
+            text = marked(text, operand.mark)
         for p in places:
-            cells.setdefault((p.lane, (p.reg, p.lo, p.width)), []).append(
-                marked(text, mark_of(p)))
+            reg, lane, lo, width = p
+            cells.setdefault((lane, (reg, lo, width)), []).append(
+                marked(text, mark_of(p)) if vary else text)
     lanes = sorted({lane for lane, _ in cells})
     columns = sorted({col for _, col in cells})
     names = [register(_slot_place(col), lane=False) for col in columns]
