@@ -9,13 +9,23 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 def register(place, lane=True, whole=False):
     """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
     reg, at, lo, width = place  # (a Place: unpacked at once, tables name thousands)
-    top = reg + (lo + width - 1) // 32  # the last VGPR touched (as place.regs)
-    name = f"v{reg}" if top == reg else f"v[{top}:{reg}]"
+    try:
+        name, bits = _SLOTS[reg, lo, width]
+    except KeyError:
+        name, bits = _SLOTS[reg, lo, width] = _slot(reg, lo, width)
     if lane:
-        name += f"{{{at}}}"
-    if whole or width % 32 == 0 and lo == 0:
-        return name
-    return f"{name}.[{lo + width - 1}:{lo}]"
+        name = f"{name}{{{at}}}"
+    return name if whole else name + bits
+
+
+_SLOTS = {}  # (reg, lo, width) -> its text: tables name the same few slots in every lane
+
+
+def _slot(reg, lo, width):
+    """(register name, bits suffix) of a slot: v3 / v[1:0], and .[15:0] or nothing."""
+    top = reg + (lo + width - 1) // 32  # the last VGPR touched (as Place.regs)
+    name = f"v{reg}" if top == reg else f"v[{top}:{reg}]"
+    return name, "" if width % 32 == 0 and lo == 0 else f".[{lo + width - 1}:{lo}]"
 
 
 def element(matrix, elem, blocks):
