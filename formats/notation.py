@@ -30,8 +30,7 @@ def _slot(reg, lo, width):
 
 def element(matrix, elem, blocks):
     row, col, block = elem
-    text = f"{matrix}[{row}][{col}]"
-    return text + f".B{block}" if blocks > 1 else text
+    return f"{matrix}[{row}][{col}].B{block}" if blocks > 1 else f"{matrix}[{row}][{col}]"
 
 
 def marked(text, mark):

@@ -152,24 +152,27 @@ def register_layout(operand, transpose=False):
 def matrix_layout(operand, transpose=False):
     """Lanes x register slots, cells naming the elements each slot holds."""
     matrix, blocks, mark_of = operand.matrix, operand.inst.blocks, operand.mark_of
-    vary = operand.marks_vary
-    cells = {}  # one pass in element order, so each cell lists its elements in that order
+    vary, mark = operand.marks_vary, operand.mark
+    cells = {}  # place -> names; one pass in element order, which each cell keeps
     for e, places in operand.placed():
         text = element(matrix, e, blocks)
-        if not vary:
-            text = marked(text, operand.mark)
+        if vary:
+            for p in places:
+                cells.setdefault(p, []).append(marked(text, mark_of(p)))
+            continue
+        text = marked(text, mark) if mark else text
         for p in places:
-            reg, lane, lo, width = p
-            cells.setdefault((lane, (reg, lo, width)), []).append(
-                marked(text, mark_of(p)) if vary else text)
-    lanes = sorted({lane for lane, _ in cells})
-    columns = sorted({col for _, col in cells})
+            cells.setdefault(p, []).append(text)
+    lanes = sorted({p.lane for p in cells})
+    columns = sorted({(p.reg, p.lo, p.width) for p in cells})  # register slots
     names = [register(_slot_place(col), lane=False) for col in columns]
+    # (a Place is a tuple (reg, lane, lo, width): the plain tuple finds it)
     if transpose:
-        rows = [[n] + [cells.get((lane, col), []) for lane in lanes]
-                for n, col in zip(names, columns)]
+        rows = [[n] + [cells.get((reg, lane, lo, width), []) for lane in lanes]
+                for n, (reg, lo, width) in zip(names, columns)]
         return ["lane"] + lanes, rows
-    rows = [[lane] + [cells.get((lane, col), []) for col in columns] for lane in lanes]
+    rows = [[lane] + [cells.get((reg, lane, lo, width), []) for reg, lo, width in columns]
+            for lane in lanes]
     return ["lane"] + names, rows
 
 

@@ -98,11 +98,9 @@ class Operand:
 
     def placed(self):
         """(element, places) of every element, in the order of elements() (in bulk)."""
-        grids = {}
+        grids = [self.block_places(block) for block in range(self.blocks)]
         for elem in self.elements():
             row, col, block = elem
-            if block not in grids:
-                grids[block] = self.block_places(block)
             yield elem, grids[block][row][col]
 
     @property
