@@ -16,19 +16,11 @@ def _cells(rows, joiner):
     return [[joiner.join(c) if isinstance(c, list) else c for c in row] for row in rows]
 
 
-def render_grid(header, rows):
-    from .tables import GRID, draw
-    return draw(GRID, header, _cells(rows, JOINERS["grid"]))
-
-
-def render_markdown(header, rows):
-    from .tables import MARKDOWN, draw
-    return draw(MARKDOWN, header, _cells(rows, JOINERS["markdown"]))
-
-
-def render_asciidoc(header, rows):
-    from .tables import draw_asciidoc
-    return draw_asciidoc(header, _cells(rows, JOINERS["asciidoc"]))
+def _table(fmt):
+    def render(header, rows):
+        from .tables import draw_format
+        return draw_format(fmt, header, _cells(rows, JOINERS[fmt]))
+    return render
 
 
 def _csv_field(value):
@@ -48,10 +40,10 @@ def render_csv(header, rows):
 
 
 RENDERERS = {
-    "grid": render_grid,
+    "grid": _table("grid"),
     "csv": render_csv,
-    "markdown": render_markdown,
-    "asciidoc": render_asciidoc,
+    "markdown": _table("markdown"),
+    "asciidoc": _table("asciidoc"),
 }
 
 

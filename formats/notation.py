@@ -12,7 +12,7 @@ def register(place, lane=True, whole=False):
     try:
         name, bits = _SLOTS[reg, lo, width]
     except KeyError:
-        name, bits = _SLOTS[reg, lo, width] = _slot(reg, lo, width)
+        name, bits = _SLOTS[reg, lo, width] = _slot(place)
     if lane:
         name = f"{name}{{{at}}}"
     return name if whole else name + bits
@@ -21,11 +21,13 @@ def register(place, lane=True, whole=False):
 _SLOTS = {}  # (reg, lo, width) -> its text: tables name the same few slots in every lane
 
 
-def _slot(reg, lo, width):
-    """(register name, bits suffix) of a slot: v3 / v[1:0], and .[15:0] or nothing."""
-    top = reg + (lo + width - 1) // 32  # the last VGPR touched (as Place.regs)
-    name = f"v{reg}" if top == reg else f"v[{top}:{reg}]"
-    return name, "" if width % 32 == 0 and lo == 0 else f".[{lo + width - 1}:{lo}]"
+def _slot(place):
+    """(register name, bits suffix) of a place's slot: v3 / v[1:0], and .[15:0] or
+    nothing (for a whole register or pair)."""
+    first, last = place.regs[0], place.regs[-1]
+    name = f"v{first}" if first == last else f"v[{last}:{first}]"
+    whole = place.width % 32 == 0 and place.lo == 0
+    return name, "" if whole else f".[{place.hi}:{place.lo}]"
 
 
 def element(matrix, elem, blocks):

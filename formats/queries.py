@@ -132,17 +132,13 @@ def register_layout(operand, transpose=False):
     first, second = AXES[operand.matrix]
     if transpose:
         first, second = second, first
-    if operand.marks_vary:
-        def label(place):
-            return marked(register(place), operand.mark_of(place))
-    else:  # one mark for every place (mostly none): no look-up per cell
-        label = register if not operand.mark else lambda p: marked(register(p), operand.mark)
+    mark_of = operand.mark_of
     tables = []
     for title, block in block_groups(operand):
         places = operand.block_places(block)
         if transpose:
             places = list(map(list, zip(*places)))
-        grid = [[r] + [[label(p) for p in cell] for cell in row]
+        grid = [[r] + [[marked(register(p), mark_of(p)) for p in cell] for cell in row]
                 for r, row in enumerate(places)]
         header = [f"{operand.matrix}[{first}][{second}]"] + list(range(len(grid[0]) - 1))
         tables.append((title, header, grid))
@@ -152,17 +148,11 @@ def register_layout(operand, transpose=False):
 def matrix_layout(operand, transpose=False):
     """Lanes x register slots, cells naming the elements each slot holds."""
     matrix, blocks, mark_of = operand.matrix, operand.inst.blocks, operand.mark_of
-    vary, mark = operand.marks_vary, operand.mark
     cells = {}  # place -> names; one pass in element order, which each cell keeps
     for e, places in operand.placed():
         text = element(matrix, e, blocks)
-        if vary:
-            for p in places:
-                cells.setdefault(p, []).append(marked(text, mark_of(p)))
-            continue
-        text = marked(text, mark) if mark else text
         for p in places:
-            cells.setdefault(p, []).append(text)
+            cells.setdefault(p, []).append(marked(text, mark_of(p)))
     lanes = sorted({p.lane for p in cells})
     columns = sorted({(p.reg, p.lo, p.width) for p in cells})  # register slots
     names = [register(_slot_place(col), lane=False) for col in columns]

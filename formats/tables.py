@@ -68,15 +68,18 @@ def _pad(text, width, right):
     return text.rjust(width) if right else text.ljust(width)
 
 
+def _line(cells, widths, right):
+    """One line of cells, each padded to its column and set between spaces after a bar."""
+    return "|" + "|".join(f" {_pad(c, w, r)} " for c, w, r in zip(cells, widths, right))
+
+
 def _row_lines(cells, widths, right, multiline):
     """The lines of one bordered row."""
     if not multiline:
-        return ["|" + "|".join(f" {_pad(c, w, r)} " for c, w, r in zip(cells, widths, right))
-                + "|"]
+        return [_line(cells, widths, right) + "|"]
     split = [c.splitlines() for c in cells]
-    return ["|" + "|".join(f" {_pad(lines[at] if at < len(lines) else '', w, r)} "
-                           for lines, w, r in zip(split, widths, right)) + "|"
-            for at in range(max(map(len, split)))]
+    return [_line([lines[at] if at < len(lines) else "" for lines in split], widths, right)
+            + "|" for at in range(max(map(len, split)))]
 
 
 def draw(style, header, rows):
@@ -100,7 +103,13 @@ def draw_asciidoc(header, rows):
     header, texts, widths, right = _columns(header, rows, ASCIIDOC)
     cols = ",".join(f"{'>' if r else '<'}{w + 2}" for w, r in zip(widths, right))
     lines = [f'[cols="{cols}",options="header"]', "|===="]
-    lines += ["|" + "|".join(f" {_pad(c, w, r)} " for c, w, r in zip(cells, widths, right))
-              for cells in [header] + texts]
+    lines += [_line(cells, widths, right) for cells in [header] + texts]
     lines.append(_rule(ASCIIDOC.below, widths))
     return "\n".join(lines)
+
+
+def draw_format(fmt, header, rows):
+    """The table in format `fmt`: "grid", "markdown" or "asciidoc"."""
+    if fmt == "asciidoc":
+        return draw_asciidoc(header, rows)
+    return draw(GRID if fmt == "grid" else MARKDOWN, header, rows)

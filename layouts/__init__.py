@@ -42,8 +42,7 @@ class Operand:
         if inst.is_rdna:
             self.mark = rdna_c_mark(inst, matrix, mods)
         # What the modifiers do, settled once: every table cell asks again.
-        # Whether the mark depends on the place (RDNA OPSEL/NEG halves) or is `mark`.
-        self.marks_vary = inst.is_rdna and matrix in ("A", "B")
+        self._marks_vary = inst.is_rdna and matrix in ("A", "B")  # OPSEL/NEG halves
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
@@ -53,7 +52,7 @@ class Operand:
 
     def mark_of(self, place):
         """The negation / absolute-value mark shown with the value at `place`."""
-        if self.marks_vary:
+        if self._marks_vary:
             return rdna_half_mark(self.inst, self.matrix, self.mods, place)
         return self.mark
 
