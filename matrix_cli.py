@@ -3,8 +3,17 @@ SMFMAC, WMMA or SWMMAC instruction lives (VGPR, lane, bits), and the instruction
 
 Command-line compatible with AMD's Matrix Instruction Calculator; run with -h for help.
 """
+from __future__ import annotations
+
 import os
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any
+
+    Arches = dict[str, tuple[tuple[str, ...], list[str]]]  # name: (aliases, mnemonics)
 
 __version__ = "1.0.0"
 
@@ -24,6 +33,8 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("lane", ("-l", "--lane"), "0"),
     ("opsel_a", ("--opsel-a", "--opsel_a"), "0"),
     ("opsel_b", ("--opsel-b", "--opsel_b"), "0"),
+    ("format", ("--format",), _ABSENT),
+    ("completion", ("--completion",), _ABSENT),
 )
 FLAGS = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
@@ -55,6 +66,10 @@ FLAGS = (  # dest, spellings, help
     ("json", ("--json",), "print one JSON document instead of text (any mode; see the README)"),
     ("catalog", ("--catalog",), "list every instruction of every architecture (or of -a's) "
      "with its facts, as a table; -L -a all does the same"),
+    ("compact", ("--compact",), "with --json: the document on one line"),
+    ("json_schema", ("--json-schema",), "print the JSON Schema of the --json documents"),
+    ("list_architectures", ("--list-architectures",),
+     "list the architectures with their gfx and product aliases"),
 )
 FILTER_HELP = ("with --catalog: keep the instructions matching KEY=VALUE; KEY is arch, type, "
                "shape (MxNxK), sparse (yes/no), kind, m, n, k or blocks; repeatable")
@@ -71,11 +86,216 @@ VALUE_HELP = {
     "lane": "lane number",
     "opsel_a": "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
     "opsel_b": "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
+    "format": "-R/-M (and --catalog) output as a document in format NAME: any table format "
+              "of tabulate (rst, latex, html, mediawiki, jira, orgtbl, pipe, ...), "
+              "markdown, csv, tsv, long-csv, jsonl or json (see the README's Formats)",
+    "completion": "print a completion script for SHELL (bash or zsh) and exit",
 }
 
 
 class ArgumentError(Exception):
     """Raised instead of argparse's own exit, so that main() reports every error alike."""
+
+
+# ---- The command line's face (issue 12): help groups, names, completion, messages,
+# output. Everything here reads the option table above.
+
+class HelpRequested(Exception):
+    """-h/--help: the help text, which main() writes like any other output."""
+
+
+# The groups of -h, in order: every dest of VALUE_OPTIONS and FLAGS (and "filter") once.
+GROUPS = (
+    ("query modes", ("list", "list_architectures", "detail", "get", "entry", "rlayout",
+                     "mlayout", "catalog", "filter")),
+    ("instruction", ("architecture", "instruction", "wavefront")),
+    ("matrices", ("A", "B", "C", "D", "K", "SA", "SB", "output")),
+    ("coordinates (-g) and registers (-m)", ("i", "j", "k", "block", "register", "lane")),
+    ("CDNA modifiers (MFMA, SMFMAC)", ("cbsz", "abid", "blgp")),
+    ("RDNA modifiers (WMMA, SWMMAC)", ("opsel", "neg", "neg_hi")),
+    ("CDNA4 block-scale modifiers (v_mfma_scale_*)", ("opsel_a", "opsel_b")),
+    ("output formats", ("csv", "markdown", "asciidoc", "format", "transpose", "json",
+                        "compact", "json_schema")),
+    ("other", ("version", "completion")),
+)
+METAVARS = {"architecture": "ARCH", "instruction": "INSTRUCTION", "wavefront": "32/64",
+            "format": "NAME", "completion": "SHELL"}
+EXAMPLES = (
+    ("where element A[5][6] of an MFMA lives",
+     "-a cdna3 -i v_mfma_f32_32x32x8_f16 -g -A -I 5 -K 6"),
+    ("what register 1 of lane 3 holds", "-a cdna3 -i v_mfma_f32_32x32x8_f16 -m -B -r 1 -l 3"),
+    ("the register layout of C, as Markdown",
+     "-a rdna3 -i v_wmma_f32_16x16x16_f16 -R -C --format markdown"),
+    ("one CSV row per element location", "-a cdna3 -i v_mfma_f32_4x4x4_16b_f16 -R -A "
+     "--format long-csv"),
+    ("the facts and formulas of an instruction", "-a gfx950 -i v_mfma_f32_16x16x128_f8f6f4 -d"),
+    ("every fp8 instruction", "--catalog --filter type=fp8"),
+)
+INSTALLED_NAME = "matrix-calculator"  # the command pip installs (pyproject.toml)
+
+
+def program_name() -> str:
+    """matrix-calculator when run as the installed command, else matrix_calculator.py."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return INSTALLED_NAME if name.split(".")[0] == INSTALLED_NAME else "matrix_calculator.py"
+
+
+def architecture_lines() -> list[str]:
+    """One line per architecture: its name, wave sizes and aliases."""
+    from instructions import ARCHITECTURES
+    return [f"  {a.name.lower():6} wave{'/'.join(map(str, a.waves)):5}  "
+            f"{', '.join(a.aliases)}" for a in ARCHITECTURES]
+
+
+def _epilog() -> str:
+    prog = program_name()
+    lines = ["architectures (-a takes the name or an alias, any case):"]
+    lines += architecture_lines()
+    lines += ["", "examples:"]
+    for text, args in EXAMPLES:
+        lines += [f"  {prog} {args}", f"      {text}"]
+    return "\n".join(lines)
+
+
+def list_architectures() -> str:
+    return "\n".join(["Architectures (name, wave sizes, aliases):"] + architecture_lines()) + "\n"
+
+
+def spellings() -> list[str]:
+    """Every option spelling, in the order of the option table."""
+    words = ["-h", "--help"]
+    words += [w for _, names, _ in VALUE_OPTIONS for w in names]
+    words += [w for _, names, _ in FLAGS for w in names]
+    return words + ["--filter"]
+
+
+def _choices() -> dict[str, list[str]]:
+    """The values completion offers after an option: {dest: [words]}."""
+    from formats.documents import NAMES
+    from instructions import ARCHITECTURES
+    arch_words = [w for a in ARCHITECTURES for w in (a.name.lower(),) + tuple(a.aliases)]
+    return {"architecture": arch_words + ["all"], "format": list(NAMES),
+            "completion": ["bash", "zsh"], "wavefront": ["32", "64"],
+            "filter": [f"{key}=" for key in ("arch", "type", "shape", "sparse", "kind", "m",
+                                             "n", "k", "blocks")]}
+
+
+def completion(shell: str | None) -> str:
+    """A completion script for `shell` (bash or zsh), generated from the option table."""
+    from instructions import ARCHITECTURES
+    if shell not in ("bash", "zsh"):
+        raise ArgumentError(f"--completion takes bash or zsh, not {_shown(str(shell))}")
+    choices = _choices()
+    by_arch = {a.name.lower(): (a.aliases, [i.mnemonic for i in a.instructions])
+               for a in ARCHITECTURES}
+    options = {dest: names for dest, names, _ in VALUE_OPTIONS}
+    options["filter"] = ("--filter",)
+    if shell == "bash":
+        return _bash(choices, by_arch, options)
+    return _zsh(choices, by_arch, options)
+
+
+def _bash(choices: dict[str, list[str]], by_arch: Arches,
+          options: Mapping[str, tuple[str, ...]]) -> str:
+    cases = "".join(f"        {'|'.join(options[dest])}) words=\"{' '.join(words)}\";;\n"
+                    for dest, words in choices.items())
+    arches = "".join(f"            {'|'.join((name,) + tuple(aliases))}) "
+                     f"words=\"{' '.join(mnemonics)}\";;\n"
+                     for name, (aliases, mnemonics) in by_arch.items())
+    every = " ".join(sorted({m for _, ms in by_arch.values() for m in ms}))
+    return f"""# bash completion for {INSTALLED_NAME} (made by: {INSTALLED_NAME} --completion bash)
+# Load it with: source <({INSTALLED_NAME} --completion bash)
+_matrix_calculator() {{
+    local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}} words="" arch="" w
+    case $prev in
+{cases}        -i|--instruction)
+            for ((w = 1; w < COMP_CWORD - 1; w++)); do
+                case ${{COMP_WORDS[w]}} in -a|--architecture) arch=${{COMP_WORDS[w+1],,}};; esac
+            done
+            case $arch in
+{arches}            *) words="{every}";;
+            esac;;
+        *) words="{' '.join(spellings())}";;
+    esac
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}}
+complete -F _matrix_calculator {INSTALLED_NAME} matrix_calculator.py
+"""
+
+
+def _zsh_text(text: str) -> str:
+    return (text.replace("'", "'\\''").replace("[", "(").replace("]", ")")
+            .replace(":", "\\:"))
+
+
+def _zsh(choices: dict[str, list[str]], by_arch: Arches,
+         options: Mapping[str, tuple[str, ...]]) -> str:
+    every = " ".join(sorted({m for _, ms in by_arch.values() for m in ms}))
+    values = dict(choices, instruction=every.split())
+    specs = []
+    for dest, names, default in VALUE_OPTIONS:
+        words = values.get(dest)
+        action = f"({' '.join(words)})" if words else " "
+        for name in names:
+            specs.append(f"'*{name}[{_zsh_text(VALUE_HELP[dest])}]:{dest}:{action}'")
+    for dest, names, text in FLAGS:
+        specs += [f"'*{name}[{_zsh_text(text)}]'" for name in names]
+    specs.append(f"'*--filter[{_zsh_text(FILTER_HELP)}]:filter:({' '.join(choices['filter'])})'")
+    specs += ["'(- *)'{-h,--help}'[show the help and exit]'"]
+    lines = " \\\n    ".join(specs)
+    return f"""#compdef {INSTALLED_NAME} matrix_calculator.py
+# zsh completion for {INSTALLED_NAME} (made by: {INSTALLED_NAME} --completion zsh)
+# Load it with: source <({INSTALLED_NAME} --completion zsh), or save it as _{INSTALLED_NAME}
+# in a directory of $fpath.
+_matrix_calculator() {{
+  _arguments -s \\
+    {lines}
+}}
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+  _matrix_calculator "$@"
+else
+  compdef _matrix_calculator {INSTALLED_NAME} matrix_calculator.py
+fi
+"""
+
+
+def _closest(word: str, known: Iterable[str], limit: int = 3) -> list[str]:
+    """The known words closest to `word` (any case), best first."""
+    import difflib
+    lowered = {k.lower(): k for k in known}
+    return [lowered[c] for c in difflib.get_close_matches(word.lower(), list(lowered),
+                                                          n=limit, cutoff=0.6)]
+
+
+def _did_you_mean(word: str, known: Iterable[str], limit: int = 3) -> str:
+    """' (did you mean x or y?)' for the known words closest to `word`, or ''."""
+    close = _closest(word, known, limit)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def architecture_hint(value: str) -> str:
+    from instructions import ARCHITECTURES
+    return _did_you_mean(value, [w for a in ARCHITECTURES
+                                 for w in (a.name.lower(),) + tuple(a.aliases)])
+
+
+def instruction_hint(arch: Any, value: str) -> str:
+    """Where else the instruction exists, and the closest spellings on `arch`."""
+    from instructions import ARCHITECTURES
+    elsewhere = [a.name for a in ARCHITECTURES if a is not arch and a.find(value) is not None]
+    hint = _did_you_mean(value, [i.mnemonic for i in arch.instructions])
+    if elsewhere:
+        hint += f"; {value} is an instruction of {' and '.join(elsewhere)}"
+    return hint
+
+
+def _option_hint(message: str) -> str:
+    """Did-you-mean for each unknown option that argparse names."""
+    words = message.split(":", 1)[1].split() if ":" in message else []
+    known = spellings()
+    hints = [f"{w} is not an option; did you mean {close[0]}?" for w in words
+             if w.startswith("-") for close in [_closest(w.split("=")[0], known, 1)] if close]
+    return ("; " + "; ".join(hints)) if hints else ""
 
 
 def _terminal_width():
@@ -93,12 +313,16 @@ def _terminal_width():
 
 
 def build_parser():
-    """The argparse parser, which defines the command-line grammar."""
+    """The argparse parser, which defines the command-line grammar; -h shows its options
+    in the groups of GROUPS, then the architectures and examples."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
         def error(self, message):
             raise ArgumentError(message)
+
+        def print_help(self, file=None):  # -h: main() writes the text like any output
+            raise HelpRequested(self.format_help())
 
     class Formatter(argparse.RawDescriptionHelpFormatter):
         """argparse builds a formatter for every option it adds; giving the width here
@@ -107,16 +331,24 @@ def build_parser():
         def __init__(self, prog):
             super().__init__(prog, width=_terminal_width())
 
-    parser = Parser(prog="matrix_calculator.py", description=__doc__.split("\n\n")[0],
-                    formatter_class=Formatter)
-    for dest, spellings, default in VALUE_OPTIONS:
-        parser.add_argument(*spellings, dest=dest, nargs="?", const=None, default=default,
-                            metavar="#" if default == "0" else dest.upper(),
-                            help=VALUE_HELP[dest])
-    for dest, spellings, text in FLAGS:
-        parser.add_argument(*spellings, dest=dest, action="store_true", help=text)
-    parser.add_argument("--filter", action="append", default=[], metavar="KEY=VALUE",
-                        help=FILTER_HELP)
+    parser = Parser(prog=program_name(), description=__doc__.split("\n\n")[0],
+                    epilog=_epilog(), formatter_class=Formatter)
+    values = {dest: (spellings, default) for dest, spellings, default in VALUE_OPTIONS}
+    flags = {dest: (spellings, text) for dest, spellings, text in FLAGS}
+    for title, dests in GROUPS:
+        group = parser.add_argument_group(title)
+        for dest in dests:
+            if dest in values:
+                spellings, default = values[dest]
+                group.add_argument(*spellings, dest=dest, nargs="?", const=None,
+                                   default=default, help=VALUE_HELP[dest],
+                                   metavar="#" if default == "0" else METAVARS[dest])
+            elif dest in flags:
+                spellings, text = flags[dest]
+                group.add_argument(*spellings, dest=dest, action="store_true", help=text)
+            else:  # --filter
+                group.add_argument("--filter", action="append", default=[],
+                                   metavar="KEY=VALUE", help=FILTER_HELP)
     return parser
 
 
@@ -156,24 +388,29 @@ def _parse_plain(words):
     return _Options(parsed)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the calculator; returns the exit status: 0, 2 for any error in the command
-    line, 130 when interrupted (Ctrl-C). No exception escapes."""
+    line, 1 when the output cannot be written, 130 when interrupted (Ctrl-C). No
+    exception escapes."""
     try:
         try:
             args = parse_args(argv)
-            text = run(args)
-        except SystemExit as exc:  # --help
-            return exc.code
+            text = _answer(args)
+        except HelpRequested as help_text:
+            return _write(str(help_text))
         except ArgumentError as exc:
             return _fail(_with_hint(str(exc)))
         except ValueError as exc:  # CalcError and friends: one clear message
             return _fail(str(exc))
+        except ModuleNotFoundError as exc:  # a run-time dependency that is not installed
+            return _fail(f"this needs the Python package {exc.name}, which is not installed "
+                         f"(pip install {exc.name}, or install the calculator with pip)",
+                         status=1)
         return _write(text)
     except KeyboardInterrupt:
         _discard_output()
         return 130
-    except BrokenPipeError:  # the reader went away during --help
+    except BrokenPipeError:
         _discard_output()
         return 0
     except Exception as exc:  # a defect: still one line, not a traceback
@@ -181,12 +418,52 @@ def main(argv=None):
                      "command line", status=1)
 
 
+def _answer(args: Any) -> str:
+    """The output of one command line: the options answered here (issue 12's), or run()."""
+    if args.format is None:
+        raise ArgumentError("the --format option needs a value: one of "
+                            + ", ".join(_format_names()))
+    if args.format == "json":  # --format json is --json
+        args.json, args.format = True, _ABSENT
+    if args.format is not _ABSENT and args.format not in _format_names():
+        raise ArgumentError(f"unknown format {_shown(args.format)}; choose one of "
+                            + ", ".join(_format_names()) + _did_you_mean(args.format,
+                                                                         _format_names()))
+    if args.json and args.format is not _ABSENT:
+        raise ArgumentError(f"--json is an output format of its own: drop --format {args.format}")
+    if args.compact and not args.json:
+        raise ArgumentError("--compact shapes the --json document: use it with --json")
+    if args.completion is not _ABSENT:
+        return completion(args.completion)
+    if args.json_schema:
+        return _schema_text()
+    if args.list_architectures:
+        return list_architectures()
+    text: str = run(args)
+    if args.compact:
+        import json
+        text = json.dumps(json.loads(text), separators=(",", ":")) + "\n"
+    return text
+
+
+def _format_names() -> tuple[str, ...]:
+    from formats.documents import NAMES
+    return NAMES
+
+
+def _schema_text() -> str:
+    """The JSON Schema shipped inside the formats package."""
+    from pathlib import Path
+    return (Path(__file__).resolve().parent / "formats" / "output.schema.json").read_text(
+        encoding="utf-8")
+
+
 def run(args):
     """The whole output of one command line, or an exception naming the first problem."""
     if args.json:
         _check_json(args)
     if args.version:
-        text = f"matrix_calculator.py {__version__}\n"
+        text = f"{program_name()} {__version__}\n"
         return _json().version(__version__) if args.json else text
     if args.catalog or args.list and _is_all(args.architecture):
         return catalog(args)
@@ -205,7 +482,8 @@ def run(args):
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
     numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
-    return ("" if args.json else _header(inst)) + _query(args, inst, numbers, wave)
+    return ("" if args.json or _is_document(args) else _header(inst)) \
+        + _query(args, inst, numbers, wave)
 
 
 def _header(inst):
@@ -239,6 +517,7 @@ def catalog(args):
     import matrix_api
     from formats import catalog as table
     filters = matrix_api.parse_filters(args.filter)
+    table.check_filters(filters)
     arch = None if args.architecture is _ABSENT or _is_all(args.architecture) \
         else _architecture(args.architecture)
     wave = _number(args.wavefront, "-w/--wavefront") or None
@@ -250,10 +529,7 @@ def catalog(args):
             if arch is None or row["architecture"] == arch.name]
     if args.json:
         return _json().catalog(rows, filters, wave, arch and arch.name)
-    fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
-    if len(fmts) > 1:
-        raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
-    return table.text(fmts[0] if fmts else "grid", rows)
+    return table.text(_table_format(args), rows)
 
 
 def _architecture(value):
@@ -263,8 +539,8 @@ def _architecture(value):
         raise ArgumentError(f"the -a/--architecture option needs a value: one of {names}")
     arch = find_architecture(value)
     if arch is None:
-        raise ArgumentError(f"unknown architecture {_shown(value)}; choose one of {names} "
-                            "(or one of their gfx/product aliases)")
+        raise ArgumentError(f"unknown architecture {_shown(value)}{architecture_hint(value)}; "
+                            f"choose one of {names} (or one of their gfx/product aliases)")
     return arch
 
 
@@ -274,7 +550,8 @@ def _instruction(arch, value):
                             f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
     inst = arch.find(value)
     if inst is None:
-        raise ArgumentError(f"{arch.name} has no instruction {_shown(value)}; "
+        raise ArgumentError(f"{arch.name} has no instruction {_shown(value)}"
+                            f"{instruction_hint(arch, value)}; "
                             f"run with -a {arch.name.lower()} -L to list them")
     return inst
 
@@ -339,12 +616,11 @@ def _query(args, inst, numbers, wave):
     check_matrix(inst, matrix)
     if inst.f8f6f4:
         inst = _with_formats(inst, mods.cbsz, mods.blgp)
-    fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
-    if len(fmts) > 1:
-        raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
-    fmt = fmts[0] if fmts else "grid"
+    fmt = _table_format(args)
     if args.json:
         return _json().query(inst, matrix, mods, wave, mode, numbers, output_calc)
+    if _is_document(args):
+        return _document(fmt, inst, matrix, mods, wave, mode, args.transpose)
     return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
                           fmt, args.transpose)
 
@@ -356,37 +632,68 @@ def _with_formats(inst, cbsz, blgp):
     return inst.with_formats(cbsz, blgp)
 
 
-def _with_hint(message):
+def _table_format(args: Any) -> str:
+    """The table format chosen by --csv/--markdown/--asciidoc or --format (grid if none)."""
+    fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
+    if len(fmts) > 1:
+        raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
+    if args.format is not _ABSENT:
+        if fmts:
+            raise ArgumentError(f"choose one of --format and --{fmts[0]}")
+        return str(args.format)
+    return fmts[0] if fmts else "grid"
+
+
+def _is_document(args: Any) -> bool:
+    """Whether a --format document answers this command line (a -R or -M query)."""
+    return args.format is not _ABSENT and (args.rlayout or args.mlayout)
+
+
+def _document(fmt: str, inst: Any, matrix: str, mods: Any, wave: int, mode: str,
+              transpose: bool) -> str:
+    from formats import documents
+    return documents.render(fmt, documents.Query(inst, matrix, mods, wave, mode, transpose))
+
+
+def _with_hint(message: str) -> str:
     """argparse names an unknown option or stray word but not what is allowed: say where
     to look."""
     if message.startswith("unrecognized arguments"):
-        return message + " (run with -h to see the options)"
+        return message + _option_hint(message) + " (run with -h to see the options)"
     if "ignored explicit argument" in message:
         return message + " (the option takes no value)"
     return message
 
 
-def _fail(message, status=2):
+def _fail(message: str, status: int = 2) -> int:
     """Report an error on one line of stderr."""
     text = " ".join(line.strip() for line in message.splitlines() if line.strip())
     try:
-        sys.stderr.write(f"matrix_calculator.py: error: {text}\n")
+        sys.stderr.write(f"{program_name()}: error: {text}\n")
         sys.stderr.flush()
-    except (AttributeError, OSError):  # no stderr, or nobody reads it
+    except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
         pass
     return status
 
 
-def _write(text):
+def _write(text: str) -> int:
+    """Write the output; a reader that went away ends quietly (status 0), any other
+    failure (a full disk, a closed stdout) is one line on stderr and status 1."""
     try:
+        if sys.stdout is None:  # started with stdout closed
+            raise OSError("standard output is closed")
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (| head): end quietly
         _discard_output()
+    except (OSError, ValueError) as exc:
+        _discard_output()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return _fail(f"cannot write output: {reason}", status=1)
     return 0
 
 
-def _discard_output():
+def _discard_output() -> None:
     """Send what is still buffered for stdout, and anything later, to the null device,
     so that the interpreter's final flush neither blocks nor complains."""
     try:

@@ -1,7 +1,7 @@
 """The --json documents: one JSON object per command line, built with matrix_api.
 
 Every document has `schema_version` and `mode`; the keys of each mode are documented
-in the README ("JSON output") and fixed by schema/output.schema.json.
+in the README ("JSON output") and fixed by formats/output.schema.json.
 """
 import json
 

@@ -1,115 +1,83 @@
-"""Grid, Markdown and AsciiDoc tables, drawn here rather than by a table library.
+"""Every text table, drawn by tabulate; CSV and TSV written by the `csv` module.
 
-The reference calculator draws these three with tabulate's "grid", "github" and
-"asciidoc" styles, so their rules are the compatibility contract; they are few for the
-cells this calculator makes (text, and integers in the first column):
+The reference calculator draws its tables with tabulate 0.10.0 ("grid", "github" and
+"asciidoc"), so tabulate's rules are the compatibility contract, and tabulate draws
+them here too. Only the first column may be read as numbers (row index, lane): every
+other cell is text, as the reference has it. This module is imported only when a table
+is drawn, so point queries never pay for tabulate's import.
 
-- every column is as wide as its widest cell line, and at least its header plus 2;
-- the first column is right-aligned, header included, when every non-empty value in it
-  is an integer; every other column, and its header, is left-aligned;
-- each cell sits between one space on either side, and the styles below add the
-  borders. A grid cell may hold several lines (one entry per line); shorter cells of
-  the row are filled with blank lines. An AsciiDoc cell may hold line breaks too, but
-  they count as one character of its width (the AsciiDoc table is not multi-line).
-
-tests/test_tables.py checks that this draws, character for character, what tabulate
-0.10.0 draws for every table the calculator can make.
+A cell is a string, an integer or a list of entries; `JOINERS` says how the entries of
+one cell are joined in each format (several lines where the format draws multi-line
+cells, `<br />` in Markdown, a space elsewhere). In the legacy AsciiDoc table a cell's
+line breaks count as one character of the column width, as in the reference.
+`ESCAPES` says how a `|` inside a cell is written where the bar would end the cell
+(RDNA's NEG_HI marks absolute values |C[0][0]|; see the README's differences).
 """
-from instructions.record import record
+from __future__ import annotations
 
-# A rule is (begin, fill, separator, end). above: the line above the header;
-# below_header: between the header and the first row; between: between two rows;
-# below: below the last row; multiline: cells may span several lines of text.
-# (instructions.record rather than typing.NamedTuple: drawing a table imports nothing.)
-Style = record("Style", "above below_header between below multiline", module=__name__)
+import csv
+import io
 
-GRID = Style(above=("+", "-", "+", "+"), below_header=("+", "=", "+", "+"),
-             between=("+", "-", "+", "+"), below=("+", "-", "+", "+"), multiline=True)
-MARKDOWN = Style(above=None, below_header=("|", "-", "|", "|"), between=None, below=None,
-                 multiline=False)
-ASCIIDOC = Style(above=None, below_header=None, between=None, below=("|====", "", "", ""),
-                 multiline=False)
+from tabulate import tabulate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _is_integer(value):
-    if isinstance(value, int):
-        return not isinstance(value, bool)
-    try:
-        int(value)
-    except (TypeError, ValueError):
-        return False
-    return True
+    Rows = Sequence[Sequence[object]]  # a cell: text, a number or a list of entries
 
+_BREAK = "\ue000"  # stands for a line break that tabulate must count as one character
 
-def _columns(header, rows, style):
-    """(header texts, row texts, widths, right-aligned flags) of a table."""
-    header = [str(h) for h in header]
-    first = [row[0] for row in rows]
-    filled = [v for v in first if v != ""]
-    right = [bool(filled) and all(map(_is_integer, filled))] + [False] * (len(header) - 1)
-    texts = [[str(c) if n == 0 and right[0] else str(c).strip() for n, c in enumerate(row)]
-             for row in rows]
-    widths = [len(h) + 2 for h in header]
-    for row in texts:
-        for n, cell in enumerate(row):
-            size = (max(map(len, cell.split("\n"))) if style.multiline and "\n" in cell
-                    else len(cell))
-            if size > widths[n]:
-                widths[n] = size
-    return header, texts, widths, right
+# Formats whose cells may span several lines of text (drawn for a terminal); every
+# other format gets its entries joined by a space or <br />.
+MULTILINE = frozenset({
+    "plain", "simple", "grid", "simple_grid", "rounded_grid", "heavy_grid", "mixed_grid",
+    "double_grid", "fancy_grid", "colon_grid", "presto", "pretty", "psql", "outline",
+    "simple_outline", "rounded_outline", "heavy_outline", "mixed_outline", "double_outline",
+    "fancy_outline"})
+JOINERS = {"markdown": "<br />", "github": "<br />", "pipe": "<br />", "asciidoc": _BREAK}
+ESCAPES = {  # how a literal | is written inside a cell, where it would end the cell
+    "markdown": "\\|", "github": "\\|", "pipe": "\\|", "asciidoc": "\\|", "jira": "\\|",
+    "rst": "\\|", "orgtbl": "\\vert{}", "mediawiki": "&#124;", "textile": "&#124;",
+    "moinmoin": "&#124;", "youtrack": "\\|"}
+TABLEFMT = {"markdown": "github"}  # the legacy --markdown is tabulate's github style
 
 
-def _rule(rule, widths):
-    begin, fill, sep, end = rule
-    return (begin + sep.join(fill * (w + 2) for w in widths) + end).rstrip()
+def joiner(fmt: str) -> str:
+    return JOINERS.get(fmt, "\n" if fmt in MULTILINE else " ")
 
 
-def _pad(text, width, right):
-    return text.rjust(width) if right else text.ljust(width)
+def _text(cell: object, join: str, bar: str | None) -> object:
+    if isinstance(cell, list):
+        cell = join.join(cell)
+    if bar is not None and isinstance(cell, str) and "|" in cell:
+        cell = cell.replace("|", bar)
+    return cell
 
 
-def _line(cells, widths, right):
-    """One line of cells, each padded to its column and set between spaces after a bar."""
-    return "|" + "|".join(f" {_pad(c, w, r)} " for c, w, r in zip(cells, widths, right))
+def cells(fmt: str, rows: Rows) -> list[list[object]]:
+    """The rows with every cell as one value: entries joined, bars escaped for `fmt`."""
+    join, bar = joiner(fmt), ESCAPES.get(fmt)
+    return [[_text(c, join, bar) for c in row] for row in rows]
 
 
-def _row_lines(cells, widths, right, multiline):
-    """The lines of one bordered row."""
-    if not multiline:
-        return [_line(cells, widths, right) + "|"]
-    split = [c.splitlines() for c in cells]
-    return [_line([lines[at] if at < len(lines) else "" for lines in split], widths, right)
-            + "|" for at in range(max(map(len, split)))]
+def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
+    """The text of one table in tabulate format `fmt` (or "markdown"), without a final
+    newline."""
+    text: str = tabulate(cells(fmt, rows), headers=[str(h) for h in header],
+                         tablefmt=TABLEFMT.get(fmt, fmt),
+                         disable_numparse=list(range(1, len(header))))
+    return text.replace(_BREAK, "\n")
 
 
-def draw(style, header, rows):
-    """The text of a Markdown or grid table, without a final newline."""
-    header, texts, widths, right = _columns(header, rows, style)
-    multiline = style.multiline and any("\n" in c for row in texts for c in row)
-    lines = [_rule(style.above, widths)] if style.above else []
-    lines += _row_lines(header, widths, right, False)
-    lines += [_rule(style.below_header, widths)] if style.below_header else []
-    for at, row in enumerate(texts):
-        if at and style.between:
-            lines.append(_rule(style.between, widths))
-        lines += _row_lines(row, widths, right, multiline)
-    lines += [_rule(style.below, widths)] if style.below else []
-    return "\n".join(lines)
-
-
-def draw_asciidoc(header, rows):
-    """The text of an AsciiDoc table, without a final newline: a `cols` line giving each
-    column's alignment and width, then the header and rows between `|====` lines."""
-    header, texts, widths, right = _columns(header, rows, ASCIIDOC)
-    cols = ",".join(f"{'>' if r else '<'}{w + 2}" for w, r in zip(widths, right))
-    lines = [f'[cols="{cols}",options="header"]', "|===="]
-    lines += [_line(cells, widths, right) for cells in [header] + texts]
-    lines.append(_rule(ASCIIDOC.below, widths))
-    return "\n".join(lines)
-
-
-def draw_format(fmt, header, rows):
-    """The table in format `fmt`: "grid", "markdown" or "asciidoc"."""
-    if fmt == "asciidoc":
-        return draw_asciidoc(header, rows)
-    return draw(GRID if fmt == "grid" else MARKDOWN, header, rows)
+def delimited(header: Sequence[object], rows: Rows, delimiter: str = ",",
+              comments: Sequence[str] = ()) -> str:
+    """Comma- (or tab-) separated values as the `csv` module writes them by default, one
+    line per row, after `comments` written as `# ` lines; no final newline."""
+    out = io.StringIO()
+    for line in comments:
+        out.write(f"# {line}\n")
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(cells("csv", rows))
+    return out.getvalue()[:-1]

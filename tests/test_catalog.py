@@ -154,7 +154,18 @@ def test_bad_catalog_requests_are_one_line_errors(argv, text):
 
 
 def test_empty_result_is_a_header_only():
-    found = rows(["--catalog", "--filter", "shape=1x1x1"])
-    assert found == []
-    status, out, _ = call(["--catalog", "--filter", "shape=1x1x1", "--json"])
+    """Values that exist, in a combination no instruction has: an empty table."""
+    narrow = ["--catalog", "--filter", "arch=cdna1", "--filter", "kind=wmma"]
+    assert rows(narrow) == []
+    status, out, _ = call(narrow + ["--json"])
     assert json.loads(out)["instructions"] == []
+
+
+@pytest.mark.parametrize("value, named", [
+    ("type=fp9", "fp8"), ("type=f8", "fp8"), ("kind=xyz", "wmma"), ("shape=1x1x1", "16x16x16"),
+    ("m=3", "32"), ("blocks=7", "16")])
+def test_a_filter_value_no_instruction_has_is_an_error_naming_those_that_exist(value, named):
+    for extra in ([], ["--json"]):
+        status, out, err = call(["--catalog", "--filter", value] + extra)
+        assert status == 2 and out == "" and err.count("\n") == 1, err
+        assert value in err and named in err.split(": ")[-1], err

@@ -1,5 +1,5 @@
 """--json: every mode, every matrix and the modifiers of every architecture give one
-document that schema/output.schema.json accepts, and that says what the text says."""
+document that formats/output.schema.json accepts, and that says what the text says."""
 import json
 from pathlib import Path
 
@@ -13,7 +13,7 @@ from formats.notation import marked
 from instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = json.loads((ROOT / "schema" / "output.schema.json").read_text())
+SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())
 VALIDATOR = Draft202012Validator(SCHEMA)
 MATRIX_FLAG = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A-scale",
                "SB": "--B-scale"}

@@ -58,17 +58,22 @@ def test_declared_contents_match_the_tree():
     on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
     assert sorted(declared) == on_disk == sorted(PACKAGES)
     assert not list(ROOT.glob("*/*/__init__.py")), "subpackages must be declared too"
-    assert not [p for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
-                if p.is_file() and p.suffix not in (".py", ".pyc")], "data files: package them"
+    data = [f"{pkg}/{p.name}" for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
+            if p.is_file() and p.suffix not in (".py", ".pyc")]
+    assert data == ["formats/output.schema.json"], "data files: package them"
+    assert setting("formats") == '["output.schema.json"]  # --json-schema prints it'
 
 
-def test_no_run_time_dependency_and_the_oracle_pin():
-    """The calculator installs nothing else; the tests pin their tabulate oracle."""
-    assert setting("dependencies") == "[]"
+TABULATE = "tabulate>=0.10.0,<0.11"
+
+
+def test_tabulate_is_the_one_run_time_dependency_pinned_where_the_golden_tests_pass():
+    assert setting("dependencies") == f'["{TABULATE}"]'
     runtime = [line for line in (ROOT / "requirements.txt").read_text().splitlines()
                if line.strip() and not line.startswith("#")]
-    assert runtime == []
+    assert runtime == [TABULATE]
     dev = (ROOT / "requirements-dev.txt").read_text().splitlines()
+    assert "-r requirements.txt" in dev
     assert [line.split()[0] for line in dev if line.startswith("tabulate")] == \
         ["tabulate==0.10.0"]
 
@@ -135,13 +140,17 @@ def test_setuptools_packages_every_module(tmp_path):
     assert proc.returncode == 0, proc.stderr
     built = {p.relative_to(tmp_path / "lib").as_posix()
              for p in (tmp_path / "lib").rglob("*.py")}
+    assert (tmp_path / "lib" / "formats" / "output.schema.json").read_bytes() == \
+        (ROOT / "formats" / "output.schema.json").read_bytes()
     sources = set(top_level_modules()) | {f"{pkg}/{p.name}" for pkg in PACKAGES
                                           for p in (ROOT / pkg).glob("*.py")}
     assert built == sources
     info, = tmp_path.glob("*.egg-info")
     assert "matrix-calculator = matrix_calculator:main" in (info / "entry_points.txt").read_text()
     requires = info / "requires.txt"
-    assert not requires.exists() or requires.read_text().split() == []
+    required, = requires.read_text().split()  # setuptools may reorder the specifiers
+    assert required.startswith("tabulate") and \
+        set(required[len("tabulate"):].split(",")) == set(TABULATE[len("tabulate"):].split(","))
     assert f"Version: {matrix_calculator.__version__}" in (info / "PKG-INFO").read_text()
 
 
@@ -155,7 +164,7 @@ def installed_command():
     pytest.skip("matrix-calculator is not installed beside this interpreter")
 
 
-SAMPLES = [["--version"], ["-a", "cdna3", "-L"],
+SAMPLES = [["-a", "cdna3", "-L"],
            ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A", "-I", "1", "-K", "2"],
            ["-a", "cdna1", "-i", "v_mfma_f32_4x4x1f32", "-R", "-B", "--markdown"],
            ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d"],
@@ -173,3 +182,26 @@ def test_installed_command_matches_the_script(args, tmp_path):
     assert installed.returncode == script.returncode
     assert installed.stdout == script.stdout
     assert bool(installed.stderr) == bool(script.stderr)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["-h"], ["-a", "cdna9", "-L"]], ids=" ".join)
+def test_the_installed_command_names_itself(args, tmp_path):
+    """matrix-calculator in --version, usage and errors; the script keeps its own name."""
+    command = installed_command()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    installed = subprocess.run([command] + args, capture_output=True, text=True,
+                               cwd=tmp_path, env=env)
+    script = subprocess.run([sys.executable, str(ROOT / "matrix_calculator.py")] + args,
+                            capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert installed.stdout + installed.stderr == (script.stdout + script.stderr).replace(
+        "matrix_calculator.py", "matrix-calculator")
+    assert "matrix-calculator" in installed.stdout + installed.stderr
+
+
+def test_the_installed_package_ships_the_schema(tmp_path):
+    command = installed_command()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([command, "--json-schema"], capture_output=True, text=True,
+                          cwd=tmp_path, env=env)
+    assert proc.returncode == 0 and proc.stdout == \
+        (ROOT / "formats" / "output.schema.json").read_text(encoding="utf-8")

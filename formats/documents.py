@@ -1,0 +1,210 @@
+"""`--format NAME`: the -R/-M answer (or the catalog) as a document its consumer loads
+whole.
+
+`FORMATS` maps every format name to its renderer; a renderer takes a `Query` and returns
+the whole output. Table documents (every tabulate format, Markdown by its own name) open
+with a heading naming the instruction and the view, then give one table per block, each
+under a heading of its own with a blank line before and after; a `|` in a cell is
+escaped where it would end the cell. Data formats hold no text line that is not data:
+CSV and TSV start with `#` comment lines (the title) and, when a -R answer has several
+blocks, hold them as one table with a leading `block` column; `long-csv` and `jsonl` give
+one row (one JSON object) per element location.
+
+A picture renderer (e.g. formats.pictures.render(fmt, inst, matrix, mods, wave, view,
+transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+# The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them).
+TABULATE_FORMATS = (
+    "asciidoc", "colon_grid", "double_grid", "double_outline", "fancy_grid", "fancy_outline",
+    "github", "grid", "heavy_grid", "heavy_outline", "html", "jira", "latex",
+    "latex_booktabs", "latex_longtable", "latex_raw", "mediawiki", "mixed_grid",
+    "mixed_outline", "moinmoin", "orgtbl", "outline", "pipe", "plain", "presto", "pretty",
+    "psql", "rounded_grid", "rounded_outline", "rst", "simple", "simple_grid",
+    "simple_outline", "textile", "unsafehtml", "youtrack")
+VIEWS = {"rlayout": "register layout", "mlayout": "matrix layout"}
+LONG_HEADER = ("matrix", "i", "j", "k", "block", "register", "registers", "lane", "bit_lo",
+               "bit_hi", "negated", "absolute")
+
+Table = tuple[str | None, list[Any], list[list[Any]]]  # title, header, rows
+
+
+class Query(NamedTuple):
+    """One -R/-M question (inst, matrix, mods, wave as layouts.operand takes them), or
+    the catalog (`catalog` holds its header and rows; inst is None)."""
+    inst: Any
+    matrix: str
+    mods: Any
+    wave: int
+    view: str  # "rlayout" or "mlayout"
+    transpose: bool = False
+    catalog: tuple[list[Any], list[list[Any]]] | None = None
+
+
+Renderer = Callable[[Query], str]
+
+
+def title(query: Query) -> str:
+    if query.catalog is not None:
+        return "Instruction catalog"
+    inst = query.inst
+    mods = ", ".join(f"{name} {value}" for name, value in zip(query.mods._fields, query.mods)
+                     if value)
+    wave = f", wave{query.wave}" if inst.is_rdna else ""
+    return (f"{inst.name} ({inst.arch}{wave}): {VIEWS[query.view]} of {query.matrix}"
+            + (" (transposed)" if query.transpose else "") + (f", {mods}" if mods else ""))
+
+
+def tables(query: Query) -> list[Table]:
+    """The tables of the answer: one per block for -R, one for -M and the catalog."""
+    if query.catalog is not None:
+        return [(None, *query.catalog)]
+    from layouts import operand
+
+    from . import queries as typed_queries
+    queries: Any = typed_queries  # (not annotated yet)
+    made = operand(query.inst, query.matrix, query.mods, query.wave)
+    if query.view == "rlayout":
+        return [(t, h, r) for t, h, r in queries.register_layout(made, query.transpose)]
+    header, rows = queries.matrix_layout(made, query.transpose)
+    return [(None, header, rows)]
+
+
+# ---- table documents
+
+def _latex(text: str) -> str:
+    for char in "\\&%$#_{}":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+HEADINGS: dict[str, Callable[[str, int], str]] = {
+    "markdown": lambda t, n: "#" * n + " " + t.replace("|", "\\|"),
+    "rst": lambda t, n: t + "\n" + "=-"[n - 1] * len(t),
+    "asciidoc": lambda t, n: "=" * n + " " + t,
+    "html": lambda t, n: f"<h{n}>{_html(t)}</h{n}>",
+    "mediawiki": lambda t, n: "=" * n + " " + t + " " + "=" * n,
+    "textile": lambda t, n: f"h{n}. {t}",
+    "orgtbl": lambda t, n: "*" * n + " " + t,
+    "latex": lambda t, n: "\\" + "sub" * (n - 1) + "section*{" + _latex(t) + "}",
+}
+for _alias, _kind in (("github", "markdown"), ("pipe", "markdown"), ("unsafehtml", "html"),
+                      ("moinmoin", "mediawiki"), ("jira", "textile"), ("youtrack", "markdown"),
+                      ("latex_booktabs", "latex"), ("latex_longtable", "latex"),
+                      ("latex_raw", "latex")):
+    HEADINGS[_alias] = HEADINGS[_kind]
+
+
+def _plain_heading(text: str, level: int) -> str:
+    return text
+
+
+def document(fmt: str) -> Renderer:
+    """Heading, then each table under its own heading, blank lines around each table."""
+    def render(query: Query) -> str:
+        from .tables import draw
+        heading = HEADINGS.get(fmt, _plain_heading)
+        parts = [heading(title(query), 1)]
+        for name, header, rows in tables(query):
+            if name is not None:
+                parts.append(heading(name, 2))
+            parts.append(draw(fmt, header, rows))
+        return "\n\n".join(parts) + "\n"
+    return render
+
+
+# ---- data formats
+
+def delimited(delimiter: str) -> Renderer:
+    """One CSV (TSV) table after `#` title lines; several -R blocks become one table
+    with a leading `block` column (the numbers of the blocks the row belongs to)."""
+    def render(query: Query) -> str:
+        from .tables import delimited as write
+        found = tables(query)
+        comments = [title(query)]
+        if len(found) == 1:
+            name, header, rows = found[0]
+            comments += [] if name is None else [name]
+        else:
+            header = ["block"] + found[0][1]
+            rows = [[_blocks(name)] + row for name, _, table in found for row in table]
+        return write(header, rows, delimiter, comments) + "\n"
+    return render
+
+
+def _blocks(name: str | None) -> str:
+    """'3' for 'Block 3', '0 1' for 'Blocks 0, 1'."""
+    return "" if name is None else name.split(" ", 1)[1].replace(",", "")
+
+
+def _long_rows(query: Query) -> list[list[Any]]:
+    if query.catalog is not None:
+        from layouts.core import CalcError
+        raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
+                        "with -R or -M")
+    import matrix_api
+    rows = []
+    for elem, loc in matrix_api.layout(query.inst, query.matrix, mods=query.mods,
+                                       wave=query.wave):
+        rows.append([elem.matrix, elem.i, elem.j, elem.k, elem.block, loc.register,
+                     list(loc.registers), loc.lane, loc.bits[0], loc.bits[1], loc.negated,
+                     loc.absolute])
+    return rows
+
+
+def long_csv(query: Query) -> str:
+    """One CSV row per element location, after `#` title lines."""
+    from .tables import delimited as write
+
+    def cell(value: Any) -> Any:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, list):
+            return " ".join(map(str, value))
+        return "" if value is None else value
+    rows = [[cell(v) for v in row] for row in _long_rows(query)]
+    return write(list(LONG_HEADER), rows, ",", [title(query)]) + "\n"
+
+
+def jsonl(query: Query) -> str:
+    """JSON Lines: one object per element location, naming architecture and instruction."""
+    fixed = {"architecture": query.inst.arch, "instruction": query.inst.name}
+    return "".join(json.dumps({**fixed, **dict(zip(LONG_HEADER, row))}) + "\n"
+                   for row in _long_rows(query))
+
+
+def _picture(fmt: str) -> Renderer:
+    """A layout picture drawn by formats.pictures (teammate i13's module); registering
+    one is a line in FORMATS: "svg": _picture("svg")."""
+    def render(query: Query) -> str:
+        from . import pictures  # type: ignore[attr-defined]
+        text: str = pictures.render(fmt, query.inst, query.matrix, query.mods, query.wave,
+                                    query.view, query.transpose, None)
+        return text
+    return render
+
+
+FORMATS: dict[str, Renderer] = {
+    **{name: document(name) for name in TABULATE_FORMATS},
+    "markdown": document("markdown"),  # tabulate's github style, the legacy --markdown's
+    "csv": delimited(","),
+    "tsv": delimited("\t"),
+    "long-csv": long_csv,
+    "jsonl": jsonl,
+}
+# "json" is the --json document (matrix_cli answers it). Pictures join here, e.g.
+# FORMATS["svg"] = _picture("svg").
+NAMES = tuple(sorted([*FORMATS, "json"]))
+
+
+def render(fmt: str, query: Query) -> str:
+    return FORMATS[fmt](query)
