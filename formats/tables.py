@@ -4,7 +4,8 @@ The reference calculator draws its tables with tabulate 0.10.0 ("grid", "github"
 "asciidoc"), so tabulate's rules are the compatibility contract, and tabulate draws
 them here too. Only the first column may be read as numbers (row index, lane): every
 other cell is text, as the reference has it. This module is imported only when a table
-is drawn, so point queries never pay for tabulate's import.
+is drawn, and tabulate only when a table other than CSV or TSV is drawn, so point
+queries (and CSV) never pay for tabulate's import.
 
 A cell is a string, an integer or a list of entries; `JOINERS` says how the entries of
 one cell are joined in each format (several lines where the format draws multi-line
@@ -14,11 +15,6 @@ line breaks count as one character of the column width, as in the reference.
 (RDNA's NEG_HI marks absolute values |C[0][0]|; see the README's differences).
 """
 from __future__ import annotations
-
-import csv
-import io
-
-from tabulate import tabulate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,6 +60,7 @@ def cells(fmt: str, rows: Rows) -> list[list[object]]:
 def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     """The text of one table in tabulate format `fmt` (or "markdown"), without a final
     newline."""
+    from tabulate import tabulate  # only here: CSV and TSV need no tabulate
     text: str = tabulate(cells(fmt, rows), headers=[str(h) for h in header],
                          tablefmt=TABLEFMT.get(fmt, fmt),
                          disable_numparse=list(range(1, len(header))))
@@ -74,6 +71,8 @@ def delimited(header: Sequence[object], rows: Rows, delimiter: str = ",",
               comments: Sequence[str] = ()) -> str:
     """Comma- (or tab-) separated values as the `csv` module writes them by default, one
     line per row, after `comments` written as `# ` lines; no final newline."""
+    import csv
+    import io
     out = io.StringIO()
     for line in comments:
         out.write(f"# {line}\n")

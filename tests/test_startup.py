@@ -77,5 +77,7 @@ def test_layout_queries_import_the_table_drawer():
                               for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
     assert {"formats.tables", "tabulate", "csv"} <= modules
     assert "formats.documents" not in modules
+    assert "tabulate" not in modules_after(
+        ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--csv"])
     assert "formats.documents" in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "rst"])
