@@ -82,3 +82,23 @@ def test_the_format_names_are_tabulates_and_ours():
 def test_entries_are_joined_per_format():
     assert [tables.joiner(f) for f in ("grid", "fancy_grid", "markdown", "rst", "html", "csv")] \
         == ["\n", "\n", "<br />", " ", " ", " "]
+
+
+def test_skipping_tabulates_escape_stripping_draws_the_same():
+    """tables.draw skips tabulate's per-cell escape stripping for tables without ESC;
+    tabulate itself draws the same text for the calculator's tables."""
+    tabulate = pytest.importorskip("tabulate")
+    from formats import queries
+    from instructions import find_architecture
+    from layouts import Modifiers, operand
+    inst = find_architecture("rdna3").find("v_wmma_f32_16x16x16_f16")
+    made = operand(inst, "C", Modifiers(neg_hi=4), 32)
+    header, rows = queries.matrix_layout(made)
+    for fmt in ("grid", "markdown", "asciidoc", "rst", "html", "latex"):
+        expected = tabulate.tabulate(tables.cells(fmt, rows), headers=[str(h) for h in header],
+                                     tablefmt=tables.TABLEFMT.get(fmt, fmt),
+                                     disable_numparse=list(range(1, len(header))))
+        assert tables.draw(fmt, header, rows) == expected.replace("\ue000", "\n")
+    assert tabulate._strip_ansi("\x1b[31mred\x1b[0m") == "red"  # restored afterwards
+    colored = tables.draw("grid", ["n", "x"], [[1, "\x1b[31mred\x1b[0m"]])
+    assert colored.splitlines()[1] == "|   n | x   |"  # escapes still take no width
