@@ -208,3 +208,13 @@ def test_the_installed_package_ships_the_schema(tmp_path):
                           cwd=tmp_path, env=env)
     assert proc.returncode == 0 and proc.stdout == \
         (ROOT / "formats" / "output.schema.json").read_text(encoding="utf-8")
+
+
+def test_the_readme_installs_into_a_virtual_environment_first():
+    """Debian's and Ubuntu's system Python refuse `pip install` (externally managed): the
+    README's first command makes a venv (and then runs the installed command)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = readme.split("```sh\n", 1)[1].split("```", 1)[0].strip()
+    assert first.startswith("python3 -m venv .venv && .venv/bin/pip install . && ")
+    assert ".venv/bin/matrix-calculator -a " in first
+    assert "pipx install ." in readme.split("## Tests", 1)[0]
