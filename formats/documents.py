@@ -15,11 +15,11 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-# The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them).
+# The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
+# but tsv, which the csv module writes.
 TABULATE_FORMATS = (
     "asciidoc", "colon_grid", "double_grid", "double_outline", "fancy_grid", "fancy_outline",
     "github", "grid", "heavy_grid", "heavy_outline", "html", "jira", "latex",
@@ -177,6 +177,7 @@ def long_csv(query: Query) -> str:
 
 def jsonl(query: Query) -> str:
     """JSON Lines: one object per element location, naming architecture and instruction."""
+    import json
     fixed = {"architecture": query.inst.arch, "instruction": query.inst.name}
     return "".join(json.dumps({**fixed, **dict(zip(LONG_HEADER, row))}) + "\n"
                    for row in _long_rows(query))
