@@ -24,6 +24,10 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("lane", ("-l", "--lane"), "0"),
     ("opsel_a", ("--opsel-a", "--opsel_a"), "0"),
     ("opsel_b", ("--opsel-b", "--opsel_b"), "0"),
+    # issue 14 (code for kernel writers): see _code() below
+    ("emit", ("--emit",), _ABSENT),
+    ("ld", ("--ld",), "0"),
+    ("order", ("--order",), _ABSENT),
 )
 FLAGS = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
@@ -55,6 +59,10 @@ FLAGS = (  # dest, spellings, help
     ("json", ("--json",), "print one JSON document instead of text (any mode; see the README)"),
     ("catalog", ("--catalog",), "list every instruction of every architecture (or of -a's) "
      "with its facts, as a table; -L -a all does the same"),
+    # issue 14 (code for kernel writers): see _code() below
+    ("lds", ("--lds",), "with --emit hip: the tiles are in LDS (__shared__) memory"),
+    ("linear_layout", ("--linear-layout", "--linear_layout"),
+     "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
 )
 FILTER_HELP = ("with --catalog: keep the instructions matching KEY=VALUE; KEY is arch, type, "
                "shape (MxNxK), sparse (yes/no), kind, m, n, k or blocks; repeatable")
@@ -71,6 +79,10 @@ VALUE_HELP = {
     "lane": "lane number",
     "opsel_a": "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
     "opsel_b": "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
+    "emit": "print code: 'hip' (a __device__ load/store of the matrix given, or with no "
+            "matrix a __global__ example of the whole instruction)",
+    "ld": "with --emit hip: fixed leading dimension of the tiles (default: an ld parameter)",
+    "order": "with --emit hip: tile storage order, row (row-major, default) or col",
 }
 
 
@@ -205,6 +217,9 @@ def run(args):
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
     numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
+    if args.emit is not _ABSENT or args.linear_layout or args.lds or numbers["ld"] \
+            or args.order is not _ABSENT:
+        return _code(args, inst, numbers, wave)
     return ("" if args.json else _header(inst)) + _query(args, inst, numbers, wave)
 
 
@@ -395,3 +410,63 @@ def _discard_output():
         os.close(devnull)
     except (AttributeError, ValueError, OSError):  # no real stdout (e.g. captured)
         pass
+
+
+# ---- issue 14: code for kernel writers (--emit hip, --linear-layout) ---------------------
+# Kept in one block for the merge; the renderers are formats/hip.py and layouts/linear.py.
+
+def _code(args, inst, numbers, wave):
+    """--emit hip [-A|-B|-C|-D|-k|--A-scale|--B-scale] [--ld N] [--order row|col] [--lds],
+    or --linear-layout with one matrix (text, or --json)."""
+    from layouts import Modifiers
+    mods = Modifiers(**{m: numbers[m] for m in MODIFIERS})
+    chosen = [dest for dest, _ in MATRIX_FLAGS if getattr(args, dest)]
+    if len(chosen) > 1:
+        raise ArgumentError(f"choose at most one matrix with --emit/--linear-layout (got "
+                            f"{' and '.join(f for d, f in MATRIX_FLAGS if d in chosen)})")
+    matrix = chosen[0] if chosen else None
+    modes = [flag for dest, flag in MODES if getattr(args, dest)]
+    if modes:
+        raise ArgumentError(f"--emit and --linear-layout are modes of their own: drop "
+                            f"{' and '.join(modes)}")
+    if args.linear_layout:
+        if args.emit is not _ABSENT or args.lds or numbers["ld"] or args.order is not _ABSENT:
+            raise ArgumentError("--linear-layout takes none of --emit, --ld, --order, --lds")
+        if matrix is None:
+            raise ArgumentError("--linear-layout needs a matrix: one of "
+                                + ", ".join(flag for _, flag in MATRIX_FLAGS))
+        return _linear_layout(args, inst, matrix, mods, wave)
+    if args.emit is _ABSENT or args.emit is None or args.emit.lower() != "hip":
+        given = "no value" if args.emit in (_ABSENT, None) else _shown(args.emit)
+        raise ArgumentError(f"--emit takes the language to write: hip (got {given}); "
+                            "--ld, --order and --lds go with --emit hip")
+    order = "row" if args.order is _ABSENT else (args.order or "").lower()
+    if order not in ("row", "col"):
+        raise ArgumentError(f"--order takes row or col, not {_shown(args.order or '')}")
+    if args.json:
+        raise ArgumentError("--emit hip prints code: drop --json")
+    from formats import hip
+    options = hip.Options(ld=numbers["ld"] or None, order=order, lds=args.lds)
+    return hip.emit(inst, matrix, mods, wave, options)
+
+
+def _linear_layout(args, inst, matrix, mods, wave):
+    import matrix_api
+    result = matrix_api.linear_layout(inst, matrix, mods=mods, wave=wave)
+    if args.json:
+        import json
+        doc = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
+               "wave": wave, **result}
+        return json.dumps(doc, indent=2) + "\n"
+    lines = [_header(inst).rstrip("\n"), f"Matrix: {matrix} (wave{wave})",
+             f"Out dims: {', '.join(result['out_dims'])}"]
+    if result["bases"] is None:
+        lines.append(f"No linear layout: {result['reason']}")
+    else:
+        for name in result["in_dims"]:
+            bases = ", ".join("[" + ", ".join(map(str, b)) + "]"
+                              for b in result["bases"][name])
+            lines.append(f"{name}: [{bases}]")
+    if result["note"]:
+        lines.append(f"Note: {result['note']}")
+    return "\n".join(lines) + "\n"

@@ -513,7 +513,7 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
     lines = _typedefs(types) + parts
     lines += [f"/* One {inst.name} per wavefront (wave{wave}): load the fragments, "
               "multiply, store D. */",
-              f"__global__ void {kernel}({', '.join(params)}) {{"]
+              f"extern \"C\" __global__ void {kernel}({', '.join(params)}) {{"]
     if stage:
         lines += [f"    const int lane = MC_THREAD_X % {wave};  // the lane within the "
                   "wavefront", "    // Stage the tiles in LDS (one wavefront per block here)."]
