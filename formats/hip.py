@@ -237,11 +237,15 @@ PRELUDE = """\
 #if defined(__HIP__) && __has_include(<hip/hip_runtime.h>)
 #include <hip/hip_runtime.h>
 #define MC_THREAD_X threadIdx.x
+#define MC_SYNC() __syncthreads()
 #elif defined(__HIP__)  /* no ROCm headers (-nogpuinc): declare what is used */
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define MC_THREAD_X __builtin_amdgcn_workitem_id_x()
+#define MC_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"), \\
+                   __builtin_amdgcn_s_barrier(), \\
+                   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"))
 #endif
 #ifndef MC_FN
 #if defined(__HIP__)
@@ -250,7 +254,8 @@ PRELUDE = """\
 #define MC_FN static inline
 #endif
 #endif
-#if defined(__HIP__)
+#ifndef MC_BITS
+#define MC_BITS
 /* Bits [e*n, (e+1)*n) of a densely packed byte string (sub-byte formats). */
 MC_FN unsigned int mc_bits(const unsigned char* p, long e, int n) {
     const long bit = e * n;
@@ -306,62 +311,75 @@ def _ld_check(frag: Fragment, options: Options) -> None:
                         "or more")
 
 
+def word_functions(frag: Fragment, options: Options, name: str) -> str:
+    """Plain C, after index_functions: `<name>_gather(tile[, ld], lane, w)` ORs the lane's
+    values from the tile into its VGPR words w[] (zeroed by the caller);
+    `<name>_scatter(tile[, ld], lane, w)` writes them back (D). Compiled by the tests."""
+    ld_param = ", int ld" if options.ld is None else ""
+    ld_arg = ", ld" if options.ld is None else ""
+    raw_t = "unsigned char" if frag.bits < 8 else RAW[frag.bits]
+    loop = [f"    for (int v = 0; v < {frag.count}; ++v) {{",
+            f"        const int at = {name}_offset(lane, v{ld_arg});"]
+    if _guards(frag):
+        loop.append("        if (at < 0) continue;  // a lane the hardware does not read")
+    loop.append(f"        const int b = {name}_bit(v);")
+    lines = [f"MC_FN void {name}_gather(const void* tile{ld_param}, int lane, unsigned int* w) {{",
+             f"    const {raw_t}* raw = (const {raw_t}*)tile;"] + loop
+    if frag.bits < 8:
+        lines.append(f"        const unsigned int x = mc_bits(raw, at, {frag.bits});")
+    elif frag.bits == 64:
+        lines += ["        const unsigned long long x = raw[at];",
+                  "        w[b / 32] = (unsigned int)x;",
+                  "        w[b / 32 + 1] = (unsigned int)(x >> 32);  // a 64-bit pair"]
+    else:
+        lines.append("        const unsigned int x = raw[at];")
+    if frag.bits != 64:
+        lines.append("        w[b / 32] |= x << (b % 32);")
+        if 32 % frag.bits:
+            lines.append(f"        if (b % 32 > {32 - frag.bits}) w[b / 32 + 1] |= "
+                         "x >> (32 - b % 32);  // straddles two VGPRs")
+    lines += ["    }", "}"]
+    if frag.matrix != "D":
+        return "\n".join(lines)
+    gather = lines
+    lines = [f"MC_FN void {name}_scatter(void* tile{ld_param}, int lane, const unsigned int* w) {{",
+             f"    {raw_t}* raw = ({raw_t}*)tile;"] + loop
+    if frag.bits == 64:
+        lines.append("        raw[at] = w[b / 32] | (unsigned long long)w[b / 32 + 1] << 32;")
+    elif frag.bits == 32:
+        lines.append("        raw[at] = w[b / 32];")
+    else:
+        lines.append(f"        raw[at] = ({raw_t})(w[b / 32] >> (b % 32));")
+    lines += ["    }", "}"]
+    return "\n".join(gather + lines)
+
+
 def device_function(inst: Any, frag: Fragment, options: Options, ctype: CType) -> str:
-    """The __device__ load (or, for D, store) of one operand, after its index functions."""
+    """The index and word functions of one operand and its __device__ load (for D: store)."""
     _ld_check(frag, options)
     name = f"{options.prefix}_{LOWER[frag.matrix]}"
     mem = _memory_type(inst, frag.matrix, frag.bits)
     ld_param = ", int ld" if options.ld is None else ""
     ld_arg = ", ld" if options.ld is None else ""
     words = _words(frag, ctype)
-    lines = [f"/* {_describe(inst, frag, options)} */", index_functions(frag, options, name)]
-    lane = f"    const int lane = MC_THREAD_X % {frag.wave};  // the lane within the wavefront"
+    lines = [f"/* {_describe(inst, frag, options)} */", index_functions(frag, options, name),
+             word_functions(frag, options, name)]
+    lane = (f"    const int lane = MC_THREAD_X % {frag.wave};  "
+            "// the lane within the wavefront")
     space = "LDS" if options.lds else "global"
     if frag.matrix == "D":
-        lines += [f"/* Stores the calling lane's D fragment to the tile ({space}). */",
+        lines += [f"/* Stores the calling lane's D fragment to the tile ({space} memory). */",
                   f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
                   f"{ctype.name} frag) {{", lane,
                   f"    unsigned int w[{words}];",
                   "    __builtin_memcpy(w, &frag, sizeof w);",
-                  f"    {RAW[frag.bits]}* raw = ({RAW[frag.bits]}*)tile;",
-                  f"    for (int v = 0; v < {frag.count}; ++v) {{",
-                  f"        const int at = {name}_offset(lane, v{ld_arg});",
-                  f"        const int b = {name}_bit(v);"]
-        if frag.bits == 64:
-            lines.append("        raw[at] = w[b / 32] | (unsigned long long)w[b / 32 + 1] << 32;")
-        elif frag.bits == 32:
-            lines.append("        raw[at] = w[b / 32];")
-        else:
-            lines.append(f"        raw[at] = ({RAW[frag.bits]})(w[b / 32] >> (b % 32));")
-        lines += ["    }", "}"]
+                  f"    {name}_scatter(tile{ld_arg}, lane, w);", "}"]
         return "\n".join(lines)
-    lines += [f"/* Loads the calling lane's fragment from the tile ({space}). */",
+    lines += [f"/* Loads the calling lane's fragment from the tile ({space} memory). */",
               f"__device__ inline {ctype.name} {name}_load(const {mem}* tile{ld_param}) {{",
-              lane, f"    unsigned int w[{words}] = {{}};"]
-    if frag.bits < 8:
-        lines.append("    const unsigned char* raw = (const unsigned char*)tile;")
-    else:
-        lines.append(f"    const {RAW[frag.bits]}* raw = (const {RAW[frag.bits]}*)tile;")
-    lines += [f"    for (int v = 0; v < {frag.count}; ++v) {{",
-              f"        const int at = {name}_offset(lane, v{ld_arg});"]
-    if _guards(frag):
-        lines.append("        if (at < 0) continue;  // a lane the hardware does not read")
-    lines.append(f"        const int b = {name}_bit(v);")
-    if frag.bits < 8:
-        lines.append(f"        const unsigned int x = mc_bits(raw, at, {frag.bits});")
-    elif frag.bits == 64:
-        lines.append("        const unsigned long long x = raw[at];")
-    else:
-        lines.append("        const unsigned int x = raw[at];")
-    if frag.bits == 64:
-        lines += ["        w[b / 32] = (unsigned int)x;",
-                  "        w[b / 32 + 1] = (unsigned int)(x >> 32);"]
-    else:
-        lines.append("        w[b / 32] |= x << (b % 32);")
-        if 32 % frag.bits:
-            lines.append(f"        if (b % 32 > {32 - frag.bits}) w[b / 32 + 1] |= "
-                         "x >> (32 - b % 32);  // straddles two VGPRs")
-    lines += ["    }", f"    {ctype.name} frag;",
+              lane, f"    unsigned int w[{words}] = {{}};",
+              f"    {name}_gather(tile{ld_arg}, lane, w);",
+              f"    {ctype.name} frag;",
               "    __builtin_memcpy(&frag, w, sizeof frag);", "    return frag;", "}"]
     return "\n".join(lines)
 
@@ -465,40 +483,45 @@ def call_arguments(inst: Any, mods: Any, wave: int, args: dict) -> str:
 
 
 def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
+    """The __global__ wave-level example: loads, the builtin call, the store of D. With
+    options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
+    first copied to LDS by the wavefront and the fragments loaded from there."""
     from layouts import check_modifiers
     check_modifiers(inst, "D", mods, True, "get", wave)
     prefix = options.prefix
-    parts: List[str] = []
     types: List[CType] = []
+    parts: List[str] = []
     params: List[str] = []
+    stage: List[str] = []
     body: List[str] = []
     args = {}
-    kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
-    stage = []
     for matrix in _operands(inst):
         var = LOWER[matrix]
         frag = _fragment(inst, matrix, _for_operand(inst, matrix, mods), wave)
+        mine = options
+        if options.lds and options.ld is None:
+            rows, cols, _ = frag.shape
+            mine = options._replace(ld=cols if options.order == "row" else rows)
         ctype = operand_type(inst, matrix, wave)
         types.append(ctype)
-        parts.append(device_function(inst, frag, options, ctype))
+        parts.append(device_function(inst, frag, mine, ctype))
         mem = _memory_type(inst, matrix, frag.bits)
-        const = "" if matrix == "D" else "const "
-        params.append(f"{const}{mem}* {var}_tile")
-        ld = "" if options.ld is None else ""
-        if options.ld is None:
+        params.append(f"{'' if matrix == 'D' else 'const '}{mem}* {var}_tile")
+        ld = ""
+        if mine.ld is None:
             params.append(f"int ld{var}")
             ld = f", ld{var}"
         src = f"{var}_tile"
         if options.lds and matrix != "D":
-            rows, cols, blocks = frag.shape
-            n_elem = _tile_elements(frag, options)
-            store_t = "unsigned char" if frag.bits < 8 else mem
-            count = -(-n_elem * frag.bits // 8) if frag.bits < 8 else n_elem
-            stage += [f"    __shared__ {store_t} {var}_lds[{count}];",
+            count = _tile_elements(frag, mine)
+            if frag.bits < 8:
+                count, mem = -(-count * frag.bits // 8), "unsigned char"
+            stage += [f"    __shared__ {mem} {var}_lds[{count}];",
                       f"    for (int e = lane; e < {count}; e += {wave}) "
                       f"{var}_lds[e] = {src}[e];"]
             src = f"{var}_lds"
         if matrix == "D":
+            d_ld = ld
             continue
         body.append(f"    {ctype.name} {var} = {prefix}_{var}_load({src}{ld});")
         body += _negations(inst, matrix, mods, frag, ctype, f"{prefix}_{var}")
@@ -508,19 +531,18 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
         body.append(f"    {d_type.name} acc = {{}};  // the accumulator (D's layout) "
                     "starts at zero")
     call = f"{builtin_name(inst, wave)}({call_arguments(inst, mods, wave, args)})"
-    ld_d = "" if options.ld is None else ""
-    if options.ld is None:
-        ld_d = ", ldd"
+    kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
     lines = _typedefs(types) + parts
     lines += [f"/* One {inst.name} per wavefront (wave{wave}): load the fragments, "
               "multiply, store D. */",
               f"extern \"C\" __global__ void {kernel}({', '.join(params)}) {{"]
     if stage:
         lines += [f"    const int lane = MC_THREAD_X % {wave};  // the lane within the "
-                  "wavefront", "    // Stage the tiles in LDS (one wavefront per block here)."]
-        lines += stage + ["    __syncthreads();" if False else "    __builtin_amdgcn_s_barrier();"]
+                  "wavefront",
+                  "    // Stage the tiles in LDS (one wavefront per block in this example)."]
+        lines += stage + ["    MC_SYNC();"]
     lines += body
-    lines += [f"    {d_type.name} d = {call};", f"    {prefix}_d_store(d_tile{ld_d}, d);", "}"]
+    lines += [f"    {d_type.name} d = {call};", f"    {prefix}_d_store(d_tile{d_ld}, d);", "}"]
     return "\n".join(lines)
 
 

@@ -105,36 +105,85 @@ def _to_engine(op, frag, elem, bit):
 ORDER_LD = {"row": 3, "col": 5}  # padding of the leading dimension beyond the tile
 
 
+def _tile_bytes(frag, ld):
+    rows, _, blocks = frag.shape
+    return -(-blocks * rows * ld * frag.bits // 8) + 1
+
+
+def pattern(i):
+    """Byte i of the test tile, and word i of the test fragment (low byte)."""
+    return (i * 131 + 7) % 251
+
+
+HARNESS_MAIN = r"""
+static unsigned char TILE[1 << 20];
+int main(void) {
+    for (unsigned t = 0; t < sizeof TABLE / sizeof TABLE[0]; ++t) {
+        const struct row* r = &TABLE[t];
+        printf("I %d %s", r->n, r->order == 'r' ? "row" : "col");
+        for (int l = 0; l < r->wave; ++l) for (int v = 0; v < r->count; ++v)
+            printf(" %d %d", r->offset(l, v, r->ld), r->bit(v));
+        printf("\n");
+    }
+    for (unsigned t = 0; t < sizeof WORDS / sizeof WORDS[0]; ++t) {
+        const struct words* r = &WORDS[t];
+        for (int i = 0; i < r->bytes; ++i) TILE[i] = (unsigned char)((i * 131 + 7) % 251);
+        printf("W %d", r->n);
+        for (int l = 0; l < r->wave; ++l) {
+            unsigned int w[64] = {0};
+            r->gather(TILE, r->ld, l, w);
+            for (int i = 0; i < r->words; ++i) printf(" %u", w[i]);
+        }
+        printf("\n");
+        if (!r->scatter) continue;
+        for (int i = 0; i < r->bytes; ++i) TILE[i] = 0;
+        for (int l = 0; l < r->wave; ++l) {
+            unsigned int w[64];
+            for (int i = 0; i < 64; ++i)
+                w[i] = 0x01010101u * (unsigned)((((l * 64 + i) * 131 + 7) % 251));
+            r->scatter(TILE, r->ld, l, w);
+        }
+        printf("S %d", r->n);
+        for (int i = 0; i < r->bytes; ++i) printf(" %d", TILE[i]);
+        printf("\n");
+    }
+    return 0;
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory):
     cc = _compiler()
     cases = _cases()
-    src = ["#include <stdio.h>", "#define MC_FN static inline"]
+    src = ["#include <stdio.h>", hip.PRELUDE]
     table = []
+    words = []
     for n, (inst, matrix, mods, wave) in enumerate(cases):
         resolved = mc.with_formats(inst, mods)
         frag = fragment(operand(resolved, matrix, mods, wave))
         # column-major for the unmodified operands (the offsets do not depend on mods)
         for order in ("row", "col") if mods == Modifiers() else ("row",):
             name = f"c{n}{order[0]}"
-            src.append(hip.index_functions(frag, hip.Options(order=order), name))
+            options = hip.Options(order=order)
+            src.append(hip.index_functions(frag, options, name))
             rows, cols, _ = frag.shape
             ld = (cols if order == "row" else rows) + ORDER_LD[order]
             table.append(f"    {{{name}_offset, {name}_bit, {n}, '{order[0]}', {wave}, "
                          f"{frag.count}, {ld}}},")
+            if order == "row":
+                src.append(hip.word_functions(frag, options, name))
+                scatter = f"{name}_scatter" if matrix == "D" else "0"
+                words.append(f"    {{{name}_gather, {scatter}, {n}, {wave}, "
+                             f"{frag.registers + 1}, {ld}, {_tile_bytes(frag, ld)}}},")
     src += ["struct row { int (*offset)(int, int, int); int (*bit)(int); int n; char order;",
             "             int wave, count, ld; };",
             "static const struct row TABLE[] = {"] + table + ["};",
-            "int main(void) {",
-            "    for (unsigned t = 0; t < sizeof TABLE / sizeof TABLE[0]; ++t) {",
-            "        const struct row* r = &TABLE[t];",
-            '        printf("%d %s", r->n, r->order == \'r\' ? "row" : "col");',
-            "        for (int l = 0; l < r->wave; ++l) for (int v = 0; v < r->count; ++v)",
-            '            printf(" %d %d", r->offset(l, v, r->ld), r->bit(v));',
-            '        printf("\\n");',
-            "    }",
-            "    return 0;",
-            "}"]
+            "struct words { void (*gather)(const void*, int, int, unsigned int*);",
+            "               void (*scatter)(void*, int, int, const unsigned int*);",
+            "               int n, wave, words, ld, bytes; };",
+            "static const struct words WORDS[] = {"] + words + ["};",
+            HARNESS_MAIN]
     folder = tmp_path_factory.mktemp("hip")
     (folder / "harness.c").write_text("\n".join(src) + "\n")
     subprocess.run([cc, "-O0", "-Wall", "-Werror", "-o", str(folder / "harness"),
@@ -152,7 +201,7 @@ def test_harness_covers_every_operand(harness):
             for inst in arch.instructions:
                 for matrix in mc.matrices(inst):
                     assert (arch.name, inst.mnemonic, matrix, wave) in seen
-    assert len(lines) >= len(cases)
+    assert sum(line.startswith("I ") for line in lines) >= len(cases)
 
 
 def test_emitted_index_arithmetic_matches_engine(harness):
@@ -160,7 +209,9 @@ def test_emitted_index_arithmetic_matches_engine(harness):
     checked = 0
     for line in lines:
         fields = line.split()
-        n, order, values = int(fields[0]), fields[1], list(map(int, fields[2:]))
+        if fields[0] != "I":
+            continue
+        n, order, values = int(fields[1]), fields[2], list(map(int, fields[3:]))
         inst, matrix, mods, wave = cases[n]
         op = operand(mc.with_formats(inst, mods), matrix, mods, wave)
         frag = fragment(op)
@@ -256,3 +307,63 @@ def test_known_bases():
     result = bases_of(operand(inst, "A"))
     assert result.bases == {"register": [[0, 1], [0, 2]],
                             "lane": [[1, 0], [2, 0], [4, 0], [8, 0], [0, 4], [0, 8]]}
+
+
+def _value(tile, at, bits):
+    """The element at offset `at` of a packed tile (the emitted code's convention)."""
+    if bits < 8:
+        bit = at * bits
+        x = tile[bit // 8] | tile[bit // 8 + 1] << 8
+        return (x >> bit % 8) & ((1 << bits) - 1)
+    size = bits // 8
+    return int.from_bytes(bytes(tile[at * size:(at + 1) * size]), "little")
+
+
+def test_gather_and_scatter_pack_values_where_the_layout_says(harness):
+    """The C word packing (sub-byte fields, fp6 across two VGPRs, 64-bit pairs, 16-bit
+    halves) puts each element's bits at the bit the engine gives, and the D store puts
+    each bit field back at its element's offset."""
+    from layouts.fragment import element
+    cases, lines = harness
+    gathered = scattered = 0
+    for line in lines:
+        kind, n, *numbers = line.split()
+        if kind == "I":
+            continue
+        inst, matrix, mods, wave = cases[int(n)]
+        frag = fragment(operand(mc.with_formats(inst, mods), matrix, mods, wave))
+        rows, cols, _ = frag.shape
+        ld = cols + ORDER_LD["row"]
+        size = _tile_bytes(frag, ld)
+        mask = (1 << frag.bits) - 1
+        values = list(map(int, numbers))
+        if kind == "W":
+            tile = [pattern(i) for i in range(size)]
+            per_lane = frag.registers + 1
+            for lane in range(wave):
+                got = values[lane * per_lane:(lane + 1) * per_lane]
+                word = sum(w << 32 * i for i, w in enumerate(got))
+                want = 0
+                for v in range(frag.count):
+                    elem = element(frag, lane, v)
+                    if elem is None:
+                        continue
+                    row, col, block = elem
+                    at = block * rows * ld + row * ld + col
+                    want |= _value(tile, at, frag.bits) << bit_of(frag, v)
+                assert word == want, (inst.mnemonic, matrix, mods, wave, lane)
+                gathered += 1
+        else:
+            tile = [0] * size
+            for lane in range(wave):
+                words = sum((0x01010101 * pattern(lane * 64 + i)) << 32 * i
+                            for i in range(64))
+                for v in range(frag.count):
+                    row, col, block = element(frag, lane, v)
+                    at = block * rows * ld + row * ld + col
+                    x = words >> bit_of(frag, v) & mask
+                    tile[at * frag.bits // 8:(at + 1) * frag.bits // 8] = \
+                        x.to_bytes(frag.bits // 8, "little")
+            assert values == tile, (inst.mnemonic, matrix, wave)
+            scattered += 1
+    assert gathered > 50_000 and scattered > 200
