@@ -8,25 +8,26 @@ with 16 times the weight) merge into one (`lane % 32`).
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
 class Term(NamedTuple):
     var: str
     div: int
-    mod: Optional[int]   # None: no modulus
+    mod: int | None   # None: no modulus
     coef: int
     symbol: str = ""     # "" or a name multiplied in (e.g. "ld")
 
 
-def _tidy(term: Term, ranges: Dict[str, int]) -> Term:
+def _tidy(term: Term, ranges: dict[str, int]) -> Term:
     limit = ranges.get(term.var)
     if term.mod is not None and limit is not None and -(-limit // term.div) <= term.mod:
         term = term._replace(mod=None)
     return term
 
 
-def _merge(terms: List[Term]) -> List[Term]:
+def _merge(terms: list[Term]) -> list[Term]:
     """Join (v / d) % m1 * c and (v / (d*m1)) % m2 * (c*m1) into (v / d) % (m1*m2) * c."""
     changed = True
     while changed:
@@ -46,9 +47,9 @@ def _merge(terms: List[Term]) -> List[Term]:
     return terms
 
 
-def simplify(terms: Iterable[Term], ranges: Dict[str, int]) -> List[Term]:
+def simplify(terms: Iterable[Term], ranges: dict[str, int]) -> list[Term]:
     """Drop zero terms, add up equal digits, merge continuing digits, in a stable order."""
-    summed: Dict[Tuple[str, int, Optional[int], str], int] = {}
+    summed: dict[tuple[str, int, int | None, str], int] = {}
     for t in terms:
         if t.coef == 0:
             continue
@@ -60,7 +61,7 @@ def simplify(terms: Iterable[Term], ranges: Dict[str, int]) -> List[Term]:
     return sorted(out, key=lambda t: (order.get(t.symbol, -1), t.var != "lane", t.div))
 
 
-def _digit(t: Term) -> Tuple[str, bool]:
+def _digit(t: Term) -> tuple[str, bool]:
     """The digit's text and whether it is a bare variable."""
     text = t.var if t.var != "const" else "1"
     if t.div != 1:
@@ -70,7 +71,7 @@ def _digit(t: Term) -> Tuple[str, bool]:
     return text, text == t.var
 
 
-def _plain(terms: List[Term]) -> List[str]:
+def _plain(terms: list[Term]) -> list[str]:
     parts = []
     const = 0
     for t in terms:
@@ -86,7 +87,7 @@ def _plain(terms: List[Term]) -> List[str]:
     return parts
 
 
-def render(terms: List[Term]) -> str:
+def render(terms: list[Term]) -> str:
     """C text of a simplified sum ("0" when empty); the terms times a symbol are
     gathered: `((lane / 32) * 4 + v % 4) * ld + lane % 32`."""
     parts = []

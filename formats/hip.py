@@ -24,10 +24,11 @@ M x K/2 matrix (the two kept values of every group of four K), K the M x K/4 mat
 """
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple
 
 from layouts.core import BIT, BLOCK, COL, COPY, LANE, ROW, CalcError
 from layouts.fragment import Digit, Fragment, fragment
+from layouts.modifiers import Modifiers
 
 from .cexpr import Term, render, simplify
 
@@ -36,19 +37,20 @@ class Options(NamedTuple):
     """ld: a fixed leading dimension (None: a run-time `ld` parameter); order: "row" or
     "col"; lds: the tile is in LDS (__shared__) rather than global memory; prefix: name
     prefix of the emitted functions."""
-    ld: Optional[int] = None
+    ld: int | None = None
     order: str = "row"
     lds: bool = False
     prefix: str = "mc"
 
 
+DEFAULT = Options()
 ORDERS = ("row", "col")
 LOWER = {"A": "a", "B": "b", "C": "c", "D": "d", "K": "k", "SA": "sa", "SB": "sb"}
 
 # ---- the operand (checked like every query) and its fragment
 
 
-def _resolve(inst: Any, matrix: Optional[str], mods: Any, wave: int) -> Tuple[Any, Any]:
+def _resolve(inst: Any, matrix: str | None, mods: Any, wave: int) -> tuple[Any, Any]:
     """(instruction with f8f6f4 formats applied, Modifiers), checked."""
     import matrix_api
     mods = matrix_api.modifiers(mods)
@@ -58,8 +60,8 @@ def _resolve(inst: Any, matrix: Optional[str], mods: Any, wave: int) -> Tuple[An
 
 def _fragment(inst: Any, matrix: str, mods: Any, wave: int) -> Fragment:
     from layouts import check_matrix, check_modifiers, operand
-    check_modifiers(inst, matrix, mods, matrix == "D", "get", wave)
-    check_matrix(inst, matrix)
+    check_modifiers(inst, matrix, mods, matrix == "D", "get", wave)  # type: ignore[no-untyped-call]
+    check_matrix(inst, matrix)  # type: ignore[no-untyped-call]
     return fragment(operand(inst, matrix, mods, wave))
 
 
@@ -71,7 +73,7 @@ def _digit_term(d: Digit, coef: int, symbol: str, lane_var: str) -> Term:
     return Term(var, d.div, d.size, d.weight * coef, symbol)
 
 
-def offset_terms(frag: Fragment, options: Options) -> List[Term]:
+def offset_terms(frag: Fragment, options: Options) -> list[Term]:
     """The element offset of (lane, v) in the tile: one term per digit."""
     rows, cols, _ = frag.shape
     ld_coef, ld_sym = (options.ld, "") if options.ld is not None else (1, "ld")
@@ -84,17 +86,17 @@ def offset_terms(frag: Fragment, options: Options) -> List[Term]:
             continue
         coef, sym = scale[d.coord]
         terms.append(_digit_term(d, coef, sym, lane_var))
-    return simplify(terms, {"lane": frag.wave, "src": frag.wave, "v": frag.count})
+    return simplify(terms, {"lane": frag.wave, "src": frag.wave, "v": frag.values})
 
 
-def bit_terms(frag: Fragment) -> List[Term]:
+def bit_terms(frag: Fragment) -> list[Term]:
     terms = [Term("v", d.div, d.size, d.stride) for d in frag.digits if d.dest == BIT]
     if frag.base_bit:
         terms.append(Term("const", 1, None, frag.base_bit))
-    return simplify(terms, {"v": frag.count})
+    return simplify(terms, {"v": frag.values})
 
 
-def _guards(frag: Fragment) -> List[str]:
+def _guards(frag: Fragment) -> list[str]:
     """C conditions under which the lane's value v is loaded (empty: always)."""
     out = []
     if frag.lanes < frag.wave and not any(d.coord == COPY for d in frag.lane_digits):
@@ -103,7 +105,7 @@ def _guards(frag: Fragment) -> List[str]:
         what, modulus, value = frag.guard[0], frag.guard[1], frag.guard[2]
         if what == "block":
             terms = [_digit_term(d, 1, "", "lane") for d in frag.digits if d.coord == BLOCK]
-            expr = render(simplify(terms, {"lane": frag.wave, "v": frag.count}))
+            expr = render(simplify(terms, {"lane": frag.wave, "v": frag.values}))
             out.append(f"({expr}) % {modulus} == {value}")
         else:
             expr = render(simplify([Term("lane", modulus, 64 // modulus, 1)],
@@ -125,7 +127,7 @@ def index_functions(frag: Fragment, options: Options, name: str) -> str:
         lines.append("    const int src = (lane + 48) % 64;  /* BLGP 3: lane L feeds lane "
                      "(L + 16) % 64 */")
     used_lane = any(d.dest == LANE for d in frag.digits) or guards or frag.lane_source
-    used_v = frag.count > 1
+    used_v = frag.values > 1
     body = render(offset_terms(frag, options))
     if not used_lane:
         lines.append("    (void)lane;")
@@ -151,19 +153,19 @@ RAW = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
 
 class CType(NamedTuple):
     element: str   # C element type
-    count: int     # 1: a scalar
+    length: int    # 1: a scalar
 
     @property
     def name(self) -> str:
-        if self.count == 1:
+        if self.length == 1:
             return self.element
         short = {"float": "f32", "double": "f64", "_Float16": "f16", "__bf16": "bf16",
                  "short": "i16", "int": "i32", "long": "i64"}[self.element]
-        return f"mc_{short}x{self.count}"
+        return f"mc_{short}x{self.length}"
 
     def typedef(self) -> str:
         return (f"typedef {self.element} {self.name} "
-                f"__attribute__((ext_vector_type({self.count})));")
+                f"__attribute__((ext_vector_type({self.length})));")
 
 
 def _bf16_element(inst: Any) -> str:
@@ -173,7 +175,7 @@ def _bf16_element(inst: Any) -> str:
 
 
 def _register_bits(inst: Any, matrix: str, wave: int = 64) -> int:
-    from layouts import Modifiers, operand
+    from layouts import operand
     return 32 * int(operand(inst, matrix, Modifiers(), wave).register_count)
 
 
@@ -217,7 +219,7 @@ def _older_spelling(inst: Any) -> str:
     if inst.kind != "mfma":
         return str(inst.mnemonic)
     from instructions import find_architecture
-    cdna2 = find_architecture("CDNA2")
+    cdna2 = find_architecture("CDNA2")  # type: ignore[no-untyped-call]
     if cdna2 is None:
         return str(inst.mnemonic)
     key = (inst.m, inst.n, inst.k, inst.blocks, inst.a_type.key, inst.out_type.key)
@@ -293,12 +295,12 @@ def _describe(inst: Any, frag: Fragment, options: Options) -> str:
     place = "LDS (__shared__)" if options.lds else "global memory"
     tile = f"{rows} x {cols}" + (f" x {blocks} blocks" if blocks > 1 else "")
     return (f"{what} of {inst.name} (wave{frag.wave}): {tile} tile in {place}, {order}, "
-            f"leading dimension {ld}; {frag.count} value(s) of {frag.bits} bits per lane")
+            f"leading dimension {ld}; {frag.values} value(s) of {frag.bits} bits per lane")
 
 
 def _words(frag: Fragment, ctype: CType) -> int:
     size = {"double": 8, "long": 8, "float": 4, "int": 4, "_Float16": 2, "short": 2,
-            "__bf16": 2}[ctype.element] * ctype.count
+            "__bf16": 2}[ctype.element] * ctype.length
     return max(frag.registers, (size + 3) // 4)
 
 
@@ -318,7 +320,7 @@ def word_functions(frag: Fragment, options: Options, name: str) -> str:
     ld_param = ", int ld" if options.ld is None else ""
     ld_arg = ", ld" if options.ld is None else ""
     raw_t = "unsigned char" if frag.bits < 8 else RAW[frag.bits]
-    loop = [f"    for (int v = 0; v < {frag.count}; ++v) {{",
+    loop = [f"    for (int v = 0; v < {frag.values}; ++v) {{",
             f"        const int at = {name}_offset(lane, v{ld_arg});"]
     if _guards(frag):
         loop.append("        if (at < 0) continue;  // a lane the hardware does not read")
@@ -369,8 +371,8 @@ def device_function(inst: Any, frag: Fragment, options: Options, ctype: CType) -
     space = "LDS" if options.lds else "global"
     if frag.matrix == "D":
         lines += [f"/* Stores the calling lane's D fragment to the tile ({space} memory). */",
-                  f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
-                  f"{ctype.name} frag) {{", lane,
+                  (f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
+                  f"{ctype.name} frag) {{"), lane,
                   f"    unsigned int w[{words}];",
                   "    __builtin_memcpy(w, &frag, sizeof w);",
                   f"    {name}_scatter(tile{ld_arg}, lane, w);", "}"]
@@ -384,16 +386,16 @@ def device_function(inst: Any, frag: Fragment, options: Options, ctype: CType) -
     return "\n".join(lines)
 
 
-def _typedefs(types: List[CType]) -> List[str]:
-    seen: List[str] = []
+def _typedefs(types: list[CType]) -> list[str]:
+    seen: list[str] = []
     for t in types:
-        if t.count > 1 and t.typedef() not in seen:
+        if t.length > 1 and t.typedef() not in seen:
             seen.append(t.typedef())
     return seen
 
 
-def emit_parts(inst: Any, matrix: Optional[str], mods: Any, wave: int,
-               options: Options = Options()) -> Tuple[str, str]:
+def emit_parts(inst: Any, matrix: str | None, mods: Any, wave: int,
+               options: Options = DEFAULT) -> tuple[str, str]:
     """(prelude, body) of the emitted HIP; files with many instructions share one
     prelude and wrap each body in a namespace (scripts/check_hip.py)."""
     if options.order not in ORDERS:
@@ -407,8 +409,8 @@ def emit_parts(inst: Any, matrix: Optional[str], mods: Any, wave: int,
     return PRELUDE, _example(inst, mods, wave, options) + "\n"
 
 
-def emit(inst: Any, matrix: Optional[str], mods: Any, wave: int,
-         options: Options = Options()) -> str:
+def emit(inst: Any, matrix: str | None, mods: Any, wave: int,
+         options: Options = DEFAULT) -> str:
     prelude, body = emit_parts(inst, matrix, mods, wave, options)
     return prelude + "\n" + body
 
@@ -416,13 +418,13 @@ def emit(inst: Any, matrix: Optional[str], mods: Any, wave: int,
 # ---- the wave-level example
 
 
-def _operands(inst: Any) -> List[str]:
+def _operands(inst: Any) -> list[str]:
     import matrix_api
     return list(matrix_api.matrices(inst))
 
 
 def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
-               name: str) -> List[str]:
+               name: str) -> list[str]:
     """RDNA float NEG/NEG_HI: negate the low / high 16-bit halves of A or B, NEG[2] /
     NEG_HI[2] negate C / take its absolute value (the compiler folds whole-operand
     negations into the instruction's neg_lo/neg_hi bits)."""
@@ -442,9 +444,9 @@ def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
         if low and high and ctype.element != "short":
             return [f"    {var} = -{var};  // NEG and NEG_HI: every value"]
         cond = "1" if low and high else ("b % 32 == 0" if low else "b % 32 == 16")
-        return [f"    for (int v = 0; v < {frag.count}; ++v) {{  // NEG/NEG_HI: "
+        return [(f"    for (int v = 0; v < {frag.values}; ++v) {{  // NEG/NEG_HI: "
                 f"{'low' if low else ''}{' and ' if low and high else ''}"
-                f"{'high' if high else ''} halves",
+                f"{'high' if high else ''} halves"),
                 f"        const int b = {name}_bit(v);",
                 f"        if ({cond}) {flip};", "    }"]
     if matrix == "C":
@@ -455,14 +457,14 @@ def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
     return out
 
 
-def call_arguments(inst: Any, mods: Any, wave: int, args: dict) -> str:
+def call_arguments(inst: Any, mods: Any, wave: int, args: dict[str, str]) -> str:
     """The builtin's argument list: operands and modifier immediates, in clang's order."""
     a, b, c = args["A"], args["B"], args.get("C", "acc")
     if inst.is_rdna:
         idx = []
         if inst.sparse:
             from layouts.rdna import index_bits_per_lane
-            shift = mods.opsel * index_bits_per_lane(inst, wave)
+            shift = mods.opsel * index_bits_per_lane(inst, wave)  # type: ignore[no-untyped-call]
             idx = [f"(short)({args['K']} >> {shift})" if shift else f"(short){args['K']}"]
         if inst.is_int:
             signed_a, signed_b = ("true" if mods.neg & 1 else "false",
@@ -487,13 +489,13 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
     options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
     first copied to LDS by the wavefront and the fragments loaded from there."""
     from layouts import check_modifiers
-    check_modifiers(inst, "D", mods, True, "get", wave)
+    check_modifiers(inst, "D", mods, True, "get", wave)  # type: ignore[no-untyped-call]
     prefix = options.prefix
-    types: List[CType] = []
-    parts: List[str] = []
-    params: List[str] = []
-    stage: List[str] = []
-    body: List[str] = []
+    types: list[CType] = []
+    parts: list[str] = []
+    params: list[str] = []
+    stage: list[str] = []
+    body: list[str] = []
     args = {}
     for matrix in _operands(inst):
         var = LOWER[matrix]
@@ -517,8 +519,8 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
             if frag.bits < 8:
                 count, mem = -(-count * frag.bits // 8), "unsigned char"
             stage += [f"    __shared__ {mem} {var}_lds[{count}];",
-                      f"    for (int e = lane; e < {count}; e += {wave}) "
-                      f"{var}_lds[e] = {src}[e];"]
+                      (f"    for (int e = lane; e < {count}; e += {wave}) "
+                      f"{var}_lds[e] = {src}[e];")]
             src = f"{var}_lds"
         if matrix == "D":
             d_ld = ld
@@ -533,12 +535,12 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
     call = f"{builtin_name(inst, wave)}({call_arguments(inst, mods, wave, args)})"
     kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
     lines = _typedefs(types) + parts
-    lines += [f"/* One {inst.name} per wavefront (wave{wave}): load the fragments, "
-              "multiply, store D. */",
+    lines += [(f"/* One {inst.name} per wavefront (wave{wave}): load the fragments, "
+              "multiply, store D. */"),
               f"extern \"C\" __global__ void {kernel}({', '.join(params)}) {{"]
     if stage:
-        lines += [f"    const int lane = MC_THREAD_X % {wave};  // the lane within the "
-                  "wavefront",
+        lines += [(f"    const int lane = MC_THREAD_X % {wave};  // the lane within the "
+                  "wavefront"),
                   "    // Stage the tiles in LDS (one wavefront per block in this example)."]
         lines += stage + ["    MC_SYNC();"]
     lines += body
@@ -556,7 +558,6 @@ def _tile_elements(frag: Fragment, options: Options) -> int:
 def _for_operand(inst: Any, matrix: str, mods: Any) -> Any:
     """The modifiers that shape `matrix`'s layout (the example's D-level modifiers apply
     to every operand; each operand keeps the ones that concern it)."""
-    from layouts import Modifiers
     keep = {"A": ("cbsz", "abid"), "B": ("blgp",), "K": ("cbsz", "abid", "opsel"),
             "C": ("opsel",), "D": ("opsel",), "SA": ("opsel_a",), "SB": ("opsel_b",)}[matrix]
     if inst.f8f6f4:

@@ -21,7 +21,7 @@ against the engine, element by element.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from .core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
 
@@ -44,15 +44,15 @@ class Fragment(NamedTuple):
     matrix: str
     wave: int
     bits: int              # bits of one value in memory and in the register
-    count: int             # values per lane (v = 0 .. count-1)
+    values: int            # values per lane (v = 0 .. values-1)
     registers: int         # VGPRs of the operand
     base_bit: int          # bit offset of v = 0 (OPSEL / index set)
-    shape: tuple           # (rows, cols, blocks) of the matrix in memory (compressed)
-    digits: tuple          # every Digit that moves a coordinate or a bit
-    lane_digits: tuple     # LANE digits (COPY included: they replicate, move nothing)
+    shape: tuple[int, ...]  # (rows, cols, blocks) of the matrix in memory (compressed)
+    digits: tuple[Digit, ...]  # every Digit that moves a coordinate or a bit
+    lane_digits: tuple[Digit, ...]  # LANE digits (COPY included: they replicate, move nothing)
     lanes: int             # lanes that hold values (lane < lanes), before copies
-    guard: Optional[tuple]  # (coord expr digits, modulus, value): load only if coord % m == value
-    lane_source: Optional[str]  # BLGP: name of the lane remap (formats.hip spells it)
+    guard: tuple[Any, ...] | None  # (coord expr digits, modulus, value): load only if coord % m == value
+    lane_source: str | None  # BLGP: name of the lane remap (formats.hip spells it)
 
 
 def value_bits(inst: Any, matrix: str) -> int:
@@ -71,7 +71,7 @@ def value_bits(inst: Any, matrix: str) -> int:
 # BLGP lane remaps for loads: the lane whose (unmodified) elements lane X must hold so
 # that the hardware, reading B lane BLGP_SOURCE[blgp](L) for lane L, gets element L.
 # (guard: lanes nobody reads.) Checked against layouts.modifiers.BLGP_SOURCE by the tests.
-BLGP_LOAD: dict = {
+BLGP_LOAD: dict[int, tuple[str | None, tuple[str, int, int] | None]] = {
     1: (None, ("lane", 32, 0)),      # only lanes 0-31 are read (by both halves)
     2: (None, ("lane", 32, 1)),      # only lanes 32-63 are read
     3: ("rotate48", None),           # lane X holds lane (X + 48) % 64's elements
@@ -117,7 +117,6 @@ def fragment(operand: Any) -> Fragment:
     for d in bit_digits:
         placed[id(d)] = d._replace(div=div)
         div *= d.size
-    count = div
     digits = [placed.get(id(d), d if d.dest != LANE else d._replace(div=d.stride))
               for d in digits]
     lane_digits = [d if d.dest != LANE or d.coord == COPY else d._replace(div=d.stride)
@@ -133,14 +132,14 @@ def fragment(operand: Any) -> Fragment:
     if operand._lane_of is not None:  # BLGP on B
         lane_source, lane_guard = BLGP_LOAD[mods.blgp]
         guard = lane_guard
-    return Fragment(matrix, operand.wave, bits, count, operand.register_count,
+    return Fragment(matrix, operand.wave, bits, div, operand.register_count,
                     layout.base_bit, tuple(shape), tuple(digits), tuple(lane_digits),
                     lanes, guard, lane_source)
 
 
 def digit_value(d: Digit, lane: int, v: int) -> int:
     var = lane if d.dest == LANE else v
-    return (var // d.div) % d.size
+    return int((var // d.div) % d.size)
 
 
 def coordinate(frag: Fragment, coord: str, lane: int, v: int) -> int:
@@ -165,11 +164,11 @@ def guarded(frag: Fragment, lane: int, v: int) -> bool:
         return True
     what, modulus, value = frag.guard[0], frag.guard[1], frag.guard[2]
     if what == "block":
-        return coordinate(frag, BLOCK, lane, v) % modulus == value
-    return (lane // modulus) % (64 // modulus) == value
+        return bool(coordinate(frag, BLOCK, lane, v) % modulus == value)
+    return bool((lane // modulus) % (64 // modulus) == value)
 
 
-def element(frag: Fragment, lane: int, v: int) -> Optional[tuple]:
+def element(frag: Fragment, lane: int, v: int) -> tuple[int, int, int] | None:
     """(row, col, block) in memory (compressed for sparse operands) of the lane's value
     v, or None when the lane holds nothing there. The same sums the emitted code makes."""
     if lane >= frag.lanes and not any(d.coord == COPY for d in frag.lane_digits):
@@ -177,4 +176,5 @@ def element(frag: Fragment, lane: int, v: int) -> Optional[tuple]:
     if not guarded(frag, lane, v):
         return None
     src = source_lane(frag, lane)
-    return tuple(coordinate(frag, c, src, v) for c in COORDS)
+    row, col, block = (coordinate(frag, c, src, v) for c in COORDS)
+    return row, col, block

@@ -11,18 +11,17 @@ count that is not a power of two) means there is no linear layout, and `reason` 
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
-from .core import BLOCK, COL, ROW
 from .fragment import Fragment, element, fragment
 
 
 class LinearLayout(NamedTuple):
     """`bases` maps in-dim names to lists of out-dim vectors; `out_dims` names them.
     When the layout is not linear, `bases` is None and `reason` says why."""
-    in_dims: tuple
-    out_dims: tuple
-    bases: Optional[dict]
+    in_dims: tuple[str, ...]
+    out_dims: tuple[str, ...]
+    bases: dict[str, list[list[int]]] | None
     reason: str
     note: str
 
@@ -31,7 +30,7 @@ def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def _vector(frag: Fragment, lane: int, v: int) -> Optional[tuple]:
+def _vector(frag: Fragment, lane: int, v: int) -> tuple[int, ...] | None:
     elem = element(frag, lane, v)
     if elem is None:
         return None
@@ -64,18 +63,18 @@ def bases_of(operand: Any) -> LinearLayout:
                 else f"BLGP {mods.blgp}")
         return fail(f"{what} leaves lanes whose values the hardware does not read: a "
                     "broadcast has no linear layout over the lanes")
-    if not _power_of_two(frag.count):
-        return fail(f"a lane holds {frag.count} values, not a power of two")
+    if not _power_of_two(frag.values):
+        return fail(f"a lane holds {frag.values} values, not a power of two")
     for name, extent in zip(("rows", "columns", "blocks"), frag.shape):
         if not _power_of_two(extent):
             return fail(f"the matrix has {extent} {name}, not a power of two")
     if frag.lanes < frag.wave and not any(d.coord == "copy" for d in frag.lane_digits):
         return fail(f"only lanes 0-{frag.lanes - 1} of the wave{frag.wave} hold values")
     zero = (0,) * len(out_dims)
-    registers = [_vector(frag, 0, 1 << b) or zero for b in range(frag.count.bit_length() - 1)]
+    registers = [_vector(frag, 0, 1 << b) or zero for b in range(frag.values.bit_length() - 1)]
     lanes = [_vector(frag, 1 << b, 0) or zero for b in range(frag.wave.bit_length() - 1)]
     for lane in range(frag.wave):
-        for v in range(frag.count):
+        for v in range(frag.values):
             want = _vector(frag, lane, v)
             got = zero
             for b, vec in enumerate(registers):

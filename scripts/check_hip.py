@@ -17,19 +17,19 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import matrix_api as mc  # noqa: E402
-from formats import hip  # noqa: E402
-from layouts import Modifiers  # noqa: E402
+import matrix_api as mc
+from formats import hip
+from layouts.modifiers import Modifiers
 
 TARGETS = {"CDNA1": "gfx908", "CDNA2": "gfx90a", "CDNA3": "gfx942", "CDNA4": "gfx950",
            "RDNA3": "gfx1100", "RDNA4": "gfx1200"}
 
 
-def samples(inst: Any) -> List[Modifiers]:
+def samples(inst: Any) -> list[Modifiers]:
     """Default modifiers plus one or two that change the emitted call."""
     out = [Modifiers()]
     if inst.is_rdna:
@@ -54,12 +54,12 @@ def samples(inst: Any) -> List[Modifiers]:
     return out
 
 
-def expected(inst: Any, mods: Modifiers) -> List[str]:
+def expected(inst: Any, mods: Modifiers) -> list[str]:
     """Modifier texts LLVM prints for these modifiers."""
-    out: List[str] = []
+    out: list[str] = []
     if inst.is_rdna:
         if inst.is_int and mods.neg:
-            out.append("neg_lo:[%d,%d,0]" % (mods.neg & 1, mods.neg >> 1 & 1))
+            out.append(f"neg_lo:[{mods.neg & 1},{mods.neg >> 1 & 1},0]")
         # Float NEG/NEG_HI have no builtin operand: the example negates the values in
         # code, which the compiler folds into neg_lo/neg_hi only sometimes (f16 on
         # gfx12); those kernels are checked for the mnemonic only.
@@ -67,13 +67,13 @@ def expected(inst: Any, mods: Modifiers) -> List[str]:
             out.append("op_sel:[0,0,1]")
         return out
     if inst.out_type.bits == 64 and mods.blgp:
-        return ["neg:[%d,%d,%d]" % tuple(mods.blgp >> i & 1 for i in range(3))]
+        return ["neg:[" + ",".join(str(mods.blgp >> i & 1) for i in range(3)) + "]"]
     if inst.f8f6f4 and inst.scaled and (mods.opsel_a or mods.opsel_b):
         lo = (mods.opsel_a & 1, mods.opsel_b & 1)
         hi = (mods.opsel_a >> 1, mods.opsel_b >> 1)
         if any(lo):
-            out.append("op_sel:[%d,%d,0]" % lo)
-        out.append("op_sel_hi:[%d,%d,0]" % hi)
+            out.append(f"op_sel:[{lo[0]},{lo[1]},0]")
+        out.append(f"op_sel_hi:[{hi[0]},{hi[1]},0]")
     for name in ("cbsz", "abid", "blgp"):
         if getattr(mods, name):
             out.append(f"{name}:{getattr(mods, name)}")
@@ -81,18 +81,18 @@ def expected(inst: Any, mods: Modifiers) -> List[str]:
 
 
 def mnemonic(inst: Any, mods: Modifiers) -> str:
-    if inst.f8f6f4 and inst.scaled and not (mods.opsel_a or mods.opsel_b):
-        return inst.mnemonic  # the scales are still run-time values: the scale form
+    """The mnemonic the kernel must contain: the unscaled f8f6f4 MFMA comes from the
+    scale builtin with constant zero scales (clang selects v_mfma_f32_*_f8f6f4)."""
     return str(inst.mnemonic)
 
 
-def build(arch: Any, wave: int, headers: bool) -> Tuple[str, List[Tuple[str, str, List[str]]]]:
-    bodies: List[str] = []
-    kernels: List[Tuple[str, str, List[str]]] = []
+def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[tuple[str, str, list[str]]]]:
+    bodies: list[str] = []
+    kernels: list[tuple[str, str, list[str]]] = []
     for inst in arch.instructions:
         for n, mods in enumerate(samples(inst)):
             prefix = f"k{len(kernels)}"
-            prelude, body = hip.emit_parts(inst, None, mods, wave, hip.Options(prefix=prefix))
+            _prelude, body = hip.emit_parts(inst, None, mods, wave, hip.Options(prefix=prefix))
             bodies.append(body)
             kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
             kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods)))
@@ -101,7 +101,7 @@ def build(arch: Any, wave: int, headers: bool) -> Tuple[str, List[Tuple[str, str
 
 
 def compile_one(clang: str, target: str, wave: int, text: str, headers: bool,
-                folder: str) -> Tuple[int, str]:
+                folder: str) -> tuple[int, str]:
     path = os.path.join(folder, f"{target}_w{wave}.hip")
     with open(path, "w") as f:
         f.write(text)
@@ -111,13 +111,13 @@ def compile_one(clang: str, target: str, wave: int, text: str, headers: bool,
         cmd.insert(4, "-nogpuinc")
     if target.startswith("gfx1") and wave == 64:
         cmd.insert(4, "-mwavefrontsize64")
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True)
     return done.returncode, done.stdout if done.returncode == 0 else done.stderr
 
 
-def functions(asm: str) -> Dict[str, str]:
-    out: Dict[str, str] = {}
-    current: Optional[str] = None
+def functions(asm: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    current: str | None = None
     for line in asm.splitlines():
         head = line.split(";")[0].rstrip()
         if head and not head[0].isspace() and head.endswith(":") and not head.startswith("."):
@@ -128,43 +128,43 @@ def functions(asm: str) -> Dict[str, str]:
     return out
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clang", default="clang-22")
     parser.add_argument("--headers", action="store_true",
                         help="compile with the ROCm headers (without -nogpuinc)")
     args = parser.parse_args(argv)
     jobs = []
-    with tempfile.TemporaryDirectory() as folder:
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            for arch in mc.architectures():
-                target = TARGETS.get(arch.name)
-                if target is None:
+    with tempfile.TemporaryDirectory() as folder, \
+            ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for arch in mc.architectures():
+            target = TARGETS.get(arch.name)
+            if target is None:
+                continue
+            for wave in arch.waves:
+                text, kernels = build(arch, wave, args.headers)
+                future = pool.submit(compile_one, args.clang, target, wave, text,
+                                     args.headers, folder)
+                jobs.append((arch.name, target, wave, kernels, future))
+        ok = total = 0
+        for name, target, wave, kernels, future in jobs:
+            status, output = future.result()
+            total += len(kernels)
+            if status:
+                print(f"{target} wave{wave}: clang failed: {output[:2000]}")
+                continue
+            bodies = functions(output)
+            for kernel, mnem, mods in kernels:
+                code = bodies.get(kernel, "")
+                lines = [ln for ln in code.splitlines() if ln.strip().startswith(mnem + " ")]
+                if not lines:
+                    print(f"{target} wave{wave} {kernel}: no {mnem}")
                     continue
-                for wave in arch.waves:
-                    text, kernels = build(arch, wave, args.headers)
-                    future = pool.submit(compile_one, args.clang, target, wave, text,
-                                         args.headers, folder)
-                    jobs.append((arch.name, target, wave, kernels, future))
-            ok = total = 0
-            for name, target, wave, kernels, future in jobs:
-                status, output = future.result()
-                total += len(kernels)
-                if status:
-                    print(f"{target} wave{wave}: clang failed: {output[:2000]}")
+                if not any(all(m in ln for m in mods) for ln in lines):
+                    print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: "
+                          f"{lines[0].strip()}")
                     continue
-                bodies = functions(output)
-                for kernel, mnem, mods in kernels:
-                    code = bodies.get(kernel, "")
-                    lines = [ln for ln in code.splitlines() if ln.strip().startswith(mnem + " ")]
-                    if not lines:
-                        print(f"{target} wave{wave} {kernel}: no {mnem}")
-                        continue
-                    if not any(all(m in ln for m in mods) for ln in lines):
-                        print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: "
-                              f"{lines[0].strip()}")
-                        continue
-                    ok += 1
+                ok += 1
     print(f"{ok}/{total} compile and match")
     return 0 if ok == total else 1
 

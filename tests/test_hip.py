@@ -170,7 +170,7 @@ def harness(tmp_path_factory):
             rows, cols, _ = frag.shape
             ld = (cols if order == "row" else rows) + ORDER_LD[order]
             table.append(f"    {{{name}_offset, {name}_bit, {n}, '{order[0]}', {wave}, "
-                         f"{frag.count}, {ld}}},")
+                         f"{frag.values}, {ld}}},")
             if order == "row":
                 src.append(hip.word_functions(frag, options, name))
                 scatter = f"{name}_scatter" if matrix == "D" else "0"
@@ -221,7 +221,7 @@ def test_emitted_index_arithmetic_matches_engine(harness):
         loaded = {}
         at = 0
         for lane in range(wave):
-            for _v in range(frag.count):
+            for _v in range(frag.values):
                 off, bit = values[at], values[at + 1]
                 at += 2
                 if off < 0:
@@ -272,7 +272,7 @@ def test_linear_layout_bases_match_engine():
                     engine = _engine(op)
                     regs, lanes = result.bases["register"], result.bases["lane"]
                     for lane in range(wave):
-                        for v in range(frag.count):
+                        for v in range(frag.values):
                             vec = [0] * len(result.out_dims)
                             for b, base in enumerate(regs):
                                 if v >> b & 1:
@@ -344,7 +344,7 @@ def test_gather_and_scatter_pack_values_where_the_layout_says(harness):
                 got = values[lane * per_lane:(lane + 1) * per_lane]
                 word = sum(w << 32 * i for i, w in enumerate(got))
                 want = 0
-                for v in range(frag.count):
+                for v in range(frag.values):
                     elem = element(frag, lane, v)
                     if elem is None:
                         continue
@@ -358,7 +358,7 @@ def test_gather_and_scatter_pack_values_where_the_layout_says(harness):
             for lane in range(wave):
                 words = sum((0x01010101 * pattern(lane * 64 + i)) << 32 * i
                             for i in range(64))
-                for v in range(frag.count):
+                for v in range(frag.values):
                     row, col, block = element(frag, lane, v)
                     at = block * rows * ld + row * ld + col
                     x = words >> bit_of(frag, v) & mask

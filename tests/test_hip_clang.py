@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_clang_compiles_every_example():
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_hip.py")],
-                          capture_output=True, text=True, timeout=600)
+                          check=False, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     ok, total = done.stdout.split()[-4].split("/")
     assert ok == total and int(total) >= 450
