@@ -76,7 +76,7 @@ def _digit_term(d: Digit, coef: int, symbol: str, lane_var: str) -> Term:
 def offset_terms(frag: Fragment, options: Options) -> list[Term]:
     """The element offset of (lane, v) in the tile: one term per digit."""
     rows, cols, _ = frag.shape
-    ld_coef, ld_sym = (options.ld, "") if options.ld is not None else (1, "ld")
+    ld_coef, ld_sym = 1, "ld" if options.ld is None else str(options.ld)
     outer, inner, extent = (ROW, COL, rows) if options.order == "row" else (COL, ROW, cols)
     scale = {outer: (ld_coef, ld_sym), inner: (1, ""), BLOCK: (extent * ld_coef, ld_sym)}
     lane_var = "src" if frag.lane_source == "rotate48" else "lane"
@@ -488,8 +488,7 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
     """The __global__ wave-level example: loads, the builtin call, the store of D. With
     options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
     first copied to LDS by the wavefront and the fragments loaded from there."""
-    from layouts import check_modifiers
-    check_modifiers(inst, "D", mods, True, "get", wave)  # type: ignore[no-untyped-call]
+    _check_example(inst, mods, wave)
     prefix = options.prefix
     types: list[CType] = []
     parts: list[str] = []
@@ -546,6 +545,23 @@ def _example(inst: Any, mods: Any, wave: int, options: Options) -> str:
     lines += body
     lines += [f"    {d_type.name} d = {call};", f"    {prefix}_d_store(d_tile{d_ld}, d);", "}"]
     return "\n".join(lines)
+
+
+def _check_example(inst: Any, mods: Any, wave: int) -> None:
+    """The modifiers must suit the instruction: as for D with -o (which takes the inputs'
+    modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
+    index set); the error is D's."""
+    from layouts import check_modifiers
+    try:
+        check_modifiers(inst, "D", mods, True, "get", wave)  # type: ignore[no-untyped-call]
+    except CalcError:
+        for matrix in _operands(inst):
+            try:
+                check_modifiers(inst, matrix, mods, False, "get", wave)  # type: ignore[no-untyped-call]
+            except CalcError:
+                continue
+            return
+        raise
 
 
 def _tile_elements(frag: Fragment, options: Options) -> int:
