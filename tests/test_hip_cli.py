@@ -17,7 +17,7 @@ def excerpts():
     """(arguments, lines) of every ```c block of the README that starts with
     `// $ ./matrix_calculator.py ARGS (excerpt)`."""
     found = []
-    for block in re.findall(r"^```c\n(.*?)^```", README.read_text(), flags=re.M | re.S):
+    for block in re.findall(r"^```c\n(.*?)^```", README.read_text(), flags=re.MULTILINE | re.DOTALL):
         first, *lines = block.splitlines()
         match = re.match(r"// \$ \./matrix_calculator\.py (.*?)\s+\(excerpt\)$", first)
         if match:
@@ -70,8 +70,8 @@ def test_emitted_text(args, needle):
 
 def test_option_spellings_agree_with_argparse():
     """--emit=hip goes through argparse, --emit hip through the plain-argv path."""
-    plain = call("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 16".split())
-    parsed = call("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit=hip --ld=16".split())
+    plain = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit", "hip", "--ld", "16"])
+    parsed = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit=hip", "--ld=16"])
     assert plain == parsed and plain[0] == 0
 
 
@@ -95,8 +95,7 @@ def test_errors_are_one_line_status_2(args, words):
 
 
 def test_linear_layout_json_matches_the_library():
-    status, out, err = call("-a cdna3 -i v_mfma_f32_32x32x8_f16 -B --linear-layout --json"
-                            .split())
+    status, out, err = call(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-B", "--linear-layout", "--json"])
     assert (status, err) == (0, "")
     doc = json.loads(out)
     inst = mc.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
