@@ -86,16 +86,28 @@ def mnemonic(inst: Any, mods: Modifiers) -> str:
     return str(inst.mnemonic)
 
 
+LAYOUT_VARIANTS = (  # storage variants compiled for the first instructions of each table
+    (hip.Options(order="col"), ()),
+    (hip.Options(ld=160), ()),
+    (hip.Options(lds=True), ("ds_",)),  # LDS reads and writes: ds_read*/ds_load*/ds_write*
+)
+
+
 def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[tuple[str, str, list[str]]]]:
+    """One file with every example of `arch` for `wave`: kernels named k<n>_<mnemonic>."""
     bodies: list[str] = []
     kernels: list[tuple[str, str, list[str]]] = []
+    runs: list[tuple[Any, Modifiers, hip.Options, tuple[str, ...]]] = []
     for inst in arch.instructions:
-        for n, mods in enumerate(samples(inst)):
-            prefix = f"k{len(kernels)}"
-            _prelude, body = hip.emit_parts(inst, None, mods, wave, hip.Options(prefix=prefix))
-            bodies.append(body)
-            kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
-            kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods)))
+        runs += [(inst, mods, hip.Options(), ()) for mods in samples(inst)]
+    for inst in arch.instructions[:3]:
+        runs += [(inst, Modifiers(), options, needs) for options, needs in LAYOUT_VARIANTS]
+    for inst, mods, options, needs in runs:
+        prefix = f"k{len(kernels)}"
+        _, body = hip.emit_parts(inst, None, mods, wave, options._replace(prefix=prefix))
+        bodies.append(body)
+        kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
+        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs)))
     text = hip.PRELUDE + "\n" + "\n".join(bodies)
     return text, kernels
 
@@ -160,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
                 if not lines:
                     print(f"{target} wave{wave} {kernel}: no {mnem}")
                     continue
+                body_needs = [m for m in mods if m.endswith("_")]
+                if any(m not in code for m in body_needs):
+                    print(f"{target} wave{wave} {kernel}: no {body_needs} in the kernel")
+                    continue
+                mods = [m for m in mods if not m.endswith("_")]
                 if not any(all(m in ln for m in mods) for ln in lines):
                     print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: "
                           f"{lines[0].strip()}")
