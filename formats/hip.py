@@ -341,7 +341,7 @@ def word_functions(frag: Fragment, options: Options, name: str) -> str:
             lines.append(f"        if (b % 32 > {32 - frag.bits}) w[b / 32 + 1] |= "
                          "x >> (32 - b % 32);  // straddles two VGPRs")
     lines += ["    }", "}"]
-    if frag.matrix != "D":
+    if frag.matrix not in ("C", "D"):
         return "\n".join(lines)
     gather = lines
     lines = [f"MC_FN void {name}_scatter(void* tile{ld_param}, int lane, const unsigned int* w) {{",
@@ -369,14 +369,14 @@ def device_function(inst: Any, frag: Fragment, options: Options, ctype: CType) -
     lane = (f"    const int lane = MC_THREAD_X % {frag.wave};  "
             "// the lane within the wavefront")
     space = "LDS" if options.lds else "global"
-    if frag.matrix == "D":
-        lines += [f"/* Stores the calling lane's D fragment to the tile ({space} memory). */",
-                  (f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
-                  f"{ctype.name} frag) {{"), lane,
+    if frag.matrix in ("C", "D"):  # C and D share a layout: both directions
+        lines += [f"/* Stores the calling lane's {frag.matrix} fragment to the tile "
+                  f"({space} memory). */",
+                  f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
+                  f"{ctype.name} frag) {{", lane,
                   f"    unsigned int w[{words}];",
                   "    __builtin_memcpy(w, &frag, sizeof w);",
                   f"    {name}_scatter(tile{ld_arg}, lane, w);", "}"]
-        return "\n".join(lines)
     lines += [f"/* Loads the calling lane's fragment from the tile ({space} memory). */",
               f"__device__ inline {ctype.name} {name}_load(const {mem}* tile{ld_param}) {{",
               lane, f"    unsigned int w[{words}] = {{}};",
@@ -450,10 +450,13 @@ def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
                 f"        const int b = {name}_bit(v);",
                 f"        if ({cond}) {flip};", "    }"]
     if matrix == "C":
+        bf16 = ctype.element == "short"  # bf16 bit patterns: the sign is bit 15
         if mods.neg_hi & 4:
-            out.append(f"    {var} = __builtin_elementwise_abs({var});  // NEG_HI[2]: |C|")
+            out.append(f"    {var} = {var} & (short)0x7fff;  // NEG_HI[2]: |C|" if bf16 else
+                       f"    {var} = __builtin_elementwise_abs({var});  // NEG_HI[2]: |C|")
         if mods.neg & 4:
-            out.append(f"    {var} = -{var};  // NEG[2]: -C")
+            out.append(f"    {var} = {var} ^ (short)0x8000;  // NEG[2]: -C" if bf16 else
+                       f"    {var} = -{var};  // NEG[2]: -C")
     return out
 
 
