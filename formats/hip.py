@@ -370,10 +370,10 @@ def device_function(inst: Any, frag: Fragment, options: Options, ctype: CType) -
             "// the lane within the wavefront")
     space = "LDS" if options.lds else "global"
     if frag.matrix in ("C", "D"):  # C and D share a layout: both directions
-        lines += [f"/* Stores the calling lane's {frag.matrix} fragment to the tile "
-                  f"({space} memory). */",
-                  f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
-                  f"{ctype.name} frag) {{", lane,
+        lines += [(f"/* Stores the calling lane's {frag.matrix} fragment to the tile "
+                  f"({space} memory). */"),
+                  (f"__device__ inline void {name}_store({mem}* tile{ld_param}, "
+                  f"{ctype.name} frag) {{"), lane,
                   f"    unsigned int w[{words}];",
                   "    __builtin_memcpy(w, &frag, sizeof w);",
                   f"    {name}_scatter(tile{ld_arg}, lane, w);", "}"]
