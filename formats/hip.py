@@ -53,6 +53,13 @@ LOWER = {"A": "a", "B": "b", "C": "c", "D": "d", "K": "k", "SA": "sa", "SB": "sb
 def _resolve(inst: Any, matrix: str | None, mods: Any, wave: int) -> tuple[Any, Any]:
     """(instruction with f8f6f4 formats applied, Modifiers), checked."""
     import matrix_api
+    waves = matrix_api.architecture_of(inst).waves
+    if wave not in waves:
+        raise CalcError(f"wave size {wave} is not available on {inst.arch}; use "
+                        + " or ".join(map(str, waves)))
+    if matrix is not None and matrix not in LOWER:
+        raise CalcError(f"unknown matrix {matrix!r}; {inst.name} has "
+                        + ", ".join(matrix_api.matrices(inst)))
     mods = matrix_api.modifiers(mods)
     inst = matrix_api.with_formats(inst, mods)
     return inst, mods
@@ -397,7 +404,7 @@ def _typedefs(types: list[CType]) -> list[str]:
 def emit_parts(inst: Any, matrix: str | None, mods: Any, wave: int,
                options: Options = DEFAULT) -> tuple[str, str]:
     """(prelude, body) of the emitted HIP; files with many instructions share one
-    prelude and wrap each body in a namespace (scripts/check_hip.py)."""
+    prelude and give each body its own options.prefix (scripts/check_hip.py)."""
     if options.order not in ORDERS:
         raise CalcError(f"unknown storage order {options.order!r}: use row or col")
     inst, mods = _resolve(inst, matrix, mods, wave)
@@ -411,6 +418,10 @@ def emit_parts(inst: Any, matrix: str | None, mods: Any, wave: int,
 
 def emit(inst: Any, matrix: str | None, mods: Any, wave: int,
          options: Options = DEFAULT) -> str:
+    """HIP source: with `matrix` ("A", "B", "C", "D", "K", "SA", "SB") its index, gather
+    and scatter functions and the __device__ load (C, D: and store) of the calling
+    lane's fragment; with None the __global__ wave-level example of the instruction.
+    `mods`: Modifiers, a mapping or None. Raises CalcError for what does not apply."""
     prelude, body = emit_parts(inst, matrix, mods, wave, options)
     return prelude + "\n" + body
 

@@ -111,3 +111,13 @@ def test_linear_layout_of_multi_block_and_refusal():
     rotated = mc.linear_layout(mc.find_instruction("cdna2", "v_mfma_f32_32x32x8f16"), "B",
                                mods={"blgp": 3})
     assert rotated["bases"] is None and "not linear" in rotated["reason"]
+
+
+def test_library_emit_checks_its_arguments():
+    from formats import hip
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
+    for matrix, wave, options in (("A", 32, hip.Options()), ("K", 64, hip.Options()),
+                                  ("Q", 64, hip.Options()), ("A", 64, hip.Options(order="x"))):
+        with pytest.raises(mc.CalcError):
+            hip.emit(inst, matrix, None, wave, options)
+    assert "mc_a_load" in hip.emit(inst, "A", {"cbsz": 0}, 64)
