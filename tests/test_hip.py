@@ -152,8 +152,8 @@ int main(void) {
 """
 
 
-@pytest.fixture(scope="module")
-def harness(tmp_path_factory):
+def build_harness(folder):
+    """Compile and run the harness: (cases, lines of its output)."""
     cc = _compiler()
     cases = _cases()
     src = ["#include <stdio.h>", hip.PRELUDE]
@@ -184,7 +184,6 @@ def harness(tmp_path_factory):
             "               int n, wave, words, ld, bytes; };",
             "static const struct words WORDS[] = {"] + words + ["};",
             HARNESS_MAIN]
-    folder = tmp_path_factory.mktemp("hip")
     (folder / "harness.c").write_text("\n".join(src) + "\n")
     subprocess.run([cc, "-O0", "-Wall", "-Werror", "-o", str(folder / "harness"),
                     str(folder / "harness.c")], check=True, capture_output=True)
@@ -193,7 +192,15 @@ def harness(tmp_path_factory):
     return cases, out.splitlines()
 
 
-def test_harness_covers_every_operand(harness):
+def test_emitted_c_matches_engine(tmp_path):
+    """One harness build (not one per xdist worker) for the three checks below."""
+    harness = build_harness(tmp_path)
+    check_coverage(harness)
+    check_index_arithmetic(harness)
+    check_gather_and_scatter(harness)
+
+
+def check_coverage(harness):
     cases, lines = harness
     seen = {(c[0].arch, c[0].mnemonic, c[1], c[3]) for c in cases}
     for arch in mc.architectures():
@@ -204,7 +211,9 @@ def test_harness_covers_every_operand(harness):
     assert sum(line.startswith("I ") for line in lines) >= len(cases)
 
 
-def test_emitted_index_arithmetic_matches_engine(harness):
+def check_index_arithmetic(harness):
+    """Every (lane, value) names an element the engine places at that lane and bit, and
+    every engine slot is loaded."""
     cases, lines = harness
     checked = 0
     for line in lines:
@@ -319,7 +328,7 @@ def _value(tile, at, bits):
     return int.from_bytes(bytes(tile[at * size:(at + 1) * size]), "little")
 
 
-def test_gather_and_scatter_pack_values_where_the_layout_says(harness):
+def check_gather_and_scatter(harness):
     """The C word packing (sub-byte fields, fp6 across two VGPRs, 64-bit pairs, 16-bit
     halves) puts each element's bits at the bit the engine gives, and the C/D stores put
     each bit field back at its element's offset."""
