@@ -425,7 +425,7 @@ def _code(args, inst, numbers, wave):
         raise ArgumentError(f"choose at most one matrix with --emit/--linear-layout (got "
                             f"{' and '.join(f for d, f in MATRIX_FLAGS if d in chosen)})")
     matrix = chosen[0] if chosen else None
-    modes = [flag for dest, flag in MODES if getattr(args, dest)]
+    modes = [flag for dest, flag in MODES + (("output", "-o"),) if getattr(args, dest)]
     if modes:
         raise ArgumentError(f"--emit and --linear-layout are modes of their own: drop "
                             f"{' and '.join(modes)}")

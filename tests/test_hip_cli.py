@@ -81,6 +81,7 @@ def test_option_spellings_agree_with_argparse():
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 4", "--ld 4 is too small"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 --linear-layout", "needs a matrix"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip -g", "modes of their own"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -D --emit hip -o", "drop -o"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --json", "drop --json"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A -B --emit hip", "at most one matrix"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --linear-layout --ld 16", "takes none of"),
