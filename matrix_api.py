@@ -592,3 +592,21 @@ def catalog(filters: Union[Mapping, None] = None, wave: Optional[int] = None) ->
             if all(any(t(fact) for t in alternatives) for alternatives in tests):
                 rows.append(fact)
     return rows
+
+
+# ---- linear layouts (issue 14: code for kernel writers) --------------------------------
+
+def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                  wave: Optional[int] = None) -> dict:
+    """The operand's layout as Triton-style linear-layout bases: {"in_dims": ["register",
+    "lane"], "out_dims": ["dim0", "dim1"(, "dim2")], "bases": {"register": [[row, col],
+    ...], "lane": [...]} or None, "reason": why there are none, "note": ...}. Register
+    bit b is value 2^b of the lane; dims are (row, col), or (block, row, col) for
+    multi-block operands; sparse operands are given for their compressed matrix."""
+    from layouts.linear import bases_of
+    result = bases_of(_operand(inst, matrix, mods, wave))
+    return {"in_dims": list(result.in_dims), "out_dims": list(result.out_dims),
+            "bases": result.bases, "reason": result.reason, "note": result.note}
+
+
+__all__.append("linear_layout")

@@ -35,6 +35,10 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("opsel_b", ("--opsel-b", "--opsel_b"), "0"),
     ("format", ("--format",), _ABSENT),
     ("completion", ("--completion",), _ABSENT),
+    # issue 14 (code for kernel writers): see _code() below
+    ("emit", ("--emit",), _ABSENT),
+    ("ld", ("--ld",), "0"),
+    ("order", ("--order",), _ABSENT),
 )
 FLAGS = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
@@ -70,6 +74,10 @@ FLAGS = (  # dest, spellings, help
     ("json_schema", ("--json-schema",), "print the JSON Schema of the --json documents"),
     ("list_architectures", ("--list-architectures",),
      "list the architectures with their gfx and product aliases"),
+    # issue 14 (code for kernel writers): see _code() below
+    ("lds", ("--lds",), "with --emit hip: the tiles are in LDS (__shared__) memory"),
+    ("linear_layout", ("--linear-layout", "--linear_layout"),
+     "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
 )
 FILTER_HELP = ("with --catalog: keep the instructions matching KEY=VALUE; KEY is arch, type, "
                "shape (MxNxK), sparse (yes/no), kind, m, n, k or blocks; repeatable")
@@ -90,6 +98,10 @@ VALUE_HELP = {
               "of tabulate (rst, latex, html, mediawiki, jira, orgtbl, pipe, ...), "
               "markdown, csv, tsv, long-csv, jsonl or json (see the README's Formats)",
     "completion": "print a completion script for SHELL (bash or zsh) and exit",
+    "emit": "print code: 'hip' (a __device__ load/store of the matrix given, or with no "
+            "matrix a __global__ example of the whole instruction)",
+    "ld": "with --emit hip: fixed leading dimension of the tiles (default: an ld parameter)",
+    "order": "with --emit hip: tile storage order, row (row-major, default) or col",
 }
 
 
@@ -116,10 +128,11 @@ GROUPS = (
     ("CDNA4 block-scale modifiers (v_mfma_scale_*)", ("opsel_a", "opsel_b")),
     ("output formats", ("csv", "markdown", "asciidoc", "format", "transpose", "json",
                         "compact", "json_schema")),
+    ("code for kernel writers", ("emit", "ld", "order", "lds", "linear_layout")),
     ("other", ("version", "completion")),
 )
 METAVARS = {"architecture": "ARCH", "instruction": "INSTRUCTION", "wavefront": "32/64",
-            "format": "NAME", "completion": "SHELL"}
+            "format": "NAME", "completion": "SHELL", "emit": "LANGUAGE", "order": "row/col"}
 EXAMPLES = (
     ("where element A[5][6] of an MFMA lives",
      "-a cdna3 -i v_mfma_f32_32x32x8_f16 -g -A -I 5 -K 6"),
@@ -482,6 +495,9 @@ def run(args):
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
     numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
+    if args.emit is not _ABSENT or args.linear_layout or args.lds or numbers["ld"] \
+            or args.order is not _ABSENT:
+        return _code(args, inst, numbers, wave)
     return ("" if args.json or _is_document(args) else _header(inst)) \
         + _query(args, inst, numbers, wave)
 
@@ -702,3 +718,63 @@ def _discard_output() -> None:
         os.close(devnull)
     except (AttributeError, ValueError, OSError):  # no real stdout (e.g. captured)
         pass
+
+
+# ---- issue 14: code for kernel writers (--emit hip, --linear-layout) ---------------------
+# Kept in one block for the merge; the renderers are formats/hip.py and layouts/linear.py.
+
+def _code(args, inst, numbers, wave):
+    """--emit hip [-A|-B|-C|-D|-k|--A-scale|--B-scale] [--ld N] [--order row|col] [--lds],
+    or --linear-layout with one matrix (text, or --json)."""
+    from layouts import Modifiers
+    mods = Modifiers(**{m: numbers[m] for m in MODIFIERS})
+    chosen = [dest for dest, _ in MATRIX_FLAGS if getattr(args, dest)]
+    if len(chosen) > 1:
+        raise ArgumentError(f"choose at most one matrix with --emit/--linear-layout (got "
+                            f"{' and '.join(f for d, f in MATRIX_FLAGS if d in chosen)})")
+    matrix = chosen[0] if chosen else None
+    modes = [flag for dest, flag in MODES + (("output", "-o"),) if getattr(args, dest)]
+    if modes:
+        raise ArgumentError(f"--emit and --linear-layout are modes of their own: drop "
+                            f"{' and '.join(modes)}")
+    if args.linear_layout:
+        if args.emit is not _ABSENT or args.lds or numbers["ld"] or args.order is not _ABSENT:
+            raise ArgumentError("--linear-layout takes none of --emit, --ld, --order, --lds")
+        if matrix is None:
+            raise ArgumentError("--linear-layout needs a matrix: one of "
+                                + ", ".join(flag for _, flag in MATRIX_FLAGS))
+        return _linear_layout(args, inst, matrix, mods, wave)
+    if args.emit is _ABSENT or args.emit is None or args.emit.lower() != "hip":
+        given = "no value" if args.emit in (_ABSENT, None) else _shown(args.emit)
+        raise ArgumentError(f"--emit takes the language to write: hip (got {given}); "
+                            "--ld, --order and --lds go with --emit hip")
+    order = "row" if args.order is _ABSENT else (args.order or "").lower()
+    if order not in ("row", "col"):
+        raise ArgumentError(f"--order takes row or col, not {_shown(args.order or '')}")
+    if args.json:
+        raise ArgumentError("--emit hip prints code: drop --json")
+    from formats import hip
+    options = hip.Options(ld=numbers["ld"] or None, order=order, lds=args.lds)
+    return hip.emit(inst, matrix, mods, wave, options)
+
+
+def _linear_layout(args, inst, matrix, mods, wave):
+    import matrix_api
+    result = matrix_api.linear_layout(inst, matrix, mods=mods, wave=wave)
+    if args.json:
+        import json
+        doc = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
+               "wave": wave, **result}
+        return json.dumps(doc, indent=2) + "\n"
+    lines = [_header(inst).rstrip("\n"), f"Matrix: {matrix} (wave{wave})",
+             f"Out dims: {', '.join(result['out_dims'])}"]
+    if result["bases"] is None:
+        lines.append(f"No linear layout: {result['reason']}")
+    else:
+        for name in result["in_dims"]:
+            bases = ", ".join("[" + ", ".join(map(str, b)) + "]"
+                              for b in result["bases"][name])
+            lines.append(f"{name}: [{bases}]")
+    if result["note"]:
+        lines.append(f"Note: {result['note']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,180 @@
+"""A lane's fragment read off a layout's digits: which memory element each value slot of
+a lane holds, as digit terms of (lane, v), for code emitters and their tests.
+
+Every Factor of a Layout is one digit. A LANE digit is `(lane / stride) % size`; the BIT
+digits, sorted by stride, number the values of one lane (`v`, the loop index of the
+emitted code): digit i is `(v / P_i) % size_i` with P_i the product of the sizes of the
+BIT digits below it, and it moves the value `stride_i` bits. A coordinate (row, col,
+block) is the sum of its digits times their weights (the product of the sizes of the
+coordinate's earlier digits). So each printed index term is one digit.
+
+Sparse operands store fewer values than the matrix has: a NONE digit (four K values
+sharing one slot) stands for a compressed coordinate. In memory the compressed matrix
+is kept (sparse A: M x K/2, two values of a group of four per slot; the indices K:
+M x K/4, one 4-bit code per group), so the NONE digit becomes a BIT digit of
+`width / bits` values (2 for A, 1 for K).
+
+The modifier transforms of the Operand (CBSZ/ABID block broadcast, BLGP lane source)
+become a `guard` (lanes whose slots the hardware does not read load nothing) and a
+`lane_source` (the lane whose elements a lane holds); tests/test_hip.py checks both
+against the engine, element by element.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
+
+COORDS = (ROW, COL, BLOCK)
+
+
+class Digit(NamedTuple):
+    """One digit: `coord` gains `weight * d` where d = (var / div) % size; var is the
+    lane (dest LANE) or the value index v (dest BIT); `stride` is lanes or bits per unit."""
+    coord: str
+    size: int
+    dest: str
+    stride: int
+    weight: int
+    div: int
+
+
+class Fragment(NamedTuple):
+    """The values one lane holds of an operand, as digits (see the module text)."""
+    matrix: str
+    wave: int
+    bits: int              # bits of one value in memory and in the register
+    values: int            # values per lane (v = 0 .. values-1)
+    registers: int         # VGPRs of the operand
+    base_bit: int          # bit offset of v = 0 (OPSEL / index set)
+    shape: tuple[int, ...]  # (rows, cols, blocks) of the matrix in memory (compressed)
+    digits: tuple[Digit, ...]  # every Digit that moves a coordinate or a bit
+    lane_digits: tuple[Digit, ...]  # LANE digits (COPY included: they replicate, move nothing)
+    lanes: int             # lanes that hold values (lane < lanes), before copies
+    guard: tuple[Any, ...] | None  # (coord expr digits, modulus, value): load only if coord % m == value
+    lane_source: str | None  # BLGP: name of the lane remap (formats.hip spells it)
+
+
+def value_bits(inst: Any, matrix: str) -> int:
+    """Bits of one element of `matrix` as it sits in memory."""
+    if matrix == "A":
+        return int(inst.a_type.bits)
+    if matrix == "B":
+        return int(inst.b_type.bits)
+    if matrix == "K":
+        return 4
+    if matrix in ("SA", "SB"):
+        return 8
+    return int(inst.out_type.bits)
+
+
+# BLGP lane remaps for loads: the lane whose (unmodified) elements lane X must hold so
+# that the hardware, reading B lane BLGP_SOURCE[blgp](L) for lane L, gets element L.
+# (guard: lanes nobody reads.) Checked against layouts.modifiers.BLGP_SOURCE by the tests.
+BLGP_LOAD: dict[int, tuple[str | None, tuple[str, int, int] | None]] = {
+    1: (None, ("lane", 32, 0)),      # only lanes 0-31 are read (by both halves)
+    2: (None, ("lane", 32, 1)),      # only lanes 32-63 are read
+    3: ("rotate48", None),           # lane X holds lane (X + 48) % 64's elements
+    4: (None, ("lane", 16, 0)),      # only one group of 16 lanes is read
+    5: (None, ("lane", 16, 1)),
+    6: (None, ("lane", 16, 2)),
+    7: (None, ("lane", 16, 3)),
+}
+
+
+def fragment(operand: Any) -> Fragment:
+    """The Fragment of a layouts.Operand (its layout, modifiers applied as guards)."""
+    layout, inst, matrix = operand.layout, operand.inst, operand.matrix
+    bits = value_bits(inst, matrix)
+    sub = layout.width // bits
+    rows, cols, blocks = layout.shape
+    shape = [rows, cols, blocks]
+    weights = {ROW: 1, COL: 1, BLOCK: 1}
+    digits = []
+    lane_digits = []
+    for f in layout.factors:
+        if f.coord == COPY:
+            lane_digits.append(Digit(COPY, f.size, LANE, f.stride, 0, f.stride))
+            continue
+        size, dest, stride = f.size, f.dest, f.stride
+        if dest == NONE:  # compressed: `sub` values share the slot of the group
+            if weights[f.coord] != 1:
+                raise ValueError("a NONE digit must be the lowest digit of its coordinate")
+            at = COORDS.index(f.coord)
+            shape[at] = shape[at] * sub // size
+            size, dest, stride = sub, BIT, bits
+        d = Digit(f.coord, size, dest, stride, weights[f.coord], 1)
+        weights[f.coord] *= size
+        if size == 1:
+            continue
+        digits.append(d)
+        if dest == LANE:
+            lane_digits.append(d)
+    # v numbers the BIT digits by increasing stride.
+    bit_digits = sorted((d for d in digits if d.dest == BIT), key=lambda d: d.stride)
+    div = 1
+    placed = {}
+    for d in bit_digits:
+        placed[id(d)] = d._replace(div=div)
+        div *= d.size
+    digits = [placed.get(id(d), d if d.dest != LANE else d._replace(div=d.stride))
+              for d in digits]
+    lane_digits = [d if d.dest != LANE or d.coord == COPY else d._replace(div=d.stride)
+                   for d in lane_digits]
+    lanes = 1
+    for d in lane_digits:
+        if d.coord != COPY:
+            lanes = max(lanes, d.stride * d.size)
+    guard = lane_source = None
+    mods = operand.mods
+    if operand._block_of is not None:  # CBSZ/ABID: only the broadcast blocks are read
+        guard = ("block", 1 << mods.cbsz, mods.abid)
+    if operand._lane_of is not None:  # BLGP on B
+        lane_source, lane_guard = BLGP_LOAD[mods.blgp]
+        guard = lane_guard
+    return Fragment(matrix, operand.wave, bits, div, operand.register_count,
+                    layout.base_bit, tuple(shape), tuple(digits), tuple(lane_digits),
+                    lanes, guard, lane_source)
+
+
+def digit_value(d: Digit, lane: int, v: int) -> int:
+    var = lane if d.dest == LANE else v
+    return int((var // d.div) % d.size)
+
+
+def coordinate(frag: Fragment, coord: str, lane: int, v: int) -> int:
+    return sum(digit_value(d, lane, v) * d.weight for d in frag.digits if d.coord == coord)
+
+
+def bit_of(frag: Fragment, v: int) -> int:
+    """Bit offset (from bit 0 of the operand's first VGPR) of value v."""
+    return frag.base_bit + sum(digit_value(d, 0, v) * d.stride
+                               for d in frag.digits if d.dest == BIT)
+
+
+def source_lane(frag: Fragment, lane: int) -> int:
+    if frag.lane_source == "rotate48":
+        return (lane + 48) % 64
+    return lane
+
+
+def guarded(frag: Fragment, lane: int, v: int) -> bool:
+    """True when the lane's value v is loaded (not skipped by a modifier's guard)."""
+    if frag.guard is None:
+        return True
+    what, modulus, value = frag.guard[0], frag.guard[1], frag.guard[2]
+    if what == "block":
+        return bool(coordinate(frag, BLOCK, lane, v) % modulus == value)
+    return bool((lane // modulus) % (64 // modulus) == value)
+
+
+def element(frag: Fragment, lane: int, v: int) -> tuple[int, int, int] | None:
+    """(row, col, block) in memory (compressed for sparse operands) of the lane's value
+    v, or None when the lane holds nothing there. The same sums the emitted code makes."""
+    if lane >= frag.lanes and not any(d.coord == COPY for d in frag.lane_digits):
+        return None
+    if not guarded(frag, lane, v):
+        return None
+    src = source_lane(frag, lane)
+    row, col, block = (coordinate(frag, c, src, v) for c in COORDS)
+    return row, col, block

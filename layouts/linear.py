@@ -1,0 +1,93 @@
+"""Linear-layout bases of an operand, as Triton writes them.
+
+A layout is linear over GF(2) when the element a lane's value holds is the XOR of one
+basis vector per set bit of the value index (in-dim "register") and of the lane
+(in-dim "lane"). The out-dims are dim0 = row and dim1 = column of the matrix (for
+multi-block operands dim0 = block, dim1 = row, dim2 = column, as Triton puts a batch
+first). Sparse operands are given for the compressed matrix that sits in memory (see
+layouts.fragment). The bases are read off the fragment's digits and then checked
+against every (register, lane): any mismatch (a BLGP rotation, lanes without values, a
+count that is not a power of two) means there is no linear layout, and `reason` says why.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .fragment import Fragment, element, fragment
+
+
+class LinearLayout(NamedTuple):
+    """`bases` maps in-dim names to lists of out-dim vectors; `out_dims` names them.
+    When the layout is not linear, `bases` is None and `reason` says why."""
+    in_dims: tuple[str, ...]
+    out_dims: tuple[str, ...]
+    bases: dict[str, list[list[int]]] | None
+    reason: str
+    note: str
+
+
+def _power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _vector(frag: Fragment, lane: int, v: int) -> tuple[int, ...] | None:
+    elem = element(frag, lane, v)
+    if elem is None:
+        return None
+    row, col, block = elem
+    return (block, row, col) if frag.shape[2] > 1 else (row, col)
+
+
+def bases_of(operand: Any) -> LinearLayout:
+    """The linear layout of a layouts.Operand, or the reason it has none."""
+    frag = fragment(operand)
+    blocks = frag.shape[2] > 1
+    out_dims = ("dim0", "dim1", "dim2") if blocks else ("dim0", "dim1")
+    in_dims = ("register", "lane")
+    note = ""
+    if frag.bits == 6:
+        note = ("register r is value r of the lane; fp6 values are packed 6 bits apart, so "
+                "value r sits at bit 6r of the VGPRs, straddling VGPRs for some r")
+    if frag.matrix == "K" or (frag.matrix == "A" and operand.inst.sparse):
+        note = "dims of the compressed matrix held in memory (see --emit hip)"
+
+    def fail(reason: str) -> LinearLayout:
+        return LinearLayout(in_dims, out_dims, None, reason, note)
+
+    mods = operand.mods
+    if frag.lane_source is not None:
+        return fail(f"BLGP {mods.blgp} rotates the B lanes by 16 (lane L reads lane "
+                    "(L + 16) % 64), which is not linear over GF(2)")
+    if frag.guard is not None:
+        what = (f"CBSZ {mods.cbsz}/ABID {mods.abid}" if frag.guard[0] == "block"
+                else f"BLGP {mods.blgp}")
+        return fail(f"{what} leaves lanes whose values the hardware does not read: a "
+                    "broadcast has no linear layout over the lanes")
+    if not _power_of_two(frag.values):
+        return fail(f"a lane holds {frag.values} values, not a power of two")
+    for name, extent in zip(("rows", "columns", "blocks"), frag.shape):
+        if not _power_of_two(extent):
+            return fail(f"the matrix has {extent} {name}, not a power of two")
+    if frag.lanes < frag.wave and not any(d.coord == "copy" for d in frag.lane_digits):
+        return fail(f"only lanes 0-{frag.lanes - 1} of the wave{frag.wave} hold values")
+    zero = (0,) * len(out_dims)
+    registers = [_vector(frag, 0, 1 << b) or zero for b in range(frag.values.bit_length() - 1)]
+    lanes = [_vector(frag, 1 << b, 0) or zero for b in range(frag.wave.bit_length() - 1)]
+    for lane in range(frag.wave):
+        for v in range(frag.values):
+            want = _vector(frag, lane, v)
+            got = zero
+            for b, vec in enumerate(registers):
+                if v >> b & 1:
+                    got = tuple(x ^ y for x, y in zip(got, vec))
+            for b, vec in enumerate(lanes):
+                if lane >> b & 1:
+                    got = tuple(x ^ y for x, y in zip(got, vec))
+            if want != got:
+                return fail(f"lane {lane} value {v} holds {want}, not the XOR of the "
+                            f"bases {got}: the digits are not powers of two apart")
+    return LinearLayout(in_dims, out_dims,
+                        {"register": [list(b) for b in registers],
+                         "lane": [list(b) for b in lanes]}, "", note)
+
+

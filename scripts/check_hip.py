@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Compile the emitted HIP example of every instruction with clang-22 and check the
+assembly: each kernel must contain its instruction's mnemonic with the modifiers asked for.
+
+    python3 scripts/check_hip.py [--clang clang-22] [--headers]
+
+One file per target and wave size holds every example (and a sample of modifiers); the
+files compile in parallel. Prints one line per failure and a summary "N/M compile and
+match"; exit status 1 on any failure. tests/test_hip_clang.py runs it when clang-22 is
+installed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import matrix_api as mc
+from formats import hip
+from layouts.modifiers import Modifiers
+
+TARGETS = {"CDNA1": "gfx908", "CDNA2": "gfx90a", "CDNA3": "gfx942", "CDNA4": "gfx950",
+           "RDNA3": "gfx1100", "RDNA4": "gfx1200"}
+
+
+def samples(inst: Any) -> list[Modifiers]:
+    """Default modifiers plus one or two that change the emitted call."""
+    out = [Modifiers()]
+    if inst.is_rdna:
+        if inst.is_int and inst.neg:
+            out.append(Modifiers(neg=3))
+        elif inst.neg:
+            out.append(Modifiers(neg=1, neg_hi=1))
+            out.append(Modifiers(neg=4, neg_hi=4))
+        if inst.opsel and inst.arch == "RDNA3":
+            out.append(Modifiers(opsel=4))
+        return out
+    if inst.f8f6f4:
+        out += [Modifiers(cbsz=2, blgp=4), Modifiers(cbsz=4, blgp=1)]
+        if inst.scaled:
+            out.append(Modifiers(opsel_a=1, opsel_b=2))
+    elif inst.cbsz and inst.blocks > 1:
+        out.append(Modifiers(cbsz=1, abid=1))
+    elif inst.sparse and inst.cbsz:
+        out.append(Modifiers(abid=1))
+    if inst.blgp and not inst.f8f6f4:
+        out.append(Modifiers(blgp=5 if inst.out_type.bits == 64 else 3))
+    return out
+
+
+def expected(inst: Any, mods: Modifiers) -> list[str]:
+    """Modifier texts LLVM prints for these modifiers."""
+    out: list[str] = []
+    if inst.is_rdna:
+        if inst.is_int and mods.neg:
+            out.append(f"neg_lo:[{mods.neg & 1},{mods.neg >> 1 & 1},0]")
+        # Float NEG/NEG_HI have no builtin operand: the example negates the values in
+        # code, which the compiler folds into neg_lo/neg_hi only sometimes (f16 on
+        # gfx12); those kernels are checked for the mnemonic only.
+        if mods.opsel:
+            out.append("op_sel:[0,0,1]")
+        return out
+    if inst.out_type.bits == 64 and mods.blgp:
+        return ["neg:[" + ",".join(str(mods.blgp >> i & 1) for i in range(3)) + "]"]
+    if inst.f8f6f4 and inst.scaled and (mods.opsel_a or mods.opsel_b):
+        lo = (mods.opsel_a & 1, mods.opsel_b & 1)
+        hi = (mods.opsel_a >> 1, mods.opsel_b >> 1)
+        if any(lo):
+            out.append(f"op_sel:[{lo[0]},{lo[1]},0]")
+        out.append(f"op_sel_hi:[{hi[0]},{hi[1]},0]")
+    for name in ("cbsz", "abid", "blgp"):
+        if getattr(mods, name):
+            out.append(f"{name}:{getattr(mods, name)}")
+    return out
+
+
+def mnemonic(inst: Any, mods: Modifiers) -> str:
+    """The mnemonic the kernel must contain: the unscaled f8f6f4 MFMA comes from the
+    scale builtin with constant zero scales (clang selects v_mfma_f32_*_f8f6f4)."""
+    return str(inst.mnemonic)
+
+
+LAYOUT_VARIANTS = (  # storage variants compiled for the first instructions of each table
+    (hip.Options(order="col"), ()),
+    (hip.Options(ld=160), ()),
+    (hip.Options(lds=True), ("ds_",)),  # LDS reads and writes: ds_read*/ds_load*/ds_write*
+)
+
+
+def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[tuple[str, str, list[str]]]]:
+    """One file with every example of `arch` for `wave`: kernels named k<n>_<mnemonic>."""
+    bodies: list[str] = []
+    kernels: list[tuple[str, str, list[str]]] = []
+    runs: list[tuple[Any, Modifiers, hip.Options, tuple[str, ...]]] = []
+    for inst in arch.instructions:
+        runs += [(inst, mods, hip.Options(), ()) for mods in samples(inst)]
+    for inst in arch.instructions[:3]:
+        runs += [(inst, Modifiers(), options, needs) for options, needs in LAYOUT_VARIANTS]
+    for inst, mods, options, needs in runs:
+        prefix = f"k{len(kernels)}"
+        _, body = hip.emit_parts(inst, None, mods, wave, options._replace(prefix=prefix))
+        bodies.append(body)
+        kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
+        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs)))
+    text = hip.PRELUDE + "\n" + "\n".join(bodies)
+    return text, kernels
+
+
+def compile_one(clang: str, target: str, wave: int, text: str, headers: bool,
+                folder: str) -> tuple[int, str]:
+    path = os.path.join(folder, f"{target}_w{wave}.hip")
+    with open(path, "w") as f:
+        f.write(text)
+    cmd = [clang, "-x", "hip", "--cuda-device-only", "-nogpulib", f"--offload-arch={target}",
+           "-O1", "-S", "-o", "-", path]
+    if not headers:
+        cmd.insert(4, "-nogpuinc")
+    if target.startswith("gfx1") and wave == 64:
+        cmd.insert(4, "-mwavefrontsize64")
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True)
+    return done.returncode, done.stdout if done.returncode == 0 else done.stderr
+
+
+def functions(asm: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    current: str | None = None
+    for line in asm.splitlines():
+        head = line.split(";")[0].rstrip()
+        if head and not head[0].isspace() and head.endswith(":") and not head.startswith("."):
+            current = head[:-1]
+            out[current] = ""
+        elif current is not None:
+            out[current] += line + "\n"
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clang", default="clang-22")
+    parser.add_argument("--headers", action="store_true",
+                        help="compile with the ROCm headers (without -nogpuinc)")
+    args = parser.parse_args(argv)
+    jobs = []
+    with tempfile.TemporaryDirectory() as folder, \
+            ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for arch in mc.architectures():
+            target = TARGETS.get(arch.name)
+            if target is None:
+                continue
+            for wave in arch.waves:
+                text, kernels = build(arch, wave, args.headers)
+                future = pool.submit(compile_one, args.clang, target, wave, text,
+                                     args.headers, folder)
+                jobs.append((arch.name, target, wave, kernels, future))
+        ok = total = 0
+        for name, target, wave, kernels, future in jobs:
+            status, output = future.result()
+            total += len(kernels)
+            if status:
+                print(f"{target} wave{wave}: clang failed: {output[:2000]}")
+                continue
+            bodies = functions(output)
+            for kernel, mnem, mods in kernels:
+                code = bodies.get(kernel, "")
+                lines = [ln for ln in code.splitlines() if ln.strip().startswith(mnem + " ")]
+                if not lines:
+                    print(f"{target} wave{wave} {kernel}: no {mnem}")
+                    continue
+                body_needs = [m for m in mods if m.endswith("_")]
+                if any(m not in code for m in body_needs):
+                    print(f"{target} wave{wave} {kernel}: no {body_needs} in the kernel")
+                    continue
+                mods = [m for m in mods if not m.endswith("_")]
+                if not any(all(m in ln for m in mods) for ln in lines):
+                    print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: "
+                          f"{lines[0].strip()}")
+                    continue
+                ok += 1
+    print(f"{ok}/{total} compile and match")
+    return 0 if ok == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The command line of the code emitter: --emit hip, --ld, --order, --lds, --linear-layout,
+their errors, and the README's code excerpts."""
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from conftest import call
+
+import matrix_api as mc
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def excerpts():
+    """(arguments, lines) of every ```c block of the README that starts with
+    `// $ ./matrix_calculator.py ARGS (excerpt)`."""
+    found = []
+    for block in re.findall(r"^```c\n(.*?)^```", README.read_text(), flags=re.MULTILINE | re.DOTALL):
+        first, *lines = block.splitlines()
+        match = re.match(r"// \$ \./matrix_calculator\.py (.*?)\s+\(excerpt\)$", first)
+        if match:
+            found.append((match.group(1), lines))
+    return found
+
+
+def test_readme_has_cdna_and_rdna_code_examples():
+    args = " ".join(a for a, _ in excerpts())
+    assert "-a cdna3" in args and "-a rdna4" in args
+
+
+@pytest.mark.parametrize("args, lines", excerpts(), ids=[a for a, _ in excerpts()])
+def test_readme_excerpt_is_in_the_output(args, lines):
+    status, out, err = call(shlex.split(args))
+    assert (status, err) == (0, "")
+    printed = out.splitlines()
+    for line in lines:
+        assert line in printed, line
+
+
+@pytest.mark.parametrize("args, needle", [
+    ("-a cdna4 -i v_mfma_f32_16x16x128_f8f6f4 --cbsz 2 --blgp 4 --emit hip",
+     "__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a, b, c, 2, 4, 0, 0, 0, 0)"),
+    ("-a cdna4 -i v_mfma_scale_f32_32x32x64_f8f6f4 --opsel-a 1 --opsel-b 2 --emit hip",
+     "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(a, b, c, 0, 0, 1, sa, 2, sb)"),
+    ("-a cdna3 -i v_mfma_f32_32x32x4_2b_f16 --cbsz 1 --abid 1 --emit hip",
+     "__builtin_amdgcn_mfma_f32_32x32x4f16(a, b, c, 1, 1, 0)"),
+    ("-a cdna3 -i v_mfma_f32_32x32x4_2b_f16 --cbsz 1 --abid 1 -A --emit hip",
+     "    if (!((lane / 32) % 2 == 1)) return -1;"),
+    ("-a cdna2 -i v_mfma_f32_32x32x8f16 --blgp 3 -B --emit hip",
+     "    const int src = (lane + 48) % 64;  /* BLGP 3: lane L feeds lane (L + 16) % 64 */"),
+    ("-a cdna3 -i v_smfmac_f32_16x16x32_f16 --abid 1 --emit hip",
+     "__builtin_amdgcn_smfmac_f32_16x16x32_f16(a, b, acc, k, 0, 1)"),
+    ("-a rdna4 -i v_swmmac_f32_16x16x32_f16 --opsel 1 --emit hip",
+     "__builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a, b, acc, (short)(k >> 16))"),
+    ("-a rdna3 -i v_wmma_i32_16x16x16_iu8 -w 64 --neg 1 --emit hip",
+     "__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(true, a, false, b, c, false)"),
+    ("-a rdna3 -i v_wmma_f16_16x16x16_f16 --opsel 4 -D --emit hip", "mc_d_bit(int v) { return v * 32 + 16; }"),
+    ("-a cdna3 -i v_mfma_f64_16x16x4_f64 --blgp 5 --emit hip",
+     "__builtin_amdgcn_mfma_f64_16x16x4f64(a, b, c, 0, 0, 5)"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --order col --ld 20",
+     "    return ((lane / 16) * 4 + v) * 20 + lane % 16;"),
+])
+def test_emitted_text(args, needle):
+    status, out, err = call(shlex.split(args))
+    assert (status, err) == (0, ""), err
+    assert needle in out.splitlines() or needle in out
+
+
+def test_option_spellings_agree_with_argparse():
+    """--emit=hip goes through argparse, --emit hip through the plain-argv path."""
+    plain = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit", "hip", "--ld", "16"])
+    parsed = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit=hip", "--ld=16"])
+    assert plain == parsed and plain[0] == 0
+
+
+@pytest.mark.parametrize("args, words", [
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 --emit cuda", "--emit takes"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 --emit hip --order diagonal", "--order takes"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 4", "--ld 4 is too small"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 --linear-layout", "needs a matrix"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip -g", "modes of their own"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -D --emit hip -o", "drop -o"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --json", "drop --json"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A -B --emit hip", "at most one matrix"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --linear-layout --ld 16", "takes none of"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --ld 16", "--emit takes"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -k --emit hip", "is dense"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -B --blgp 3 --emit hip", "BLGP"),
+])
+def test_errors_are_one_line_status_2(args, words):
+    status, out, err = call(shlex.split(args))
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and words in err, err
+
+
+def test_linear_layout_json_matches_the_library():
+    status, out, err = call(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-B", "--linear-layout", "--json"])
+    assert (status, err) == (0, "")
+    doc = json.loads(out)
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    assert {k: doc[k] for k in ("in_dims", "out_dims", "bases", "reason", "note")} == \
+        mc.linear_layout(inst, "B")
+    assert doc["bases"]["register"] == [[1, 0], [2, 0]]
+
+
+def test_linear_layout_of_multi_block_and_refusal():
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_4x4x4_16b_f16")
+    doc = mc.linear_layout(inst, "D")
+    assert doc["out_dims"] == ["dim0", "dim1", "dim2"] and doc["bases"] is not None
+    rotated = mc.linear_layout(mc.find_instruction("cdna2", "v_mfma_f32_32x32x8f16"), "B",
+                               mods={"blgp": 3})
+    assert rotated["bases"] is None and "not linear" in rotated["reason"]
+
+
+def test_library_emit_checks_its_arguments():
+    from formats import hip
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
+    for matrix, wave, options in (("A", 32, hip.Options()), ("K", 64, hip.Options()),
+                                  ("Q", 64, hip.Options()), ("A", 64, hip.Options(order="x"))):
+        with pytest.raises(mc.CalcError):
+            hip.emit(inst, matrix, None, wave, options)
+    assert "mc_a_load" in hip.emit(inst, "A", {"cbsz": 0}, 64)
