@@ -24,6 +24,9 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("lane", ("-l", "--lane"), "0"),
     ("opsel_a", ("--opsel-a", "--opsel_a"), "0"),
     ("opsel_b", ("--opsel-b", "--opsel_b"), "0"),
+    # ---- pictures (issue 13): -R/-M drawn as SVG or HTML by formats.pictures
+    ("format", ("--format",), _ABSENT),
+    ("color_by", ("--color-by", "--color_by"), _ABSENT),
 )
 FLAGS = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
@@ -71,6 +74,9 @@ VALUE_HELP = {
     "lane": "lane number",
     "opsel_a": "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
     "opsel_b": "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
+    "format": "with -R or -M: draw the layout as a picture: svg or html",
+    "color_by": "with --format: colour cells by lane, register, block, row or k "
+                "(default: lane for -R, row for -M)",
 }
 
 
@@ -185,6 +191,9 @@ def run(args):
     """The whole output of one command line, or an exception naming the first problem."""
     if args.json:
         _check_json(args)
+    picture = _picture_format(args)  # issue 13: pictures are drawn for -R/-M only
+    if picture and (args.version or args.catalog or args.list or args.detail):
+        raise ArgumentError(f"--format {picture} draws layouts: use it with -R or -M")
     if args.version:
         text = f"matrix_calculator.py {__version__}\n"
         return _json().version(__version__) if args.json else text
@@ -205,6 +214,8 @@ def run(args):
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
     numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
+    if picture:  # a picture is a document of its own: no header lines
+        return _query(args, inst, numbers, wave)
     return ("" if args.json else _header(inst)) + _query(args, inst, numbers, wave)
 
 
@@ -337,6 +348,8 @@ def _query(args, inst, numbers, wave):
     output_calc = args.output and mode in ("get", "entry")
     check_modifiers(inst, matrix, mods, output_calc, mode, wave)
     check_matrix(inst, matrix)
+    if _picture_format(args):
+        return _picture(args, inst, matrix, mods, wave, mode)
     if inst.f8f6f4:
         inst = _with_formats(inst, mods.cbsz, mods.blgp)
     fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
@@ -347,6 +360,49 @@ def _query(args, inst, numbers, wave):
         return _json().query(inst, matrix, mods, wave, mode, numbers, output_calc)
     return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
                           fmt, args.transpose)
+
+
+# ---- pictures (issue 13)
+
+PICTURES = ("svg", "html")
+PICTURE_COLORS = ("lane", "register", "block", "row", "k")
+
+
+def _picture_format(args):
+    """The picture format (svg or html) --format asks for, or None; checks its value
+    and that --color-by comes with it."""
+    fmt = getattr(args, "format", _ABSENT)
+    color = getattr(args, "color_by", _ABSENT)
+    if fmt is _ABSENT:
+        if color is not _ABSENT:
+            raise ArgumentError("--color-by colours pictures: use it with --format svg "
+                                "or --format html")
+        return None
+    colors = ", ".join(PICTURE_COLORS)
+    if fmt is None or color is None:
+        option, allowed = ("--format", "svg or html") if fmt is None else ("--color-by", colors)
+        raise ArgumentError(f"the {option} option needs a value: {allowed}")
+    if fmt.lower() not in PICTURES:
+        raise ArgumentError(f"--format takes svg or html, not {_shown(fmt)}")
+    if color is not _ABSENT and color.lower() not in PICTURE_COLORS:
+        raise ArgumentError(f"--color-by takes {colors}, not {_shown(color)}")
+    return fmt.lower()
+
+
+def _picture(args, inst, matrix, mods, wave, mode):
+    """-R or -M drawn by formats.pictures (the engine's answers, as SVG or HTML)."""
+    fmt = _picture_format(args)
+    if mode not in ("rlayout", "mlayout"):
+        flag = dict(MODES)[mode]
+        raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M, not {flag}")
+    chosen = [flag for dest, flag in FORMATS if getattr(args, dest)]
+    if chosen or args.json:
+        other = " and ".join(chosen + (["--json"] if args.json else []))
+        raise ArgumentError(f"--format {fmt} is an output format of its own: drop {other}")
+    from formats import pictures
+    color = None if args.color_by is _ABSENT else args.color_by.lower()
+    view = "register" if mode == "rlayout" else "matrix"
+    return pictures.render(fmt, inst, matrix, mods, wave, view, args.transpose, color)
 
 
 def _with_formats(inst, cbsz, blgp):
