@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import matrix_api as mc
 
@@ -39,6 +40,7 @@ FONT = 11.0  # label size when there is room
 SMALL = 9.0  # index and legend size
 MARGIN = 16.0
 GAP = 24.0  # between panels
+MARK_ROOM = 12.0  # extra cell width where marks (notch, dot) share a cell with its label
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Picture:
     height: float = 0.0
     frames: list[tuple[float, float, float, float]] = field(default_factory=list)
     grouped: bool = False  # a panel shows several blocks reading the same registers
+    empty: bool = False  # the matrix view has lanes or bits that hold nothing
 
 
 # ---- names
@@ -169,6 +172,7 @@ def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, 
     return [(loc, tuple(elems)) for loc, elems in out.items()]
 
 
+@lru_cache(maxsize=8192)
 def _register_labels(loc: mc.Location) -> list[list[str]]:
     """Label variants of a register-view cell, richest first."""
     reg, lane = _registers(loc), f"{{{loc.lane}}}"
@@ -199,7 +203,9 @@ def _register_view(pic: Picture, inst: mc.Instruction, matrix: str, entries: lis
     shared = Counter(e.location for e in entries)
     preferred = [_register_labels(e.location)[1] for e in entries]
     lines = max(len(label) for label in preferred)
+    marked = any(len(e.location.registers) > 1 or shared[e.location] > 1 for e in entries)
     widest = max(text_width(line, FONT) for label in preferred for line in label) + 6
+    widest += MARK_ROOM * marked
     # at least room for register and lane on two lines at a readable size
     least = max(text_width(line, READABLE) for e in entries
                 for line in _register_labels(e.location)[-2]) + 5
@@ -267,7 +273,10 @@ def _matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes
                                    for s in slots])
     labels = [_element_labels(inst, s.elements) for s in slots]
     span = [s.location.bits[1] - s.location.bits[0] + 1 for s in slots]
-    need = [text_width(lab[0][0], FONT) + 6 for lab in labels]
+    pic.empty = sum(span) < lanes * bits
+    need = [text_width(lab[0][0], FONT) + 6
+            + MARK_ROOM * (len(s.location.registers) > 1 or len(s.elements) > 1)
+            for s, lab in zip(slots, labels)]
     line_h = FONT * 1.2 + 5
     if transpose:  # registers down, lanes across
         along = max(14.0, min(max(need), MAX_WIDTH / lanes))
@@ -356,12 +365,11 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
         loc, elem = shape.location, shape.elements[0]
         fill = colouring.fill(elem, loc)
         names = [mc.element_text(inst, e) for e in shape.elements]
-        canvas.rect(shape.x, shape.y, shape.w, shape.h, fill,
-                    {"class": "cell", "stroke": "#FFFFFF", "stroke-width": 0.6,
-                     "data-e": " ".join(names), "data-v": _marked(loc.text, loc),
-                     "data-lane": loc.lane, "data-reg": _registers(loc),
-                     "data-bits": _bits(loc)},
-                    title=f"{', '.join(names)} = {_marked(loc.text, loc)}")
+        where = _marked(loc.text, loc)
+        canvas.cell(shape.x, shape.y, shape.w, shape.h, fill,
+                    {"e": " ".join(names), "v": where, "lane": loc.lane,
+                     "reg": _registers(loc), "bits": _bits(loc)},
+                    f"{', '.join(names)} = {where}")
         _marks(canvas, shape)
         if level is not None:
             lines = shape.labels[min(level, len(shape.labels) - 1)]
@@ -383,14 +391,36 @@ def _label_level(shapes: list[Shape]) -> tuple[int | None, float]:
         return None, 0.0
     levels = max(len(shape.labels) for shape in shapes)
     fitting: list[tuple[int, float]] = []
+    kinds = {(tuple(tuple(label) for label in shape.labels), shape.w, shape.h,
+              _mark_room(shape)) for shape in shapes}  # cells alike fit alike
     for level in range(levels):
-        size = min(fit_font(shape.labels[min(level, len(shape.labels) - 1)], shape.w,
-                            shape.h, FONT) for shape in shapes)
+        size = min(fit_font(labels[min(level, len(labels) - 1)], w, h, FONT, room)
+                   for labels, w, h, room in kinds)
         if size >= READABLE:
             return level, size
         if size:
             fitting.append((level, size))
     return fitting[0] if fitting else (None, 0.0)
+
+
+def _notch(shape: Shape) -> float:
+    return min(shape.w, shape.h) * 0.3
+
+
+def _dot(shape: Shape) -> float:
+    return max(1.5, min(shape.w, shape.h) * 0.1)
+
+
+def _mark_room(shape: Shape) -> float:
+    """Room the marks take on each side of a cell, which labels leave free."""
+    room = 0.0
+    if len(shape.location.registers) > 1:
+        room = _notch(shape) * 0.6
+    if shape.shared:
+        room = max(room, 2 * _dot(shape) + 2)
+    if shape.location.absolute:
+        room = max(room, 2.5)
+    return room
 
 
 def _marks(canvas: Canvas, shape: Shape) -> None:
@@ -402,10 +432,10 @@ def _marks(canvas: Canvas, shape: Shape) -> None:
         for at in (x + 1.5, x + w - 1.5):
             canvas.line(at, y + 2, at, y + h - 2, palette.MARK, 1.6, mark)
     if len(loc.registers) > 1:
-        size = min(w, h) * 0.3
+        size = _notch(shape)
         canvas.polygon([(x + w - size, y), (x + w, y), (x + w, y + size)], palette.MARK, mark)
     if shape.shared:
-        r = max(1.5, min(w, h) * 0.1)
+        r = _dot(shape)
         canvas.circle(x + r + 1.5, y + h - r - 1.5, r, "#FFFFFF",
                       {"class": "mark", "stroke": palette.MARK, "stroke-width": 0.6})
 
@@ -414,7 +444,7 @@ def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
     canvas, count = pic.canvas, colouring.count
     canvas.text(MARGIN, top + 8, f"colour: {colouring.key} (0 to {count - 1})", SMALL + 1,
                 palette.INK, "start", {"font-weight": "bold"})
-    size = max(4.0, min(18.0, (MAX_WIDTH - 140) / count))
+    size = max(4.0, min(18.0, (max(pic.width, 720.0) - 180) / count))
     left = MARGIN + 150
     step = _step(count, size, SMALL - 1)
     for value in range(count):
@@ -425,16 +455,18 @@ def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
                         palette.INK)
     pic.width = max(pic.width, left + count * size + MARGIN)
     y = top + 40
-    notes = _notes(pic, view)
+    limit = max(pic.width - MARGIN, 640.0)  # notes wrap within the picture
     x = MARGIN
-    for sample, text in notes:
-        sample(canvas, x, y)
+    for sample, text in _notes(pic, view):
         indent = 0 if sample is _no_sample else 20
-        canvas.text(x + indent, y + 7, text, SMALL, palette.INK, "start")
-        x += indent + 16 + text_width(text, SMALL)
-        if x > MAX_WIDTH * 0.7:
+        width = indent + text_width(text, SMALL)
+        if x > MARGIN and x + width > limit:
             x, y = MARGIN, y + 20
-    pic.height = y + (20 if x > MARGIN else 0)
+        sample(canvas, x, y)
+        canvas.text(x + indent, y + 7, text, SMALL, palette.INK, "start")
+        x += width + 16
+        pic.width = max(pic.width, x - 16 + MARGIN)
+    pic.height = y + 20
 
 
 def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], None]:
@@ -462,7 +494,7 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
         notes.append((_sample({}), "split cell: one element read from several lanes"))
     if pic.grouped:
         notes.append((_no_sample, "Blocks a, b, ...: blocks read from the same registers"))
-    if view == "matrix":
+    if pic.empty:
         notes.append((_empty_sample, "grey: no value"))
     notes.append((_no_sample, "labels: register{lane}.[bits]" if view == "register"
                   else "labels: element (+n: more elements read from the slot)"))
@@ -490,7 +522,8 @@ def _empty_sample(canvas: Canvas, x: float, y: float) -> None:
 
 # ---- the document
 
-STYLE = ("text{pointer-events:none}.mark{pointer-events:none}"
+STYLE = (".cell{stroke:#FFFFFF;stroke-width:0.6}text{pointer-events:none}"
+         ".mark{pointer-events:none}"
          ".cell.hl{stroke:#000000;stroke-width:2.5}")
 DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="5" '

@@ -7,6 +7,7 @@ of its cell. Nothing here knows about matrices.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 CHAR_WIDTH = 0.6  # advance of one monospace character, in em
@@ -15,14 +16,18 @@ MIN_FONT = 5.5  # smaller labels are dropped: the cell shows its colour only
 
 
 def escape(text: str) -> str:
+    if "&" not in text and "<" not in text and ">" not in text and '"' not in text:
+        return text
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
 
 def number(value: float) -> str:
     """A coordinate with at most two decimals and no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    rounded = round(value, 2)
+    if rounded == int(rounded):
+        return str(int(rounded))
+    return repr(rounded)
 
 
 def text_width(text: str, size: float) -> float:
@@ -30,14 +35,20 @@ def text_width(text: str, size: float) -> float:
 
 
 def fit_font(lines: Sequence[str], width: float, height: float, largest: float,
-             pad: float = 2.0) -> float:
+             side: float = 0.0, pad: float = 2.0) -> float:
     """The largest font size (at most `largest`) at which `lines` fit a width x height
-    box with `pad` to spare on every side; 0 when it is below MIN_FONT."""
+    box with `pad` to spare on every side and `side` more on the left and right; 0
+    when it is below MIN_FONT."""
     if not lines:
         return 0.0
-    longest = max(len(line) for line in lines)
-    by_width = (width - 2 * pad) / (longest * CHAR_WIDTH) if longest else largest
-    by_height = (height - 2 * pad) / (len(lines) * LINE_HEIGHT)
+    return _fit(max(map(len, lines)), len(lines), width, height, largest, side, pad)
+
+
+@lru_cache(maxsize=4096)
+def _fit(longest: int, count: int, width: float, height: float, largest: float,
+         side: float, pad: float) -> float:
+    by_width = (width - 2 * (pad + side)) / (longest * CHAR_WIDTH) if longest else largest
+    by_height = (height - 2 * pad) / (count * LINE_HEIGHT)
     size = min(largest, by_width, by_height)
     return size if size >= MIN_FONT else 0.0
 
@@ -77,10 +88,22 @@ class Canvas:
 
     def lines(self, x: float, y: float, lines: Sequence[str], size: float,
               fill: str) -> None:
-        """Several lines centred on (x, y)."""
-        top = y - (len(lines) - 1) * LINE_HEIGHT * size / 2
+        """Several lines of class "l" centred on (x, y) (written directly: pictures have
+        thousands of labels)."""
+        top = y - (len(lines) - 1) * LINE_HEIGHT * size / 2 + 0.35 * size
+        shown = number(size)
         for at, line in enumerate(lines):
-            self.text(x, top + at * LINE_HEIGHT * size, line, size, fill)
+            self.parts.append(
+                f'<text class="l" x="{number(x)}" y="{number(top + at * LINE_HEIGHT * size)}" '
+                f'font-size="{shown}" fill="{fill}" text-anchor="middle">{escape(line)}</text>')
+
+    def cell(self, x: float, y: float, w: float, h: float, fill: str,
+             data: Mapping[str, str | int], title: str) -> None:
+        """A rectangle of class "cell" with data-* attributes and a tooltip."""
+        shown = "".join(f' data-{key}="{escape(str(value))}"' for key, value in data.items())
+        self.parts.append(
+            f'<rect class="cell" x="{number(x)}" y="{number(y)}" width="{number(w)}" '
+            f'height="{number(h)}" fill="{fill}"{shown}><title>{escape(title)}</title></rect>')
 
     def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str,
              width: float = 1.0, extra: Mapping[str, str | float] | None = None) -> None:

@@ -42,19 +42,23 @@ class Sample(NamedTuple):
 # The README's pictures (docs/images/NAME.svg).
 DOCUMENTED = (
     Sample("cdna3_32x32x8_f16_A", "cdna3", "v_mfma_f32_32x32x8_f16", "A", {}, None, "register"),
-    Sample("rdna4_16x16x16_f16_D_w64", "rdna4", "v_wmma_f32_16x16x16_f16", "D", {}, 64,
-           "register"),
-    Sample("cdna4_scale_16x16x128_fp6_A_M", "cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
-           {"cbsz": 2}, None, "matrix"),
+    Sample("rdna4_16x16x16_f16_D_w64_M", "rdna4", "v_wmma_f32_16x16x16_f16", "D", {}, 64,
+           "matrix"),
+    Sample("cdna3_4x4x4_16b_f16_A_cbsz2_abid1", "cdna3", "v_mfma_f32_4x4x4_16b_f16", "A",
+           {"cbsz": 2, "abid": 1}, None, "register"),
 )
 # Looked at as PNGs (the four pictures, and the documented ones).
 SAMPLES = DOCUMENTED + (
+    Sample("rdna4_16x16x16_f16_D_w64", "rdna4", "v_wmma_f32_16x16x16_f16", "D", {}, 64,
+           "register"),
     Sample("cdna4_scale_16x16x128_fp4_A", "cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
            {"cbsz": 4}, None, "register"),
-    Sample("cdna3_4x4x4_16b_f16_A_cbsz2_abid1", "cdna3", "v_mfma_f32_4x4x4_16b_f16", "A",
-           {"cbsz": 2, "abid": 1}, None, "register"),
+    Sample("cdna4_scale_16x16x128_fp6_A_M", "cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
+           {"cbsz": 2}, None, "matrix"),
     Sample("rdna3_16x16x16_f16_A_w64_neg", "rdna3", "v_wmma_f32_16x16x16_f16", "A",
            {"neg": 1}, 64, "register"),
+    Sample("rdna4_16x16x16_f16_C_neg_abs", "rdna4", "v_wmma_f32_16x16x16_f16", "C",
+           {"neg": 4, "neg_hi": 4}, 32, "register"),
 )
 
 
