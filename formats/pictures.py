@@ -259,12 +259,16 @@ def _register_view(pic: Picture, inst: mc.Instruction, matrix: str, entries: lis
 # ---- the matrix view (-M)
 
 def _element_labels(inst: mc.Instruction, elems: tuple[mc.Element, ...]) -> list[list[str]]:
+    """Label variants of a matrix-view cell, richest first: A[5][6] (or A[5] over [6]
+    in a narrow, tall cell), [5][6]; "+n" counts the other elements of the slot."""
     name = mc.element_text(inst, elems[0])
     short = name[len(elems[0].matrix):]
+    split = name.index("]") + 1
     if len(elems) == 1:
-        return [[name], [short]]
+        return [[name], [name[:split], name[split:]], [short]]
     more = f"+{len(elems) - 1}"
-    return [[f"{name} {more}"], [name, more], [f"{short}{more}"], [more]]
+    return [[f"{name} {more}"], [name, more], [name[:split], name[split:] + more],
+            [f"{short}{more}"], [more]]
 
 
 def _matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
@@ -280,12 +284,14 @@ def _matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes
     line_h = FONT * 1.2 + 5
     if transpose:  # registers down, lanes across
         along = max(14.0, min(max(need), MAX_WIDTH / lanes))
-        per_bit = max(line_h / min(span), 22 / 32)
+        rows = 1 if along >= max(need) else 2  # too narrow: labels on two lines
+        per_bit = max((rows * FONT * 1.2 + 5) / min(span), 22 / 32)
     else:
         along = line_h
         per_bit = max(26 / 32, min(max(n / w for n, w in zip(need, span)), MAX_WIDTH / bits))
     head_along = text_width(str(lanes - 1), SMALL) + 10 if not transpose else 18.0
-    head_bits = 30.0 if not transpose else text_width(f"v{registers - 1}", SMALL) + 40
+    head_bits = 30.0 if not transpose else (text_width(f"v{registers - 1}", SMALL + 1)
+                                            + text_width("[63:32]", SMALL - 1) + 16)
     gx, gy = MARGIN + head_bits * transpose + head_along * (not transpose), top + 28.0
     if transpose:
         gy = top + 18.0

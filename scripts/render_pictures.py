@@ -78,20 +78,31 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def screenshot(html: str, png: Path, size: tuple[int, int], browser: str) -> None:
-    """Save a PNG of `html` (the readout bar adds some height at the top)."""
+def _run_chromium(browser: str, html: str, *options: str) -> str:
+    """Run headless Chromium on `html` (a private profile, no network services) with
+    `options` ({work} in them names the temporary folder); its standard output."""
     with tempfile.TemporaryDirectory() as work:
         page = Path(work) / "page.html"
         page.write_text(html, encoding="utf-8")
-        width, height = size
         command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                    "--no-first-run", "--disable-background-networking",
                    "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-                   f"--user-data-dir={work}/profile", f"--screenshot={png}",
-                   f"--window-size={width},{height + 40}", page.as_uri()]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=120,
-                       env={**os.environ, "HOME": work})
+                   f"--user-data-dir={work}/profile",
+                   *(option.format(work=work) for option in options), page.as_uri()]
+        done = subprocess.run(command, check=True, capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "HOME": work})
+        return done.stdout
+
+
+def screenshot(html: str, png: Path, size: tuple[int, int], browser: str) -> None:
+    """Save a PNG of `html` (the read-out bar adds some height at the top)."""
+    width, height = size
+    _run_chromium(browser, html, f"--screenshot={png}", f"--window-size={width},{height + 40}")
+
+
+def dump_dom(html: str, browser: str) -> str:
+    """The page's DOM after its scripts ran (--dump-dom)."""
+    return _run_chromium(browser, html, "--dump-dom")
 
 
 def main(argv: list[str] | None = None) -> int:

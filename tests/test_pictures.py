@@ -350,3 +350,21 @@ def test_chromium_renders_a_picture(tmp_path: Path) -> None:
                                render_pictures.chromium() or "chromium")
     assert png.stat().st_size > 10_000
     assert _png_pixels_vary(png)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
+                    reason="chromium is not installed (the hover check is a live check)")
+def test_hover_readout_in_chromium() -> None:
+    """Pointing at a cell (a mouseover event) fills the read-out and highlights all four
+    copies of an RDNA3 wave64 A element."""
+    render_pictures = _script()
+    inst = mc.find_instruction("rdna3", "v_wmma_f32_16x16x16_f16")
+    page = pictures.render("html", inst, "A", None, 64, "register")
+    probe = ("<script>document.querySelectorAll('.cell')[5].dispatchEvent("
+             "new MouseEvent('mouseover', {bubbles: true}));</script>")
+    dom = render_pictures.dump_dom(page.replace("</body>", probe + "</body>"),
+                                   render_pictures.chromium() or "chromium")
+    found = re.search(r'<div id="readout">([^<]*)</div>', dom)
+    assert found and found.group(1).startswith("A[0][1]  =  v0{16}.[31:16]")
+    assert "lane 16, bits 31:16; 4 places highlighted" in found.group(1)
+    assert dom.count('class="cell hl"') == 4
