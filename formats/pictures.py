@@ -66,6 +66,7 @@ class Picture:
     frames: list[tuple[float, float, float, float]] = field(default_factory=list)
     grouped: bool = False  # a panel shows several blocks reading the same registers
     empty: bool = False  # the matrix view has lanes or bits that hold nothing
+    label_note: str = ""  # how the labels read, from an example
 
 
 # ---- names
@@ -367,6 +368,14 @@ def _bit_headers(canvas: Canvas, slots: list[mc.Slot],
 def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> None:
     canvas = pic.canvas
     level, size = _label_level(pic.shapes)
+    if level is None:
+        pic.label_note = "cells too small for labels: point at one (HTML) or hover"
+    elif pic.shapes:
+        first = pic.shapes[0]
+        shown = " over ".join(first.labels[min(level, len(first.labels) - 1)])
+        full = " ".join(mc.element_text(inst, e) for e in first.elements)
+        full += " in " + _marked(first.location.text, first.location)
+        pic.label_note = f"label {shown!r} is {full}"
     for shape in pic.shapes:
         loc, elem = shape.location, shape.elements[0]
         fill = colouring.fill(elem, loc)
@@ -502,8 +511,9 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
         notes.append((_no_sample, "Blocks a, b, ...: blocks read from the same registers"))
     if pic.empty:
         notes.append((_empty_sample, "grey: no value"))
-    notes.append((_no_sample, "labels: register{lane}.[bits]" if view == "register"
-                  else "labels: element (+n: more elements read from the slot)"))
+    notes.append((_no_sample, pic.label_note))
+    if view == "matrix" and any(s.shared for s in shapes):
+        notes.append((_no_sample, "+n: more elements read from the slot"))
     return notes
 
 
@@ -551,6 +561,8 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
                            f"{', '.join(COLOR_KEYS)}")
     mods = mc.modifiers(mods)
     entries = list(mc.layout(inst, matrix, mods=mods, wave=wave))
+    if not entries:
+        raise mc.CalcError(f"the {matrix} matrix of {inst.name} holds no value to draw")
     matrix = entries[0].element.matrix
     lanes = wave or mc.architecture_of(inst).waves[0]
     registers = mc.register_count(inst, matrix, mods=mods, wave=wave)
