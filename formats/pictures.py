@@ -308,6 +308,11 @@ def _matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes
                                                                        lanes * along)
     canvas.rect(gx, gy, full_w, full_h, palette.EMPTY)
     step = _step(lanes, along if transpose else along * 2.5, SMALL)
+    axis = {"font-weight": "bold"}
+    if transpose:  # the axis names: lanes along one side, VGPRs along the other
+        canvas.text(gx - 4, gy - 8, "lane", SMALL, palette.INK, "end", axis)
+    else:
+        canvas.text(gx - 4, gy - 20, "lane", SMALL, palette.INK, "end", axis)
     for lane in range(0, lanes, step):
         x, y, w, h = box(lane, 0, 0)
         if transpose:
