@@ -29,7 +29,8 @@ from functools import lru_cache
 import matrix_api as mc
 
 from . import palette
-from .svg import Canvas, escape, fit_font, number, text_width
+from .html_page import page
+from .svg import Canvas, fit_font, text_width
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
@@ -590,7 +591,7 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
     pic.height += MARGIN
     svg = pic.canvas.document(pic.width, pic.height, " ".join(title), STYLE, DEFS,
                               standalone=fmt == "svg")
-    return svg if fmt == "svg" else _page(" ".join(title), svg)
+    return svg if fmt == "svg" else page(" ".join(title), svg)
 
 
 def _title(inst: mc.Instruction, matrix: str, mods: mc.Modifiers, lanes: int,
@@ -605,32 +606,3 @@ def _title(inst: mc.Instruction, matrix: str, mods: mc.Modifiers, lanes: int,
     shape = f"{inst.m}x{inst.n}x{inst.k}{blocks}"
     return (f"{facts['architecture']} {inst.name}: {matrix} matrix, {what}",
             f"{shape}, {types}; wave{lanes}; modifiers: {_modifier_text(mods)}; {axes}")
-
-
-SCRIPT = """
-(function(){
-var cells=document.querySelectorAll('.cell'),byId={},lit=[],out=document.getElementById('readout');
-cells.forEach(function(c){c.getAttribute('data-e').split(' ').forEach(function(e){(byId[e]=byId[e]||[]).push(c);});});
-function show(c){
-lit.forEach(function(x){x.classList.remove('hl');});lit=[];
-var ids=c.getAttribute('data-e').split(' ');
-ids.forEach(function(e){byId[e].forEach(function(x){if(lit.indexOf(x)<0){x.classList.add('hl');lit.push(x);}});});
-out.textContent=ids.join(', ')+'  =  '+c.getAttribute('data-v')+'   (VGPR '+c.getAttribute('data-reg')+
-', lane '+c.getAttribute('data-lane')+', bits '+c.getAttribute('data-bits')+'; '+lit.length+
-(lit.length==1?' place':' places')+' highlighted)';}
-document.addEventListener('mouseover',function(ev){var c=ev.target;if(c.classList&&c.classList.contains('cell'))show(c);});
-})();
-"""
-
-PAGE_STYLE = ("body{margin:0;font-family:DejaVu Sans Mono,Menlo,Consolas,monospace;"
-              "background:#FFFFFF;color:#1A1A1A}#readout{position:sticky;top:0;padding:6px "
-              f"{number(MARGIN)}px;background:#FFFFFFE6;border-bottom:1px solid #CCCCCC;"
-              "min-height:1.2em;font-size:14px}")
-
-
-def _page(title: str, svg: str) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{escape(title)}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n<body>\n"
-            "<div id=\"readout\">Point at a cell: its element, register, lane and bits; "
-            "every copy of the element is highlighted.</div>\n"
-            f"{svg}<script>{SCRIPT}</script>\n</body>\n</html>\n")
