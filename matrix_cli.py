@@ -39,6 +39,8 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("emit", ("--emit",), _ABSENT),
     ("ld", ("--ld",), "0"),
     ("order", ("--order",), _ABSENT),
+    # pictures (issue 13): --format svg|html colour their cells by --color-by
+    ("color_by", ("--color-by", "--color_by"), _ABSENT),
 )
 FLAGS = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
@@ -95,13 +97,16 @@ VALUE_HELP = {
     "opsel_a": "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
     "opsel_b": "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
     "format": "-R/-M (and --catalog) output as a document in format NAME: any table format "
-              "of tabulate (rst, latex, html, mediawiki, jira, orgtbl, pipe, ...), "
-              "markdown, csv, tsv, long-csv, jsonl or json (see the README's Formats)",
+              "of tabulate (rst, latex, html-table, mediawiki, jira, orgtbl, pipe, ...), "
+              "markdown, csv, tsv, long-csv, jsonl, json, or a picture: svg or html "
+              "(see the README's Formats and Pictures)",
     "completion": "print a completion script for SHELL (bash or zsh) and exit",
     "emit": "print code: 'hip' (a __device__ load/store of the matrix given, or with no "
             "matrix a __global__ example of the whole instruction)",
     "ld": "with --emit hip: fixed leading dimension of the tiles (default: an ld parameter)",
     "order": "with --emit hip: tile storage order, row (row-major, default) or col",
+    "color_by": "with --format svg or html: colour cells by lane, register, block, row or k "
+                "(default: lane for -R, row for -M)",
 }
 
 
@@ -126,13 +131,15 @@ GROUPS = (
     ("CDNA modifiers (MFMA, SMFMAC)", ("cbsz", "abid", "blgp")),
     ("RDNA modifiers (WMMA, SWMMAC)", ("opsel", "neg", "neg_hi")),
     ("CDNA4 block-scale modifiers (v_mfma_scale_*)", ("opsel_a", "opsel_b")),
-    ("output formats", ("csv", "markdown", "asciidoc", "format", "transpose", "json",
+    ("output formats", ("csv", "markdown", "asciidoc", "format", "color_by", "transpose",
+                        "json",
                         "compact", "json_schema")),
     ("code for kernel writers", ("emit", "ld", "order", "lds", "linear_layout")),
     ("other", ("version", "completion")),
 )
 METAVARS = {"architecture": "ARCH", "instruction": "INSTRUCTION", "wavefront": "32/64",
-            "format": "NAME", "completion": "SHELL", "emit": "LANGUAGE", "order": "row/col"}
+            "format": "NAME", "completion": "SHELL", "emit": "LANGUAGE", "color_by": "COLOURING",
+            "order": "row/col"}
 EXAMPLES = (
     ("where element A[5][6] of an MFMA lives",
      "-a cdna3 -i v_mfma_f32_32x32x8_f16 -g -A -I 5 -K 6"),
@@ -475,6 +482,11 @@ def run(args):
     """The whole output of one command line, or an exception naming the first problem."""
     if args.json:
         _check_json(args)
+    picture = _picture_format(args)  # issue 13: pictures are drawn for -R/-M only
+    listing_all = args.catalog or args.list and _is_all(args.architecture)
+    if picture and (args.version or args.detail or args.list and not listing_all
+                    or listing_all and picture == "svg"):  # (the catalog has an html table)
+        raise ArgumentError(f"--format {picture} draws layouts: use it with -R or -M")
     if args.version:
         text = f"{program_name()} {__version__}\n"
         return _json().version(__version__) if args.json else text
@@ -630,6 +642,8 @@ def _query(args, inst, numbers, wave):
     output_calc = args.output and mode in ("get", "entry")
     check_modifiers(inst, matrix, mods, output_calc, mode, wave)
     check_matrix(inst, matrix)
+    if _picture_format(args):
+        return _picture(args, inst, matrix, mods, wave, mode)
     if inst.f8f6f4:
         inst = _with_formats(inst, mods.cbsz, mods.blgp)
     fmt = _table_format(args)
@@ -639,6 +653,52 @@ def _query(args, inst, numbers, wave):
         return _document(fmt, inst, matrix, mods, wave, mode, args.transpose)
     return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
                           fmt, args.transpose)
+
+
+# ---- pictures (issue 13)
+
+PICTURES = ("svg", "html")
+PICTURE_COLORS = ("lane", "register", "block", "row", "k")
+
+
+def _picture_format(args):
+    """The picture format (svg or html) --format asks for, or None; checks its value
+    and that --color-by comes with it."""
+    fmt = getattr(args, "format", _ABSENT)
+    color = getattr(args, "color_by", _ABSENT)
+    if fmt is _ABSENT:
+        if color is not _ABSENT:
+            raise ArgumentError("--color-by colours pictures: use it with --format svg "
+                                "or --format html")
+        return None
+    colors = ", ".join(PICTURE_COLORS)
+    if fmt is None or color is None:
+        option, allowed = ("--format", "svg or html") if fmt is None else ("--color-by", colors)
+        raise ArgumentError(f"the {option} option needs a value: {allowed}")
+    if fmt.lower() not in PICTURES:
+        if color is not _ABSENT:
+            raise ArgumentError("--color-by colours pictures: use it with --format svg "
+                                "or --format html")
+        return None
+    if color is not _ABSENT and color.lower() not in PICTURE_COLORS:
+        raise ArgumentError(f"--color-by takes {colors}, not {_shown(color)}")
+    return fmt.lower()
+
+
+def _picture(args, inst, matrix, mods, wave, mode):
+    """-R or -M drawn by formats.pictures (the engine's answers, as SVG or HTML)."""
+    fmt = _picture_format(args)
+    if mode not in ("rlayout", "mlayout"):
+        flag = dict(MODES)[mode]
+        raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M, not {flag}")
+    chosen = [flag for dest, flag in FORMATS if getattr(args, dest)]
+    if chosen or args.json:
+        other = " and ".join(chosen + (["--json"] if args.json else []))
+        raise ArgumentError(f"--format {fmt} is an output format of its own: drop {other}")
+    from formats import documents
+    color = None if args.color_by is _ABSENT else args.color_by.lower()
+    query = documents.Query(inst, matrix, mods, wave, mode, args.transpose, color_by=color)
+    return documents.render(fmt, query)
 
 
 def _with_formats(inst, cbsz, blgp):

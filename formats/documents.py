@@ -44,6 +44,7 @@ class Query(NamedTuple):
     view: str  # "rlayout" or "mlayout"
     transpose: bool = False
     catalog: tuple[list[Any], list[list[Any]]] | None = None
+    color_by: str | None = None  # pictures: what colours the cells (None: the view's default)
 
 
 Renderer = Callable[[Query], str]
@@ -183,14 +184,18 @@ def jsonl(query: Query) -> str:
                    for row in _long_rows(query))
 
 
-def _picture(fmt: str) -> Renderer:
-    """A layout picture drawn by formats.pictures (teammate i13's module); registering
-    one is a line in FORMATS: "svg": _picture("svg")."""
+def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
+    """A layout picture drawn by formats.pictures; the catalog, which has no picture, is
+    drawn by `table` when one is given."""
     def render(query: Query) -> str:
-        from . import pictures  # type: ignore[attr-defined]
-        text: str = pictures.render(fmt, query.inst, query.matrix, query.mods, query.wave,
-                                    query.view, query.transpose, None)
-        return text
+        if query.catalog is not None:
+            if table is None:
+                raise ValueError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
+            return table(query)
+        from . import pictures
+        view = "register" if query.view == "rlayout" else "matrix"
+        return pictures.render(fmt, query.inst, query.matrix, query.mods, query.wave,
+                               view, query.transpose, query.color_by)
     return render
 
 
@@ -201,9 +206,13 @@ FORMATS: dict[str, Renderer] = {
     "tsv": delimited("\t"),
     "long-csv": long_csv,
     "jsonl": jsonl,
+    # Pictures (formats.pictures). "html" is the picture page, as issue 13 names it;
+    # tabulate's HTML table is "html-table" (and "unsafehtml"), and the catalog's "html".
+    "html-table": document("html"),
+    "html": _picture("html", table=document("html")),
+    "svg": _picture("svg"),
 }
-# "json" is the --json document (matrix_cli answers it). Pictures join here, e.g.
-# FORMATS["svg"] = _picture("svg").
+# "json" is the --json document (matrix_cli answers it).
 NAMES = tuple(sorted([*FORMATS, "json"]))
 
 
