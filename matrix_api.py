@@ -15,17 +15,20 @@ ValueError) whose message says what is allowed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Mapping, NamedTuple, Optional, Union
-
 import instructions as _registry
-from formats.notation import element as _element_name
-from formats.notation import register as _register_name
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
+from instructions.record import TYPE_CHECKING, Record
 from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
 from layouts import operand as _cached_operand
 from layouts.core import CalcError, Place
+from layouts.notation import element as _element_name
+from layouts.notation import register as _register_name
+
+if TYPE_CHECKING:  # (typing is not imported at run time: point queries start faster)
+    from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
+
+    ModifierValues = Union[Modifiers, Mapping[str, int], None]
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
@@ -34,13 +37,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
            "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
 
-# The (row, column) coordinates of each matrix; any other matrix is indexed [i][j].
 
-ModifierValues = Union[Modifiers, Mapping[str, int], None]
-
-
-@dataclass(frozen=True)
-class Element:
+class Element(Record):
     """One element of a matrix; the coordinates the matrix does not have are None.
     str() names it like A[5][6], with .B<n> from the second block on; element_text()
     gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
@@ -58,22 +56,21 @@ class Element:
     def col(self) -> int:
         return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[1])
 
-    def __str__(self):
+    def __str__(self) -> str:
         text = f"{self.matrix}[{self.row}][{self.col}]"
         return f"{text}.B{self.block}" if self.block else text
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(Record):
     """Where a value lives: bits `bits` = (lo, hi) of `lane`, counted from bit 0 of VGPR
     `register` (the operand's first VGPR is 0). `registers` lists every VGPR the value
     touches: two for 64-bit values and for values straddling a VGPR boundary.
     `negated` and `absolute` say whether a modifier negates the value or takes its
     absolute value."""
     register: int
-    registers: tuple
+    registers: tuple[int, ...]
     lane: int
-    bits: tuple
+    bits: tuple[int, int]
     negated: bool = False
     absolute: bool = False
 
@@ -91,41 +88,41 @@ class Location:
         """The calculator's notation, e.g. v1{37}.[15:0] or v[1:0]{5}."""
         return _register_name(self.place)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """A matrix element and one location holding it."""
     element: Element
     location: Location
 
 
-class Slot(NamedTuple):
+class Slot(Record):
     """A register slot (a lane's bit range) and the elements it holds."""
     location: Location
-    elements: tuple
+    elements: tuple[Element, ...]
 
 
-class Product(NamedTuple):
+class Product(Record):
     """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
     a: Entry
     b: Entry
 
 
-class Calculation(NamedTuple):
+class Calculation(Record):
     """How D[i][j] is computed: the sum of `products`, plus `c` (None when sparse).
     On CDNA4's v_mfma_scale_*, `scales` holds one Product (SA[i][kb], SB[kb][j]) per
     block kb of 32 K values, scaling that block's products; otherwise it is empty."""
     d: Entry
-    products: tuple
+    products: tuple[Product, ...]
     c: Optional[Entry]
-    scales: tuple = ()
+    scales: tuple[Product, ...] = ()
 
 
 # ---- architectures and instructions
 
-def architectures() -> tuple:
+def architectures() -> tuple[Architecture, ...]:
     """Every supported architecture, including ones the reference tool lacks (CDNA4)."""
     return ARCHITECTURES
 
@@ -138,7 +135,10 @@ def find_architecture(name: Union[str, Architecture]) -> Architecture:
     """The architecture called `name`: its name or a gfx/product alias, in any case."""
     if isinstance(name, Architecture):
         return name
-    arch = _registry.find_architecture(str(name))
+    if not isinstance(name, str):
+        raise CalcError(f"an architecture is named by a string, not {name!r}; choose one "
+                        f"of {_names()}")
+    arch = _registry.find_architecture(name)
     if arch is None:
         raise CalcError(f"unknown architecture {name!r}; choose one of {_names()} "
                         "(or one of their gfx/product aliases)")
@@ -147,27 +147,39 @@ def find_architecture(name: Union[str, Architecture]) -> Architecture:
 
 def find_instruction(arch: Union[str, Architecture], mnemonic: str) -> Instruction:
     """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
-    arch = find_architecture(arch)
-    inst = arch.find(str(mnemonic))
+    found = find_architecture(arch)
+    if not isinstance(mnemonic, str):
+        raise CalcError(f"an instruction is named by a string, not {mnemonic!r}; "
+                        f"instructions({found.name.lower()!r}) lists them")
+    inst = found.find(mnemonic)
     if inst is None:
-        raise CalcError(f"{arch.name} has no instruction {mnemonic!r}; "
-                        f"instructions({arch.name.lower()!r}) lists them")
+        raise CalcError(f"{found.name} has no instruction {mnemonic!r}; "
+                        f"instructions({found.name.lower()!r}) lists them")
     return inst
 
 
-def instructions(arch: Union[str, Architecture, None] = None) -> tuple:
+def instructions(arch: Union[str, Architecture, None] = None) -> tuple[Instruction, ...]:
     """The instructions of `arch`, or of every architecture when it is None."""
     if arch is None:
         return tuple(inst for a in ARCHITECTURES for inst in a.instructions)
     return tuple(find_architecture(arch).instructions)
 
 
+def _instruction(inst: object) -> Instruction:
+    """`inst` when it is an Instruction; CalcError otherwise (a mnemonic string, ...)."""
+    if not isinstance(inst, Instruction):
+        hint = " (look it up with find_instruction(arch, name))" if isinstance(inst, str) else ""
+        raise CalcError(f"expected an Instruction, not {inst!r}{hint}")
+    return inst
+
+
 def architecture_of(inst: Instruction) -> Architecture:
-    return find_architecture(inst.arch)
+    return _instruction(inst).architecture
 
 
-def matrices(inst: Instruction) -> tuple:
+def matrices(inst: Instruction) -> tuple[str, ...]:
     """The matrices of `inst`: A, B, C (dense) or K (sparse), D, and SA, SB (scaled)."""
+    _instruction(inst)
     present = []
     for matrix in MATRICES:
         try:
@@ -178,14 +190,26 @@ def matrices(inst: Instruction) -> tuple:
     return tuple(present)
 
 
-# ---- arguments
+# ---- arguments: every check of the library's (and the command line's) input
+
+def _whole(name: str, value: object, argument: Optional[str] = None) -> int:
+    """`value` when it is a whole number >= 0 (not a bool, float or string)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CalcError(f"{name} takes a whole number >= 0, not {value!r}", argument)
+    return value
+
 
 def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
     """Modifiers from None, a Modifiers value, or a mapping of names (cbsz, abid, blgp,
-    opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them."""
-    if isinstance(mods, Modifiers) and not values:
-        return mods
-    given = dict(vars(mods)) if isinstance(mods, Modifiers) else dict(mods or {})
+    opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them. Every
+    value is checked (a Modifiers value too): whole numbers >= 0, not bools."""
+    if isinstance(mods, Modifiers):
+        given: dict[object, object] = dict(mods._asdict())
+    elif mods is None or hasattr(mods, "items"):
+        given = dict(mods or {})
+    else:
+        raise CalcError(f"modifiers are given as Modifiers(...) or a mapping of names to "
+                        f"whole numbers, not {mods!r}")
     given.update(values)
     names = list(Modifiers._fields)
     chosen = {}
@@ -193,54 +217,72 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
         name = str(key).lower().replace("-", "_")
         if name not in names:
             raise CalcError(f"unknown modifier {key!r}; the modifiers are {', '.join(names)}")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise CalcError(f"modifier {name} takes a whole number >= 0, not {value!r}")
-        chosen[name] = value
-    return Modifiers(**chosen)
+        chosen[name] = _whole(f"modifier {name}", value)
+    result = Modifiers(**chosen)
+    return mods if result == mods and isinstance(mods, Modifiers) else result
 
 
-def _wave(inst: Instruction, wave: Optional[int]) -> int:
-    arch = architecture_of(inst)
-    if not wave:
-        return arch.waves[0]
-    if wave not in arch.waves:
-        allowed = " or ".join(map(str, arch.waves))
-        raise CalcError(f"wave size {wave} is not available on {arch.name}; use {allowed}")
+def wave_size(inst: Instruction, wave: Optional[int] = None) -> int:
+    """The wave size of a query: `wave` when `inst` runs in it, its default for None/0."""
+    sizes = _instruction(inst).wave_sizes
+    if wave is None or wave == 0 and not isinstance(wave, bool):
+        return sizes[0]
+    _whole("wave", wave, "wave")
+    if wave not in sizes:
+        allowed = " or ".join(map(str, sizes))
+        raise CalcError(f"wave size {wave} is not available for {inst.name} on {inst.arch}; "
+                        f"use {allowed}", "wave")
     return wave
 
 
+_wave = wave_size
+
+
 def _matrix(inst: Instruction, matrix: str) -> str:
-    name = str(matrix).upper()
+    name = matrix.upper() if isinstance(matrix, str) else None
     if name not in MATRICES:
         raise CalcError(f"unknown matrix {matrix!r}; {inst.name} has "
                         f"{', '.join(matrices(inst))}")
+    assert name is not None
     return name
 
 
-def _operand(inst, matrix, mods, wave, output_calc=False) -> Operand:
-    """The checked operand: the same checks, in the same order, as the command line.
+def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+            wave: Optional[int] = None, output_calc: bool = False) -> Operand:
+    """The engine's checked operand (layouts.Operand) of `matrix`: the instruction,
+    matrix, modifiers and wave size validated here, the one place that does it.
     `output_calc`: check the modifiers as for an output calculation (-o), which lets
     D take the modifiers of the inputs."""
-    matrix, mods, wave = _matrix(inst, matrix), modifiers(mods), _wave(inst, wave)
-    check_modifiers(inst, matrix, mods, output_calc, "get", wave)
-    check_matrix(inst, matrix)
-    return _cached_operand(with_formats(inst, mods), matrix, mods, wave)
+    inst = _instruction(inst)
+    name, checked, size = _matrix(inst, matrix), modifiers(mods), wave_size(inst, wave)
+    check_modifiers(inst, name, checked, bool(output_calc), "get", size)
+    check_matrix(inst, name)
+    return _cached_operand(with_formats(inst, checked), name, checked, size)
+
+
+def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: Optional[int],
+             output_calc: bool = False) -> Operand:
+    return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
 
 
 def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
     """`inst` with the A/B formats CBSZ/BLGP select when it is a CDNA4 f8f6f4
     instruction (types, register counts and cycles follow); other instructions as is."""
-    if not getattr(inst, "formats_by_cbsz_blgp", False):
+    if not _instruction(inst).formats_by_cbsz_blgp:
         return inst
-    mods = modifiers(mods)
-    check_modifiers(inst, "A", Modifiers(cbsz=mods.cbsz, blgp=mods.blgp), False)
-    return inst.with_formats(mods.cbsz, mods.blgp)
+    checked = modifiers(mods)
+    check_modifiers(inst, "A", Modifiers(cbsz=checked.cbsz, blgp=checked.blgp), False)
+    return inst.with_formats(checked.cbsz, checked.blgp)
 
 
-def _in_range(name, value, limit, what):
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+def _in_range(name: str, value: object, limit: int, what: str,
+              argument: Optional[str] = None) -> None:
+    argument = argument or name
+    _whole(name, value, argument)
+    assert isinstance(value, int)
+    if value >= limit:
         raise CalcError(f"{name} = {value!r} is out of range for {what}: "
-                        f"use 0 to {limit - 1}.")
+                        f"use 0 to {limit - 1}.", argument)
 
 
 # ---- conversions from the engine's (row, col, block) and places
@@ -290,8 +332,8 @@ def _coordinates(operand: Operand, i, j, k, block):
     rows, cols, _ = operand.shape
     what = f"the {operand.matrix} matrix"
     first, second = COORDINATES.get(operand.matrix, ("i", "j"))
-    _in_range(f"{operand.matrix} row {first}", named.row, rows, what)
-    _in_range(f"{operand.matrix} column {second}", named.col, cols, what)
+    _in_range(f"{operand.matrix} row {first}", named.row, rows, what, first)
+    _in_range(f"{operand.matrix} column {second}", named.col, cols, what, second)
     return (named.row, named.col, block)
 
 
@@ -360,7 +402,9 @@ def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
     return _calculation(operands, elem)
 
 
-def _calc_operands(inst, mods, wave) -> dict:
+def _calc_operands(inst: Instruction, mods: ModifierValues,
+                   wave: Optional[int]) -> dict[str, Operand]:
+    inst = _instruction(inst)
     mods, wave = modifiers(mods), _wave(inst, wave)
     check_modifiers(inst, "D", mods, True, "get", wave)
     resolved = with_formats(inst, mods)
@@ -415,6 +459,7 @@ def _formats(inst: Instruction) -> list:
 def supported_modifiers(inst: Instruction) -> tuple:
     """The modifiers `inst` takes, as its table line declares them, in the order of
     the Modifiers fields (some need a companion: ABID needs CBSZ on a multi-block MFMA)."""
+    _instruction(inst)
     return tuple(name for name in Modifiers._fields if inst.takes(name))
 
 
@@ -427,7 +472,7 @@ def facts(inst: Instruction, wave: Optional[int] = None,
     if mods is not None:
         inst = with_formats(inst, mods)
     arch = architecture_of(inst)
-    waves = arch.waves if wave is None else (_wave(inst, wave),)
+    waves = inst.wave_sizes if wave is None else (_wave(inst, wave),)
     cycles = getattr(inst, "effective_cycles", inst.cycles)
     return {
         "architecture": arch.name,
@@ -452,7 +497,7 @@ def facts(inst: Instruction, wave: Optional[int] = None,
         "coexec_cycles": inst.coexec_cycles,
         "gpr_alignment": inst.align,
         "cd_arch_vgprs": inst.cd_arch_vgpr,
-        "waves": list(arch.waves),
+        "waves": list(inst.wave_sizes),
         "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
                                for m in matrices(inst)} for w in waves},
         "modifiers": list(supported_modifiers(inst)),
@@ -464,7 +509,7 @@ def formulas(inst: Instruction) -> list:
     (element_to_register or register_to_element), label and text."""
     from layouts import formula_sections
     from layouts.formulas_rdna import LANES_0_31
-    table = formula_sections(inst)
+    table = formula_sections(_instruction(inst))
     out = []
     for wave, sides in table.items():
         for direction, lines in zip(("element_to_register", "register_to_element"), sides):
@@ -560,12 +605,18 @@ def catalog(filters: Union[Mapping, None] = None, wave: Optional[int] = None) ->
             raise CalcError(f"unknown filter {key!r}; filter by {', '.join(FILTERS)}")
         values = [values] if isinstance(values, (str, int)) else list(values)
         tests.append([_matcher(key, str(v)) for v in values])
+    sizes = sorted({size for inst in instructions() for size in inst.wave_sizes})
+    if wave is not None and wave != 0 or isinstance(wave, bool):
+        _whole("wave", wave)
+        if wave not in sizes:
+            raise CalcError(f"wave size {wave!r} is not available on any architecture; "
+                            f"use {' or '.join(map(str, sizes))}")
     rows = []
     for arch in ARCHITECTURES:
-        if wave and wave not in arch.waves:
-            continue
         for inst in arch.instructions:
-            fact = facts(inst, wave or arch.waves[0])
+            if wave and wave not in inst.wave_sizes:
+                continue
+            fact = facts(inst, wave or inst.wave_sizes[0])
             if all(any(t(fact) for t in alternatives) for alternatives in tests):
                 rows.append(fact)
     return rows

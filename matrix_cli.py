@@ -196,7 +196,7 @@ def run(args):
     if args.list:
         return _json().listing(arch) if args.json else listing(arch)
     inst = _instruction(arch, args.instruction)
-    wave = _wave(arch, args.wavefront)
+    wave = _wave(inst, args.wavefront)
     if args.detail:
         from formats.detail import detail
         if inst.formats_by_cbsz_blgp:  # the formats change the facts: honour --cbsz/--blgp here
@@ -242,11 +242,10 @@ def catalog(args):
     arch = None if args.architecture is _ABSENT or _is_all(args.architecture) \
         else _architecture(args.architecture)
     wave = _number(args.wavefront, "-w/--wavefront") or None
-    if wave and arch:
-        _wave(arch, args.wavefront)
-    elif wave not in (None, 32, 64):
-        raise ArgumentError(f"wave size {wave} is not available; use 32 or 64")
-    rows = [row for row in matrix_api.catalog(filters, wave)
+    if wave and arch and wave not in arch.waves:
+        allowed = " or ".join(map(str, arch.waves))
+        raise ArgumentError(f"wave size {wave} is not available on {arch.name}; use {allowed}")
+    rows = [row for row in _checked(matrix_api.catalog, filters, wave)
             if arch is None or row["architecture"] == arch.name]
     if args.json:
         return _json().catalog(rows, filters, wave, arch and arch.name)
@@ -279,14 +278,10 @@ def _instruction(arch, value):
     return inst
 
 
-def _wave(arch, value):
-    wave = _number(value, "-w/--wavefront")
-    if wave == 0:
-        return arch.waves[0]
-    if wave not in arch.waves:
-        allowed = " or ".join(map(str, arch.waves))
-        raise ArgumentError(f"wave size {value} is not available on {arch.name}; use {allowed}")
-    return wave
+def _wave(inst, value):
+    """The wave size -w names (the instruction's default for 0), checked by the library."""
+    import matrix_api
+    return _checked(matrix_api.wave_size, inst, _number(value, "-w/--wavefront"))
 
 
 def _number(value, option):
@@ -326,34 +321,49 @@ def _one_of(args, choices, what):
 
 
 def _query(args, inst, numbers, wave):
-    """Validate the query options and answer the query."""
+    """Validate the query options and answer the query. The library validates the
+    instruction, matrix, modifiers, wave size and numbers (matrix_api.operand, ...);
+    its errors name our options (_checked)."""
+    import matrix_api
     from formats import queries
-    from layouts import Modifiers, check_modifiers, check_matrix
     mode = _one_of(args, MODES, "query mode")
     matrix = _one_of(args, MATRIX_FLAGS, "matrix")
     if args.output and matrix != "D":
         raise ArgumentError(f"-o/--output-calculation works only with -D, not with -{matrix}")
-    mods = Modifiers(**{m: numbers[m] for m in MODIFIERS})
+    mods = matrix_api.Modifiers(**{m: numbers[m] for m in MODIFIERS})
     output_calc = args.output and mode in ("get", "entry")
-    check_modifiers(inst, matrix, mods, output_calc, mode, wave)
-    check_matrix(inst, matrix)
-    if inst.formats_by_cbsz_blgp:
-        inst = _with_formats(inst, mods.cbsz, mods.blgp)
+    _checked(matrix_api.operand, inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
     fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
     if len(fmts) > 1:
         raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
     fmt = fmts[0] if fmts else "grid"
     if args.json:
-        return _json().query(inst, matrix, mods, wave, mode, numbers, output_calc)
-    return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
-                          fmt, args.transpose)
+        return _checked(_json().query, inst, matrix, mods, wave, mode, numbers, output_calc)
+    return _checked(queries.answer, inst, matrix, mods, wave, mode, numbers, output_calc,
+                    fmt, args.transpose)
+
+
+# The options of the library's numbered arguments (CalcError.argument).
+ARGUMENT_OPTIONS = {"i": "-I", "j": "-J", "k": "-K", "block": "-b", "register": "-r",
+                    "lane": "-l", "wave": "-w"}
+
+
+def _checked(function, *args, **kwargs):
+    """function(*args, **kwargs), its CalcErrors naming the option at fault."""
+    from layouts.core import CalcError
+    try:
+        return function(*args, **kwargs)
+    except CalcError as exc:
+        option = ARGUMENT_OPTIONS.get(exc.argument)
+        if option is None:
+            raise
+        raise CalcError(f"{option}: {exc}", exc.argument) from None
 
 
 def _with_formats(inst, cbsz, blgp):
     """An f8f6f4 instruction with the A/B formats that CBSZ/BLGP select."""
-    from layouts import Modifiers, check_modifiers
-    check_modifiers(inst, "A", Modifiers(cbsz=cbsz, blgp=blgp), False)
-    return inst.with_formats(cbsz, blgp)
+    import matrix_api
+    return matrix_api.with_formats(inst, {"cbsz": cbsz, "blgp": blgp})
 
 
 def _with_hint(message):

@@ -4,7 +4,12 @@ An architecture is one line of data: its name, table module and aliases, and the
 every query reads instead of the name (see Architecture). Its instructions declare
 their own traits in their table lines (instructions/model.py, `Instruction`).
 """
-from .record import record
+from __future__ import annotations
+
+from .record import TYPE_CHECKING, Record
+
+if TYPE_CHECKING:
+    from .model import Instruction
 
 # The layout families: each names a layout generator (layouts/__init__.py, FAMILIES)
 # and a formula printer. A new family is a new generator plus one entry there.
@@ -24,9 +29,7 @@ QUIRKS = {
 }
 
 
-class Architecture(record("Architecture",
-                          "name module aliases family unit waves public quirks",
-                          defaults=((64,), True, frozenset()), module=__name__)):
+class Architecture(Record):
     """An architecture and its traits.
 
     name: canonical upper-case name (printed; never tested by code);
@@ -37,13 +40,20 @@ class Architecture(record("Architecture",
     reference tool knows it; quirks: the reference behaviours its text reproduces
     (names from QUIRKS).
     """
-    __slots__ = ()
+    name: str
+    module: str
+    aliases: tuple[str, ...]
+    family: str
+    unit: str
+    waves: tuple[int, ...] = (64,)
+    public: bool = True
+    quirks: frozenset[str] = frozenset()
 
     @property
-    def instructions(self):
+    def instructions(self) -> tuple[Instruction, ...]:
         return _table(self.module)
 
-    def find(self, mnemonic):
+    def find(self, mnemonic: str) -> Instruction | None:
         key = mnemonic.lower()
         for inst in self.instructions:
             if inst.mnemonic == key:
@@ -51,15 +61,15 @@ class Architecture(record("Architecture",
         return None
 
 
-_TABLES = {}
+_TABLES: dict[str, tuple[Instruction, ...]] = {}
 
 
-def _table(module):
+def _table(module: str) -> tuple[Instruction, ...]:
     if module not in _TABLES:
         # __import__ rather than importlib.import_module: importlib (and the warnings
         # module it loads) would add to every query's start-up.
         table = __import__(f"{__name__}.{module}", fromlist=["INSTRUCTIONS"])
-        _TABLES[module] = table.INSTRUCTIONS
+        _TABLES[module] = tuple(table.INSTRUCTIONS)
     return _TABLES[module]
 
 
@@ -86,7 +96,7 @@ ARCHITECTURES = (
 _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}
 
 
-def find_architecture(name):
+def find_architecture(name: str) -> Architecture | None:
     """The architecture called `name` (any case, canonical name or alias), or None."""
     key = name.lower()
     for arch in ARCHITECTURES:
@@ -95,6 +105,6 @@ def find_architecture(name):
     return None
 
 
-def architecture_named(name):
+def architecture_named(name: str) -> Architecture:
     """The architecture whose canonical name is `name` (an instruction's `arch`)."""
     return _BY_NAME[name]

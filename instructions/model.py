@@ -5,8 +5,15 @@ A table line gives the mnemonic, opcode and cycles, and the instruction's traits
 read from the mnemonic by `parse_mnemonic`. The architecture's traits (layout family,
 compute unit, wave sizes, reference quirks) are reached through `Instruction.architecture`.
 """
-from .record import memoize, record
-from .types import TYPES
+from __future__ import annotations
+
+from .record import TYPE_CHECKING, Record, memoize
+from .types import TYPES, DataType
+
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from . import Architecture
 
 # CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
 F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
@@ -31,21 +38,30 @@ ENCODINGS = {"VOP3P-MAI": 64, "VOP3P": 64, "VOP3PX": 128}
 MAI_ENCODINGS = ("VOP3P-MAI", "VOP3PX")  # the ones with a MAI opcode field
 
 
-class Mnemonic(record("Mnemonic", "kind scale d c m n k blocks a b", module=__name__)):
+class Mnemonic(Record):
     """The parts of a mnemonic v_<kind>_[scale[NN]_]<D>[<C>]_<M>x<N>x<K>[_<n>b][_]<A>[_<B>][_1k].
 
     kind: mfma, smfmac, wmma or swmmac; scale: K values per block scale (0: not
     scaled; `scale` alone means 32); d, c: the D and C type tokens (c is d unless the
     out token names two types, as bf16f32 = D bf16, C f32); m, n, k, blocks (0 when the
     name has no _<n>b); a, b: the A and B type tokens (b is a unless named)."""
-    __slots__ = ()
+    kind: str
+    scale: int
+    d: str
+    c: str
+    m: int
+    n: int
+    k: int
+    blocks: int
+    a: str
+    b: str
 
 
-def _is_token(text):
+def _is_token(text: str) -> bool:
     return text[:1].isalpha() and text.isalnum()
 
 
-def _out_types(token):
+def _out_types(token: str) -> tuple[str, str] | None:
     """(D, C) tokens of the out token: one type key (D = C) or two glued, D first."""
     if token in TYPES:
         return token, token
@@ -55,7 +71,7 @@ def _out_types(token):
     return (token, token) if _is_token(token) else None
 
 
-def _scale(token):
+def _scale(token: str) -> int | None:
     """K values per scale of a scale token (scale -> 32, scaleNN -> NN), or None."""
     if token == "scale":
         return 32
@@ -65,7 +81,7 @@ def _scale(token):
     return None
 
 
-def _split_name(mnemonic):
+def _split_name(mnemonic: str) -> Mnemonic | None:
     """The Mnemonic of `mnemonic`, or None when it is not a matrix instruction's name.
 
     (Hand-written rather than a regular expression: a point query then does not load
@@ -102,7 +118,7 @@ def _split_name(mnemonic):
 
 
 @memoize
-def parse_mnemonic(mnemonic):
+def parse_mnemonic(mnemonic: str) -> Mnemonic:
     """The Mnemonic of a matrix instruction's name (any case); ValueError when the name
     does not have the form v_<kind>_[scale_]<D>_<M>x<N>x<K>_<A>[_<B>]."""
     parts = _split_name(str(mnemonic).lower())
@@ -113,219 +129,222 @@ def parse_mnemonic(mnemonic):
     return parts
 
 
-# (field, default) of an instruction's table line, after mnemonic, opcode and cycles.
-_DEFAULTS = (
-    ("arch", ""),              # the architecture's canonical name (instructions.ARCHITECTURES)
-    ("blocks", 0),             # 0: from the mnemonic's _<n>b suffix, else 1
-    ("coexec_gap", 4),         # VALU co-execution cycles = cycles - gap (<= 0: none)
-    ("coexec", True),          # False: cannot co-execute with VALU at all
-    ("align", 8),              # GPR alignment requirement in bytes
-    ("modifiers", ()),         # the modifiers it takes (names from MODIFIERS)
-    ("cd_arch_vgpr", True),    # C/D may live in ArchVGPRs (False on CDNA1; None: no AccVGPRs)
-    ("fp8_flavour", "_fnuz"),  # CDNA3 fp8/bf8 are FNUZ; OCP elsewhere
-    ("opcode_bits", 6),        # width of the printed VOP3P-MAI opcode (7 on CDNA4)
-    ("formats", ()),           # a format family's (A, B) formats, chosen by the selector
-    ("encoding", "VOP3P-MAI"),  # one of ENCODINGS
-    ("prefix_opcode", None),   # 128-bit encodings: the opcode of the first instruction
-    ("format_selector", ""),   # how an f8f6f4-style instruction picks formats (FORMAT_SELECTORS)
-    ("waves", ()),             # wave sizes when narrower than the architecture's
-    ("scale_block", 0),        # K values per block scale; 0: from the mnemonic
-    ("c_type_key", ""),        # the C type when the mnemonic does not say it
-)
-
-
-class Instruction(record("Instruction", ("mnemonic", "opcode", "cycles")
-                         + tuple(name for name, _ in _DEFAULTS),
-                         defaults=tuple(value for _, value in _DEFAULTS), module=__name__)):
-    """One matrix instruction of one architecture (an immutable record).
+class Instruction(Record):
+    """One matrix instruction of one architecture: one line of table data (an immutable
+    record; build it with `instruction()` or a `family()` constructor).
 
     Only facts that cannot be read from the mnemonic are stored; M, N, K, the block
     count of CDNA3-style names, the operand types and sparsity are parsed from it.
     """
-    __slots__ = ()
-
-    def __new__(cls, mnemonic, opcode, cycles, *values, **facts):
-        inst = super().__new__(cls, mnemonic, opcode, cycles, *values, **facts)
-        if not inst.blocks:  # from the mnemonic's _<n>b suffix, else 1
-            inst = inst._replace(blocks=parse_mnemonic(mnemonic).blocks or 1)
-        return inst
+    mnemonic: str
+    opcode: int
+    cycles: int
+    arch: str = ""              # the architecture's canonical name (ARCHITECTURES)
+    blocks: int = 0             # 0: from the mnemonic's _<n>b suffix, else 1 (instruction())
+    coexec_gap: int = 4         # VALU co-execution cycles = cycles - gap (<= 0: none)
+    coexec: bool = True         # False: cannot co-execute with VALU at all
+    align: int = 8              # GPR alignment requirement in bytes
+    modifiers: tuple[str, ...] = ()  # the modifiers it takes (names from MODIFIERS)
+    cd_arch_vgpr: bool | None = True  # C/D may be ArchVGPRs (False: CDNA1; None: no AccVGPRs)
+    fp8_flavour: str = "_fnuz"  # CDNA3 fp8/bf8 are FNUZ; OCP elsewhere
+    opcode_bits: int = 6        # width of the printed VOP3P-MAI opcode (7 on CDNA4)
+    formats: tuple[str, ...] = ()  # a format family's (A, B) formats, chosen by the selector
+    encoding: str = "VOP3P-MAI"  # one of ENCODINGS
+    prefix_opcode: int | None = None  # 128-bit encodings: the first instruction's opcode
+    format_selector: str = ""   # how an f8f6f4-style instruction picks formats
+    waves: tuple[int, ...] = ()  # wave sizes when narrower than the architecture's
+    scale_block: int = 0        # K values per block scale; 0: from the mnemonic
+    c_type_key: str = ""        # the C type when the mnemonic does not say it
 
     @property
-    def _parts(self):
+    def _parts(self) -> Mnemonic:
         return parse_mnemonic(self.mnemonic)
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self.mnemonic.upper()
 
     # ---- the architecture's traits
 
     @property
-    def architecture(self):
+    def architecture(self) -> Architecture:
         from . import architecture_named
         return architecture_named(self.arch)
 
     @property
-    def family(self):
+    def family(self) -> str:
         """The layout family (instructions.FAMILIES)."""
         return self.architecture.family
 
     @property
-    def unit(self):
+    def unit(self) -> str:
         """The compute unit FLOPs/unit/cycle counts: CU or WGP."""
         return self.architecture.unit
 
     @property
-    def quirks(self):
+    def quirks(self) -> frozenset[str]:
         """The reference behaviours text output reproduces (instructions.QUIRKS)."""
         return self.architecture.quirks
 
     @property
-    def wave_sizes(self):
+    def wave_sizes(self) -> tuple[int, ...]:
         """Legal wave sizes, the default first: the instruction's, else the architecture's."""
         return self.waves or self.architecture.waves
 
     # ---- parsed from the mnemonic
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return self._parts.kind
 
     @property
-    def sparse(self):
+    def sparse(self) -> bool:
         return self.kind in ("smfmac", "swmmac")
 
     @property
-    def m(self):
+    def m(self) -> int:
         return self._parts.m
 
     @property
-    def n(self):
+    def n(self) -> int:
         return self._parts.n
 
     @property
-    def k(self):
+    def k(self) -> int:
         return self._parts.k
 
     @property
-    def scale_k(self):
+    def scale_k(self) -> int:
         """K values that share one block scale (0: not a block-scaled instruction)."""
         return self.scale_block or self._parts.scale
 
     @property
-    def scaled(self):
+    def scaled(self) -> bool:
         """A block-scaled instruction (v_mfma_scale_*, v_wmma_scale*_*)."""
         return bool(self.scale_k)
 
     # ---- modifiers
 
-    def takes(self, modifier):
+    def takes(self, modifier: str) -> bool:
         """Whether the instruction declares `modifier` (a name from MODIFIERS)."""
         return modifier in self.modifiers
 
     @property
-    def cbsz(self):
+    def cbsz(self) -> bool:
         """CBSZ/ABID broadcast A blocks (not when CBSZ selects A's format)."""
         return "cbsz" in self.modifiers and self.format_selector != "cbsz_blgp"
 
     @property
-    def blgp(self):
+    def blgp(self) -> bool:
         """BLGP is a B lane pattern or negation mask (not when it selects B's format)."""
         return "blgp" in self.modifiers and self.format_selector != "cbsz_blgp"
 
     @property
-    def formats_by_cbsz_blgp(self):
+    def formats_by_cbsz_blgp(self) -> bool:
         """CBSZ and BLGP select the A and B formats (CDNA4's f8f6f4 instructions)."""
         return self.format_selector == "cbsz_blgp"
 
     @property
-    def opsel(self):
+    def opsel(self) -> bool:
         return "opsel" in self.modifiers
 
     @property
-    def neg(self):
+    def neg(self) -> bool:
         return "neg" in self.modifiers
 
     # ---- types
 
-    def _type(self, key, operand):
+    def _type(self, key: str, operand: int | None) -> DataType:
         if key == "f8f6f4":  # the format is chosen by a modifier (format_selector)
-            key = self.formats[operand] if self.formats else "fp8"
+            key = self.formats[operand] if self.formats and operand is not None else "fp8"
         if key in ("fp8", "bf8"):
             key += self.fp8_flavour
         return TYPES[key]
 
     @property
-    def a_type(self):
+    def a_type(self) -> DataType:
         return self._type(self._parts.a, 0)
 
     @property
-    def b_type(self):
+    def b_type(self) -> DataType:
         return self._type(self._parts.b, 1)
 
     @property
-    def f8f6f4(self):
+    def f8f6f4(self) -> bool:
         """A and B formats chosen by modifiers (CBSZ/BLGP on CDNA4: `format_selector`)."""
         return self._parts.a == "f8f6f4"
 
     @property
-    def out_type(self):
+    def out_type(self) -> DataType:
         """The type of D (and of C unless `c_type` differs)."""
         return self._type(self._parts.d, None)
 
-    d_type = out_type
+    @property
+    def d_type(self) -> DataType:
+        return self.out_type
 
     @property
-    def c_type(self):
+    def c_type(self) -> DataType:
         return self._type(self.c_type_key or self._parts.c, None)
 
     @property
-    def is_int(self):
+    def is_int(self) -> bool:
         return self.out_type.is_int
 
     # ---- encoding and speed
 
     @property
-    def encoding_bits(self):
+    def encoding_bits(self) -> int:
         return ENCODINGS[self.encoding]
 
     @property
-    def mai_opcode(self):
+    def mai_opcode(self) -> int | None:
         """The printed VOP3P-MAI opcode (None for other encodings)."""
         if self.encoding not in MAI_ENCODINGS:
             return None
         return self.opcode & ((1 << self.opcode_bits) - 1)
 
-    def with_formats(self, a_code, b_code):
+    def with_formats(self, a_code: int, b_code: int) -> Instruction:
         """This f8f6f4 instruction with A and B in the formats of codes CBSZ and BLGP.
 
         Eight-bit inputs take twice the cycles of the table's fp6/fp4 figure."""
+        for code in (a_code, b_code):
+            if isinstance(code, bool) or not 0 <= code < len(F8F6F4_FORMATS):
+                raise ValueError(f"format code {code!r}: use 0 to {len(F8F6F4_FORMATS) - 1}")
         fmts = (F8F6F4_FORMATS[a_code], F8F6F4_FORMATS[b_code])
         return self._replace(formats=fmts)
 
     @property
-    def effective_cycles(self):
+    def effective_cycles(self) -> int:
         if self.f8f6f4 and self.a_type.bits != 8 and self.b_type.bits != 8:
             return self.cycles // 2
         return self.cycles
 
     @property
-    def flops(self):
+    def flops(self) -> int:
         """2*M*N*K per block; a sparse instruction counts its full (uncompressed) K."""
         return 2 * self.m * self.n * self.k * self.blocks
 
     @property
-    def coexec_cycles(self):
+    def coexec_cycles(self) -> int | None:
         gap = self.effective_cycles - self.coexec_gap
         return gap if self.coexec and gap > 0 else None
 
 
-def family(**defaults):
+def instruction(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:
+    """The Instruction of a table line; its block count, unless given, from the
+    mnemonic's _<n>b suffix (else 1)."""
+    if not facts.get("blocks"):
+        facts["blocks"] = parse_mnemonic(mnemonic).blocks or 1
+    return Instruction(mnemonic, opcode, cycles, **facts)  # type: ignore[arg-type]
+
+
+def family(**defaults: object) -> Callable[..., Instruction]:
     """A constructor with shared defaults for one block of table lines."""
-    def line(mnemonic, opcode, cycles, **facts):
-        return Instruction(mnemonic, opcode, cycles, **{**defaults, **facts})
+    def line(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:
+        return instruction(mnemonic, opcode, cycles, **{**defaults, **facts})
     return line
 
 
-def variant(inst, **changes):
-    return inst._replace(**changes)
+def variant(inst: Instruction, **changes: object) -> Instruction:
+    return inst._replace(**changes)  # type: ignore[arg-type]

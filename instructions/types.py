@@ -1,12 +1,17 @@
 """Data types of matrix operands, referenced by name from the instruction tables."""
-from .record import record
+from __future__ import annotations
+
+from .record import Record
 
 
-class DataType(record("DataType", "key label description bits is_int", defaults=(False,),
-                      module=__name__)):
+class DataType(Record):
     """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
     --detail-instruction prints, with `description` beside it."""
-    __slots__ = ()
+    key: str
+    label: str
+    description: str
+    bits: int
+    is_int: bool = False
 
     def describe(self):
         return f"{self.label} ({self.description})"

@@ -9,26 +9,35 @@ formats of any width, register pairs and values straddling two VGPRs need no spe
 cases. Both directions derive from this one forward map; the inverse is built by
 enumeration (the largest operand has a few thousand elements).
 """
+from __future__ import annotations
+
 from itertools import product
 
-from instructions.record import cached, record
+from instructions.record import Record, cached
 
 ROW, COL, BLOCK, COPY = "row", "col", "block", "copy"
 LANE, BIT, NONE = "lane", "bit", "none"
 
 
-# Records are named tuples (instructions.record) rather than dataclasses: a point query
-# then needs neither the dataclasses module (which imports inspect) nor its class
-# generation at start-up.
+# Records are named tuples (instructions.record.Record, typing.NamedTuple to a type
+# checker) rather than dataclasses: a point query then needs neither the dataclasses
+# module (which imports inspect) nor typing at start-up.
 
-# coord: ROW, COL, BLOCK or COPY; size: values of the digit; dest: LANE, BIT or NONE;
-# stride: lanes or bits per unit of the digit.
-Factor = record("Factor", "coord size dest stride", module=__name__)
+class Factor(Record):
+    """One digit of a coordinate: coord is ROW, COL, BLOCK or COPY; size the values of the
+    digit; dest LANE, BIT or NONE; stride the lanes or bits per unit of the digit."""
+    coord: str
+    size: int
+    dest: str
+    stride: int
 
 
-class Place(record("Place", "reg lane lo width", module=__name__)):
+class Place(Record):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
-    __slots__ = ()
+    reg: int
+    lane: int
+    lo: int
+    width: int
 
     @property
     def hi(self):
@@ -133,4 +142,10 @@ class Layout:
 
 
 class CalcError(ValueError):
-    """A request the calculator cannot answer; the message says why and what is allowed."""
+    """A request the calculator cannot answer; the message says why and what is allowed.
+    `argument` names the argument at fault when it is one of the query's numbers (i, j,
+    k, block, register, lane, wave), so that the command line can name its option."""
+
+    def __init__(self, message: str, argument: str | None = None) -> None:
+        super().__init__(message)
+        self.argument = argument

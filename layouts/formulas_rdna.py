@@ -79,8 +79,9 @@ def _rdna4_dense_ab(inst):
              (NOTE, "All lanes > 32 are ignored for B matrix"))
     lane = f"16 * floor(k / {half}) + {{x}}"
     return {32: _ab_pair(f"0.[{bits}]", lane, f"{half} * floor(lane / 16) + floor(GPR_bits / {b})"),
+            # wave64 as the reference prints it (no "% 2": lanes from 32 up are ignored)
             64: _ab_pair(f"0.[{bits}]", lane,
-                         f"{half} * (floor(lane / 16) % 2) + floor(GPR_bits / {b})", notes)}
+                         f"{half} * floor(lane / 16) + floor(GPR_bits / {b})", notes)}
 
 
 def _sparse_entries(a_gpr, a_lane, c_gpr, c_lane, b_gpr, b_lane, a_k, c_k, b_k, notes=()):

@@ -4,15 +4,24 @@ A transform maps an element's base places to the places the hardware actually re
 under the modifier: CBSZ/ABID make a group of blocks read one block's A values, BLGP
 swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instead.
 """
-from instructions.record import record
+from __future__ import annotations
+
+from instructions.record import Record
 
 from .core import CalcError
 
 
-# The modifier values of one query (all 0 by default). opsel_a / opsel_b: the bytes of
-# the A- and B-scale VGPRs of CDNA4's v_mfma_scale_*.
-Modifiers = record("Modifiers", "cbsz abid blgp opsel neg neg_hi opsel_a opsel_b",
-                   defaults=(0,) * 8, module=__name__)
+class Modifiers(Record):
+    """The modifier values of one query (all 0 by default). opsel_a / opsel_b: the bytes
+    of the A- and B-scale VGPRs of CDNA4's v_mfma_scale_*."""
+    cbsz: int = 0
+    abid: int = 0
+    blgp: int = 0
+    opsel: int = 0
+    neg: int = 0
+    neg_hi: int = 0
+    opsel_a: int = 0
+    opsel_b: int = 0
 
 
 # BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").

@@ -25,7 +25,7 @@ import pytest
 from cdna4_facts import (ENCODINGS, F8F6F4, F8F6F4_REGISTERS, FACT_IDS, FORMATS,
                          LD_SCALE_OPCODE, OPCODES, PLACE_FACTS, S16, S32, SPARSE_FACTS, U16,
                          U32)
-from conftest import REPO, shared_text
+from conftest import REPO, absent_reason, missing, shared_text
 from instructions import find_architecture
 from instructions.model import F8F6F4_FORMATS
 from layouts import Modifiers, Operand
@@ -485,7 +485,7 @@ def test_every_fact_has_a_check():
 def test_fact_ids_match_the_fact_sheet():
     text = shared_text("facts", "cdna4_examples.txt")
     if text is None:
-        pytest.skip("../shared/facts/cdna4_examples.txt is absent")
+        missing(absent_reason("facts", "cdna4_examples.txt"))
     listed = re.findall(r"^(E\d\d) \| ([^|]+?) \|", text, re.M)
     assert [fid for fid, _ in listed] == list(FACT_IDS)
     for fid, names in listed:

@@ -69,10 +69,10 @@ def test_every_registered_name_parses_to_its_shape():
 
 
 def test_separate_c_and_d_types():
-    from instructions.model import Instruction
-    inst = Instruction("v_wmma_bf16f32_16x16x32_bf16", 0, 8, arch="RDNA4")
+    from instructions.model import instruction
+    inst = instruction("v_wmma_bf16f32_16x16x32_bf16", 0, 8, arch="RDNA4")
     assert (inst.out_type.key, inst.c_type.key, inst.a_type.key) == ("bf16", "f32", "bf16")
     assert inst.d_type == inst.out_type
-    scaled = Instruction("v_wmma_scale16_f32_16x16x128_f8f6f4", 0, 8, arch="RDNA4")
+    scaled = instruction("v_wmma_scale16_f32_16x16x128_f8f6f4", 0, 8, arch="RDNA4")
     assert scaled.scaled and scaled.scale_k == 16
     assert scaled._replace(scale_block=32).scale_k == 32

@@ -24,7 +24,7 @@ from functools import lru_cache
 import pytest
 
 import rdna_facts as facts
-from conftest import absent_reason, golden_records, shared_text
+from conftest import absent_reason, missing, golden_records, shared_text
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand, Place
@@ -670,7 +670,7 @@ def test_readme_rdna_example(run, line, command, expected):
 def test_readme_rdna_examples_are_those_of_the_seed():
     text = shared_text("seeds", "004_ce971d2592b01a50.txt")
     if text is None:
-        pytest.skip(absent_reason("seeds", "004_ce971d2592b01a50.txt"))
+        missing(absent_reason("seeds", "004_ce971d2592b01a50.txt"))
     found = []
     for match in re.finditer(r"^(?:\$ )?\./matrix_calculator\.py (.*--architecture rdna.*)\n"
                              r"((?:.+\n)+)", text, re.M):
@@ -946,7 +946,7 @@ def test_golden_rdna_selection_is_not_empty():
     """test_golden.py replays every RDNA record; this guards what it selects."""
     records = golden_records()
     if records is None:
-        pytest.skip(absent_reason("golden", "public.jsonl.gz"))
+        missing(absent_reason("golden", "public.jsonl.gz"))
     from test_golden import ENABLED_ARCHS
     assert {"rdna3", "rdna4"} <= ENABLED_ARCHS
     rdna = [r for r in records if r["arch"] in ("rdna3", "rdna4")]

@@ -4,7 +4,7 @@ from functools import lru_cache
 
 import pytest
 
-from conftest import absent_reason, golden_records
+from conftest import absent_reason, missing, golden_records
 from formats.detail import detail
 from instructions import ARCHITECTURES, find_architecture
 
@@ -86,7 +86,7 @@ def test_errata_opcodes(key, run):
 def test_list_order_matches_the_golden_lists(run):
     records = golden_records()
     if records is None:
-        pytest.skip(absent_reason("golden", "public.jsonl.gz"))
+        missing(absent_reason("golden", "public.jsonl.gz"))
     checked = set()
     for rec in records:
         if rec["mode"] != "list" or rec["rc"] != 0 or rec["arch"].upper() not in COUNTS:

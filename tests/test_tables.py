@@ -17,10 +17,10 @@ import formats
 from formats import tables
 from instructions import ARCHITECTURES
 
-from conftest import call
+from conftest import call, need_module
 
-tabulate = pytest.importorskip("tabulate", reason="tabulate (requirements-dev.txt) is the "
-                               "oracle of these tests").tabulate
+tabulate = need_module("tabulate", "tabulate (requirements-dev.txt) is the oracle of "
+                       "these tests").tabulate
 
 STYLES = {"grid": "grid", "markdown": "github", "asciidoc": "asciidoc"}
 FORMAT_FLAGS = {"grid": [], "markdown": ["--markdown"], "asciidoc": ["--asciidoc"]}
