@@ -21,14 +21,16 @@ from instructions.model import Instruction
 from instructions.record import TYPE_CHECKING, Record
 from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
 from layouts import operand as _cached_operand
-from layouts.core import CalcError, Place
+from layouts.core import CalcError, Elem, Place
 from layouts.notation import element as _element_name
 from layouts.notation import register as _register_name
 
 if TYPE_CHECKING:  # (typing is not imported at run time: point queries start faster)
-    from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import Any
 
-    ModifierValues = Union[Modifiers, Mapping[str, int], None]
+    from instructions.types import DataType
+    ModifierValues = Modifiers | Mapping[str, int] | None
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
@@ -43,18 +45,20 @@ class Element(Record):
     str() names it like A[5][6], with .B<n> from the second block on; element_text()
     gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
     matrix: str
-    i: Optional[int]
-    j: Optional[int]
-    k: Optional[int]
+    i: int | None
+    j: int | None
+    k: int | None
     block: int = 0
 
     @property
     def row(self) -> int:
-        return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[0])
+        value: int = getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[0])
+        return value
 
     @property
     def col(self) -> int:
-        return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[1])
+        value: int = getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[1])
+        return value
 
     def __str__(self) -> str:
         text = f"{self.matrix}[{self.row}][{self.col}]"
@@ -116,7 +120,7 @@ class Calculation(Record):
     block kb of 32 K values, scaling that block's products; otherwise it is empty."""
     d: Entry
     products: tuple[Product, ...]
-    c: Optional[Entry]
+    c: Entry | None
     scales: tuple[Product, ...] = ()
 
 
@@ -131,7 +135,7 @@ def _names() -> str:
     return ", ".join(a.name.lower() for a in ARCHITECTURES)
 
 
-def find_architecture(name: Union[str, Architecture]) -> Architecture:
+def find_architecture(name: str | Architecture) -> Architecture:
     """The architecture called `name`: its name or a gfx/product alias, in any case."""
     if isinstance(name, Architecture):
         return name
@@ -145,7 +149,7 @@ def find_architecture(name: Union[str, Architecture]) -> Architecture:
     return arch
 
 
-def find_instruction(arch: Union[str, Architecture], mnemonic: str) -> Instruction:
+def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
     """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
     found = find_architecture(arch)
     if not isinstance(mnemonic, str):
@@ -158,7 +162,7 @@ def find_instruction(arch: Union[str, Architecture], mnemonic: str) -> Instructi
     return inst
 
 
-def instructions(arch: Union[str, Architecture, None] = None) -> tuple[Instruction, ...]:
+def instructions(arch: str | Architecture | None = None) -> tuple[Instruction, ...]:
     """The instructions of `arch`, or of every architecture when it is None."""
     if arch is None:
         return tuple(inst for a in ARCHITECTURES for inst in a.instructions)
@@ -192,7 +196,7 @@ def matrices(inst: Instruction) -> tuple[str, ...]:
 
 # ---- arguments: every check of the library's (and the command line's) input
 
-def _whole(name: str, value: object, argument: Optional[str] = None) -> int:
+def _whole(name: str, value: object, argument: str | None = None) -> int:
     """`value` when it is a whole number >= 0 (not a bool, float or string)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise CalcError(f"{name} takes a whole number >= 0, not {value!r}", argument)
@@ -204,9 +208,9 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
     opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them. Every
     value is checked (a Modifiers value too): whole numbers >= 0, not bools."""
     if isinstance(mods, Modifiers):
-        given: dict[object, object] = dict(mods._asdict())
+        given: dict[object, object] = dict(mods._asdict().items())
     elif mods is None or hasattr(mods, "items"):
-        given = dict(mods or {})
+        given = dict(mods.items()) if mods else {}
     else:
         raise CalcError(f"modifiers are given as Modifiers(...) or a mapping of names to "
                         f"whole numbers, not {mods!r}")
@@ -222,7 +226,7 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
     return mods if result == mods and isinstance(mods, Modifiers) else result
 
 
-def wave_size(inst: Instruction, wave: Optional[int] = None) -> int:
+def wave_size(inst: Instruction, wave: int | None = None) -> int:
     """The wave size of a query: `wave` when `inst` runs in it, its default for None/0."""
     sizes = _instruction(inst).wave_sizes
     if wave is None or wave == 0 and not isinstance(wave, bool):
@@ -248,7 +252,7 @@ def _matrix(inst: Instruction, matrix: str) -> str:
 
 
 def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-            wave: Optional[int] = None, output_calc: bool = False) -> Operand:
+            wave: int | None = None, output_calc: bool = False) -> Operand:
     """The engine's checked operand (layouts.Operand) of `matrix`: the instruction,
     matrix, modifiers and wave size validated here, the one place that does it.
     `output_calc`: check the modifiers as for an output calculation (-o), which lets
@@ -260,7 +264,7 @@ def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     return _cached_operand(with_formats(inst, checked), name, checked, size)
 
 
-def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: Optional[int],
+def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
              output_calc: bool = False) -> Operand:
     return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
 
@@ -276,7 +280,7 @@ def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
 
 
 def _in_range(name: str, value: object, limit: int, what: str,
-              argument: Optional[str] = None) -> None:
+              argument: str | None = None) -> None:
     argument = argument or name
     _whole(name, value, argument)
     assert isinstance(value, int)
@@ -301,7 +305,7 @@ def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) 
     return _named(matrix, values[first], values[second], block)
 
 
-def _element(operand: Operand, elem) -> Element:
+def _element(operand: Operand, elem: Elem) -> Element:
     return _named(operand.matrix, *elem)
 
 
@@ -311,7 +315,7 @@ def _location(operand: Operand, place: Place) -> Location:
                     "-" in mark, "|" in mark)
 
 
-def _entry(operand: Operand, place: Place, elem) -> Entry:
+def _entry(operand: Operand, place: Place, elem: Elem) -> Entry:
     return Entry(_element(operand, elem), _location(operand, place))
 
 
@@ -321,7 +325,7 @@ def element_text(inst: Instruction, element: Element) -> str:
                          inst.blocks)
 
 
-def _coordinates(operand: Operand, i, j, k, block):
+def _coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:
     """(row, col, block) of element (i, j, k) of the operand's matrix, range-checked like
     the command line's -g: every coordinate against M, N, K and the block count."""
     inst = operand.inst
@@ -340,8 +344,8 @@ def _coordinates(operand: Operand, i, j, k, block):
 # ---- queries
 
 def locate(inst: Instruction, matrix: str, i: int = 0, j: int = 0, k: int = 0,
-           block: int = 0, *, mods: ModifierValues = None, wave: Optional[int] = None,
-           output_calc: bool = False) -> list:
+           block: int = 0, *, mods: ModifierValues = None, wave: int | None = None,
+           output_calc: bool = False) -> list[Location]:
     """Every location the hardware reads element (i, j, k) of `block` of `matrix` from
     (several where a value is replicated over lanes, as RDNA3's A and B are)."""
     operand = _operand(inst, matrix, mods, wave, output_calc)
@@ -350,8 +354,8 @@ def locate(inst: Instruction, matrix: str, i: int = 0, j: int = 0, k: int = 0,
 
 
 def elements_at(inst: Instruction, matrix: str, register: int, lane: int, *,
-                mods: ModifierValues = None, wave: Optional[int] = None,
-                output_calc: bool = False) -> list:
+                mods: ModifierValues = None, wave: int | None = None,
+                output_calc: bool = False) -> list[Entry]:
     """(element, location) pairs held by VGPR `register` (counted from the operand's
     first) in `lane`, lowest bits first; every element whose value the hardware reads
     there (a broadcast slot lists several). Empty when nothing is read there."""
@@ -362,7 +366,7 @@ def elements_at(inst: Instruction, matrix: str, register: int, lane: int, *,
 
 
 def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-           wave: Optional[int] = None) -> Iterator:
+           wave: int | None = None) -> Iterator[Entry]:
     """(element, location) for every element of `matrix` and every location it is read
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
     operand = _operand(inst, matrix, mods, wave)
@@ -372,13 +376,13 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-          wave: Optional[int] = None) -> Iterator:
+          wave: int | None = None) -> Iterator[Slot]:
     """Every register slot of `matrix` that holds a value, lane by lane, then by
     register and bit, with the elements it holds (the -M view)."""
     operand = _operand(inst, matrix, mods, wave)
     for lane in operand.lanes:
         for reg in range(operand.register_count):
-            held = {}
+            held: dict[Place, list[Element]] = {}
             for place, elem in operand.entries(reg, lane):
                 if place.reg == reg:  # a value straddling two VGPRs is listed once
                     held.setdefault(place, []).append(_element(operand, elem))
@@ -387,13 +391,13 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-                   wave: Optional[int] = None, output_calc: bool = False) -> int:
+                   wave: int | None = None, output_calc: bool = False) -> int:
     """VGPRs the operand occupies (per lane)."""
     return _operand(inst, matrix, mods, wave, output_calc).register_count
 
 
 def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
-                mods: ModifierValues = None, wave: Optional[int] = None) -> Calculation:
+                mods: ModifierValues = None, wave: int | None = None) -> Calculation:
     """How D[i][j] of `block` is computed: the A and B values read for each k (after
     CBSZ/ABID and BLGP, which may make the hardware read another element's slot), and C."""
     operands = _calc_operands(inst, mods, wave)
@@ -403,7 +407,7 @@ def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
 
 
 def _calc_operands(inst: Instruction, mods: ModifierValues,
-                   wave: Optional[int]) -> dict[str, Operand]:
+                   wave: int | None) -> dict[str, Operand]:
     inst = _instruction(inst)
     mods, wave = modifiers(mods), _wave(inst, wave)
     check_modifiers(inst, "D", mods, True, "get", wave)
@@ -411,18 +415,18 @@ def _calc_operands(inst: Instruction, mods: ModifierValues,
     return {m: _cached_operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}
 
 
-def _read(operand: Operand, elem) -> Entry:
+def _read(operand: Operand, elem: Elem) -> Entry:
     """The element whose slot the hardware reads for `elem`, and that (first) slot."""
     return _entry(operand, operand.places(*elem)[0], operand.source(elem))
 
 
-def _calculation(operands: dict, elem) -> Calculation:
+def _calculation(operands: dict[str, Operand], elem: Elem) -> Calculation:
     row, col, block = elem
     a, b, d = operands["A"], operands["B"], operands["D"]
     products = tuple(Product(_read(a, (row, k, block)), _read(b, (k, col, block)))
                      for k in range(a.inst.k))
     c = _read(operands["C"], elem) if "C" in operands else None
-    scales = ()
+    scales: tuple[Product, ...] = ()
     if "SA" in operands:
         sa, sb = operands["SA"], operands["SB"]
         scales = tuple(Product(_read(sa, (row, kb, 0)), _read(sb, (kb, col, 0)))
@@ -431,7 +435,8 @@ def _calculation(operands: dict, elem) -> Calculation:
 
 
 def calculations_at(inst: Instruction, register: int, lane: int, *,
-                    mods: ModifierValues = None, wave: Optional[int] = None) -> list:
+                    mods: ModifierValues = None,
+                    wave: int | None = None) -> list[Calculation]:
     """The calculation of every D element held by D's VGPR `register` in `lane`."""
     operands = _calc_operands(inst, mods, wave)
     d = operands["D"]
@@ -442,12 +447,12 @@ def calculations_at(inst: Instruction, register: int, lane: int, *,
 
 # ---- facts
 
-def _type(data_type) -> dict:
+def _type(data_type: DataType) -> dict[str, Any]:
     return {"key": data_type.key, "name": data_type.label, "bits": data_type.bits,
             "integer": data_type.is_int, "description": data_type.description}
 
 
-def _formats(inst: Instruction) -> list:
+def _formats(inst: Instruction) -> list[dict[str, Any]]:
     """The A/B formats CBSZ/BLGP can select (CDNA4 f8f6f4 instructions), else []."""
     if not getattr(inst, "formats_by_cbsz_blgp", False):
         return []
@@ -456,15 +461,15 @@ def _formats(inst: Instruction) -> list:
             for code in range(len(F8F6F4_FORMATS))]
 
 
-def supported_modifiers(inst: Instruction) -> tuple:
+def supported_modifiers(inst: Instruction) -> tuple[str, ...]:
     """The modifiers `inst` takes, as its table line declares them, in the order of
     the Modifiers fields (some need a companion: ABID needs CBSZ on a multi-block MFMA)."""
     _instruction(inst)
     return tuple(name for name in Modifiers._fields if inst.takes(name))
 
 
-def facts(inst: Instruction, wave: Optional[int] = None,
-          mods: ModifierValues = None) -> dict:
+def facts(inst: Instruction, wave: int | None = None,
+          mods: ModifierValues = None) -> dict[str, Any]:
     """The facts -d prints, as data: encoding, shape, types, speed, register counts (for
     `wave`, or for every wave size of the architecture) and the supported modifiers.
     `mods` matters only to CDNA4's f8f6f4 instructions, whose CBSZ/BLGP pick the
@@ -504,7 +509,7 @@ def facts(inst: Instruction, wave: Optional[int] = None,
     }
 
 
-def formulas(inst: Instruction) -> list:
+def formulas(inst: Instruction) -> list[dict[str, Any]]:
     """The mapping formulas of -d, one dict per line: wave, direction
     (element_to_register or register_to_element), label and text."""
     from layouts import formula_sections
@@ -528,7 +533,7 @@ def formulas(inst: Instruction) -> list:
 FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
 
 
-def _type_keys(fact: dict) -> set:
+def _type_keys(fact: dict[str, Any]) -> set[str]:
     """Every spelling a type filter may match: keys (f16, fp8_fnuz), their family (fp8)
     and printed names (FP16, int8), lower case."""
     types = [t for t in fact["types"].values() if t] + fact["formats"]
@@ -553,7 +558,7 @@ def _number(key: str, value: str) -> int:
     return int(value)
 
 
-def _shape(value: str) -> tuple:
+def _shape(value: str) -> tuple[int | None, ...]:
     parts = value.lower().split("x")
     if len(parts) not in (2, 3) or not all(p == "*" or p.isdigit() for p in parts):
         raise CalcError(f"shape= takes MxNxK or MxN (a part may be *), e.g. 16x16x32, "
@@ -561,28 +566,28 @@ def _shape(value: str) -> tuple:
     return tuple(None if p == "*" else int(p) for p in parts)
 
 
-def _matcher(key: str, value: str):
+def _matcher(key: str, value: str) -> Callable[[dict[str, Any]], bool]:
     """A test of one instruction's facts for one filter value."""
     if key == "arch":
         name = find_architecture(value).name
-        return lambda f: f["architecture"] == name
+        return lambda f: bool(f["architecture"] == name)
     if key == "type":
         return lambda f: value.lower() in _type_keys(f)
     if key == "shape":
-        want = _shape(value)
-        return lambda f: all(w is None or w == f[c] for w, c in zip(want, "mnk"))
+        dims = _shape(value)
+        return lambda f: all(w is None or w == f[c] for w, c in zip(dims, "mnk"))
     if key == "sparse":
-        want = _yes_no(value)
-        return lambda f: f["sparse"] == want
+        sparse = _yes_no(value)
+        return lambda f: bool(f["sparse"] == sparse)
     if key == "kind":
-        return lambda f: f["kind"] == value.lower()
-    want = _number(key, value)
-    return lambda f: f[key] == want
+        return lambda f: bool(f["kind"] == value.lower())
+    number = _number(key, value)
+    return lambda f: bool(f[key] == number)
 
 
-def parse_filters(texts) -> dict:
+def parse_filters(texts: Iterable[str]) -> dict[str, list[str]]:
     """{key: [values]} from strings 'key=value' (a value may list alternatives: a,b)."""
-    found = {}
+    found: dict[str, list[str]] = {}
     for text in texts:
         key, sep, value = str(text).partition("=")
         key = key.strip().lower()
@@ -594,7 +599,8 @@ def parse_filters(texts) -> dict:
     return found
 
 
-def catalog(filters: Union[Mapping, None] = None, wave: Optional[int] = None) -> list:
+def catalog(filters: Mapping[str, Any] | None = None,
+            wave: int | None = None) -> list[dict[str, Any]]:
     """The facts of every instruction of every architecture that passes `filters`:
     {key: value or [values]}, keys as in FILTERS; alternatives of one key are ORed,
     different keys ANDed. With `wave`, register counts are for that wave size and

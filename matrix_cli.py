@@ -86,7 +86,7 @@ def _terminal_width():
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             columns = 0
     return (columns or 80) - 2
@@ -354,7 +354,7 @@ def _checked(function, *args, **kwargs):
     try:
         return function(*args, **kwargs)
     except CalcError as exc:
-        option = ARGUMENT_OPTIONS.get(exc.argument)
+        option = ARGUMENT_OPTIONS.get(exc.argument or "")
         if option is None:
             raise
         raise CalcError(f"{option}: {exc}", exc.argument) from None

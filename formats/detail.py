@@ -1,8 +1,15 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
+from __future__ import annotations
+
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
+from instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from instructions.model import Instruction
+    from layouts.formulas_cdna import Lines, Text
 
 
-def _yes(value):
+def _yes(value: object) -> str:
     return "True" if value else "False"
 
 
@@ -10,25 +17,26 @@ FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2
 SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
 
 
-def _statistics(inst, unit):
+def _statistics(inst: Instruction, unit: str) -> list[str]:
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     cycles = inst.effective_cycles
     lines = ["Execution statistics:", f"    {ops}: {inst.flops}",
-             f"    Execution cycles: {cycles}", f"    {ops}/{unit}/cycle: {inst.flops * 4 // cycles}",
+             f"    Execution cycles: {cycles}",
+             f"    {ops}/{unit}/cycle: {inst.flops * 4 // cycles}",
              f"    Can co-execute with VALU: {_yes(inst.coexec_cycles)}"]
     if inst.coexec_cycles:
         lines.append(f"    VALU co-execution cycles possible: {inst.coexec_cycles}")
     return lines
 
 
-def _usage(title, inst, counts):
+def _usage(title: str, inst: Instruction, counts: dict[str, int]) -> list[str]:
     lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in counts]
     if inst.scaled:
         lines += ["    GPRs required for A scale: 1", "    GPRs required for B scale: 1"]
     return lines + [f"    GPR alignment requirement: {inst.align} bytes"]
 
 
-def _operands(title, inst):
+def _operands(title: str, inst: Instruction) -> list[str]:
     """Which instruction field holds each matrix, and the data types of the fields."""
     third = "Compression index field: Src2" if inst.sparse else "C matrix source field: Src2"
     src2 = "A matrix compression indices" if inst.sparse else inst.out_type.describe()
@@ -45,7 +53,7 @@ def _operands(title, inst):
     return lines
 
 
-def _formats(inst):
+def _formats(inst: Instruction) -> list[str]:
     """f8f6f4: the formats CBSZ and BLGP selected, and every format code."""
     if not inst.formats_by_cbsz_blgp:
         return []
@@ -55,7 +63,7 @@ def _formats(inst):
             f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
 
 
-def _cdna_facts(inst, counts):
+def _cdna_facts(inst: Instruction, counts: dict[str, int]) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
@@ -66,7 +74,7 @@ def _cdna_facts(inst, counts):
             + _usage("Register usage:", inst, counts))
 
 
-def _cdna_registers(inst):
+def _cdna_registers(inst: Instruction) -> list[str]:
     cd = "D matrix" if inst.sparse else "C and D matrix"
     lines = _operands("VOP3P-MAI register encoding:", inst) + [
         "Register capabilities:",
@@ -88,7 +96,7 @@ def _cdna_registers(inst):
     return lines + _scale_notes(inst)
 
 
-def _scale_notes(inst):
+def _scale_notes(inst: Instruction) -> list[str]:
     """What the two E8M0 scale operands of v_mfma_scale_* mean and how they are written."""
     if not inst.scaled:
         return []
@@ -105,7 +113,7 @@ def _scale_notes(inst):
     ]
 
 
-def formula_lines(title, lines):
+def formula_lines(title: str, lines: Lines) -> list[str]:
     out = [title]
     for label, text in lines:
         if isinstance(text, tuple):  # a K range: "high through low", wrapped when long
@@ -121,16 +129,16 @@ def formula_lines(title, lines):
     return out
 
 
-def _matrices(inst):
+def _matrices(inst: Instruction) -> tuple[str, ...]:
     return ("A", "B", "D") if inst.sparse else ("A", "B", "C", "D")
 
 
-def _counts(inst, wave):
+def _counts(inst: Instruction, wave: int) -> dict[str, int]:
     from layouts import operand
     return {m: operand(inst, m, wave=wave).register_count for m in _matrices(inst)}
 
 
-def _cdna(inst):
+def _cdna(inst: Instruction) -> list[str]:
     from layouts.formulas_cdna import sections
     lines = _cdna_facts(inst, _counts(inst, inst.wave_sizes[0])) + _cdna_registers(inst)
     forward, backward = sections(inst)
@@ -139,7 +147,7 @@ def _cdna(inst):
     return lines
 
 
-def _rdna_facts(inst):
+def _rdna_facts(inst: Instruction) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
     lines += _statistics(inst, inst.unit)
@@ -148,7 +156,7 @@ def _rdna_facts(inst):
     return lines
 
 
-def _rdna_registers(inst):
+def _rdna_registers(inst: Instruction) -> list[str]:
     lines = _operands("VOP3P register encoding:", inst) + ["Register modifiers:"]
     if inst.family == "rdna3":  # OPSEL[2] picks the C/D half
         lines += ["    OPSEL[1:0] supported: False", f"    OPSEL[2] supported: {_yes(inst.opsel)}"]
@@ -157,7 +165,7 @@ def _rdna_registers(inst):
     return lines + [f"    NEG bits supported: {_yes(inst.neg)}"]
 
 
-def wrap(body, width, lead, pad):
+def wrap(body: str, width: int, lead: str, pad: str) -> list[str]:
     """Greedy word wrap at spaces (what textwrap does for these formulas, without loading
     it and its regular expressions): the first line starts with `lead`, the others with
     `pad`, none longer than `width` unless one word is."""
@@ -171,25 +179,29 @@ def wrap(body, width, lead, pad):
     return lines + [line]
 
 
-def _rdna_entry(label, text):
+def _rdna_entry(label: str, text: Text) -> list[str]:
     from layouts.formulas_rdna import LANES_0_31, NOTE
     if label == NOTE:
-        return ["        " + text]
+        return ["        " + str(text)]
     first = f"    {label}: "
     pad = " " * len(first)
 
-    def fill(body, lead):  # only the compression formulas are wrapped, at 100 columns
+    def fill(body: str, lead: str) -> list[str]:
+        # only the compression formulas are wrapped, at 100 columns
         if label.startswith("compression"):
             return wrap(body, 96, lead, pad)
         return [lead + body]
     if isinstance(text, str):
         return fill(text, first)
     high, low = text[:2]
-    lead = [first + "(lanes 0-31 only)"] + fill(high, pad) if LANES_0_31 in text else fill(high, first)
+    if LANES_0_31 in text:
+        lead = [first + "(lanes 0-31 only)"] + fill(high, pad)
+    else:
+        lead = fill(high, first)
     return lead + [pad + "through"] + fill(low, pad)
 
 
-def _rdna(inst):
+def _rdna(inst: Instruction) -> list[str]:
     from layouts.formulas_rdna import sections
     lines = _rdna_facts(inst) + _rdna_registers(inst)
     table = sections(inst)
@@ -201,6 +213,6 @@ def _rdna(inst):
     return lines
 
 
-def detail(inst):
+def detail(inst: Instruction) -> str:
     lines = _cdna(inst) if inst.family == "cdna" else _rdna(inst)
     return "".join(f"    {line}\n" for line in lines)

@@ -15,13 +15,13 @@ from layouts.notation import marked, register
 from . import quirks
 
 if TYPE_CHECKING:
-    from typing import Callable, Union
+    from collections.abc import Callable
 
     from instructions.model import Instruction
     from layouts.modifiers import Modifiers
 
-    Cell = Union[list[str], str, int]
-    Table = tuple[Union[str, None], list[Cell], list[list[Cell]]]
+    Cell = list[str] | str | int
+    Table = tuple[str | None, list[Cell], list[list[Cell]]]
 
 # How the -R header names the two axes of each matrix, untransposed.
 AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K": ("M", "K"),
@@ -74,13 +74,14 @@ def get_lines(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
               numbers: dict[str, int], output_calc: bool) -> list[str]:
     """-g: the locations of element (I, J, K) of block B; with -o how D is computed."""
     i, j, k, block = (numbers[n] for n in ("i", "j", "k", "block"))
-    where = {"mods": mods, "wave": wave}
     if output_calc:
-        calc = _calculation(inst, api.calculation(inst, i, j, block, **where), mods, wave)
+        api.locate(inst, matrix, i, j, k, block, mods=mods, wave=wave, output_calc=True)
+        calc = _calculation(inst, api.calculation(inst, i, j, block, mods=mods, wave=wave),
+                            mods, wave)
         d = calc.d
         terms = output_terms(calc, _source_text, inst.scale_k)
         return [f"{name(inst, d.element)} = Vdst_{d.location.text} = {terms}"]
-    locations = api.locate(inst, matrix, i, j, k, block, **where)
+    locations = api.locate(inst, matrix, i, j, k, block, mods=mods, wave=wave)
     elem = api.element_of(matrix, i, j, k, block)
     return [f"{name(inst, elem)} = {loc.text}" for loc in locations]
 
@@ -89,15 +90,15 @@ def entry_lines(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
                 numbers: dict[str, int], output_calc: bool) -> list[str]:
     """-m: the elements VGPR R holds in lane L; with -o how each D value is computed."""
     reg, lane = numbers["register"], numbers["lane"]
-    where = {"mods": mods, "wave": wave}
     operand = api.operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
     if output_calc:
         text = _element_texter(inst)
         lines = [f"{c.d.location.text} = {name(inst, c.d.element)} = "
                  + output_terms(_calculation(inst, c, mods, wave), text, inst.scale_k)
-                 for c in api.calculations_at(inst, reg, lane, **where)]
+                 for c in api.calculations_at(inst, reg, lane, mods=mods, wave=wave)]
     else:
-        entries = api.elements_at(inst, matrix, reg, lane, **where, output_calc=output_calc)
+        entries = api.elements_at(inst, matrix, reg, lane, mods=mods, wave=wave,
+                                  output_calc=output_calc)
         entries = quirks.broadcast_skip_walk(inst, entries, operand.remapped)
         if matrix == "K":
             entries = quirks.index_entry_first_register(inst, entries,
@@ -176,7 +177,8 @@ def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
 def answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
            numbers: dict[str, int], output_calc: bool, fmt: str, transpose: bool) -> str:
     """The text of one query (after the header lines)."""
-    from . import render
+    from . import render as draw
+    render: Callable[[str, list[Cell], list[list[Cell]]], str] = draw  # (typed here)
     if mode == "get":
         lines = get_lines(inst, matrix, mods, wave, numbers, output_calc)
     elif mode == "entry":

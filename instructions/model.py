@@ -11,7 +11,7 @@ from .record import TYPE_CHECKING, Record, memoize
 from .types import TYPES, DataType
 
 if TYPE_CHECKING:
-    from typing import Callable
+    from collections.abc import Callable
 
     from . import Architecture
 

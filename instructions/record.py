@@ -24,15 +24,25 @@ from __future__ import annotations
 from _operator import itemgetter  # the C module behind `operator`, loaded with Python
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
+
 _MISSING = object()
 
+__all__ = ["TYPE_CHECKING", "Record", "cached", "memoize", "record"]
 
-def _make_new(name, fields, defaults):
+
+def _make_new(name: str, fields: tuple[str, ...],
+              defaults: tuple[Any, ...]) -> Callable[..., Any]:
     required = len(fields) - len(defaults)
     position = {field: at for at, field in enumerate(fields)}
     count = len(fields)
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
         if len(args) == count and not kwargs:
             return tuple.__new__(cls, args)
         if len(args) > count:
@@ -54,30 +64,31 @@ def _make_new(name, fields, defaults):
     return __new__
 
 
-def _repr(self):
+def _repr(self: Any) -> str:
     inner = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
     return f"{type(self).__name__}({inner})"
 
 
-def _replace(self, **changes):
+def _replace(self: Any, **changes: Any) -> Any:
     values = [changes.pop(field, value) for field, value in zip(self._fields, self)]
     if changes:
         raise ValueError(f"Got unexpected field names: {list(changes)!r}")
     return tuple.__new__(type(self), values)
 
 
-def _asdict(self):
+def _asdict(self: Any) -> dict[str, Any]:
     return dict(zip(self._fields, self))
 
 
-def _getnewargs(self):
+def _getnewargs(self: Any) -> tuple[Any, ...]:
     return tuple(self)
 
 
 class _RecordType(type):
     """Makes each class body of annotated fields a named tuple (see Record)."""
 
-    def __new__(mcs, name, bases, namespace):
+    def __new__(mcs, name: str, bases: tuple[type, ...],
+                namespace: dict[str, Any]) -> _RecordType:
         fields = tuple(namespace.get("__annotations__", {}))
         if not fields:  # Record itself
             return super().__new__(mcs, name, bases, namespace)
@@ -103,48 +114,54 @@ class _Record(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
 
 
 if TYPE_CHECKING:
+    from functools import cached_property as cached
     from typing import NamedTuple as Record
 else:
     Record = _Record
 
 
-def record(name, fields, defaults=(), module=None):
+def record(name: str, fields: str | tuple[str, ...] | list[str],
+           defaults: tuple[Any, ...] = (), module: str | None = None) -> Any:
     """A named-tuple class `name` with `fields` (a list or a space-separated string);
     `defaults` apply to the last fields."""
-    fields = tuple(fields.split() if isinstance(fields, str) else fields)
+    names = tuple(fields.split() if isinstance(fields, str) else fields)
     defaults = tuple(defaults)
-    namespace = {"__annotations__": dict.fromkeys(fields, "object"),
-                 "__module__": module or __name__}
-    namespace.update(zip(fields[len(fields) - len(defaults):], defaults))
+    namespace: dict[str, Any] = {"__annotations__": dict.fromkeys(names, "object"),
+                                 "__module__": module or __name__}
+    namespace.update(zip(names[len(names) - len(defaults):], defaults))
     return _RecordType(name, (_Record,), namespace)
 
 
-class cached:
+class _Cached:
     """A method turned into an attribute computed on first use and stored on the
     instance (which must have a __dict__), like functools.cached_property."""
 
-    def __init__(self, compute):
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
         self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
 
-    def __set_name__(self, owner, name):
+    def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance, owner=None):
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self
         value = instance.__dict__[self.name] = self.compute(instance)
         return value
 
 
-def memoize(function=None, *, limit=None):
+if not TYPE_CHECKING:  # (a type checker sees functools.cached_property, which this is)
+    cached = _Cached
+
+
+def _memoize(function: F | None = None, *, limit: int | None = None) -> Any:
     """`function` with its result kept for each combination of arguments, like
     functools.lru_cache; with a `limit`, the kept results are dropped when it is reached.
     Used bare (@memoize) or with a limit (@memoize(limit=512))."""
     if function is None:
-        return lambda f: memoize(f, limit=limit)
-    results = {}
+        return lambda f: _memoize(f, limit=limit)
+    results: dict[Any, Any] = {}
 
-    def memoized(*args, **kwargs):
+    def memoized(*args: Any, **kwargs: Any) -> Any:
         key = args + (_MISSING,) + tuple(sorted(kwargs.items())) if kwargs else args
         try:
             return results[key]
@@ -154,5 +171,19 @@ def memoize(function=None, *, limit=None):
             value = results[key] = function(*args, **kwargs)
             return value
     memoized.__name__, memoized.__doc__ = function.__name__, function.__doc__
-    memoized.__wrapped__, memoized.cache_clear = function, results.clear
+    memoized.__wrapped__ = function  # type: ignore[attr-defined]
+    memoized.cache_clear = results.clear  # type: ignore[attr-defined]
     return memoized
+
+
+if TYPE_CHECKING:
+    from typing import overload
+
+    @overload
+    def memoize(function: F, *, limit: int | None = None) -> F: ...
+    @overload
+    def memoize(function: None = None, *, limit: int | None = None) -> Callable[[F], F]: ...
+    def memoize(function: F | None = None, *, limit: int | None = None) -> Any:
+        return _memoize(function, limit=limit)
+else:
+    memoize = _memoize

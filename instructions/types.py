@@ -13,11 +13,12 @@ class DataType(Record):
     bits: int
     is_int: bool = False
 
-    def describe(self):
+    def describe(self) -> str:
         return f"{self.label} ({self.description})"
 
 
-def _types(*rows):
+def _types(*rows: tuple[str, str, str, int] | tuple[str, str, str, int, bool]
+           ) -> dict[str, DataType]:
     return {t.key: t for t in (DataType(*r) for r in rows)}
 
 

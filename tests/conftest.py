@@ -9,7 +9,7 @@ import gzip
 import json
 import os
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -73,7 +73,7 @@ def require_shared(*parts):
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def golden_records():
     """Every record of ../shared/golden/public.jsonl.gz (a tuple), or None if absent."""
     path = shared_file("golden", "public.jsonl.gz")
@@ -83,7 +83,7 @@ def golden_records():
         return tuple(json.loads(line) for line in handle if line.strip())
 
 
-@lru_cache(maxsize=None)
+@cache
 def shared_text(*parts):
     """Text of a ../shared file, or None if absent."""
     path = shared_file(*parts)

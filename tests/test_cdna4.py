@@ -18,20 +18,39 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
-from cdna4_facts import (ENCODINGS, F8F6F4, F8F6F4_REGISTERS, FACT_IDS, FORMATS,
-                         LD_SCALE_OPCODE, OPCODES, PLACE_FACTS, S16, S32, SPARSE_FACTS, U16,
-                         U32)
+from cdna4_facts import (
+    ENCODINGS,
+    F8F6F4,
+    F8F6F4_REGISTERS,
+    FACT_IDS,
+    FORMATS,
+    LD_SCALE_OPCODE,
+    OPCODES,
+    PLACE_FACTS,
+    S16,
+    S32,
+    SPARSE_FACTS,
+    U16,
+    U32,
+)
 from conftest import REPO, absent_reason, missing, shared_text
+from test_formulas import (
+    AXES,
+    backward_label,
+    compile_formula,
+    compile_gpr,
+    compile_values,
+    forward_label,
+    span,
+)
+
 from instructions import find_architecture
 from instructions.model import F8F6F4_FORMATS
 from layouts import Modifiers, Operand
 from layouts.formulas_cdna import sections
-from test_formulas import (AXES, backward_label, compile_formula, compile_gpr, compile_values,
-                           forward_label, span)
 
 CDNA4 = find_architecture("cdna4")
 CDNA3 = find_architecture("cdna3")
@@ -45,7 +64,7 @@ def inst_of(name, cbsz=0, blgp=0):
     return inst.with_formats(cbsz, blgp) if inst.f8f6f4 else inst
 
 
-@lru_cache(maxsize=None)
+@cache
 def operand(name, matrix, cbsz=0, blgp=0, abid=0, opsel_a=0, opsel_b=0):
     mods = Modifiers(cbsz=cbsz, abid=abid, blgp=blgp, opsel_a=opsel_a, opsel_b=opsel_b)
     return Operand(inst_of(name, cbsz, blgp), matrix, mods)

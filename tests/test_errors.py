@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import call, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
-from conftest import call, require_shared
 import matrix_cli
 from instructions import ARCHITECTURES
 

@@ -6,12 +6,12 @@ import re
 import shlex
 
 import pytest
-
 from conftest import absent_reason, missing, shared_text
+from readme_examples import README_EXAMPLES
+
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand
-from readme_examples import README_EXAMPLES
 
 
 def instruction(arch, mnemonic):

@@ -12,8 +12,8 @@ Records whose -a names an architecture that this project adds beyond the referen
 import shlex
 
 import pytest
+from conftest import absent_reason, golden_records, missing
 
-from conftest import absent_reason, missing, golden_records
 from instructions import find_architecture
 
 # Arch labels of the golden records that must pass; 'none' labels commands without -a.

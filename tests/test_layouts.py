@@ -11,8 +11,8 @@ import re
 from collections import defaultdict
 
 import pytest
-
 from conftest import absent_reason, missing, shared_text
+
 from instructions import ARCHITECTURES
 from layouts import Modifiers, Operand
 
@@ -229,7 +229,7 @@ def test_single_lane_lookups_equal_the_full_inverse():
                 mods = Modifiers(opsel=4) if inst.arch == "RDNA3" and matrix == "C" \
                     and inst.opsel else Modifiers()
                 full = Operand(inst, matrix, mods, arch.waves[-1])
-                full.lanes  # builds the whole inverse
+                assert full.lanes  # builds the whole inverse
                 for lane in range(arch.waves[-1]):
                     for reg in range(full.register_count):
                         fresh = Operand(inst, matrix, mods, arch.waves[-1])

@@ -59,7 +59,15 @@ def test_declared_contents_match_the_tree():
     assert sorted(declared) == on_disk == sorted(PACKAGES)
     assert not list(ROOT.glob("*/*/__init__.py")), "subpackages must be declared too"
     assert not [p for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
-                if p.is_file() and p.suffix not in (".py", ".pyc")], "data files: package them"
+                if p.is_file() and p.suffix not in (".py", ".pyc") and p.name != "py.typed"
+                ], "data files: package them"
+
+
+def test_packages_ship_their_type_hints():
+    """PEP 561: each package has a py.typed marker, and pyproject packages it."""
+    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES)
+    assert re.search(r'^\[tool\.setuptools\.package-data\]\n(?:#.*\n)*"\*" = \["py\.typed"\]',
+                     PYPROJECT, re.MULTILINE)
 
 
 def test_no_run_time_dependency_and_the_oracle_pin():

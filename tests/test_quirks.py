@@ -5,9 +5,9 @@ and the same text with the quirk switched off differs from the reference on at l
 one record, so the filter is needed and is the only difference from the correct
 answer that JSON and the library give."""
 import pytest
+from conftest import absent_reason, call, golden_records, missing
 
 import instructions
-from conftest import absent_reason, call, golden_records, missing
 from instructions import QUIRKS
 
 

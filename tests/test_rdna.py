@@ -19,20 +19,27 @@ import random
 import re
 import shlex
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
 import rdna_facts as facts
-from conftest import absent_reason, missing, golden_records, shared_text
+from conftest import absent_reason, golden_records, missing, shared_text
+from readme_examples_rdna import README_RDNA_EXAMPLES
+from test_facts import body
+from test_formulas import (
+    AXES,
+    backward_label,
+    backward_mismatches,
+    compile_formula,
+    compile_gpr,
+    forward_label,
+    span,
+)
+
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand, Place
 from layouts.formulas_rdna import LANES_0_31, NOTE, sections
-from readme_examples_rdna import README_RDNA_EXAMPLES
-from test_facts import body
-from test_formulas import (AXES, backward_label, backward_mismatches, compile_formula,
-                           compile_gpr, forward_label, span)
 
 RDNA3, RDNA4 = find_architecture("rdna3"), find_architecture("rdna4")
 ARCHS = {"RDNA3": RDNA3, "RDNA4": RDNA4}
@@ -50,7 +57,7 @@ def matrices(inst):
     return ("A", "B", "K", "D") if inst.sparse else ("A", "B", "C", "D")
 
 
-@lru_cache(maxsize=None)
+@cache
 def operand(inst, matrix, wave, mods=Modifiers()):
     return Operand(inst, matrix, mods, wave)
 
@@ -581,7 +588,7 @@ def lane_values(op, lane):
             for _, elems in slots_of(op)[reg, lane]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _slots_of(inst, matrix, wave, mods):
     return slots(operand(inst, matrix, wave, mods))
 

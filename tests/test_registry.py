@@ -1,10 +1,10 @@
 """The architecture and instruction registry: counts, order, uniqueness, opcodes, names."""
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from conftest import absent_reason, golden_records, missing
 
-from conftest import absent_reason, missing, golden_records
 from formats.detail import detail
 from instructions import ARCHITECTURES, find_architecture
 
@@ -41,7 +41,7 @@ def test_instruction_count(name):
     assert len(arch_named(name).instructions) == COUNTS[name]
 
 
-@lru_cache(maxsize=None)
+@cache
 def encoding(inst):
     """The encoding that --detail-instruction names for the instruction."""
     found = re.findall(r"^    Encoding: (\S+)$", detail(inst), re.M)

@@ -12,12 +12,11 @@ import csv
 import io
 
 import pytest
+from conftest import call, need_module
 
 import formats
 from formats import tables
 from instructions import ARCHITECTURES
-
-from conftest import call, need_module
 
 tabulate = need_module("tabulate", "tabulate (requirements-dev.txt) is the oracle of "
                        "these tests").tabulate
