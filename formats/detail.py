@@ -5,6 +5,8 @@ from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from instructions.model import Instruction
     from layouts.formulas_cdna import Lines, Text
 
@@ -17,23 +19,26 @@ FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2
 SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
 
 
-def _statistics(inst: Instruction, unit: str) -> list[str]:
-    ops = "Ops" if inst.a_type.is_int else "FLOPs"
-    cycles = inst.effective_cycles
-    lines = ["Execution statistics:", f"    {ops}: {inst.flops}",
-             f"    Execution cycles: {cycles}",
-             f"    {ops}/{unit}/cycle: {inst.flops * 4 // cycles}",
-             f"    Can co-execute with VALU: {_yes(inst.coexec_cycles)}"]
-    if inst.coexec_cycles:
-        lines.append(f"    VALU co-execution cycles possible: {inst.coexec_cycles}")
+def _statistics(fact: dict[str, Any]) -> list[str]:
+    """Speed, from the library's facts (matrix_api.facts), as -d prints it."""
+    ops, unit = fact["flops_kind"], fact["compute_unit"]
+    lines = ["Execution statistics:", f"    {ops}: {fact['flops']}",
+             f"    Execution cycles: {fact['cycles']}",
+             f"    {ops}/{unit}/cycle: {fact['flops_per_cycle']}",
+             f"    Can co-execute with VALU: {_yes(fact['coexec'])}"]
+    if fact["coexec_cycles"]:
+        lines.append(f"    VALU co-execution cycles possible: {fact['coexec_cycles']}")
     return lines
 
 
-def _usage(title: str, inst: Instruction, counts: dict[str, int]) -> list[str]:
-    lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in counts]
-    if inst.scaled:
-        lines += ["    GPRs required for A scale: 1", "    GPRs required for B scale: 1"]
-    return lines + [f"    GPR alignment requirement: {inst.align} bytes"]
+def _usage(title: str, fact: dict[str, Any], wave: int) -> list[str]:
+    """Register counts of one wave size, from the library's facts."""
+    counts = fact["registers"][str(wave)]
+    lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in "ABCD" if m in counts]
+    if "SA" in counts:
+        lines += [f"    GPRs required for A scale: {counts['SA']}",
+                  f"    GPRs required for B scale: {counts['SB']}"]
+    return lines + [f"    GPR alignment requirement: {fact['gpr_alignment']} bytes"]
 
 
 def _operands(title: str, inst: Instruction) -> list[str]:
@@ -63,15 +68,15 @@ def _formats(inst: Instruction) -> list[str]:
             f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
 
 
-def _cdna_facts(inst: Instruction, counts: dict[str, int]) -> list[str]:
+def _cdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
         lines.append(f"Scale load (v_mfma_ld_scale_b32) VOP3P Opcode: {inst.prefix_opcode:#x}")
     lines += ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}",
               f"    blocks: {inst.blocks}"]
-    return (lines + _formats(inst) + _statistics(inst, inst.unit)
-            + _usage("Register usage:", inst, counts))
+    return (lines + _formats(inst) + _statistics(fact)
+            + _usage("Register usage:", fact, fact["waves"][0]))
 
 
 def _cdna_registers(inst: Instruction) -> list[str]:
@@ -129,30 +134,21 @@ def formula_lines(title: str, lines: Lines) -> list[str]:
     return out
 
 
-def _matrices(inst: Instruction) -> tuple[str, ...]:
-    return ("A", "B", "D") if inst.sparse else ("A", "B", "C", "D")
-
-
-def _counts(inst: Instruction, wave: int) -> dict[str, int]:
-    from layouts import operand
-    return {m: operand(inst, m, wave=wave).register_count for m in _matrices(inst)}
-
-
-def _cdna(inst: Instruction) -> list[str]:
+def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     from layouts.formulas_cdna import sections
-    lines = _cdna_facts(inst, _counts(inst, inst.wave_sizes[0])) + _cdna_registers(inst)
+    lines = _cdna_facts(inst, fact) + _cdna_registers(inst)
     forward, backward = sections(inst)
     lines += formula_lines("Matrix element to register mapping with no modifiers:", forward)
     lines += formula_lines("Register to matrix element mapping with no modifiers:", backward)
     return lines
 
 
-def _rdna_facts(inst: Instruction) -> list[str]:
+def _rdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
-    lines += _statistics(inst, inst.unit)
-    for wave in sorted(inst.wave_sizes):
-        lines += _usage(f"Wave{wave} register usage:", inst, _counts(inst, wave))
+    lines += _statistics(fact)
+    for wave in sorted(fact["waves"]):
+        lines += _usage(f"Wave{wave} register usage:", fact, wave)
     return lines
 
 
@@ -201,9 +197,9 @@ def _rdna_entry(label: str, text: Text) -> list[str]:
     return lead + [pad + "through"] + fill(low, pad)
 
 
-def _rdna(inst: Instruction) -> list[str]:
+def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     from layouts.formulas_rdna import sections
-    lines = _rdna_facts(inst) + _rdna_registers(inst)
+    lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
     table = sections(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
         for wave in sorted(table):
@@ -214,5 +210,7 @@ def _rdna(inst: Instruction) -> list[str]:
 
 
 def detail(inst: Instruction) -> str:
-    lines = _cdna(inst) if inst.family == "cdna" else _rdna(inst)
+    import matrix_api
+    fact = matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
+    lines = _cdna(inst, fact) if inst.family == "cdna" else _rdna(inst, fact)
     return "".join(f"    {line}\n" for line in lines)
