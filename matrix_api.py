@@ -52,12 +52,14 @@ class Element(Record):
 
     @property
     def row(self) -> int:
-        value: int = getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[0])
+        value = self[_AT.get(self.matrix, (1, 2))[0]]
+        assert isinstance(value, int)
         return value
 
     @property
     def col(self) -> int:
-        value: int = getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[1])
+        value = self[_AT.get(self.matrix, (1, 2))[1]]
+        assert isinstance(value, int)
         return value
 
     def __str__(self) -> str:
@@ -291,10 +293,19 @@ def _in_range(name: str, value: object, limit: int, what: str,
 
 # ---- conversions from the engine's (row, col, block) and places
 
+# Positions of the row and column coordinates of each matrix in an Element (matrix, i, j,
+# k, block); records are built with tuple.__new__ on the hot paths (a table names
+# thousands of elements), skipping the keyword handling of their __new__.
+_AT = {matrix: tuple(1 + "ijk".index(c) for c in coords)
+       for matrix, coords in COORDINATES.items()}
+_new = tuple.__new__
+
+
 def _named(matrix: str, row: int, col: int, block: int) -> Element:
-    first, second = COORDINATES.get(matrix, ("i", "j"))
-    coords = {"i": None, "j": None, "k": None, first: row, second: col}
-    return Element(matrix, coords["i"], coords["j"], coords["k"], block)
+    values: list[object] = [matrix, None, None, None, block]
+    first, second = _AT.get(matrix, (1, 2))
+    values[first], values[second] = row, col
+    return _new(Element, values)
 
 
 def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
@@ -311,12 +322,13 @@ def _element(operand: Operand, elem: Elem) -> Element:
 
 def _location(operand: Operand, place: Place) -> Location:
     mark = operand.mark_of(place)
-    return Location(place.reg, place.regs, place.lane, (place.lo, place.hi),
-                    "-" in mark, "|" in mark)
+    reg, lane, lo, width = place
+    return _new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
+                           "|" in mark))
 
 
 def _entry(operand: Operand, place: Place, elem: Elem) -> Entry:
-    return Entry(_element(operand, elem), _location(operand, place))
+    return _new(Entry, (_element(operand, elem), _location(operand, place)))
 
 
 def element_text(inst: Instruction, element: Element) -> str:
@@ -387,7 +399,7 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
                 if place.reg == reg:  # a value straddling two VGPRs is listed once
                     held.setdefault(place, []).append(_element(operand, elem))
             for place, elems in held.items():
-                yield Slot(_location(operand, place), tuple(elems))
+                yield _new(Slot, (_location(operand, place), tuple(elems)))
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
