@@ -15,18 +15,22 @@ ValueError) whose message says what is allowed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterator, Mapping, NamedTuple, Optional, Union
-
 import instructions as _registry
-from formats.notation import element as _element_name
-from formats.notation import register as _register_name
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
+from instructions.record import TYPE_CHECKING, Record
 from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
 from layouts import operand as _cached_operand
-from layouts.core import CalcError, Place
+from layouts.core import CalcError, Elem, Place
+from layouts.notation import element as _element_name
+from layouts.notation import register as _register_name
+
+if TYPE_CHECKING:  # (typing is not imported at run time: point queries start faster)
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import Any
+
+    from instructions.types import DataType
+    ModifierValues = Modifiers | Mapping[str, int] | None
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
@@ -35,46 +39,44 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
            "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
 
-# The (row, column) coordinates of each matrix; any other matrix is indexed [i][j].
 
-ModifierValues = Union[Modifiers, Mapping[str, int], None]
-
-
-@dataclass(frozen=True)
-class Element:
+class Element(Record):
     """One element of a matrix; the coordinates the matrix does not have are None.
     str() names it like A[5][6], with .B<n> from the second block on; element_text()
     gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
     matrix: str
-    i: Optional[int]
-    j: Optional[int]
-    k: Optional[int]
+    i: int | None
+    j: int | None
+    k: int | None
     block: int = 0
 
     @property
     def row(self) -> int:
-        return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[0])
+        value = self[_AT.get(self.matrix, (1, 2))[0]]
+        assert isinstance(value, int)
+        return value
 
     @property
     def col(self) -> int:
-        return getattr(self, COORDINATES.get(self.matrix, ("i", "j"))[1])
+        value = self[_AT.get(self.matrix, (1, 2))[1]]
+        assert isinstance(value, int)
+        return value
 
-    def __str__(self):
+    def __str__(self) -> str:
         text = f"{self.matrix}[{self.row}][{self.col}]"
         return f"{text}.B{self.block}" if self.block else text
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(Record):
     """Where a value lives: bits `bits` = (lo, hi) of `lane`, counted from bit 0 of VGPR
     `register` (the operand's first VGPR is 0). `registers` lists every VGPR the value
     touches: two for 64-bit values and for values straddling a VGPR boundary.
     `negated` and `absolute` say whether a modifier negates the value or takes its
     absolute value."""
     register: int
-    registers: tuple
+    registers: tuple[int, ...]
     lane: int
-    bits: tuple
+    bits: tuple[int, int]
     negated: bool = False
     absolute: bool = False
 
@@ -92,41 +94,41 @@ class Location:
         """The calculator's notation, e.g. v1{37}.[15:0] or v[1:0]{5}."""
         return _register_name(self.place)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """A matrix element and one location holding it."""
     element: Element
     location: Location
 
 
-class Slot(NamedTuple):
+class Slot(Record):
     """A register slot (a lane's bit range) and the elements it holds."""
     location: Location
-    elements: tuple
+    elements: tuple[Element, ...]
 
 
-class Product(NamedTuple):
+class Product(Record):
     """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
     a: Entry
     b: Entry
 
 
-class Calculation(NamedTuple):
+class Calculation(Record):
     """How D[i][j] is computed: the sum of `products`, plus `c` (None when sparse).
     On CDNA4's v_mfma_scale_*, `scales` holds one Product (SA[i][kb], SB[kb][j]) per
     block kb of 32 K values, scaling that block's products; otherwise it is empty."""
     d: Entry
-    products: tuple
-    c: Optional[Entry]
-    scales: tuple = ()
+    products: tuple[Product, ...]
+    c: Entry | None
+    scales: tuple[Product, ...] = ()
 
 
 # ---- architectures and instructions
 
-def architectures() -> tuple:
+def architectures() -> tuple[Architecture, ...]:
     """Every supported architecture, including ones the reference tool lacks (CDNA4)."""
     return ARCHITECTURES
 
@@ -135,40 +137,55 @@ def _names() -> str:
     return ", ".join(a.name.lower() for a in ARCHITECTURES)
 
 
-def find_architecture(name: Union[str, Architecture]) -> Architecture:
+def find_architecture(name: str | Architecture) -> Architecture:
     """The architecture called `name`: its name or a gfx/product alias, in any case."""
     if isinstance(name, Architecture):
         return name
-    arch = _registry.find_architecture(str(name))
+    if not isinstance(name, str):
+        raise CalcError(f"an architecture is named by a string, not {name!r}; choose one "
+                        f"of {_names()}")
+    arch = _registry.find_architecture(name)
     if arch is None:
         raise CalcError(f"unknown architecture {name!r}; choose one of {_names()} "
                         "(or one of their gfx/product aliases)")
     return arch
 
 
-def find_instruction(arch: Union[str, Architecture], mnemonic: str) -> Instruction:
+def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
     """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
-    arch = find_architecture(arch)
-    inst = arch.find(str(mnemonic))
+    found = find_architecture(arch)
+    if not isinstance(mnemonic, str):
+        raise CalcError(f"an instruction is named by a string, not {mnemonic!r}; "
+                        f"instructions({found.name.lower()!r}) lists them")
+    inst = found.find(mnemonic)
     if inst is None:
-        raise CalcError(f"{arch.name} has no instruction {mnemonic!r}; "
-                        f"instructions({arch.name.lower()!r}) lists them")
+        raise CalcError(f"{found.name} has no instruction {mnemonic!r}; "
+                        f"instructions({found.name.lower()!r}) lists them")
     return inst
 
 
-def instructions(arch: Union[str, Architecture, None] = None) -> tuple:
+def instructions(arch: str | Architecture | None = None) -> tuple[Instruction, ...]:
     """The instructions of `arch`, or of every architecture when it is None."""
     if arch is None:
         return tuple(inst for a in ARCHITECTURES for inst in a.instructions)
     return tuple(find_architecture(arch).instructions)
 
 
+def _instruction(inst: object) -> Instruction:
+    """`inst` when it is an Instruction; CalcError otherwise (a mnemonic string, ...)."""
+    if not isinstance(inst, Instruction):
+        hint = " (look it up with find_instruction(arch, name))" if isinstance(inst, str) else ""
+        raise CalcError(f"expected an Instruction, not {inst!r}{hint}")
+    return inst
+
+
 def architecture_of(inst: Instruction) -> Architecture:
-    return find_architecture(inst.arch)
+    return _instruction(inst).architecture
 
 
-def matrices(inst: Instruction) -> tuple:
+def matrices(inst: Instruction) -> tuple[str, ...]:
     """The matrices of `inst`: A, B, C (dense) or K (sparse), D, and SA, SB (scaled)."""
+    _instruction(inst)
     present = []
     for matrix in MATRICES:
         try:
@@ -179,14 +196,26 @@ def matrices(inst: Instruction) -> tuple:
     return tuple(present)
 
 
-# ---- arguments
+# ---- arguments: every check of the library's (and the command line's) input
+
+def _whole(name: str, value: object, argument: str | None = None) -> int:
+    """`value` when it is a whole number >= 0 (not a bool, float or string)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CalcError(f"{name} takes a whole number >= 0, not {value!r}", argument)
+    return value
+
 
 def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
     """Modifiers from None, a Modifiers value, or a mapping of names (cbsz, abid, blgp,
-    opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them."""
-    if isinstance(mods, Modifiers) and not values:
-        return mods
-    given = dict(vars(mods)) if isinstance(mods, Modifiers) else dict(mods or {})
+    opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them. Every
+    value is checked (a Modifiers value too): whole numbers >= 0, not bools."""
+    if isinstance(mods, Modifiers):
+        given: dict[object, object] = dict(mods._asdict().items())
+    elif mods is None or hasattr(mods, "items"):
+        given = dict(mods.items()) if mods else {}
+    else:
+        raise CalcError(f"modifiers are given as Modifiers(...) or a mapping of names to "
+                        f"whole numbers, not {mods!r}")
     given.update(values)
     names = list(Modifiers._fields)
     chosen = {}
@@ -194,62 +223,89 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
         name = str(key).lower().replace("-", "_")
         if name not in names:
             raise CalcError(f"unknown modifier {key!r}; the modifiers are {', '.join(names)}")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise CalcError(f"modifier {name} takes a whole number >= 0, not {value!r}")
-        chosen[name] = value
-    return Modifiers(**chosen)
+        chosen[name] = _whole(f"modifier {name}", value)
+    result = Modifiers(**chosen)
+    return mods if result == mods and isinstance(mods, Modifiers) else result
 
 
-def _wave(inst: Instruction, wave: Optional[int]) -> int:
-    arch = architecture_of(inst)
-    if not wave:
-        return arch.waves[0]
-    if wave not in arch.waves:
-        allowed = " or ".join(map(str, arch.waves))
-        raise CalcError(f"wave size {wave} is not available on {arch.name}; use {allowed}")
+def wave_size(inst: Instruction, wave: int | None = None) -> int:
+    """The wave size of a query: `wave` when `inst` runs in it, its default for None/0."""
+    sizes = _instruction(inst).wave_sizes
+    if wave is None or wave == 0 and not isinstance(wave, bool):
+        return sizes[0]
+    _whole("wave", wave, "wave")
+    if wave not in sizes:
+        allowed = " or ".join(map(str, sizes))
+        raise CalcError(f"wave size {wave} is not available for {inst.name} on {inst.arch}; "
+                        f"use {allowed}", "wave")
     return wave
 
 
+_wave = wave_size
+
+
 def _matrix(inst: Instruction, matrix: str) -> str:
-    name = str(matrix).upper()
+    name = matrix.upper() if isinstance(matrix, str) else None
     if name not in MATRICES:
         raise CalcError(f"unknown matrix {matrix!r}; {inst.name} has "
                         f"{', '.join(matrices(inst))}")
+    assert name is not None
     return name
 
 
-def _operand(inst, matrix, mods, wave, output_calc=False) -> Operand:
-    """The checked operand: the same checks, in the same order, as the command line.
+def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+            wave: int | None = None, output_calc: bool = False) -> Operand:
+    """The engine's checked operand (layouts.Operand) of `matrix`: the instruction,
+    matrix, modifiers and wave size validated here, the one place that does it.
     `output_calc`: check the modifiers as for an output calculation (-o), which lets
     D take the modifiers of the inputs."""
-    matrix, mods, wave = _matrix(inst, matrix), modifiers(mods), _wave(inst, wave)
-    check_modifiers(inst, matrix, mods, output_calc, "get", wave)
-    check_matrix(inst, matrix)
-    return _cached_operand(with_formats(inst, mods), matrix, mods, wave)
+    inst = _instruction(inst)
+    name, checked, size = _matrix(inst, matrix), modifiers(mods), wave_size(inst, wave)
+    check_modifiers(inst, name, checked, bool(output_calc), "get", size)
+    check_matrix(inst, name)
+    return _cached_operand(with_formats(inst, checked), name, checked, size)
+
+
+def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
+             output_calc: bool = False) -> Operand:
+    return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
 
 
 def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
     """`inst` with the A/B formats CBSZ/BLGP select when it is a CDNA4 f8f6f4
     instruction (types, register counts and cycles follow); other instructions as is."""
-    if not getattr(inst, "f8f6f4", False):
+    if not _instruction(inst).formats_by_cbsz_blgp:
         return inst
-    mods = modifiers(mods)
-    check_modifiers(inst, "A", Modifiers(cbsz=mods.cbsz, blgp=mods.blgp), False)
-    return inst.with_formats(mods.cbsz, mods.blgp)
+    checked = modifiers(mods)
+    check_modifiers(inst, "A", Modifiers(cbsz=checked.cbsz, blgp=checked.blgp), False)
+    return inst.with_formats(checked.cbsz, checked.blgp)
 
 
-def _in_range(name, value, limit, what):
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+def _in_range(name: str, value: object, limit: int, what: str,
+              argument: str | None = None) -> None:
+    argument = argument or name
+    _whole(name, value, argument)
+    assert isinstance(value, int)
+    if value >= limit:
         raise CalcError(f"{name} = {value!r} is out of range for {what}: "
-                        f"use 0 to {limit - 1}.")
+                        f"use 0 to {limit - 1}.", argument)
 
 
 # ---- conversions from the engine's (row, col, block) and places
 
+# Positions of the row and column coordinates of each matrix in an Element (matrix, i, j,
+# k, block); records are built with tuple.__new__ on the hot paths (a table names
+# thousands of elements), skipping the keyword handling of their __new__.
+_AT = {matrix: tuple(1 + "ijk".index(c) for c in coords)
+       for matrix, coords in COORDINATES.items()}
+_new = tuple.__new__
+
+
 def _named(matrix: str, row: int, col: int, block: int) -> Element:
-    first, second = COORDINATES.get(matrix, ("i", "j"))
-    coords = {"i": None, "j": None, "k": None, first: row, second: col}
-    return Element(matrix, coords["i"], coords["j"], coords["k"], block)
+    values: list[object] = [matrix, None, None, None, block]
+    first, second = _AT.get(matrix, (1, 2))
+    values[first], values[second] = row, col
+    return _new(Element, values)
 
 
 def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
@@ -260,18 +316,19 @@ def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) 
     return _named(matrix, values[first], values[second], block)
 
 
-def _element(operand: Operand, elem) -> Element:
+def _element(operand: Operand, elem: Elem) -> Element:
     return _named(operand.matrix, *elem)
 
 
 def _location(operand: Operand, place: Place) -> Location:
     mark = operand.mark_of(place)
-    return Location(place.reg, place.regs, place.lane, (place.lo, place.hi),
-                    "-" in mark, "|" in mark)
+    reg, lane, lo, width = place
+    return _new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
+                           "|" in mark))
 
 
-def _entry(operand: Operand, place: Place, elem) -> Entry:
-    return Entry(_element(operand, elem), _location(operand, place))
+def _entry(operand: Operand, place: Place, elem: Elem) -> Entry:
+    return _new(Entry, (_element(operand, elem), _location(operand, place)))
 
 
 def element_text(inst: Instruction, element: Element) -> str:
@@ -280,7 +337,7 @@ def element_text(inst: Instruction, element: Element) -> str:
                          inst.blocks)
 
 
-def _coordinates(operand: Operand, i, j, k, block):
+def _coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:
     """(row, col, block) of element (i, j, k) of the operand's matrix, range-checked like
     the command line's -g: every coordinate against M, N, K and the block count."""
     inst = operand.inst
@@ -291,16 +348,16 @@ def _coordinates(operand: Operand, i, j, k, block):
     rows, cols, _ = operand.shape
     what = f"the {operand.matrix} matrix"
     first, second = COORDINATES.get(operand.matrix, ("i", "j"))
-    _in_range(f"{operand.matrix} row {first}", named.row, rows, what)
-    _in_range(f"{operand.matrix} column {second}", named.col, cols, what)
+    _in_range(f"{operand.matrix} row {first}", named.row, rows, what, first)
+    _in_range(f"{operand.matrix} column {second}", named.col, cols, what, second)
     return (named.row, named.col, block)
 
 
 # ---- queries
 
 def locate(inst: Instruction, matrix: str, i: int = 0, j: int = 0, k: int = 0,
-           block: int = 0, *, mods: ModifierValues = None, wave: Optional[int] = None,
-           output_calc: bool = False) -> list:
+           block: int = 0, *, mods: ModifierValues = None, wave: int | None = None,
+           output_calc: bool = False) -> list[Location]:
     """Every location the hardware reads element (i, j, k) of `block` of `matrix` from
     (several where a value is replicated over lanes, as RDNA3's A and B are)."""
     operand = _operand(inst, matrix, mods, wave, output_calc)
@@ -309,8 +366,8 @@ def locate(inst: Instruction, matrix: str, i: int = 0, j: int = 0, k: int = 0,
 
 
 def elements_at(inst: Instruction, matrix: str, register: int, lane: int, *,
-                mods: ModifierValues = None, wave: Optional[int] = None,
-                output_calc: bool = False) -> list:
+                mods: ModifierValues = None, wave: int | None = None,
+                output_calc: bool = False) -> list[Entry]:
     """(element, location) pairs held by VGPR `register` (counted from the operand's
     first) in `lane`, lowest bits first; every element whose value the hardware reads
     there (a broadcast slot lists several). Empty when nothing is read there."""
@@ -321,7 +378,7 @@ def elements_at(inst: Instruction, matrix: str, register: int, lane: int, *,
 
 
 def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-           wave: Optional[int] = None) -> Iterator:
+           wave: int | None = None) -> Iterator[Entry]:
     """(element, location) for every element of `matrix` and every location it is read
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
     operand = _operand(inst, matrix, mods, wave)
@@ -331,28 +388,28 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-          wave: Optional[int] = None) -> Iterator:
+          wave: int | None = None) -> Iterator[Slot]:
     """Every register slot of `matrix` that holds a value, lane by lane, then by
     register and bit, with the elements it holds (the -M view)."""
     operand = _operand(inst, matrix, mods, wave)
     for lane in operand.lanes:
         for reg in range(operand.register_count):
-            held = {}
+            held: dict[Place, list[Element]] = {}
             for place, elem in operand.entries(reg, lane):
                 if place.reg == reg:  # a value straddling two VGPRs is listed once
                     held.setdefault(place, []).append(_element(operand, elem))
             for place, elems in held.items():
-                yield Slot(_location(operand, place), tuple(elems))
+                yield _new(Slot, (_location(operand, place), tuple(elems)))
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-                   wave: Optional[int] = None, output_calc: bool = False) -> int:
+                   wave: int | None = None, output_calc: bool = False) -> int:
     """VGPRs the operand occupies (per lane)."""
     return _operand(inst, matrix, mods, wave, output_calc).register_count
 
 
 def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
-                mods: ModifierValues = None, wave: Optional[int] = None) -> Calculation:
+                mods: ModifierValues = None, wave: int | None = None) -> Calculation:
     """How D[i][j] of `block` is computed: the A and B values read for each k (after
     CBSZ/ABID and BLGP, which may make the hardware read another element's slot), and C."""
     operands = _calc_operands(inst, mods, wave)
@@ -361,25 +418,27 @@ def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
     return _calculation(operands, elem)
 
 
-def _calc_operands(inst, mods, wave) -> dict:
+def _calc_operands(inst: Instruction, mods: ModifierValues,
+                   wave: int | None) -> dict[str, Operand]:
+    inst = _instruction(inst)
     mods, wave = modifiers(mods), _wave(inst, wave)
     check_modifiers(inst, "D", mods, True, "get", wave)
     resolved = with_formats(inst, mods)
     return {m: _cached_operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}
 
 
-def _read(operand: Operand, elem) -> Entry:
+def _read(operand: Operand, elem: Elem) -> Entry:
     """The element whose slot the hardware reads for `elem`, and that (first) slot."""
     return _entry(operand, operand.places(*elem)[0], operand.source(elem))
 
 
-def _calculation(operands: dict, elem) -> Calculation:
+def _calculation(operands: dict[str, Operand], elem: Elem) -> Calculation:
     row, col, block = elem
     a, b, d = operands["A"], operands["B"], operands["D"]
     products = tuple(Product(_read(a, (row, k, block)), _read(b, (k, col, block)))
                      for k in range(a.inst.k))
     c = _read(operands["C"], elem) if "C" in operands else None
-    scales = ()
+    scales: tuple[Product, ...] = ()
     if "SA" in operands:
         sa, sb = operands["SA"], operands["SB"]
         scales = tuple(Product(_read(sa, (row, kb, 0)), _read(sb, (kb, col, 0)))
@@ -388,7 +447,8 @@ def _calculation(operands: dict, elem) -> Calculation:
 
 
 def calculations_at(inst: Instruction, register: int, lane: int, *,
-                    mods: ModifierValues = None, wave: Optional[int] = None) -> list:
+                    mods: ModifierValues = None,
+                    wave: int | None = None) -> list[Calculation]:
     """The calculation of every D element held by D's VGPR `register` in `lane`."""
     operands = _calc_operands(inst, mods, wave)
     d = operands["D"]
@@ -399,46 +459,29 @@ def calculations_at(inst: Instruction, register: int, lane: int, *,
 
 # ---- facts
 
-def _type(data_type) -> dict:
+def _type(data_type: DataType) -> dict[str, Any]:
     return {"key": data_type.key, "name": data_type.label, "bits": data_type.bits,
             "integer": data_type.is_int, "description": data_type.description}
 
 
-def _formats(inst: Instruction) -> list:
+def _formats(inst: Instruction) -> list[dict[str, Any]]:
     """The A/B formats CBSZ/BLGP can select (CDNA4 f8f6f4 instructions), else []."""
-    if not getattr(inst, "f8f6f4", False):
+    if not getattr(inst, "formats_by_cbsz_blgp", False):
         return []
     from instructions.model import F8F6F4_FORMATS
     return [_type(inst.with_formats(code, code).a_type)
             for code in range(len(F8F6F4_FORMATS))]
 
 
-def _probe(inst, matrix, mods, wave) -> bool:
-    try:
-        check_modifiers(inst, matrix, mods, True, "get", wave)
-    except CalcError:
-        return False
-    return True
+def supported_modifiers(inst: Instruction) -> tuple[str, ...]:
+    """The modifiers `inst` takes, as its table line declares them, in the order of
+    the Modifiers fields (some need a companion: ABID needs CBSZ on a multi-block MFMA)."""
+    _instruction(inst)
+    return tuple(name for name in Modifiers._fields if inst.takes(name))
 
 
-@lru_cache(maxsize=None)
-def supported_modifiers(inst: Instruction) -> tuple:
-    """Modifiers that take a non-zero value on at least one matrix of `inst`, as decided
-    by the same legality checks the queries run (some need a companion: ABID needs
-    CBSZ on a multi-block MFMA)."""
-    wave, present = architecture_of(inst).waves[0], matrices(inst)
-    names = list(Modifiers._fields)
-    found = []
-    for name in names:
-        trials = [{name: value} for value in (1, 2, 4)]  # RDNA3's OPSEL takes only 4
-        trials += [{name: 1, other: 1} for other in names if other != name]
-        if any(_probe(inst, m, Modifiers(**t), wave) for t in trials for m in present):
-            found.append(name)
-    return tuple(found)
-
-
-def facts(inst: Instruction, wave: Optional[int] = None,
-          mods: ModifierValues = None) -> dict:
+def facts(inst: Instruction, wave: int | None = None,
+          mods: ModifierValues = None) -> dict[str, Any]:
     """The facts -d prints, as data: encoding, shape, types, speed, register counts (for
     `wave`, or for every wave size of the architecture) and the supported modifiers.
     `mods` matters only to CDNA4's f8f6f4 instructions, whose CBSZ/BLGP pick the
@@ -446,17 +489,16 @@ def facts(inst: Instruction, wave: Optional[int] = None,
     if mods is not None:
         inst = with_formats(inst, mods)
     arch = architecture_of(inst)
-    waves = arch.waves if wave is None else (_wave(inst, wave),)
+    waves = inst.wave_sizes if wave is None else (_wave(inst, wave),)
     cycles = getattr(inst, "effective_cycles", inst.cycles)
-    cdna = not inst.is_rdna
     return {
         "architecture": arch.name,
         "instruction": inst.name,
         "mnemonic": inst.mnemonic,
         "kind": inst.kind,
-        "encoding": getattr(inst, "encoding", "VOP3P-MAI" if cdna else "VOP3P"),
+        "encoding": inst.encoding,
         "opcode": inst.opcode,
-        "mai_opcode": getattr(inst, "mai_opcode", inst.opcode & 0x3F) if cdna else None,
+        "mai_opcode": inst.mai_opcode,
         "m": inst.m, "n": inst.n, "k": inst.k, "blocks": inst.blocks,
         "sparse": inst.sparse,
         "types": {"A": _type(inst.a_type), "B": _type(inst.b_type),
@@ -467,27 +509,24 @@ def facts(inst: Instruction, wave: Optional[int] = None,
         "flops_kind": "Ops" if inst.a_type.is_int else "FLOPs",
         "cycles": cycles,
         "flops_per_cycle": inst.flops * 4 // cycles,
-        "compute_unit": "CU" if cdna else "WGP",
+        "compute_unit": inst.unit,
         "coexec": bool(inst.coexec_cycles),
         "coexec_cycles": inst.coexec_cycles,
         "gpr_alignment": inst.align,
-        "cd_arch_vgprs": inst.cd_arch_vgpr if cdna else None,
-        "waves": list(arch.waves),
+        "cd_arch_vgprs": inst.cd_arch_vgpr,
+        "waves": list(inst.wave_sizes),
         "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
                                for m in matrices(inst)} for w in waves},
         "modifiers": list(supported_modifiers(inst)),
     }
 
 
-def formulas(inst: Instruction) -> list:
+def formulas(inst: Instruction) -> list[dict[str, Any]]:
     """The mapping formulas of -d, one dict per line: wave, direction
     (element_to_register or register_to_element), label and text."""
-    if inst.is_rdna:
-        from layouts.formulas_rdna import LANES_0_31, sections
-        table = sections(inst)
-    else:
-        from layouts.formulas_cdna import sections
-        LANES_0_31, table = None, {64: sections(inst)}
+    from layouts import formula_sections
+    from layouts.formulas_rdna import LANES_0_31
+    table = formula_sections(_instruction(inst))
     out = []
     for wave, sides in table.items():
         for direction, lines in zip(("element_to_register", "register_to_element"), sides):
@@ -506,7 +545,7 @@ def formulas(inst: Instruction) -> list:
 FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
 
 
-def _type_keys(fact: dict) -> set:
+def _type_keys(fact: dict[str, Any]) -> set[str]:
     """Every spelling a type filter may match: keys (f16, fp8_fnuz), their family (fp8)
     and printed names (FP16, int8), lower case."""
     types = [t for t in fact["types"].values() if t] + fact["formats"]
@@ -531,7 +570,7 @@ def _number(key: str, value: str) -> int:
     return int(value)
 
 
-def _shape(value: str) -> tuple:
+def _shape(value: str) -> tuple[int | None, ...]:
     parts = value.lower().split("x")
     if len(parts) not in (2, 3) or not all(p == "*" or p.isdigit() for p in parts):
         raise CalcError(f"shape= takes MxNxK or MxN (a part may be *), e.g. 16x16x32, "
@@ -539,28 +578,28 @@ def _shape(value: str) -> tuple:
     return tuple(None if p == "*" else int(p) for p in parts)
 
 
-def _matcher(key: str, value: str):
+def _matcher(key: str, value: str) -> Callable[[dict[str, Any]], bool]:
     """A test of one instruction's facts for one filter value."""
     if key == "arch":
         name = find_architecture(value).name
-        return lambda f: f["architecture"] == name
+        return lambda f: bool(f["architecture"] == name)
     if key == "type":
         return lambda f: value.lower() in _type_keys(f)
     if key == "shape":
-        want = _shape(value)
-        return lambda f: all(w is None or w == f[c] for w, c in zip(want, "mnk"))
+        dims = _shape(value)
+        return lambda f: all(w is None or w == f[c] for w, c in zip(dims, "mnk"))
     if key == "sparse":
-        want = _yes_no(value)
-        return lambda f: f["sparse"] == want
+        sparse = _yes_no(value)
+        return lambda f: bool(f["sparse"] == sparse)
     if key == "kind":
-        return lambda f: f["kind"] == value.lower()
-    want = _number(key, value)
-    return lambda f: f[key] == want
+        return lambda f: bool(f["kind"] == value.lower())
+    number = _number(key, value)
+    return lambda f: bool(f[key] == number)
 
 
-def parse_filters(texts) -> dict:
+def parse_filters(texts: Iterable[str]) -> dict[str, list[str]]:
     """{key: [values]} from strings 'key=value' (a value may list alternatives: a,b)."""
-    found = {}
+    found: dict[str, list[str]] = {}
     for text in texts:
         key, sep, value = str(text).partition("=")
         key = key.strip().lower()
@@ -572,7 +611,8 @@ def parse_filters(texts) -> dict:
     return found
 
 
-def catalog(filters: Union[Mapping, None] = None, wave: Optional[int] = None) -> list:
+def catalog(filters: Mapping[str, Any] | None = None,
+            wave: int | None = None) -> list[dict[str, Any]]:
     """The facts of every instruction of every architecture that passes `filters`:
     {key: value or [values]}, keys as in FILTERS; alternatives of one key are ORed,
     different keys ANDed. With `wave`, register counts are for that wave size and
@@ -583,12 +623,18 @@ def catalog(filters: Union[Mapping, None] = None, wave: Optional[int] = None) ->
             raise CalcError(f"unknown filter {key!r}; filter by {', '.join(FILTERS)}")
         values = [values] if isinstance(values, (str, int)) else list(values)
         tests.append([_matcher(key, str(v)) for v in values])
+    sizes = sorted({size for inst in instructions() for size in inst.wave_sizes})
+    if wave is not None and wave != 0 or isinstance(wave, bool):
+        _whole("wave", wave)
+        if wave not in sizes:
+            raise CalcError(f"wave size {wave!r} is not available on any architecture; "
+                            f"use {' or '.join(map(str, sizes))}")
     rows = []
     for arch in ARCHITECTURES:
-        if wave and wave not in arch.waves:
-            continue
         for inst in arch.instructions:
-            fact = facts(inst, wave or arch.waves[0])
+            if wave and wave not in inst.wave_sizes:
+                continue
+            fact = facts(inst, wave or inst.wave_sizes[0])
             if all(any(t(fact) for t in alternatives) for alternatives in tests):
                 rows.append(fact)
     return rows

@@ -9,8 +9,7 @@ Command-line compatible with AMD's Matrix Instruction Calculator; run with -h fo
 import sys
 
 try:
-    from matrix_cli import (FLAGS, MATRIX_FLAGS, VALUE_OPTIONS, __version__,  # noqa: F401
-                            build_parser, main, run)
+    from matrix_cli import FLAGS, MATRIX_FLAGS, VALUE_OPTIONS, __version__, build_parser, main, run  # noqa: F401
 except KeyboardInterrupt:  # Ctrl-C while loading: end as main() would, without a traceback
     sys.exit(130)
 

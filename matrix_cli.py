@@ -326,7 +326,7 @@ def _terminal_width():
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             columns = 0
     return (columns or 80) - 2
@@ -498,10 +498,10 @@ def run(args):
     if args.list:
         return _json().listing(arch) if args.json else listing(arch)
     inst = _instruction(arch, args.instruction)
-    wave = _wave(arch, args.wavefront)
+    wave = _wave(inst, args.wavefront)
     if args.detail:
         from formats.detail import detail
-        if inst.f8f6f4:  # the formats change the facts: honour --cbsz/--blgp here
+        if inst.formats_by_cbsz_blgp:  # the formats change the facts: honour --cbsz/--blgp here
             inst = _with_formats(inst, *(_number(getattr(args, n), f"--{n}")
                                          for n in ("cbsz", "blgp")))
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
@@ -549,11 +549,10 @@ def catalog(args):
     arch = None if args.architecture is _ABSENT or _is_all(args.architecture) \
         else _architecture(args.architecture)
     wave = _number(args.wavefront, "-w/--wavefront") or None
-    if wave and arch:
-        _wave(arch, args.wavefront)
-    elif wave not in (None, 32, 64):
-        raise ArgumentError(f"wave size {wave} is not available; use 32 or 64")
-    rows = [row for row in matrix_api.catalog(filters, wave)
+    if wave and arch and wave not in arch.waves:
+        allowed = " or ".join(map(str, arch.waves))
+        raise ArgumentError(f"wave size {wave} is not available on {arch.name}; use {allowed}")
+    rows = [row for row in _checked(matrix_api.catalog, filters, wave)
             if arch is None or row["architecture"] == arch.name]
     if args.json:
         return _json().catalog(rows, filters, wave, arch and arch.name)
@@ -584,14 +583,10 @@ def _instruction(arch, value):
     return inst
 
 
-def _wave(arch, value):
-    wave = _number(value, "-w/--wavefront")
-    if wave == 0:
-        return arch.waves[0]
-    if wave not in arch.waves:
-        allowed = " or ".join(map(str, arch.waves))
-        raise ArgumentError(f"wave size {value} is not available on {arch.name}; use {allowed}")
-    return wave
+def _wave(inst, value):
+    """The wave size -w names (the instruction's default for 0), checked by the library."""
+    import matrix_api
+    return _checked(matrix_api.wave_size, inst, _number(value, "-w/--wavefront"))
 
 
 def _number(value, option):
@@ -631,28 +626,44 @@ def _one_of(args, choices, what):
 
 
 def _query(args, inst, numbers, wave):
-    """Validate the query options and answer the query."""
+    """Validate the query options and answer the query. The library validates the
+    instruction, matrix, modifiers, wave size and numbers (matrix_api.operand, ...);
+    its errors name our options (_checked)."""
+    import matrix_api
     from formats import queries
-    from layouts import Modifiers, check_modifiers, check_matrix
     mode = _one_of(args, MODES, "query mode")
     matrix = _one_of(args, MATRIX_FLAGS, "matrix")
     if args.output and matrix != "D":
         raise ArgumentError(f"-o/--output-calculation works only with -D, not with -{matrix}")
-    mods = Modifiers(**{m: numbers[m] for m in MODIFIERS})
+    mods = matrix_api.Modifiers(**{m: numbers[m] for m in MODIFIERS})
     output_calc = args.output and mode in ("get", "entry")
-    check_modifiers(inst, matrix, mods, output_calc, mode, wave)
-    check_matrix(inst, matrix)
+    _checked(matrix_api.operand, inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
     if _picture_format(args):
-        return _picture(args, inst, matrix, mods, wave, mode)
-    if inst.f8f6f4:
-        inst = _with_formats(inst, mods.cbsz, mods.blgp)
+        return _checked(_picture, args, inst, matrix, mods, wave, mode)
     fmt = _table_format(args)
     if args.json:
-        return _json().query(inst, matrix, mods, wave, mode, numbers, output_calc)
+        return _checked(_json().query, inst, matrix, mods, wave, mode, numbers, output_calc)
     if _is_document(args):
-        return _document(fmt, inst, matrix, mods, wave, mode, args.transpose)
-    return queries.answer(inst, matrix, mods, wave, mode, numbers, output_calc,
-                          fmt, args.transpose)
+        return _checked(_document, fmt, inst, matrix, mods, wave, mode, args.transpose)
+    return _checked(queries.answer, inst, matrix, mods, wave, mode, numbers, output_calc,
+                    fmt, args.transpose)
+
+
+# The options of the library's numbered arguments (CalcError.argument).
+ARGUMENT_OPTIONS = {"i": "-I", "j": "-J", "k": "-K", "block": "-b", "register": "-r",
+                    "lane": "-l", "wave": "-w"}
+
+
+def _checked(function, *args, **kwargs):
+    """function(*args, **kwargs), its CalcErrors naming the option at fault."""
+    from layouts.core import CalcError
+    try:
+        return function(*args, **kwargs)
+    except CalcError as exc:
+        option = ARGUMENT_OPTIONS.get(exc.argument or "")
+        if option is None:
+            raise
+        raise CalcError(f"{option}: {exc}", exc.argument) from None
 
 
 # ---- pictures (issue 13)
@@ -703,9 +714,8 @@ def _picture(args, inst, matrix, mods, wave, mode):
 
 def _with_formats(inst, cbsz, blgp):
     """An f8f6f4 instruction with the A/B formats that CBSZ/BLGP select."""
-    from layouts import Modifiers, check_modifiers
-    check_modifiers(inst, "A", Modifiers(cbsz=cbsz, blgp=blgp), False)
-    return inst.with_formats(cbsz, blgp)
+    import matrix_api
+    return matrix_api.with_formats(inst, {"cbsz": cbsz, "blgp": blgp})
 
 
 def _table_format(args: Any) -> str:

@@ -1,8 +1,17 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
+from __future__ import annotations
+
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
+from instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from instructions.model import Instruction
+    from layouts.formulas_cdna import Lines, Text
 
 
-def _yes(value):
+def _yes(value: object) -> str:
     return "True" if value else "False"
 
 
@@ -10,25 +19,29 @@ FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2
 SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
 
 
-def _statistics(inst, unit):
-    ops = "Ops" if inst.a_type.is_int else "FLOPs"
-    cycles = inst.effective_cycles
-    lines = ["Execution statistics:", f"    {ops}: {inst.flops}",
-             f"    Execution cycles: {cycles}", f"    {ops}/{unit}/cycle: {inst.flops * 4 // cycles}",
-             f"    Can co-execute with VALU: {_yes(inst.coexec_cycles)}"]
-    if inst.coexec_cycles:
-        lines.append(f"    VALU co-execution cycles possible: {inst.coexec_cycles}")
+def _statistics(fact: dict[str, Any]) -> list[str]:
+    """Speed, from the library's facts (matrix_api.facts), as -d prints it."""
+    ops, unit = fact["flops_kind"], fact["compute_unit"]
+    lines = ["Execution statistics:", f"    {ops}: {fact['flops']}",
+             f"    Execution cycles: {fact['cycles']}",
+             f"    {ops}/{unit}/cycle: {fact['flops_per_cycle']}",
+             f"    Can co-execute with VALU: {_yes(fact['coexec'])}"]
+    if fact["coexec_cycles"]:
+        lines.append(f"    VALU co-execution cycles possible: {fact['coexec_cycles']}")
     return lines
 
 
-def _usage(title, inst, counts):
-    lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in counts]
-    if inst.scaled:
-        lines += ["    GPRs required for A scale: 1", "    GPRs required for B scale: 1"]
-    return lines + [f"    GPR alignment requirement: {inst.align} bytes"]
+def _usage(title: str, fact: dict[str, Any], wave: int) -> list[str]:
+    """Register counts of one wave size, from the library's facts."""
+    counts = fact["registers"][str(wave)]
+    lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in "ABCD" if m in counts]
+    if "SA" in counts:
+        lines += [f"    GPRs required for A scale: {counts['SA']}",
+                  f"    GPRs required for B scale: {counts['SB']}"]
+    return lines + [f"    GPR alignment requirement: {fact['gpr_alignment']} bytes"]
 
 
-def _operands(title, inst):
+def _operands(title: str, inst: Instruction) -> list[str]:
     """Which instruction field holds each matrix, and the data types of the fields."""
     third = "Compression index field: Src2" if inst.sparse else "C matrix source field: Src2"
     src2 = "A matrix compression indices" if inst.sparse else inst.out_type.describe()
@@ -45,9 +58,9 @@ def _operands(title, inst):
     return lines
 
 
-def _formats(inst):
+def _formats(inst: Instruction) -> list[str]:
     """f8f6f4: the formats CBSZ and BLGP selected, and every format code."""
-    if not inst.f8f6f4:
+    if not inst.formats_by_cbsz_blgp:
         return []
     codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
     a, b = (F8F6F4_CODES.index(f) for f in inst.formats or ("fp8", "fp8"))
@@ -55,18 +68,18 @@ def _formats(inst):
             f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
 
 
-def _cdna_facts(inst, counts):
+def _cdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
-        lines.append("Scale load (v_mfma_ld_scale_b32) VOP3P Opcode: 0x2c")
+        lines.append(f"Scale load (v_mfma_ld_scale_b32) VOP3P Opcode: {inst.prefix_opcode:#x}")
     lines += ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}",
               f"    blocks: {inst.blocks}"]
-    return (lines + _formats(inst) + _statistics(inst, "CU")
-            + _usage("Register usage:", inst, counts))
+    return (lines + _formats(inst) + _statistics(fact)
+            + _usage("Register usage:", fact, fact["waves"][0]))
 
 
-def _cdna_registers(inst):
+def _cdna_registers(inst: Instruction) -> list[str]:
     cd = "D matrix" if inst.sparse else "C and D matrix"
     lines = _operands("VOP3P-MAI register encoding:", inst) + [
         "Register capabilities:",
@@ -80,7 +93,7 @@ def _cdna_registers(inst):
     lines += ["Register modifiers:", f"    Sparse A matrix: {_yes(inst.sparse)}",
               f"    CBSZ and ABID bits supported: {_yes(inst.cbsz)}",
               f"    BLGP bits supported: {_yes(inst.blgp)}"]
-    if inst.f8f6f4:
+    if inst.formats_by_cbsz_blgp:
         lines += ["    CBSZ selects the A matrix format: True",
                   "    BLGP selects the B matrix format: True"]
     if inst.scaled:
@@ -88,14 +101,14 @@ def _cdna_registers(inst):
     return lines + _scale_notes(inst)
 
 
-def _scale_notes(inst):
+def _scale_notes(inst: Instruction) -> list[str]:
     """What the two E8M0 scale operands of v_mfma_scale_* mean and how they are written."""
     if not inst.scaled:
         return []
     return [
         "Scale operands:",
         "    SA[i][kb] scales row i of A and SB[kb][j] column j of B over K block kb"
-        " (32 K values each)",
+        f" ({inst.scale_k} K values each)",
         "    A scale byte v means 2^(v-127): 127 = 1.0, 0 = 2^-127, 255 = NaN",
         "    D[i][j] = C[i][j] + sum over kb of SA[i][kb] * SB[kb][j] *"
         " (sum over k in block kb of A[i][k] * B[k][j])",
@@ -105,7 +118,7 @@ def _scale_notes(inst):
     ]
 
 
-def formula_lines(title, lines):
+def formula_lines(title: str, lines: Lines) -> list[str]:
     out = [title]
     for label, text in lines:
         if isinstance(text, tuple):  # a K range: "high through low", wrapped when long
@@ -121,43 +134,34 @@ def formula_lines(title, lines):
     return out
 
 
-def _matrices(inst):
-    return ("A", "B", "D") if inst.sparse else ("A", "B", "C", "D")
-
-
-def _counts(inst, wave):
-    from layouts import operand
-    return {m: operand(inst, m, wave=wave).register_count for m in _matrices(inst)}
-
-
-def _cdna(inst):
+def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     from layouts.formulas_cdna import sections
-    lines = _cdna_facts(inst, _counts(inst, 64)) + _cdna_registers(inst)
+    lines = _cdna_facts(inst, fact) + _cdna_registers(inst)
     forward, backward = sections(inst)
     lines += formula_lines("Matrix element to register mapping with no modifiers:", forward)
     lines += formula_lines("Register to matrix element mapping with no modifiers:", backward)
     return lines
 
 
-def _rdna_facts(inst):
+def _rdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
-    lines += _statistics(inst, "WGP")
-    for wave in (32, 64):
-        lines += _usage(f"Wave{wave} register usage:", inst, _counts(inst, wave))
+    lines += _statistics(fact)
+    for wave in sorted(fact["waves"]):
+        lines += _usage(f"Wave{wave} register usage:", fact, wave)
     return lines
 
 
-def _rdna_registers(inst):
+def _rdna_registers(inst: Instruction) -> list[str]:
     lines = _operands("VOP3P register encoding:", inst) + ["Register modifiers:"]
-    if inst.arch == "RDNA3":
+    if inst.family == "rdna3":  # OPSEL[2] picks the C/D half
         lines += ["    OPSEL[1:0] supported: False", f"    OPSEL[2] supported: {_yes(inst.opsel)}"]
     else:
         lines.append(f"    OPSEL supported: {_yes(inst.opsel)}")
     return lines + [f"    NEG bits supported: {_yes(inst.neg)}"]
 
 
-def wrap(body, width, lead, pad):
+def wrap(body: str, width: int, lead: str, pad: str) -> list[str]:
     """Greedy word wrap at spaces (what textwrap does for these formulas, without loading
     it and its regular expressions): the first line starts with `lead`, the others with
     `pad`, none longer than `width` unless one word is."""
@@ -171,36 +175,42 @@ def wrap(body, width, lead, pad):
     return lines + [line]
 
 
-def _rdna_entry(label, text):
+def _rdna_entry(label: str, text: Text) -> list[str]:
     from layouts.formulas_rdna import LANES_0_31, NOTE
     if label == NOTE:
-        return ["        " + text]
+        return ["        " + str(text)]
     first = f"    {label}: "
     pad = " " * len(first)
 
-    def fill(body, lead):  # only the compression formulas are wrapped, at 100 columns
+    def fill(body: str, lead: str) -> list[str]:
+        # only the compression formulas are wrapped, at 100 columns
         if label.startswith("compression"):
             return wrap(body, 96, lead, pad)
         return [lead + body]
     if isinstance(text, str):
         return fill(text, first)
     high, low = text[:2]
-    lead = [first + "(lanes 0-31 only)"] + fill(high, pad) if LANES_0_31 in text else fill(high, first)
+    if LANES_0_31 in text:
+        lead = [first + "(lanes 0-31 only)"] + fill(high, pad)
+    else:
+        lead = fill(high, first)
     return lead + [pad + "through"] + fill(low, pad)
 
 
-def _rdna(inst):
+def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     from layouts.formulas_rdna import sections
-    lines = _rdna_facts(inst) + _rdna_registers(inst)
+    lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
     table = sections(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
-        for wave in (32, 64):
+        for wave in sorted(table):
             lines.append(f"Wave{wave} {title} mapping with no modifiers:")
             for label, text in table[wave][side]:
                 lines += _rdna_entry(label, text)
     return lines
 
 
-def detail(inst):
-    lines = _rdna(inst) if inst.is_rdna else _cdna(inst)
+def detail(inst: Instruction) -> str:
+    import matrix_api
+    fact = matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
+    lines = _cdna(inst, fact) if inst.family == "cdna" else _rdna(inst, fact)
     return "".join(f"    {line}\n" for line in lines)

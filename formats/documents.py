@@ -56,7 +56,7 @@ def title(query: Query) -> str:
     inst = query.inst
     mods = ", ".join(f"{name} {value}" for name, value in zip(query.mods._fields, query.mods)
                      if value)
-    wave = f", wave{query.wave}" if inst.is_rdna else ""
+    wave = f", wave{query.wave}" if len(inst.architecture.waves) > 1 else ""
     return (f"{inst.name} ({inst.arch}{wave}): {VIEWS[query.view]} of {query.matrix}"
             + (" (transposed)" if query.transpose else "") + (f", {mods}" if mods else ""))
 
@@ -65,14 +65,11 @@ def tables(query: Query) -> list[Table]:
     """The tables of the answer: one per block for -R, one for -M and the catalog."""
     if query.catalog is not None:
         return [(None, *query.catalog)]
-    from layouts import operand
-
-    from . import queries as typed_queries
-    queries: Any = typed_queries  # (not annotated yet)
-    made = operand(query.inst, query.matrix, query.mods, query.wave)
+    from . import queries
+    asked = (query.inst, query.matrix, query.mods, query.wave, query.transpose)
     if query.view == "rlayout":
-        return [(t, h, r) for t, h, r in queries.register_layout(made, query.transpose)]
-    header, rows = queries.matrix_layout(made, query.transpose)
+        return [(t, h, r) for t, h, r in queries.register_layout(*asked)]
+    header, rows = queries.matrix_layout(*asked)
     return [(None, header, rows)]
 
 

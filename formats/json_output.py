@@ -3,37 +3,46 @@
 Every document has `schema_version` and `mode`; the keys of each mode are documented
 in the README ("JSON output") and fixed by formats/output.schema.json.
 """
+from __future__ import annotations
+
 import json
 
 import matrix_api as api
+from instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from instructions.model import Instruction
+    from layouts.modifiers import Modifiers
 
 SCHEMA_VERSION = 1
 MODES = {"get": "get", "entry": "entry", "rlayout": "register_layout",
          "mlayout": "matrix_layout"}
 
 
-def dump(mode, **fields):
+def dump(mode: str, **fields: Any) -> str:
     """The text of one document: `mode` and `fields`, indented, with a final newline."""
     document = {"schema_version": SCHEMA_VERSION, "mode": mode, **fields}
     return json.dumps(document, indent=2) + "\n"
 
 
-def element(inst, elem):
+def element(inst: Instruction, elem: api.Element) -> dict[str, Any]:
     return {"matrix": elem.matrix, "i": elem.i, "j": elem.j, "k": elem.k,
             "block": elem.block, "text": api.element_text(inst, elem)}
 
 
-def location(loc):
+def location(loc: api.Location) -> dict[str, Any]:
     return {"register": loc.register, "registers": list(loc.registers), "lane": loc.lane,
             "bits": list(loc.bits), "negated": loc.negated, "absolute": loc.absolute,
             "text": loc.text}
 
 
-def entry(inst, pair):
+def entry(inst: Instruction, pair: api.Entry) -> dict[str, Any]:
     return {"element": element(inst, pair.element), "location": location(pair.location)}
 
 
-def calculation(inst, calc):
+def calculation(inst: Instruction, calc: api.Calculation) -> dict[str, Any]:
     products = [{"k": k, "a": entry(inst, p.a), "b": entry(inst, p.b)}
                 for k, p in enumerate(calc.products)]
     scales = [{"kb": kb, "a": entry(inst, p.a), "b": entry(inst, p.b)}
@@ -44,62 +53,65 @@ def calculation(inst, calc):
 
 # ---- modes
 
-def version(text):
+def version(text: str) -> str:
     return dump("version", version=text)
 
 
-def listing(arch):
+def listing(arch: api.Architecture) -> str:
     return dump("list", architecture=arch.name, waves=list(arch.waves),
                 instructions=[inst.mnemonic for inst in arch.instructions])
 
 
-def detail(inst):
+def detail(inst: Instruction) -> str:
     return dump("detail", architecture=inst.arch, instruction=inst.name,
                 facts=api.facts(inst), formulas=api.formulas(inst))
 
 
-def query(inst, matrix, mods, wave, mode, numbers, output_calc):
+def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
+          numbers: dict[str, int], output_calc: bool) -> str:
     """-g, -m, -R or -M on one matrix; `numbers` holds i, j, k, block, register, lane."""
     common = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
               "wave": wave, "modifiers": dict(mods._asdict()),
               "register_count": api.register_count(inst, matrix, mods=mods, wave=wave,
                                                    output_calc=output_calc)}
-    where = {"mods": mods, "wave": wave}
     if mode == "get":
         coords = {key: numbers[key] for key in ("i", "j", "k", "block")}
-        locations = api.locate(inst, matrix, **coords, **where, output_calc=output_calc)
+        i, j, k, block = (coords[key] for key in ("i", "j", "k", "block"))
+        locations = api.locate(inst, matrix, i, j, k, block, mods=mods, wave=wave,
+                               output_calc=output_calc)
         calc = None
         if output_calc:
-            calc = calculation(inst, api.calculation(inst, coords["i"], coords["j"],
-                                                     coords["block"], **where))
-        elem = api.element_of(matrix, **coords)
+            calc = calculation(inst, api.calculation(inst, i, j, block, mods=mods, wave=wave))
+        elem = api.element_of(matrix, i, j, k, block)
         return dump("get", **common, query=coords, element=element(inst, elem),
                     locations=[location(loc) for loc in locations], calculation=calc)
     if mode == "entry":
         spot = {key: numbers[key] for key in ("register", "lane")}
-        pairs = api.elements_at(inst, matrix, spot["register"], spot["lane"], **where,
-                                output_calc=output_calc)
+        pairs = api.elements_at(inst, matrix, spot["register"], spot["lane"], mods=mods,
+                                wave=wave, output_calc=output_calc)
         entries = [dict(entry(inst, pair), calculation=None) for pair in pairs]
         if output_calc:
-            calcs = api.calculations_at(inst, spot["register"], spot["lane"], **where)
-            for item, calc in zip(entries, calcs):
-                item["calculation"] = calculation(inst, calc)
+            calcs = api.calculations_at(inst, spot["register"], spot["lane"], mods=mods,
+                                        wave=wave)
+            for item, calc_of in zip(entries, calcs):
+                item["calculation"] = calculation(inst, calc_of)
         return dump("entry", **common, query=spot, entries=entries)
     if mode == "rlayout":
-        grouped = {}
-        for pair in api.layout(inst, matrix, **where):
+        grouped: dict[api.Element, list[dict[str, Any]]] = {}
+        for pair in api.layout(inst, matrix, mods=mods, wave=wave):
             grouped.setdefault(pair.element, []).append(location(pair.location))
         elements = [{"element": element(inst, e), "locations": locs}
                     for e, locs in grouped.items()]
         return dump("register_layout", **common, elements=elements)
+    found = list(api.slots(inst, matrix, mods=mods, wave=wave))
     slots = [{"location": location(slot.location),
-              "elements": [element(inst, e) for e in slot.elements]}
-             for slot in api.slots(inst, matrix, **where)]
-    return dump("matrix_layout", **common, lanes=sorted({s["location"]["lane"] for s in slots}),
+              "elements": [element(inst, e) for e in slot.elements]} for slot in found]
+    return dump("matrix_layout", **common, lanes=sorted({s.location.lane for s in found}),
                 slots=slots)
 
 
-def catalog(rows, filters, wave, architecture=None):
+def catalog(rows: list[dict[str, Any]], filters: dict[str, list[str]], wave: int | None,
+            architecture: str | None = None) -> str:
     """`rows`: matrix_api.catalog's facts; `filters`: {key: [values]} as given."""
     return dump("catalog", architecture=architecture, filters=filters, wave=wave,
                 count=len(rows), instructions=rows)

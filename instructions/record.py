@@ -1,40 +1,53 @@
-"""Immutable records and computed-once attributes, built without `collections` and
-`functools`.
+"""Immutable records and computed-once attributes, built without `collections`,
+`functools`, `typing` and `dataclasses`.
 
-Every query of the calculator loads its instruction tables and layouts, whose records
-were named tuples with functools' caches. Importing those two modules (and the ones they
-load: operator, keyword, reprlib, types) was about 4 ms, a quarter of the interpreter's
-own start-up on the development machine, and creating each named-tuple class (its
-`__new__` is compiled from source) a few hundred microseconds more. This module gives
-the same few things at no import cost:
+Every query of the calculator loads its instruction tables and layouts. Importing
+`collections` and `functools` (and what they load: operator, keyword, reprlib, types)
+was about 4 ms, a quarter of the interpreter's own start-up on the development machine,
+`typing` about 5 ms and `dataclasses` (which loads inspect) about 8 ms; creating each
+named-tuple class (its `__new__` is compiled from source) a few hundred microseconds more.
+This module gives the same few things at no import cost:
 
-- `record(name, fields, defaults)`: a tuple subclass with named fields, defaults for the
-  last fields, keyword arguments, `_fields`, `_field_defaults`, `_replace` and
-  `_asdict`, as `collections.namedtuple` makes it (tests/test_record.py compares them);
+- `Record`: a base class that makes a class body of annotated fields a named tuple, as
+  `typing.NamedTuple` does (type checkers see `typing.NamedTuple` itself, see below):
+  defaults for the last fields, keyword arguments, `_fields`, `_field_defaults`,
+  `_replace` and `_asdict`; methods and properties in the body are kept;
+- `record(name, fields, defaults)`: the same as `collections.namedtuple` makes it
+  (tests/test_record.py compares them);
 - `cached`: an attribute computed on first use and then stored on the instance, as
   `functools.cached_property`;
 - `memoize`: a function whose results are kept per combination of arguments, as
   `functools.lru_cache`.
 """
+from __future__ import annotations
+
 from _operator import itemgetter  # the C module behind `operator`, loaded with Python
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
 
 _MISSING = object()
 
+__all__ = ["TYPE_CHECKING", "Record", "cached", "memoize", "record"]
 
-def record(name, fields, defaults=(), module=None):
-    """A named-tuple class `name` with `fields` (a list or a space-separated string);
-    `defaults` apply to the last fields."""
-    fields = tuple(fields.split() if isinstance(fields, str) else fields)
-    defaults = tuple(defaults)
+
+def _make_new(name: str, fields: tuple[str, ...],
+              defaults: tuple[Any, ...]) -> Callable[..., Any]:
     required = len(fields) - len(defaults)
     position = {field: at for at, field in enumerate(fields)}
+    count = len(fields)
 
-    def __new__(cls, *args, **kwargs):
-        if len(args) == len(fields) and not kwargs:
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == count and not kwargs:
             return tuple.__new__(cls, args)
-        if len(args) > len(fields):
-            raise TypeError(f"{name}() takes {len(fields)} values, {len(args)} given")
-        values = list(args) + [_MISSING] * (len(fields) - len(args))
+        if len(args) > count:
+            raise TypeError(f"{name}() takes {count} values, {len(args)} given")
+        values = list(args) + [_MISSING] * (count - len(args))
         for key, value in kwargs.items():
             at = position.get(key)
             if at is None:
@@ -42,64 +55,113 @@ def record(name, fields, defaults=(), module=None):
             if values[at] is not _MISSING:
                 raise TypeError(f"{name}() got two values for field {key!r}")
             values[at] = value
-        for at in range(len(args), len(fields)):
+        for at in range(len(args), count):
             if values[at] is _MISSING:
                 if at < required:
                     raise TypeError(f"{name}() is missing field {fields[at]!r}")
                 values[at] = defaults[at - required]
         return tuple.__new__(cls, values)
-
-    def __repr__(self):
-        inner = ", ".join(f"{field}={value!r}" for field, value in zip(fields, self))
-        return f"{type(self).__name__}({inner})"
-
-    def _replace(self, **changes):
-        values = [changes.pop(field, value) for field, value in zip(fields, self)]
-        if changes:
-            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
-        return tuple.__new__(type(self), values)
-
-    def _asdict(self):
-        return dict(zip(fields, self))
-
-    def __getnewargs__(self):
-        return tuple(self)
-
-    namespace = {"__slots__": (), "__new__": __new__, "__repr__": __repr__,
-                 "_replace": _replace, "_asdict": _asdict, "__getnewargs__": __getnewargs__,
-                 "_fields": fields, "_field_defaults": dict(zip(fields[required:], defaults)),
-                 "__doc__": f"{name}({', '.join(fields)})", "__module__": module or __name__}
-    for at, field in enumerate(fields):
-        namespace[field] = property(itemgetter(at), doc=f"field {at}: {field}")
-    return type(name, (tuple,), namespace)
+    return __new__
 
 
-class cached:
+def _repr(self: Any) -> str:
+    inner = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
+    return f"{type(self).__name__}({inner})"
+
+
+def _replace(self: Any, **changes: Any) -> Any:
+    values = [changes.pop(field, value) for field, value in zip(self._fields, self)]
+    if changes:
+        raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+    return tuple.__new__(type(self), values)
+
+
+def _asdict(self: Any) -> dict[str, Any]:
+    return dict(zip(self._fields, self))
+
+
+def _getnewargs(self: Any) -> tuple[Any, ...]:
+    return tuple(self)
+
+
+class _RecordType(type):
+    """Makes each class body of annotated fields a named tuple (see Record)."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...],
+                namespace: dict[str, Any]) -> _RecordType:
+        fields = tuple(namespace.get("__annotations__", {}))
+        if not fields:  # Record itself
+            return super().__new__(mcs, name, bases, namespace)
+        found = [f for f in fields if f in namespace]
+        defaults = tuple(namespace.pop(f) for f in found)
+        if tuple(found) != fields[len(fields) - len(found):]:
+            raise TypeError(f"{name}: fields with defaults must come last")
+        namespace.update({
+            "__slots__": (), "__new__": _make_new(name, fields, defaults),
+            "_fields": fields, "_field_defaults": dict(zip(found, defaults))})
+        namespace.setdefault("__repr__", _repr)
+        namespace.setdefault("__doc__", f"{name}({', '.join(fields)})")
+        for at, field in enumerate(fields):
+            namespace[field] = property(itemgetter(at), doc=f"field {at}: {field}")
+        return super().__new__(mcs, name, bases, namespace)
+
+
+class _Record(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
+    __slots__ = ()
+    _replace = _replace
+    _asdict = _asdict
+    __getnewargs__ = _getnewargs
+
+
+if TYPE_CHECKING:
+    from functools import cached_property as cached
+    from typing import NamedTuple as Record
+else:
+    Record = _Record
+
+
+def record(name: str, fields: str | tuple[str, ...] | list[str],
+           defaults: tuple[Any, ...] = (), module: str | None = None) -> Any:
+    """A named-tuple class `name` with `fields` (a list or a space-separated string);
+    `defaults` apply to the last fields."""
+    names = tuple(fields.split() if isinstance(fields, str) else fields)
+    defaults = tuple(defaults)
+    namespace: dict[str, Any] = {"__annotations__": dict.fromkeys(names, "object"),
+                                 "__module__": module or __name__}
+    namespace.update(zip(names[len(names) - len(defaults):], defaults))
+    return _RecordType(name, (_Record,), namespace)
+
+
+class _Cached:
     """A method turned into an attribute computed on first use and stored on the
     instance (which must have a __dict__), like functools.cached_property."""
 
-    def __init__(self, compute):
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
         self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
 
-    def __set_name__(self, owner, name):
+    def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance, owner=None):
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self
         value = instance.__dict__[self.name] = self.compute(instance)
         return value
 
 
-def memoize(function=None, *, limit=None):
+if not TYPE_CHECKING:  # (a type checker sees functools.cached_property, which this is)
+    cached = _Cached
+
+
+def _memoize(function: F | None = None, *, limit: int | None = None) -> Any:
     """`function` with its result kept for each combination of arguments, like
     functools.lru_cache; with a `limit`, the kept results are dropped when it is reached.
     Used bare (@memoize) or with a limit (@memoize(limit=512))."""
     if function is None:
-        return lambda f: memoize(f, limit=limit)
-    results = {}
+        return lambda f: _memoize(f, limit=limit)
+    results: dict[Any, Any] = {}
 
-    def memoized(*args, **kwargs):
+    def memoized(*args: Any, **kwargs: Any) -> Any:
         key = args + (_MISSING,) + tuple(sorted(kwargs.items())) if kwargs else args
         try:
             return results[key]
@@ -109,5 +171,19 @@ def memoize(function=None, *, limit=None):
             value = results[key] = function(*args, **kwargs)
             return value
     memoized.__name__, memoized.__doc__ = function.__name__, function.__doc__
-    memoized.__wrapped__, memoized.cache_clear = function, results.clear
+    memoized.__wrapped__ = function  # type: ignore[attr-defined]
+    memoized.cache_clear = results.clear  # type: ignore[attr-defined]
     return memoized
+
+
+if TYPE_CHECKING:
+    from typing import overload
+
+    @overload
+    def memoize(function: F, *, limit: int | None = None) -> F: ...
+    @overload
+    def memoize(function: None = None, *, limit: int | None = None) -> Callable[[F], F]: ...
+    def memoize(function: F | None = None, *, limit: int | None = None) -> Any:
+        return _memoize(function, limit=limit)
+else:
+    memoize = _memoize

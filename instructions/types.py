@@ -1,18 +1,24 @@
 """Data types of matrix operands, referenced by name from the instruction tables."""
-from .record import record
+from __future__ import annotations
+
+from .record import Record
 
 
-class DataType(record("DataType", "key label description bits is_int", defaults=(False,),
-                      module=__name__)):
+class DataType(Record):
     """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
     --detail-instruction prints, with `description` beside it."""
-    __slots__ = ()
+    key: str
+    label: str
+    description: str
+    bits: int
+    is_int: bool = False
 
-    def describe(self):
+    def describe(self) -> str:
         return f"{self.label} ({self.description})"
 
 
-def _types(*rows):
+def _types(*rows: tuple[str, str, str, int] | tuple[str, str, str, int, bool]
+           ) -> dict[str, DataType]:
     return {t.key: t for t in (DataType(*r) for r in rows)}
 
 

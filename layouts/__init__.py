@@ -4,12 +4,34 @@
 an element (element -> registers) and the elements of a register/lane (the inverse,
 derived by enumerating the same forward map).
 """
-from instructions.record import cached, memoize
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING, cached, memoize
 
 from . import cdna, rdna
-from .core import CalcError, Place  # noqa: F401  (re-exported)
-from .modifiers import (BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block, check_cdna,
-                        check_rdna, negated, rdna_c_mark, rdna_half_mark, sparse_index_set)
+from .core import CalcError, Elem, Layout, Place
+from .modifiers import (
+    BLGP_SOURCE,
+    Modifiers,
+    blgp_negates,
+    cbsz_source_block,
+    check_cdna,
+    check_rdna,
+    negated,
+    rdna_c_mark,
+    rdna_half_mark,
+    sparse_index_set,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
+
+    from instructions.model import Instruction
+
+    from .formulas_cdna import Section
+
+__all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
+           "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
 
 MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
 # Which of the coordinates i, j, k index each matrix's rows and columns (scales: k is kb).
@@ -17,10 +39,7 @@ COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"
                "K": ("i", "k"), "SA": ("i", "k"), "SB": ("k", "j")}
 
 
-def base_layout(inst, matrix, mods=Modifiers(), wave=64):
-    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
-    if inst.is_rdna:
-        return rdna.layout(inst, matrix, wave, mods)
+def _cdna_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
     if matrix == "A":
         return cdna.a_matrix(inst)
     if matrix == "B":
@@ -32,17 +51,39 @@ def base_layout(inst, matrix, mods=Modifiers(), wave=64):
     return cdna.cd_matrix(inst)
 
 
+# The layout generator of each layout family (instructions.FAMILIES):
+# (inst, matrix, wave, mods) -> Layout.
+FAMILIES = {"cdna": _cdna_layout, "rdna3": rdna.rdna3_layout, "rdna4": rdna.rdna4_layout}
+
+
+def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
+                wave: int = 64) -> Layout:
+    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
+    return FAMILIES[inst.family](inst, matrix, wave, mods)
+
+
+def formula_sections(inst: Instruction) -> Mapping[int, Section]:
+    """{wave: (element -> register lines, register -> element lines)} of the printed
+    mapping formulas of `inst`'s layout family (-d)."""
+    if inst.family == "cdna":
+        from .formulas_cdna import sections
+        return {inst.wave_sizes[0]: sections(inst)}
+    from .formulas_rdna import sections as rdna_sections
+    return rdna_sections(inst)
+
+
 class Operand:
     """One matrix of one instruction under the given modifiers."""
 
-    def __init__(self, inst, matrix, mods=Modifiers(), wave=64):
+    def __init__(self, inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
+                 wave: int = 64) -> None:
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
         self.layout = base_layout(inst, matrix, mods, wave)
         self.mark = "-" if negated(inst, matrix, mods) else ""
-        if inst.is_rdna:
+        if inst.neg:
             self.mark = rdna_c_mark(inst, matrix, mods)
         # What the modifiers do, settled once: every table cell asks again.
-        self._marks_vary = inst.is_rdna and matrix in ("A", "B")  # OPSEL/NEG halves
+        self._marks_vary = inst.neg and matrix in ("A", "B")  # NEG/NEG_HI halves
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
@@ -50,43 +91,43 @@ class Operand:
         if matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
             self._lane_of = BLGP_SOURCE[mods.blgp]
 
-    def mark_of(self, place):
+    def mark_of(self, place: Place | None) -> str:
         """The negation / absolute-value mark shown with the value at `place`."""
-        if self._marks_vary:
+        if self._marks_vary and place is not None:
             return rdna_half_mark(self.inst, self.matrix, self.mods, place)
         return self.mark
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int, int]:
         return self.layout.shape
 
     @property
-    def blocks(self):
+    def blocks(self) -> int:
         return self.layout.shape[2]
 
     @property
-    def register_count(self):
+    def register_count(self) -> int:
         return 1 if self.matrix == "K" else self.layout.register_count
 
-    def elements(self):
+    def elements(self) -> Iterable[Elem]:
         """Every element, in the order the reference lists them: block first, then the
         M/N index, then K (so B is walked column by column)."""
         if self.matrix == "B":
             return sorted(self.layout.elements(), key=lambda e: (e[2], e[1], e[0]))
         return self.layout.elements()
 
-    def places(self, row, col, block=0):
+    def places(self, row: int, col: int, block: int = 0) -> list[Place]:
         """Places the hardware reads for the element, modifiers applied."""
         if self._block_of:  # CBSZ/ABID: the block broadcast to this one
             block = self._block_of(block)
         return self._read_lanes(self.layout.places(row, col, block))
 
-    def _read_lanes(self, places):
+    def _read_lanes(self, places: list[Place]) -> list[Place]:
         if self._lane_of:  # BLGP: the lane this lane's value is read from
             return [p._replace(lane=self._lane_of(p.lane)) for p in places]
         return places
 
-    def block_places(self, block=0):
+    def block_places(self, block: int = 0) -> list[list[list[Place]]]:
         """places() of every element of one block, as rows of cells (in bulk)."""
         if self._block_of:
             block = self._block_of(block)
@@ -95,7 +136,7 @@ class Operand:
             grid = [[self._read_lanes(cell) for cell in row] for row in grid]
         return grid
 
-    def placed(self):
+    def placed(self) -> Iterator[tuple[Elem, list[Place]]]:
         """(element, places) of every element, in the order of elements() (in bulk)."""
         grids = [self.block_places(block) for block in range(self.blocks)]
         for elem in self.elements():
@@ -103,27 +144,27 @@ class Operand:
             yield elem, grids[block][row][col]
 
     @property
-    def remapped(self):
+    def remapped(self) -> bool:
         """True when a modifier changes which register slot an element is read from."""
         return bool(self._block_of or self._lane_of)
 
     @cached
-    def _base_owner(self):
-        owner = {}
+    def _base_owner(self) -> dict[Place, Elem]:
+        owner: dict[Place, Elem] = {}
         for elem in self.elements():
             for p in self.layout.places(*elem):
                 owner.setdefault(p, elem)
         return owner
 
-    def source(self, elem):
+    def source(self, elem: Elem) -> Elem:
         """The element whose unmodified place the hardware reads for `elem`."""
         if not self.remapped:
             return elem
         return self._base_owner[self.places(*elem)[0]]
 
     @cached
-    def _by_register(self):
-        table = {}
+    def _by_register(self) -> dict[tuple[int, int], list[tuple[Place, Elem]]]:
+        table: dict[tuple[int, int], list[tuple[Place, Elem]]] = {}
         for elem, places in self.placed():
             for place in places:
                 for reg in place.regs:
@@ -132,7 +173,7 @@ class Operand:
             entries.sort(key=lambda pe: pe[0].reg * 32 + pe[0].lo)
         return table
 
-    def entries(self, reg, lane):
+    def entries(self, reg: int, lane: int) -> list[tuple[Place, Elem]]:
         """(place, element) pairs held by VGPR `reg` in `lane`, lowest bits first."""
         if "_by_register" in self.__dict__ or self.remapped or self._looked_up:
             return self._by_register.get((reg, lane), [])
@@ -145,32 +186,35 @@ class Operand:
         return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][0]))
 
     @cached
-    def lanes(self):
+    def lanes(self) -> list[int]:
         return sorted({lane for _, lane in self._by_register})
 
     @cached
-    def columns(self):
+    def columns(self) -> list[tuple[int, int, int]]:
         """Distinct register slots (reg, lo, width) in use, in register then bit order."""
         return sorted({(p.reg, p.lo, p.width) for entries in self._by_register.values()
                        for p, _ in entries})
 
 
 @memoize(limit=512)
-def operand(inst, matrix, mods=Modifiers(), wave=64):
+def operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
+            wave: int = 64) -> Operand:
     """The Operand for these arguments, built once (its inverse map is reused by later
     queries of the same process: the tests, the API and the render sweep)."""
     return Operand(inst, matrix, mods, wave)
 
 
-def check_modifiers(inst, matrix, mods, output_calc, mode="get", wave=64):
+def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc: bool,
+                    mode: str = "get",
+                    wave: int = 64) -> None:
     """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
-    if inst.is_rdna:
-        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
-    else:
+    if inst.family == "cdna":
         check_cdna(inst, matrix, mods, output_calc)
+    else:
+        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
 
 
-def check_matrix(inst, matrix):
+def check_matrix(inst: Instruction, matrix: str) -> None:
     """Sparse instructions have the index matrix K instead of C; dense ones have no K."""
     if inst.sparse and matrix == "C":
         raise CalcError(f"{inst.name} is sparse: it has no C matrix (its Src2 holds the "

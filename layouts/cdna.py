@@ -3,11 +3,17 @@
 Element coordinates are (row, col, block) in the matrix's own order:
 A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j), K[i][k] -> (i, k).
 """
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING
+
 from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
+
+if TYPE_CHECKING:
+    from instructions.model import Instruction
 
 WAVE = 64
 CHUNK_BITS = 128  # the most K data one lane feeds into one pass
-SCALE_BLOCK = 32  # K values that share one E8M0 scale of v_mfma_scale_*
 
 
 class ABShape:
@@ -21,7 +27,7 @@ class ABShape:
     whose width does not divide 32 (fp6) are packed densely across VGPR boundaries.
     """
 
-    def __init__(self, inst, mn, bits):
+    def __init__(self, inst: Instruction, mn: int, bits: int) -> None:
         self.mn, self.bits, self.blocks, self.k = mn, bits, inst.blocks, inst.k
         self.kpl = mn * inst.k * inst.blocks // WAVE
         self.packed = bits < 32 and 32 % bits != 0
@@ -32,7 +38,8 @@ class ABShape:
         self.groups = inst.k // self.kpl
 
 
-def _ab_factors(inst, bits, k_coord, mn_coord, mn):
+def _ab_factors(inst: Instruction, bits: int, k_coord: str, mn_coord: str,
+                mn: int) -> tuple[Factor, ...]:
     """A or B of a dense MFMA.   # (lane64, slot) -> (mn, k, block)"""
     s = ABShape(inst, mn, bits)
     reg_bits = bits if s.packed else max(32, bits)
@@ -44,7 +51,8 @@ def _ab_factors(inst, bits, k_coord, mn_coord, mn):
             Factor(BLOCK, inst.blocks, LANE, mn))
 
 
-def _sparse_k_factors(inst, k_coord, mn, group_bits, lane_k):
+def _sparse_k_factors(inst: Instruction, k_coord: str, mn: int, group_bits: int,
+                      lane_k: int) -> tuple[Factor, ...]:
     """K of a sparse operand: groups of 4 K values share one slot of `group_bits`."""
     groups = lane_k // 4
     return (Factor(k_coord, 4, NONE, 0),
@@ -52,26 +60,27 @@ def _sparse_k_factors(inst, k_coord, mn, group_bits, lane_k):
             Factor(k_coord, inst.k // lane_k, LANE, mn))
 
 
-def sparse_lane_k(inst):
+def sparse_lane_k(inst: Instruction) -> int:
     """K values (of the uncompressed row) that one lane of a sparse operand covers."""
     return inst.k * inst.m // WAVE
 
 
-def a_matrix(inst):
+def a_matrix(inst: Instruction) -> Layout:
     bits = inst.a_type.bits
     if inst.sparse:  # two of every four K values stored: 2*bits per group of 4
         lane_k = sparse_lane_k(inst)
-        factors = (Factor(ROW, inst.m, LANE, 1),) + _sparse_k_factors(inst, COL, inst.m, 2 * bits, lane_k)
+        factors = ((Factor(ROW, inst.m, LANE, 1),)
+                   + _sparse_k_factors(inst, COL, inst.m, 2 * bits, lane_k))
         return Layout((inst.m, inst.k, 1), 2 * bits, factors)
     return Layout((inst.m, inst.k, inst.blocks), bits, _ab_factors(inst, bits, COL, ROW, inst.m))
 
 
-def b_matrix(inst):
+def b_matrix(inst: Instruction) -> Layout:
     bits = inst.b_type.bits
     return Layout((inst.k, inst.n, inst.blocks), bits, _ab_factors(inst, bits, ROW, COL, inst.n))
 
 
-def index_matrix(inst, index_set=0):
+def index_matrix(inst: Instruction, index_set: int = 0) -> Layout:
     """The sparse compression indices K[i][k]: one 4-bit field per group of four K; each
     index set holds one lane's fields (lane_k bits)."""
     lane_k = sparse_lane_k(inst)
@@ -87,7 +96,7 @@ class CDShape:
     fill the lane groups left over (`block_lanes`), then VGPRs (`block_regs` each).
     """
 
-    def __init__(self, inst):
+    def __init__(self, inst: Instruction) -> None:
         self.m, self.n, self.blocks = inst.m, inst.n, inst.blocks
         lane_groups, self.row_groups = WAVE // inst.n, inst.m // 4
         self.in_lanes = min(lane_groups, self.row_groups)
@@ -96,13 +105,13 @@ class CDShape:
         self.block_regs = 4 * self.reg_groups
 
 
-def cd_matrix(inst):
+def cd_matrix(inst: Instruction) -> Layout:
     """C/D.   # (lane64, reg) -> (i, j, block)"""
     m, n, blocks, bits = inst.m, inst.n, inst.blocks, inst.out_type.bits
     if bits == 64:  # one value per register pair; rows spread over lanes first
-        factors = (Factor(COL, n, LANE, 1), Factor(BLOCK, blocks, LANE, n),
-                   Factor(ROW, 4, LANE, n * blocks), Factor(ROW, m // 4, BIT, 64))
-        return Layout((m, n, blocks), 64, factors)
+        pairs = (Factor(COL, n, LANE, 1), Factor(BLOCK, blocks, LANE, n),
+                 Factor(ROW, 4, LANE, n * blocks), Factor(ROW, m // 4, BIT, 64))
+        return Layout((m, n, blocks), 64, pairs)
     s = CDShape(inst)
     factors = (Factor(COL, n, LANE, 1), Factor(ROW, 4, BIT, 32),
                Factor(ROW, s.in_lanes, LANE, n), Factor(ROW, s.reg_groups, BIT, 128),
@@ -111,10 +120,10 @@ def cd_matrix(inst):
     return Layout((m, n, blocks), bits, factors)
 
 
-def scale_matrix(inst, matrix, opsel=0):
+def scale_matrix(inst: Instruction, matrix: str, opsel: int = 0) -> Layout:
     """E8M0 block scales of v_mfma_scale_*: SA[i][kb] in lane i + M*kb, SB[kb][j] in lane
-    j + N*kb (kb = block of 32 K values), byte OPSEL of the scale VGPR."""
-    blocks = inst.k // SCALE_BLOCK
+    j + N*kb (kb = block of inst.scale_k K values: 32), byte OPSEL of the scale VGPR."""
+    blocks = inst.k // inst.scale_k
     if matrix == "SA":
         shape, factors = (inst.m, blocks, 1), (Factor(ROW, inst.m, LANE, 1),
                                                Factor(COL, blocks, LANE, inst.m))

@@ -9,33 +9,49 @@ formats of any width, register pairs and values straddling two VGPRs need no spe
 cases. Both directions derive from this one forward map; the inverse is built by
 enumeration (the largest operand has a few thousand elements).
 """
+from __future__ import annotations
+
 from itertools import product
 
-from instructions.record import cached, record
+from instructions.record import TYPE_CHECKING, Record, cached
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+# An element of a matrix in the engine's coordinates: (row, col, block).
+Elem = tuple[int, int, int]
+Offsets = tuple[int, int]  # (lane, bit)
 
 ROW, COL, BLOCK, COPY = "row", "col", "block", "copy"
 LANE, BIT, NONE = "lane", "bit", "none"
 
 
-# Records are named tuples (instructions.record) rather than dataclasses: a point query
-# then needs neither the dataclasses module (which imports inspect) nor its class
-# generation at start-up.
+# Records are named tuples (instructions.record.Record, typing.NamedTuple to a type
+# checker) rather than dataclasses: a point query then needs neither the dataclasses
+# module (which imports inspect) nor typing at start-up.
 
-# coord: ROW, COL, BLOCK or COPY; size: values of the digit; dest: LANE, BIT or NONE;
-# stride: lanes or bits per unit of the digit.
-Factor = record("Factor", "coord size dest stride", module=__name__)
+class Factor(Record):
+    """One digit of a coordinate: coord is ROW, COL, BLOCK or COPY; size the values of the
+    digit; dest LANE, BIT or NONE; stride the lanes or bits per unit of the digit."""
+    coord: str
+    size: int
+    dest: str
+    stride: int
 
 
-class Place(record("Place", "reg lane lo width", module=__name__)):
+class Place(Record):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
-    __slots__ = ()
+    reg: int
+    lane: int
+    lo: int
+    width: int
 
     @property
-    def hi(self):
+    def hi(self) -> int:
         return self.lo + self.width - 1
 
     @property
-    def regs(self):
+    def regs(self) -> tuple[int, ...]:
         """The VGPRs touched, first to last (two for 64-bit values and straddlers)."""
         return tuple(range(self.reg, self.reg + (self.lo + self.width + 31) // 32))
 
@@ -47,8 +63,10 @@ class Layout:
     """(row, col, block) -> places; `shape` is (rows, cols, blocks); `base_bit` is added
     to every bit offset (index-set selection)."""
 
-    def __init__(self, shape, width, factors, base_bit=0):
-        self.shape, self.width, self.factors, self.base_bit = shape, width, tuple(factors), base_bit
+    def __init__(self, shape: tuple[int, int, int], width: int, factors: Iterable[Factor],
+                 base_bit: int = 0) -> None:
+        self.shape, self.width, self.base_bit = shape, width, base_bit
+        self.factors = tuple(factors)
         for coord, extent in zip((ROW, COL, BLOCK), self.shape):
             covered = 1
             for f in self.factors:
@@ -56,7 +74,7 @@ class Layout:
             if covered != extent:
                 raise ValueError(f"{coord} digits cover {covered} values, shape says {extent}")
 
-    def _offsets(self, coord, value):
+    def _offsets(self, coord: str, value: int) -> Offsets:
         """(lane, bit) offsets that the digits of `value` of one coordinate contribute."""
         lane = bit = 0
         for f in self.factors:
@@ -70,13 +88,13 @@ class Layout:
         return lane, bit
 
     @cached
-    def _tables(self):
+    def _tables(self) -> tuple[tuple[Offsets, ...], ...]:
         """Per coordinate, the offsets of each of its values: places() then only adds."""
         return tuple(tuple(self._offsets(coord, v) for v in range(extent))
                      for coord, extent in zip((ROW, COL, BLOCK), self.shape))
 
     @cached
-    def _copies(self):
+    def _copies(self) -> list[int]:
         copies = [0]
         for f in self.factors:
             if f.coord == COPY:
@@ -84,21 +102,21 @@ class Layout:
         return copies
 
     @cached
-    def _single(self):
+    def _single(self) -> bool:
         return self._copies == [0]
 
-    def places(self, row, col, block=0):
+    def places(self, row: int, col: int, block: int = 0) -> list[Place]:
         rows, cols, blocks = self._tables
         (lr, br), (lc, bc), (lb, bb) = rows[row], cols[col], blocks[block]
         return self._at(lr + lc + lb, br + bc + bb + self.base_bit)
 
-    def _at(self, lane, bit):
+    def _at(self, lane: int, bit: int) -> list[Place]:
         """The places of a value at lane and bit offset (one per copy)."""
         if self._single:
             return [_new(Place, (bit >> 5, lane, bit & 31, self.width))]
         return [_new(Place, (bit >> 5, lane + c, bit & 31, self.width)) for c in self._copies]
 
-    def block_places(self, block=0):
+    def block_places(self, block: int = 0) -> list[list[list[Place]]]:
         """places() of every element of one block as rows of cells: the same sums,
         without a call per element (for whole tables)."""
         rows, cols, blocks = self._tables
@@ -106,7 +124,7 @@ class Layout:
         at, bb = self._at, bb + self.base_bit
         return [[at(lr + lc + lb, br + bc + bb) for lc, bc in cols] for lr, br in rows]
 
-    def places_in_lane(self, lane):
+    def places_in_lane(self, lane: int) -> Iterator[tuple[Elem, Place]]:
         """(element, place) of every value held in `lane`: the same sums as places(),
         without building the places of the other lanes."""
         (rows, cols, blocks), copies = self._tables, self._copies
@@ -118,14 +136,14 @@ class Layout:
                             bit = br + bc + bb + self.base_bit
                             yield (r, c, b), Place(bit // 32, lane, bit % 32, self.width)
 
-    def elements(self):
+    def elements(self) -> Iterator[Elem]:
         """Every element, block-major then row-major."""
         rows, cols, blocks = self.shape
         for b, r, c in product(range(blocks), range(rows), range(cols)):
             yield (r, c, b)
 
     @cached
-    def register_count(self):
+    def register_count(self) -> int:
         """VGPRs spanned: the digits are independent, so the highest bit offset is the
         one with every bit digit at its largest value."""
         top = self.base_bit + sum((f.size - 1) * f.stride for f in self.factors if f.dest == BIT)
@@ -133,4 +151,10 @@ class Layout:
 
 
 class CalcError(ValueError):
-    """A request the calculator cannot answer; the message says why and what is allowed."""
+    """A request the calculator cannot answer; the message says why and what is allowed.
+    `argument` names the argument at fault when it is one of the query's numbers (i, j,
+    k, block, register, lane, wave), so that the command line can name its option."""
+
+    def __init__(self, message: str, argument: str | None = None) -> None:
+        super().__init__(message)
+        self.argument = argument

@@ -7,23 +7,33 @@ tests/test_formulas.py evaluates every formula against the layout engine; the fe
 texts that the reference prints wrongly are reproduced for compatibility and listed
 there as known defects.
 """
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING
+
 from .cdna import ABShape, CDShape, sparse_lane_k
 
-# Architectures whose printed formulas must match the reference tool byte for byte,
-# including its few wrong texts; later architectures get the correct formulas.
-REFERENCE_ARCHS = ("CDNA1", "CDNA2", "CDNA3")
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from instructions.model import Instruction
+
+    # A formula line: (label, text); a K range is (high, low), printed "high through low".
+    Text = str | tuple[str, ...]
+    Lines = Sequence[tuple[str, Text]]
+    Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
 
 
-def terms(*parts):
+def terms(*parts: str) -> str:
     """Sum of the non-empty parts, or 0."""
     return " + ".join(p for p in parts if p) or "0"
 
 
-def scaled(factor, expr):
+def scaled(factor: int, expr: str) -> str:
     return expr if factor == 1 else f"{factor} * {expr}"
 
 
-def _ab_gpr(s):
+def _ab_gpr(s: ABShape) -> str:
     if s.bits == 64:
         return "[1:0]"
     if s.packed:  # bits counted across the lane's whole register group
@@ -41,7 +51,7 @@ def _ab_gpr(s):
     return f"{reg}.[{s.bits}*{slot}+{s.bits - 1} : {s.bits}*{slot}]"
 
 
-def _ab_lane(s, index):
+def _ab_lane(s: ABShape, index: str) -> str:
     if s.chunks == 2:
         return f"{s.mn} * floor((k % {s.k // 2}) / {s.chunk}) + {index}"
     block = f"{s.mn} * block" if s.blocks > 1 else ""
@@ -52,7 +62,7 @@ def _ab_lane(s, index):
     return terms(block, group, index)
 
 
-def _ab_k(s):
+def _ab_k(s: ABShape) -> str:
     lanes = s.mn * s.blocks
     if s.packed:
         return terms(scaled(s.kpl, f"floor(lane / {lanes})") if s.groups > 1 else "",
@@ -67,7 +77,7 @@ def _ab_k(s):
     return terms(group, reg, slot)
 
 
-def _ab_block(s):
+def _ab_block(s: ABShape) -> str:
     if s.blocks == 1:
         return "0"
     if s.groups == 1:
@@ -75,17 +85,18 @@ def _ab_block(s):
     return f"(floor(lane / {s.mn}) % {s.blocks})"
 
 
-def dense_ab(inst, matrix):
-    s = ABShape(inst, inst.m if matrix == "A" else inst.n, getattr(inst, f"{matrix.lower()}_type").bits)
+def dense_ab(inst: Instruction, matrix: str) -> Section:
+    bits = (inst.a_type if matrix == "A" else inst.b_type).bits
+    s = ABShape(inst, inst.m if matrix == "A" else inst.n, bits)
     index = "i" if matrix == "A" else "j"
-    name = f"A[i][k]" if matrix == "A" else "B[k][j]"
+    name = "A[i][k]" if matrix == "A" else "B[k][j]"
     forward = [(f"{name}.block GPR", _ab_gpr(s)), (f"{name}.block Lane", _ab_lane(s, index))]
     backward = [(f"{matrix} {index}", f"(lane % {s.mn})"), (f"{matrix} k", _ab_k(s)),
                 (f"{matrix} block", _ab_block(s))]
     return forward, backward
 
 
-def _cd32(inst, label):
+def _cd32(inst: Instruction, label: str) -> Section:
     s = CDShape(inst)
     gpr = terms(f"{s.block_regs} * block" if s.blocks // s.block_lanes > 1 else "",
                 f"4 * floor(i / {4 * s.in_lanes})" if s.reg_groups > 1 else "",
@@ -106,12 +117,14 @@ def _cd32(inst, label):
     return forward, backward
 
 
-def _cd64(inst, label):
+def _cd64(inst: Instruction, label: str) -> Section:
     m, n, blocks = inst.m, inst.n, inst.blocks
     gpr = "[2*floor(i / 4)+1 : 2*floor(i / 4)]" if m > 4 else "[1:0]"
     lane = terms(f"{n * blocks} * (i % 4)", f"{n} * block" if blocks > 1 else "", "j")
-    i = f"4 * floor(GPR_num / 2) + floor(lane / {n * blocks})" if m > 4 else f"floor(lane / {n * blocks})"
-    if m > 4 and inst.arch in REFERENCE_ARCHS:  # the reference's text lacks the lane term
+    i = f"floor(lane / {n * blocks})"
+    if m > 4:
+        i = f"4 * floor(GPR_num / 2) + {i}"
+    if m > 4 and "reference_formulas" in inst.quirks:  # the reference's text: no lane term
         i = "4 * floor(GPR_num / 2)"
     block = f"(floor(lane / {n}) % {blocks})" if blocks > 1 else "0"
     forward = [(f"{label}[i][j].block GPR", gpr), (f"{label}[i][j].block Lane", lane)]
@@ -119,15 +132,15 @@ def _cd64(inst, label):
     return forward, backward
 
 
-def cd(inst, label):
+def cd(inst: Instruction, label: str) -> Section:
     return (_cd64 if inst.out_type.bits == 64 else _cd32)(inst, label)
 
 
-def _through(high, low):
+def _through(high: str, low: str) -> Text:
     return (high, low)
 
 
-def sparse_a(inst):
+def sparse_a(inst: Instruction) -> Section:
     m, bits = inst.m, inst.a_type.bits
     lane_k = sparse_lane_k(inst)
     groups = lane_k // 4
@@ -136,7 +149,7 @@ def sparse_a(inst):
         gpr = f"(floor(k / 4) % {groups})"
         base = f"{lane_k} * floor(lane / {m}) + (4 * GPR_num)"
         k = _through(base + " + 3", base)
-        if inst.arch in REFERENCE_ARCHS:  # the reference's text: no lane term
+        if "reference_formulas" in inst.quirks:  # the reference's text: no lane term
             k = _through("(4 * GPR_num + 3)", "4 * GPR_num")
     else:
         gpr = (f"(floor(k / 8) % {groups // 2}).[16*(floor(k / 4) % 2)+15 : "
@@ -148,27 +161,30 @@ def sparse_a(inst):
     return forward, backward
 
 
-def sparse_index(inst):
+def sparse_index(inst: Instruction) -> Section:
     m, lane_k = inst.m, sparse_lane_k(inst)
     sets = lane_k // 4
     slot = f"4*(floor(k / 4) % {sets})"
     base = f"{lane_k} * floor(lane / {m}) + 4 * floor(GPR_bits / 4)"
     forward = [("compression[i][k] GPR", f"0.[{slot}+3 : {slot}]"),
                ("compression[i][k] Lane", f"{m} * floor(k / {lane_k}) + i")]
-    backward = [("compression i", f"(lane % {m})"), ("compression k", _through(base + " + 3", base))]
+    backward = [("compression i", f"(lane % {m})"),
+                ("compression k", _through(base + " + 3", base))]
     return forward, backward
 
 
-def sparse_b(inst):
+def sparse_b(inst: Instruction) -> Section:
     forward, backward = dense_ab(inst, "B")
-    if inst.b_type.bits == 16 and inst.arch in REFERENCE_ARCHS:  # the reference's (k % 4)
-        gpr = forward[0][1]
-        forward[0] = (forward[0][0], "(k % 4)" + gpr[gpr.index(".["):])
+    if inst.b_type.bits == 16 and "reference_formulas" in inst.quirks:  # reference: (k % 4)
+        (label, gpr), *rest = forward
+        assert isinstance(gpr, str)
+        forward = [(label, "(k % 4)" + gpr[gpr.index(".["):]), *rest]
     return forward, backward
 
 
-def scales(inst):
-    forward, backward = [], []
+def scales(inst: Instruction) -> Section:
+    forward: list[tuple[str, Text]] = []
+    backward: list[tuple[str, Text]] = []
     for name, index, size, opsel in (("SA[i][kb]", "i", inst.m, "OPSEL_A"),
                                      ("SB[kb][j]", "j", inst.n, "OPSEL_B")):
         forward += [(f"{name} GPR", f"0.[8*{opsel}+7 : 8*{opsel}]"),
@@ -178,7 +194,7 @@ def scales(inst):
     return forward, backward
 
 
-def sections(inst):
+def sections(inst: Instruction) -> Section:
     """(element -> register lines, register -> element lines) of a CDNA instruction."""
     if inst.sparse:
         parts = [sparse_a(inst), sparse_index(inst), sparse_b(inst), cd(inst, "D")]

@@ -5,12 +5,25 @@ Formulas are written per wave size in the reference tool's notation. Ranges are
 16-bit and 4-bit (K=32) data carry the reference's odd spellings (a missing or stray
 parenthesis) for byte compatibility; tests/test_formulas.py lists them.
 """
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from instructions.model import Instruction
+
+    from .formulas_cdna import Section, Text
+
+    Waves = Mapping[int, Section]  # wave size -> its formula lines
+
 WAVES = (32, 64)
 NOTE = "note"
 LANES_0_31 = "lanes 0-31"  # marker: a range printed under "(lanes 0-31 only)"
 
 
-def _rdna3(inst):
+def _rdna3(inst: Instruction) -> Waves:
     b = inst.a_type.bits
     e = 32 // b
     gpr = f"floor(k / {e}).[{b}*(k % {e})+{b - 1} : {b}*(k % {e})]"
@@ -31,7 +44,7 @@ def _rdna3(inst):
     return out
 
 
-def _rdna4_cd(inst):
+def _rdna4_cd(inst: Instruction) -> Waves:
     label = "D" if inst.sparse else "C or D"
     if inst.out_type.bits == 32:
         gpr, t = {32: "i % 8", 64: "i % 4"}, "GPR_num"
@@ -46,7 +59,8 @@ def _rdna4_cd(inst):
                 [(f"{label} i", i_inv[w]), (f"{label} j", "(lane % 16)")]) for w in WAVES}
 
 
-def _ab_pair(gpr, lane, k_inv, notes=()):
+def _ab_pair(gpr: str, lane: str, k_inv: str, notes: tuple[tuple[str, str], ...] = ()
+             ) -> Section:
     """A and B entries sharing one template ({x} is i for A, j for B)."""
     forward = [("A[i][k] GPR", gpr), ("A[i][k] Lane", lane.format(x="i")),
                ("B[k][j] GPR", gpr), ("B[k][j] Lane", lane.format(x="j"))]
@@ -55,7 +69,7 @@ def _ab_pair(gpr, lane, k_inv, notes=()):
     return forward, backward
 
 
-def _rdna4_dense_ab(inst):
+def _rdna4_dense_ab(inst: Instruction) -> Waves:
     b, half = inst.a_type.bits, inst.k // 2
     e = 32 // b
     bits = f"{b} * (k % {e}) + {b - 1} : {b} * (k % {e})"
@@ -79,11 +93,14 @@ def _rdna4_dense_ab(inst):
              (NOTE, "All lanes > 32 are ignored for B matrix"))
     lane = f"16 * floor(k / {half}) + {{x}}"
     return {32: _ab_pair(f"0.[{bits}]", lane, f"{half} * floor(lane / 16) + floor(GPR_bits / {b})"),
+            # wave64 as the reference prints it (no "% 2": lanes from 32 up are ignored)
             64: _ab_pair(f"0.[{bits}]", lane,
-                         f"{half} * (floor(lane / 16) % 2) + floor(GPR_bits / {b})", notes)}
+                         f"{half} * floor(lane / 16) + floor(GPR_bits / {b})", notes)}
 
 
-def _sparse_entries(a_gpr, a_lane, c_gpr, c_lane, b_gpr, b_lane, a_k, c_k, b_k, notes=()):
+def _sparse_entries(a_gpr: str, a_lane: str, c_gpr: str, c_lane: str, b_gpr: str, b_lane: str,
+                    a_k: Text, c_k: Text, b_k: Text,
+                    notes: tuple[tuple[str, str], ...] = ()) -> Section:
     forward = [("A[i][k] GPR", a_gpr), ("A[i][k] Lane", a_lane),
                ("compression[i][k] GPR", c_gpr), ("compression[i][k] Lane", c_lane),
                ("B[k][j] GPR", b_gpr), ("B[k][j] Lane", b_lane)]
@@ -93,11 +110,11 @@ def _sparse_entries(a_gpr, a_lane, c_gpr, c_lane, b_gpr, b_lane, a_k, c_k, b_k, 
     return forward, backward
 
 
-def _span(low):
+def _span(low: str) -> Text:
     return (f"({low} + 3)", low)
 
 
-def _rdna4_sparse16():
+def _rdna4_sparse16() -> Waves:
     h16 = "[16 * (k % 2) + 15 : 16 * (k % 2)]"
     a32 = "16 * floor(GPR_num / 2) + 8 * floor(lane / 16) + 4 * (GPR_num % 2)"
     c32 = ("16 * (floor(GPR_bits / 8) % 2) + 8 * floor(lane / 16) + "
@@ -122,7 +139,7 @@ def _rdna4_sparse16():
             "8 * floor(lane / 16) + 2 * (GPR_num % 4) + floor(GPR_bits / 16)")}
 
 
-def _rdna4_sparse_iu4_k32():
+def _rdna4_sparse_iu4_k32() -> Waves:
     """v_swmmac_i32_16x16x32_iu4, with the reference's unbalanced parentheses."""
     idx = "0.[4 * (floor(k / 4) % 4) + 3 : 4 * (floor(k / 4) % 4)]"
     c_k = "16 * floor(lane / 16) + 4 * floor(GPR_bits / 4) % 4)"
@@ -145,7 +162,7 @@ def _rdna4_sparse_iu4_k32():
                             "floor(GPR_bits / 4)", notes)}
 
 
-def _rdna4_sparse_packed(inst):
+def _rdna4_sparse_packed(inst: Instruction) -> Waves:
     """8-bit data (K=32) and 4-bit data (K=64): several index pairs per A register."""
     b, half = inst.a_type.bits, inst.k // 2
     e, b2 = 32 // b, 2 * b
@@ -154,7 +171,7 @@ def _rdna4_sparse_packed(inst):
     a_bits = f"{b2} * (floor(k / 4) % {per_reg}) + {b2 - 1} : {b2} * (floor(k / 4) % {per_reg})"
     b_bits = f"{b} * (k % {e}) + {b - 1} : {b} * (k % {e})"
 
-    def idx(n):
+    def idx(n: int) -> str:
         return f"0.[4 * (floor(k / 4) % {n}) + 3 : 4 * (floor(k / 4) % {n})]"
 
     lanes = {32: f"16 * floor(k / {half}) + {{x}}",
@@ -177,9 +194,9 @@ def _rdna4_sparse_packed(inst):
     return out
 
 
-def sections(inst):
+def sections(inst: Instruction) -> Waves:
     """{wave: (element -> register lines, register -> element lines)} of an RDNA instruction."""
-    if inst.arch == "RDNA3":
+    if inst.family == "rdna3":
         return _rdna3(inst)
     if not inst.sparse:
         ab = _rdna4_dense_ab(inst)
@@ -190,4 +207,4 @@ def sections(inst):
     else:
         ab = _rdna4_sparse_packed(inst)
     cd = _rdna4_cd(inst)
-    return {w: (ab[w][0] + cd[w][0], ab[w][1] + cd[w][1]) for w in WAVES}
+    return {w: ([*ab[w][0], *cd[w][0]], [*ab[w][1], *cd[w][1]]) for w in WAVES}

@@ -4,19 +4,35 @@ A transform maps an element's base places to the places the hardware actually re
 under the modifier: CBSZ/ABID make a group of blocks read one block's A values, BLGP
 swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instead.
 """
-from instructions.record import record
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING, Record
 
 from .core import CalcError
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-# The modifier values of one query (all 0 by default). opsel_a / opsel_b: the bytes of
-# the A- and B-scale VGPRs of CDNA4's v_mfma_scale_*.
-Modifiers = record("Modifiers", "cbsz abid blgp opsel neg neg_hi opsel_a opsel_b",
-                   defaults=(0,) * 8, module=__name__)
+    from instructions.model import Instruction
+
+    from .core import Place
+
+
+class Modifiers(Record):
+    """The modifier values of one query (all 0 by default). opsel_a / opsel_b: the bytes
+    of the A- and B-scale VGPRs of CDNA4's v_mfma_scale_*."""
+    cbsz: int = 0
+    abid: int = 0
+    blgp: int = 0
+    opsel: int = 0
+    neg: int = 0
+    neg_hi: int = 0
+    opsel_a: int = 0
+    opsel_b: int = 0
 
 
 # BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").
-BLGP_SOURCE = (
+BLGP_SOURCE: tuple[Callable[[int], int], ...] = (
     lambda lane: lane,                  # 0: as is
     lambda lane: lane % 32,             # 1: lanes 0-31 broadcast to 32-63
     lambda lane: lane % 32 + 32,        # 2: lanes 32-63 broadcast to 0-31
@@ -28,38 +44,38 @@ BLGP_SOURCE = (
 )
 
 
-def cbsz_source_block(block, cbsz, abid):
+def cbsz_source_block(block: int, cbsz: int, abid: int) -> int:
     """The block whose A values `block` reads: ABID within its aligned group of 2^CBSZ."""
     return (block >> cbsz << cbsz) + abid
 
 
-def blgp_negates(inst):
+def blgp_negates(inst: Instruction) -> bool:
     """FP64 MFMAs with BLGP (CDNA3 and later) use it as a negation mask: bit 0 negates A,
     bit 1 B, bit 2 C (CDNA2's FP64 MFMAs have no BLGP)."""
     return inst.blgp and inst.out_type.bits == 64
 
 
-def negated(inst, matrix, mods):
+def negated(inst: Instruction, matrix: str, mods: Modifiers) -> bool:
     if mods.blgp and blgp_negates(inst):
         bit = {"A": 1, "B": 2, "C": 4}.get(matrix, 0)
         return bool(mods.blgp & bit)
     return False
 
 
-def sparse_index_set(inst, mods):
+def sparse_index_set(inst: Instruction, mods: Modifiers) -> int:
     """CDNA3 SMFMAC: with CBSZ = 0, ABID picks the compression-index set; else set 0."""
     return mods.abid if mods.cbsz == 0 else 0
 
 
-def _range_error(what, value, inst, low, high):
+def _range_error(what: str, value: int, inst: Instruction, low: int, high: int) -> CalcError:
     return CalcError(f"{what} value {value} is not allowed for {inst.name}: "
                      f"use a value from {low} to {high}.")
 
 
-def check_cdna(inst, matrix, mods, output_calc):
+def check_cdna(inst: Instruction, matrix: str, mods: Modifiers, output_calc: bool) -> None:
     """Raise CalcError for a modifier the instruction or the queried matrix cannot take."""
     d_calc = matrix == "D" and output_calc
-    if inst.f8f6f4:
+    if inst.formats_by_cbsz_blgp:
         _check_formats(inst, mods)
     else:
         if mods.cbsz or mods.abid:
@@ -74,7 +90,7 @@ def check_cdna(inst, matrix, mods, output_calc):
                             f"such as {inst.name} do not have it (got {getattr(mods, name)}).")
 
 
-def _check_cbsz_abid(inst, matrix, mods, d_calc):
+def _check_cbsz_abid(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool) -> None:
     for name in ("cbsz", "abid"):
         value = getattr(mods, name)
         if not value:
@@ -99,7 +115,7 @@ def _check_cbsz_abid(inst, matrix, mods, d_calc):
                         f"{mods.cbsz}: use a value from 0 to {top_abid}.")
 
 
-def _check_formats(inst, mods):
+def _check_formats(inst: Instruction, mods: Modifiers) -> None:
     """f8f6f4: CBSZ and BLGP name the A and B formats (any matrix); ABID is not used."""
     from instructions.model import F8F6F4_FORMATS
     codes = ", ".join(f"{n} {f}" for n, f in enumerate(F8F6F4_FORMATS))
@@ -112,7 +128,7 @@ def _check_formats(inst, mods):
         raise CalcError(f"{inst.name} does not take ABID (got {mods.abid}); only 0 is allowed.")
 
 
-def _check_scale_opsel(inst, matrix, mods, d_calc):
+def _check_scale_opsel(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool) -> None:
     if not inst.scaled:
         raise CalcError(f"--opsel-a/--opsel-b select scale bytes of v_mfma_scale_* "
                         f"instructions; {inst.name} has no scales "
@@ -129,7 +145,7 @@ def _check_scale_opsel(inst, matrix, mods, d_calc):
             raise _range_error(f"--{name.replace('_', '-')}", value, inst, 0, 3)
 
 
-def _check_blgp(inst, matrix, mods, d_calc):
+def _check_blgp(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool) -> None:
     if not inst.blgp:
         raise CalcError(f"{inst.name} does not support the BLGP modifier (got {mods.blgp}); "
                         "only 0 is allowed.")
@@ -146,7 +162,7 @@ def _check_blgp(inst, matrix, mods, d_calc):
 
 # ---- RDNA: OPSEL and NEG/NEG_HI.
 
-def rdna_half_mark(inst, matrix, mods, place):
+def rdna_half_mark(inst: Instruction, matrix: str, mods: Modifiers, place: Place) -> str:
     """A/B: NEG[0]/NEG[1] negate low 16-bit halves, NEG_HI[0]/NEG_HI[1] high halves.
 
     As in the reference, the mark is shown only where the printed slot is exactly one
@@ -158,20 +174,20 @@ def rdna_half_mark(inst, matrix, mods, place):
     return "-" if mask & bit else ""
 
 
-def rdna_c_mark(inst, matrix, mods):
+def rdna_c_mark(inst: Instruction, matrix: str, mods: Modifiers) -> str:
     """C: NEG[2] negates, NEG_HI[2] takes the absolute value."""
     if matrix != "C" or not inst.neg:
         return ""
     return ("-" if mods.neg & 4 else "") + ("|" if mods.neg_hi & 4 else "")
 
 
-def opsel_limit(inst, wave):
+def opsel_limit(inst: Instruction, wave: int) -> int:
     """Largest legal OPSEL of an RDNA4 SWMMAC: one index set per `bits per lane` slice."""
     from .rdna import index_bits_per_lane
     return 32 // index_bits_per_lane(inst, wave) - 1
 
 
-def check_rdna(inst, matrix, mods, d_calc, wave):
+def check_rdna(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool, wave: int) -> None:
     for name in ("cbsz", "abid", "blgp", "opsel_a", "opsel_b"):
         if getattr(mods, name):
             raise CalcError(f"{name.upper()} is a CDNA modifier; {inst.arch} instructions such "
@@ -182,11 +198,11 @@ def check_rdna(inst, matrix, mods, d_calc, wave):
         _check_neg(inst, matrix, mods, d_calc)
 
 
-def _check_opsel(inst, matrix, mods, wave):
+def _check_opsel(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> None:
     if not inst.opsel:
         raise CalcError(f"{inst.name} does not support the OPSEL modifier (got {mods.opsel}); "
                         "only 0 is allowed.")
-    if inst.arch == "RDNA3":
+    if inst.family == "rdna3":  # OPSEL[2]: the C/D half
         if matrix not in ("C", "D"):
             raise CalcError(f"On {inst.name} OPSEL selects the C/D register half; it does not "
                             f"apply to {matrix}.")
@@ -202,7 +218,7 @@ def _check_opsel(inst, matrix, mods, wave):
         raise _range_error(f"OPSEL (wave{wave})", mods.opsel, inst, 0, top)
 
 
-def _check_neg(inst, matrix, mods, d_calc):
+def _check_neg(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool) -> None:
     if not inst.neg:
         raise CalcError(f"{inst.name} does not support the NEG/NEG_HI modifiers "
                         f"(got {mods.neg}/{mods.neg_hi}); only 0 is allowed.")

@@ -3,14 +3,23 @@
 Element coordinates as on CDNA: A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j),
 K[i][k] -> (i, k); there is one block.
 """
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING
+
 from .core import BIT, COL, COPY, LANE, NONE, ROW, Factor, Layout
+
+if TYPE_CHECKING:
+    from instructions.model import Instruction
+
+    from .modifiers import Modifiers
 
 HALF = 16  # lanes per lane half of a wave32 row pair
 
 
 # ---- RDNA3: A/B replicated over every group of 16 lanes; C/D rows interleaved over lanes.
 
-def rdna3_ab(inst, matrix, wave):
+def rdna3_ab(inst: Instruction, matrix: str, wave: int) -> Layout:
     """# (lane, slot) -> (i or j, k); each value in lanes x, x+16 (, x+32, x+48)"""
     bits = inst.a_type.bits
     mn, k = (ROW, COL) if matrix == "A" else (COL, ROW)
@@ -20,7 +29,7 @@ def rdna3_ab(inst, matrix, wave):
     return Layout(shape, bits, factors)
 
 
-def rdna3_cd(inst, wave, opsel=0):
+def rdna3_cd(inst: Instruction, wave: int, opsel: int = 0) -> Layout:
     """# (lane, vgpr) -> (i, j): W/16 rows per VGPR; 16-bit values in the half OPSEL picks"""
     rows_per_reg = wave // HALF
     factors = (Factor(COL, 16, LANE, 1), Factor(ROW, rows_per_reg, LANE, HALF),
@@ -32,7 +41,8 @@ def rdna3_cd(inst, wave, opsel=0):
 # ---- RDNA4: each row of an operand is cut into chunks that alternate between the two
 # lane halves; in wave64 the upper half of each lane's VGPRs moves to lane + 32.
 
-def chunked(coord, extent, chunk, bits, wave):
+def chunked(coord: str, extent: int, chunk: int, bits: int,
+            wave: int) -> tuple[Factor, ...]:
     """Digits of one coordinate of `extent` values laid out in chunks of `chunk` values;
     a wave32 lane holds extent/2 values of `bits` bits."""
     per_lane = extent // 2
@@ -48,7 +58,7 @@ def chunked(coord, extent, chunk, bits, wave):
     return tuple(low)
 
 
-def rdna4_ab(inst, matrix, wave):
+def rdna4_ab(inst: Instruction, matrix: str, wave: int) -> Layout:
     bits = inst.a_type.bits
     mn, k = (ROW, COL) if matrix == "A" else (COL, ROW)
     chunk_bits = 128 if inst.sparse else 64   # SWMMAC B is cut into 128-bit chunks
@@ -58,7 +68,7 @@ def rdna4_ab(inst, matrix, wave):
     return Layout(shape, bits, factors)
 
 
-def _sparse_pairs(inst, wave):
+def _sparse_pairs(inst: Instruction, wave: int) -> tuple[Factor, ...]:
     """Sparse A (and its index K): every 4 K values keep 2, stored as one pair of 2*bits."""
     bits = inst.a_type.bits
     stored = inst.k // 2
@@ -67,17 +77,17 @@ def _sparse_pairs(inst, wave):
         COL, inst.k // 4, chunk, 2 * bits, wave)
 
 
-def rdna4_sparse_a(inst, wave):
+def rdna4_sparse_a(inst: Instruction, wave: int) -> Layout:
     return Layout((16, inst.k, 1), 2 * inst.a_type.bits, _sparse_pairs(inst, wave))
 
 
-def index_bits_per_lane(inst, wave):
+def index_bits_per_lane(inst: Instruction, wave: int) -> int:
     """Bits of index data one lane holds (4 per stored pair); OPSEL picks one such slice."""
     pairs = Layout((16, inst.k, 1), 4, _sparse_pairs(inst, wave)).register_count
     return 4 * (pairs * 32 // (2 * inst.a_type.bits))
 
 
-def rdna4_index(inst, wave, opsel=0):
+def rdna4_index(inst: Instruction, wave: int, opsel: int = 0) -> Layout:
     """The compression indices: A's pair arrangement with one 4-bit index per pair."""
     pair_bits = 2 * inst.a_type.bits
     factors = tuple(Factor(f.coord, f.size, f.dest, f.stride * 4 // pair_bits)
@@ -85,15 +95,19 @@ def rdna4_index(inst, wave, opsel=0):
     return Layout((16, inst.k, 1), 4, factors, base_bit=opsel * index_bits_per_lane(inst, wave))
 
 
-def rdna4_cd(inst, wave):
+def rdna4_cd(inst: Instruction, wave: int) -> Layout:
     bits = inst.out_type.bits
     factors = (Factor(COL, 16, LANE, 1),) + chunked(ROW, 16, 8, bits, wave)
     return Layout((16, 16, 1), bits, factors)
 
 
-def layout(inst, matrix, wave, mods):
-    if inst.arch == "RDNA3":
-        return rdna3_ab(inst, matrix, wave) if matrix in "AB" else rdna3_cd(inst, wave, mods.opsel)
+def rdna3_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
+    """The layout family "rdna3"."""
+    return rdna3_ab(inst, matrix, wave) if matrix in "AB" else rdna3_cd(inst, wave, mods.opsel)
+
+
+def rdna4_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
+    """The layout family "rdna4"."""
     if matrix == "K":
         return rdna4_index(inst, wave, mods.opsel)
     if matrix == "A" and inst.sparse:

@@ -1,13 +1,15 @@
 """Shared helpers of the test suite.
 
 `SHARED` is the project's shared data folder beside the repository (../shared): the golden
-corpus, the reference CLI notes and the README seed. Tests that need it skip, saying so,
-only when it is absent; everything else runs from the repository alone.
+corpus, the reference CLI notes and the README seed. Tests that need it (or an optional
+test dependency such as tabulate) skip, saying so, only when it is absent, and only
+outside CI: under CI=true a missing dependency fails the test (`missing`).
 """
 import gzip
 import json
+import os
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,23 @@ def call(argv):
     return status, out.getvalue(), err.getvalue()
 
 
+def missing(reason):
+    """Skip the calling test for `reason`; under CI=true fail it instead (CI must run it)."""
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(f"{reason} (CI=true: a missing test dependency is a failure)",
+                    pytrace=False)
+    pytest.skip(reason)
+
+
+def need_module(name, reason):
+    """The module `name`, imported; missing(reason) when it is not installed."""
+    import importlib
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(f"{name} is not installed: {reason}")
+
+
 def shared_file(*parts):
     """Path of a file below ../shared, or None when it is not there."""
     path = SHARED.joinpath(*parts)
@@ -50,11 +69,11 @@ def require_shared(*parts):
     """The path of a ../shared file; skips the calling test when it is absent."""
     path = shared_file(*parts)
     if path is None:
-        pytest.skip(absent_reason(*parts))
+        missing(absent_reason(*parts))
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def golden_records():
     """Every record of ../shared/golden/public.jsonl.gz (a tuple), or None if absent."""
     path = shared_file("golden", "public.jsonl.gz")
@@ -64,7 +83,7 @@ def golden_records():
         return tuple(json.loads(line) for line in handle if line.strip())
 
 
-@lru_cache(maxsize=None)
+@cache
 def shared_text(*parts):
     """Text of a ../shared file, or None if absent."""
     path = shared_file(*parts)

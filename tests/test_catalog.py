@@ -5,14 +5,11 @@ import io
 import json
 
 import pytest
+from conftest import call
 
 import matrix_api as api
-import matrix_calculator
-from conftest import call
 from formats.catalog import HEADER
 from instructions import ARCHITECTURES
-
-
 
 
 def rows(argv):

@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import call, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
-from conftest import call
 import matrix_cli
 from instructions import ARCHITECTURES
 
@@ -353,8 +353,8 @@ def _extension_answer(status, out, err):
     return status == 0 and err == "" and any(name in first.split() for name in EXTENSIONS)
 
 
-@pytest.mark.skipif(not GOLDEN.exists(), reason="golden corpus not beside the checkout")
 def test_every_golden_error_is_one_clean_line():
+    require_shared("golden", "public.jsonl.gz")
     failures = []
     for argv in _golden_errors():
         status, out, err = call(argv)

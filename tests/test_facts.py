@@ -6,12 +6,12 @@ import re
 import shlex
 
 import pytest
+from conftest import absent_reason, missing, shared_text
+from readme_examples import README_EXAMPLES
 
-from conftest import absent_reason, shared_text
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand
-from readme_examples import README_EXAMPLES
 
 
 def instruction(arch, mnemonic):
@@ -110,7 +110,7 @@ def test_readme_example(run, line, command, expected):
 def test_readme_examples_are_those_of_the_seed():
     text = shared_text("seeds", "004_ce971d2592b01a50.txt")
     if text is None:
-        pytest.skip(absent_reason("seeds", "004_ce971d2592b01a50.txt"))
+        missing(absent_reason("seeds", "004_ce971d2592b01a50.txt"))
     lines = text.split("\n")
     found = []
     for number, line in enumerate(lines, 1):

@@ -59,9 +59,16 @@ def test_declared_contents_match_the_tree():
     assert sorted(declared) == on_disk == sorted(PACKAGES)
     assert not list(ROOT.glob("*/*/__init__.py")), "subpackages must be declared too"
     data = [f"{pkg}/{p.name}" for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
-            if p.is_file() and p.suffix not in (".py", ".pyc")]
+            if p.is_file() and p.suffix not in (".py", ".pyc") and p.name != "py.typed"]
     assert data == ["formats/output.schema.json"], "data files: package them"
     assert setting("formats") == '["output.schema.json"]  # --json-schema prints it'
+
+
+def test_packages_ship_their_type_hints():
+    """PEP 561: each package has a py.typed marker, and pyproject packages it."""
+    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES)
+    assert re.search(r'^\[tool\.setuptools\.package-data\]\n(?:#.*\n)*"\*" = \["py\.typed"\]',
+                     PYPROJECT, re.MULTILINE)
 
 
 TABULATE = "tabulate>=0.10.0,<0.11"

@@ -32,7 +32,8 @@ def transcripts():
         for part in re.split(r"^(?=\$ )", block, flags=re.M):
             if part.startswith("$ ./matrix_calculator.py "):
                 command, _, output = part.partition("\n")
-                found.append((command[len("$ ./matrix_calculator.py "):], output.rstrip("\n") + "\n"))
+                found.append((command[len("$ ./matrix_calculator.py "):],
+                              output.rstrip("\n") + "\n"))
     return found
 
 

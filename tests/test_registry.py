@@ -1,10 +1,10 @@
 """The architecture and instruction registry: counts, order, uniqueness, opcodes, names."""
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from conftest import absent_reason, golden_records, missing
 
-from conftest import absent_reason, golden_records
 from formats.detail import detail
 from instructions import ARCHITECTURES, find_architecture
 
@@ -41,7 +41,7 @@ def test_instruction_count(name):
     assert len(arch_named(name).instructions) == COUNTS[name]
 
 
-@lru_cache(maxsize=None)
+@cache
 def encoding(inst):
     """The encoding that --detail-instruction names for the instruction."""
     found = re.findall(r"^    Encoding: (\S+)$", detail(inst), re.M)
@@ -86,7 +86,7 @@ def test_errata_opcodes(key, run):
 def test_list_order_matches_the_golden_lists(run):
     records = golden_records()
     if records is None:
-        pytest.skip(absent_reason("golden", "public.jsonl.gz"))
+        missing(absent_reason("golden", "public.jsonl.gz"))
     checked = set()
     for rec in records:
         if rec["mode"] != "list" or rec["rc"] != 0 or rec["arch"].upper() not in COUNTS:

@@ -1,0 +1,67 @@
+"""The reference's output quirks, as named filters over the engine's correct answers.
+
+Text output reproduces the reference tool byte for byte, including a few behaviours
+that do not describe the hardware. Each one is a filter here, applied only to text and
+only where the instruction's architecture declares the quirk (`Architecture.quirks`,
+names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
+(The formula texts the reference prints wrongly, quirk `reference_formulas`, are kept
+beside the formula builders in layouts/formulas_cdna.py.)
+"""
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from instructions.model import Instruction
+    from matrix_api import Calculation, Entry, ModifierValues
+
+
+def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
+                        remapped: bool) -> list[Entry]:
+    """Quirk `broadcast_skip_walk` (-m): when CBSZ/ABID or BLGP remap the slots of an
+    operand, the reference walks the register's slots and skips ahead by the number of
+    elements a slot listed, so a slot broadcast to n elements hides the next n-1 slots."""
+    if "broadcast_skip_walk" not in inst.quirks or not remapped or not entries:
+        return entries
+    lo, hi = entries[0].location.bits
+    width = hi - lo + 1
+    by_slot: dict[int, list[Entry]] = {}
+    for entry in entries:
+        by_slot.setdefault(entry.location.bits[0] // width, []).append(entry)
+    shown: list[Entry] = []
+    slot = 0
+    while slot < 32 // width:
+        found = by_slot.get(slot, [])
+        shown += found
+        slot += max(1, len(found))
+    return shown
+
+
+def index_entry_first_register(inst: Instruction, entries: list[Entry],
+                               base_bit: int) -> list[Entry]:
+    """Quirk `index_entry_first_register` (-m -k): the reference lists only the
+    compression indices of the pairs held by the first A register (RDNA4), although the
+    lane holds more (-M, -g, JSON and the library list them all)."""
+    if "index_entry_first_register" not in inst.quirks:
+        return entries
+    per_reg = 4 * (32 // (2 * inst.a_type.bits))
+    return [e for e in entries if e.location.bits[0] - base_bit < per_reg]
+
+
+def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValues,
+                    wave: int) -> Calculation:
+    """Quirk `output_b_by_row` (-D -o): the reference pairs A[i][k] with B[k][i] instead
+    of B[k][j] (RDNA3): the B terms of D[i][j] are those of D[i][i]."""
+    if "output_b_by_row" not in inst.quirks:
+        return calc
+    import matrix_api as api
+    i = calc.d.element.i or 0
+    by_row = api.calculation(inst, i, i, calc.d.element.block, mods=mods, wave=wave)
+    products = tuple(p._replace(b=q.b) for p, q in zip(calc.products, by_row.products))
+    return calc._replace(products=products)
+
+
+def untitled_blocks(inst: Instruction) -> bool:
+    """Quirk `untitled_blocks` (-R): a WMMA operand's one block is printed without a
+    "Block 0" title."""
+    return "untitled_blocks" in inst.quirks

@@ -1,0 +1,87 @@
+"""Layers import only downwards: instruction tables, layouts, the engine/library
+(matrix_api), renderers (formats), the command line. Every import statement of every
+product module is read (ast), including those made inside functions and for type
+checking only."""
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "formats": 3, "matrix_cli": 4,
+          "matrix_calculator": 5}
+
+
+def layer_of(module):
+    return LAYERS.get(module.split(".")[0])
+
+
+def product_modules():
+    for path in sorted(ROOT.glob("*.py")) + sorted(ROOT.glob("*/*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        name = ".".join(rel.parts)
+        if name.endswith(".__init__"):
+            name = name[: -len(".__init__")]
+        if layer_of(name) is not None:
+            yield name, path
+
+
+def imported(name, path):
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                yield ".".join(base + ([node.module] if node.module else []))
+            else:
+                yield node.module
+
+
+def test_every_layer_is_known():
+    names = {name for name, _ in product_modules()}
+    assert {"instructions.model", "layouts.core", "matrix_api", "formats.queries",
+            "matrix_cli"} <= names
+
+
+def test_no_module_imports_upwards():
+    upward = []
+    for name, path in product_modules():
+        for target in imported(name, path):
+            if layer_of(target) is not None and layer_of(target) > layer_of(name):
+                upward.append(f"{name} imports {target}")
+    assert upward == []
+
+
+def test_the_check_finds_an_upward_import(tmp_path):
+    """(the test above can fail: an upward import in a layouts module is seen)"""
+    path = tmp_path / "core.py"
+    path.write_text("def f():\n    from formats.notation import register\n")
+    assert list(imported("layouts.core", path)) == ["formats.notation"]
+    assert layer_of("formats.notation") > layer_of("layouts.core")
+
+
+def test_no_code_tests_an_architecture_name():
+    """Code reads traits; architecture names appear only in the instruction tables."""
+    import re
+    pattern = re.compile(r"""["'](?:RDNA[34]|CDNA[1-4])["']""")
+    found = []
+    for name, path in product_modules():
+        if layer_of(name) == 0:  # the tables name their architecture
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.name}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_missing_dependencies_fail_under_ci(monkeypatch):
+    """conftest.missing: a skip outside CI, a failure under CI=true."""
+    from conftest import missing
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception):
+        missing("tabulate is not installed")
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception):
+        missing("tabulate is not installed")
