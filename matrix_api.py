@@ -643,14 +643,14 @@ def catalog(filters: Mapping[str, Any] | None = None,
 # ---- linear layouts (issue 14: code for kernel writers) --------------------------------
 
 def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-                  wave: Optional[int] = None) -> dict:
+                  wave: int | None = None) -> dict[str, Any]:
     """The operand's layout as Triton-style linear-layout bases: {"in_dims": ["register",
     "lane"], "out_dims": ["dim0", "dim1"(, "dim2")], "bases": {"register": [[row, col],
     ...], "lane": [...]} or None, "reason": why there are none, "note": ...}. Register
     bit b is value 2^b of the lane; dims are (row, col), or (block, row, col) for
     multi-block operands; sparse operands are given for their compressed matrix."""
     from layouts.linear import bases_of
-    result = bases_of(_operand(inst, matrix, mods, wave))
+    result = bases_of(operand(inst, matrix, mods=mods, wave=wave))
     return {"in_dims": list(result.in_dims), "out_dims": list(result.out_dims),
             "bases": result.bases, "reason": result.reason, "note": result.note}
 

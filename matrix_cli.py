@@ -253,12 +253,12 @@ def _zsh(choices: dict[str, list[str]], by_arch: Arches,
     every = " ".join(sorted({m for _, ms in by_arch.values() for m in ms}))
     values = dict(choices, instruction=every.split())
     specs = []
-    for dest, names, default in VALUE_OPTIONS:
+    for dest, names, _ in VALUE_OPTIONS:
         words = values.get(dest)
         action = f"({' '.join(words)})" if words else " "
         for name in names:
             specs.append(f"'*{name}[{_zsh_text(VALUE_HELP[dest])}]:{dest}:{action}'")
-    for dest, names, text in FLAGS:
+    for _, names, text in FLAGS:
         specs += [f"'*{name}[{_zsh_text(text)}]'" for name in names]
     specs.append(f"'*--filter[{_zsh_text(FILTER_HELP)}]:filter:({' '.join(choices['filter'])})'")
     specs += ["'(- *)'{-h,--help}'[show the help and exit]'"]
@@ -672,11 +672,11 @@ PICTURES = ("svg", "html")
 PICTURE_COLORS = ("lane", "register", "block", "row", "k")
 
 
-def _picture_format(args):
+def _picture_format(args: Any) -> str | None:
     """The picture format (svg or html) --format asks for, or None; checks its value
     and that --color-by comes with it."""
-    fmt = getattr(args, "format", _ABSENT)
-    color = getattr(args, "color_by", _ABSENT)
+    fmt: Any = getattr(args, "format", _ABSENT)
+    color: Any = getattr(args, "color_by", _ABSENT)
     if fmt is _ABSENT:
         if color is not _ABSENT:
             raise ArgumentError("--color-by colours pictures: use it with --format svg "
@@ -693,12 +693,12 @@ def _picture_format(args):
         return None
     if color is not _ABSENT and color.lower() not in PICTURE_COLORS:
         raise ArgumentError(f"--color-by takes {colors}, not {_shown(color)}")
-    return fmt.lower()
+    return str(fmt).lower()
 
 
 def _picture(args, inst, matrix, mods, wave, mode):
     """-R or -M drawn by formats.pictures (the engine's answers, as SVG or HTML)."""
-    fmt = _picture_format(args)
+    fmt = str(_picture_format(args))
     if mode not in ("rlayout", "mlayout"):
         flag = dict(MODES)[mode]
         raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M, not {flag}")

@@ -66,10 +66,11 @@ def _resolve(inst: Any, matrix: str | None, mods: Any, wave: int) -> tuple[Any, 
 
 
 def _fragment(inst: Any, matrix: str, mods: Any, wave: int) -> Fragment:
-    from layouts import check_matrix, check_modifiers, operand
-    check_modifiers(inst, matrix, mods, matrix == "D", "get", wave)  # type: ignore[no-untyped-call]
-    check_matrix(inst, matrix)  # type: ignore[no-untyped-call]
-    return fragment(operand(inst, matrix, mods, wave))
+    """The fragment of the library's checked operand (D as with -o: it takes the inputs'
+    modifiers)."""
+    import matrix_api
+    return fragment(matrix_api.operand(inst, matrix, mods=mods, wave=wave,
+                                       output_calc=matrix == "D"))
 
 
 # ---- index arithmetic (plain C)
@@ -178,7 +179,7 @@ class CType(NamedTuple):
 def _bf16_element(inst: Any) -> str:
     """clang declares the 128-bit bf16 A operands (gfx950's new MFMA/SMFMAC) with
     __bf16 elements, every other bf16 operand with short."""
-    return "__bf16" if _register_bits(inst, "A") >= 128 and not inst.is_rdna else "short"
+    return "__bf16" if _register_bits(inst, "A") >= 128 and not _wmma(inst) else "short"
 
 
 def _register_bits(inst: Any, matrix: str, wave: int = 64) -> int:
@@ -189,7 +190,7 @@ def _register_bits(inst: Any, matrix: str, wave: int = 64) -> int:
 def operand_type(inst: Any, matrix: str, wave: int) -> CType:
     """The C type of the builtin's argument (or result) for `matrix`."""
     if matrix in ("K", "SA", "SB"):
-        return CType("short" if inst.is_rdna else "int", 1)
+        return CType("short" if _wmma(inst) else "int", 1)
     total = _register_bits(inst, matrix, wave)
     if matrix in ("C", "D"):
         key, bits = inst.out_type.key, inst.out_type.bits
@@ -209,12 +210,25 @@ def operand_type(inst: Any, matrix: str, wave: int) -> CType:
     return CType("int", total // 32)
 
 
+class WmmaBuiltins(NamedTuple):
+    """How clang spells the WMMA/SWMMAC builtins of one layout family."""
+    suffix: str            # after _w32/_w64 on WMMA builtins
+    opsel_argument: bool   # 16-bit-output WMMAs take OPSEL (the C/D half) as an argument
+
+
+WMMA_BUILTINS = {"rdna3": WmmaBuiltins("", True), "rdna4": WmmaBuiltins("_gfx12", False)}
+
+
+def _wmma(inst: Any) -> bool:
+    """WMMA and SWMMAC (wave32/wave64 builtins) rather than MFMA and SMFMAC."""
+    return inst.kind in ("wmma", "swmmac")
+
+
 def builtin_name(inst: Any, wave: int) -> str:
     """The clang builtin of `inst` (checked against clang-22 by scripts/check_hip.py)."""
-    if inst.is_rdna:
-        suffix = f"_w{wave}" + ("_gfx12" if inst.kind == "wmma" and inst.arch == "RDNA4"
-                                else "")
-        return f"__builtin_amdgcn_{inst.mnemonic[2:]}{suffix}"
+    if _wmma(inst):
+        generation = WMMA_BUILTINS[inst.family].suffix if inst.kind == "wmma" else ""
+        return f"__builtin_amdgcn_{inst.mnemonic[2:]}_w{wave}{generation}"
     if inst.f8f6f4:
         return f"__builtin_amdgcn_mfma_scale_f32_{inst.m}x{inst.n}x{inst.k}_f8f6f4"
     return f"__builtin_amdgcn_{_older_spelling(inst)[2:]}"
@@ -226,7 +240,7 @@ def _older_spelling(inst: Any) -> str:
     if inst.kind != "mfma":
         return str(inst.mnemonic)
     from instructions import find_architecture
-    cdna2 = find_architecture("CDNA2")  # type: ignore[no-untyped-call]
+    cdna2 = find_architecture("CDNA2")
     if cdna2 is None:
         return str(inst.mnemonic)
     key = (inst.m, inst.n, inst.k, inst.blocks, inst.a_type.key, inst.out_type.key)
@@ -439,7 +453,7 @@ def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
     """RDNA float NEG/NEG_HI: negate the low / high 16-bit halves of A or B, NEG[2] /
     NEG_HI[2] negate C / take its absolute value (the compiler folds whole-operand
     negations into the instruction's neg_lo/neg_hi bits)."""
-    if not inst.is_rdna or not inst.neg or inst.is_int:
+    if not _wmma(inst) or not inst.neg or inst.is_int:
         return []
     out = []
     var = LOWER[matrix]
@@ -474,18 +488,18 @@ def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
 def call_arguments(inst: Any, mods: Any, wave: int, args: dict[str, str]) -> str:
     """The builtin's argument list: operands and modifier immediates, in clang's order."""
     a, b, c = args["A"], args["B"], args.get("C", "acc")
-    if inst.is_rdna:
+    if _wmma(inst):
         idx = []
         if inst.sparse:
             from layouts.rdna import index_bits_per_lane
-            shift = mods.opsel * index_bits_per_lane(inst, wave)  # type: ignore[no-untyped-call]
+            shift = mods.opsel * index_bits_per_lane(inst, wave)
             idx = [f"(short)({args['K']} >> {shift})" if shift else f"(short){args['K']}"]
         if inst.is_int:
             signed_a, signed_b = ("true" if mods.neg & 1 else "false",
                                   "true" if mods.neg & 2 else "false")
             return ", ".join([signed_a, a, signed_b, b, c] + idx + ["false"])
         opsel = ["true" if mods.opsel else "false"] if (
-            inst.arch == "RDNA3" and inst.out_type.bits == 16) else []
+            WMMA_BUILTINS[inst.family].opsel_argument and inst.out_type.bits == 16) else []
         return ", ".join([a, b, c] + idx + opsel)
     if inst.f8f6f4:
         if inst.scaled:
@@ -567,11 +581,11 @@ def _check_example(inst: Any, mods: Any, wave: int) -> None:
     index set); the error is D's."""
     from layouts import check_modifiers
     try:
-        check_modifiers(inst, "D", mods, True, "get", wave)  # type: ignore[no-untyped-call]
+        check_modifiers(inst, "D", mods, True, "get", wave)
     except CalcError:
         for matrix in _operands(inst):
             try:
-                check_modifiers(inst, matrix, mods, False, "get", wave)  # type: ignore[no-untyped-call]
+                check_modifiers(inst, matrix, mods, False, "get", wave)
             except CalcError:
                 continue
             return
@@ -593,10 +607,10 @@ def _for_operand(inst: Any, matrix: str, mods: Any) -> Any:
     if inst.f8f6f4:
         keep = ("cbsz", "blgp") + tuple(k for k in keep if k.startswith("opsel_"))
     values = {k: getattr(mods, k) for k in keep}
-    if not inst.is_rdna and inst.out_type.bits == 64:
+    if not _wmma(inst) and inst.out_type.bits == 64:
         values.pop("blgp", None)  # CDNA3 FP64: BLGP negates, the layout stays
-    if inst.is_rdna and matrix in ("C", "D") and inst.arch != "RDNA3":
-        values.pop("opsel", None)
-    if inst.is_rdna and matrix == "K" and inst.arch == "RDNA3":
+    if _wmma(inst) and matrix in ("C", "D") and not WMMA_BUILTINS[inst.family].opsel_argument:
+        values.pop("opsel", None)  # (OPSEL selects C/D halves only where it is an argument)
+    if _wmma(inst) and matrix == "K" and WMMA_BUILTINS[inst.family].opsel_argument:
         values.pop("opsel", None)
     return Modifiers(**values)

@@ -12,15 +12,19 @@ from .svg import escape
 SCRIPT = """
 (function(){
 var cells=document.querySelectorAll('.cell'),byId={},lit=[],out=document.getElementById('readout');
-cells.forEach(function(c){c.getAttribute('data-e').split(' ').forEach(function(e){(byId[e]=byId[e]||[]).push(c);});});
+cells.forEach(function(c){c.getAttribute('data-e').split(' ').forEach(function(e){
+(byId[e]=byId[e]||[]).push(c);});});
 function show(c){
 lit.forEach(function(x){x.classList.remove('hl');});lit=[];
 var ids=c.getAttribute('data-e').split(' ');
-ids.forEach(function(e){byId[e].forEach(function(x){if(lit.indexOf(x)<0){x.classList.add('hl');lit.push(x);}});});
-out.textContent=ids.join(', ')+'  =  '+c.getAttribute('data-v')+'   (VGPR '+c.getAttribute('data-reg')+
+ids.forEach(function(e){byId[e].forEach(function(x){
+if(lit.indexOf(x)<0){x.classList.add('hl');lit.push(x);}});});
+out.textContent=ids.join(', ')+'  =  '+c.getAttribute('data-v')+
+'   (VGPR '+c.getAttribute('data-reg')+
 ', lane '+c.getAttribute('data-lane')+', bits '+c.getAttribute('data-bits')+'; '+lit.length+
 (lit.length==1?' place':' places')+' highlighted)';}
-document.addEventListener('mouseover',function(ev){var c=ev.target;if(c.classList&&c.classList.contains('cell'))show(c);});
+document.addEventListener('mouseover',function(ev){var c=ev.target;
+if(c.classList&&c.classList.contains('cell'))show(c);});
 })();
 """
 

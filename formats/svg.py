@@ -107,7 +107,8 @@ class Canvas:
 
     def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str,
              width: float = 1.0, extra: Mapping[str, str | float] | None = None) -> None:
-        self.add(f"<line{attributes({'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': stroke, 'stroke-width': width, **(extra or {})})}/>")
+        shape: dict[str, str | float] = {'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': stroke, 'stroke-width': width}
+        self.add(f"<line{attributes({**shape, **(extra or {})})}/>")
 
     def polygon(self, points: Sequence[tuple[float, float]], fill: str,
                 extra: Mapping[str, str | float] | None = None) -> None:
@@ -116,7 +117,8 @@ class Canvas:
 
     def circle(self, x: float, y: float, r: float, fill: str,
                extra: Mapping[str, str | float] | None = None) -> None:
-        self.add(f"<circle{attributes({'cx': x, 'cy': y, 'r': r, 'fill': fill, **(extra or {})})}/>")
+        shape: dict[str, str | float] = {'cx': x, 'cy': y, 'r': r, 'fill': fill}
+        self.add(f"<circle{attributes({**shape, **(extra or {})})}/>")
 
     def document(self, width: float, height: float, title: str, style: str,
                  defs: str = "", standalone: bool = True) -> str:

@@ -24,7 +24,7 @@ from .modifiers import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
 
     from instructions.model import Instruction
 
@@ -142,6 +142,16 @@ class Operand:
         for elem in self.elements():
             row, col, block = elem
             yield elem, grids[block][row][col]
+
+    @property
+    def block_source(self) -> Callable[[int], int] | None:
+        """CBSZ/ABID on A: the block whose values a block reads, or None (no broadcast)."""
+        return self._block_of
+
+    @property
+    def lane_source(self) -> Callable[[int], int] | None:
+        """BLGP on B: the lane whose value a lane reads, or None (no lane remap)."""
+        return self._lane_of
 
     @property
     def remapped(self) -> bool:

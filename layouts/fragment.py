@@ -51,7 +51,8 @@ class Fragment(NamedTuple):
     digits: tuple[Digit, ...]  # every Digit that moves a coordinate or a bit
     lane_digits: tuple[Digit, ...]  # LANE digits (COPY included: they replicate, move nothing)
     lanes: int             # lanes that hold values (lane < lanes), before copies
-    guard: tuple[Any, ...] | None  # (coord expr digits, modulus, value): load only if coord % m == value
+    # (coord expr digits, modulus, value): load only if coord % m == value
+    guard: tuple[Any, ...] | None
     lane_source: str | None  # BLGP: name of the lane remap (formats.hip spells it)
 
 
@@ -127,9 +128,9 @@ def fragment(operand: Any) -> Fragment:
             lanes = max(lanes, d.stride * d.size)
     guard = lane_source = None
     mods = operand.mods
-    if operand._block_of is not None:  # CBSZ/ABID: only the broadcast blocks are read
+    if operand.block_source is not None:  # CBSZ/ABID: only the broadcast blocks are read
         guard = ("block", 1 << mods.cbsz, mods.abid)
-    if operand._lane_of is not None:  # BLGP on B
+    if operand.lane_source is not None:  # BLGP on B
         lane_source, lane_guard = BLGP_LOAD[mods.blgp]
         guard = lane_guard
     return Fragment(matrix, operand.wave, bits, div, operand.register_count,

@@ -32,7 +32,7 @@ TARGETS = {"CDNA1": "gfx908", "CDNA2": "gfx90a", "CDNA3": "gfx942", "CDNA4": "gf
 def samples(inst: Any) -> list[Modifiers]:
     """Default modifiers plus one or two that change the emitted call."""
     out = [Modifiers()]
-    if inst.is_rdna:
+    if (inst.kind in ("wmma", "swmmac")):
         if inst.is_int and inst.neg:
             out.append(Modifiers(neg=3))
         elif inst.neg:
@@ -57,7 +57,7 @@ def samples(inst: Any) -> list[Modifiers]:
 def expected(inst: Any, mods: Modifiers) -> list[str]:
     """Modifier texts LLVM prints for these modifiers."""
     out: list[str] = []
-    if inst.is_rdna:
+    if (inst.kind in ("wmma", "swmmac")):
         if inst.is_int and mods.neg:
             out.append(f"neg_lo:[{mods.neg & 1},{mods.neg >> 1 & 1},0]")
         # Float NEG/NEG_HI have no builtin operand: the example negates the values in
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                                      args.headers, folder)
                 jobs.append((arch.name, target, wave, kernels, future))
         ok = total = 0
-        for name, target, wave, kernels, future in jobs:
+        for _, target, wave, kernels, future in jobs:
             status, output = future.result()
             total += len(kernels)
             if status:

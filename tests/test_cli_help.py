@@ -64,7 +64,8 @@ def test_an_unknown_format_names_the_formats():
 # ---- failed writes
 
 def run_script(args, **kwargs):
-    return subprocess.run([sys.executable, SCRIPT] + args, text=True, timeout=60, check=False, **kwargs)
+    return subprocess.run([sys.executable, SCRIPT] + args, text=True, timeout=60, check=False,
+                          **kwargs)
 
 
 FULL = "/dev/full"
@@ -86,7 +87,8 @@ def test_a_full_disk_is_one_line_and_status_1(args):
 @pytest.mark.parametrize("args", [["-a", "cdna3", "-L"], ["--help"]], ids=" ".join)
 def test_a_closed_stdout_is_one_line_and_status_1(args):
     command = f'exec "{sys.executable}" "{SCRIPT}" {" ".join(args)} >&-'
-    proc = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=False, timeout=60)
+    proc = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=False,
+                          timeout=60)
     assert proc.returncode == 1
     assert proc.stderr == "matrix_calculator.py: error: cannot write output: " \
                           "standard output is closed\n"
@@ -159,7 +161,8 @@ def bash_complete(words):
     line = " ".join(f"'{w}'" for w in words)
     test = (f'{script}\nCOMP_WORDS=(matrix-calculator {line}); '
             f'COMP_CWORD={len(words)}; _matrix_calculator; printf "%s\\n" "${{COMPREPLY[@]}}"')
-    proc = subprocess.run(["bash", "-c", test], capture_output=True, text=True, check=False, timeout=30)
+    proc = subprocess.run(["bash", "-c", test], capture_output=True, text=True, check=False,
+                          timeout=30)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.split()
 

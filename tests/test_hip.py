@@ -35,18 +35,18 @@ def _compiler():
 def _sample_modifiers(inst):
     """(matrix, mods) beyond the defaults that change a layout or the emitted loads."""
     out = []
-    if not inst.is_rdna and inst.cbsz and not inst.sparse and inst.blocks > 1:
+    if inst.kind not in ("wmma", "swmmac") and inst.cbsz and not inst.sparse and inst.blocks > 1:
         for cbsz in range(1, inst.blocks.bit_length()):
             for abid in range(1 << cbsz):
                 out.append(("A", Modifiers(cbsz=cbsz, abid=abid)))
-    if not inst.is_rdna and inst.sparse:
+    if inst.kind not in ("wmma", "swmmac") and inst.sparse:
         for abid in (1, 2, 3):
             try:
                 mc.register_count(inst, "K", mods={"abid": abid})
             except mc.CalcError:
                 continue
             out.append(("K", Modifiers(abid=abid)))
-    if not inst.is_rdna and inst.blgp and inst.out_type.bits != 64:
+    if inst.kind not in ("wmma", "swmmac") and inst.blgp and inst.out_type.bits != 64:
         out += [("B", Modifiers(blgp=blgp)) for blgp in range(1, 8)]
     if inst.f8f6f4:
         for a in range(5):
@@ -56,7 +56,7 @@ def _sample_modifiers(inst):
     if inst.scaled:
         out += [("SA", Modifiers(opsel_a=s)) for s in range(1, 4)]
         out += [("SB", Modifiers(opsel_b=s)) for s in range(1, 4)]
-    if inst.is_rdna and inst.opsel:
+    if (inst.kind in ("wmma", "swmmac")) and inst.opsel:
         if inst.arch == "RDNA3":
             out += [("C", Modifiers(opsel=4)), ("D", Modifiers(opsel=4))]
         else:

@@ -17,7 +17,8 @@ def excerpts():
     """(arguments, lines) of every ```c block of the README that starts with
     `// $ ./matrix_calculator.py ARGS (excerpt)`."""
     found = []
-    for block in re.findall(r"^```c\n(.*?)^```", README.read_text(), flags=re.MULTILINE | re.DOTALL):
+    for block in re.findall(r"^```c\n(.*?)^```", README.read_text(),
+                            flags=re.MULTILINE | re.DOTALL):
         first, *lines = block.splitlines()
         match = re.match(r"// \$ \./matrix_calculator\.py (.*?)\s+\(excerpt\)$", first)
         if match:
@@ -56,7 +57,8 @@ def test_readme_excerpt_is_in_the_output(args, lines):
      "__builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a, b, acc, (short)(k >> 16))"),
     ("-a rdna3 -i v_wmma_i32_16x16x16_iu8 -w 64 --neg 1 --emit hip",
      "__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(true, a, false, b, c, false)"),
-    ("-a rdna3 -i v_wmma_f16_16x16x16_f16 --opsel 4 -D --emit hip", "mc_d_bit(int v) { return v * 32 + 16; }"),
+    ("-a rdna3 -i v_wmma_f16_16x16x16_f16 --opsel 4 -D --emit hip",
+     "mc_d_bit(int v) { return v * 32 + 16; }"),
     ("-a cdna3 -i v_mfma_f64_16x16x4_f64 --blgp 5 --emit hip",
      "__builtin_amdgcn_mfma_f64_16x16x4f64(a, b, c, 0, 0, 5)"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --order col --ld 20",
@@ -70,7 +72,8 @@ def test_emitted_text(args, needle):
 
 def test_option_spellings_agree_with_argparse():
     """--emit=hip goes through argparse, --emit hip through the plain-argv path."""
-    plain = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit", "hip", "--ld", "16"])
+    plain = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit", "hip",
+                  "--ld", "16"])
     parsed = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit=hip", "--ld=16"])
     assert plain == parsed and plain[0] == 0
 
@@ -96,7 +99,8 @@ def test_errors_are_one_line_status_2(args, words):
 
 
 def test_linear_layout_json_matches_the_library():
-    status, out, err = call(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-B", "--linear-layout", "--json"])
+    status, out, err = call(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-B", "--linear-layout",
+                             "--json"])
     assert (status, err) == (0, "")
     doc = json.loads(out)
     inst = mc.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")

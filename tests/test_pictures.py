@@ -192,7 +192,7 @@ def test_grouped_blocks_and_copies() -> None:
     _, cells = _cells(pictures.render("svg", inst, "A", None, 64, "register"))
     assert len(cells) == 4 * 16 * 16
     assert Counter(c.get("data-e", "") for c in cells) == Counter(
-        {e: 4 for e in {c.get("data-e", "") for c in cells}})
+        dict.fromkeys({c.get("data-e", "") for c in cells}, 4))
 
 
 def test_largest_pictures_keep_labels_apart() -> None:
