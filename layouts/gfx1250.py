@@ -1,0 +1,331 @@
+"""Layout generators of the gfx1250 / gfx1251 ("CDNA 5") WMMA, scaled WMMA and SWMMAC
+operands (wave32 only), each with the source and confidence of its placement.
+
+Element coordinates as elsewhere: A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] ->
+(i, j), the sparse index K[i][k] -> (i, k), the block scales SA[i][kb] -> (i, kb) and
+SB[kb][j] -> (kb, j) (kb = K block of `scale_block` values); one block.
+
+Lane l of a wave32 is row (A, C/D: column) `l mod 16` of its lane half g = floor(l/16).
+The operands differ in how a row's K values are shared between the two lane halves,
+which every generator below expresses with one rule (`_chunks`): the row is cut into
+chunks of `chunk` values that go alternately to lane half 0 and 1, and a lane packs its
+values densely, lowest bit first, over its VGPRs (values of 6 bits may straddle two).
+
+Sources and confidence (keys of the fact sheet ../shared/facts/gfx1250_rdna4.md):
+  SRC  read in a primary source (LLVM, an AMD code base)
+  SEC  a secondary source that claims to reproduce the CDNA5 ISA tables (S19), with
+       corroboration where noted
+  CONV a layout AMD code uses for dense WMMA; the ISA table was not found; any K order
+       shared by A and B gives the same product
+  INF  our inference or choice where no source pins the layout (the note says which)
+"""
+from __future__ import annotations
+
+from .core import BIT, COL, LANE, NONE, ROW, Factor, Layout
+
+WAVE = 32
+HALF = 16          # lanes per lane half; lane l holds row/column l mod 16
+CHUNK_BITS = 128   # dense A/B: each lane half takes alternating 128-bit chunks of a row
+SPARSE_B_CHUNK_BITS = 256  # SWMMAC B: alternating 256-bit chunks (S19, 16-bit form)
+FP6_CHUNK = 32     # 6-bit values: 32-value (192-bit) chunks (S19)
+
+# f8f6f4 formats: matrix_a_fmt / matrix_b_fmt codes (LLVM MATRIX_FMT_*) and their bits.
+FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
+FORMAT_BITS = {"fp8": 8, "bf8": 8, "fp6": 6, "bf6": 6, "fp4": 4}
+# Scale formats: matrix_a_scale_fmt / matrix_b_scale_fmt codes (LLVM MATRIX_SCALE_FMT_*);
+# all three are one byte, so the format changes no layout.
+SCALE_FORMATS = ("e8", "e5m3", "e4m3")
+SCALE_SELECTS = ("row0", "row1")  # matrix_a_scale / matrix_b_scale: lanes 0-15 / 16-31
+
+
+class Provenance:
+    """Where a fact or layout comes from: a source key (see SOURCES), a confidence
+    (SRC, SEC, CONV, INF) and a note saying what rests on what."""
+    __slots__ = ("confidence", "note", "source")
+
+    def __init__(self, source: str, confidence: str, note: str = "") -> None:
+        if confidence not in CONFIDENCES:
+            raise ValueError(f"confidence {confidence!r}: allowed {', '.join(CONFIDENCES)}")
+        self.source, self.confidence, self.note = source, confidence, note
+
+    def __repr__(self) -> str:
+        return f"Provenance({self.source!r}, {self.confidence!r}, {self.note!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Provenance) and self.as_tuple() == other.as_tuple()
+
+    def __hash__(self) -> int:
+        return hash(self.as_tuple())
+
+    def as_tuple(self) -> tuple[str, str, str]:
+        return (self.source, self.confidence, self.note)
+
+    def as_dict(self) -> dict[str, str]:
+        return {"source": self.source, "confidence": self.confidence, "note": self.note}
+
+
+CONFIDENCES = ("SRC", "SEC", "CONV", "INF")
+
+# Source keys a Provenance names; the descriptions are printed with them.
+SOURCES = {
+    "LLVM": "LLVM's AMDGPU assembler (llvm-mc-22, LLVM 22.1.8; tests/data/gfx1250_llvm_mc.txt)"
+            " and VOP3PInstructions.td (fact sheet S1-S4)",
+    "LLVM sched model": "LLVM's gfx1250 scheduling model (llvm-mca-22; SISchedule.td, fact "
+                        "sheet S7): the compiler's model, not the ISA's",
+    "AMD code": "AMD code bases: FlyDSL gfx1250 WMMA layouts (S16), Triton WMMA v3 linear "
+                "layouts (S13)",
+    "fact sheet S19 (secondary)": "a third-party harness quoting the CDNA5 ISA's WMMA tables "
+                                  "(fact sheet S19), corroborated by CK (S18) and Triton "
+                                  "(S13, S15)",
+    "fact sheet S20 (secondary)": "a third-party analysis citing CDNA5 ISA line numbers "
+                                  "(fact sheet S20)",
+    "secondary (product names)": "community and AMD repository statements mapping gfx1250 "
+                                 "to MI450/MI455X and gfx1251 to MI430X (fact sheet S9-S11)",
+    "our choice": "not pinned by any source found; chosen by this project (see the note)",
+}
+
+
+class Sourced:
+    """A layout with the provenance of its placement."""
+    __slots__ = ("layout", "provenance")
+
+    def __init__(self, layout: Layout, provenance: Provenance) -> None:
+        self.layout, self.provenance = layout, provenance
+
+    def __repr__(self) -> str:
+        return f"Sourced({self.layout.shape}, {self.provenance!r})"
+
+
+class LaneShifted(Layout):
+    """A Layout whose lanes start at `base_lane` (a scale operand in the upper lane
+    half): the offset rides on `lane_coord`, the coordinate whose digit picks the lane."""
+
+    def __init__(self, shape: tuple[int, int, int], width: int, factors: tuple[Factor, ...],
+                 base_lane: int = 0, lane_coord: str = ROW) -> None:
+        super().__init__(shape, width, factors)
+        self.base_lane, self.lane_coord = base_lane, lane_coord
+
+    def _offsets(self, coord: str, value: int) -> tuple[int, int]:
+        lane, bit = super()._offsets(coord, value)
+        return (lane + self.base_lane, bit) if coord == self.lane_coord else (lane, bit)
+
+
+# ---- provenance of each family of placements (the fact sheet's §A.6-A.8)
+
+CD_SOURCE = Provenance("AMD code", "SRC", "16x16 C/D: row 8*g + VGPR (32-bit) or 8*g + "
+                       "2*VGPR + half (16-bit), column lane mod 16 (S13, S16; S19 agrees)")
+CD_32X16 = Provenance("our choice", "INF", "32x16 C/D of *_32x16x128_f4: not found; chosen "
+                      "as two stacked 16x16 tiles (rows 16q..16q+15 in VGPRs 8q..8q+7), as "
+                      "for its A operand; FlyDSL's provisional alternative is row 16*g + "
+                      "VGPR (S17)")
+CD_F64 = Provenance("our choice", "INF", "f64 C/D (gfx1251): not found; chosen as the 32-bit "
+                    "C/D rule with one VGPR pair per value (row 8*g + pair)")
+CD_BF16F32_SPARSE = Provenance("our choice", "INF", "v_swmmac_bf16f32 D: LLVM models it as "
+                               "8 VGPRs of f32 (v8f32, tied to C); the meaning of its bf16 "
+                               "output was not found: shown as the 32-bit C/D layout")
+DENSE_K_ORDER = Provenance("our choice", "CONV", "dense A/B K order: the ISA table was not "
+                           "found; chosen as the fact sheet's recommended order (128-bit "
+                           "chunks alternate between the lane halves, the rule of the "
+                           "f8f6f4 tables; FlyDSL/Triton use it for 16-bit); any K order "
+                           "shared by A and B gives the same product")
+F32_K_ORDER = Provenance("AMD code", "CONV", "16x4 f32 A/B: k = 2*g + VGPR (FlyDSL S16; the "
+                         "S19 load order agrees); the ISA table was not found")
+F64_K_ORDER = Provenance("our choice", "INF", "16x4 f64 A/B (gfx1251): not found; chosen as "
+                         "the f32 rule, k = 2*g + value, one VGPR pair per value")
+F8F6F4_TABLE = Provenance("fact sheet S19 (secondary)", "SEC", "f8f6f4 A/B: the tables S19 "
+                          "quotes (fp8/bf8 16-byte chunks, fp6/bf6 32-value chunks, fp4 "
+                          "16-byte chunks), corroborated by CK's kAKNumAccess (S18) and "
+                          "Triton's scaled fp4 operand (S13, S15)")
+FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*: same size "
+                           "as f8f6f4 with FP8/BF8; assumed to share its table (S19); their "
+                           "own ISA table was not found")
+A_32X16 = Provenance("our choice", "INF", "32x16x128 f4 A: 'two consecutive 16x128 FP4 "
+                     "blocks' (S20); chosen: rows 16q..16q+15 in VGPRs 8q..8q+7, each with "
+                     "the FP4 table; low confidence")
+SPARSE_16 = Provenance("fact sheet S19 (secondary)", "SEC", "16-bit SWMMAC A (pairs of each "
+                       "group of 4 K), B and index: the tables S19 quotes")
+SPARSE_8_A = Provenance("our choice", "INF", "8-bit SWMMAC A: not found; chosen as the "
+                        "16-bit rule (each lane half holds one contiguous half of the "
+                        "stored row), one 16-bit pair per group of 4 K")
+SPARSE_8_B = Provenance("our choice", "INF", "8-bit SWMMAC B: not found; chosen as the "
+                        "16-bit rule (256-bit chunks alternate between the lane halves)")
+INDEX_16 = Provenance("fact sheet S19 (secondary)", "SEC", "index of the 16-bit SWMMAC: "
+                      "group G of row i in lane i + 16*floor(G/8), bits 4*(G mod 8) (S19); "
+                      "what index_key=1 selects was not found: key 1 is shown as key 0")
+INDEX_8 = Provenance("our choice", "INF", "64-bit index of the 8-bit SWMMAC: not found; "
+                     "chosen as the 16-bit rule (one nibble per group, each lane half one "
+                     "contiguous half of the row: lane i + 16*floor(G/16), bits 4*(G mod "
+                     "16)); index_key=1 is shown as key 0")
+SCALE_32 = Provenance("fact sheet S19 (secondary)", "SEC", "scale operands: row/column in "
+                      "lane (mn + 16*matrix_*_scale), byte kb = K block of 32 (S19); lane "
+                      "half select also in Triton (S14, S15)")
+SCALE_16 = Provenance("our choice", "INF", "scale16: byte kb (K block of 16) of the 64-bit "
+                      "operand, low dword = blocks 0-3; the block order was not found")
+SCALE_32X16_A = Provenance("fact sheet S20 (secondary)", "SEC", "32x16x128 f4 A scales: row "
+                           "r in lane r (all 32 lanes), one byte per K block (S20); "
+                           "matrix_a_scale is accepted by LLVM but moves nothing we can place")
+
+
+# ---- generators
+
+def _chunks(coord: str, extent: int, chunk: int, bits: int) -> tuple[Factor, ...]:
+    """Digits of a row of `extent` values cut into chunks of `chunk` values that go to
+    the lane halves in turn; each lane packs its values densely from bit 0."""
+    rounds = extent // (2 * chunk)
+    return (Factor(coord, chunk, BIT, bits), Factor(coord, 2, LANE, HALF),
+            Factor(coord, rounds, BIT, chunk * bits))
+
+
+def dense_chunk(bits: int, k: int) -> int:
+    """Values per chunk of a dense A/B row of K values of `bits` bits."""
+    if bits == 6:
+        return FP6_CHUNK
+    return min(CHUNK_BITS // bits, k // 2)
+
+
+def dense_ab(matrix: str, k: int, bits: int, rows: int = 16) -> Layout:
+    """A (rows x K) or B (K x 16) of a dense WMMA; a 32-row A holds rows 16..31 in the
+    VGPRs after rows 0..15."""
+    mn, kc = (ROW, COL) if matrix == "A" else (COL, ROW)
+    factors = (Factor(mn, HALF, LANE, 1),) + _chunks(kc, k, dense_chunk(bits, k), bits)
+    if rows > HALF:
+        factors += (Factor(mn, rows // HALF, BIT, k * bits // 2),)
+    shape = (rows, k, 1) if matrix == "A" else (k, rows, 1)
+    return Layout(shape, bits, factors)
+
+
+def cd(bits: int, rows: int = 16) -> Layout:
+    """C/D (rows x 16): column = lane mod 16; row 8*g + value (values packed from bit 0:
+    one per VGPR at 32 bits, two at 16, one per VGPR pair at 64); a 32-row C/D holds
+    rows 16..31 in the VGPRs after rows 0..15."""
+    factors: tuple[Factor, ...] = (Factor(COL, HALF, LANE, 1), Factor(ROW, 8, BIT, bits),
+                                   Factor(ROW, 2, LANE, HALF))
+    if rows > HALF:
+        factors += (Factor(ROW, rows // HALF, BIT, 8 * bits),)
+    return Layout((rows, 16, 1), bits, factors)
+
+
+def sparse_a(k: int, bits: int) -> Layout:
+    """Sparse A (16 x K logical): two of every four K values are stored, as one pair of
+    2*bits per group; each lane half holds one contiguous half of the row's groups."""
+    groups = k // 4
+    factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
+               Factor(COL, groups // 2, BIT, 2 * bits), Factor(COL, 2, LANE, HALF))
+    return Layout((16, k, 1), 2 * bits, factors)
+
+
+def sparse_b(k: int, bits: int) -> Layout:
+    """B (K x 16) of a SWMMAC: 256-bit chunks alternate between the lane halves."""
+    factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, SPARSE_B_CHUNK_BITS // bits, bits)
+    return Layout((k, 16, 1), bits, factors)
+
+
+def sparse_index(k: int) -> Layout:
+    """The sparsity index K[i][k] (16 x K): one 4-bit field (pos0 | pos1 << 2) per group
+    of four K, placed as sparse_a places the group's pair."""
+    groups = k // 4
+    factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
+               Factor(COL, groups // 2, BIT, 4), Factor(COL, 2, LANE, HALF))
+    return Layout((16, k, 1), 4, factors)
+
+
+def scale(matrix: str, k: int, block: int, select: int = 0, rows: int = 16) -> Layout:
+    """Block scales: SA[i][kb] (rows x K/block) or SB[kb][j] (K/block x 16), one byte
+    per K block, lowest block in the lowest byte; a 16-row operand sits in the lane half
+    `select` (matrix_*_scale: 0 = lanes 0-15, 1 = lanes 16-31), a 32-row one in all."""
+    blocks = k // block
+    mn, kb = (ROW, COL) if matrix == "SA" else (COL, ROW)
+    shape = (rows, blocks, 1) if matrix == "SA" else (blocks, rows, 1)
+    factors = (Factor(mn, rows, LANE, 1), Factor(kb, blocks, BIT, 8))
+    return LaneShifted(shape, 8, factors, 0 if rows > HALF else HALF * select, mn)
+
+
+# ---- an instruction's operands
+
+class Shape:
+    """What the generators need of a gfx1250 instruction: M x N x K, the bits of the A
+    and B values (per format for f8f6f4), of C and D, sparsity, the K values per scale
+    (0: not scaled), whether it is one of the dedicated 16x16x128 fp8/bf8 opcodes, and
+    whether it is a bf16f32 form (C f32, result bf16)."""
+    __slots__ = (
+        "a_bits",
+        "b_bits",
+        "bf16f32",
+        "c_bits",
+        "d_bits",
+        "dedicated_fp8",
+        "f8f6f4",
+        "k",
+        "m",
+        "n",
+        "scale_block",
+        "sparse",
+    )
+
+    def __init__(self, m: int, n: int, k: int, a_bits: int, b_bits: int, c_bits: int,
+                 d_bits: int, sparse: bool = False, scale_block: int = 0,
+                 f8f6f4: bool = False, dedicated_fp8: bool = False,
+                 bf16f32: bool = False) -> None:
+        self.m, self.n, self.k = m, n, k
+        self.a_bits, self.b_bits, self.c_bits, self.d_bits = a_bits, b_bits, c_bits, d_bits
+        self.sparse, self.scale_block = sparse, scale_block
+        self.f8f6f4, self.dedicated_fp8, self.bf16f32 = f8f6f4, dedicated_fp8, bf16f32
+
+    def with_formats(self, fmt_a: str, fmt_b: str) -> Shape:
+        """This f8f6f4 shape with A and B in the given formats (matrix_a/b_fmt)."""
+        if not self.f8f6f4:
+            raise ValueError("matrix_a_fmt/matrix_b_fmt apply to the f8f6f4 instructions")
+        return Shape(self.m, self.n, self.k, FORMAT_BITS[fmt_a], FORMAT_BITS[fmt_b],
+                     self.c_bits, self.d_bits, self.sparse, self.scale_block, True)
+
+
+def _ab_provenance(shape: Shape, matrix: str) -> Provenance:
+    bits = shape.a_bits if matrix == "A" else shape.b_bits
+    if matrix == "A" and shape.m > HALF:
+        return A_32X16
+    if shape.f8f6f4 or shape.m > HALF:
+        return F8F6F4_TABLE
+    if shape.dedicated_fp8:
+        return FP8_DEDICATED
+    if bits == 64:
+        return F64_K_ORDER
+    if bits == 32:
+        return F32_K_ORDER
+    return DENSE_K_ORDER
+
+
+def operand(shape: Shape, matrix: str, select: int = 0) -> Sourced:
+    """The layout of `matrix` (A, B, C, D, K, SA, SB) of an instruction of this shape,
+    with the provenance of its placement; `select` is matrix_a_scale for SA and
+    matrix_b_scale for SB (0 = row0, 1 = row1)."""
+    if matrix in ("A", "B"):
+        bits = shape.a_bits if matrix == "A" else shape.b_bits
+        if shape.sparse:
+            if matrix == "A":
+                return Sourced(sparse_a(shape.k, bits), SPARSE_16 if bits == 16 else SPARSE_8_A)
+            return Sourced(sparse_b(shape.k, bits), SPARSE_16 if bits == 16 else SPARSE_8_B)
+        rows = shape.m if matrix == "A" else shape.n
+        return Sourced(dense_ab(matrix, shape.k, bits, rows), _ab_provenance(shape, matrix))
+    if matrix in ("C", "D"):
+        bits = shape.c_bits if matrix == "C" else shape.d_bits
+        if shape.m > HALF:
+            return Sourced(cd(bits, shape.m), CD_32X16)
+        if bits == 64:
+            return Sourced(cd(bits), CD_F64)
+        if shape.sparse and shape.bf16f32:
+            return Sourced(cd(bits), CD_BF16F32_SPARSE)
+        return Sourced(cd(bits), CD_SOURCE)
+    if matrix == "K":
+        if not shape.sparse:
+            raise ValueError("a dense instruction has no sparsity index")
+        return Sourced(sparse_index(shape.k), INDEX_16 if shape.a_bits == 16 else INDEX_8)
+    if matrix in ("SA", "SB"):
+        if not shape.scale_block:
+            raise ValueError("an unscaled instruction has no scale operands")
+        rows = shape.m if matrix == "SA" else shape.n
+        layout = scale(matrix, shape.k, shape.scale_block, select, rows)
+        if matrix == "SA" and rows > HALF:
+            return Sourced(layout, SCALE_32X16_A)
+        return Sourced(layout, SCALE_32 if shape.scale_block == 32 else SCALE_16)
+    raise ValueError(f"matrix {matrix!r}: allowed A, B, C, D, K, SA, SB")
+
