@@ -16,7 +16,6 @@ ValueError) whose message says what is allowed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterator, Mapping, NamedTuple, Optional, Union
 
 import instructions as _registry
@@ -231,7 +230,7 @@ def _operand(inst, matrix, mods, wave, output_calc=False) -> Operand:
 def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
     """`inst` with the A/B formats CBSZ/BLGP select when it is a CDNA4 f8f6f4
     instruction (types, register counts and cycles follow); other instructions as is."""
-    if not getattr(inst, "f8f6f4", False):
+    if not getattr(inst, "formats_by_cbsz_blgp", False):
         return inst
     mods = modifiers(mods)
     check_modifiers(inst, "A", Modifiers(cbsz=mods.cbsz, blgp=mods.blgp), False)
@@ -406,35 +405,17 @@ def _type(data_type) -> dict:
 
 def _formats(inst: Instruction) -> list:
     """The A/B formats CBSZ/BLGP can select (CDNA4 f8f6f4 instructions), else []."""
-    if not getattr(inst, "f8f6f4", False):
+    if not getattr(inst, "formats_by_cbsz_blgp", False):
         return []
     from instructions.model import F8F6F4_FORMATS
     return [_type(inst.with_formats(code, code).a_type)
             for code in range(len(F8F6F4_FORMATS))]
 
 
-def _probe(inst, matrix, mods, wave) -> bool:
-    try:
-        check_modifiers(inst, matrix, mods, True, "get", wave)
-    except CalcError:
-        return False
-    return True
-
-
-@lru_cache(maxsize=None)
 def supported_modifiers(inst: Instruction) -> tuple:
-    """Modifiers that take a non-zero value on at least one matrix of `inst`, as decided
-    by the same legality checks the queries run (some need a companion: ABID needs
-    CBSZ on a multi-block MFMA)."""
-    wave, present = architecture_of(inst).waves[0], matrices(inst)
-    names = list(Modifiers._fields)
-    found = []
-    for name in names:
-        trials = [{name: value} for value in (1, 2, 4)]  # RDNA3's OPSEL takes only 4
-        trials += [{name: 1, other: 1} for other in names if other != name]
-        if any(_probe(inst, m, Modifiers(**t), wave) for t in trials for m in present):
-            found.append(name)
-    return tuple(found)
+    """The modifiers `inst` takes, as its table line declares them, in the order of
+    the Modifiers fields (some need a companion: ABID needs CBSZ on a multi-block MFMA)."""
+    return tuple(name for name in Modifiers._fields if inst.takes(name))
 
 
 def facts(inst: Instruction, wave: Optional[int] = None,
@@ -448,15 +429,14 @@ def facts(inst: Instruction, wave: Optional[int] = None,
     arch = architecture_of(inst)
     waves = arch.waves if wave is None else (_wave(inst, wave),)
     cycles = getattr(inst, "effective_cycles", inst.cycles)
-    cdna = not inst.is_rdna
     return {
         "architecture": arch.name,
         "instruction": inst.name,
         "mnemonic": inst.mnemonic,
         "kind": inst.kind,
-        "encoding": getattr(inst, "encoding", "VOP3P-MAI" if cdna else "VOP3P"),
+        "encoding": inst.encoding,
         "opcode": inst.opcode,
-        "mai_opcode": getattr(inst, "mai_opcode", inst.opcode & 0x3F) if cdna else None,
+        "mai_opcode": inst.mai_opcode,
         "m": inst.m, "n": inst.n, "k": inst.k, "blocks": inst.blocks,
         "sparse": inst.sparse,
         "types": {"A": _type(inst.a_type), "B": _type(inst.b_type),
@@ -467,11 +447,11 @@ def facts(inst: Instruction, wave: Optional[int] = None,
         "flops_kind": "Ops" if inst.a_type.is_int else "FLOPs",
         "cycles": cycles,
         "flops_per_cycle": inst.flops * 4 // cycles,
-        "compute_unit": "CU" if cdna else "WGP",
+        "compute_unit": inst.unit,
         "coexec": bool(inst.coexec_cycles),
         "coexec_cycles": inst.coexec_cycles,
         "gpr_alignment": inst.align,
-        "cd_arch_vgprs": inst.cd_arch_vgpr if cdna else None,
+        "cd_arch_vgprs": inst.cd_arch_vgpr,
         "waves": list(arch.waves),
         "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
                                for m in matrices(inst)} for w in waves},
@@ -482,12 +462,9 @@ def facts(inst: Instruction, wave: Optional[int] = None,
 def formulas(inst: Instruction) -> list:
     """The mapping formulas of -d, one dict per line: wave, direction
     (element_to_register or register_to_element), label and text."""
-    if inst.is_rdna:
-        from layouts.formulas_rdna import LANES_0_31, sections
-        table = sections(inst)
-    else:
-        from layouts.formulas_cdna import sections
-        LANES_0_31, table = None, {64: sections(inst)}
+    from layouts import formula_sections
+    from layouts.formulas_rdna import LANES_0_31
+    table = formula_sections(inst)
     out = []
     for wave, sides in table.items():
         for direction, lines in zip(("element_to_register", "register_to_element"), sides):

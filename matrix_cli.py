@@ -199,7 +199,7 @@ def run(args):
     wave = _wave(arch, args.wavefront)
     if args.detail:
         from formats.detail import detail
-        if inst.f8f6f4:  # the formats change the facts: honour --cbsz/--blgp here
+        if inst.formats_by_cbsz_blgp:  # the formats change the facts: honour --cbsz/--blgp here
             inst = _with_formats(inst, *(_number(getattr(args, n), f"--{n}")
                                          for n in ("cbsz", "blgp")))
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
@@ -337,7 +337,7 @@ def _query(args, inst, numbers, wave):
     output_calc = args.output and mode in ("get", "entry")
     check_modifiers(inst, matrix, mods, output_calc, mode, wave)
     check_matrix(inst, matrix)
-    if inst.f8f6f4:
+    if inst.formats_by_cbsz_blgp:
         inst = _with_formats(inst, mods.cbsz, mods.blgp)
     fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
     if len(fmts) > 1:

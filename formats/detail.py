@@ -47,7 +47,7 @@ def _operands(title, inst):
 
 def _formats(inst):
     """f8f6f4: the formats CBSZ and BLGP selected, and every format code."""
-    if not inst.f8f6f4:
+    if not inst.formats_by_cbsz_blgp:
         return []
     codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
     a, b = (F8F6F4_CODES.index(f) for f in inst.formats or ("fp8", "fp8"))
@@ -59,10 +59,10 @@ def _cdna_facts(inst, counts):
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
-        lines.append("Scale load (v_mfma_ld_scale_b32) VOP3P Opcode: 0x2c")
+        lines.append(f"Scale load (v_mfma_ld_scale_b32) VOP3P Opcode: {inst.prefix_opcode:#x}")
     lines += ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}",
               f"    blocks: {inst.blocks}"]
-    return (lines + _formats(inst) + _statistics(inst, "CU")
+    return (lines + _formats(inst) + _statistics(inst, inst.unit)
             + _usage("Register usage:", inst, counts))
 
 
@@ -80,7 +80,7 @@ def _cdna_registers(inst):
     lines += ["Register modifiers:", f"    Sparse A matrix: {_yes(inst.sparse)}",
               f"    CBSZ and ABID bits supported: {_yes(inst.cbsz)}",
               f"    BLGP bits supported: {_yes(inst.blgp)}"]
-    if inst.f8f6f4:
+    if inst.formats_by_cbsz_blgp:
         lines += ["    CBSZ selects the A matrix format: True",
                   "    BLGP selects the B matrix format: True"]
     if inst.scaled:
@@ -95,7 +95,7 @@ def _scale_notes(inst):
     return [
         "Scale operands:",
         "    SA[i][kb] scales row i of A and SB[kb][j] column j of B over K block kb"
-        " (32 K values each)",
+        f" ({inst.scale_k} K values each)",
         "    A scale byte v means 2^(v-127): 127 = 1.0, 0 = 2^-127, 255 = NaN",
         "    D[i][j] = C[i][j] + sum over kb of SA[i][kb] * SB[kb][j] *"
         " (sum over k in block kb of A[i][k] * B[k][j])",
@@ -132,7 +132,7 @@ def _counts(inst, wave):
 
 def _cdna(inst):
     from layouts.formulas_cdna import sections
-    lines = _cdna_facts(inst, _counts(inst, 64)) + _cdna_registers(inst)
+    lines = _cdna_facts(inst, _counts(inst, inst.wave_sizes[0])) + _cdna_registers(inst)
     forward, backward = sections(inst)
     lines += formula_lines("Matrix element to register mapping with no modifiers:", forward)
     lines += formula_lines("Register to matrix element mapping with no modifiers:", backward)
@@ -142,15 +142,15 @@ def _cdna(inst):
 def _rdna_facts(inst):
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
-    lines += _statistics(inst, "WGP")
-    for wave in (32, 64):
+    lines += _statistics(inst, inst.unit)
+    for wave in sorted(inst.wave_sizes):
         lines += _usage(f"Wave{wave} register usage:", inst, _counts(inst, wave))
     return lines
 
 
 def _rdna_registers(inst):
     lines = _operands("VOP3P register encoding:", inst) + ["Register modifiers:"]
-    if inst.arch == "RDNA3":
+    if inst.family == "rdna3":  # OPSEL[2] picks the C/D half
         lines += ["    OPSEL[1:0] supported: False", f"    OPSEL[2] supported: {_yes(inst.opsel)}"]
     else:
         lines.append(f"    OPSEL supported: {_yes(inst.opsel)}")
@@ -194,7 +194,7 @@ def _rdna(inst):
     lines = _rdna_facts(inst) + _rdna_registers(inst)
     table = sections(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
-        for wave in (32, 64):
+        for wave in sorted(table):
             lines.append(f"Wave{wave} {title} mapping with no modifiers:")
             for label, text in table[wave][side]:
                 lines += _rdna_entry(label, text)
@@ -202,5 +202,5 @@ def _rdna(inst):
 
 
 def detail(inst):
-    lines = _rdna(inst) if inst.is_rdna else _cdna(inst)
+    lines = _cdna(inst) if inst.family == "cdna" else _rdna(inst)
     return "".join(f"    {line}\n" for line in lines)

@@ -3,7 +3,6 @@
 Point queries return lines; layout queries return tables (title, header, rows) for
 the renderers. Nothing here prints.
 """
-from layouts.cdna import SCALE_BLOCK
 from layouts.core import CalcError
 
 from .notation import element, marked, register
@@ -34,14 +33,15 @@ def output_terms(calc, elem, reg_text):
     """Terms of D = sum_k A*B + C for D element `elem`; `reg_text` names one operand value."""
     row, col, block = elem
     a, b = calc["A"], calc["B"]
-    if a.inst.arch == "RDNA3":  # the reference pairs A[i][k] with B[k][i] on RDNA3
+    if "output_b_by_row" in a.inst.quirks:  # the reference pairs A[i][k] with B[k][i]
         col = row
     terms = [f"{reg_text(a, (row, k, block))}*{reg_text(b, (k, col, block))}"
              for k in range(a.inst.k)]
     if "SA" in calc:  # each K block's partial dot product is scaled before accumulation
+        size = a.inst.scale_k
         terms = [f"{reg_text(calc['SA'], (row, kb, 0))}*{reg_text(calc['SB'], (kb, col, 0))}*("
-                 + " + ".join(terms[kb * SCALE_BLOCK:(kb + 1) * SCALE_BLOCK]) + ")"
-                 for kb in range(len(terms) // SCALE_BLOCK)]
+                 + " + ".join(terms[kb * size:(kb + 1) * size]) + ")"
+                 for kb in range(len(terms) // size)]
     text = " + ".join(terms)
     if "C" in calc:
         c = calc["C"]
@@ -89,7 +89,7 @@ def matrix_entry(operand, reg, lane):
     entries = operand.entries(reg, lane)
     if operand.remapped and entries:
         entries = _skip_walk(entries)
-    if operand.matrix == "K" and operand.inst.is_rdna:
+    if operand.matrix == "K" and "index_entry_first_register" in operand.inst.quirks:
         entries = _first_a_register(operand, entries)
     return [f"{register(p)} = {name(operand, e, operand.mark_of(p))}" for p, e in entries]
 
@@ -118,7 +118,7 @@ def _first_a_register(operand, entries):
 def block_groups(operand):
     """(title, block whose registers are shown) for each -R table."""
     inst, mods = operand.inst, operand.mods
-    if inst.is_rdna:  # one block, printed without a title
+    if "untitled_blocks" in inst.quirks:  # one block, printed without a title
         return [(None, 0)]
     if operand.matrix == "A" and mods.cbsz and inst.cbsz:  # (f8f6f4: CBSZ is a format)
         size = 1 << mods.cbsz
@@ -211,7 +211,7 @@ def _get(operand, calc, numbers):
     check_range("row coordinate -I", i, inst.m, what)
     check_range("column coordinate -J", j, inst.n, what)
     if operand.matrix in ("SA", "SB"):
-        check_range("K block -K", k, inst.k // SCALE_BLOCK, f"the scales of {what}")
+        check_range("K block -K", k, inst.k // max(1, inst.scale_k), f"the scales of {what}")
     else:
         check_range("coordinate -K", k, inst.k, what)
     check_range("block -b", block, inst.blocks, what)

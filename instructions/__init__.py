@@ -1,12 +1,42 @@
-"""Registry of architectures and their instruction tables."""
+"""Registry of architectures and their instruction tables.
+
+An architecture is one line of data: its name, table module and aliases, and the traits
+every query reads instead of the name (see Architecture). Its instructions declare
+their own traits in their table lines (instructions/model.py, `Instruction`).
+"""
 from .record import record
 
+# The layout families: each names a layout generator (layouts/__init__.py, FAMILIES)
+# and a formula printer. A new family is a new generator plus one entry there.
+FAMILIES = ("cdna", "rdna3", "rdna4")
 
-class Architecture(record("Architecture", "name module aliases waves public",
-                          defaults=((64,), True), module=__name__)):
-    """An architecture: canonical upper-case name, table module below this package,
-    accepted spellings besides the name (lower case), legal wave sizes (the first is the
-    default), and whether the reference tool knows it (`public`)."""
+# Reference behaviours that the text output reproduces on purpose (formats/quirks.py and
+# layouts/formulas_cdna.py read them). JSON and the library never apply them.
+QUIRKS = {
+    "reference_formulas": "-d prints the reference's formula texts, including the few "
+                          "wrong ones (CDNA1-3)",
+    "broadcast_skip_walk": "-m on a CBSZ/ABID- or BLGP-remapped operand lists a "
+                           "broadcast slot once and skips the slots it hides",
+    "output_b_by_row": "-D -o pairs A[i][k] with B[k][i] instead of B[k][j] (RDNA3)",
+    "index_entry_first_register": "-m -k lists only the indices of the pairs held by "
+                                  "the first A register (RDNA4)",
+    "untitled_blocks": "-R prints the one block of a WMMA operand without a block title",
+}
+
+
+class Architecture(record("Architecture",
+                          "name module aliases family unit waves public quirks",
+                          defaults=((64,), True, frozenset()), module=__name__)):
+    """An architecture and its traits.
+
+    name: canonical upper-case name (printed; never tested by code);
+    module: its table module below this package; aliases: other accepted spellings
+    (lower case); family: the layout family of its instructions (one of FAMILIES);
+    unit: the compute unit FLOPs/unit/cycle counts ("CU" or "WGP"); waves: legal wave
+    sizes, the first the default (an instruction may narrow them); public: whether the
+    reference tool knows it; quirks: the reference behaviours its text reproduces
+    (names from QUIRKS).
+    """
     __slots__ = ()
 
     @property
@@ -14,8 +44,9 @@ class Architecture(record("Architecture", "name module aliases waves public",
         return _table(self.module)
 
     def find(self, mnemonic):
+        key = mnemonic.lower()
         for inst in self.instructions:
-            if inst.mnemonic == mnemonic.lower():
+            if inst.mnemonic == key:
                 return inst
         return None
 
@@ -32,17 +63,27 @@ def _table(module):
     return _TABLES[module]
 
 
+_REFERENCE = frozenset(("reference_formulas", "broadcast_skip_walk"))
+
 ARCHITECTURES = (
-    Architecture("CDNA1", "cdna1", ("cdna", "gfx908", "mi100", "arcturus")),
-    Architecture("CDNA2", "cdna2", ("gfx90a", "mi200", "mi210", "mi250", "mi250x", "aldebaran")),
+    Architecture("CDNA1", "cdna1", ("cdna", "gfx908", "mi100", "arcturus"), "cdna", "CU",
+                 quirks=_REFERENCE),
+    Architecture("CDNA2", "cdna2", ("gfx90a", "mi200", "mi210", "mi250", "mi250x",
+                                    "aldebaran"), "cdna", "CU", quirks=_REFERENCE),
     Architecture("CDNA3", "cdna3", ("gfx940", "gfx941", "gfx942", "mi300", "mi300a", "mi300x",
-                                    "mi325x", "aqua_vanjaram")),
-    Architecture("CDNA4", "cdna4", ("gfx950", "mi350", "mi350x", "mi355", "mi355x"),
-                 public=False),
+                                    "mi325x", "aqua_vanjaram"), "cdna", "CU",
+                 quirks=_REFERENCE),
+    # Not known to the reference: correct formulas; -m keeps CDNA's broadcast listing.
+    Architecture("CDNA4", "cdna4", ("gfx950", "mi350", "mi350x", "mi355", "mi355x"), "cdna",
+                 "CU", public=False, quirks=frozenset(("broadcast_skip_walk",))),
     Architecture("RDNA3", "rdna3", ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
-                                    "gfx1151", "gfx1152", "gfx1153"), waves=(32, 64)),
-    Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), waves=(32, 64)),
+                                    "gfx1151", "gfx1152", "gfx1153"), "rdna3", "WGP",
+                 waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks"))),
+    Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), "rdna4", "WGP", waves=(32, 64),
+                 quirks=frozenset(("index_entry_first_register", "untitled_blocks"))),
 )
+
+_BY_NAME = {arch.name: arch for arch in ARCHITECTURES}
 
 
 def find_architecture(name):
@@ -52,3 +93,8 @@ def find_architecture(name):
         if key == arch.name.lower() or key in arch.aliases:
             return arch
     return None
+
+
+def architecture_named(name):
+    """The architecture whose canonical name is `name` (an instruction's `arch`)."""
+    return _BY_NAME[name]

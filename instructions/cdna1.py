@@ -1,9 +1,13 @@
 """CDNA1 (gfx908, MI100). Opcodes: LLVM VOP3PInstructions.td / MC test mai.s."""
 from .model import family
 
+BLGP = ("blgp",)
+BROADCAST = ("cbsz", "abid", "blgp")
+
 # C/D must be AccVGPRs on gfx908; VALU co-execution leaves 8 cycles of the pipe.
-mfma = family(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False)
-multi = family(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False, cbsz=True)
+mfma = family(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False, modifiers=BLGP)
+multi = family(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False,
+               modifiers=BROADCAST)
 
 INSTRUCTIONS = (
     multi("v_mfma_f32_32x32x1f32", 0x40, 64, blocks=2),

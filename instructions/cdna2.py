@@ -5,15 +5,16 @@ ArchVGPRs, registers align to 8 bytes and VALU co-execution leaves 4 cycles. It 
 the bf16_1k MFMAs (listed after the int8 ones, as the reference lists them) and FP64.
 """
 from .cdna1 import INSTRUCTIONS as CDNA1
+from .cdna1 import BLGP, BROADCAST
 from .model import family, variant
 
 CARRIED = tuple(variant(inst, arch="CDNA2", align=8, coexec_gap=4, cd_arch_vgpr=True)
                 for inst in CDNA1)
 FIRST_BF16 = next(n for n, inst in enumerate(CARRIED) if "bf16" in inst.mnemonic)
 
-mfma = family(arch="CDNA2")
-multi = family(arch="CDNA2", cbsz=True)
-fp64 = family(arch="CDNA2", blgp=False, coexec=False)
+mfma = family(arch="CDNA2", modifiers=BLGP)
+multi = family(arch="CDNA2", modifiers=BROADCAST)
+fp64 = family(arch="CDNA2", coexec=False)
 
 BF16_1K = (
     multi("v_mfma_f32_32x32x4bf16_1k", 0x63, 64, blocks=2),

@@ -15,12 +15,18 @@ CARRIED = tuple(variant(inst, arch="CDNA4", fp8_flavour="", opcode_bits=7,
                         **CHANGED.get(inst.mnemonic, {}))
                 for inst in CDNA3 if "xf32" not in inst.mnemonic)
 
-new = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, blgp=False)
-smfmac = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, blgp=False, coexec_gap=8,
-                cbsz=True)
-smfmac8 = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, blgp=False, coexec_gap=8)
+new = family(arch="CDNA4", fp8_flavour="", opcode_bits=7)
+smfmac = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, coexec_gap=8,
+                modifiers=("cbsz", "abid"))
+smfmac8 = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, coexec_gap=8)
 # f8f6f4: CBSZ/BLGP pick the A/B formats (cycles here: with an fp8/bf8 input).
-f8f6f4 = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, blgp=False)
+f8f6f4 = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, modifiers=("cbsz", "blgp"),
+                format_selector="cbsz_blgp")
+# v_mfma_scale_*: a 128-bit pair of v_mfma_ld_scale_b32 (VOP3P opcode 0x2c, the scale
+# VGPRs and their bytes, OPSEL_A/OPSEL_B) and the f8f6f4 MFMA; one scale per 32 K.
+scaled = family(arch="CDNA4", fp8_flavour="", opcode_bits=7,
+                modifiers=("cbsz", "blgp", "opsel_a", "opsel_b"), format_selector="cbsz_blgp",
+                encoding="VOP3PX", prefix_opcode=0x2C)
 
 INSTRUCTIONS = CARRIED + (
     new("v_mfma_f32_16x16x32_f16", 0x54, 16),
@@ -31,8 +37,8 @@ INSTRUCTIONS = CARRIED + (
     new("v_mfma_i32_32x32x32_i8", 0x38, 32),
     f8f6f4("v_mfma_f32_16x16x128_f8f6f4", 0x2D, 32),
     f8f6f4("v_mfma_f32_32x32x64_f8f6f4", 0x2E, 64),
-    f8f6f4("v_mfma_scale_f32_16x16x128_f8f6f4", 0x2D, 32),
-    f8f6f4("v_mfma_scale_f32_32x32x64_f8f6f4", 0x2E, 64),
+    scaled("v_mfma_scale_f32_16x16x128_f8f6f4", 0x2D, 32),
+    scaled("v_mfma_scale_f32_32x32x64_f8f6f4", 0x2E, 64),
     smfmac("v_smfmac_f32_16x16x64_f16", 0x5A, 16),
     smfmac("v_smfmac_f32_32x32x32_f16", 0x5B, 32),
     smfmac("v_smfmac_f32_16x16x64_bf16", 0x39, 16),

@@ -17,10 +17,7 @@ COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"
                "K": ("i", "k"), "SA": ("i", "k"), "SB": ("k", "j")}
 
 
-def base_layout(inst, matrix, mods=Modifiers(), wave=64):
-    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
-    if inst.is_rdna:
-        return rdna.layout(inst, matrix, wave, mods)
+def _cdna_layout(inst, matrix, wave, mods):
     if matrix == "A":
         return cdna.a_matrix(inst)
     if matrix == "B":
@@ -32,6 +29,26 @@ def base_layout(inst, matrix, mods=Modifiers(), wave=64):
     return cdna.cd_matrix(inst)
 
 
+# The layout generator of each layout family (instructions.FAMILIES):
+# (inst, matrix, wave, mods) -> Layout.
+FAMILIES = {"cdna": _cdna_layout, "rdna3": rdna.rdna3_layout, "rdna4": rdna.rdna4_layout}
+
+
+def base_layout(inst, matrix, mods=Modifiers(), wave=64):
+    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
+    return FAMILIES[inst.family](inst, matrix, wave, mods)
+
+
+def formula_sections(inst):
+    """{wave: (element -> register lines, register -> element lines)} of the printed
+    mapping formulas of `inst`'s layout family (-d)."""
+    if inst.family == "cdna":
+        from .formulas_cdna import sections
+        return {inst.wave_sizes[0]: sections(inst)}
+    from .formulas_rdna import sections as rdna_sections
+    return rdna_sections(inst)
+
+
 class Operand:
     """One matrix of one instruction under the given modifiers."""
 
@@ -39,10 +56,10 @@ class Operand:
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
         self.layout = base_layout(inst, matrix, mods, wave)
         self.mark = "-" if negated(inst, matrix, mods) else ""
-        if inst.is_rdna:
+        if inst.neg:
             self.mark = rdna_c_mark(inst, matrix, mods)
         # What the modifiers do, settled once: every table cell asks again.
-        self._marks_vary = inst.is_rdna and matrix in ("A", "B")  # OPSEL/NEG halves
+        self._marks_vary = inst.neg and matrix in ("A", "B")  # NEG/NEG_HI halves
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
@@ -164,10 +181,10 @@ def operand(inst, matrix, mods=Modifiers(), wave=64):
 
 def check_modifiers(inst, matrix, mods, output_calc, mode="get", wave=64):
     """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
-    if inst.is_rdna:
-        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
-    else:
+    if inst.family == "cdna":
         check_cdna(inst, matrix, mods, output_calc)
+    else:
+        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
 
 
 def check_matrix(inst, matrix):

@@ -7,7 +7,6 @@ from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 
 WAVE = 64
 CHUNK_BITS = 128  # the most K data one lane feeds into one pass
-SCALE_BLOCK = 32  # K values that share one E8M0 scale of v_mfma_scale_*
 
 
 class ABShape:
@@ -113,8 +112,8 @@ def cd_matrix(inst):
 
 def scale_matrix(inst, matrix, opsel=0):
     """E8M0 block scales of v_mfma_scale_*: SA[i][kb] in lane i + M*kb, SB[kb][j] in lane
-    j + N*kb (kb = block of 32 K values), byte OPSEL of the scale VGPR."""
-    blocks = inst.k // SCALE_BLOCK
+    j + N*kb (kb = block of inst.scale_k K values: 32), byte OPSEL of the scale VGPR."""
+    blocks = inst.k // inst.scale_k
     if matrix == "SA":
         shape, factors = (inst.m, blocks, 1), (Factor(ROW, inst.m, LANE, 1),
                                                Factor(COL, blocks, LANE, inst.m))

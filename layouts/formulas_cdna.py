@@ -9,10 +9,6 @@ there as known defects.
 """
 from .cdna import ABShape, CDShape, sparse_lane_k
 
-# Architectures whose printed formulas must match the reference tool byte for byte,
-# including its few wrong texts; later architectures get the correct formulas.
-REFERENCE_ARCHS = ("CDNA1", "CDNA2", "CDNA3")
-
 
 def terms(*parts):
     """Sum of the non-empty parts, or 0."""
@@ -111,7 +107,7 @@ def _cd64(inst, label):
     gpr = "[2*floor(i / 4)+1 : 2*floor(i / 4)]" if m > 4 else "[1:0]"
     lane = terms(f"{n * blocks} * (i % 4)", f"{n} * block" if blocks > 1 else "", "j")
     i = f"4 * floor(GPR_num / 2) + floor(lane / {n * blocks})" if m > 4 else f"floor(lane / {n * blocks})"
-    if m > 4 and inst.arch in REFERENCE_ARCHS:  # the reference's text lacks the lane term
+    if m > 4 and "reference_formulas" in inst.quirks:  # the reference's text: no lane term
         i = "4 * floor(GPR_num / 2)"
     block = f"(floor(lane / {n}) % {blocks})" if blocks > 1 else "0"
     forward = [(f"{label}[i][j].block GPR", gpr), (f"{label}[i][j].block Lane", lane)]
@@ -136,7 +132,7 @@ def sparse_a(inst):
         gpr = f"(floor(k / 4) % {groups})"
         base = f"{lane_k} * floor(lane / {m}) + (4 * GPR_num)"
         k = _through(base + " + 3", base)
-        if inst.arch in REFERENCE_ARCHS:  # the reference's text: no lane term
+        if "reference_formulas" in inst.quirks:  # the reference's text: no lane term
             k = _through("(4 * GPR_num + 3)", "4 * GPR_num")
     else:
         gpr = (f"(floor(k / 8) % {groups // 2}).[16*(floor(k / 4) % 2)+15 : "
@@ -161,7 +157,7 @@ def sparse_index(inst):
 
 def sparse_b(inst):
     forward, backward = dense_ab(inst, "B")
-    if inst.b_type.bits == 16 and inst.arch in REFERENCE_ARCHS:  # the reference's (k % 4)
+    if inst.b_type.bits == 16 and "reference_formulas" in inst.quirks:  # reference: (k % 4)
         gpr = forward[0][1]
         forward[0] = (forward[0][0], "(k % 4)" + gpr[gpr.index(".["):])
     return forward, backward

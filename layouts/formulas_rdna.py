@@ -179,7 +179,7 @@ def _rdna4_sparse_packed(inst):
 
 def sections(inst):
     """{wave: (element -> register lines, register -> element lines)} of an RDNA instruction."""
-    if inst.arch == "RDNA3":
+    if inst.family == "rdna3":
         return _rdna3(inst)
     if not inst.sparse:
         ab = _rdna4_dense_ab(inst)

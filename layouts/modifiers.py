@@ -59,7 +59,7 @@ def _range_error(what, value, inst, low, high):
 def check_cdna(inst, matrix, mods, output_calc):
     """Raise CalcError for a modifier the instruction or the queried matrix cannot take."""
     d_calc = matrix == "D" and output_calc
-    if inst.f8f6f4:
+    if inst.formats_by_cbsz_blgp:
         _check_formats(inst, mods)
     else:
         if mods.cbsz or mods.abid:
@@ -186,7 +186,7 @@ def _check_opsel(inst, matrix, mods, wave):
     if not inst.opsel:
         raise CalcError(f"{inst.name} does not support the OPSEL modifier (got {mods.opsel}); "
                         "only 0 is allowed.")
-    if inst.arch == "RDNA3":
+    if inst.family == "rdna3":  # OPSEL[2]: the C/D half
         if matrix not in ("C", "D"):
             raise CalcError(f"On {inst.name} OPSEL selects the C/D register half; it does not "
                             f"apply to {matrix}.")

@@ -91,9 +91,13 @@ def rdna4_cd(inst, wave):
     return Layout((16, 16, 1), bits, factors)
 
 
-def layout(inst, matrix, wave, mods):
-    if inst.arch == "RDNA3":
-        return rdna3_ab(inst, matrix, wave) if matrix in "AB" else rdna3_cd(inst, wave, mods.opsel)
+def rdna3_layout(inst, matrix, wave, mods):
+    """The layout family "rdna3"."""
+    return rdna3_ab(inst, matrix, wave) if matrix in "AB" else rdna3_cd(inst, wave, mods.opsel)
+
+
+def rdna4_layout(inst, matrix, wave, mods):
+    """The layout family "rdna4"."""
     if matrix == "K":
         return rdna4_index(inst, wave, mods.opsel)
     if matrix == "A" and inst.sparse:

@@ -144,7 +144,7 @@ def test_facts_are_what_detail_prints(arch):
             registers = facts["registers"][wave or "64"]
             assert {m: int(n) for m, n in counts.items()} == \
                 {m: registers[m] for m in counts}
-        if not inst.is_rdna:
+        if inst.family == "cdna":
             assert ("cbsz" in facts["modifiers"]) == ("CBSZ and ABID bits supported: True"
                                                       in text or facts["formats"] != [])
             assert ("blgp" in facts["modifiers"]) == ("BLGP bits supported: True" in text
@@ -155,10 +155,32 @@ def test_rdna_modifiers_are_rdna_ones():
     for inst in api.instructions("rdna3") + api.instructions("rdna4"):
         supported = set(api.supported_modifiers(inst))
         assert supported <= {"opsel", "neg", "neg_hi"}, (inst.mnemonic, supported)
-        # the flags -d prints; v_swmmac_i32_16x16x64_iu4 has one index set, so OPSEL 0 only
-        assert ("opsel" in supported) == (inst.opsel and inst.mnemonic !=
-                                          "v_swmmac_i32_16x16x64_iu4")
+        assert ("opsel" in supported) == inst.opsel
         assert ("neg" in supported) == inst.neg
+
+
+def _legal(inst, matrix, mods, wave):
+    from layouts import check_modifiers
+    try:
+        check_modifiers(inst, matrix, api.Modifiers(**mods), True, "get", wave)
+    except api.CalcError:
+        return False
+    return True
+
+
+def test_declared_modifiers_are_the_ones_the_checks_accept():
+    """Every modifier a table line declares takes a non-zero value on some matrix at
+    some wave size (ABID may need CBSZ), and no undeclared one does."""
+    names = api.Modifiers._fields
+    for inst in api.instructions():
+        present = api.matrices(inst)
+        waves = inst.wave_sizes
+        for name in names:
+            trials = [{name: value} for value in (1, 2, 4)]  # RDNA3's OPSEL takes only 4
+            trials += [{name: 1, other: 1} for other in names if other != name]
+            accepted = any(_legal(inst, m, t, w) for t in trials for m in present
+                           for w in waves)
+            assert accepted == inst.takes(name), (inst.arch, inst.mnemonic, name)
 
 
 # ---- lookups and errors

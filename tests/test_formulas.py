@@ -290,7 +290,7 @@ KNOWN_REFERENCE_DEFECTS = {
 # Every CDNA instruction, with whether its text must match the reference tool's (the
 # architectures the reference knows); the others must print correct formulas throughout.
 CDNA_INSTRUCTIONS = [(inst, arch.public) for arch in ARCHITECTURES
-                     for inst in arch.instructions if not inst.is_rdna]
+                     for inst in arch.instructions if inst.family == "cdna"]
 
 def formula_verdicts(inst):
     """({label: (wrong evaluations, an example)}, {matrix: what its formulas give})."""

@@ -78,7 +78,7 @@ def _remapping_cases():
     """CDNA operands under the modifiers that move values (CBSZ/ABID on A, BLGP on B)."""
     for arch in ARCHITECTURES:
         for inst in arch.instructions:
-            if inst.is_rdna or inst.sparse:
+            if inst.family != "cdna" or inst.sparse:
                 continue
             if inst.cbsz and inst.blocks > 1:
                 yield inst, "A", Modifiers(cbsz=1, abid=1)
@@ -113,7 +113,7 @@ def test_register_view_holds_only_true_entries(mapped):
 def test_places_partition_the_registers(mapped):
     inst, matrix, op = mapped.inst, mapped.matrix, mapped.op
     owners = mapped.slot_owners()
-    if not inst.is_rdna:
+    if inst.family == "cdna":
         for elem, places in mapped.forward.items():
             assert len(places) == 1, elem
     shared = inst.sparse and matrix in ("A", "K")
@@ -135,7 +135,7 @@ def test_places_partition_the_registers(mapped):
         used.sort()
         for (_, end), (start, _) in zip(used, used[1:]):
             assert end <= start, f"lane {lane}: bits overlap at {start}"
-        if not inst.is_rdna and matrix != "K":  # CDNA operands fill their registers
+        if inst.family == "cdna" and matrix != "K":  # CDNA operands fill their registers
             assert sum(e - s for s, e in used) == 32 * op.register_count, lane
 
 

@@ -9,7 +9,7 @@ from layouts.formulas_rdna import sections
 def bodies():
     for arch in ARCHITECTURES:
         for inst in arch.instructions:
-            if inst.is_rdna:
+            if inst.family != "cdna":
                 for forward, backward in sections(inst).values():
                     for label, text in forward + backward:
                         for body in (text,) if isinstance(text, str) else text[:2]:
