@@ -56,6 +56,60 @@ FLAGS = (  # dest, spellings, help
     ("catalog", ("--catalog",), "list every instruction of every architecture (or of -a's) "
      "with its facts, as a table; -L -a all does the same"),
 )
+# ---- gfx1250 / gfx1251 modifiers, named as LLVM's assembler names them (checked by
+# layouts/gfx1250.py). Formats and scale choices take a name or its code.
+GFX1250_OPTIONS = (
+    ("neg_lo", ("--neg-lo", "--neg_lo"), "0"), ("neg_hi", ("--neg-hi",), "0"),
+    ("matrix_a_fmt", ("--matrix-a-fmt", "--matrix_a_fmt"), "0"),
+    ("matrix_b_fmt", ("--matrix-b-fmt", "--matrix_b_fmt"), "0"),
+    ("index_key", ("--index-key", "--index_key"), "0"),
+    ("matrix_a_scale", ("--matrix-a-scale", "--matrix_a_scale"), "0"),
+    ("matrix_b_scale", ("--matrix-b-scale", "--matrix_b_scale"), "0"),
+    ("matrix_a_scale_fmt", ("--matrix-a-scale-fmt", "--matrix_a_scale_fmt"), "0"),
+    ("matrix_b_scale_fmt", ("--matrix-b-scale-fmt", "--matrix_b_scale_fmt"), "0"),
+)
+GFX1250_FLAGS = (
+    ("matrix_a_reuse", ("--matrix-a-reuse", "--matrix_a_reuse"),
+     "gfx1250: A operand-cache reuse hint (accepted where LLVM accepts it; moves nothing)"),
+    ("matrix_b_reuse", ("--matrix-b-reuse", "--matrix_b_reuse"),
+     "gfx1250: B operand-cache reuse hint (accepted where LLVM accepts it; moves nothing)"),
+)
+_FORMAT_NAMES = ("fp8", "bf8", "fp6", "bf6", "fp4")
+GFX1250_NAMES = {  # dest -> the names of its codes 0, 1, ...
+    "matrix_a_fmt": _FORMAT_NAMES, "matrix_b_fmt": _FORMAT_NAMES,
+    "matrix_a_scale": ("row0", "row1"), "matrix_b_scale": ("row0", "row1"),
+    "matrix_a_scale_fmt": ("e8", "e5m3", "e4m3"), "matrix_b_scale_fmt": ("e8", "e5m3", "e4m3"),
+}
+GFX1250_HELP = {
+    "neg_lo": "gfx1250 neg_lo bits (1 = A, 2 = B, 4 = C; which are legal depends on the types)",
+    "neg_hi": "gfx1250 neg_hi bits (as --neg-lo; 4 = |C|)",
+    "matrix_a_fmt": "gfx1250 f8f6f4: A format, fp8, bf8, fp6, bf6, fp4 or 0-4",
+    "matrix_b_fmt": "gfx1250 f8f6f4: B format, fp8, bf8, fp6, bf6, fp4 or 0-4",
+    "index_key": "gfx1250 SWMMAC index_key (0-1)",
+    "matrix_a_scale": "gfx1250 scaled WMMA: lanes of the A scales, row0 (0-15) or row1 (16-31)",
+    "matrix_b_scale": "gfx1250 scaled WMMA: lanes of the B scales, row0 (0-15) or row1 (16-31)",
+    "matrix_a_scale_fmt": "gfx1250 scaled WMMA: A scale format, e8, e5m3, e4m3 or 0-2",
+    "matrix_b_scale_fmt": "gfx1250 scaled WMMA: B scale format, e8, e5m3, e4m3 or 0-2",
+}
+VALUE_OPTIONS += GFX1250_OPTIONS
+FLAGS += GFX1250_FLAGS
+
+
+def _gfx1250_code(dest, value):
+    """The code of a named gfx1250 modifier value (fp4 -> 4, row1 -> 1, e5m3 -> 1), or
+    the value itself when it is not a name."""
+    names = GFX1250_NAMES.get(dest)
+    key = value.lower() if isinstance(value, str) else value
+    if names and key in names:
+        return str(names.index(key))
+    if names and isinstance(value, str) and not value.isdigit():
+        option = next(s[0] for d, s, _ in GFX1250_OPTIONS if d == dest)
+        raise ArgumentError(f"{option} takes {', '.join(names)} or their codes "
+                            f"0-{len(names) - 1}, not {_shown(value)}")
+    return value
+# ---- end of the gfx1250 block
+
+
 FILTER_HELP = ("with --catalog: keep the instructions matching KEY=VALUE; KEY is arch, type, "
                "shape (MxNxK), sparse (yes/no), kind, m, n, k or blocks; repeatable")
 VALUE_HELP = {
@@ -71,6 +125,7 @@ VALUE_HELP = {
     "lane": "lane number",
     "opsel_a": "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
     "opsel_b": "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
+    **GFX1250_HELP,
 }
 
 
@@ -199,12 +254,14 @@ def run(args):
     wave = _wave(arch, args.wavefront)
     if args.detail:
         from formats.detail import detail
-        if inst.formats_by_cbsz_blgp:  # the formats change the facts: honour --cbsz/--blgp here
-            inst = _with_formats(inst, *(_number(getattr(args, n), f"--{n}")
-                                         for n in ("cbsz", "blgp")))
+        if inst.format_fields:  # the formats change the facts: honour their options here
+            inst = _with_formats(inst, *(_number(_gfx1250_code(n, getattr(args, n)),
+                                                 f"--{n.replace('_', '-')}")
+                                         for n in inst.format_fields))
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
-    numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
+    numbers = {dest: _number(_gfx1250_code(dest, getattr(args, dest)), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
+    numbers.update({dest: int(getattr(args, dest)) for dest, _, _ in GFX1250_FLAGS})
     return ("" if args.json else _header(inst)) + _query(args, inst, numbers, wave)
 
 
@@ -312,7 +369,9 @@ def _shown(value, limit=40):
 MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
 MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"),
                 ("SA", "--A-scale"), ("SB", "--B-scale"))
-MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel_b")
+MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel_b",
+             *(d for d, _, _ in GFX1250_OPTIONS if d != "neg_hi"),
+             *(d for d, _, _ in GFX1250_FLAGS))
 FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--asciidoc"))
 
 
@@ -337,8 +396,8 @@ def _query(args, inst, numbers, wave):
     output_calc = args.output and mode in ("get", "entry")
     check_modifiers(inst, matrix, mods, output_calc, mode, wave)
     check_matrix(inst, matrix)
-    if inst.formats_by_cbsz_blgp:
-        inst = _with_formats(inst, mods.cbsz, mods.blgp)
+    if inst.format_fields:
+        inst = _with_formats(inst, *(getattr(mods, n) for n in inst.format_fields))
     fmts = [dest for dest, _ in FORMATS if getattr(args, dest)]
     if len(fmts) > 1:
         raise ArgumentError("choose at most one of --csv, --markdown and --asciidoc")
@@ -349,11 +408,13 @@ def _query(args, inst, numbers, wave):
                           fmt, args.transpose)
 
 
-def _with_formats(inst, cbsz, blgp):
-    """An f8f6f4 instruction with the A/B formats that CBSZ/BLGP select."""
+def _with_formats(inst, a_code, b_code):
+    """An f8f6f4 instruction with the A/B formats its format modifiers select (CBSZ/BLGP
+    on CDNA4, --matrix-a-fmt/--matrix-b-fmt on gfx1250)."""
     from layouts import Modifiers, check_modifiers
-    check_modifiers(inst, "A", Modifiers(cbsz=cbsz, blgp=blgp), False)
-    return inst.with_formats(cbsz, blgp)
+    check_modifiers(inst, "A", Modifiers(**dict(zip(inst.format_fields, (a_code, b_code)))),
+                    False)
+    return inst.with_formats(a_code, b_code)
 
 
 def _with_hint(message):

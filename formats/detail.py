@@ -202,5 +202,9 @@ def _rdna(inst):
 
 
 def detail(inst):
-    lines = _cdna(inst) if inst.family == "cdna" else _rdna(inst)
+    if inst.family == "gfx1250":
+        from .detail_gfx1250 import lines as family_lines
+        lines = family_lines(inst)
+    else:
+        lines = _cdna(inst) if inst.family == "cdna" else _rdna(inst)
     return "".join(f"    {line}\n" for line in lines)

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 from .core import BIT, COL, LANE, NONE, ROW, Factor, Layout
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
+    from typing import Any
+
 WAVE = 32
 HALF = 16          # lanes per lane half; lane l holds row/column l mod 16
 CHUNK_BITS = 128   # dense A/B: each lane half takes alternating 128-bit chunks of a row
@@ -329,3 +333,253 @@ def operand(shape: Shape, matrix: str, select: int = 0) -> Sourced:
         return Sourced(layout, SCALE_32 if shape.scale_block == 32 else SCALE_16)
     raise ValueError(f"matrix {matrix!r}: allowed A, B, C, D, K, SA, SB")
 
+
+
+# ---- the engine's view: instructions and modifiers of the gfx1250 layout family
+# (layouts/__init__.py FAMILIES["gfx1250"]; the instruction tables are
+# instructions/gfx1250.py and gfx1251.py).
+
+# Product names: not in any LLVM or AMD document (LLVM says "TBA"); from secondary
+# sources (fact sheet §A.1: S9 calculator issue, S10 AMD's FlyDSL, S11 press).
+PRODUCT_NAMES = {"GFX1250": "CDNA 5, Instinct MI450 series (MI450X, MI455X)",
+                 "GFX1251": "Instinct MI430X"}
+PRODUCT_SOURCE = Provenance("secondary (product names)", "SEC",
+                            "LLVM lists the product as TBA; AMD's ISA XML calls gfx1250 "
+                            "'CDNA 5' (S12, secondhand); MI450/MI455X and MI430X from S9-S11")
+LLVM_FACTS = Provenance("LLVM", "SRC", "opcodes, operand widths per format, modifier "
+                        "legality and wave32-only: llvm-mc-22 (LLVM 22.1.8), recorded in "
+                        "tests/data/gfx1250_llvm_mc.txt")
+F64_FACTS = Provenance("LLVM", "SRC", "v_wmma_f64_16x16x4_f64: LLVM's gfx1251 MC test (fact "
+                       "sheet S4); LLVM 22.1.8 does not know it yet (recorded: 'invalid "
+                       "instruction'), so no scheduling-model latency")
+LATENCY = Provenance("LLVM sched model", "SRC", "llvm-mca-22 latency of LLVM's gfx1250 "
+                     "scheduling model (tests/data/gfx1250_llvm_mca.txt): the compiler's "
+                     "model, not the ISA's; the CDNA5 ISA gives no WMMA cycle counts. "
+                     "SISchedule.td (S7) gives f8f6f4 with an fp8/bf8 operand 16, which "
+                     "llvm-mca (MC level) does not resolve: it reports 8 for every format")
+CLAMP = Provenance("LLVM", "SRC", "clamp on iu8: LLVM 22 accepts it (WMMA and SWMMAC); an "
+                   "older LLVM snapshot rejected it (S3e)")
+INDEX_WIDTH = Provenance("LLVM", "SRC", "8-bit SWMMAC index: 2 VGPRs (v[n:n+1]) in LLVM 22, "
+                         "which rejects one VGPR; older snapshots wrote one (S2, S2o)")
+
+NEG_NAMES = ("neg_lo", "neg_hi")
+GFX1250_MODIFIERS = ("neg_lo", "matrix_a_fmt", "matrix_b_fmt", "index_key", "matrix_a_scale",
+                     "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt",
+                     "matrix_a_reuse", "matrix_b_reuse")
+# Largest value of each modifier (the flags are 0/1).
+LIMITS = {"neg_lo": 7, "neg_hi": 7, "matrix_a_fmt": 4, "matrix_b_fmt": 4, "index_key": 1,
+          "matrix_a_scale": 1, "matrix_b_scale": 1, "matrix_a_scale_fmt": 2,
+          "matrix_b_scale_fmt": 2, "matrix_a_reuse": 1, "matrix_b_reuse": 1}
+OPTION = {name: "--" + name.replace("_", "-") for name in LIMITS}
+VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
+               "matrix_a_scale": SCALE_SELECTS, "matrix_b_scale": SCALE_SELECTS,
+               "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
+
+
+def shape_of(inst: Any) -> Shape:
+    """The Shape of an instruction record (formats already chosen: inst.with_formats)."""
+    from instructions.model import parse_mnemonic
+    parts = parse_mnemonic(inst.mnemonic)
+    a_bits, b_bits = inst.a_type.bits, inst.b_type.bits
+    return Shape(inst.m, inst.n, inst.k, a_bits, b_bits, inst.c_type.bits,
+                 inst.out_type.bits, inst.sparse, inst.scale_k, f8f6f4=inst.f8f6f4,
+                 dedicated_fp8=inst.k == 128 and parts.a in ("fp8", "bf8") and not inst.sparse,
+                 bf16f32=parts.d != parts.c)
+
+
+def family_layout(inst: Any, matrix: str, wave: int, mods: Any) -> Layout:
+    """FAMILIES["gfx1250"]: the layout of `matrix` (index_key and reuse move nothing)."""
+    return sourced(inst, matrix, mods).layout
+
+
+def sourced(inst: Any, matrix: str, mods: Any = None) -> Sourced:
+    select = 0
+    if mods is not None and matrix in ("SA", "SB"):
+        select = mods.matrix_a_scale if matrix == "SA" else mods.matrix_b_scale
+    return operand(shape_of(inst), matrix, select)
+
+
+def neg_masks(inst: Any) -> tuple[int, int]:
+    """(legal neg_lo bits, legal neg_hi bits) of an instruction, as LLVM 22 accepts them:
+    16/32-bit float inputs negate A/B (bits 0, 1) and C (bit 2: neg_lo = -C, neg_hi =
+    |C|); 8/6/4-bit float inputs only C; iu8 neg_lo[0/1] = signedness; a SWMMAC has no
+    C modifiers (src2 is its index)."""
+    if not inst.takes("neg_lo"):
+        return 0, 0
+    if inst.a_type.is_int:
+        return 3, 0
+    ab = 3 if inst.a_type.bits >= 16 else 0
+    c = 0 if inst.sparse else 4
+    return ab | c, (ab | c) if inst.takes("neg_hi") else 0
+
+
+def check(inst: Any, matrix: str, mods: Any, output_calc: bool, mode: str = "get",
+          wave: int = 32) -> None:
+    """Raise CalcError for a modifier value LLVM's assembler rejects on `inst`, or one
+    from another architecture family."""
+    from .core import CalcError
+    for name in ("cbsz", "abid", "blgp", "opsel", "neg", "opsel_a", "opsel_b"):
+        if getattr(mods, name):
+            raise CalcError(f"{name.upper()} is not a {inst.arch} modifier; {inst.name} takes "
+                            f"{_takes(inst)} (got {name} {getattr(mods, name)}).")
+    for name, top in LIMITS.items():
+        value = getattr(mods, name)
+        if not value:
+            continue
+        if name not in NEG_NAMES and not inst.takes(name):
+            raise CalcError(f"{inst.name} does not take {OPTION[name]} (LLVM rejects it); "
+                            f"it takes {_takes(inst)}.")
+        if value > top:
+            names = VALUE_NAMES.get(name)
+            allowed = ", ".join(f"{n} = {v}" for n, v in enumerate(names)) if names \
+                else f"0 to {top}"
+            raise CalcError(f"{OPTION[name]} {value} is out of range for {inst.name}: "
+                            f"use {allowed}.")
+    lo_ok, hi_ok = neg_masks(inst)
+    for name, ok in zip(NEG_NAMES, (lo_ok, hi_ok)):
+        value = getattr(mods, name)
+        if value & ~ok:
+            bits = ", ".join(str(1 << b) for b in range(3) if ok >> b & 1) or "none"
+            raise CalcError(f"{OPTION[name]} {value} is not allowed for {inst.name} (LLVM: "
+                            f"invalid {name} operand): the bits it takes are {bits} "
+                            "(1 = A, 2 = B, 4 = C).")
+        if value and matrix == "D" and not (output_calc and mode in ("get", "entry")):
+            raise CalcError("--neg-lo/--neg-hi act on the A, B and C inputs; with -D they "
+                            "need -g or -m with -o (output calculation).")
+
+
+def _takes(inst: Any) -> str:
+    names = [OPTION[n] for n in LIMITS if inst.takes(n)]
+    return ", ".join(names) if names else "no modifiers"
+
+
+def mark(inst: Any, matrix: str, mods: Any) -> str:
+    """The mark of every C value: neg_lo[2] negates C, neg_hi[2] takes its absolute value."""
+    if matrix != "C" or inst.sparse or inst.a_type.is_int:
+        return ""
+    return ("-" if mods.neg_lo & 4 else "") + ("|" if mods.neg_hi & 4 else "")
+
+
+def half_mark(inst: Any, matrix: str, mods: Any, place: Any) -> str:
+    """A/B of 16-bit data: neg_lo negates the low 16-bit halves, neg_hi the high ones
+    (LLVM: set both to negate every value); 32-bit data: neg_lo negates (neg_hi[0/1]
+    is accepted but not encoded)."""
+    bit = 1 if matrix == "A" else 2
+    if inst.a_type.is_int or inst.a_type.bits < 16 or not inst.takes("neg_lo"):
+        return ""
+    if place.width == 32:
+        return "-" if mods.neg_lo & bit else ""
+    mask = mods.neg_lo if place.lo % 32 == 0 else mods.neg_hi
+    return "-" if mask & bit else ""
+
+
+# ---- printed formulas, derived from the layouts' digits
+
+def _digit(var: str, below: int, size: int, top: bool) -> str:
+    """Digit of `var` with `below` values under it and `size` values: floor(var / below)
+    % size (parts left out where they do nothing)."""
+    text = var if below == 1 else f"floor({var} / {below})"
+    return text if top else f"({text} % {size})"
+
+
+def _sum(terms: list[tuple[int, str]]) -> str:
+    parts = [t if f == 1 else f"{f} * {t}" for f, t in terms if f]
+    return " + ".join(parts) or "0"
+
+
+def _forward(layout: Layout, coords: dict[str, str]) -> tuple[str, str]:
+    """(lane, bit offset) of an element as sums of its coordinates' digits."""
+    lane: list[tuple[int, str]] = []
+    bit: list[tuple[int, str]] = []
+    for coord, var in coords.items():
+        digits = [f for f in layout.factors if f.coord == coord and f.size > 1]
+        below = 1
+        for n, f in enumerate(digits):
+            term = _digit(var, below, f.size, n == len(digits) - 1)
+            if f.dest == LANE:
+                lane.append((f.stride, term))
+            elif f.dest == BIT:
+                bit.append((f.stride, term))
+            below *= f.size
+    base_lane = getattr(layout, "base_lane", 0)
+    if base_lane:
+        lane.append((base_lane, "1"))
+    return _sum(lane), _sum(bit + ([(layout.base_bit, "1")] if layout.base_bit else []))
+
+
+def _backward(layout: Layout, coord: str) -> str:
+    """A coordinate from lane and bit offset b = 32 * GPR_num + GPR_bits."""
+    digits = [f for f in layout.factors if f.coord == coord and f.size > 1]
+    terms: list[tuple[int, str]] = []
+    below = 1
+    for f in digits:
+        if f.dest == LANE:
+            terms.append((below, _digit("lane", f.stride, f.size, False)))
+        elif f.dest == BIT:
+            terms.append((below, _digit("b", f.stride, f.size, False)))
+        else:
+            terms.append((below, f"p (0-{f.size - 1}: the position the index gives)"))
+        below *= f.size
+    return _sum(terms)
+
+
+LABELS = {"A": ("A", "A[i][k]", {ROW: "i", COL: "k"}), "B": ("B", "B[k][j]", {ROW: "k", COL: "j"}),
+          "C": ("C", "C[i][j]", {ROW: "i", COL: "j"}), "D": ("D", "D[i][j]", {ROW: "i", COL: "j"}),
+          "K": ("index", "index[i][k]", {ROW: "i", COL: "k"}),
+          "SA": ("A scale", "SA[i][kb]", {ROW: "i", COL: "kb"}),
+          "SB": ("B scale", "SB[kb][j]", {ROW: "kb", COL: "j"})}
+
+
+def formulas(inst: Any) -> dict[int, tuple[list[tuple[str, str]], list[tuple[str, str]]]]:
+    """{32: (element -> register lines, register -> element lines)}: each derived from
+    the layout's digits (tests/test_gfx1250.py evaluates them element by element).
+    Bit offsets b count from bit 0 of the operand's first VGPR: GPR = floor(b / 32),
+    bits [b % 32 + width - 1 : b % 32] (a 6-bit value may continue in the next VGPR)."""
+    from .modifiers import Modifiers
+    mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
+    mats += ["SA", "SB"] if inst.scaled else []
+    forward: list[tuple[str, str]] = []
+    backward: list[tuple[str, str]] = []
+    for matrix in mats:
+        if matrix == "C" and inst.c_type == inst.out_type:
+            continue  # printed once, as "C or D"
+        layout = sourced(inst, matrix, Modifiers()).layout
+        name, elem, coords = LABELS[matrix]
+        if matrix == "D" and not inst.sparse and inst.c_type == inst.out_type:
+            name, elem = "C or D", "C or D[i][j]"
+        lane, bit = _forward(layout, coords)
+        forward += [(f"{elem} Lane", lane), (f"{elem} bit offset b", bit),
+                    (f"{elem} GPR", f"floor(b / 32), bits [b % 32 + {layout.width - 1} : b % 32]")]
+        for coord, var in coords.items():
+            backward.append((f"{name} {var}", _backward(layout, coord)))
+    backward.append(("note", "b = 32 * GPR_num + GPR_bits (bit offset in the operand)"))
+    return {32: (forward, backward)}
+
+
+# ---- facts with their sources (-d, --json, matrix_api.facts)
+
+def provenance(inst: Any) -> dict[str, Any]:
+    """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
+    from .modifiers import Modifiers
+    mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
+    mats += ["SA", "SB"] if inst.scaled else []
+    known = bool(inst.cycles)
+    out: dict[str, Any] = {
+        "product_names": {"names": PRODUCT_NAMES[inst.arch], **PRODUCT_SOURCE.as_dict()},
+        "encoding": (LLVM_FACTS if known else F64_FACTS).as_dict(),
+        "latency": (LATENCY if known else F64_FACTS).as_dict(),
+        "layouts": {m: sourced(inst, m, Modifiers()).provenance.as_dict() for m in mats},
+    }
+    if inst.a_type.is_int:
+        out["clamp"] = CLAMP.as_dict()
+    if inst.sparse and inst.a_type.bits == 8:
+        out["index_width"] = INDEX_WIDTH.as_dict()
+    return out
+
+
+def facts(inst: Any) -> dict[str, Any]:
+    """What matrix_api.facts adds or replaces for this family: the latency of LLVM's
+    model as `cycles` (None when LLVM 22 has none), no FLOPs per cycle (no ISA cycle
+    counts), the first opcode of a 128-bit pair, and the provenance of everything."""
+    return {"cycles": inst.cycles or None, "flops_per_cycle": None,
+            "prefix_opcode": inst.prefix_opcode, "provenance": provenance(inst)}

@@ -11,8 +11,25 @@ from .core import CalcError
 
 # The modifier values of one query (all 0 by default). opsel_a / opsel_b: the bytes of
 # the A- and B-scale VGPRs of CDNA4's v_mfma_scale_*.
-Modifiers = record("Modifiers", "cbsz abid blgp opsel neg neg_hi opsel_a opsel_b",
-                   defaults=(0,) * 8, module=__name__)
+# gfx1250 (LLVM's names): neg_lo, matrix_a_fmt ... matrix_b_reuse (layouts/gfx1250.py);
+# neg_hi is shared with RDNA.
+Modifiers = record("Modifiers", "cbsz abid blgp opsel neg neg_hi opsel_a opsel_b "
+                   "neg_lo matrix_a_fmt matrix_b_fmt index_key matrix_a_scale matrix_b_scale "
+                   "matrix_a_scale_fmt matrix_b_scale_fmt matrix_a_reuse matrix_b_reuse",
+                   defaults=(0,) * 18, module=__name__)
+
+# The gfx1250 modifiers: other families refuse them (layouts/gfx1250.py checks them there).
+GFX1250_ONLY = ("neg_lo", "matrix_a_fmt", "matrix_b_fmt", "index_key", "matrix_a_scale",
+                "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt",
+                "matrix_a_reuse", "matrix_b_reuse")
+
+
+def refuse_gfx1250(inst, mods):
+    for name in GFX1250_ONLY:
+        if getattr(mods, name):
+            raise CalcError(f"--{name.replace('_', '-')} is a gfx1250 modifier; {inst.arch} "
+                            f"instructions such as {inst.name} do not have it "
+                            f"(got {getattr(mods, name)}).")
 
 
 # BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").

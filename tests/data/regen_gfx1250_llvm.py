@@ -155,6 +155,11 @@ def probes() -> list[tuple[str, str, str]]:
         cpu = spec.mcpu
         out.append((cpu, "", line(spec)))
         out.append((cpu, WAVE64, line(spec)))
+        # GPR alignment: every operand one VGPR up (odd first registers)
+        widths = {"D": spec.d, "A": spec.a, "B": spec.b, "C": spec.c,
+                  "SA": scale_width(spec), "SB": scale_width(spec)}
+        out.append((cpu, "", line(spec, over={n: vreg(BASE[n] + 1, w)
+                                              for n, w in widths.items()})))
         if spec.mcpu == "gfx1251":
             out.append(("gfx1250", "", line(spec)))
         else:  # gfx1251 shares the gfx1250 set
