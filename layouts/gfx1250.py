@@ -518,7 +518,7 @@ def _backward(layout: Layout, coord: str) -> str:
         elif f.dest == BIT:
             terms.append((below, _digit("b", f.stride, f.size, False)))
         else:
-            terms.append((below, f"p (0-{f.size - 1}: the position the index gives)"))
+            terms.append((below, "p"))
         below *= f.size
     return _sum(terms)
 
@@ -553,6 +553,9 @@ def formulas(inst: Any) -> dict[int, tuple[list[tuple[str, str]], list[tuple[str
         for coord, var in coords.items():
             backward.append((f"{name} {var}", _backward(layout, coord)))
     backward.append(("note", "b = 32 * GPR_num + GPR_bits (bit offset in the operand)"))
+    if inst.sparse:
+        backward.append(("note", ("p = the position (0-3) of a stored A value in its group "
+                                 "of four K, which the index gives")))
     return {32: (forward, backward)}
 
 
