@@ -19,7 +19,15 @@ import instructions as _registry
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
 from instructions.record import TYPE_CHECKING, Record
-from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
+from layouts import (
+    COORDINATES,
+    MATRICES,
+    Modifiers,
+    Operand,
+    check_matrix,
+    check_modifiers,
+    family_facts,
+)
 from layouts import operand as _cached_operand
 from layouts.core import CalcError, Elem, Place
 from layouts.notation import element as _element_name
@@ -272,13 +280,16 @@ def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | N
 
 
 def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
-    """`inst` with the A/B formats CBSZ/BLGP select when it is a CDNA4 f8f6f4
-    instruction (types, register counts and cycles follow); other instructions as is."""
-    if not _instruction(inst).formats_by_cbsz_blgp:
+    """`inst` with the A/B formats its format modifiers select (CBSZ/BLGP on CDNA4's
+    f8f6f4, matrix_a_fmt/matrix_b_fmt on gfx1250's): types, register counts and cycles
+    follow; other instructions as is."""
+    fields = _instruction(inst).format_fields
+    if not fields:
         return inst
     checked = modifiers(mods)
-    check_modifiers(inst, "A", Modifiers(cbsz=checked.cbsz, blgp=checked.blgp), False)
-    return inst.with_formats(checked.cbsz, checked.blgp)
+    codes = {name: getattr(checked, name) for name in fields}
+    check_modifiers(inst, "A", Modifiers(**codes), False)
+    return inst.with_formats(*codes.values())
 
 
 def _in_range(name: str, value: object, limit: int, what: str,
@@ -466,7 +477,7 @@ def _type(data_type: DataType) -> dict[str, Any]:
 
 def _formats(inst: Instruction) -> list[dict[str, Any]]:
     """The A/B formats CBSZ/BLGP can select (CDNA4 f8f6f4 instructions), else []."""
-    if not getattr(inst, "formats_by_cbsz_blgp", False):
+    if not getattr(inst, "format_fields", ()):
         return []
     from instructions.model import F8F6F4_FORMATS
     return [_type(inst.with_formats(code, code).a_type)
@@ -491,7 +502,7 @@ def facts(inst: Instruction, wave: int | None = None,
     arch = architecture_of(inst)
     waves = inst.wave_sizes if wave is None else (_wave(inst, wave),)
     cycles = getattr(inst, "effective_cycles", inst.cycles)
-    return {
+    found = {
         "architecture": arch.name,
         "instruction": inst.name,
         "mnemonic": inst.mnemonic,
@@ -502,13 +513,13 @@ def facts(inst: Instruction, wave: int | None = None,
         "m": inst.m, "n": inst.n, "k": inst.k, "blocks": inst.blocks,
         "sparse": inst.sparse,
         "types": {"A": _type(inst.a_type), "B": _type(inst.b_type),
-                  "C": None if inst.sparse else _type(inst.out_type),
+                  "C": None if inst.sparse else _type(inst.c_type),
                   "D": _type(inst.out_type)},
         "formats": _formats(inst),
         "flops": inst.flops,
         "flops_kind": "Ops" if inst.a_type.is_int else "FLOPs",
         "cycles": cycles,
-        "flops_per_cycle": inst.flops * 4 // cycles,
+        "flops_per_cycle": inst.flops * 4 // cycles if cycles else None,
         "compute_unit": inst.unit,
         "coexec": bool(inst.coexec_cycles),
         "coexec_cycles": inst.coexec_cycles,
@@ -519,6 +530,8 @@ def facts(inst: Instruction, wave: int | None = None,
                                for m in matrices(inst)} for w in waves},
         "modifiers": list(supported_modifiers(inst)),
     }
+    found.update(family_facts(inst))  # gfx1250: latency, prefix opcode, provenance
+    return found
 
 
 def formulas(inst: Instruction) -> list[dict[str, Any]]:

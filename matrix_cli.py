@@ -23,7 +23,7 @@ VALUE_OPTIONS = (  # dest, spellings, default
     ("architecture", ("-a", "--architecture"), _ABSENT),
     ("instruction", ("-i", "--instruction"), _ABSENT),
     ("cbsz", ("--cbsz",), "0"), ("abid", ("--abid",), "0"), ("blgp", ("--blgp",), "0"),
-    ("opsel", ("--opsel",), "0"), ("neg", ("--neg",), "0"), ("neg_hi", ("--neg_hi",), "0"),
+    ("opsel", ("--opsel",), "0"), ("neg", ("--neg",), "0"), ("neg_hi", ("--neg_hi", "--neg-hi"), "0"),
     ("wavefront", ("-w", "--wavefront"), "0"),
     ("i", ("-I", "--I-coordinate", "--I_coordinate"), "0"),
     ("j", ("-J", "--J-coordinate", "--J_coordinate"), "0"),
@@ -81,6 +81,59 @@ FLAGS = (  # dest, spellings, help
     ("linear_layout", ("--linear-layout", "--linear_layout"),
      "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
 )
+# ---- gfx1250 / gfx1251 modifiers, named as LLVM's assembler names them (checked by
+# layouts/gfx1250.py). Formats and scale choices take a name or its code.
+GFX1250_OPTIONS = (
+    ("neg_lo", ("--neg-lo", "--neg_lo"), "0"),
+    ("matrix_a_fmt", ("--matrix-a-fmt", "--matrix_a_fmt"), "0"),
+    ("matrix_b_fmt", ("--matrix-b-fmt", "--matrix_b_fmt"), "0"),
+    ("index_key", ("--index-key", "--index_key"), "0"),
+    ("matrix_a_scale", ("--matrix-a-scale", "--matrix_a_scale"), "0"),
+    ("matrix_b_scale", ("--matrix-b-scale", "--matrix_b_scale"), "0"),
+    ("matrix_a_scale_fmt", ("--matrix-a-scale-fmt", "--matrix_a_scale_fmt"), "0"),
+    ("matrix_b_scale_fmt", ("--matrix-b-scale-fmt", "--matrix_b_scale_fmt"), "0"),
+)
+GFX1250_FLAGS = (
+    ("matrix_a_reuse", ("--matrix-a-reuse", "--matrix_a_reuse"),
+     "gfx1250: A operand-cache reuse hint (accepted where LLVM accepts it; moves nothing)"),
+    ("matrix_b_reuse", ("--matrix-b-reuse", "--matrix_b_reuse"),
+     "gfx1250: B operand-cache reuse hint (accepted where LLVM accepts it; moves nothing)"),
+)
+_FORMAT_NAMES = ("fp8", "bf8", "fp6", "bf6", "fp4")
+GFX1250_NAMES = {  # dest -> the names of its codes 0, 1, ...
+    "matrix_a_fmt": _FORMAT_NAMES, "matrix_b_fmt": _FORMAT_NAMES,
+    "matrix_a_scale": ("row0", "row1"), "matrix_b_scale": ("row0", "row1"),
+    "matrix_a_scale_fmt": ("e8", "e5m3", "e4m3"), "matrix_b_scale_fmt": ("e8", "e5m3", "e4m3"),
+}
+GFX1250_HELP = {
+    "neg_lo": "gfx1250 neg_lo bits (1 = A, 2 = B, 4 = C; which are legal depends on the types)",
+    "matrix_a_fmt": "gfx1250 f8f6f4: A format, fp8, bf8, fp6, bf6, fp4 or 0-4",
+    "matrix_b_fmt": "gfx1250 f8f6f4: B format, fp8, bf8, fp6, bf6, fp4 or 0-4",
+    "index_key": "gfx1250 SWMMAC index_key (0-1)",
+    "matrix_a_scale": "gfx1250 scaled WMMA: lanes of the A scales, row0 (0-15) or row1 (16-31)",
+    "matrix_b_scale": "gfx1250 scaled WMMA: lanes of the B scales, row0 (0-15) or row1 (16-31)",
+    "matrix_a_scale_fmt": "gfx1250 scaled WMMA: A scale format, e8, e5m3, e4m3 or 0-2",
+    "matrix_b_scale_fmt": "gfx1250 scaled WMMA: B scale format, e8, e5m3, e4m3 or 0-2",
+}
+VALUE_OPTIONS += GFX1250_OPTIONS
+FLAGS += GFX1250_FLAGS
+
+
+def _gfx1250_code(dest, value):
+    """The code of a named gfx1250 modifier value (fp4 -> 4, row1 -> 1, e5m3 -> 1), or
+    the value itself when it is not a name."""
+    names = GFX1250_NAMES.get(dest)
+    key = value.lower() if isinstance(value, str) else value
+    if names and key in names:
+        return str(names.index(key))
+    if names and isinstance(value, str) and not value.isdigit():
+        option = next(s[0] for d, s, _ in GFX1250_OPTIONS if d == dest)
+        raise ArgumentError(f"{option} takes {', '.join(names)} or their codes "
+                            f"0-{len(names) - 1}, not {_shown(value)}")
+    return value
+# ---- end of the gfx1250 block
+
+
 FILTER_HELP = ("with --catalog: keep the instructions matching KEY=VALUE; KEY is arch, type, "
                "shape (MxNxK), sparse (yes/no), kind, m, n, k or blocks; repeatable")
 VALUE_HELP = {
@@ -90,7 +143,7 @@ VALUE_HELP = {
     "abid": "ABID modifier (A-matrix broadcast block id)",
     "blgp": "BLGP modifier (B-matrix lane group pattern)",
     "opsel": "OPSEL modifier (RDNA)", "neg": "NEG modifier (RDNA)",
-    "neg_hi": "NEG_HI modifier (RDNA)", "wavefront": "wave size: 32 or 64 (RDNA only)",
+    "neg_hi": "NEG_HI modifier (RDNA; gfx1250: neg_hi bits as --neg-lo, 4 = |C|)", "wavefront": "wave size: 32 or 64 (RDNA only)",
     "i": "row coordinate i", "j": "column coordinate j", "k": "reduction coordinate k",
     "block": "block number", "register": "register offset within the operand",
     "lane": "lane number",
@@ -107,6 +160,7 @@ VALUE_HELP = {
     "order": "with --emit hip: tile storage order, row (row-major, default) or col",
     "color_by": "with --format svg or html: colour cells by lane, register, block, row or k "
                 "(default: lane for -R, row for -M)",
+    **GFX1250_HELP,
 }
 
 
@@ -131,6 +185,10 @@ GROUPS = (
     ("CDNA modifiers (MFMA, SMFMAC)", ("cbsz", "abid", "blgp")),
     ("RDNA modifiers (WMMA, SWMMAC)", ("opsel", "neg", "neg_hi")),
     ("CDNA4 block-scale modifiers (v_mfma_scale_*)", ("opsel_a", "opsel_b")),
+    ("gfx1250 modifiers (LLVM's names)", ("neg_lo", "matrix_a_fmt", "matrix_b_fmt", "index_key",
+                                          "matrix_a_scale", "matrix_b_scale",
+                                          "matrix_a_scale_fmt", "matrix_b_scale_fmt",
+                                          "matrix_a_reuse", "matrix_b_reuse")),
     ("output formats", ("csv", "markdown", "asciidoc", "format", "color_by", "transpose",
                         "json",
                         "compact", "json_schema")),
@@ -501,12 +559,14 @@ def run(args):
     wave = _wave(inst, args.wavefront)
     if args.detail:
         from formats.detail import detail
-        if inst.formats_by_cbsz_blgp:  # the formats change the facts: honour --cbsz/--blgp here
-            inst = _with_formats(inst, *(_number(getattr(args, n), f"--{n}")
-                                         for n in ("cbsz", "blgp")))
+        if inst.format_fields:  # the formats change the facts: honour their options here
+            inst = _with_formats(inst, *(_number(_gfx1250_code(n, getattr(args, n)),
+                                                 f"--{n.replace('_', '-')}")
+                                         for n in inst.format_fields))
         return _json().detail(inst) if args.json else _header(inst) + detail(inst)
-    numbers = {dest: _number(getattr(args, dest), "/".join(spellings[:2]))
+    numbers = {dest: _number(_gfx1250_code(dest, getattr(args, dest)), "/".join(spellings[:2]))
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
+    numbers.update({dest: int(getattr(args, dest)) for dest, _, _ in GFX1250_FLAGS})
     if args.emit is not _ABSENT or args.linear_layout or args.lds or numbers["ld"] \
             or args.order is not _ABSENT:
         return _code(args, inst, numbers, wave)
@@ -612,7 +672,9 @@ def _shown(value, limit=40):
 MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
 MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"),
                 ("SA", "--A-scale"), ("SB", "--B-scale"))
-MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel_b")
+MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel_b",
+             *(d for d, _, _ in GFX1250_OPTIONS),
+             *(d for d, _, _ in GFX1250_FLAGS))
 FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--asciidoc"))
 
 
@@ -712,10 +774,11 @@ def _picture(args, inst, matrix, mods, wave, mode):
     return documents.render(fmt, query)
 
 
-def _with_formats(inst, cbsz, blgp):
-    """An f8f6f4 instruction with the A/B formats that CBSZ/BLGP select."""
+def _with_formats(inst: Any, a_code: int, b_code: int) -> Any:
+    """A format-family instruction with the A/B formats its format modifiers select
+    (CBSZ/BLGP on CDNA4, --matrix-a-fmt/--matrix-b-fmt on gfx1250)."""
     import matrix_api
-    return matrix_api.with_formats(inst, {"cbsz": cbsz, "blgp": blgp})
+    return matrix_api.with_formats(inst, dict(zip(inst.format_fields, (a_code, b_code))))
 
 
 def _table_format(args: Any) -> str:

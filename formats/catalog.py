@@ -18,12 +18,18 @@ def _type(fact: dict[str, Any], matrix: str) -> str:
     return str(t["key"]) if t else ""
 
 
+def _blank(value: Any) -> Any:
+    """None (a figure no source gives: gfx1250's ISA cycles) as an empty cell."""
+    return "" if value is None else value
+
+
 def row(fact: dict[str, Any]) -> list[Any]:
     (wave, counts), = fact["registers"].items()
     return ([fact["architecture"], fact["mnemonic"], fact["m"], fact["n"], fact["k"],
              fact["blocks"], "yes" if fact["sparse"] else "no"]
             + [_type(fact, m) for m in "ABCD"]
-            + [fact["cycles"], fact["flops"], fact["flops_per_cycle"], fact["compute_unit"],
+            + [_blank(fact["cycles"]), fact["flops"], _blank(fact["flops_per_cycle"]),
+               fact["compute_unit"],
                int(wave)]
             + [counts.get(m, "") for m in MATRICES]
             + [" ".join(fact["modifiers"])])

@@ -210,7 +210,11 @@ def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
 
 
 def detail(inst: Instruction) -> str:
-    import matrix_api
-    fact = matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
-    lines = _cdna(inst, fact) if inst.family == "cdna" else _rdna(inst, fact)
+    if inst.family == "gfx1250":  # its own facts and sources (formats/detail_gfx1250.py)
+        from .detail_gfx1250 import lines as family_lines
+        lines = family_lines(inst)
+    else:
+        import matrix_api
+        fact = matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
+        lines = _cdna(inst, fact) if inst.family == "cdna" else _rdna(inst, fact)
     return "".join(f"    {line}\n" for line in lines)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 # The layout families: each names a layout generator (layouts/__init__.py, FAMILIES)
 # and a formula printer. A new family is a new generator plus one entry there.
-FAMILIES = ("cdna", "rdna3", "rdna4")
+FAMILIES = ("cdna", "rdna3", "rdna4", "gfx1250")
 
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py and
 # layouts/formulas_cdna.py read them). JSON and the library never apply them.
@@ -91,6 +91,12 @@ ARCHITECTURES = (
                  waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks"))),
     Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), "rdna4", "WGP", waves=(32, 64),
                  quirks=frozenset(("index_entry_first_register", "untitled_blocks"))),
+    # gfx1250 / gfx1251: wave32 only; the product names are from secondary sources
+    # (layouts/gfx1250.py, PRODUCT_NAMES); not known to the reference.
+    Architecture("GFX1250", "gfx1250", ("cdna5", "mi450", "mi450x", "mi455x"), "gfx1250",
+                 "CU", waves=(32,), public=False),
+    Architecture("GFX1251", "gfx1251", ("mi430x",), "gfx1250", "CU", waves=(32,),
+                 public=False),
 )
 
 _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}

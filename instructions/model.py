@@ -31,10 +31,14 @@ MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel
 
 # How an instruction whose A/B token is a format family (f8f6f4) learns its formats.
 FORMAT_SELECTORS = ("", "cbsz_blgp", "matrix_fmt")
+# The modifiers whose values are the A and B format codes, per selector.
+FORMAT_FIELDS = {"cbsz_blgp": ("cbsz", "blgp"), "matrix_fmt": ("matrix_a_fmt", "matrix_b_fmt")}
 
 # Encodings: name -> instruction bits. VOP3PX is CDNA4's 128-bit pair of a
 # v_mfma_ld_scale_b32 (its opcode in `prefix_opcode`) and the MFMA.
-ENCODINGS = {"VOP3P-MAI": 64, "VOP3P": 64, "VOP3PX": 128}
+ENCODINGS = {"VOP3P-MAI": 64, "VOP3P": 64, "VOP3PX": 128,
+             # gfx1250's scaled WMMA: a v_wmma_ld_scale*_paired pair, then the WMMA
+             "VOP3PX2": 128}
 MAI_ENCODINGS = ("VOP3P-MAI", "VOP3PX")  # the ones with a MAI opcode field
 
 
@@ -155,6 +159,7 @@ class Instruction(Record):
     waves: tuple[int, ...] = ()  # wave sizes when narrower than the architecture's
     scale_block: int = 0        # K values per block scale; 0: from the mnemonic
     c_type_key: str = ""        # the C type when the mnemonic does not say it
+    d_type_key: str = ""        # the D type when it is not the mnemonic's (gfx1250 bf16f32 SWMMAC)
 
     @property
     def _parts(self) -> Mnemonic:
@@ -277,7 +282,7 @@ class Instruction(Record):
     @property
     def out_type(self) -> DataType:
         """The type of D (and of C unless `c_type` differs)."""
-        return self._type(self._parts.d, None)
+        return self._type(self.d_type_key or self._parts.d, None)
 
     @property
     def d_type(self) -> DataType:
@@ -315,8 +320,18 @@ class Instruction(Record):
         return self._replace(formats=fmts)
 
     @property
+    def format_fields(self) -> tuple[str, ...]:
+        """The modifiers that pick the A and B formats ((): none)."""
+        return FORMAT_FIELDS.get(self.format_selector, ())
+
+    @property
+    def formats_by_matrix_fmt(self) -> bool:
+        """matrix_a_fmt / matrix_b_fmt select the A and B formats (gfx1250's f8f6f4)."""
+        return self.format_selector == "matrix_fmt"
+
+    @property
     def effective_cycles(self) -> int:
-        if self.f8f6f4 and self.a_type.bits != 8 and self.b_type.bits != 8:
+        if self.formats_by_cbsz_blgp and self.a_type.bits != 8 and self.b_type.bits != 8:
             return self.cycles // 2
         return self.cycles
 

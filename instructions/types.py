@@ -41,5 +41,7 @@ TYPES = _types(
     ("fp6", "FP6", "OCP 2-bit exponent, 3-bit mantissa floating point", 6),
     ("bf6", "BF6", "OCP 3-bit exponent, 2-bit mantissa floating point", 6),
     ("fp4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
+    # gfx1250's name for fp4 in v_wmma_*_32x16x128_f4.
+    ("f4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
     ("e8m0", "E8M0", "OCP 8-bit exponent-only block scale, value 2^(v-127)", 8),
 )

@@ -20,6 +20,7 @@ from .modifiers import (
     negated,
     rdna_c_mark,
     rdna_half_mark,
+    refuse_gfx1250,
     sparse_index_set,
 )
 
@@ -53,7 +54,13 @@ def _cdna_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> 
 
 # The layout generator of each layout family (instructions.FAMILIES):
 # (inst, matrix, wave, mods) -> Layout.
-FAMILIES = {"cdna": _cdna_layout, "rdna3": rdna.rdna3_layout, "rdna4": rdna.rdna4_layout}
+def _gfx1250_layout(inst, matrix, wave, mods):
+    from . import gfx1250  # loaded only for gfx1250 / gfx1251 queries
+    return gfx1250.family_layout(inst, matrix, wave, mods)
+
+
+FAMILIES = {"cdna": _cdna_layout, "rdna3": rdna.rdna3_layout, "rdna4": rdna.rdna4_layout,
+            "gfx1250": _gfx1250_layout}
 
 
 def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
@@ -68,8 +75,19 @@ def formula_sections(inst: Instruction) -> Mapping[int, Section]:
     if inst.family == "cdna":
         from .formulas_cdna import sections
         return {inst.wave_sizes[0]: sections(inst)}
+    if inst.family == "gfx1250":
+        from .gfx1250 import formulas
+        return formulas(inst)
     from .formulas_rdna import sections as rdna_sections
     return rdna_sections(inst)
+
+
+def family_facts(inst):
+    """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
+    if inst.family == "gfx1250":
+        from .gfx1250 import facts
+        return facts(inst)
+    return {}
 
 
 class Operand:
@@ -82,8 +100,12 @@ class Operand:
         self.mark = "-" if negated(inst, matrix, mods) else ""
         if inst.neg:
             self.mark = rdna_c_mark(inst, matrix, mods)
+        self._half_mark = rdna_half_mark
+        if inst.takes("neg_lo"):  # gfx1250: neg_lo / neg_hi
+            from .gfx1250 import half_mark, mark
+            self.mark, self._half_mark = mark(inst, matrix, mods), half_mark
         # What the modifiers do, settled once: every table cell asks again.
-        self._marks_vary = inst.neg and matrix in ("A", "B")  # NEG/NEG_HI halves
+        self._marks_vary = (inst.neg or inst.takes("neg_lo")) and matrix in ("A", "B")
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
@@ -94,7 +116,7 @@ class Operand:
     def mark_of(self, place: Place | None) -> str:
         """The negation / absolute-value mark shown with the value at `place`."""
         if self._marks_vary and place is not None:
-            return rdna_half_mark(self.inst, self.matrix, self.mods, place)
+            return self._half_mark(self.inst, self.matrix, self.mods, place)
         return self.mark
 
     @property
@@ -107,7 +129,8 @@ class Operand:
 
     @property
     def register_count(self) -> int:
-        return 1 if self.matrix == "K" else self.layout.register_count
+        # (an index set never spans two VGPRs; gfx1250's 8-bit SWMMAC index is 64 bits)
+        return max(1, self.layout.register_count)
 
     def elements(self) -> Iterable[Elem]:
         """Every element, in the order the reference lists them: block first, then the
@@ -218,6 +241,11 @@ def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc
                     mode: str = "get",
                     wave: int = 64) -> None:
     """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
+    if inst.family == "gfx1250":
+        from .gfx1250 import check
+        check(inst, matrix, mods, output_calc, mode, wave)
+        return
+    refuse_gfx1250(inst, mods)
     if inst.family == "cdna":
         check_cdna(inst, matrix, mods, output_calc)
     else:
@@ -234,4 +262,4 @@ def check_matrix(inst: Instruction, matrix: str) -> None:
                         "query A, B, C or D")
     if matrix in ("SA", "SB") and not inst.scaled:
         raise CalcError(f"{inst.name} has no block scales; --A-scale/--B-scale apply to "
-                        "the CDNA4 v_mfma_scale_* instructions")
+                        "the CDNA4 v_mfma_scale_* and gfx1250 v_wmma_scale*_* instructions")

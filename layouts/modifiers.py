@@ -29,6 +29,32 @@ class Modifiers(Record):
     neg_hi: int = 0
     opsel_a: int = 0
     opsel_b: int = 0
+    # gfx1250 (LLVM's names; layouts/gfx1250.py checks them); neg_hi is shared with RDNA.
+    neg_lo: int = 0
+    matrix_a_fmt: int = 0
+    matrix_b_fmt: int = 0
+    index_key: int = 0
+    matrix_a_scale: int = 0
+    matrix_b_scale: int = 0
+    matrix_a_scale_fmt: int = 0
+    matrix_b_scale_fmt: int = 0
+    matrix_a_reuse: int = 0
+    matrix_b_reuse: int = 0
+
+
+# The gfx1250 modifiers: other families refuse them (layouts/gfx1250.py checks them there).
+GFX1250_ONLY = ("neg_lo", "matrix_a_fmt", "matrix_b_fmt", "index_key", "matrix_a_scale",
+                "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt",
+                "matrix_a_reuse", "matrix_b_reuse")
+
+
+def refuse_gfx1250(inst: Instruction, mods: Modifiers) -> None:
+    """Raise CalcError when a gfx1250 modifier is given for another family's instruction."""
+    for name in GFX1250_ONLY:
+        if getattr(mods, name):
+            raise CalcError(f"--{name.replace('_', '-')} is a gfx1250 modifier; {inst.arch} "
+                            f"instructions such as {inst.name} do not have it "
+                            f"(got {getattr(mods, name)}).")
 
 
 # BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").
