@@ -19,11 +19,12 @@ __version__ = "1.0.0"
 
 _ABSENT = object()  # an option that was not given (None: given without a value)
 
-VALUE_OPTIONS = (  # dest, spellings, default
+VALUE_OPTIONS: tuple[tuple[str, tuple[str, ...], object], ...] = (  # dest, spellings, default
     ("architecture", ("-a", "--architecture"), _ABSENT),
     ("instruction", ("-i", "--instruction"), _ABSENT),
     ("cbsz", ("--cbsz",), "0"), ("abid", ("--abid",), "0"), ("blgp", ("--blgp",), "0"),
-    ("opsel", ("--opsel",), "0"), ("neg", ("--neg",), "0"), ("neg_hi", ("--neg_hi", "--neg-hi"), "0"),
+    ("opsel", ("--opsel",), "0"), ("neg", ("--neg",), "0"),
+    ("neg_hi", ("--neg_hi", "--neg-hi"), "0"),
     ("wavefront", ("-w", "--wavefront"), "0"),
     ("i", ("-I", "--I-coordinate", "--I_coordinate"), "0"),
     ("j", ("-J", "--J-coordinate", "--J_coordinate"), "0"),
@@ -42,7 +43,7 @@ VALUE_OPTIONS = (  # dest, spellings, default
     # pictures (issue 13): --format svg|html colour their cells by --color-by
     ("color_by", ("--color-by", "--color_by"), _ABSENT),
 )
-FLAGS = (  # dest, spellings, help
+FLAGS: tuple[tuple[str, tuple[str, ...], str], ...] = (  # dest, spellings, help
     ("version", ("-v", "--version"), "print the version and exit"),
     ("list", ("-L", "--list-instructions", "--list_instructions"),
      "list the instructions of the architecture"),
@@ -143,7 +144,8 @@ VALUE_HELP = {
     "abid": "ABID modifier (A-matrix broadcast block id)",
     "blgp": "BLGP modifier (B-matrix lane group pattern)",
     "opsel": "OPSEL modifier (RDNA)", "neg": "NEG modifier (RDNA)",
-    "neg_hi": "NEG_HI modifier (RDNA; gfx1250: neg_hi bits as --neg-lo, 4 = |C|)", "wavefront": "wave size: 32 or 64 (RDNA only)",
+    "neg_hi": "NEG_HI modifier (RDNA; gfx1250: neg_hi bits as --neg-lo, 4 = |C|)",
+    "wavefront": "wave size: 32 or 64, where the architecture has both (RDNA)",
     "i": "row coordinate i", "j": "column coordinate j", "k": "reduction coordinate k",
     "block": "block number", "register": "register offset within the operand",
     "lane": "lane number",

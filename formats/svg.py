@@ -107,7 +107,8 @@ class Canvas:
 
     def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str,
              width: float = 1.0, extra: Mapping[str, str | float] | None = None) -> None:
-        shape: dict[str, str | float] = {'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': stroke, 'stroke-width': width}
+        shape: dict[str, str | float] = {'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2,
+                                         'stroke': stroke, 'stroke-width': width}
         self.add(f"<line{attributes({**shape, **(extra or {})})}/>")
 
     def polygon(self, points: Sequence[tuple[float, float]], fill: str,

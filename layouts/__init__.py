@@ -26,6 +26,7 @@ from .modifiers import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import Any
 
     from instructions.model import Instruction
 
@@ -54,9 +55,10 @@ def _cdna_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> 
 
 # The layout generator of each layout family (instructions.FAMILIES):
 # (inst, matrix, wave, mods) -> Layout.
-def _gfx1250_layout(inst, matrix, wave, mods):
+def _gfx1250_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
     from . import gfx1250  # loaded only for gfx1250 / gfx1251 queries
-    return gfx1250.family_layout(inst, matrix, wave, mods)
+    made: Layout = gfx1250.family_layout(inst, matrix, wave, mods)
+    return made
 
 
 FAMILIES = {"cdna": _cdna_layout, "rdna3": rdna.rdna3_layout, "rdna4": rdna.rdna4_layout,
@@ -82,7 +84,7 @@ def formula_sections(inst: Instruction) -> Mapping[int, Section]:
     return rdna_sections(inst)
 
 
-def family_facts(inst):
+def family_facts(inst: Instruction) -> dict[str, Any]:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
     if inst.family == "gfx1250":
         from .gfx1250 import facts
