@@ -347,3 +347,41 @@ def test_formulas_match_the_layouts(inst: Any) -> None:
             got = tuple(evaluate(text[("register_to_element", f"{name} {n}")], **back)
                         for n in names)
             assert got == (row, col), (matrix, row, col)
+
+
+def test_every_format_pair_answers_every_mode() -> None:
+    """-R, -M and -m (text) and -M (JSON) for each A/B format pair: the slots the text
+    lists are the library's, and JSON lists every element once."""
+    base = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4"]
+    inst = GFX1250.find("v_wmma_f32_16x16x128_f8f6f4")
+    for fa in FORMATS:
+        for fb in FORMATS:
+            fmts = ["--matrix-a-fmt", fa, "--matrix-b-fmt", fb]
+            mods = {"matrix_a_fmt": FORMATS.index(fa), "matrix_b_fmt": FORMATS.index(fb)}
+            status, out, err = call(base + fmts + ["-R", "-A", "--csv"])
+            assert (status, err) == (0, "") and out.count("\n") == 3 + 16 + 1  # header, title, table
+            status, out, err = call(base + fmts + ["-m", "-B", "-r", "3", "-l", "17"])
+            listed = [line.split(" = ")[1] for line in out.splitlines()[2:]]
+            want = [f"B[{e.element.k}][{e.element.j}]"
+                    for e in api.elements_at(inst, "B", 3, 17, mods=mods)]
+            assert (status, listed) == (0, want)
+            doc = json.loads(call(base + fmts + ["-M", "-A", "--json"])[1])
+            count = api.register_count(inst, "A", mods=mods)
+            assert doc["register_count"] == count == {"fp8": 16, "bf8": 16, "fp6": 12,
+                                                       "bf6": 12, "fp4": 8}[fa]
+
+
+def test_scale_selects_and_index_keys_through_every_mode() -> None:
+    for inst in GFX1250.instructions:
+        base = ["-a", "gfx1250", "-i", inst.mnemonic]
+        runs: list[list[str]] = []
+        if inst.scaled:
+            for value in ("row0", "row1"):
+                runs += [["--matrix-a-scale", value, "-R", "--A-scale"],
+                         ["--matrix-b-scale", value, "-M", "--B-scale"],
+                         ["--matrix-a-scale-fmt", "e4m3", "-m", "--A-scale", "-l", "5"]]
+        if inst.sparse:
+            runs += [["--index-key", key, mode, "-k"] for key in ("0", "1") for mode in ("-R", "-M")]
+        for extra in runs:
+            status, out, err = call(base + extra)
+            assert (status, err) == (0, "") and out.count("\n") > 2, (inst.mnemonic, extra)
