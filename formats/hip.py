@@ -235,18 +235,19 @@ def builtin_name(inst: Any, wave: int) -> str:
 
 
 def _older_spelling(inst: Any) -> str:
-    """clang names the CDNA3/CDNA4 MFMAs that CDNA2 already had by CDNA2's mnemonic
-    (v_mfma_f32_32x32x1_2b_f32 -> mfma_f32_32x32x1f32, ..._32x32x8_bf16 -> ..._1k)."""
+    """clang names an MFMA by its first mnemonic: the one of the earliest architecture of
+    its family (in registry order) with the same shape and types (CDNA3's
+    v_mfma_f32_32x32x1_2b_f32 -> mfma_f32_32x32x1f32, ..._32x32x8_bf16 -> ..._1k)."""
     if inst.kind != "mfma":
         return str(inst.mnemonic)
-    from instructions import find_architecture
-    cdna2 = find_architecture("CDNA2")
-    if cdna2 is None:
-        return str(inst.mnemonic)
+    from instructions import ARCHITECTURES
     key = (inst.m, inst.n, inst.k, inst.blocks, inst.a_type.key, inst.out_type.key)
-    for old in cdna2.instructions:
-        if (old.m, old.n, old.k, old.blocks, old.a_type.key, old.out_type.key) == key:
-            return str(old.mnemonic)
+    for arch in ARCHITECTURES:
+        if arch.family != inst.family:
+            continue
+        for old in arch.instructions:
+            if (old.m, old.n, old.k, old.blocks, old.a_type.key, old.out_type.key) == key:
+                return str(old.mnemonic)
     return str(inst.mnemonic)
 
 
@@ -427,6 +428,10 @@ def emit_parts(inst: Any, matrix: str | None, mods: Any, wave: int,
         ctype = operand_type(inst, matrix, wave)
         body = "\n".join(_typedefs([ctype]) + [device_function(inst, frag, options, ctype)])
         return PRELUDE, body + "\n"
+    if _wmma(inst) and inst.family not in WMMA_BUILTINS:
+        raise CalcError(f"--emit hip has no wave-level example for {inst.name} ({inst.arch}) "
+                        "yet: its builtin's operands are not charted; emit one matrix "
+                        "(-A, -B, -C, -D, ...) for its fragment loads and stores")
     return PRELUDE, _example(inst, mods, wave, options) + "\n"
 
 

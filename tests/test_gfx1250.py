@@ -215,7 +215,7 @@ def test_format_widths_through_the_cli() -> None:
 def test_errors_name_the_value_and_what_is_allowed() -> None:
     cases = [
         (["-i", "v_wmma_f32_16x16x32_f16", "-w", "64", "-g", "-A"],
-         "wave size 64 is not available on GFX1250; use 32"),
+         "wave size 64 is not available for V_WMMA_F32_16X16X32_F16 on GFX1250; use 32"),
         (["-i", "v_wmma_f32_16x16x64_fp8_fp8", "--neg-lo", "1", "-g", "-A"],
          "the bits it takes are 4"),
         (["-i", "v_wmma_f32_32x16x128_f4", "--matrix-b-reuse", "-g", "-B"],

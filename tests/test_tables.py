@@ -74,7 +74,7 @@ def test_the_format_names_are_tabulates_and_ours():
     tabulate = pytest.importorskip("tabulate")
     assert set(documents.TABULATE_FORMATS) | {"tsv"} == set(tabulate.tabulate_formats)
     assert set(documents.NAMES) == set(tabulate.tabulate_formats) | {
-        "markdown", "csv", "long-csv", "jsonl", "json"}
+        "markdown", "csv", "long-csv", "jsonl", "json", "html-table", "svg"}
     assert set(tables.ESCAPES) <= set(documents.NAMES)
     assert set(documents.HEADINGS) <= set(documents.NAMES)
 
@@ -90,10 +90,9 @@ def test_skipping_tabulates_escape_stripping_draws_the_same():
     tabulate = pytest.importorskip("tabulate")
     from formats import queries
     from instructions import find_architecture
-    from layouts import Modifiers, operand
+    from layouts import Modifiers
     inst = find_architecture("rdna3").find("v_wmma_f32_16x16x16_f16")
-    made = operand(inst, "C", Modifiers(neg_hi=4), 32)
-    header, rows = queries.matrix_layout(made)
+    header, rows = queries.matrix_layout(inst, "C", Modifiers(neg_hi=4), 32)
     for fmt in ("grid", "markdown", "asciidoc", "rst", "html", "latex"):
         expected = tabulate.tabulate(tables.cells(fmt, rows), headers=[str(h) for h in header],
                                      tablefmt=tables.TABLEFMT.get(fmt, fmt),
