@@ -241,12 +241,14 @@ def _older_spelling(inst: Any) -> str:
     if inst.kind != "mfma":
         return str(inst.mnemonic)
     from instructions import ARCHITECTURES
-    key = (inst.m, inst.n, inst.k, inst.blocks, inst.a_type.key, inst.out_type.key)
+    def key(one: Any) -> tuple[Any, ...]:
+        return (one.kind, one.m, one.n, one.k, one.blocks, one.a_type.key, one.b_type.key,
+                one.out_type.key)
     for arch in ARCHITECTURES:
         if arch.family != inst.family:
             continue
         for old in arch.instructions:
-            if (old.m, old.n, old.k, old.blocks, old.a_type.key, old.out_type.key) == key:
+            if key(old) == key(inst):
                 return str(old.mnemonic)
     return str(inst.mnemonic)
 
