@@ -359,7 +359,8 @@ def test_every_format_pair_answers_every_mode() -> None:
             fmts = ["--matrix-a-fmt", fa, "--matrix-b-fmt", fb]
             mods = {"matrix_a_fmt": FORMATS.index(fa), "matrix_b_fmt": FORMATS.index(fb)}
             status, out, err = call(base + fmts + ["-R", "-A", "--csv"])
-            assert (status, err) == (0, "") and out.count("\n") == 3 + 16 + 1  # header, title, table
+            # header, title, table
+            assert (status, err) == (0, "") and out.count("\n") == 3 + 16 + 1
             status, out, err = call(base + fmts + ["-m", "-B", "-r", "3", "-l", "17"])
             listed = [line.split(" = ")[1] for line in out.splitlines()[2:]]
             want = [f"B[{e.element.k}][{e.element.j}]"
@@ -381,7 +382,8 @@ def test_scale_selects_and_index_keys_through_every_mode() -> None:
                          ["--matrix-b-scale", value, "-M", "--B-scale"],
                          ["--matrix-a-scale-fmt", "e4m3", "-m", "--A-scale", "-l", "5"]]
         if inst.sparse:
-            runs += [["--index-key", key, mode, "-k"] for key in ("0", "1") for mode in ("-R", "-M")]
+            runs += [["--index-key", key, mode, "-k"] for key in ("0", "1")
+                     for mode in ("-R", "-M")]
         for extra in runs:
             status, out, err = call(base + extra)
             assert (status, err) == (0, "") and out.count("\n") > 2, (inst.mnemonic, extra)
