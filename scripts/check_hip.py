@@ -5,9 +5,11 @@ assembly: each kernel must contain its instruction's mnemonic with the modifiers
     python3 scripts/check_hip.py [--clang clang-22] [--headers]
 
 One file per target and wave size holds every example (and a sample of modifiers); the
-files compile in parallel. Prints one line per failure and a summary "N/M compile and
-match"; exit status 1 on any failure. tests/test_hip_clang.py runs it when clang-22 is
-installed.
+files compile in parallel. Where the builtin takes the modifiers as arguments (gfx1250,
+gfx1251) the D, A and B operands must also span the VGPRs the layouts count. Instructions
+without a wave-level example are listed as "refused: ..." with the reason. Prints one
+line per failure, a count per target and a summary "N/M compile and match"; exit status 1
+on any failure. tests/test_hip_clang.py runs it when clang-22 is installed.
 """
 from __future__ import annotations
 
@@ -163,6 +165,31 @@ LAYOUT_VARIANTS = (  # storage variants compiled for the first instructions of e
 )
 
 
+# (kernel name, mnemonic, texts its line must contain, VGPRs of D, A, B or None)
+Kernel = tuple[str, str, list[str], "tuple[int, ...] | None"]
+
+
+def widths(inst: Any, mods: Modifiers, wave: int) -> tuple[int, ...] | None:
+    """VGPRs of the D, A and B operands as the layouts count them (the formats applied),
+    checked against the assembly where the builtin takes the modifiers as arguments."""
+    if not modifier_arguments(inst):
+        return None
+    formats = Modifiers(**{name: getattr(mods, name) for name in inst.format_fields})
+    return tuple(mc.register_count(inst, m, mods=formats, wave=wave) for m in ("D", "A", "B"))
+
+
+def operand_widths(line: str) -> tuple[int, ...]:
+    """VGPRs of the first three operands of an assembly line (v7: 1, v[2:13]: 12)."""
+    out = []
+    for operand in line.split(None, 1)[1].split(", ")[:3]:
+        if operand.startswith("v["):
+            low, high = operand[2:].split("]")[0].split(":")
+            out.append(int(high) - int(low) + 1)
+        else:
+            out.append(1)
+    return tuple(out)
+
+
 def refusal(inst: Any, wave: int) -> str | None:
     """Why --emit hip has no wave-level example for `inst` (None: it has one)."""
     try:
@@ -172,11 +199,11 @@ def refusal(inst: Any, wave: int) -> str | None:
     return None
 
 
-def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[tuple[str, str, list[str]]]]:
+def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[Kernel]]:
     """One file with every example of `arch` for `wave`: kernels named k<n>_<mnemonic>
     (instructions without an example are left out: see `refusal`)."""
     bodies: list[str] = []
-    kernels: list[tuple[str, str, list[str]]] = []
+    kernels: list[Kernel] = []
     runs: list[tuple[Any, Modifiers, hip.Options, tuple[str, ...]]] = []
     emitted = [inst for inst in arch.instructions if refusal(inst, wave) is None]
     for inst in emitted:
@@ -188,7 +215,8 @@ def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[tuple[str, str
         _, body = hip.emit_parts(inst, None, mods, wave, options._replace(prefix=prefix))
         bodies.append(body)
         kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
-        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs)))
+        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs),
+                        widths(inst, mods, wave)))
     text = hip.PRELUDE + "\n" + "\n".join(bodies)
     return text, kernels
 
@@ -263,12 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if ok == total else 1
 
 
-def check_kernels(target: str, wave: int, kernels: list[tuple[str, str, list[str]]],
+def check_kernels(target: str, wave: int, kernels: list[Kernel],
                   bodies: dict[str, str]) -> int:
     """The number of kernels whose assembly has the mnemonic with the modifiers (and the
     instructions every kernel body must contain); prints the others."""
     ok = 0
-    for kernel, mnem, mods in kernels:
+    for kernel, mnem, mods, sizes in kernels:
         code = bodies.get(kernel, "")
         lines = [ln for ln in code.splitlines() if ln.strip().startswith(mnem + " ")]
         if not lines:
@@ -281,6 +309,10 @@ def check_kernels(target: str, wave: int, kernels: list[tuple[str, str, list[str
         mods = [m for m in mods if not m.endswith("_")]
         if not any(all(m in ln for m in mods) for ln in lines):
             print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: {lines[0].strip()}")
+            continue
+        if sizes is not None and any(operand_widths(ln.strip()) != sizes for ln in lines):
+            print(f"{target} wave{wave} {kernel}: {mnem} operands are not {sizes} VGPRs "
+                  f"(D, A, B): {lines[0].strip()}")
             continue
         ok += 1
     return ok
