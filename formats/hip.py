@@ -87,7 +87,7 @@ def offset_terms(frag: Fragment, options: Options) -> list[Term]:
     ld_coef, ld_sym = 1, "ld" if options.ld is None else str(options.ld)
     outer, inner, extent = (ROW, COL, rows) if options.order == "row" else (COL, ROW, cols)
     scale = {outer: (ld_coef, ld_sym), inner: (1, ""), BLOCK: (extent * ld_coef, ld_sym)}
-    lane_var = "src" if frag.lane_source == "rotate48" else "lane"
+    lane_var = "src" if frag.lane_source == "rotate48" or frag.base_lane else "lane"
     terms = []
     for d in frag.digits:
         if d.coord == COPY:
@@ -108,7 +108,10 @@ def _guards(frag: Fragment) -> list[str]:
     """C conditions under which the lane's value v is loaded (empty: always)."""
     out = []
     if frag.lanes < frag.wave and not any(d.coord == COPY for d in frag.lane_digits):
-        out.append(f"lane < {frag.lanes}")
+        if frag.base_lane:
+            out.append(f"lane >= {frag.base_lane}")
+        if frag.base_lane + frag.lanes < frag.wave:
+            out.append(f"lane < {frag.base_lane + frag.lanes}")
     if frag.guard is not None:
         what, modulus, value = frag.guard[0], frag.guard[1], frag.guard[2]
         if what == "block":
@@ -134,6 +137,9 @@ def index_functions(frag: Fragment, options: Options, name: str) -> str:
     if frag.lane_source == "rotate48":
         lines.append("    const int src = (lane + 48) % 64;  /* BLGP 3: lane L feeds lane "
                      "(L + 16) % 64 */")
+    elif frag.base_lane:
+        lines.append(f"    const int src = lane - {frag.base_lane};  /* the values sit in "
+                     f"lanes {frag.base_lane}-{frag.base_lane + frag.lanes - 1} */")
     used_lane = any(d.dest == LANE for d in frag.digits) or guards or frag.lane_source
     used_v = frag.values > 1
     body = render(offset_terms(frag, options))
@@ -178,8 +184,10 @@ class CType(NamedTuple):
 
 def _bf16_element(inst: Any) -> str:
     """clang declares the 128-bit bf16 A operands (gfx950's new MFMA/SMFMAC) with
-    __bf16 elements, every other bf16 operand with short."""
-    return "__bf16" if _register_bits(inst, "A") >= 128 and not _wmma(inst) else "short"
+    __bf16 elements, every other older bf16 operand with short; WMMA families say."""
+    if _wmma(inst):
+        return _builtins(inst).bf16
+    return "__bf16" if _register_bits(inst, "A") >= 128 else "short"
 
 
 def _register_bits(inst: Any, matrix: str, wave: int = 64) -> int:
@@ -190,15 +198,19 @@ def _register_bits(inst: Any, matrix: str, wave: int = 64) -> int:
 def operand_type(inst: Any, matrix: str, wave: int) -> CType:
     """The C type of the builtin's argument (or result) for `matrix`."""
     if matrix in ("K", "SA", "SB"):
+        if _wmma(inst) and _builtins(inst).operand_modifiers:
+            return CType("long" if _register_bits(inst, matrix, wave) > 32 else "int", 1)
         return CType("short" if _wmma(inst) else "int", 1)
     total = _register_bits(inst, matrix, wave)
     if matrix in ("C", "D"):
-        key, bits = inst.out_type.key, inst.out_type.bits
+        dtype = inst.c_type if matrix == "C" else inst.out_type
+        key, bits = dtype.key, dtype.bits
     else:
         dtype = inst.a_type if matrix == "A" else inst.b_type
         key, bits = dtype.key, dtype.bits
-        if inst.f8f6f4:
-            return CType("int", 8)
+        if inst.f8f6f4:  # one vector for every format: the widest (8-bit) one's
+            rows, cols, blocks = _fragment(inst, matrix, Modifiers(), wave).shape
+            return CType("int", rows * cols * blocks * 8 // (32 * wave))
     if key in FLOAT_TYPES:
         return CType(FLOAT_TYPES[key], max(1, total // bits))
     if key == "bf16":
@@ -211,12 +223,34 @@ def operand_type(inst: Any, matrix: str, wave: int) -> CType:
 
 
 class WmmaBuiltins(NamedTuple):
-    """How clang spells the WMMA/SWMMAC builtins of one layout family."""
+    """How clang spells the WMMA/SWMMAC builtins of one layout family (checked against
+    clang-22 by scripts/check_hip.py)."""
     suffix: str            # after _w32/_w64 on WMMA builtins
     opsel_argument: bool   # 16-bit-output WMMAs take OPSEL (the C/D half) as an argument
+    wave_suffix: bool = True  # the names end in _w32/_w64 (then `suffix`)
+    # The modifiers are arguments: a negation (16/32-bit floats), signedness (integers) or
+    # format code before A and B, a C modifier (bit 0 negates, bit 1 takes |C|), the
+    # scales' lane-half select and format before each scale, the two reuse hints last.
+    operand_modifiers: bool = False
+    bf16: str = "short"    # element type of bf16 vectors
+    index_bits: int = 16   # bits of the sparse-index argument
+    index_keys: int = 1    # index_key values, each a slice of the index argument's bits
+    missing: tuple[str, ...] = ()  # A types clang has no builtin for
 
 
-WMMA_BUILTINS = {"rdna3": WmmaBuiltins("", True), "rdna4": WmmaBuiltins("_gfx12", False)}
+WMMA_BUILTINS = {
+    "rdna3": WmmaBuiltins("", True),
+    "rdna4": WmmaBuiltins("_gfx12", False),
+    # clang-22: no index_key argument; it selects index_key:1 when the index argument
+    # is the index VGPR's high 16 bits (K >> 16). Its 8-bit SWMMACs take a 32-bit index
+    # for their 64-bit one, and it has no f64 WMMA builtin (gfx1251).
+    "gfx1250": WmmaBuiltins("", False, wave_suffix=False, operand_modifiers=True,
+                            bf16="__bf16", index_bits=32, index_keys=2, missing=("f64",)),
+}
+
+
+def _builtins(inst: Any) -> WmmaBuiltins:
+    return WMMA_BUILTINS[inst.family]
 
 
 def _wmma(inst: Any) -> bool:
@@ -227,7 +261,9 @@ def _wmma(inst: Any) -> bool:
 def builtin_name(inst: Any, wave: int) -> str:
     """The clang builtin of `inst` (checked against clang-22 by scripts/check_hip.py)."""
     if _wmma(inst):
-        generation = WMMA_BUILTINS[inst.family].suffix if inst.kind == "wmma" else ""
+        if not _builtins(inst).wave_suffix:
+            return f"__builtin_amdgcn_{inst.mnemonic[2:]}"
+        generation = _builtins(inst).suffix if inst.kind == "wmma" else ""
         return f"__builtin_amdgcn_{inst.mnemonic[2:]}_w{wave}{generation}"
     if inst.f8f6f4:
         return f"__builtin_amdgcn_mfma_scale_f32_{inst.m}x{inst.n}x{inst.k}_f8f6f4"
@@ -300,7 +336,7 @@ def _memory_type(inst: Any, matrix: str, bits: int) -> str:
     if matrix in ("A", "B"):
         key = (inst.a_type if matrix == "A" else inst.b_type).key
     elif matrix in ("C", "D"):
-        key = inst.out_type.key
+        key = (inst.c_type if matrix == "C" else inst.out_type).key
     else:
         key = ""
     if key in FLOAT_TYPES:
@@ -430,11 +466,30 @@ def emit_parts(inst: Any, matrix: str | None, mods: Any, wave: int,
         ctype = operand_type(inst, matrix, wave)
         body = "\n".join(_typedefs([ctype]) + [device_function(inst, frag, options, ctype)])
         return PRELUDE, body + "\n"
-    if _wmma(inst) and inst.family not in WMMA_BUILTINS:
-        raise CalcError(f"--emit hip has no wave-level example for {inst.name} ({inst.arch}) "
-                        "yet: its builtin's operands are not charted; emit one matrix "
-                        "(-A, -B, -C, -D, ...) for its fragment loads and stores")
+    _check_builtin(inst, wave)
     return PRELUDE, _example(inst, mods, wave, options) + "\n"
+
+
+def _check_builtin(inst: Any, wave: int) -> None:
+    """Raise CalcError where clang has no builtin call that does what the layout says."""
+    if not _wmma(inst):
+        return
+    advice = "; emit one matrix (-A, -B, -C, -D, ...) for its fragment loads and stores"
+    builtins = WMMA_BUILTINS.get(inst.family)
+    if builtins is None:
+        raise CalcError(f"--emit hip has no wave-level example for {inst.name} ({inst.arch}) "
+                        "yet: its builtin's operands are not charted" + advice)
+    if inst.a_type.key in builtins.missing:
+        raise CalcError(f"--emit hip has no wave-level example for {inst.name} ({inst.arch}): "
+                        f"clang 22 has no builtin for {inst.a_type.key} WMMAs" + advice)
+    if inst.sparse and builtins.operand_modifiers:
+        bits = _register_bits(inst, "K", wave)
+        if bits > builtins.index_bits:
+            raise CalcError(f"--emit hip has no wave-level example for {inst.name} "
+                            f"({inst.arch}): the instruction reads a {bits}-bit sparse "
+                            f"index, but clang 22's {builtin_name(inst, wave)} takes a "
+                            f"{builtins.index_bits}-bit one (later clang takes {bits} bits)"
+                            + advice)
 
 
 def emit(inst: Any, matrix: str | None, mods: Any, wave: int,
@@ -457,30 +512,30 @@ def _operands(inst: Any) -> list[str]:
 
 def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
                name: str) -> list[str]:
-    """RDNA float NEG/NEG_HI: negate the low / high 16-bit halves of A or B, NEG[2] /
-    NEG_HI[2] negate C / take its absolute value (the compiler folds whole-operand
-    negations into the instruction's neg_lo/neg_hi bits)."""
-    if not _wmma(inst) or not inst.neg or inst.is_int:
+    """Negations the builtin has no argument for, done on the values: RDNA float
+    NEG/NEG_HI negate the low / high 16-bit halves of A or B, NEG[2] / NEG_HI[2] negate
+    C / take its absolute value (the compiler folds whole-operand negations into the
+    instruction's neg_lo/neg_hi bits); where the modifiers are arguments, only one half
+    of 16-bit A or B values (neg_lo without neg_hi, or the reverse) is left to do."""
+    if not _wmma(inst) or inst.is_int:
         return []
-    out = []
+    bit = {"A": 1, "B": 2}.get(matrix, 0)
+    if _builtins(inst).operand_modifiers:
+        low, high = bool(mods.neg_lo & bit), bool(mods.neg_hi & bit)
+        if low == high or frag.bits != 16:
+            return []  # an argument (whole values), or 32-bit values (neg_hi not used)
+        return _half_negation(LOWER[matrix], frag, ctype, name, low, high)
+    if not inst.neg:
+        return []
     var = LOWER[matrix]
     if matrix in ("A", "B"):
-        bit = 1 if matrix == "A" else 2
         low, high = bool(mods.neg & bit), bool(mods.neg_hi & bit)
         if not (low or high):
             return []
-        if ctype.element == "short":
-            flip = f"{var}[b / 16] = (short)({var}[b / 16] ^ (short)0x8000)"
-        else:
-            flip = f"{var}[b / 16] = -{var}[b / 16]"
         if low and high and ctype.element != "short":
             return [f"    {var} = -{var};  // NEG and NEG_HI: every value"]
-        cond = "1" if low and high else ("b % 32 == 0" if low else "b % 32 == 16")
-        return [(f"    for (int v = 0; v < {frag.values}; ++v) {{  // NEG/NEG_HI: "
-                f"{'low' if low else ''}{' and ' if low and high else ''}"
-                f"{'high' if high else ''} halves"),
-                f"        const int b = {name}_bit(v);",
-                f"        if ({cond}) {flip};", "    }"]
+        return _half_negation(var, frag, ctype, name, low, high)
+    out = []
     if matrix == "C":
         bf16 = ctype.element == "short"  # bf16 bit patterns: the sign is bit 15
         if mods.neg_hi & 4:
@@ -492,9 +547,63 @@ def _negations(inst: Any, matrix: str, mods: Any, frag: Fragment, ctype: CType,
     return out
 
 
+def _half_negation(var: str, frag: Fragment, ctype: CType, name: str, low: bool,
+                   high: bool) -> list[str]:
+    """Negate the 16-bit values of `var` in the low and/or high halves of its VGPRs."""
+    if ctype.element == "short":
+        flip = f"{var}[bit / 16] = (short)({var}[bit / 16] ^ (short)0x8000)"
+    else:
+        flip = f"{var}[bit / 16] = -{var}[bit / 16]"
+    cond = "1" if low and high else ("bit % 32 == 0" if low else "bit % 32 == 16")
+    return [(f"    for (int v = 0; v < {frag.values}; ++v) {{  // negate the "
+            f"{'low' if low else ''}{' and ' if low and high else ''}"
+            f"{'high' if high else ''} halves"),
+            f"        const int bit = {name}_bit(v);",
+            f"        if ({cond}) {flip};", "    }"]
+
+
+def _modifier_arguments(inst: Any, mods: Any, wave: int, args: dict[str, str]) -> str:
+    """The argument list where the modifiers are arguments (WmmaBuiltins.operand_modifiers):
+    [A's flag or format,] A, [B's flag or format,] B, [C modifier,] C[, index]
+    [, scale select, scale format, scale (A, then B)][, reuse A, reuse B]."""
+    def flag(on: int) -> str:
+        return "true" if on else "false"
+    a, b, c = args["A"], args["B"], args.get("C", "acc")
+    fields = inst.format_fields
+    if inst.is_int:  # neg_lo[0/1]: A/B signed
+        before = [flag(mods.neg_lo & 1)], [flag(mods.neg_lo & 2)]
+    elif fields:
+        before = [str(getattr(mods, fields[0]))], [str(getattr(mods, fields[1]))]
+    elif inst.a_type.bits >= 16:  # whole values (16-bit: both halves; 32-bit: neg_lo)
+        whole = [mods.neg_lo & bit and (mods.neg_hi & bit or inst.a_type.bits > 16)
+                 for bit in (1, 2)]
+        before = [flag(whole[0])], [flag(whole[1])]
+    else:
+        before = [], []
+    out = before[0] + [a] + before[1] + [b]
+    if inst.sparse:
+        builtins = _builtins(inst)
+        shift = mods.index_key * builtins.index_bits // builtins.index_keys
+        k = args["K"]
+        out += [c, f"(int)((unsigned int){k} >> {shift})" if shift else k]
+    elif inst.is_int:
+        out.append(c)
+    else:
+        c_mod = (mods.neg_lo >> 2 & 1) | (mods.neg_hi >> 2 & 1) << 1
+        out += [f"(short){c_mod}", c]
+    if inst.scaled:
+        out += [str(mods.matrix_a_scale), str(mods.matrix_a_scale_fmt), args["SA"],
+                str(mods.matrix_b_scale), str(mods.matrix_b_scale_fmt), args["SB"]]
+    if inst.takes("matrix_a_reuse"):
+        out += [flag(mods.matrix_a_reuse), flag(mods.matrix_b_reuse)]
+    return ", ".join(out)
+
+
 def call_arguments(inst: Any, mods: Any, wave: int, args: dict[str, str]) -> str:
     """The builtin's argument list: operands and modifier immediates, in clang's order."""
     a, b, c = args["A"], args["B"], args.get("C", "acc")
+    if _wmma(inst) and _builtins(inst).operand_modifiers:
+        return _modifier_arguments(inst, mods, wave, args)
     if _wmma(inst):
         idx = []
         if inst.sparse:
@@ -506,7 +615,7 @@ def call_arguments(inst: Any, mods: Any, wave: int, args: dict[str, str]) -> str
                                   "true" if mods.neg & 2 else "false")
             return ", ".join([signed_a, a, signed_b, b, c] + idx + ["false"])
         opsel = ["true" if mods.opsel else "false"] if (
-            WMMA_BUILTINS[inst.family].opsel_argument and inst.out_type.bits == 16) else []
+            _builtins(inst).opsel_argument and inst.out_type.bits == 16) else []
         return ", ".join([a, b, c] + idx + opsel)
     if inst.f8f6f4:
         if inst.scaled:
@@ -610,14 +719,15 @@ def _for_operand(inst: Any, matrix: str, mods: Any) -> Any:
     """The modifiers that shape `matrix`'s layout (the example's D-level modifiers apply
     to every operand; each operand keeps the ones that concern it)."""
     keep = {"A": ("cbsz", "abid"), "B": ("blgp",), "K": ("cbsz", "abid", "opsel"),
-            "C": ("opsel",), "D": ("opsel",), "SA": ("opsel_a",), "SB": ("opsel_b",)}[matrix]
+            "C": ("opsel",), "D": ("opsel",), "SA": ("opsel_a", "matrix_a_scale"),
+            "SB": ("opsel_b", "matrix_b_scale")}[matrix]
     if inst.f8f6f4:
-        keep = ("cbsz", "blgp") + tuple(k for k in keep if k.startswith("opsel_"))
+        keep = inst.format_fields + tuple(k for k in keep if k.startswith(("opsel_", "matrix_")))
     values = {k: getattr(mods, k) for k in keep}
     if not _wmma(inst) and inst.out_type.bits == 64:
         values.pop("blgp", None)  # CDNA3 FP64: BLGP negates, the layout stays
-    if _wmma(inst) and matrix in ("C", "D") and not WMMA_BUILTINS[inst.family].opsel_argument:
+    if _wmma(inst) and matrix in ("C", "D") and not _builtins(inst).opsel_argument:
         values.pop("opsel", None)  # (OPSEL selects C/D halves only where it is an argument)
-    if _wmma(inst) and matrix == "K" and WMMA_BUILTINS[inst.family].opsel_argument:
+    if _wmma(inst) and matrix == "K" and _builtins(inst).opsel_argument:
         values.pop("opsel", None)
     return Modifiers(**values)

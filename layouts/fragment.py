@@ -14,6 +14,9 @@ is kept (sparse A: M x K/2, two values of a group of four per slot; the indices 
 M x K/4, one 4-bit code per group), so the NONE digit becomes a BIT digit of
 `width / bits` values (2 for A, 1 for K).
 
+A layout whose lanes start above 0 (gfx1250's scales in the upper lane half,
+matrix_a_scale/matrix_b_scale = row1) gives `base_lane`: the digits read lane - base_lane.
+
 The modifier transforms of the Operand (CBSZ/ABID block broadcast, BLGP lane source)
 become a `guard` (lanes whose slots the hardware does not read load nothing) and a
 `lane_source` (the lane whose elements a lane holds); tests/test_hip.py checks both
@@ -54,6 +57,7 @@ class Fragment(NamedTuple):
     # (coord expr digits, modulus, value): load only if coord % m == value
     guard: tuple[Any, ...] | None
     lane_source: str | None  # BLGP: name of the lane remap (formats.hip spells it)
+    base_lane: int = 0     # the values sit in lanes base_lane .. base_lane + lanes - 1
 
 
 def value_bits(inst: Any, matrix: str) -> int:
@@ -135,7 +139,7 @@ def fragment(operand: Any) -> Fragment:
         guard = lane_guard
     return Fragment(matrix, operand.wave, bits, div, operand.register_count,
                     layout.base_bit, tuple(shape), tuple(digits), tuple(lane_digits),
-                    lanes, guard, lane_source)
+                    lanes, guard, lane_source, int(getattr(layout, "base_lane", 0)))
 
 
 def digit_value(d: Digit, lane: int, v: int) -> int:
@@ -154,9 +158,10 @@ def bit_of(frag: Fragment, v: int) -> int:
 
 
 def source_lane(frag: Fragment, lane: int) -> int:
+    """The lane the digits read for `lane` (BLGP rotation, base lane)."""
     if frag.lane_source == "rotate48":
         return (lane + 48) % 64
-    return lane
+    return lane - frag.base_lane
 
 
 def guarded(frag: Fragment, lane: int, v: int) -> bool:
@@ -172,7 +177,8 @@ def guarded(frag: Fragment, lane: int, v: int) -> bool:
 def element(frag: Fragment, lane: int, v: int) -> tuple[int, int, int] | None:
     """(row, col, block) in memory (compressed for sparse operands) of the lane's value
     v, or None when the lane holds nothing there. The same sums the emitted code makes."""
-    if lane >= frag.lanes and not any(d.coord == COPY for d in frag.lane_digits):
+    if not frag.base_lane <= lane < frag.base_lane + frag.lanes and \
+            not any(d.coord == COPY for d in frag.lane_digits):
         return None
     if not guarded(frag, lane, v):
         return None

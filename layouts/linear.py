@@ -69,7 +69,8 @@ def bases_of(operand: Any) -> LinearLayout:
         if not _power_of_two(extent):
             return fail(f"the matrix has {extent} {name}, not a power of two")
     if frag.lanes < frag.wave and not any(d.coord == "copy" for d in frag.lane_digits):
-        return fail(f"only lanes 0-{frag.lanes - 1} of the wave{frag.wave} hold values")
+        return fail(f"only lanes {frag.base_lane}-{frag.base_lane + frag.lanes - 1} of the "
+                    f"wave{frag.wave} hold values")
     zero = (0,) * len(out_dims)
     registers = [_vector(frag, 0, 1 << b) or zero for b in range(frag.values.bit_length() - 1)]
     lanes = [_vector(frag, 1 << b, 0) or zero for b in range(frag.wave.bit_length() - 1)]

@@ -5,9 +5,11 @@ assembly: each kernel must contain its instruction's mnemonic with the modifiers
     python3 scripts/check_hip.py [--clang clang-22] [--headers]
 
 One file per target and wave size holds every example (and a sample of modifiers); the
-files compile in parallel. Prints one line per failure and a summary "N/M compile and
-match"; exit status 1 on any failure. tests/test_hip_clang.py runs it when clang-22 is
-installed.
+files compile in parallel. Where the builtin takes the modifiers as arguments (gfx1250,
+gfx1251) the D, A and B operands must also span the VGPRs the layouts count. Instructions
+without a wave-level example are listed as "refused: ..." with the reason. Prints one
+line per failure, a count per target and a summary "N/M compile and match"; exit status 1
+on any failure. tests/test_hip_clang.py runs it when clang-22 is installed.
 """
 from __future__ import annotations
 
@@ -26,11 +28,79 @@ from formats import hip
 from layouts.modifiers import Modifiers
 
 TARGETS = {"CDNA1": "gfx908", "CDNA2": "gfx90a", "CDNA3": "gfx942", "CDNA4": "gfx950",
-           "RDNA3": "gfx1100", "RDNA4": "gfx1200"}
+           "RDNA3": "gfx1100", "RDNA4": "gfx1200", "GFX1250": "gfx1250", "GFX1251": "gfx1251"}
+
+
+def modifier_arguments(inst: Any) -> bool:
+    """The instruction's builtin takes its modifiers as arguments (gfx1250's style)."""
+    builtins = hip.WMMA_BUILTINS.get(inst.family)
+    return builtins is not None and builtins.operand_modifiers and \
+        inst.kind in ("wmma", "swmmac")
+
+
+def argument_samples(inst: Any) -> list[Modifiers]:
+    """Modifiers that change the call of a builtin taking them as arguments: every
+    legal neg_lo/neg_hi bit at once, one 16-bit half alone (negated in code), every
+    format pair, the scales' selects and formats, the reuse hints, index_key 1."""
+    from layouts.gfx1250 import neg_masks
+    out = [Modifiers()]
+    lo, hi = neg_masks(inst)
+    if lo or hi:
+        out.append(Modifiers(neg_lo=lo, neg_hi=hi))
+    if lo & 1 and inst.a_type.bits == 16 and not inst.a_type.is_int:
+        out += [Modifiers(neg_lo=1), Modifiers(neg_hi=2)]
+    if lo & 4:
+        out.append(Modifiers(neg_lo=4) if hi & 4 == 0 else Modifiers(neg_hi=4))
+    fields = inst.format_fields
+    for a in range(5 if fields else 0):
+        for b in range(5):
+            mods = {fields[0]: a, fields[1]: b}
+            if inst.scaled:
+                mods.update(matrix_a_scale=a % 2, matrix_b_scale=b % 2,
+                            matrix_a_scale_fmt=(a + b) % 3, matrix_b_scale_fmt=a % 3)
+            out.append(Modifiers(**mods))
+    if inst.scaled and not fields:
+        out += [Modifiers(matrix_a_scale=1, matrix_a_scale_fmt=2, matrix_b_scale_fmt=1),
+                Modifiers(matrix_b_scale=1, matrix_a_scale_fmt=1, matrix_b_scale_fmt=2)]
+    if inst.takes("matrix_a_reuse"):
+        out += [Modifiers(matrix_a_reuse=1), Modifiers(matrix_b_reuse=1),
+                Modifiers(matrix_a_reuse=1, matrix_b_reuse=1)]
+    if inst.takes("index_key"):
+        out.append(Modifiers(index_key=1))
+    return out
+
+
+def argument_texts(inst: Any, mods: Modifiers) -> list[str]:
+    """What LLVM prints for modifiers passed as arguments: neg_lo/neg_hi as the call
+    encodes them (a 16-bit half alone is negated in code instead: not required), formats,
+    scale selects and formats, reuse hints and index_key by LLVM's names."""
+    from layouts.gfx1250 import VALUE_NAMES
+    lo = [mods.neg_lo & 1, mods.neg_lo >> 1 & 1, mods.neg_lo >> 2 & 1]
+    hi = [mods.neg_hi & 1, mods.neg_hi >> 1 & 1, mods.neg_hi >> 2 & 1]
+    for i in (0, 1):
+        if inst.a_type.is_int or inst.a_type.bits > 16:
+            hi[i] = 0  # signedness; 32-bit values: neg_hi is not used
+        elif lo[i] != hi[i]:
+            lo[i] = hi[i] = 0
+    out = [f"{name}:[{','.join(map(str, bits))}]"
+           for name, bits in (("neg_lo", lo), ("neg_hi", hi)) if any(bits)]
+    prefix = {"matrix_a_fmt": "MATRIX_FMT_", "matrix_b_fmt": "MATRIX_FMT_",
+              "matrix_a_scale": "MATRIX_SCALE_", "matrix_b_scale": "MATRIX_SCALE_",
+              "matrix_a_scale_fmt": "MATRIX_SCALE_FMT_", "matrix_b_scale_fmt": "MATRIX_SCALE_FMT_"}
+    for name, start in prefix.items():
+        value = getattr(mods, name)
+        if value:
+            out.append(f"{name}:{start}{VALUE_NAMES[name][value].upper()}")
+    out += [name for name in ("matrix_a_reuse", "matrix_b_reuse") if getattr(mods, name)]
+    if mods.index_key:
+        out.append(f"index_key:{mods.index_key}")
+    return out
 
 
 def samples(inst: Any) -> list[Modifiers]:
     """Default modifiers plus one or two that change the emitted call."""
+    if modifier_arguments(inst):
+        return argument_samples(inst)
     out = [Modifiers()]
     if (inst.kind in ("wmma", "swmmac")):
         if inst.is_int and inst.neg:
@@ -56,6 +126,8 @@ def samples(inst: Any) -> list[Modifiers]:
 
 def expected(inst: Any, mods: Modifiers) -> list[str]:
     """Modifier texts LLVM prints for these modifiers."""
+    if modifier_arguments(inst):
+        return argument_texts(inst, mods)
     out: list[str] = []
     if (inst.kind in ("wmma", "swmmac")):
         if inst.is_int and mods.neg:
@@ -93,21 +165,58 @@ LAYOUT_VARIANTS = (  # storage variants compiled for the first instructions of e
 )
 
 
-def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[tuple[str, str, list[str]]]]:
-    """One file with every example of `arch` for `wave`: kernels named k<n>_<mnemonic>."""
+# (kernel name, mnemonic, texts its line must contain, VGPRs of D, A, B or None)
+Kernel = tuple[str, str, list[str], "tuple[int, ...] | None"]
+
+
+def widths(inst: Any, mods: Modifiers, wave: int) -> tuple[int, ...] | None:
+    """VGPRs of the D, A and B operands as the layouts count them (the formats applied),
+    checked against the assembly where the builtin takes the modifiers as arguments."""
+    if not modifier_arguments(inst):
+        return None
+    formats = Modifiers(**{name: getattr(mods, name) for name in inst.format_fields})
+    return tuple(mc.register_count(inst, m, mods=formats, wave=wave) for m in ("D", "A", "B"))
+
+
+def operand_widths(line: str) -> tuple[int, ...]:
+    """VGPRs of the first three operands of an assembly line (v7: 1, v[2:13]: 12)."""
+    out = []
+    for operand in line.split(None, 1)[1].split(", ")[:3]:
+        if operand.startswith("v["):
+            low, high = operand[2:].split("]")[0].split(":")
+            out.append(int(high) - int(low) + 1)
+        else:
+            out.append(1)
+    return tuple(out)
+
+
+def refusal(inst: Any, wave: int) -> str | None:
+    """Why --emit hip has no wave-level example for `inst` (None: it has one)."""
+    try:
+        hip.emit_parts(inst, None, None, wave)
+    except mc.CalcError as error:
+        return str(error)
+    return None
+
+
+def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[Kernel]]:
+    """One file with every example of `arch` for `wave`: kernels named k<n>_<mnemonic>
+    (instructions without an example are left out: see `refusal`)."""
     bodies: list[str] = []
-    kernels: list[tuple[str, str, list[str]]] = []
+    kernels: list[Kernel] = []
     runs: list[tuple[Any, Modifiers, hip.Options, tuple[str, ...]]] = []
-    for inst in arch.instructions:
+    emitted = [inst for inst in arch.instructions if refusal(inst, wave) is None]
+    for inst in emitted:
         runs += [(inst, mods, hip.Options(), ()) for mods in samples(inst)]
-    for inst in arch.instructions[:3]:
+    for inst in emitted[:3]:
         runs += [(inst, Modifiers(), options, needs) for options, needs in LAYOUT_VARIANTS]
     for inst, mods, options, needs in runs:
         prefix = f"k{len(kernels)}"
         _, body = hip.emit_parts(inst, None, mods, wave, options._replace(prefix=prefix))
         bodies.append(body)
         kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
-        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs)))
+        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs),
+                        widths(inst, mods, wave)))
     text = hip.PRELUDE + "\n" + "\n".join(bodies)
     return text, kernels
 
@@ -147,6 +256,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="compile with the ROCm headers (without -nogpuinc)")
     args = parser.parse_args(argv)
     jobs = []
+    refused = 0
+    for arch in mc.architectures():
+        if arch.name not in TARGETS:
+            continue
+        for wave in arch.waves:
+            for inst in arch.instructions:
+                why = refusal(inst, wave)
+                if why is not None:
+                    refused += 1
+                    print(f"refused: {arch.name} wave{wave} {inst.mnemonic}: {why}")
     with tempfile.TemporaryDirectory() as folder, \
             ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for arch in mc.architectures():
@@ -165,25 +284,38 @@ def main(argv: list[str] | None = None) -> int:
             if status:
                 print(f"{target} wave{wave}: clang failed: {output[:2000]}")
                 continue
-            bodies = functions(output)
-            for kernel, mnem, mods in kernels:
-                code = bodies.get(kernel, "")
-                lines = [ln for ln in code.splitlines() if ln.strip().startswith(mnem + " ")]
-                if not lines:
-                    print(f"{target} wave{wave} {kernel}: no {mnem}")
-                    continue
-                body_needs = [m for m in mods if m.endswith("_")]
-                if any(m not in code for m in body_needs):
-                    print(f"{target} wave{wave} {kernel}: no {body_needs} in the kernel")
-                    continue
-                mods = [m for m in mods if not m.endswith("_")]
-                if not any(all(m in ln for m in mods) for ln in lines):
-                    print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: "
-                          f"{lines[0].strip()}")
-                    continue
-                ok += 1
-    print(f"{ok}/{total} compile and match")
+            passed = check_kernels(target, wave, kernels, functions(output))
+            print(f"{target} wave{wave}: {passed}/{len(kernels)}")
+            ok += passed
+    print(f"{refused} instruction(s) refused; {ok}/{total} compile and match")
     return 0 if ok == total else 1
+
+
+def check_kernels(target: str, wave: int, kernels: list[Kernel],
+                  bodies: dict[str, str]) -> int:
+    """The number of kernels whose assembly has the mnemonic with the modifiers (and the
+    instructions every kernel body must contain); prints the others."""
+    ok = 0
+    for kernel, mnem, mods, sizes in kernels:
+        code = bodies.get(kernel, "")
+        lines = [ln for ln in code.splitlines() if ln.strip().startswith(mnem + " ")]
+        if not lines:
+            print(f"{target} wave{wave} {kernel}: no {mnem}")
+            continue
+        body_needs = [m for m in mods if m.endswith("_")]
+        if any(m not in code for m in body_needs):
+            print(f"{target} wave{wave} {kernel}: no {body_needs} in the kernel")
+            continue
+        mods = [m for m in mods if not m.endswith("_")]
+        if not any(all(m in ln for m in mods) for ln in lines):
+            print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: {lines[0].strip()}")
+            continue
+        if sizes is not None and any(operand_widths(ln.strip()) != sizes for ln in lines):
+            print(f"{target} wave{wave} {kernel}: {mnem} operands are not {sizes} VGPRs "
+                  f"(D, A, B): {lines[0].strip()}")
+            continue
+        ok += 1
+    return ok
 
 
 if __name__ == "__main__":

@@ -48,14 +48,16 @@ def _sample_modifiers(inst):
             out.append(("K", Modifiers(abid=abid)))
     if inst.kind not in ("wmma", "swmmac") and inst.blgp and inst.out_type.bits != 64:
         out += [("B", Modifiers(blgp=blgp)) for blgp in range(1, 8)]
-    if inst.f8f6f4:
+    if inst.f8f6f4:  # the format fields: CBSZ/BLGP (CDNA4), matrix_a/b_fmt (gfx1250)
+        first, second = inst.format_fields
         for a in range(5):
             for b in range(5):
                 for m in ("A", "B"):
-                    out.append((m, Modifiers(cbsz=a, blgp=b)))
-    if inst.scaled:
+                    out.append((m, Modifiers(**{first: a, second: b})))
+    if inst.scaled:  # the scales' byte (CDNA4 OPSEL) or lane-half (gfx1250) selects
         out += [("SA", Modifiers(opsel_a=s)) for s in range(1, 4)]
         out += [("SB", Modifiers(opsel_b=s)) for s in range(1, 4)]
+        out += [("SA", Modifiers(matrix_a_scale=1)), ("SB", Modifiers(matrix_b_scale=1))]
     if (inst.kind in ("wmma", "swmmac")) and inst.opsel:
         if inst.arch == "RDNA3":
             out += [("C", Modifiers(opsel=4)), ("D", Modifiers(opsel=4))]

@@ -63,6 +63,38 @@ def test_readme_excerpt_is_in_the_output(args, lines):
      "__builtin_amdgcn_mfma_f64_16x16x4f64(a, b, c, 0, 0, 5)"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --order col --ld 20",
      "    return ((lane / 16) * 4 + v) * 20 + lane % 16;"),
+    # gfx1250: the modifiers are arguments, in clang-22's order (scripts/check_hip.py
+    # compiles these calls to the instruction with the modifiers LLVM prints)
+    ("-a gfx1250 -i v_wmma_f32_16x16x32_f16 --neg-lo 5 --neg-hi 1 --matrix-a-reuse --emit hip",
+     "__builtin_amdgcn_wmma_f32_16x16x32_f16(true, a, false, b, (short)1, c, true, false)"),
+    ("-a gfx1250 -i v_wmma_f32_16x16x4_f32 --neg-lo 2 --neg-hi 4 --emit hip",
+     "__builtin_amdgcn_wmma_f32_16x16x4_f32(false, a, true, b, (short)2, c, false, false)"),
+    ("-a gfx1250 -i v_wmma_f32_16x16x32_bf16 --neg-lo 1 --emit hip",
+     "        if (bit % 32 == 0) a[bit / 16] = -a[bit / 16];"),
+    ("-a gfx1250 -i v_wmma_f32_16x16x64_fp8_bf8 --matrix-b-reuse --emit hip",
+     "__builtin_amdgcn_wmma_f32_16x16x64_fp8_bf8(a, b, (short)0, c, false, true)"),
+    ("-a gfx1250 -i v_wmma_i32_16x16x64_iu8 --neg-lo 2 --emit hip",
+     "__builtin_amdgcn_wmma_i32_16x16x64_iu8(false, a, true, b, c, false, false)"),
+    ("-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --matrix-a-fmt fp6 --matrix-b-fmt fp4 --emit hip",
+     "__builtin_amdgcn_wmma_f32_16x16x128_f8f6f4(2, a, 4, b, (short)0, c)"),
+    ("-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --matrix-a-fmt fp4 -A --emit hip",
+     "typedef int mc_i32x16 __attribute__((ext_vector_type(16)));"),
+    ("-a gfx1250 -i v_wmma_scale16_f32_16x16x128_f8f6f4 --matrix-a-fmt bf6 --matrix-a-scale row1 "
+     "--matrix-b-scale-fmt e4m3 --emit hip",
+     "__builtin_amdgcn_wmma_scale16_f32_16x16x128_f8f6f4(3, a, 0, b, (short)0, c, 1, 0, sa, "
+     "0, 2, sb, false, false)"),
+    ("-a gfx1250 -i v_wmma_scale_f32_32x16x128_f4 --neg-hi 4 --emit hip",
+     "__builtin_amdgcn_wmma_scale_f32_32x16x128_f4(a, b, (short)2, c, 0, 0, sa, 0, 0, sb, "
+     "false, false)"),
+    ("-a gfx1250 -i v_wmma_scale_f32_16x16x128_f8f6f4 --matrix-b-scale row1 --B-scale --emit hip",
+     "    const int src = lane - 16;  /* the values sit in lanes 16-31 */"),
+    ("-a gfx1250 -i v_swmmac_f32_16x16x64_f16 --index-key 1 --neg-lo 2 --neg-hi 2 --emit hip",
+     "__builtin_amdgcn_swmmac_f32_16x16x64_f16(false, a, true, b, acc, "
+     "(int)((unsigned int)k >> 16), false, false)"),
+    ("-a gfx1250 -i v_wmma_bf16f32_16x16x32_bf16 --emit hip",
+     "__global__ void mc_wmma_bf16f32_16x16x32_bf16_w32(const unsigned short* a_tile, int lda, "
+     "const unsigned short* b_tile, int ldb, const float* c_tile, int ldc, "
+     "unsigned short* d_tile, int ldd) {"),
 ])
 def test_emitted_text(args, needle):
     status, out, err = call(shlex.split(args))
@@ -91,6 +123,10 @@ def test_option_spellings_agree_with_argparse():
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --ld 16", "--emit takes"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -k --emit hip", "is dense"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -B --blgp 3 --emit hip", "BLGP"),
+    ("-a gfx1250 -i v_swmmac_f32_16x16x128_fp8_fp8 --emit hip",
+     "reads a 64-bit sparse index, but clang 22's __builtin_amdgcn_swmmac_f32_16x16x128_fp8_fp8 "
+     "takes a 32-bit one"),
+    ("-a gfx1251 -i v_wmma_f64_16x16x4_f64 --emit hip", "clang 22 has no builtin for f64 WMMAs"),
 ])
 def test_errors_are_one_line_status_2(args, words):
     status, out, err = call(shlex.split(args))
