@@ -37,12 +37,19 @@ def start(args):
 
 
 def wait_until_blocked(proc, timeout=10):
-    """Wait until the process sleeps (blocked writing into the full pipe)."""
+    """Wait until the process sleeps blocked writing into the full pipe. Where the kernel
+    names the wait (/proc/PID/wchan, e.g. "pipe_write"), a sleep for another reason (a
+    busy machine's disk or scheduler) does not count."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with open(f"/proc/{proc.pid}/stat") as stat:
             state = stat.read().rsplit(")", 1)[1].split()[0]
-        if state == "S":
+        try:
+            with open(f"/proc/{proc.pid}/wchan") as wchan:
+                where = wchan.read().strip()
+        except OSError:
+            where = "0"
+        if state == "S" and (where == "0" or "pipe" in where):
             return
         time.sleep(0.01)
 
