@@ -44,7 +44,7 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
            "architectures", "calculation", "calculations_at", "catalog", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
-           "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
+           "formulas", "instructions", "layout", "layout_cells", "locate", "matrices", "modifiers",
            "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
 
 
@@ -393,9 +393,38 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     """(element, location) for every element of `matrix` and every location it is read
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
     operand = _operand(inst, matrix, mods, wave)
-    for elem in operand.elements():
-        for place in operand.places(*elem):
-            yield _entry(operand, place, elem)
+    named, new = operand.matrix, _new
+    for (row, col, block), place, mark in _placements(operand):
+        element = _named(named, row, col, block)
+        reg, lane, lo, width = place
+        yield new(Entry, (element, new(Location, (reg, place.regs, lane, (lo, lo + width - 1),
+                                                   "-" in mark, "|" in mark))))
+
+
+def layout_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                 wave: int | None = None) -> Iterator[tuple[int, int, int, str, str]]:
+    """layout() in bulk, as compact tuples (row, col, block, location text, mark): the
+    same entries in the same order, each Entry's element.row/.col/.block, location.text
+    and location.mark, without building the records (for whole tables)."""
+    operand = _operand(inst, matrix, mods, wave)
+    name = _register_name
+    for (row, col, block), place, mark in _placements(operand):
+        yield row, col, block, name(place), mark
+
+
+def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:
+    """(element, place, mark) of every element and every place it is read from, in the
+    order of layout(): the one walk layout() and layout_cells() share."""
+    if operand.marks_vary:  # (neg_lo/neg_hi: each half of a packed value has its own)
+        mark_of = operand.mark_of
+        for elem, places in operand.placed():
+            for place in places:
+                yield elem, place, mark_of(place)
+        return
+    mark = operand.mark
+    for elem, places in operand.placed():
+        for place in places:
+            yield elem, place, mark
 
 
 def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,

@@ -137,9 +137,13 @@ def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
     if transpose:
         first, second = second, first
     cells: dict[tuple[int, int, int], list[str]] = {}
-    for entry in api.layout(inst, matrix, mods=mods, wave=wave):
-        e, loc = entry
-        cells.setdefault((e.row, e.col, e.block), []).append(marked(loc.text, loc.mark))
+    for row, col, block, text, mark in api.layout_cells(inst, matrix, mods=mods, wave=wave):
+        key = row, col, block
+        cell = marked(text, mark) if mark else text
+        if key in cells:
+            cells[key].append(cell)
+        else:
+            cells[key] = [cell]
     rows, cols, blocks = (1 + max(key[n] for key in cells) for n in range(3))
     tables: list[Table] = []
     for title, block in block_groups(inst, matrix, mods, blocks):

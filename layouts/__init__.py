@@ -115,6 +115,11 @@ class Operand:
         if matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
             self._lane_of = BLGP_SOURCE[mods.blgp]
 
+    @property
+    def marks_vary(self) -> bool:
+        """Whether mark_of() depends on the place (else it is always `mark`)."""
+        return bool(self._marks_vary)
+
     def mark_of(self, place: Place | None) -> str:
         """The negation / absolute-value mark shown with the value at `place`."""
         if self._marks_vary and place is not None:
