@@ -44,8 +44,9 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
            "architectures", "calculation", "calculations_at", "catalog", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
-           "formulas", "instructions", "layout", "layout_cells", "locate", "matrices", "modifiers",
-           "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
+           "formulas", "instructions", "layout", "layout_cells", "locate", "matrices",
+           "modifiers", "parse_filters", "register_count", "slot_cells", "slots",
+           "supported_modifiers", "with_formats"]
 
 
 class Element(Record):
@@ -432,14 +433,41 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     """Every register slot of `matrix` that holds a value, lane by lane, then by
     register and bit, with the elements it holds (the -M view)."""
     operand = _operand(inst, matrix, mods, wave)
+    named = operand.matrix
+    for place, elems in _slot_places(operand):
+        yield _new(Slot, (_location(operand, place),
+                          tuple([_named(named, *elem) for elem in elems])))
+
+
+def slot_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+               wave: int | None = None
+               ) -> Iterator[tuple[int, int, int, int, str, list[str]]]:
+    """slots() in bulk, as compact tuples (register, lane, lo, width, mark, element
+    texts): the same slots in the same order, each Slot's location.register, .lane, bits
+    (lo, lo + width - 1) and .mark, and element_text() of its elements, without
+    building the records (for whole tables)."""
+    operand = _operand(inst, matrix, mods, wave)
+    named, blocks, text = operand.matrix, inst.blocks, _element_name
+    mark_of = operand.mark_of
+    for place, elems in _slot_places(operand):
+        reg, lane, lo, width = place
+        yield (reg, lane, lo, width, mark_of(place),
+               [text(named, elem, blocks) for elem in elems])
+
+
+def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
+    """(place, elements) of every register slot that holds a value, in the order of
+    slots(): the one walk slots() and slot_cells() share."""
     for lane in operand.lanes:
         for reg in range(operand.register_count):
-            held: dict[Place, list[Element]] = {}
+            held: dict[Place, list[Elem]] = {}
             for place, elem in operand.entries(reg, lane):
                 if place.reg == reg:  # a value straddling two VGPRs is listed once
-                    held.setdefault(place, []).append(_element(operand, elem))
-            for place, elems in held.items():
-                yield _new(Slot, (_location(operand, place), tuple(elems)))
+                    if place in held:
+                        held[place].append(elem)
+                    else:
+                        held[place] = [elem]
+            yield from held.items()
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,

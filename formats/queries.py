@@ -160,11 +160,9 @@ def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
                   transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
     """-M: lanes x register slots, cells naming the elements each slot holds."""
     cells: dict[tuple[int, int, int, int], list[str]] = {}
-    for slot in api.slots(inst, matrix, mods=mods, wave=wave):
-        loc = slot.location
-        lo, hi = loc.bits
-        cells[loc.register, loc.lane, lo, hi - lo + 1] = [
-            name(inst, e, loc.mark) for e in slot.elements]
+    for reg, lane, lo, width, mark, texts in api.slot_cells(inst, matrix, mods=mods,
+                                                             wave=wave):
+        cells[reg, lane, lo, width] = [marked(t, mark) for t in texts] if mark else texts
     lanes = sorted({lane for _, lane, _, _ in cells})
     columns = sorted({(reg, lo, width) for reg, _, lo, width in cells})  # register slots
     names = [register(Place(reg, 0, lo, width), lane=False) for reg, lo, width in columns]
