@@ -108,6 +108,7 @@ class Operand:
             self.mark, self._half_mark = mark(inst, matrix, mods), half_mark
         # What the modifiers do, settled once: every table cell asks again.
         self._marks_vary = (inst.neg or inst.takes("neg_lo")) and matrix in ("A", "B")
+        self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
@@ -123,7 +124,13 @@ class Operand:
     def mark_of(self, place: Place | None) -> str:
         """The negation / absolute-value mark shown with the value at `place`."""
         if self._marks_vary and place is not None:
-            return self._half_mark(self.inst, self.matrix, self.mods, place)
+            # a half's mark depends only on its bits in the register (lo, width): a
+            # table asks once per distinct slot shape, not once per cell
+            key = place.lo, place.width
+            marks = self._half_marks
+            if key not in marks:
+                marks[key] = self._half_mark(self.inst, self.matrix, self.mods, place)
+            return marks[key]
         return self.mark
 
     @property
