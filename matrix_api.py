@@ -15,6 +15,8 @@ ValueError) whose message says what is allowed.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 import instructions as _registry
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
@@ -448,26 +450,33 @@ def slot_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     building the records (for whole tables)."""
     operand = _operand(inst, matrix, mods, wave)
     named, blocks, text = operand.matrix, inst.blocks, _element_name
-    mark_of = operand.mark_of
+    mark_of, mark = operand.mark_of, operand.mark
+    varies = operand.marks_vary
     for place, elems in _slot_places(operand):
         reg, lane, lo, width = place
-        yield (reg, lane, lo, width, mark_of(place),
+        yield (reg, lane, lo, width, mark_of(place) if varies else mark,
                [text(named, elem, blocks) for elem in elems])
 
 
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
     """(place, elements) of every register slot that holds a value, in the order of
     slots(): the one walk slots() and slot_cells() share."""
-    for lane in operand.lanes:
-        for reg in range(operand.register_count):
-            held: dict[Place, list[Elem]] = {}
-            for place, elem in operand.entries(reg, lane):
-                if place.reg == reg:  # a value straddling two VGPRs is listed once
-                    if place in held:
-                        held[place].append(elem)
-                    else:
-                        held[place] = [elem]
-            yield from held.items()
+    # Lane by lane, register by register, lowest bits first, as entries() lists them
+    # (a value straddling two VGPRs is listed once, under its first): the places of
+    # every element grouped, then sorted stably, so that places at the same bits keep
+    # the order of elements() as entries() keeps it.
+    held: dict[Place, list[Elem]] = {}
+    for elem, places in operand.placed():
+        for place in places:
+            if place in held:
+                held[place].append(elem)
+            else:
+                held[place] = [elem]
+    for place in sorted(held, key=_SLOT_ORDER):
+        yield place, held[place]
+
+
+_SLOT_ORDER = itemgetter(1, 0, 2)  # a Place's (lane, reg, lo)
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
