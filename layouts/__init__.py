@@ -175,10 +175,17 @@ class Operand:
 
     def placed(self) -> Iterator[tuple[Elem, list[Place]]]:
         """(element, places) of every element, in the order of elements() (in bulk)."""
-        grids = [self.block_places(block) for block in range(self.blocks)]
-        for elem in self.elements():
-            row, col, block = elem
-            yield elem, grids[block][row][col]
+        # (the grids walked in that order directly: block, then the M/N index, then K)
+        for block in range(self.blocks):
+            grid = self.block_places(block)
+            if self.matrix == "B":  # column by column
+                for col in range(len(grid[0])):
+                    for row, cells in enumerate(grid):
+                        yield (row, col, block), cells[col]
+            else:
+                for row, cells in enumerate(grid):
+                    for col, cell in enumerate(cells):
+                        yield (row, col, block), cell
 
     @property
     def block_source(self) -> Callable[[int], int] | None:
