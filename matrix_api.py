@@ -411,8 +411,12 @@ def layout_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     and location.mark, without building the records (for whole tables)."""
     operand = _operand(inst, matrix, mods, wave)
     name = _register_name
-    for (row, col, block), place, mark in _placements(operand):
-        yield row, col, block, name(place), mark
+    # (_placements() inlined: a table walks thousands of places)
+    mark_of = operand.mark_of if operand.marks_vary else None
+    mark = operand.mark
+    for (row, col, block), places in operand.placed():
+        for place in places:
+            yield row, col, block, name(place), mark_of(place) if mark_of else mark
 
 
 def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:

@@ -138,12 +138,11 @@ def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
         first, second = second, first
     cells: dict[tuple[int, int, int], list[str]] = {}
     for row, col, block, text, mark in api.layout_cells(inst, matrix, mods=mods, wave=wave):
-        key = row, col, block
-        cell = marked(text, mark) if mark else text
-        if key in cells:
-            cells[key].append(cell)
+        cell = cells.get((row, col, block))
+        if cell is None:
+            cells[row, col, block] = [marked(text, mark) if mark else text]
         else:
-            cells[key] = [cell]
+            cell.append(marked(text, mark) if mark else text)
     rows, cols, blocks = (1 + max(key[n] for key in cells) for n in range(3))
     tables: list[Table] = []
     for title, block in block_groups(inst, matrix, mods, blocks):
