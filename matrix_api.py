@@ -15,6 +15,8 @@ ValueError) whose message says what is allowed.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 import instructions as _registry
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
@@ -44,8 +46,9 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
            "architectures", "calculation", "calculations_at", "catalog", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
-           "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
-           "parse_filters", "register_count", "slots", "supported_modifiers", "with_formats"]
+           "formulas", "instructions", "layout", "layout_cells", "locate", "matrices",
+           "modifiers", "parse_filters", "register_count", "slot_cells", "slots",
+           "supported_modifiers", "with_formats"]
 
 
 class Element(Record):
@@ -393,9 +396,42 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     """(element, location) for every element of `matrix` and every location it is read
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
     operand = _operand(inst, matrix, mods, wave)
-    for elem in operand.elements():
-        for place in operand.places(*elem):
-            yield _entry(operand, place, elem)
+    named, new = operand.matrix, _new
+    for (row, col, block), place, mark in _placements(operand):
+        element = _named(named, row, col, block)
+        reg, lane, lo, width = place
+        yield new(Entry, (element, new(Location, (reg, place.regs, lane, (lo, lo + width - 1),
+                                                   "-" in mark, "|" in mark))))
+
+
+def layout_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                 wave: int | None = None) -> Iterator[tuple[int, int, int, str, str]]:
+    """layout() in bulk, as compact tuples (row, col, block, location text, mark): the
+    same entries in the same order, each Entry's element.row/.col/.block, location.text
+    and location.mark, without building the records (for whole tables)."""
+    operand = _operand(inst, matrix, mods, wave)
+    name = _register_name
+    # (_placements() inlined: a table walks thousands of places)
+    mark_of = operand.mark_of if operand.marks_vary else None
+    mark = operand.mark
+    for (row, col, block), places in operand.placed():
+        for place in places:
+            yield row, col, block, name(place), mark_of(place) if mark_of else mark
+
+
+def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:
+    """(element, place, mark) of every element and every place it is read from, in the
+    order of layout(): the one walk layout() and layout_cells() share."""
+    if operand.marks_vary:  # (neg_lo/neg_hi: each half of a packed value has its own)
+        mark_of = operand.mark_of
+        for elem, places in operand.placed():
+            for place in places:
+                yield elem, place, mark_of(place)
+        return
+    mark = operand.mark
+    for elem, places in operand.placed():
+        for place in places:
+            yield elem, place, mark
 
 
 def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
@@ -403,14 +439,48 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     """Every register slot of `matrix` that holds a value, lane by lane, then by
     register and bit, with the elements it holds (the -M view)."""
     operand = _operand(inst, matrix, mods, wave)
-    for lane in operand.lanes:
-        for reg in range(operand.register_count):
-            held: dict[Place, list[Element]] = {}
-            for place, elem in operand.entries(reg, lane):
-                if place.reg == reg:  # a value straddling two VGPRs is listed once
-                    held.setdefault(place, []).append(_element(operand, elem))
-            for place, elems in held.items():
-                yield _new(Slot, (_location(operand, place), tuple(elems)))
+    named = operand.matrix
+    for place, elems in _slot_places(operand):
+        yield _new(Slot, (_location(operand, place),
+                          tuple([_named(named, *elem) for elem in elems])))
+
+
+def slot_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+               wave: int | None = None
+               ) -> Iterator[tuple[int, int, int, int, str, list[str]]]:
+    """slots() in bulk, as compact tuples (register, lane, lo, width, mark, element
+    texts): the same slots in the same order, each Slot's location.register, .lane, bits
+    (lo, lo + width - 1) and .mark, and element_text() of its elements, without
+    building the records (for whole tables)."""
+    operand = _operand(inst, matrix, mods, wave)
+    named, blocks, text = operand.matrix, inst.blocks, _element_name
+    mark_of, mark = operand.mark_of, operand.mark
+    varies = operand.marks_vary
+    for place, elems in _slot_places(operand):
+        reg, lane, lo, width = place
+        yield (reg, lane, lo, width, mark_of(place) if varies else mark,
+               [text(named, elem, blocks) for elem in elems])
+
+
+def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
+    """(place, elements) of every register slot that holds a value, in the order of
+    slots(): the one walk slots() and slot_cells() share."""
+    # Lane by lane, register by register, lowest bits first, as entries() lists them
+    # (a value straddling two VGPRs is listed once, under its first): the places of
+    # every element grouped, then sorted stably, so that places at the same bits keep
+    # the order of elements() as entries() keeps it.
+    held: dict[Place, list[Elem]] = {}
+    for elem, places in operand.placed():
+        for place in places:
+            if place in held:
+                held[place].append(elem)
+            else:
+                held[place] = [elem]
+    for place in sorted(held, key=_SLOT_ORDER):
+        yield place, held[place]
+
+
+_SLOT_ORDER = itemgetter(1, 0, 2)  # a Place's (lane, reg, lo)
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,

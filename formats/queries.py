@@ -137,9 +137,12 @@ def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
     if transpose:
         first, second = second, first
     cells: dict[tuple[int, int, int], list[str]] = {}
-    for entry in api.layout(inst, matrix, mods=mods, wave=wave):
-        e, loc = entry
-        cells.setdefault((e.row, e.col, e.block), []).append(marked(loc.text, loc.mark))
+    for row, col, block, text, mark in api.layout_cells(inst, matrix, mods=mods, wave=wave):
+        cell = cells.get((row, col, block))
+        if cell is None:
+            cells[row, col, block] = [marked(text, mark) if mark else text]
+        else:
+            cell.append(marked(text, mark) if mark else text)
     rows, cols, blocks = (1 + max(key[n] for key in cells) for n in range(3))
     tables: list[Table] = []
     for title, block in block_groups(inst, matrix, mods, blocks):
@@ -156,11 +159,9 @@ def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
                   transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
     """-M: lanes x register slots, cells naming the elements each slot holds."""
     cells: dict[tuple[int, int, int, int], list[str]] = {}
-    for slot in api.slots(inst, matrix, mods=mods, wave=wave):
-        loc = slot.location
-        lo, hi = loc.bits
-        cells[loc.register, loc.lane, lo, hi - lo + 1] = [
-            name(inst, e, loc.mark) for e in slot.elements]
+    for reg, lane, lo, width, mark, texts in api.slot_cells(inst, matrix, mods=mods,
+                                                             wave=wave):
+        cells[reg, lane, lo, width] = [marked(t, mark) for t in texts] if mark else texts
     lanes = sorted({lane for _, lane, _, _ in cells})
     columns = sorted({(reg, lo, width) for reg, _, lo, width in cells})  # register slots
     names = [register(Place(reg, 0, lo, width), lane=False) for reg, lo, width in columns]

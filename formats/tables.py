@@ -18,7 +18,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     Rows = Sequence[Sequence[object]]  # a cell: text, a number or a list of entries
 
@@ -54,11 +54,24 @@ def _text(cell: object, join: str, bar: str | None) -> object:
 def cells(fmt: str, rows: Rows) -> list[list[object]]:
     """The rows with every cell as one value: entries joined, bars escaped for `fmt`."""
     join, bar = joiner(fmt), ESCAPES.get(fmt)
+    if bar is None:  # (_text() inlined: a table has thousands of cells)
+        return [[join.join(c) if isinstance(c, list) else c for c in row] for row in rows]
     return [[_text(c, join, bar) for c in row] for row in rows]
 
 
 def _same(text: str) -> str:
     return text
+
+
+def _text_column(typer: Callable[..., type]) -> Callable[..., type]:
+    """tabulate's _column_type, answering str at once for a text column that is str."""
+    def column_type(strings: Sequence[object], has_invisible: bool = True,
+                    numparse: bool = True) -> type:
+        if (not numparse and all(type(s) is str for s in strings)
+                and any(s and s not in ("True", "False") for s in strings)):
+            return str
+        return typer(strings, has_invisible, numparse)
+    return column_type
 
 
 def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
@@ -71,10 +84,17 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     # has_invisible on); on Python 3.11 that regular-expression substitution is most of
     # the drawing time. A table without ESC characters draws the same without it (the
     # tests compare both ways), so it is skipped for such tables.
+    # Likewise it types every cell of a column to find the column's type; a text
+    # column (numbers not parsed) of strings, one of them neither empty nor True/False,
+    # is typed str whatever the others hold, so such a column skips the per-cell typing.
     strip = getattr(tabulate, "_strip_ansi", None)
-    plain = strip is not None and not any("\x1b" in str(c) for row in body for c in row)
+    typer = getattr(tabulate, "_column_type", None)
+    plain = (strip is not None and typer is not None
+             and not any("\x1b" in str(c) for row in body for c in row))
     if plain:
         setattr(tabulate, "_strip_ansi", _same)  # noqa: B010 (a private name)
+        assert typer is not None
+        setattr(tabulate, "_column_type", _text_column(typer))  # noqa: B010
     try:
         text: str = tabulate.tabulate(body, headers=[str(h) for h in header],
                                       tablefmt=TABLEFMT.get(fmt, fmt),
@@ -82,6 +102,7 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     finally:
         if plain:
             setattr(tabulate, "_strip_ansi", strip)  # noqa: B010
+            setattr(tabulate, "_column_type", typer)  # noqa: B010
     return text.replace(_BREAK, "\n")
 
 

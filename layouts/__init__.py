@@ -108,6 +108,7 @@ class Operand:
             self.mark, self._half_mark = mark(inst, matrix, mods), half_mark
         # What the modifiers do, settled once: every table cell asks again.
         self._marks_vary = (inst.neg or inst.takes("neg_lo")) and matrix in ("A", "B")
+        self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
@@ -115,10 +116,21 @@ class Operand:
         if matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
             self._lane_of = BLGP_SOURCE[mods.blgp]
 
+    @property
+    def marks_vary(self) -> bool:
+        """Whether mark_of() depends on the place (else it is always `mark`)."""
+        return bool(self._marks_vary)
+
     def mark_of(self, place: Place | None) -> str:
         """The negation / absolute-value mark shown with the value at `place`."""
         if self._marks_vary and place is not None:
-            return self._half_mark(self.inst, self.matrix, self.mods, place)
+            # a half's mark depends only on its bits in the register (lo, width): a
+            # table asks once per distinct slot shape, not once per cell
+            key = place.lo, place.width
+            marks = self._half_marks
+            if key not in marks:
+                marks[key] = self._half_mark(self.inst, self.matrix, self.mods, place)
+            return marks[key]
         return self.mark
 
     @property
@@ -163,10 +175,17 @@ class Operand:
 
     def placed(self) -> Iterator[tuple[Elem, list[Place]]]:
         """(element, places) of every element, in the order of elements() (in bulk)."""
-        grids = [self.block_places(block) for block in range(self.blocks)]
-        for elem in self.elements():
-            row, col, block = elem
-            yield elem, grids[block][row][col]
+        # (the grids walked in that order directly: block, then the M/N index, then K)
+        for block in range(self.blocks):
+            grid = self.block_places(block)
+            if self.matrix == "B":  # column by column
+                for col in range(len(grid[0])):
+                    for row, cells in enumerate(grid):
+                        yield (row, col, block), cells[col]
+            else:
+                for row, cells in enumerate(grid):
+                    for col, cell in enumerate(cells):
+                        yield (row, col, block), cell
 
     @property
     def block_source(self) -> Callable[[int], int] | None:

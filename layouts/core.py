@@ -122,6 +122,11 @@ class Layout:
         rows, cols, blocks = self._tables
         lb, bb = blocks[block]
         at, bb = self._at, bb + self.base_bit
+        if self._single:  # _at() inlined: one place per element
+            width = self.width
+            return [[[_new(Place, ((bit := b + bc) >> 5, lane + lc, bit & 31, width))]
+                     for lc, bc in cols]
+                    for lane, b in ((lr + lb, br + bb) for lr, br in rows)]
         return [[at(lr + lc + lb, br + bc + bb) for lc, bc in cols] for lr, br in rows]
 
     def places_in_lane(self, lane: int) -> Iterator[tuple[Elem, Place]]:

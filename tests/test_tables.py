@@ -101,3 +101,18 @@ def test_skipping_tabulates_escape_stripping_draws_the_same():
     assert tabulate._strip_ansi("\x1b[31mred\x1b[0m") == "red"  # restored afterwards
     colored = tables.draw("grid", ["n", "x"], [[1, "\x1b[31mred\x1b[0m"]])
     assert colored.splitlines()[1] == "|   n | x   |"  # escapes still take no width
+
+
+def test_text_column_typing_shortcut_agrees_with_tabulate():
+    """tables.draw answers str at once for text columns of strings; tabulate's own
+    _column_type gives the same type for every such column (and is restored)."""
+    tabulate = pytest.importorskip("tabulate")
+    typer = tabulate._column_type
+    shortcut = tables._text_column(typer)
+    columns = [["a", "", "b"], ["", ""], ["True", "False"], ["True", "x"], ["1", "2.5"],
+               ["", "False", "v1{3}"], [1, "a"], [None, "a"], [], ["-|A[0][0]|", ""]]
+    for column in columns:
+        for numparse in (False, True):
+            assert shortcut(column, True, numparse) is typer(column, True, numparse), column
+    tables.draw("grid", ["n", "x"], [[1, "a"]])
+    assert tabulate._column_type is typer  # restored afterwards
