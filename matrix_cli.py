@@ -10,8 +10,10 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
-    from collections.abc import Iterable, Mapping, Sequence
-    from typing import Any
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import Any, NoReturn, TypeVar
+
+    Result = TypeVar("Result")
 
     Arches = dict[str, tuple[tuple[str, ...], list[str]]]  # name: (aliases, mnemonics)
 
@@ -120,7 +122,7 @@ VALUE_OPTIONS += GFX1250_OPTIONS
 FLAGS += GFX1250_FLAGS
 
 
-def _gfx1250_code(dest, value):
+def _gfx1250_code(dest: str, value: Any) -> Any:
     """The code of a named gfx1250 modifier value (fp4 -> 4, row1 -> 1, e5m3 -> 1), or
     the value itself when it is not a name."""
     names = GFX1250_NAMES.get(dest)
@@ -378,7 +380,7 @@ def _option_hint(message: str) -> str:
     return ("; " + "; ".join(hints)) if hints else ""
 
 
-def _terminal_width():
+def _terminal_width() -> int:
     """shutil.get_terminal_size().columns - 2, which is what argparse uses."""
     try:
         columns = int(os.environ["COLUMNS"])
@@ -392,23 +394,24 @@ def _terminal_width():
     return (columns or 80) - 2
 
 
-def build_parser():
+def build_parser() -> Any:
     """The argparse parser, which defines the command-line grammar; -h shows its options
     in the groups of GROUPS, then the architectures and examples."""
     import argparse
 
     class Parser(argparse.ArgumentParser):
-        def error(self, message):
+        def error(self, message: str) -> NoReturn:
             raise ArgumentError(message)
 
-        def print_help(self, file=None):  # -h: main() writes the text like any output
+        # -h: main() writes the text like any output
+        def print_help(self, file: Any = None) -> None:
             raise HelpRequested(self.format_help())
 
     class Formatter(argparse.RawDescriptionHelpFormatter):
         """argparse builds a formatter for every option it adds; giving the width here
         spares the import of shutil that argparse would make to measure the terminal."""
 
-        def __init__(self, prog):
+        def __init__(self, prog: str) -> None:
             super().__init__(prog, width=_terminal_width())
 
     parser = Parser(prog=program_name(), description=__doc__.split("\n\n")[0],
@@ -432,7 +435,7 @@ def build_parser():
     return parser
 
 
-def parse_args(argv=None):
+def parse_args(argv: Sequence[str] | None = None) -> Any:
     """The parsed command line. A plain one (every word an exact option spelling, each
     value option followed by a value not starting with '-') is read directly, which
     spares loading argparse and its regular expressions; anything else (abbreviations,
@@ -447,11 +450,11 @@ class _Options:
     """The options of a command line as attributes, as argparse's Namespace holds them
     (a class of its own: types.SimpleNamespace would import the types module)."""
 
-    def __init__(self, values):
+    def __init__(self, values: dict[str, Any]) -> None:
         self.__dict__.update(values)
 
 
-def _parse_plain(words):
+def _parse_plain(words: list[str]) -> _Options | None:
     values = {s: dest for dest, spellings, _ in VALUE_OPTIONS for s in spellings}
     flags = {s: dest for dest, spellings, _ in FLAGS for s in spellings}
     parsed = {dest: default for dest, _, default in VALUE_OPTIONS}
@@ -538,7 +541,7 @@ def _schema_text() -> str:
         encoding="utf-8")
 
 
-def run(args):
+def run(args: Any) -> str:
     """The whole output of one command line, or an exception naming the first problem."""
     if args.json:
         _check_json(args)
@@ -576,33 +579,33 @@ def run(args):
         + _query(args, inst, numbers, wave)
 
 
-def _header(inst):
+def _header(inst: Any) -> str:
     return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
 
 
-def listing(arch):
+def listing(arch: Any) -> str:
     lines = [f"Available instructions in the {arch.name} architecture:"]
     lines += [f"    {inst.mnemonic}" for inst in arch.instructions]
     return "\n".join(lines) + "\n"
 
 
-def _json():
+def _json() -> Any:
     from formats import json_output
     return json_output
 
 
-def _check_json(args):
+def _check_json(args: Any) -> None:
     chosen = [flag for dest, flag in FORMATS if getattr(args, dest)]
     if chosen:
         raise ArgumentError(f"--json is an output format of its own: drop "
                             f"{' and '.join(chosen)}")
 
 
-def _is_all(value):
+def _is_all(value: object) -> bool:
     return isinstance(value, str) and value.lower() == "all"
 
 
-def catalog(args):
+def catalog(args: Any) -> str:
     """One row per instruction of every architecture (or of -a's), kept by --filter."""
     import matrix_api
     from formats import catalog as table
@@ -617,11 +620,11 @@ def catalog(args):
     rows = [row for row in _checked(matrix_api.catalog, filters, wave)
             if arch is None or row["architecture"] == arch.name]
     if args.json:
-        return _json().catalog(rows, filters, wave, arch and arch.name)
+        return str(_json().catalog(rows, filters, wave, arch and arch.name))
     return table.text(_table_format(args), rows)
 
 
-def _architecture(value):
+def _architecture(value: Any) -> Any:
     from instructions import ARCHITECTURES, find_architecture
     names = ", ".join(a.name.lower() for a in ARCHITECTURES)
     if value is _ABSENT or value is None:
@@ -633,7 +636,7 @@ def _architecture(value):
     return arch
 
 
-def _instruction(arch, value):
+def _instruction(arch: Any, value: Any) -> Any:
     if value is _ABSENT or value is None:
         raise ArgumentError("the -i/--instruction option needs a value: an instruction of "
                             f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
@@ -645,13 +648,13 @@ def _instruction(arch, value):
     return inst
 
 
-def _wave(inst, value):
+def _wave(inst: Any, value: Any) -> int:
     """The wave size -w names (the instruction's default for 0), checked by the library."""
     import matrix_api
     return _checked(matrix_api.wave_size, inst, _number(value, "-w/--wavefront"))
 
 
-def _number(value, option):
+def _number(value: Any, option: str) -> int:
     if value is None:
         raise ArgumentError(f"the {option} option needs a value: a whole number >= 0")
     if not value.isdigit():
@@ -664,7 +667,7 @@ def _number(value, option):
                             ) from None
 
 
-def _shown(value, limit=40):
+def _shown(value: str, limit: int = 40) -> str:
     """A value as typed, quoted for an error message; a very long one is cut short."""
     if len(value) <= limit:
         return repr(value)
@@ -680,7 +683,7 @@ MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel
 FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--asciidoc"))
 
 
-def _one_of(args, choices, what):
+def _one_of(args: Any, choices: Sequence[tuple[str, str]], what: str) -> str:
     chosen = [flag for dest, flag in choices if getattr(args, dest)]
     if len(chosen) != 1:
         flags = ", ".join(flag for _, flag in choices)
@@ -689,7 +692,7 @@ def _one_of(args, choices, what):
     return next(dest for dest, _ in choices if getattr(args, dest))
 
 
-def _query(args, inst, numbers, wave):
+def _query(args: Any, inst: Any, numbers: dict[str, int], wave: int) -> str:
     """Validate the query options and answer the query. The library validates the
     instruction, matrix, modifiers, wave size and numbers (matrix_api.operand, ...);
     its errors name our options (_checked)."""
@@ -706,7 +709,8 @@ def _query(args, inst, numbers, wave):
         return _checked(_picture, args, inst, matrix, mods, wave, mode)
     fmt = _table_format(args)
     if args.json:
-        return _checked(_json().query, inst, matrix, mods, wave, mode, numbers, output_calc)
+        return str(_checked(_json().query, inst, matrix, mods, wave, mode, numbers,
+                            output_calc))
     if _is_document(args):
         return _checked(_document, fmt, inst, matrix, mods, wave, mode, args.transpose)
     return _checked(queries.answer, inst, matrix, mods, wave, mode, numbers, output_calc,
@@ -718,7 +722,7 @@ ARGUMENT_OPTIONS = {"i": "-I", "j": "-J", "k": "-K", "block": "-b", "register": 
                     "lane": "-l", "wave": "-w"}
 
 
-def _checked(function, *args, **kwargs):
+def _checked(function: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
     """function(*args, **kwargs), its CalcErrors naming the option at fault."""
     from layouts.core import CalcError
     try:
@@ -760,7 +764,7 @@ def _picture_format(args: Any) -> str | None:
     return str(fmt).lower()
 
 
-def _picture(args, inst, matrix, mods, wave, mode):
+def _picture(args: Any, inst: Any, matrix: str, mods: Any, wave: int, mode: str) -> str:
     """-R or -M drawn by formats.pictures (the engine's answers, as SVG or HTML)."""
     fmt = str(_picture_format(args))
     if mode not in ("rlayout", "mlayout"):
@@ -858,7 +862,7 @@ def _discard_output() -> None:
 # ---- issue 14: code for kernel writers (--emit hip, --linear-layout) ---------------------
 # Kept in one block for the merge; the renderers are formats/hip.py and layouts/linear.py.
 
-def _code(args, inst, numbers, wave):
+def _code(args: Any, inst: Any, numbers: dict[str, int], wave: int) -> str:
     """--emit hip [-A|-B|-C|-D|-k|--A-scale|--B-scale] [--ld N] [--order row|col] [--lds],
     or --linear-layout with one matrix (text, or --json)."""
     from layouts import Modifiers
@@ -893,7 +897,7 @@ def _code(args, inst, numbers, wave):
     return hip.emit(inst, matrix, mods, wave, options)
 
 
-def _linear_layout(args, inst, matrix, mods, wave):
+def _linear_layout(args: Any, inst: Any, matrix: str, mods: Any, wave: int) -> str:
     import matrix_api
     result = matrix_api.linear_layout(inst, matrix, mods=mods, wave=wave)
     if args.json:
