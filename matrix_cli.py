@@ -736,13 +736,12 @@ def _checked(function: Callable[..., Result], *args: Any, **kwargs: Any) -> Resu
 
 # ---- pictures (issue 13)
 
-PICTURES = ("svg", "html")
-PICTURE_COLORS = ("lane", "register", "block", "row", "k")
 
 
 def _picture_format(args: Any) -> str | None:
     """The picture format (svg or html) --format asks for, or None; checks its value
     and that --color-by comes with it."""
+    from formats import COLOR_KEYS, PICTURES
     fmt: Any = getattr(args, "format", _ABSENT)
     color: Any = getattr(args, "color_by", _ABSENT)
     if fmt is _ABSENT:
@@ -750,7 +749,7 @@ def _picture_format(args: Any) -> str | None:
             raise ArgumentError("--color-by colours pictures: use it with --format svg "
                                 "or --format html")
         return None
-    colors = ", ".join(PICTURE_COLORS)
+    colors = ", ".join(COLOR_KEYS)
     if fmt is None or color is None:
         option, allowed = ("--format", "svg or html") if fmt is None else ("--color-by", colors)
         raise ArgumentError(f"the {option} option needs a value: {allowed}")
@@ -759,7 +758,7 @@ def _picture_format(args: Any) -> str | None:
             raise ArgumentError("--color-by colours pictures: use it with --format svg "
                                 "or --format html")
         return None
-    if color is not _ABSENT and color.lower() not in PICTURE_COLORS:
+    if color is not _ABSENT and color.lower() not in COLOR_KEYS:
         raise ArgumentError(f"--color-by takes {colors}, not {_shown(color)}")
     return str(fmt).lower()
 

@@ -9,6 +9,11 @@ form) are made by formats.documents.
 """
 from __future__ import annotations
 
+# Pictures (formats.pictures): the --format names that draw a layout, and what may colour
+# their cells (--color-by). The command line and the renderers read them from here.
+PICTURES = ("svg", "html")
+COLOR_KEYS = ("lane", "register", "block", "row", "k")
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence

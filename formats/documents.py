@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from . import PICTURES
+
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
 TABULATE_FORMATS = (
@@ -206,9 +208,11 @@ FORMATS: dict[str, Renderer] = {
     # Pictures (formats.pictures). "html" is the picture page, as issue 13 names it;
     # tabulate's HTML table is "html-table" (and "unsafehtml"), and the catalog's "html".
     "html-table": document("html"),
-    "html": _picture("html", table=document("html")),
-    "svg": _picture("svg"),
 }
+# Pictures draw -R/-M; the catalog, which has no picture, falls back to tabulate's table
+# of the same name where there is one ("html"; tabulate's is also "html-table").
+FORMATS.update({name: _picture(name, document(name) if name in TABULATE_FORMATS else None)
+                for name in PICTURES})
 # "json" is the --json document (matrix_cli answers it).
 NAMES = tuple(sorted([*FORMATS, "json"]))
 

@@ -28,13 +28,12 @@ from functools import lru_cache
 
 import matrix_api as mc
 
-from . import palette
+from . import COLOR_KEYS, palette
 from .html_page import page
 from .svg import Canvas, fit_font, text_width
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
-COLOR_KEYS = ("lane", "register", "block", "row", "k")
 DEFAULT_COLOR = {"register": "lane", "matrix": "row"}
 MAX_WIDTH = 2400.0  # pixels the cells of one picture may take across before shrinking
 FONT = 11.0  # label size when there is room
