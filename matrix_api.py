@@ -15,7 +15,7 @@ ValueError) whose message says what is allowed.
 """
 from __future__ import annotations
 
-from operator import itemgetter
+from _operator import itemgetter  # (operator's C module, loaded with Python)
 
 import instructions as _registry
 from instructions import ARCHITECTURES, Architecture
@@ -46,8 +46,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
            "architectures", "calculation", "calculations_at", "catalog", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
-           "formulas", "instructions", "layout", "layout_cells", "locate", "matrices",
-           "modifiers", "parse_filters", "register_count", "slot_cells", "slots",
+           "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
+           "parse_filters", "register_count", "register_grid", "slot_grid", "slots",
            "supported_modifiers", "with_formats"]
 
 
@@ -404,24 +404,38 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
                                                    "-" in mark, "|" in mark))))
 
 
-def layout_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-                 wave: int | None = None) -> Iterator[tuple[int, int, int, str, str]]:
-    """layout() in bulk, as compact tuples (row, col, block, location text, mark): the
-    same entries in the same order, each Entry's element.row/.col/.block, location.text
-    and location.mark, without building the records (for whole tables)."""
+def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
+                  mods: ModifierValues = None, wave: int | None = None
+                  ) -> list[list[list[str]]]:
+    """One block of layout() in bulk, as the -R table shows it: rows of cells, cell
+    [row][col] the texts of the locations element (row, col) of `block` is read from
+    (rows and columns as Element.row and .col count them), each marked as the command
+    line marks it: -v1{37}.[15:0] for a negated value, |v0{3}| for an absolute one.
+    The same locations in the same order as layout()'s entries, without building a
+    record per element (for whole tables)."""
     operand = _operand(inst, matrix, mods, wave)
-    name = _register_name
-    # (_placements() inlined: a table walks thousands of places)
-    mark_of = operand.mark_of if operand.marks_vary else None
-    mark = operand.mark
-    for (row, col, block), places in operand.placed():
-        for place in places:
-            yield row, col, block, name(place), mark_of(place) if mark_of else mark
+    _in_range("block", block, operand.blocks, f"the {operand.matrix} matrix")
+    return operand.register_texts(block)
+
+
+def slot_grid(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+              wave: int | None = None
+              ) -> tuple[list[str], list[tuple[int, list[list[str]]]]]:
+    """slots() in bulk, as the -M table shows them: (names, rows). `names` are the
+    register slots that hold a value in some lane (v3.[15:0], v[1:0]), in register
+    then bit order; `rows` has, for every lane that holds a value, in lane order,
+    (lane, cells) with cells[s] the element_text() of the elements slot s holds in
+    that lane, marked as the command line marks them (-A[0][1]), or [] for none.
+    The same slots and elements as slots(), without building a record per element."""
+    operand = _operand(inst, matrix, mods, wave)
+    slots, rows = operand.slot_texts(inst.blocks)
+    return [_register_name(Place(reg, 0, lo, width), lane=False)
+            for reg, lo, width in slots], rows
 
 
 def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:
     """(element, place, mark) of every element and every place it is read from, in the
-    order of layout(): the one walk layout() and layout_cells() share."""
+    order of layout() (Operand.register_texts() walks the same places in bulk)."""
     if operand.marks_vary:  # (neg_lo/neg_hi: each half of a packed value has its own)
         mark_of = operand.mark_of
         for elem, places in operand.placed():
@@ -445,26 +459,9 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
                           tuple([_named(named, *elem) for elem in elems])))
 
 
-def slot_cells(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-               wave: int | None = None
-               ) -> Iterator[tuple[int, int, int, int, str, list[str]]]:
-    """slots() in bulk, as compact tuples (register, lane, lo, width, mark, element
-    texts): the same slots in the same order, each Slot's location.register, .lane, bits
-    (lo, lo + width - 1) and .mark, and element_text() of its elements, without
-    building the records (for whole tables)."""
-    operand = _operand(inst, matrix, mods, wave)
-    named, blocks, text = operand.matrix, inst.blocks, _element_name
-    mark_of, mark = operand.mark_of, operand.mark
-    varies = operand.marks_vary
-    for place, elems in _slot_places(operand):
-        reg, lane, lo, width = place
-        yield (reg, lane, lo, width, mark_of(place) if varies else mark,
-               [text(named, elem, blocks) for elem in elems])
-
-
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
     """(place, elements) of every register slot that holds a value, in the order of
-    slots(): the one walk slots() and slot_cells() share."""
+    slots() (Operand.slot_texts() groups the same places in bulk)."""
     # Lane by lane, register by register, lowest bits first, as entries() lists them
     # (a value straddling two VGPRs is listed once, under its first): the places of
     # every element grouped, then sorted stably, so that places at the same bits keep

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import matrix_api as api
 from instructions.record import TYPE_CHECKING
-from layouts.core import CalcError, Place
-from layouts.notation import marked, register
+from layouts.core import CalcError
+from layouts.notation import marked
 
 from . import quirks
 
@@ -136,17 +136,10 @@ def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
     first, second = AXES[matrix]
     if transpose:
         first, second = second, first
-    cells: dict[tuple[int, int, int], list[str]] = {}
-    for row, col, block, text, mark in api.layout_cells(inst, matrix, mods=mods, wave=wave):
-        cell = cells.get((row, col, block))
-        if cell is None:
-            cells[row, col, block] = [marked(text, mark) if mark else text]
-        else:
-            cell.append(marked(text, mark) if mark else text)
-    rows, cols, blocks = (1 + max(key[n] for key in cells) for n in range(3))
+    blocks = api.operand(inst, matrix, mods=mods, wave=wave).blocks
     tables: list[Table] = []
     for title, block in block_groups(inst, matrix, mods, blocks):
-        grid = [[cells[r, c, block] for c in range(cols)] for r in range(rows)]
+        grid = api.register_grid(inst, matrix, block, mods=mods, wave=wave)
         if transpose:
             grid = [list(column) for column in zip(*grid)]
         body: list[list[Cell]] = [[r, *row] for r, row in enumerate(grid)]
@@ -158,21 +151,13 @@ def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
 def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
                   transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
     """-M: lanes x register slots, cells naming the elements each slot holds."""
-    cells: dict[tuple[int, int, int, int], list[str]] = {}
-    for reg, lane, lo, width, mark, texts in api.slot_cells(inst, matrix, mods=mods,
-                                                             wave=wave):
-        cells[reg, lane, lo, width] = [marked(t, mark) for t in texts] if mark else texts
-    lanes = sorted({lane for _, lane, _, _ in cells})
-    columns = sorted({(reg, lo, width) for reg, _, lo, width in cells})  # register slots
-    names = [register(Place(reg, 0, lo, width), lane=False) for reg, lo, width in columns]
-    empty: list[str] = []
+    names, rows = api.slot_grid(inst, matrix, mods=mods, wave=wave)
     if transpose:
+        lanes = [lane for lane, _ in rows]
         return (["lane", *lanes],
-                [[n, *(cells.get((reg, lane, lo, width), empty) for lane in lanes)]
-                 for n, (reg, lo, width) in zip(names, columns)])
-    return (["lane", *names],
-            [[lane, *(cells.get((reg, lane, lo, width), empty) for reg, lo, width in columns)]
-             for lane in lanes])
+                [[name, *column] for name, column in zip(names, zip(*(cells for _, cells
+                                                                       in rows)))])
+    return ["lane", *names], [[lane, *cells] for lane, cells in rows]
 
 
 def answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,

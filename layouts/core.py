@@ -129,6 +129,22 @@ class Layout:
                     for lane, b in ((lr + lb, br + bb) for lr, br in rows)]
         return [[at(lr + lc + lb, br + bc + bb) for lc, bc in cols] for lr, br in rows]
 
+    def block_offsets(self, block: int = 0) -> tuple[tuple[Offsets, ...],
+                                                     tuple[Offsets, ...], Offsets]:
+        """(row offsets, column offsets, block offset) of one block: element (r, c) sits
+        at lane rows[r][0] + cols[c][0] + lane0 (plus each of `copies`) and bit offset
+        rows[r][1] + cols[c][1] + bit0, where (lane0, bit0) is the block offset with
+        base_bit included: the sums places() makes, for callers that walk whole
+        blocks without a Place per element."""
+        rows, cols, blocks = self._tables
+        lb, bb = blocks[block]
+        return rows, cols, (lb, bb + self.base_bit)
+
+    @property
+    def copies(self) -> list[int]:
+        """Lane offsets of the copies of every value ([0]: a single place)."""
+        return self._copies
+
     def places_in_lane(self, lane: int) -> Iterator[tuple[Elem, Place]]:
         """(element, place) of every value held in `lane`: the same sums as places(),
         without building the places of the other lanes."""

@@ -15,10 +15,7 @@ if TYPE_CHECKING:
 def register(place: Place, lane: bool = True, whole: bool = False) -> str:
     """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
     reg, at, lo, width = place  # (a Place: unpacked at once, tables name thousands)
-    try:
-        name, bits = _SLOTS[reg, lo, width]
-    except KeyError:
-        name, bits = _SLOTS[reg, lo, width] = _slot(place)
+    name, bits = slot_parts(reg, lo, width)
     if lane:
         name = f"{name}{{{at}}}"
     return name if whole else name + bits
@@ -28,13 +25,19 @@ def register(place: Place, lane: bool = True, whole: bool = False) -> str:
 _SLOTS: dict[tuple[int, int, int], tuple[str, str]] = {}
 
 
-def _slot(place: Place) -> tuple[str, str]:
-    """(register name, bits suffix) of a place's slot: v3 / v[1:0], and .[15:0] or
-    nothing (for a whole register or pair)."""
-    first, last = place.regs[0], place.regs[-1]
-    name = f"v{first}" if first == last else f"v[{last}:{first}]"
-    whole = place.width % 32 == 0 and place.lo == 0
-    return name, "" if whole else f".[{place.hi}:{place.lo}]"
+def slot_parts(reg: int, lo: int, width: int) -> tuple[str, str]:
+    """(register name, bits suffix) of the slot of `width` bits at bit `lo` of VGPR
+    `reg`: v3 / v[1:0], and .[15:0] or nothing (a whole register or pair). A place's
+    text is the name, its lane in braces, then the suffix: v3{17}.[15:0]."""
+    try:
+        return _SLOTS[reg, lo, width]
+    except KeyError:
+        pass
+    last = reg + (lo + width - 1) // 32
+    name = f"v{reg}" if last == reg else f"v[{last}:{reg}]"
+    whole = width % 32 == 0 and lo == 0
+    parts = _SLOTS[reg, lo, width] = name, "" if whole else f".[{lo + width - 1}:{lo}]"
+    return parts
 
 
 def element(matrix: str, elem: Elem, blocks: int) -> str:
@@ -42,12 +45,16 @@ def element(matrix: str, elem: Elem, blocks: int) -> str:
     return f"{matrix}[{row}][{col}].B{block}" if blocks > 1 else f"{matrix}[{row}][{col}]"
 
 
+# What a negation / absolute-value mark puts before and after a name
+_MARKS = {"": ("", ""), "-": ("-", ""), "|": ("|", "|"), "-|": ("-|", "|")}
+
+
+def mark_parts(mark: str) -> tuple[str, str]:
+    """(before, after) a name that `mark` ("", "-", "|" or "-|") decorates."""
+    return _MARKS[mark]
+
+
 def marked(text: str, mark: str) -> str:
     """Decorate a register or element name with a negation / absolute-value mark."""
-    if mark == "-":
-        return "-" + text
-    if mark == "|":
-        return f"|{text}|"
-    if mark == "-|":
-        return f"-|{text}|"
-    return text
+    before, after = _MARKS[mark]
+    return f"{before}{text}{after}"

@@ -72,6 +72,81 @@ def test_layout_and_slots_are_inverse(inst, wave):
                    for r in loc.registers) < max(count, 1) or matrix == "K"
 
 
+def expected_grids(inst, matrix, mods, wave):
+    """register_grid() of every block and slot_grid(), rebuilt from the records of
+    layout() and slots()."""
+    from layouts.notation import marked, register
+    cells = {}
+    for element, location in api.layout(inst, matrix, mods=mods, wave=wave):
+        cells.setdefault((element.row, element.col, element.block), []).append(
+            marked(location.text, location.mark))
+    rows, cols, blocks = (1 + max(key[n] for key in cells) for n in range(3))
+    grids = [[[cells[r, c, b] for c in range(cols)] for r in range(rows)]
+             for b in range(blocks)]
+    slots = list(api.slots(inst, matrix, mods=mods, wave=wave))
+    columns = sorted({(s.location.register, s.location.bits) for s in slots})
+    width = slots[0].location.bits[1] - slots[0].location.bits[0] + 1
+    names = [register(api.Place(reg, 0, lo, width), lane=False) for reg, (lo, _) in columns]
+    by_lane = {}
+    for s in slots:
+        by_lane.setdefault(s.location.lane, {})[s.location.register, s.location.bits] = [
+            marked(api.element_text(inst, e), s.location.mark) for e in s.elements]
+    table = [(lane, [by_lane[lane].get(column, []) for column in columns])
+             for lane in sorted(by_lane)]
+    return grids, (names, table)
+
+
+def check_grids(inst, matrix, mods, wave):
+    grids, slot_table = expected_grids(inst, matrix, mods, wave)
+    assert [api.register_grid(inst, matrix, b, mods=mods, wave=wave)
+            for b in range(len(grids))] == grids
+    assert api.slot_grid(inst, matrix, mods=mods, wave=wave) == slot_table
+
+
+@pytest.mark.parametrize("inst, wave", INSTRUCTIONS,
+                         ids=[f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS])
+def test_bulk_grids_are_layout_and_slots(inst, wave):
+    """register_grid() and slot_grid() (what -R and -M draw) hold exactly the locations
+    and elements of layout() and slots(), marked, in the same order."""
+    for matrix in api.matrices(inst):
+        check_grids(inst, matrix, None, wave)
+
+
+# Modifiers that move, broadcast or mark values: CBSZ/ABID, BLGP, CDNA3's FP64 negation,
+# RDNA's NEG/NEG_HI (halves marked apart), gfx1250's neg_lo/neg_hi and index_key
+GRID_MODIFIERS = [
+    ("cdna1", "v_mfma_f32_32x32x1f32", {"cbsz": 1, "abid": 1}),
+    ("cdna2", "v_mfma_f32_4x4x1f32", {"cbsz": 4, "abid": 3}),
+    ("cdna2", "v_mfma_f32_4x4x1f32", {"blgp": 3}),
+    ("cdna3", "v_mfma_f32_4x4x4_16b_f16", {"blgp": 5}),
+    ("cdna3", "v_mfma_f32_32x32x2_f32", {"blgp": 3}),
+    ("cdna3", "v_mfma_f64_16x16x4_f64", {"blgp": 7}),
+    ("cdna3", "v_smfmac_f32_32x32x16_bf16", {"abid": 1}),
+    ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", {"cbsz": 2, "blgp": 4}),
+    ("cdna4", "v_mfma_f32_16x16x128_f8f6f4", {"blgp": 4}),
+    ("rdna3", "v_wmma_f32_16x16x16_f16", {"neg": 3, "neg_hi": 7}),
+    ("rdna3", "v_wmma_f16_16x16x16_f16", {"neg": 1, "neg_hi": 2}),
+    ("rdna4", "v_wmma_f32_16x16x16_f16", {"neg": 5, "neg_hi": 4}),
+    ("gfx1250", "v_wmma_f32_16x16x32_f16", {"neg_lo": 3, "neg_hi": 3}),
+    ("gfx1250", "v_swmmac_f32_16x16x64_f16", {"neg_lo": 1, "index_key": 1}),
+]
+
+
+@pytest.mark.parametrize("arch, mnemonic, mods", GRID_MODIFIERS)
+def test_bulk_grids_follow_the_modifiers(arch, mnemonic, mods):
+    inst = api.find_instruction(arch, mnemonic)
+    checked = 0
+    for wave in api.find_architecture(arch).waves:
+        for matrix in api.matrices(inst):
+            try:
+                api.operand(inst, matrix, mods=mods, wave=wave)
+            except api.CalcError:  # a modifier that is not for this matrix
+                continue
+            check_grids(inst, matrix, mods, wave)
+            checked += 1
+    assert checked
+
+
 SAMPLE = [("cdna1", "v_mfma_f32_32x32x1f32", {"cbsz": 1, "abid": 1}),
           ("cdna2", "v_mfma_f64_4x4x4f64", {}),
           ("cdna3", "v_mfma_f32_4x4x4_16b_f16", {"blgp": 5}),
