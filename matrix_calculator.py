@@ -9,9 +9,18 @@ Command-line compatible with AMD's Matrix Instruction Calculator; run with -h fo
 import sys
 
 try:
-    from matrix_cli import FLAGS, MATRIX_FLAGS, VALUE_OPTIONS, __version__, build_parser, main, run  # noqa: F401
+    from matrix_cli import (  # noqa: F401
+        FLAGS,
+        MATRIX_FLAGS,
+        VALUE_OPTIONS,
+        __version__,
+        build_parser,
+        command,
+        main,
+        run,
+    )
 except KeyboardInterrupt:  # Ctrl-C while loading: end as main() would, without a traceback
     sys.exit(130)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command())

@@ -122,8 +122,8 @@ def test_every_file_compiles_with_the_oldest_claimed_python():
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
-def test_the_command_calls_main():
-    assert setting("matrix-calculator") == '"matrix_calculator:main"'
+def test_the_command_calls_command():
+    assert setting("matrix-calculator") == '"matrix_calculator:command"'
 
 
 def test_readme_test_command_is_what_ci_runs():
@@ -153,7 +153,8 @@ def test_setuptools_packages_every_module(tmp_path):
                                           for p in (ROOT / pkg).glob("*.py")}
     assert built == sources
     info, = tmp_path.glob("*.egg-info")
-    assert "matrix-calculator = matrix_calculator:main" in (info / "entry_points.txt").read_text()
+    entry_points = (info / "entry_points.txt").read_text()
+    assert "matrix-calculator = matrix_calculator:command" in entry_points
     requires = info / "requires.txt"
     required, = requires.read_text().split()  # setuptools may reorder the specifiers
     assert required.startswith("tabulate") and \

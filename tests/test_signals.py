@@ -116,7 +116,7 @@ def test_ctrl_c_while_the_calculator_loads_ends_with_130_and_no_traceback():
               f"sys.path.insert(0, {str(ROOT)!r})\n"
               "{run}\n")
     for run in (f"runpy.run_path({SCRIPT!r}, run_name='__main__')",
-                "from matrix_calculator import main; sys.exit(main())"):
+                "from matrix_calculator import command; sys.exit(command())"):
         proc = subprocess.run([sys.executable, "-c", inject.format(run=run)] + BIG,
                               capture_output=True, timeout=30)
         assert proc.returncode == 130, (run, proc.stderr)
