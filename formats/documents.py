@@ -15,10 +15,13 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from instructions.record import TYPE_CHECKING, Record
 
 from . import PICTURES
+
+if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
+    from collections.abc import Callable
+    from typing import Any
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -33,10 +36,11 @@ VIEWS = {"rlayout": "register layout", "mlayout": "matrix layout"}
 LONG_HEADER = ("matrix", "i", "j", "k", "block", "register", "registers", "lane", "bit_lo",
                "bit_hi", "negated", "absolute")
 
-Table = tuple[str | None, list[Any], list[list[Any]]]  # title, header, rows
+if TYPE_CHECKING:
+    Table = tuple[str | None, list[Any], list[list[Any]]]  # title, header, rows
 
 
-class Query(NamedTuple):
+class Query(Record):
     """One -R/-M question (inst, matrix, mods, wave as layouts.operand takes them), or
     the catalog (`catalog` holds its header and rows; inst is None)."""
     inst: Any
@@ -49,7 +53,8 @@ class Query(NamedTuple):
     color_by: str | None = None  # pictures: what colours the cells (None: the view's default)
 
 
-Renderer = Callable[[Query], str]
+if TYPE_CHECKING:
+    Renderer = Callable[[Query], str]
 
 
 def title(query: Query) -> str:
@@ -164,15 +169,13 @@ def _long_rows(query: Query) -> list[list[Any]]:
 def long_csv(query: Query) -> str:
     """One CSV row per element location, after `#` title lines."""
     from .tables import delimited as write
-
-    def cell(value: Any) -> Any:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, list):
-            return " ".join(map(str, value))
-        return "" if value is None else value
-    rows = [[cell(v) for v in row] for row in _long_rows(query)]
-    return write(list(LONG_HEADER), rows, ",", [title(query)]) + "\n"
+    truth = ("false", "true")
+    rows = [[matrix, "" if i is None else i, "" if j is None else j, "" if k is None else k,
+             block, register, " ".join(map(str, registers)), lane, lo, hi, truth[negated],
+             truth[absolute]]
+            for matrix, i, j, k, block, register, registers, lane, lo, hi, negated, absolute
+            in _long_rows(query)]
+    return write(list(LONG_HEADER), rows, ",", [title(query)], flat=True) + "\n"
 
 
 def jsonl(query: Query) -> str:

@@ -67,7 +67,7 @@ def _text_column(typer: Callable[..., type]) -> Callable[..., type]:
     """tabulate's _column_type, answering str at once for a text column that is str."""
     def column_type(strings: Sequence[object], has_invisible: bool = True,
                     numparse: bool = True) -> type:
-        if (not numparse and all(type(s) is str for s in strings)
+        if (not numparse and set(map(type, strings)) == {str}
                 and any(s and s not in ("True", "False") for s in strings)):
             return str
         return typer(strings, has_invisible, numparse)
@@ -77,6 +77,8 @@ def _text_column(typer: Callable[..., type]) -> Callable[..., type]:
 def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     """The text of one table in tabulate format `fmt` (or "markdown"), without a final
     newline."""
+    from itertools import chain
+
     import tabulate  # only here: CSV and TSV need no tabulate
     body = cells(fmt, rows)
     # tabulate 0.10 strips terminal escape sequences from every cell while it finds the
@@ -90,7 +92,7 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     strip = getattr(tabulate, "_strip_ansi", None)
     typer = getattr(tabulate, "_column_type", None)
     plain = (strip is not None and typer is not None
-             and not any("\x1b" in str(c) for row in body for c in row))
+             and "\x1b" not in "".join(map(str, chain.from_iterable(body))))
     if plain:
         setattr(tabulate, "_strip_ansi", _same)  # noqa: B010 (a private name)
         assert typer is not None
@@ -107,15 +109,20 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
 
 
 def delimited(header: Sequence[object], rows: Rows, delimiter: str = ",",
-              comments: Sequence[str] = ()) -> str:
+              comments: Sequence[str] = (), flat: bool = False) -> str:
     """Comma- (or tab-) separated values as the `csv` module writes them by default, one
-    line per row, after `comments` written as `# ` lines; no final newline."""
-    import csv
+    line per row, after `comments` written as `# ` lines; no final newline. `flat`: no
+    cell is a list of entries (the rows are written as they are)."""
+    # The writer is csv.writer itself, taken from `_csv`, the C module that the `csv`
+    # module re-exports: csv.py also imports `re` (for its Sniffer), a quarter of a CSV
+    # query's time (about 5 ms, bench/bench.py). Without a dialect _csv.writer uses the
+    # values of csv's default dialect, "excel" (tests/test_tables.py compares both).
     import io
+    from _csv import writer as csv_writer
     out = io.StringIO()
     for line in comments:
         out.write(f"# {line}\n")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    writer = csv_writer(out, delimiter=delimiter, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(cells("csv", rows))
+    writer.writerows(rows if flat else cells("csv", rows))
     return out.getvalue()[:-1]

@@ -11,11 +11,11 @@ from instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Imported only to draw tables (formats.tables with tabulate, csv and what they load), or
+# Imported only to draw tables (formats.tables with tabulate, _csv and what they load), or
 # avoidable at start-up (shutil: argparse would import it to measure the terminal for
 # every option it adds; importlib and warnings: instruction tables load with __import__;
 # collections, functools, types: records and caches come from instructions.record).
-TABLES = ("formats.tables", "formats.documents", "tabulate", "csv", "difflib")
+TABLES = ("formats.tables", "formats.documents", "tabulate", "csv", "_csv", "difflib")
 AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "types", "re",
              "typing", "dataclasses")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE
@@ -75,9 +75,21 @@ def test_layout_queries_import_the_table_drawer():
     modules = modules_after(*[["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", mode, "-A"]
                               + fmt for mode in ("-R", "-M")
                               for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
-    assert {"formats.tables", "tabulate", "csv"} <= modules
+    assert {"formats.tables", "tabulate", "_csv"} <= modules
     assert "formats.documents" not in modules
     assert "tabulate" not in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--csv"])
     assert "formats.documents" in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "rst"])
+
+
+def test_csv_documents_load_neither_tabulate_nor_re_nor_typing():
+    """CSV and TSV come from the csv module's C writer: no tabulate, and none of what the
+    csv module's Python part (re) or a typing.NamedTuple (typing) would load."""
+    base = ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4"]
+    modules = modules_after(*[base + [mode, "-A"] + fmt for mode in ("-R", "-M")
+                              for fmt in (["--csv"], ["--format", "csv"], ["--format", "tsv"],
+                                          ["--format", "long-csv"])])
+    assert {"_csv", "formats.tables", "formats.documents"} <= modules
+    loaded = modules & {"tabulate", "csv", "re", "typing", "dataclasses", "collections"}
+    assert not loaded, f"CSV documents imported {sorted(loaded)}"

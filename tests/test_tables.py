@@ -56,6 +56,21 @@ def test_csv_quotes_only_what_needs_quotes():
     assert formats.render("csv", [""], [[""]]) == '""\n""'
 
 
+def test_csv_is_written_by_the_csv_modules_own_writer_and_default_dialect():
+    """tables.delimited takes the writer from _csv (sparing csv.py's import of re): it is
+    csv.writer, and with no dialect it writes what csv's default dialect (excel) does."""
+    import csv
+    import io
+    from _csv import writer
+
+    assert writer is csv.writer
+    rows = [["h", "h,2", 3], [0, "a b", 'say "x"'], [1, "p,q", "line\nbreak"], ["", " x", "\t"]]
+    for delimiter in (",", "\t"):
+        out = io.StringIO()
+        csv.writer(out, "excel", delimiter=delimiter, lineterminator="\n").writerows(rows)
+        assert tables.delimited(rows[0], rows[1:], delimiter) + "\n" == out.getvalue()
+
+
 @pytest.mark.parametrize("fmt, cell", [("markdown", "\\|C[0][0]\\|"),
                                        ("asciidoc", "\\|C[0][0]\\|"),
                                        ("grid", "|C[0][0]|"), ("csv", "|C[0][0]|")])
