@@ -397,11 +397,23 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
     operand = _operand(inst, matrix, mods, wave)
     named, new = operand.matrix, _new
+    first, second = _AT.get(named, (1, 2))
+    # (records built in place: a table walks thousands; a slot's VGPRs and a mark's
+    # flags are worked out once per distinct value)
+    registers: dict[tuple[int, int, int], tuple[int, ...]] = {}
+    flags: dict[str, tuple[bool, bool]] = {}
     for (row, col, block), place, mark in _placements(operand):
-        element = _named(named, row, col, block)
+        values: list[object] = [named, None, None, None, block]
+        values[first], values[second] = row, col
         reg, lane, lo, width = place
-        yield new(Entry, (element, new(Location, (reg, place.regs, lane, (lo, lo + width - 1),
-                                                   "-" in mark, "|" in mark))))
+        regs = registers.get((reg, lo, width))
+        if regs is None:
+            regs = registers[reg, lo, width] = place.regs
+        flag = flags.get(mark)
+        if flag is None:
+            flag = flags[mark] = ("-" in mark, "|" in mark)
+        yield new(Entry, (new(Element, values),
+                          new(Location, (reg, regs, lane, (lo, lo + width - 1), *flag))))
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
