@@ -46,7 +46,7 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "Instruction", "Location", "Modifiers", "Product", "Slot", "architecture_of",
            "architectures", "calculation", "calculations_at", "catalog", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
-           "formulas", "instructions", "layout", "locate", "matrices", "modifiers",
+           "formulas", "instructions", "layout", "layout_rows", "locate", "matrices", "modifiers",
            "parse_filters", "register_count", "register_grid", "slot_grid", "slots",
            "supported_modifiers", "with_formats"]
 
@@ -395,15 +395,27 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
            wave: int | None = None) -> Iterator[Entry]:
     """(element, location) for every element of `matrix` and every location it is read
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
+    new = _new
+    for matrix_, i, j, k, block, reg, regs, lane, lo, hi, negated, absolute in \
+            layout_rows(inst, matrix, mods=mods, wave=wave):
+        yield new(Entry, (new(Element, (matrix_, i, j, k, block)),
+                          new(Location, (reg, regs, lane, (lo, hi), negated, absolute))))
+
+
+def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                wave: int | None = None) -> Iterator[tuple[Any, ...]]:
+    """layout() as flat tuples, one per element location, in the same order: (matrix, i,
+    j, k, block, register, registers, lane, bit_lo, bit_hi, negated, absolute), the
+    fields of its Element and Location (the rows of --format long-csv and jsonl)."""
     operand = _operand(inst, matrix, mods, wave)
-    named, new = operand.matrix, _new
+    named = operand.matrix
     first, second = _AT.get(named, (1, 2))
-    # (records built in place: a table walks thousands; a slot's VGPRs and a mark's
-    # flags are worked out once per distinct value)
+    # (a table walks thousands of places: a slot's VGPRs and a mark's flags are worked
+    # out once per distinct value)
     registers: dict[tuple[int, int, int], tuple[int, ...]] = {}
     flags: dict[str, tuple[bool, bool]] = {}
     for (row, col, block), place, mark in _placements(operand):
-        values: list[object] = [named, None, None, None, block]
+        values: list[Any] = [named, None, None, None, block]
         values[first], values[second] = row, col
         reg, lane, lo, width = place
         regs = registers.get((reg, lo, width))
@@ -412,8 +424,7 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
         flag = flags.get(mark)
         if flag is None:
             flag = flags[mark] = ("-" in mark, "|" in mark)
-        yield new(Entry, (new(Element, values),
-                          new(Location, (reg, regs, lane, (lo, lo + width - 1), *flag))))
+        yield (*values, reg, regs, lane, lo, lo + width - 1, *flag)
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,

@@ -20,7 +20,7 @@ from instructions.record import TYPE_CHECKING, Record
 from . import PICTURES
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
@@ -151,19 +151,13 @@ def _blocks(name: str | None) -> str:
     return "" if name is None else name.split(" ", 1)[1].replace(",", "")
 
 
-def _long_rows(query: Query) -> list[list[Any]]:
+def _long_rows(query: Query) -> Iterator[tuple[Any, ...]]:
     if query.catalog is not None:
         from layouts.core import CalcError
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
     import matrix_api
-    rows = []
-    for elem, loc in matrix_api.layout(query.inst, query.matrix, mods=query.mods,
-                                       wave=query.wave):
-        rows.append([elem.matrix, elem.i, elem.j, elem.k, elem.block, loc.register,
-                     list(loc.registers), loc.lane, loc.bits[0], loc.bits[1], loc.negated,
-                     loc.absolute])
-    return rows
+    return matrix_api.layout_rows(query.inst, query.matrix, mods=query.mods, wave=query.wave)
 
 
 def long_csv(query: Query) -> str:
