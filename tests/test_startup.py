@@ -93,3 +93,21 @@ def test_csv_documents_load_neither_tabulate_nor_re_nor_typing():
     assert {"_csv", "formats.tables", "formats.documents"} <= modules
     loaded = modules & {"tabulate", "csv", "re", "typing", "dataclasses", "collections"}
     assert not loaded, f"CSV documents imported {sorted(loaded)}"
+
+
+def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
+    """matrix_calculator.command() (the script and the installed command) runs with the
+    collector off (README, Speed); main(), which in-process callers use, leaves it on."""
+    probe = ("import gc, io, sys\n"
+             f"sys.path.insert(0, {str(ROOT)!r})\n"
+             "import matrix_calculator\n"
+             "out, sys.stdout = sys.stdout, io.StringIO()\n"
+             "first = matrix_calculator.main(['-a', 'cdna3', '-L'])\n"
+             "after_main = gc.isenabled()\n"
+             "sys.argv = ['matrix_calculator.py', '-a', 'cdna3', '-L']\n"
+             "second = matrix_calculator.command()\n"
+             "sys.stdout = out\n"
+             "print(first, after_main, second, gc.isenabled())\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split() == ["0", "True", "0", "False"]
