@@ -158,10 +158,16 @@ class Operand:
         # (an index set never spans two VGPRs; gfx1250's 8-bit SWMMAC index is 64 bits)
         return max(1, self.layout.register_count)
 
+    @property
+    def column_major(self) -> bool:
+        """Whether elements() walks each block column by column: the order is block, then
+        the M/N index, then K, and B's N index is its column."""
+        return self.matrix == "B"
+
     def elements(self) -> Iterable[Elem]:
         """Every element, in the order the reference lists them: block first, then the
-        M/N index, then K (so B is walked column by column)."""
-        if self.matrix == "B":
+        M/N index, then K (see column_major)."""
+        if self.column_major:
             return sorted(self.layout.elements(), key=lambda e: (e[2], e[1], e[0]))
         return self.layout.elements()
 
@@ -190,7 +196,7 @@ class Operand:
         # (the grids walked in that order directly: block, then the M/N index, then K)
         for block in range(self.blocks):
             grid = self.block_places(block)
-            if self.matrix == "B":  # column by column
+            if self.column_major:
                 for col in range(len(grid[0])):
                     for row, cells in enumerate(grid):
                         yield (row, col, block), cells[col]
@@ -239,7 +245,7 @@ class Operand:
             heads = [(f"{matrix}[{r}][", (lane << 16) + bit) for r, (lane, bit) in enumerate(rows)]
             ends = [(f"{c}]{tail}", (lane + lb << 16) + bit + bb)
                     for c, (lane, bit) in enumerate(cols)]
-            if matrix == "B":  # the order of elements(): B column by column
+            if self.column_major:  # the order of elements()
                 keyed += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
             else:
                 keyed += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
@@ -318,7 +324,7 @@ class Operand:
         # the whole layout; later ones (the API, a sweep) invert it once.
         self._looked_up = True
         found = [(p, e) for e, p in self.layout.places_in_lane(lane) if reg in p.regs]
-        if self.matrix == "B":  # the order of elements(): block, then M/N index, then K
+        if self.column_major:  # the order of elements(): block, then M/N index, then K
             return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][1]))
         return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][0]))
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
 
+from .core import Place
+
 if TYPE_CHECKING:
-    from .core import Elem, Place
+    from .core import Elem
 
 
 def register(place: Place, lane: bool = True, whole: bool = False) -> str:
@@ -33,10 +35,11 @@ def slot_parts(reg: int, lo: int, width: int) -> tuple[str, str]:
         return _SLOTS[reg, lo, width]
     except KeyError:
         pass
-    last = reg + (lo + width - 1) // 32
+    place = Place(reg, 0, lo, width)
+    last = place.regs[-1]
     name = f"v{reg}" if last == reg else f"v[{last}:{reg}]"
     whole = width % 32 == 0 and lo == 0
-    parts = _SLOTS[reg, lo, width] = name, "" if whole else f".[{lo + width - 1}:{lo}]"
+    parts = _SLOTS[reg, lo, width] = name, "" if whole else f".[{place.hi}:{lo}]"
     return parts
 
 
