@@ -43,6 +43,7 @@ VALUE_OPTIONS: tuple[tuple[str, tuple[str, ...], object], ...] = (  # dest, spel
     ("emit", ("--emit",), _ABSENT),
     ("ld", ("--ld",), "0"),
     ("order", ("--order",), _ABSENT),
+    ("prefix", ("--prefix",), _ABSENT),
     # pictures (issue 13): --format svg|html colour their cells by --color-by
     ("color_by", ("--color-by", "--color_by"), _ABSENT),
 )
@@ -163,6 +164,8 @@ VALUE_HELP = {
             "matrix a __global__ example of the whole instruction)",
     "ld": "with --emit hip: fixed leading dimension of the tiles (default: an ld parameter)",
     "order": "with --emit hip: tile storage order, row (row-major, default) or col",
+    "prefix": "with --emit hip: name prefix of the emitted functions (default: made from "
+              "the instruction, wave size, modifiers and storage options)",
     "color_by": "with --format svg or html: colour cells by lane, register, block, row or k "
                 "(default: lane for -R, row for -M)",
     **GFX1250_HELP,
@@ -197,12 +200,12 @@ GROUPS = (
     ("output formats", ("csv", "markdown", "asciidoc", "format", "color_by", "transpose",
                         "json",
                         "compact", "json_schema")),
-    ("code for kernel writers", ("emit", "ld", "order", "lds", "linear_layout")),
+    ("code for kernel writers", ("emit", "ld", "order", "prefix", "lds", "linear_layout")),
     ("other", ("version", "completion")),
 )
 METAVARS = {"architecture": "ARCH", "instruction": "INSTRUCTION", "wavefront": "32/64",
             "format": "NAME", "completion": "SHELL", "emit": "LANGUAGE", "color_by": "COLOURING",
-            "order": "row/col"}
+            "order": "row/col", "prefix": "NAME"}
 EXAMPLES = (
     ("where element A[5][6] of an MFMA lives",
      "-a cdna3 -i v_mfma_f32_32x32x8_f16 -g -A -I 5 -K 6"),
@@ -488,6 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the calculator; returns the exit status: 0, 2 for any error in the command
     line, 1 when the output cannot be written, 130 when interrupted (Ctrl-C). No
     exception escapes."""
+    global _ARGV
+    _ARGV = list(sys.argv[1:] if argv is None else argv)
     try:
         try:
             args = parse_args(argv)
@@ -586,7 +591,7 @@ def run(args: Any) -> str:
                for dest, spellings, default in VALUE_OPTIONS if default == "0"}
     numbers.update({dest: int(getattr(args, dest)) for dest, _, _ in GFX1250_FLAGS})
     if args.emit is not _ABSENT or args.linear_layout or args.lds or numbers["ld"] \
-            or args.order is not _ABSENT:
+            or args.order is not _ABSENT or args.prefix is not _ABSENT:
         return _code(args, inst, numbers, wave)
     return ("" if args.json or _is_document(args) else _header(inst)) \
         + _query(args, inst, numbers, wave)
@@ -889,8 +894,10 @@ def _code(args: Any, inst: Any, numbers: dict[str, int], wave: int) -> str:
         raise ArgumentError(f"--emit and --linear-layout are modes of their own: drop "
                             f"{' and '.join(modes)}")
     if args.linear_layout:
-        if args.emit is not _ABSENT or args.lds or numbers["ld"] or args.order is not _ABSENT:
-            raise ArgumentError("--linear-layout takes none of --emit, --ld, --order, --lds")
+        if args.emit is not _ABSENT or args.lds or numbers["ld"] or args.order is not _ABSENT \
+                or args.prefix is not _ABSENT:
+            raise ArgumentError("--linear-layout takes none of --emit, --ld, --order, --lds, "
+                                "--prefix")
         if matrix is None:
             raise ArgumentError("--linear-layout needs a matrix: one of "
                                 + ", ".join(flag for _, flag in MATRIX_FLAGS))
@@ -905,8 +912,18 @@ def _code(args: Any, inst: Any, numbers: dict[str, int], wave: int) -> str:
     if args.json:
         raise ArgumentError("--emit hip prints code: drop --json")
     from formats import hip
-    options = hip.Options(ld=numbers["ld"] or None, order=order, lds=args.lds)
+    prefix = None if args.prefix is _ABSENT else (args.prefix or "")
+    options = hip.Options(ld=numbers["ld"] or None, order=order, lds=args.lds, prefix=prefix,
+                          command=_command_line())
     return hip.emit(inst, matrix, mods, wave, options)
+
+
+_ARGV: list[str] = []  # the arguments of the running main() (recorded in --emit's header)
+
+
+def _command_line() -> str:
+    import shlex
+    return shlex.join([program_name(), *_ARGV])
 
 
 def _linear_layout(args: Any, inst: Any, matrix: str, mods: Any, wave: int) -> str:

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Compile the emitted HIP example of every instruction with clang-22 and check the
-assembly: each kernel must contain its instruction's mnemonic with the modifiers asked for.
+"""Compile the emitted HIP of every instruction with clang-22 and check the assembly:
+each example kernel must contain its instruction's mnemonic with the modifiers asked for.
 
     python3 scripts/check_hip.py [--clang clang-22] [--headers]
 
-One file per target and wave size holds every example (and a sample of modifiers); the
-files compile in parallel. Where the builtin takes the modifiers as arguments (gfx1250,
+One file per target and wave size is the concatenation of whole `--emit hip` outputs,
+each with its own header and prelude, as a user would paste them: every example (and a
+sample of modifiers), every operand's functions, and storage variants; so the file
+compiling also proves that any number of outputs share a translation unit. The files
+compile in parallel. Where the builtin takes the modifiers as arguments (gfx1250,
 gfx1251) the D, A and B operands must also span the VGPRs the layouts count. Instructions
 without a wave-level example are listed as "refused: ..." with the reason. Prints one
 line per failure, a count per target and a summary "N/M compile and match"; exit status 1
@@ -25,15 +28,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import matrix_api as mc
 from formats import hip
+from instructions.builtins import TARGETS, wmma_builtins
 from layouts.modifiers import Modifiers
-
-TARGETS = {"CDNA1": "gfx908", "CDNA2": "gfx90a", "CDNA3": "gfx942", "CDNA4": "gfx950",
-           "RDNA3": "gfx1100", "RDNA4": "gfx1200", "GFX1250": "gfx1250", "GFX1251": "gfx1251"}
 
 
 def modifier_arguments(inst: Any) -> bool:
     """The instruction's builtin takes its modifiers as arguments (gfx1250's style)."""
-    builtins = hip.WMMA_BUILTINS.get(inst.family)
+    builtins = wmma_builtins(inst)
     return builtins is not None and builtins.operand_modifiers and \
         inst.kind in ("wmma", "swmmac")
 
@@ -200,9 +201,10 @@ def refusal(inst: Any, wave: int) -> str | None:
 
 
 def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[Kernel]]:
-    """One file with every example of `arch` for `wave`: kernels named k<n>_<mnemonic>
-    (instructions without an example are left out: see `refusal`)."""
-    bodies: list[str] = []
+    """One file with every output of `arch` for `wave`, concatenated: the examples
+    (kernels <default prefix>_example; instructions without one are left out, see
+    `refusal`) and every operand's functions."""
+    outputs: list[str] = []
     kernels: list[Kernel] = []
     runs: list[tuple[Any, Modifiers, hip.Options, tuple[str, ...]]] = []
     emitted = [inst for inst in arch.instructions if refusal(inst, wave) is None]
@@ -211,14 +213,15 @@ def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[Kernel]]:
     for inst in emitted[:3]:
         runs += [(inst, Modifiers(), options, needs) for options, needs in LAYOUT_VARIANTS]
     for inst, mods, options, needs in runs:
-        prefix = f"k{len(kernels)}"
-        _, body = hip.emit_parts(inst, None, mods, wave, options._replace(prefix=prefix))
-        bodies.append(body)
-        kernel = f"{prefix}_{inst.mnemonic[2:]}_w{wave}"
+        outputs.append(hip.emit(inst, None, mods, wave, options))
+        resolved = mc.with_formats(inst, mods)
+        kernel = hip.default_prefix(resolved, mc.modifiers(mods), wave, options) + "_example"
         kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs),
                         widths(inst, mods, wave)))
-    text = hip.PRELUDE + "\n" + "\n".join(bodies)
-    return text, kernels
+    for inst in arch.instructions:
+        for matrix in mc.matrices(inst):
+            outputs.append(hip.emit(inst, matrix, None, wave))
+    return "\n".join(outputs), kernels
 
 
 def compile_one(clang: str, target: str, wave: int, text: str, headers: bool,

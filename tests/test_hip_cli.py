@@ -1,5 +1,5 @@
-"""The command line of the code emitter: --emit hip, --ld, --order, --lds, --linear-layout,
-their errors, and the README's code excerpts."""
+"""The command line of the code emitter: --emit hip, --ld, --order, --lds, --prefix,
+--linear-layout, their errors, and the code excerpts of docs/hip.md."""
 import json
 import re
 import shlex
@@ -10,11 +10,11 @@ from conftest import call
 
 import matrix_api as mc
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "hip.md"
 
 
 def excerpts():
-    """(arguments, lines) of every ```c block of the README that starts with
+    """(arguments, lines) of every ```c block of docs/hip.md that starts with
     `// $ ./matrix_calculator.py ARGS (excerpt)`."""
     found = []
     for block in re.findall(r"^```c\n(.*?)^```", README.read_text(),
@@ -58,11 +58,11 @@ def test_readme_excerpt_is_in_the_output(args, lines):
     ("-a rdna3 -i v_wmma_i32_16x16x16_iu8 -w 64 --neg 1 --emit hip",
      "__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(true, a, false, b, c, false)"),
     ("-a rdna3 -i v_wmma_f16_16x16x16_f16 --opsel 4 -D --emit hip",
-     "mc_d_bit(int v) { return v * 32 + 16; }"),
+     "mc_wmma_f16_16x16x16_f16_w32_opsel4_d_bit(int v) { return v * 32 + 16; }"),
     ("-a cdna3 -i v_mfma_f64_16x16x4_f64 --blgp 5 --emit hip",
      "__builtin_amdgcn_mfma_f64_16x16x4f64(a, b, c, 0, 0, 5)"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --order col --ld 20",
-     "    return ((lane / 16) * 4 + v) * 20 + lane % 16;"),
+     "    return ((lane / 16) * 4 + v) * 20L + lane % 16;"),
     # gfx1250: the modifiers are arguments, in clang-22's order (scripts/check_hip.py
     # compiles these calls to the instruction with the modifiers LLVM prints)
     ("-a gfx1250 -i v_wmma_f32_16x16x32_f16 --neg-lo 5 --neg-hi 1 --matrix-a-reuse --emit hip",
@@ -92,14 +92,31 @@ def test_readme_excerpt_is_in_the_output(args, lines):
      "__builtin_amdgcn_swmmac_f32_16x16x64_f16(false, a, true, b, acc, "
      "(int)((unsigned int)k >> 16), false, false)"),
     ("-a gfx1250 -i v_wmma_bf16f32_16x16x32_bf16 --emit hip",
-     "__global__ void mc_wmma_bf16f32_16x16x32_bf16_w32(const unsigned short* a_tile, int lda, "
-     "const unsigned short* b_tile, int ldb, const float* c_tile, int ldc, "
-     "unsigned short* d_tile, int ldd) {"),
+     "__global__ void mc_wmma_bf16f32_16x16x32_bf16_example(const unsigned short* a_tile, "
+     "long lda, const unsigned short* b_tile, long ldb, const float* c_tile, long ldc, "
+     "unsigned short* d_tile, long ldd) {"),
 ])
 def test_emitted_text(args, needle):
     status, out, err = call(shlex.split(args))
     assert (status, err) == (0, ""), err
-    assert needle in out.splitlines() or needle in out
+    assert needle in out.splitlines() or needle in flat(out)
+
+
+def flat(code):
+    """The code with each builtin call on one line and its /*name=*/ comments dropped."""
+    code = re.sub(r"/\*[a-z_]+=\*/", "", code)
+    return re.sub(r"([(,])\n +", lambda m: m.group(1) + ("" if m.group(1) == "(" else " "),
+                  code)
+
+
+def test_builtin_arguments_are_named():
+    status, out, err = call(shlex.split("-a cdna4 -i v_mfma_scale_f32_32x32x64_f8f6f4 "
+                                        "--opsel-a 1 --opsel-b 2 --emit hip"))
+    assert status == 0
+    call_lines = out[out.index("__builtin_amdgcn_mfma_scale"):].splitlines()[:10]
+    assert [line.strip() for line in call_lines[1:]] == [
+        "a,", "b,", "c,", "/*cbsz_a_format=*/0,", "/*blgp_b_format=*/0,", "/*opsel_a=*/1,",
+        "/*scale_a=*/sa,", "/*opsel_b=*/2,", "/*scale_b=*/sb);"]
 
 
 def test_option_spellings_agree_with_argparse():
@@ -107,7 +124,10 @@ def test_option_spellings_agree_with_argparse():
     plain = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit", "hip",
                   "--ld", "16"])
     parsed = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--emit=hip", "--ld=16"])
-    assert plain == parsed and plain[0] == 0
+    assert plain[0] == parsed[0] == 0
+    # the same code; the header records each command line as given
+    assert plain[1].split("\n", 1)[1] == parsed[1].split("\n", 1)[1]
+    assert "--emit=hip --ld=16" in parsed[1].split("\n", 1)[0]
 
 
 @pytest.mark.parametrize("args, words", [
@@ -121,6 +141,10 @@ def test_option_spellings_agree_with_argparse():
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A -B --emit hip", "at most one matrix"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --linear-layout --ld 16", "takes none of"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --ld 16", "--emit takes"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 2147483648", "1 to 2147483647"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 4294967296", "1 to 2147483647"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld " + "9" * 33, "--ld"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --prefix 1x", "C identifier"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -k --emit hip", "is dense"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -B --blgp 3 --emit hip", "BLGP"),
     ("-a gfx1250 -i v_swmmac_f32_16x16x128_fp8_fp8 --emit hip",
@@ -161,4 +185,9 @@ def test_library_emit_checks_its_arguments():
                                   ("Q", 64, hip.Options()), ("A", 64, hip.Options(order="x"))):
         with pytest.raises(mc.CalcError):
             hip.emit(inst, matrix, None, wave, options)
-    assert "mc_a_load" in hip.emit(inst, "A", {"cbsz": 0}, 64)
+    for options in (hip.Options(ld=0), hip.Options(ld=2**31), hip.Options(ld=10**32),
+                    hip.Options(ld=True), hip.Options(prefix="9a"), hip.Options(prefix="a-b")):
+        with pytest.raises(mc.CalcError):
+            hip.emit(inst, "A", None, 64, options)
+    assert "mc_mfma_f32_16x16x16_f16_a_load" in hip.emit(inst, "A", {"cbsz": 0}, 64)
+    assert "my_a_load(" in hip.emit(inst, "A", None, 64, hip.Options(prefix="my"))

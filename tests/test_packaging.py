@@ -16,7 +16,7 @@ import matrix_calculator
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-PACKAGES = ("instructions", "layouts", "formats")
+PACKAGES = ("instructions", "layouts", "formats", "formats.hip")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -54,11 +54,13 @@ def test_declared_contents_match_the_tree():
     modules = [name[:-3] for name in top_level_modules()]
     assert re.findall(r'"(\w+)"', setting("py-modules")) == modules, \
         "declare every top-level module in pyproject.toml's py-modules"
-    declared = re.findall(r'"(\w+)"', setting("packages"))
-    on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
-    assert sorted(declared) == on_disk == sorted(PACKAGES)
-    assert not list(ROOT.glob("*/*/__init__.py")), "subpackages must be declared too"
-    data = [f"{pkg}/{p.name}" for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
+    declared = re.findall(r'"([\w.]+)"', setting("packages"))
+    on_disk = sorted(".".join(p.parent.relative_to(ROOT).parts)
+                     for p in ROOT.glob("**/__init__.py")
+                     if p.parent.relative_to(ROOT).parts[0] in PACKAGES)
+    assert sorted(declared) == on_disk == sorted(PACKAGES), "declare every (sub)package"
+    data = [f"{pkg}/{p.name}" for pkg in PACKAGES
+            for p in (ROOT / pkg.replace(".", "/")).iterdir()
             if p.is_file() and p.suffix not in (".py", ".pyc") and p.name != "py.typed"]
     assert data == ["formats/output.schema.json"], "data files: package them"
     assert setting("formats") == '["output.schema.json"]  # --json-schema prints it'
@@ -66,7 +68,7 @@ def test_declared_contents_match_the_tree():
 
 def test_packages_ship_their_type_hints():
     """PEP 561: each package has a py.typed marker, and pyproject packages it."""
-    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES)
+    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES if "." not in pkg)
     assert re.search(r'^\[tool\.setuptools\.package-data\]\n(?:#.*\n)*"\*" = \["py\.typed"\]',
                      PYPROJECT, re.MULTILINE)
 
@@ -149,8 +151,9 @@ def test_setuptools_packages_every_module(tmp_path):
              for p in (tmp_path / "lib").rglob("*.py")}
     assert (tmp_path / "lib" / "formats" / "output.schema.json").read_bytes() == \
         (ROOT / "formats" / "output.schema.json").read_bytes()
-    sources = set(top_level_modules()) | {f"{pkg}/{p.name}" for pkg in PACKAGES
-                                          for p in (ROOT / pkg).glob("*.py")}
+    sources = set(top_level_modules()) | {f"{pkg.replace('.', '/')}/{p.name}"
+                                          for pkg in PACKAGES
+                                          for p in (ROOT / pkg.replace(".", "/")).glob("*.py")}
     assert built == sources
     info, = tmp_path.glob("*.egg-info")
     entry_points = (info / "entry_points.txt").read_text()

@@ -1,0 +1,232 @@
+"""The emitted HIP as a whole: one operand's device functions, or the wave-level example
+(every load, the builtin call with the chosen modifiers, the store of D)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from layouts.core import CalcError
+from layouts.fragment import Fragment
+from layouts.modifiers import Modifiers
+
+from .calls import call_text as _call_text
+from .calls import check_builtin, conventions, operand_type, wmma
+from .common import (
+    DEFAULT,
+    LOWER,
+    PRELUDE,
+    CType,
+    Options,
+    check_options,
+    fragment_of,
+    header,
+    memory_type,
+    prefix_of,
+    resolve,
+    typedefs,
+)
+from .loads import device_function, operand_name, tile_elements
+
+if TYPE_CHECKING:
+    from instructions.model import Instruction
+
+
+def emit_parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
+               options: Options = DEFAULT) -> tuple[str, str]:
+    """(prelude, body) of the emitted HIP; the body starts with the header (the command
+    line, the target and the compile command). Any number of bodies may follow one
+    prelude (or each its own: the prelude is guarded) as long as their prefixes differ,
+    which the default prefixes always do."""
+    top, body = _parts(inst, matrix, mods, wave, options)
+    return PRELUDE, top + body
+
+
+def _parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
+           options: Options) -> tuple[str, str]:
+    """(header, body) of one output."""
+    check_options(options)
+    inst, checked = resolve(inst, matrix, mods, wave)
+    prefix = prefix_of(inst, checked, wave, options)
+    top = header(inst, wave, options)
+    if matrix is not None:
+        frag = fragment_of(inst, matrix, checked, wave)
+        ctype = operand_type(inst, matrix, wave)
+        body = "\n".join(typedefs([ctype]) + [
+            device_function(inst, frag, options, ctype, operand_name(prefix, matrix))])
+        return top, body + "\n"
+    check_builtin(inst, wave)
+    return top, _example(inst, checked, wave, options, prefix) + "\n"
+
+
+def emit(inst: Instruction, matrix: str | None, mods: object, wave: int,
+         options: Options = DEFAULT) -> str:
+    """HIP source: with `matrix` ("A", "B", "C", "D", "K", "SA", "SB") its index, gather
+    and scatter functions and the __device__ load (C, D: and store) of the calling
+    lane's fragment; with None the __global__ wave-level example of the instruction.
+    `mods`: Modifiers, a mapping or None. Raises CalcError for what does not apply."""
+    top, body = _parts(inst, matrix, mods, wave, options)
+    return top + PRELUDE + "\n" + body
+
+
+# ---- negations the builtin has no argument for
+
+
+def _negations(inst: Instruction, matrix: str, mods: Modifiers, frag: Fragment,
+               ctype: CType, name: str) -> list[str]:
+    """Negations the builtin has no argument for, done on the values: RDNA float
+    NEG/NEG_HI negate the low / high 16-bit halves of A or B, NEG[2] / NEG_HI[2] negate
+    C / take its absolute value (the compiler folds whole-operand negations into the
+    instruction's neg_lo/neg_hi bits); where the modifiers are arguments, only one half
+    of 16-bit A or B values (neg_lo without neg_hi, or the reverse) is left to do."""
+    if not wmma(inst) or inst.is_int:
+        return []
+    bit = {"A": 1, "B": 2}.get(matrix, 0)
+    if conventions(inst).operand_modifiers:
+        low, high = bool(mods.neg_lo & bit), bool(mods.neg_hi & bit)
+        if low == high or frag.bits != 16:
+            return []  # an argument (whole values), or 32-bit values (neg_hi not used)
+        return _half_negation(LOWER[matrix], frag, ctype, name, low, high)
+    if not inst.neg:
+        return []
+    var = LOWER[matrix]
+    if matrix in ("A", "B"):
+        low, high = bool(mods.neg & bit), bool(mods.neg_hi & bit)
+        if not (low or high):
+            return []
+        if low and high and ctype.element != "short":
+            return [f"    {var} = -{var};  // NEG and NEG_HI: every value"]
+        return _half_negation(var, frag, ctype, name, low, high)
+    out = []
+    if matrix == "C":
+        bf16 = ctype.element == "short"  # bf16 bit patterns: the sign is bit 15
+        if mods.neg_hi & 4:
+            out.append(f"    {var} = {var} & (short)0x7fff;  // NEG_HI[2]: |C|" if bf16 else
+                       f"    {var} = __builtin_elementwise_abs({var});  // NEG_HI[2]: |C|")
+        if mods.neg & 4:
+            out.append(f"    {var} = {var} ^ (short)0x8000;  // NEG[2]: -C" if bf16 else
+                       f"    {var} = -{var};  // NEG[2]: -C")
+    return out
+
+
+def _half_negation(var: str, frag: Fragment, ctype: CType, name: str, low: bool,
+                   high: bool) -> list[str]:
+    """Negate the 16-bit values of `var` in the low and/or high halves of its VGPRs."""
+    if ctype.element == "short":
+        flip = f"{var}[bit / 16] = (short)({var}[bit / 16] ^ (short)0x8000)"
+    else:
+        flip = f"{var}[bit / 16] = -{var}[bit / 16]"
+    cond = "1" if low and high else ("bit % 32 == 0" if low else "bit % 32 == 16")
+    return [(f"    for (int v = 0; v < {frag.values}; ++v) {{  // negate the "
+            f"{'low' if low else ''}{' and ' if low and high else ''}"
+            f"{'high' if high else ''} halves"),
+            f"        const int bit = {name}_bit(v);",
+            f"        if ({cond}) {flip};", "    }"]
+
+
+# ---- the wave-level example
+
+
+def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
+             prefix: str) -> str:
+    """The __global__ wave-level example: loads, the builtin call, the store of D. With
+    options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
+    first copied to LDS by the wavefront and the fragments loaded from there."""
+    import matrix_api
+    _check_example(inst, mods, wave)
+    types: list[CType] = []
+    parts: list[str] = []
+    params: list[str] = []
+    stage: list[str] = []
+    body: list[str] = []
+    args = {}
+    d_ld = d_name = ""
+    for matrix in matrix_api.matrices(inst):
+        var = LOWER[matrix]
+        shaping = _for_operand(inst, matrix, mods)
+        frag = fragment_of(inst, matrix, shaping, wave)
+        mine = options
+        if options.lds and options.ld is None:
+            rows, cols, _ = frag.shape
+            mine = options._replace(ld=cols if options.order == "row" else rows)
+        ctype = operand_type(inst, matrix, wave)
+        types.append(ctype)
+        # Named by the modifiers that shape this operand: the same functions as
+        # `--emit hip` of this matrix with those modifiers (so both may share a file).
+        name = operand_name(prefix_of(inst, shaping, wave, mine), matrix)
+        parts.append(device_function(inst, frag, mine, ctype, name))
+        mem = memory_type(inst, matrix, frag.bits)
+        params.append(f"{'' if matrix == 'D' else 'const '}{mem}* {var}_tile")
+        ld = ""
+        if mine.ld is None:
+            params.append(f"long ld{var}")
+            ld = f", ld{var}"
+        src = f"{var}_tile"
+        if options.lds and matrix != "D":
+            count = tile_elements(frag, mine)
+            if frag.bits < 8:
+                count, mem = -(-count * frag.bits // 8), "unsigned char"
+            stage += [f"    __shared__ __attribute__((aligned(16))) {mem} {var}_lds[{count}];",
+                      (f"    for (int e = lane; e < {count}; e += {wave}) "
+                       f"{var}_lds[e] = {src}[e];")]
+            src = f"{var}_lds"
+        if matrix == "D":
+            d_ld, d_name = ld, name
+            continue
+        body.append(f"    {ctype.name} {var} = {name}_load({src}{ld});")
+        body += _negations(inst, matrix, mods, frag, ctype, name)
+        args[matrix] = var
+    d_type = operand_type(inst, "D", wave)
+    if inst.sparse:
+        body.append(f"    {d_type.name} acc = {{}};  // the accumulator (D's layout) "
+                    "starts at zero")
+    call = _call_text(inst, mods, wave, args, "    ")
+    guard = f"{prefix.upper()}_EXAMPLE_DEFINED"
+    lines = typedefs(types) + parts
+    lines += [f"#ifndef {guard}", f"#define {guard}",
+              (f"/* One {inst.name} per wavefront (wave{wave}): load the fragments, "
+               "multiply, store D. */"),
+              f"extern \"C\" __global__ void {prefix}_example({', '.join(params)}) {{"]
+    if stage:
+        lines += [(f"    const int lane = MC_THREAD_X % {wave};  // the lane within the "
+                   "wavefront"),
+                  "    // Stage the tiles in LDS (one wavefront per block in this example)."]
+        lines += stage + ["    MC_SYNC();"]
+    lines += body
+    lines += [f"    {d_type.name} d = {call};",
+              f"    {d_name}_store(d_tile{d_ld}, d);", "}", f"#endif  /* {guard} */"]
+    return "\n".join(lines)
+
+
+def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
+    """The modifiers must suit the instruction: as for D with -o (which takes the inputs'
+    modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
+    index set); the error is D's."""
+    import matrix_api
+    from layouts import check_modifiers
+    try:
+        check_modifiers(inst, "D", mods, True, "get", wave)
+    except CalcError:
+        for matrix in matrix_api.matrices(inst):
+            try:
+                check_modifiers(inst, matrix, mods, False, "get", wave)
+            except CalcError:
+                continue
+            return
+        raise
+
+
+def _for_operand(inst: Instruction, matrix: str, mods: Modifiers) -> Modifiers:
+    """The modifiers that shape `matrix`'s layout (the example's D-level modifiers apply
+    to every operand; each operand keeps the ones that concern it)."""
+    keep = {"A": ("cbsz", "abid"), "B": ("blgp",), "K": ("cbsz", "abid", "opsel"),
+            "C": ("opsel",), "D": ("opsel",), "SA": ("opsel_a", "matrix_a_scale"),
+            "SB": ("opsel_b", "matrix_b_scale")}[matrix]
+    if inst.f8f6f4:
+        keep = inst.format_fields + tuple(k for k in keep if k.startswith(("opsel_", "matrix_")))
+    values = {k: getattr(mods, k) for k in keep}
+    if not wmma(inst) and inst.out_type.bits == 64:
+        values.pop("blgp", None)  # CDNA3 FP64: BLGP negates, the layout stays
+    if wmma(inst) and matrix in ("C", "D") and not conventions(inst).opsel_argument:
+        values.pop("opsel", None)  # (OPSEL selects C/D halves only where it is an argument)
+    if wmma(inst) and matrix == "K" and conventions(inst).opsel_argument:
+        values.pop("opsel", None)
+    return Modifiers(**values)
