@@ -1,6 +1,8 @@
-"""clang-22 compiles the emitted wave-level example of every instruction to its
-mnemonic with the requested modifiers (scripts/check_hip.py); runs only where clang-22
-is installed (Debian's clang-22 package)."""
+"""clang-22 compiles, per target, one file made of every `--emit hip` output of the
+architecture concatenated (every example with a sample of modifiers, every operand's
+functions, storage variants), and each example to its mnemonic with the requested
+modifiers (scripts/check_hip.py); runs only where clang-22 is installed (Debian's
+clang-22 package)."""
 import shutil
 import subprocess
 import sys

@@ -143,8 +143,14 @@ PRELUDE = """\
 #define MC_FN static inline
 #endif
 #endif
-/* Whether a tile pointer has the alignment the vector loads and stores assume. */
+/* Whether a tile pointer has the alignment the vector loads and stores assume. Define
+   MC_TILES_ALIGNED before the first output to promise 16-byte-aligned tiles: the check
+   and its value-by-value fallback then drop out of fixed-ld code. */
+#ifdef MC_TILES_ALIGNED
+#define MC_ALIGNED(p, n) 1
+#else
 #define MC_ALIGNED(p, n) (((__UINTPTR_TYPE__)(p) & ((n) - 1)) == 0)
+#endif
 /* Bits [e*n, (e+1)*n) of a densely packed byte string (sub-byte formats). */
 MC_FN unsigned int mc_bits(const unsigned char* p, long e, int n) {
     const long bit = e * n;
