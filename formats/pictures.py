@@ -21,65 +21,32 @@ highlights every copy of the element.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 
 import matrix_api as mc
 
 from . import COLOR_KEYS, palette
 from .html_page import page
+from .picture_views import (
+    FONT,
+    MARGIN,
+    READABLE,
+    SMALL,
+    Picture,
+    Shape,
+    axis_names,
+    index_step,
+    marked,
+    matrix_view,
+    register_view,
+    registers_of,
+)
 from .svg import Canvas, fit_font, text_width
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
 DEFAULT_COLOR = {"register": "lane", "matrix": "row"}
-MAX_WIDTH = 2400.0  # pixels the cells of one picture may take across before shrinking
-FONT = 11.0  # label size when there is room
-SMALL = 9.0  # index and legend size
-MARGIN = 16.0
-GAP = 24.0  # between panels
-MARK_ROOM = 12.0  # extra cell width where marks (notch, dot) share a cell with its label
-
-
-@dataclass
-class Shape:
-    """One drawn cell: a location and the elements read from it."""
-    x: float
-    y: float
-    w: float
-    h: float
-    location: mc.Location
-    elements: tuple[mc.Element, ...]
-    labels: list[list[str]]  # label variants, richest first
-    shared: bool = False  # the slot feeds other elements too
-
-
-@dataclass
-class Picture:
-    """Everything drawn, before it becomes text."""
-    canvas: Canvas = field(default_factory=Canvas)
-    shapes: list[Shape] = field(default_factory=list)
-    width: float = 0.0
-    height: float = 0.0
-    frames: list[tuple[float, float, float, float]] = field(default_factory=list)
-    grouped: bool = False  # a panel shows several blocks reading the same registers
-    empty: bool = False  # the matrix view has lanes or bits that hold nothing
-    label_note: str = ""  # how the labels read, from an example
-
-
-# ---- names
-
-def _registers(loc: mc.Location) -> str:
-    first, last = loc.registers[0], loc.registers[-1]
-    return f"v{first}" if first == last else f"v[{last}:{first}]"
-
-
-def _marked(text: str, loc: mc.Location) -> str:
-    if loc.absolute:
-        text = f"|{text}|"
-    return "-" + text if loc.negated else text
 
 
 def _bits(loc: mc.Location) -> str:
@@ -89,14 +56,6 @@ def _bits(loc: mc.Location) -> str:
 def _modifier_text(mods: mc.Modifiers) -> str:
     shown = [f"{name.upper()}={value}" for name, value in mods._asdict().items() if value]
     return ", ".join(shown) if shown else "none"
-
-
-def _axis_names(matrix: str) -> tuple[str, str]:
-    """The coordinate names (i, j, k; kb for block scales) of the matrix's rows and
-    columns, read from the library's element naming."""
-    probe = mc.element_of(matrix, i=1, j=2, k=3)
-    names = ["i", "j", "kb" if matrix in ("SA", "SB") else "k"]
-    return names[probe.row - 1], names[probe.col - 1]
 
 
 # ---- colours
@@ -129,306 +88,74 @@ def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
                      lambda e, loc: e.k or 0)
 
 
-# ---- the register view (-R)
-
-@dataclass
-class Panel:
-    blocks: list[int]
-    cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
-
-
-def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
-    """One panel per block; consecutive blocks whose cells read the same locations
-    share one (a CBSZ broadcast)."""
-    by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
-    for entry in entries:
-        e = entry.element
-        cell = (e.col, e.row) if transpose else (e.row, e.col)
-        by_block.setdefault(e.block, {}).setdefault(cell, []).append(entry)
-    panels: list[Panel] = []
-    for block in sorted(by_block):
-        cells = by_block[block]
-        if panels and _same_locations(panels[-1].cells, cells):
-            panels[-1].blocks.append(block)
-            for key, found in cells.items():
-                panels[-1].cells[key].extend(found)
-        else:
-            panels.append(Panel([block], {key: list(found) for key, found in cells.items()}))
-    return panels
-
-
-def _same_locations(first: dict[tuple[int, int], list[mc.Entry]],
-                    second: dict[tuple[int, int], list[mc.Entry]]) -> bool:
-    if first.keys() != second.keys():
-        return False
-    return all({e.location for e in first[key]} == {e.location for e in second[key]}
-               for key in second)
-
-
-def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, ...]]]:
-    """The distinct locations of one panel cell, each with the elements read there."""
-    out: dict[mc.Location, list[mc.Element]] = {}
-    for entry in found:
-        out.setdefault(entry.location, []).append(entry.element)
-    return [(loc, tuple(elems)) for loc, elems in out.items()]
-
-
-@lru_cache(maxsize=8192)
-def _register_labels(loc: mc.Location) -> list[list[str]]:
-    """Label variants of a register-view cell, richest first."""
-    reg, lane = _registers(loc), f"{{{loc.lane}}}"
-    whole = loc.text.endswith("}")  # no bit range: the whole register (or pair)
-    variants = [[_marked(loc.text, loc)]]
-    if not whole:
-        variants.append([_marked(reg + lane, loc), loc.text[loc.text.index("}") + 2:]])
-    return variants + [[_marked(reg + lane, loc)], [_marked(reg, loc), lane],
-                       [_marked(reg, loc)]]
-
-
-def _step(count: int, room: float, size: float) -> int:
-    """Label every n-th index so that the labels of `count` slots of `room` pixels
-    never touch."""
-    widest = text_width(str(max(count - 1, 0)), size) + 3
-    step = 1
-    while step * room < widest and step < count:
-        step *= 2
-    return step
-
-
-def _register_view(pic: Picture, inst: mc.Instruction, matrix: str, entries: list[mc.Entry],
-                   colouring: Colouring, transpose: bool, top: float) -> None:
-    panels = _panels(entries, transpose)
-    rows = 1 + max(r for p in panels for r, _ in p.cells)
-    cols = 1 + max(c for p in panels for _, c in p.cells)
-    copies = max(len(_copies(found)) for p in panels for found in p.cells.values())
-    shared = Counter(e.location for e in entries)
-    preferred = [_register_labels(e.location)[1] for e in entries]
-    lines = max(len(label) for label in preferred)
-    marked = any(len(e.location.registers) > 1 or shared[e.location] > 1 for e in entries)
-    widest = max(text_width(line, FONT) for label in preferred for line in label) + 6
-    widest += MARK_ROOM * marked
-    # at least room for register and lane on two lines at a readable size
-    least = max(text_width(line, READABLE) for e in entries
-                for line in _register_labels(e.location)[-2]) + 5
-    cell_w = max(least, min(widest, MAX_WIDTH / cols))
-    copy_h = max(lines, 2 if cell_w < widest else 1) * FONT * 1.2 + 6
-    cell_h = copy_h * copies
-    first, second = _axis_names(matrix)
-    if transpose:
-        first, second = second, first
-    head_w = text_width(str(rows - 1), SMALL) + 10
-    title_h = 18.0 if len(panels) > 1 else 0.0
-    panel_w = head_w + cols * cell_w
-    panel_h = title_h + 16 + rows * cell_h
-    pic.grouped = any(len(panel.blocks) > 1 for panel in panels)
-    per_row = max(1, min(len(panels), int((MAX_WIDTH + GAP) // (panel_w + GAP))))
-    canvas = pic.canvas
-    for number_, panel in enumerate(panels):
-        px = MARGIN + (number_ % per_row) * (panel_w + GAP)
-        py = top + (number_ // per_row) * (panel_h + GAP)
-        if title_h:
-            blocks = panel.blocks
-            name = (f"Block {blocks[0]}" if len(blocks) == 1 else
-                    "Blocks " + ", ".join(map(str, blocks)))
-            canvas.text(px, py + 8, name, SMALL + 2, palette.INK, "start",
-                        {"font-weight": "bold"})
-        gx, gy = px + head_w, py + title_h + 16
-        canvas.text(px + head_w / 2, gy - 8, f"{first}\\{second}", SMALL, palette.INK)
-        step = _step(cols, cell_w, SMALL)
-        for col in range(0, cols, step):
-            canvas.text(gx + (col + 0.5) * cell_w, gy - 8, str(col), SMALL, palette.INK)
-        step = _step(rows, cell_h * 2.5, SMALL)
-        for row in range(0, rows, step):
-            canvas.text(gx - 4, gy + (row + 0.5) * cell_h, str(row), SMALL, palette.INK, "end")
-        for (row, col), found in sorted(panel.cells.items()):
-            held = _copies(found)
-            height = cell_h / len(held)
-            for at, (loc, elems) in enumerate(held):
-                pic.shapes.append(Shape(gx + col * cell_w, gy + row * cell_h + at * height,
-                                        cell_w, height, loc, elems, _register_labels(loc),
-                                        shared[loc] > len(elems)))
-            if len(held) > 1:
-                pic.frames.append((gx + col * cell_w, gy + row * cell_h, cell_w, cell_h))
-        canvas.rect(gx, gy, cols * cell_w, rows * cell_h, "none",
-                    {"stroke": palette.INK, "stroke-width": 1.2})
-    count = len(panels)
-    lines = -(-count // per_row)
-    pic.width = max(pic.width, 2 * MARGIN + min(count, per_row) * (panel_w + GAP) - GAP)
-    pic.height = top + lines * (panel_h + GAP) - GAP
-
-
-# ---- the matrix view (-M)
-
-def _element_labels(inst: mc.Instruction, elems: tuple[mc.Element, ...]) -> list[list[str]]:
-    """Label variants of a matrix-view cell, richest first: A[5][6] (or A[5] over [6]
-    in a narrow, tall cell), [5][6]; "+n" counts the other elements of the slot."""
-    name = mc.element_text(inst, elems[0])
-    short = name[len(elems[0].matrix):]
-    split = name.index("]") + 1
-    if len(elems) == 1:
-        return [[name], [name[:split], name[split:]], [short]]
-    more = f"+{len(elems) - 1}"
-    return [[f"{name} {more}"], [name, more], [name[:split], name[split:] + more],
-            [f"{short}{more}"], [more]]
-
-
-def _matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
-                 registers: int, transpose: bool, top: float) -> None:
-    bits = max([registers * 32] + [s.location.register * 32 + s.location.bits[1] + 1
-                                   for s in slots])
-    labels = [_element_labels(inst, s.elements) for s in slots]
-    span = [s.location.bits[1] - s.location.bits[0] + 1 for s in slots]
-    pic.empty = sum(span) < lanes * bits
-    need = [text_width(lab[0][0], FONT) + 6
-            + MARK_ROOM * (len(s.location.registers) > 1 or len(s.elements) > 1)
-            for s, lab in zip(slots, labels)]
-    line_h = FONT * 1.2 + 5
-    if transpose:  # registers down, lanes across
-        along = max(14.0, min(max(need), MAX_WIDTH / lanes))
-        rows = 1 if along >= max(need) else 2  # too narrow: labels on two lines
-        per_bit = max((rows * FONT * 1.2 + 5) / min(span), 22 / 32)
-    else:
-        along = line_h
-        per_bit = max(26 / 32, min(max(n / w for n, w in zip(need, span)), MAX_WIDTH / bits))
-    head_along = text_width(str(lanes - 1), SMALL) + 10 if not transpose else 18.0
-    head_bits = 30.0 if not transpose else (text_width(f"v{registers - 1}", SMALL + 1)
-                                            + text_width("[63:32]", SMALL - 1) + 16)
-    gx, gy = MARGIN + head_bits * transpose + head_along * (not transpose), top + 28.0
-    if transpose:
-        gy = top + 18.0
-
-    def box(lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
-        a, b = lane * along, lo * per_bit
-        if transpose:
-            return gx + a, gy + b, along, (hi - lo) * per_bit
-        return gx + b, gy + a, (hi - lo) * per_bit, along
-
-    canvas = pic.canvas
-    full_w, full_h = (lanes * along, bits * per_bit) if transpose else (bits * per_bit,
-                                                                       lanes * along)
-    canvas.rect(gx, gy, full_w, full_h, palette.EMPTY)
-    step = _step(lanes, along if transpose else along * 2.5, SMALL)
-    axis = {"font-weight": "bold"}
-    if transpose:  # the axis names: lanes along one side, VGPRs along the other
-        canvas.text(gx - 4, gy - 8, "lane", SMALL, palette.INK, "end", axis)
-    else:
-        canvas.text(gx - 4, gy - 20, "lane", SMALL, palette.INK, "end", axis)
-    for lane in range(0, lanes, step):
-        x, y, w, h = box(lane, 0, 0)
-        if transpose:
-            canvas.text(x + along / 2, gy - 8, str(lane), SMALL, palette.INK)
-        else:
-            canvas.text(gx - 4, y + along / 2, str(lane), SMALL, palette.INK, "end")
-    for reg in range(-(-bits // 32)):
-        x, y, w, h = box(0, reg * 32, reg * 32 + 32)
-        name = f"v{reg}"
-        if transpose:
-            canvas.text(MARGIN + 4, y + h / 2, name, SMALL + 1, palette.INK, "start",
-                        {"font-weight": "bold"})
-        elif text_width(name, SMALL + 1) < w:
-            canvas.text(x + w / 2, gy - 20, name, SMALL + 1, palette.INK, "middle",
-                        {"font-weight": "bold"})
-    _bit_headers(canvas, slots, box, transpose, gx, gy)
-    for slot, label in zip(slots, labels):
-        loc = slot.location
-        x, y, w, h = box(loc.lane, loc.register * 32 + loc.bits[0],
-                         loc.register * 32 + loc.bits[1] + 1)
-        pic.shapes.append(Shape(x, y, w, h, loc, slot.elements, label, len(slot.elements) > 1))
-    for reg in range(1, -(-bits // 32)):
-        x, y, w, h = box(0, reg * 32, reg * 32)
-        if transpose:
-            canvas.line(gx, y, gx + full_w, y, palette.INK, 1.6, {"class": "border"})
-        else:
-            canvas.line(x, gy, x, gy + full_h, palette.INK, 1.6, {"class": "border"})
-    canvas.rect(gx, gy, full_w, full_h, "none", {"stroke": palette.INK, "stroke-width": 1.2})
-    pic.width = max(pic.width, gx + full_w + MARGIN)
-    pic.height = gy + full_h
-
-
-def _bit_headers(canvas: Canvas, slots: list[mc.Slot],
-                 box: Callable[[int, int, int], tuple[float, float, float, float]],
-                 transpose: bool, gx: float, gy: float) -> None:
-    """The bit range of each sub-column, where it fits and ranges do not overlap."""
-    spans = sorted({(s.location.register * 32 + s.location.bits[0],
-                     s.location.register * 32 + s.location.bits[1] + 1,
-                     s.location.register, s.location.bits) for s in slots
-                    if s.location.bits != (0, 31) and s.location.bits != (0, 63)})
-    end = -1
-    for lo, hi, _reg, (first, last) in spans:
-        if lo < end:
-            continue
-        text = f"[{last}:{first}]"
-        x, y, w, h = box(0, lo, hi)
-        if transpose:
-            if h >= SMALL * 1.1:
-                canvas.text(gx - 4, y + h / 2, text, SMALL - 1, palette.INK, "end")
-                end = hi
-        elif text_width(text, SMALL - 1) <= w - 1:
-            canvas.text(x + w / 2, gy - 8, text, SMALL - 1, palette.INK)
-            end = hi
-
-
 # ---- cells, marks and legend
 
 def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> None:
     canvas = pic.canvas
     level, size = _label_level(pic.shapes)
-    if level is None:
-        pic.label_note = "cells too small for labels: point at one (HTML) or hover"
-    elif pic.shapes:
-        first = pic.shapes[0]
-        shown = " over ".join(first.labels[min(level, len(first.labels) - 1)])
-        full = " ".join(mc.element_text(inst, e) for e in first.elements)
-        full += " in " + _marked(first.location.text, first.location)
-        pic.label_note = f"label {shown!r} is {full}"
+    pic.label_level, pic.label_size = level, size
+    pic.label_note = _label_note(pic.shapes, level, inst)
     for shape in pic.shapes:
         loc, elem = shape.location, shape.elements[0]
         fill = colouring.fill(elem, loc)
         names = [mc.element_text(inst, e) for e in shape.elements]
-        where = _marked(loc.text, loc)
+        where = marked(loc.text, loc)
         canvas.cell(shape.x, shape.y, shape.w, shape.h, fill,
                     {"e": " ".join(names), "v": where, "lane": loc.lane,
-                     "reg": _registers(loc), "bits": _bits(loc)},
+                     "reg": registers_of(loc), "bits": _bits(loc)},
                     f"{', '.join(names)} = {where}")
         _marks(canvas, shape)
-        if level is not None:
-            lines = shape.labels[min(level, len(shape.labels) - 1)]
-            canvas.lines(shape.x + shape.w / 2, shape.y + shape.h / 2, lines, size,
-                         palette.text_on(fill))
-    for x, y, w, h in pic.frames:  # the copies of one element, framed together
+        lines = shape.labels[min(level, len(shape.labels) - 1)]
+        canvas.lines(shape.x + shape.w / 2, shape.y + shape.h / 2, lines, size,
+                     palette.text_on(fill))
+    for x1, y1, x2, y2 in pic.borders:  # VGPR borders, over the cells
+        canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})
+    for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
                                          "stroke-width": 1.4})
 
 
-READABLE = 7.0  # the richest labels that fit at this size (or larger) are chosen
-
-
-def _label_level(shapes: list[Shape]) -> tuple[int | None, float]:
-    """(variant, font size) of the labels: one variant and one size for every cell of
-    the picture, the richest that reads at READABLE size, else the richest that fits at
-    all; (None, 0) when no label fits, and cells show their colour only."""
+def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
+    """How to read the labels, from the first cell, where they leave something out (the
+    matrix letter of an element, or a location's separators)."""
     if not shapes:
-        return None, 0.0
+        return ""
+    shape = shapes[0]
+    lines = shape.labels[min(level, len(shape.labels) - 1)]
+    full = " ".join(mc.element_text(inst, e) for e in shape.elements)
+    where = marked(shape.location.text, shape.location)
+    joined = "".join(lines).replace(".", "")
+    if joined in (where.replace(".", ""), full.replace(" ", "")):
+        return ""
+    return f"label {' over '.join(lines)!r} is {full} in {where}"
+
+
+def _label_level(shapes: list[Shape]) -> tuple[int, float]:
+    """(variant, font size) of the labels: one variant and one size for every cell of
+    the picture, the richest that reads at READABLE size or larger (the views make
+    every cell large enough for its last variant at that size)."""
+    if not shapes:
+        return 0, FONT
     levels = max(len(shape.labels) for shape in shapes)
-    fitting: list[tuple[int, float]] = []
     kinds = {(tuple(tuple(label) for label in shape.labels), shape.w, shape.h,
               _mark_room(shape)) for shape in shapes}  # cells alike fit alike
+    best = (levels - 1, READABLE)
     for level in range(levels):
         size = min(fit_font(labels[min(level, len(labels) - 1)], w, h, FONT, room)
                    for labels, w, h, room in kinds)
         if size >= READABLE:
             return level, size
-        if size:
-            fitting.append((level, size))
-    return fitting[0] if fitting else (None, 0.0)
+        if level == levels - 1 and size:
+            best = (level, size)
+    return best
 
 
 def _notch(shape: Shape) -> float:
-    return min(shape.w, shape.h) * 0.3
+    return min(shape.w, shape.h, 26.0) * 0.3  # at most 7.8 px: within the views' mark room
 
 
 def _dot(shape: Shape) -> float:
-    return max(1.5, min(shape.w, shape.h) * 0.1)
+    return max(1.5, min(shape.w, shape.h, 26.0) * 0.1)  # at most 2.6 px
 
 
 def _mark_room(shape: Shape) -> float:
@@ -466,12 +193,12 @@ def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
                 palette.INK, "start", {"font-weight": "bold"})
     size = max(4.0, min(18.0, (max(pic.width, 720.0) - 180) / count))
     left = MARGIN + 150
-    step = _step(count, size, SMALL - 1)
+    step = index_step(count, size, SMALL)
     for value in range(count):
         fill = palette.fill(value, count)
         canvas.rect(left + value * size, top, size, 14, fill, {"class": "swatch"})
         if value % step == 0:
-            canvas.text(left + (value + 0.5) * size, top + 22, str(value), SMALL - 1,
+            canvas.text(left + (value + 0.5) * size, top + 22, str(value), SMALL,
                         palette.INK)
     pic.width = max(pic.width, left + count * size + MARGIN)
     y = top + 40
@@ -516,7 +243,8 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
         notes.append((_no_sample, "Blocks a, b, ...: blocks read from the same registers"))
     if pic.empty:
         notes.append((_empty_sample, "grey: no value"))
-    notes.append((_no_sample, pic.label_note))
+    if pic.label_note:
+        notes.append((_no_sample, pic.label_note))
     if view == "matrix" and any(s.shared for s in shapes):
         notes.append((_no_sample, "+n: more elements read from the slot"))
     return notes
@@ -558,6 +286,17 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
     (fmt "html"); `view` is "register" (-R) or "matrix" (-M)."""
     if fmt not in FORMATS:
         raise mc.CalcError(f"unknown picture format {fmt!r}; use {' or '.join(FORMATS)}")
+    pic, title = draw(inst, matrix, mods, wave, view, transpose, color_by)
+    svg = pic.canvas.document(pic.width, pic.height, " ".join(title), STYLE, DEFS,
+                              standalone=fmt == "svg")
+    return svg if fmt == "svg" else page(" ".join(title), svg)
+
+
+def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
+         view: str, transpose: bool = False, color_by: str | None = None,
+         measure: bool = False) -> tuple[Picture, tuple[str, str]]:
+    """The drawn picture (its cells, with their label size) and its title; `measure`:
+    lay out the cells and size their labels only, drawing nothing (for the tests)."""
     if view not in VIEWS:
         raise mc.CalcError(f"unknown picture view {view!r}; use {' or '.join(VIEWS)}")
     key = color_by or DEFAULT_COLOR[view]
@@ -579,25 +318,26 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
     pic.canvas.text(MARGIN, 36, title[1], SMALL + 1, palette.INK, "start")
     top = 58.0
     if view == "register":
-        _register_view(pic, resolved, matrix, entries, colouring, transpose, top)
+        register_view(pic, matrix, entries, transpose, top)
     else:
         slots = list(mc.slots(inst, matrix, mods=mods, wave=wave))
-        _matrix_view(pic, resolved, slots, lanes, registers, transpose, top)
+        matrix_view(pic, resolved, slots, lanes, registers, transpose, top)
+    if measure:
+        pic.label_level, pic.label_size = _label_level(pic.shapes)
+        return pic, title
     _draw_shapes(pic, resolved, colouring)
     _legend(pic, colouring, pic.height + 20, view)
     pic.width = max(pic.width, text_width(title[0], 15) + 2 * MARGIN,
                     text_width(title[1], SMALL + 1) + 2 * MARGIN)
     pic.height += MARGIN
-    svg = pic.canvas.document(pic.width, pic.height, " ".join(title), STYLE, DEFS,
-                              standalone=fmt == "svg")
-    return svg if fmt == "svg" else page(" ".join(title), svg)
+    return pic, title
 
 
 def _title(inst: mc.Instruction, matrix: str, mods: mc.Modifiers, lanes: int,
            view: str) -> tuple[str, str]:
     facts = mc.facts(inst, lanes)
     what = "register layout (-R)" if view == "register" else "matrix layout (-M)"
-    first, second = _axis_names(matrix)
+    first, second = axis_names(matrix)
     axes = (f"rows {first}, columns {second}" if view == "register"
             else "rows: lanes, columns: VGPRs (bits)")
     types = f"A {facts['types']['A']['name']}, B {facts['types']['B']['name']}"

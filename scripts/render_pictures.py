@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Render layout pictures: the README's documentation images, and PNGs to look at.
+"""Render layout pictures: the documentation's images, and PNGs to look at.
 
     python3 scripts/render_pictures.py            # rewrite docs/images/*.svg
     python3 scripts/render_pictures.py --png DIR  # also screenshot a sample to DIR/*.png
+    python3 scripts/render_pictures.py --screenshots  # docs/images/worst_*.png (Chromium)
     python3 scripts/render_pictures.py --check    # exit 1 if docs/images is out of date
 
 PNGs are taken by headless Chromium (Debian's `chromium` package) from the HTML page of
@@ -62,6 +63,19 @@ SAMPLES = DOCUMENTED + (
 )
 
 
+# The hardest pictures to read (sub-byte layouts, the widest matrices), screenshot for
+# docs/pictures.md as PNGs of their top-left corner (docs/images/worst_NAME.png).
+WORST = (
+    Sample("cdna4_scale_fp6_A_cbsz2_R", "cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
+           {"cbsz": 2}, None, "register"),
+    Sample("gfx1250_f8f6f4_B_fp4_M", "gfx1250", "v_wmma_f32_16x16x128_f8f6f4", "B",
+           {"matrix_b_fmt": 4}, None, "matrix"),
+    Sample("gfx1250_32x16x128_f4_A_M", "gfx1250", "v_wmma_f32_32x16x128_f4", "A", {}, None,
+           "matrix"),
+)
+SCREEN = (1200, 760)  # the part of a worst-case picture the PNG shows
+
+
 def picture(sample: Sample, fmt: str) -> str:
     inst = mc.find_instruction(sample.arch, sample.instruction)
     return pictures.render(fmt, inst, sample.matrix, sample.mods, sample.wave, sample.view)
@@ -108,6 +122,8 @@ def dump_dom(html: str, browser: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--png", metavar="DIR", help="also write PNG screenshots here")
+    parser.add_argument("--screenshots", action="store_true",
+                        help="also write docs/images/worst_*.png with Chromium")
     parser.add_argument("--check", action="store_true",
                         help="only check that docs/images is current")
     args = parser.parse_args(argv)
@@ -125,6 +141,15 @@ def main(argv: list[str] | None = None) -> int:
         print("out of date (run scripts/render_pictures.py): " + ", ".join(stale),
               file=sys.stderr)
         return 1
+    if args.screenshots:
+        browser = chromium()
+        if browser is None:
+            print("chromium is not installed", file=sys.stderr)
+            return 1
+        for sample in WORST:
+            path = IMAGES / f"worst_{sample.name}.png"
+            screenshot(picture(sample, "html"), path, SCREEN, browser)
+            print(path)
     if args.png:
         browser = chromium()
         if browser is None:

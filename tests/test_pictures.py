@@ -196,11 +196,14 @@ def test_grouped_blocks_and_copies() -> None:
 
 
 def test_largest_pictures_keep_labels_apart() -> None:
-    """The widest matrices still label every cell, and no label is wider than its cell
-    (monospace: 0.6 em per character)."""
+    """The widest matrices still label every cell at 9 px or more, and no label is
+    wider than its cell (monospace: 0.6 em per character)."""
     for arch, name, matrix, mods, view in [
             ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A", {"cbsz": 4}, "register"),
+            ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A", {"cbsz": 2}, "register"),
             ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A", {}, "matrix"),
+            ("gfx1250", "v_wmma_f32_16x16x128_f8f6f4", "B", {"matrix_b_fmt": 4}, "matrix"),
+            ("gfx1250", "v_wmma_f32_32x16x128_f4", "A", {}, "matrix"),
             ("cdna1", "v_mfma_f32_32x32x1f32", "D", {}, "register"),
             ("cdna1", "v_mfma_f32_32x32x1f32", "D", {}, "matrix"),
             ("cdna1", "v_mfma_f32_4x4x1f32", "D", {}, "register")]:
@@ -210,12 +213,79 @@ def test_largest_pictures_keep_labels_apart() -> None:
         sizes = {float(t.get("font-size", "")) for t in root.iter(f"{SVG}text")
                  if t.get("class", "") == "l"}
         assert all(texts), (name, matrix, view)
-        assert min(sizes) >= 5.5
+        assert min(sizes) >= 9 and max(sizes) <= 11
         for cell, lines in zip(cells, texts):
             width = float(cell.get("width", ""))
-            size = max(sizes)
             assert max(len(line) for line in lines) * 0.6 * min(sizes) <= width, lines
-            assert size <= 11
+
+
+def _picture_queries(arch: str) -> Iterator[tuple[mc.Instruction, str, dict[str, int], int]]:
+    """Every instruction x operand x wave size of `arch`, with the default modifiers and
+    with each f8f6f4 format (A and B in the same format)."""
+    for inst in mc.instructions(arch):
+        formats: list[dict[str, int]] = [{}]
+        if inst.f8f6f4:
+            first, second = inst.format_fields
+            formats = [{first: code, second: code} for code in range(5)]
+        for wave in inst.wave_sizes:
+            for mods in formats:
+                for matrix in mc.matrices(inst):
+                    yield inst, matrix, mods, wave
+
+
+@pytest.mark.parametrize("arch", [a.name for a in mc.architectures()])
+def test_every_picture_labels_every_cell_at_9px(arch: str) -> None:
+    """Issue 22: every cell of every -R and -M picture (and transposed) has a label of at
+    least 9 px that fits inside it; where a VGPR holds several values the -R label shows
+    the bits."""
+    from formats.svg import CHAR_WIDTH, LINE_HEIGHT
+    drawn = 0
+    for inst, matrix, mods, wave in _picture_queries(arch):
+        for view in pictures.VIEWS:
+            for transpose in (False, True) if view == "matrix" and wave == 64 else (False,):
+                try:
+                    pic, _ = pictures.draw(inst, matrix, mods, wave, view, transpose,
+                                           measure=True)
+                except mc.CalcError:
+                    continue  # a format the operand does not take (checked elsewhere)
+                drawn += 1
+                size = pic.label_size
+                assert 9 <= size <= 11, (inst.name, matrix, mods, wave, view, size)
+                for shape in pic.shapes:
+                    lines = shape.labels[min(pic.label_level, len(shape.labels) - 1)]
+                    assert max(map(len, lines)) * CHAR_WIDTH * size <= shape.w, lines
+                    assert len(lines) * LINE_HEIGHT * size <= shape.h, lines
+                    loc = shape.location
+                    if view == "register" and not loc.text.endswith("}"):
+                        bits = loc.text[loc.text.index("}") + 2:]
+                        assert bits in lines, (inst.name, matrix, lines)
+    assert drawn >= 20
+
+
+def test_matrix_view_draws_vgpr_borders_over_cells() -> None:
+    inst = mc.find_instruction("gfx1250", "v_wmma_f32_16x16x128_f8f6f4")
+    svg = pictures.render("svg", inst, "B", {"matrix_b_fmt": 4}, None, "matrix")
+    last_cell = svg.rindex('class="cell"')
+    borders = [m.start() for m in re.finditer('class="border"', svg)]
+    registers = mc.register_count(inst, "B", mods={"matrix_b_fmt": 4})
+    panels = svg.count('font-weight="bold">v') - registers  # "vA-vB" panel titles
+    assert len(borders) == registers - max(panels, 1)  # between the VGPRs of each panel
+    assert min(borders) > last_cell  # drawn after (over) the cells
+
+
+def test_legend_explains_labels_only_where_they_abbreviate() -> None:
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_4x4x4_16b_f16")
+    svg = pictures.render("svg", inst, "A", {"cbsz": 2, "abid": 1}, None, "register")
+    assert "label " not in svg  # the labels spell the location in full
+    assert "font-size=\"7\"" not in svg and min(
+        float(x) for x in re.findall(r'class="l"[^>]*font-size="([\d.]+)"', svg)) >= 9
+
+
+def test_html_page_zooms() -> None:
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    page = pictures.render("html", inst, "A", None, None, "register")
+    for needle in ('id="zin"', 'id="zout"', 'id="zfit"', "setAttribute('width'"):
+        assert needle in page
 
 
 def test_html_page_is_self_contained() -> None:
@@ -331,9 +401,12 @@ def test_documentation_images_are_current() -> None:
         path = render_pictures.IMAGES / f"{sample.name}.svg"
         assert path.read_text(encoding="utf-8") == render_pictures.picture(sample, "svg"), \
             f"{path} is out of date: run scripts/render_pictures.py"
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    doc = (REPO / "docs" / "pictures.md").read_text(encoding="utf-8")
     for sample in render_pictures.DOCUMENTED:
-        assert f"docs/images/{sample.name}.svg" in readme
+        assert f"(images/{sample.name}.svg)" in doc
+    for sample in render_pictures.WORST:
+        assert f"(images/worst_{sample.name}.png)" in doc
+        assert (render_pictures.IMAGES / f"worst_{sample.name}.png").stat().st_size > 10_000
 
 
 def _png_pixels_vary(path: Path) -> bool:

@@ -1,0 +1,409 @@
+"""The two views of a layout picture, laid out as cells (formats/pictures.py draws them).
+
+* "register" (-R): the matrix as a grid, rows x columns, one panel per block (blocks
+  that read identical registers, as CBSZ broadcasts make them, share a panel), and a
+  panel per run of columns where the matrix is too wide for one. A cell is labelled
+  with its register, lane and bits; an element read from several lanes (RDNA3's
+  replicated A and B) is split into one stripe per copy.
+* "matrix" (-M): lanes x registers, each register divided by bit position, so values
+  that share a VGPR are sub-columns and values spanning two VGPRs (fp6 straddlers,
+  64-bit pairs) cross the register border; registers (or, transposed, lanes) are split
+  into panels where one row of them would be too wide.
+
+Every cell is made large enough for a label of at least READABLE pixels: cells grow,
+labels wrap over two or three lines, and wide matrices split into panels, rather than
+labels being dropped.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import matrix_api as mc
+
+from . import palette
+from .svg import LINE_HEIGHT, Canvas, text_width
+
+MAX_WIDTH = 2400.0  # pixels the cells of one panel may take across
+FONT = 11.0  # label size when there is room
+SMALL = 9.0  # index and legend size
+READABLE = 9.0  # the smallest label size: every cell's label is at least this large
+MARGIN = 16.0
+GAP = 24.0  # between panels
+MARK_ROOM = 16.0  # extra cell width where marks (notch, dot) share a cell with its label
+PAD = 2.0  # fit_font's padding on each side of a label
+
+
+@dataclass
+class Shape:
+    """One drawn cell: a location and the elements read from it."""
+    x: float
+    y: float
+    w: float
+    h: float
+    location: mc.Location
+    elements: tuple[mc.Element, ...]
+    labels: list[list[str]]  # label variants, richest first
+    shared: bool = False  # the slot feeds other elements too
+
+
+@dataclass
+class Picture:
+    """Everything drawn, before it becomes text."""
+    canvas: Canvas = field(default_factory=Canvas)
+    shapes: list[Shape] = field(default_factory=list)
+    width: float = 0.0
+    height: float = 0.0
+    frames: list[tuple[float, float, float, float]] = field(default_factory=list)
+    borders: list[tuple[float, float, float, float]] = field(default_factory=list)
+    grouped: bool = False  # a panel shows several blocks reading the same registers
+    empty: bool = False  # the matrix view has lanes or bits that hold nothing
+    label_note: str = ""  # how the labels read, where they abbreviate
+    label_level: int = 0  # which label variant every cell shows
+    label_size: float = 0.0  # the font size of every cell's label
+
+
+# ---- names
+
+def registers_of(loc: mc.Location) -> str:
+    first, last = loc.registers[0], loc.registers[-1]
+    return f"v{first}" if first == last else f"v[{last}:{first}]"
+
+
+def marked(text: str, loc: mc.Location) -> str:
+    if loc.absolute:
+        text = f"|{text}|"
+    return "-" + text if loc.negated else text
+
+
+def axis_names(matrix: str) -> tuple[str, str]:
+    """The coordinate names (i, j, k; kb for block scales) of the matrix's rows and
+    columns, read from the library's element naming."""
+    probe = mc.element_of(matrix, i=1, j=2, k=3)
+    names = ["i", "j", "kb" if matrix in ("SA", "SB") else "k"]
+    return names[probe.row - 1], names[probe.col - 1]
+
+
+def index_step(count: int, room: float, size: float) -> int:
+    """Label every n-th index so that the labels of `count` slots of `room` pixels
+    never touch."""
+    widest = text_width(str(max(count - 1, 0)), size) + 3
+    step = 1
+    while step * room < widest and step < count:
+        step *= 2
+    return step
+
+
+def _fits(lines: list[str], size: float, room: float) -> tuple[float, int]:
+    """(width, lines) a label needs at `size` with `room` for marks on each side."""
+    return max(text_width(line, size) for line in lines) + 2 * (PAD + room) + 1, len(lines)
+
+
+def _height(lines: int, size: float) -> float:
+    return lines * LINE_HEIGHT * size + 2 * PAD + 2
+
+
+def _chunk(count: int, cell: float) -> int:
+    """How many cells of `cell` pixels one panel holds across (a power of two, so that
+    panels split K or lanes at natural boundaries), or all of them."""
+    if count * cell <= MAX_WIDTH:
+        return count
+    fit = 1
+    while fit * 2 * cell <= MAX_WIDTH and fit * 2 < count:
+        fit *= 2
+    return fit
+
+
+# ---- the register view (-R)
+
+@dataclass
+class Panel:
+    blocks: list[int]
+    cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
+
+
+def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
+    """One panel per block; consecutive blocks whose cells read the same locations
+    share one (a CBSZ broadcast)."""
+    by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
+    for entry in entries:
+        e = entry.element
+        cell = (e.col, e.row) if transpose else (e.row, e.col)
+        by_block.setdefault(e.block, {}).setdefault(cell, []).append(entry)
+    panels: list[Panel] = []
+    for block in sorted(by_block):
+        cells = by_block[block]
+        if panels and _same_locations(panels[-1].cells, cells):
+            panels[-1].blocks.append(block)
+            for key, found in cells.items():
+                panels[-1].cells[key].extend(found)
+        else:
+            panels.append(Panel([block], {key: list(found) for key, found in cells.items()}))
+    return panels
+
+
+def _same_locations(first: dict[tuple[int, int], list[mc.Entry]],
+                    second: dict[tuple[int, int], list[mc.Entry]]) -> bool:
+    if first.keys() != second.keys():
+        return False
+    return all({e.location for e in first[key]} == {e.location for e in second[key]}
+               for key in second)
+
+
+def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, ...]]]:
+    """The distinct locations of one panel cell, each with the elements read there."""
+    out: dict[mc.Location, list[mc.Element]] = {}
+    for entry in found:
+        out.setdefault(entry.location, []).append(entry.element)
+    return [(loc, tuple(elems)) for loc, elems in out.items()]
+
+
+_REGISTER_LABELS: dict[mc.Location, list[list[str]]] = {}
+
+
+def register_labels(loc: mc.Location) -> list[list[str]]:
+    """Label variants of a register-view cell, richest first; every variant names the
+    register and the lane, and the bits where the register holds more than one value."""
+    found = _REGISTER_LABELS.get(loc)
+    if found is not None:
+        return found
+    reg, lane = registers_of(loc), f"{{{loc.lane}}}"
+    if loc.text.endswith("}"):  # no bit range: the whole register (or pair)
+        variants = [[marked(loc.text, loc)], [marked(reg, loc), lane]]
+    else:
+        bits = loc.text[loc.text.index("}") + 2:]
+        variants = [[marked(loc.text, loc)], [marked(reg + lane, loc), bits],
+                    [marked(reg, loc), lane, bits]]
+    _REGISTER_LABELS[loc] = variants
+    return variants
+
+
+def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose: bool,
+                  top: float) -> None:
+    panels = _panels(entries, transpose)
+    rows = 1 + max(r for p in panels for r, _ in p.cells)
+    cols = 1 + max(c for p in panels for _, c in p.cells)
+    copies = max(len(_copies(found)) for p in panels for found in p.cells.values())
+    shared = Counter(e.location for e in entries)
+    is_marked = any(len(e.location.registers) > 1 or shared[e.location] > 1 for e in entries)
+    room = MARK_ROOM / 2 * is_marked
+    labels = {e.location: register_labels(e.location) for e in entries}
+    preferred = [variants[1] for variants in labels.values()]
+    widest = max(_fits(label, FONT, room)[0] for label in preferred)
+    least, least_lines = max(_fits(variants[-1], READABLE, room) for variants in labels.values())
+    cell_w = max(least, min(widest, MAX_WIDTH / cols))
+    lines = max(len(label) for label in preferred) if cell_w >= widest else least_lines
+    copy_h = max(_height(lines, FONT), _height(least_lines, READABLE))
+    cell_h = copy_h * copies
+    first, second = axis_names(matrix)
+    if transpose:
+        first, second = second, first
+    chunk = _chunk(cols, cell_w)
+    head_w = text_width(str(rows - 1), SMALL) + 10
+    drawn = [(panel, start) for panel in panels for start in range(0, cols, chunk)]
+    title_h = 18.0 if len(drawn) > 1 else 0.0
+    panel_w = head_w + min(chunk, cols) * cell_w
+    panel_h = title_h + 16 + rows * cell_h
+    pic.grouped = any(len(panel.blocks) > 1 for panel in panels)
+    per_row = max(1, min(len(drawn), int((MAX_WIDTH + GAP) // (panel_w + GAP))))
+    canvas = pic.canvas
+    for number_, (panel, start) in enumerate(drawn):
+        end = min(cols, start + chunk)
+        px = MARGIN + (number_ % per_row) * (panel_w + GAP)
+        py = top + (number_ // per_row) * (panel_h + GAP)
+        if title_h:
+            blocks = panel.blocks
+            name = (f"Block {blocks[0]}" if len(blocks) == 1 else
+                    "Blocks " + ", ".join(map(str, blocks)))
+            if len(panels) == 1:
+                name = ""
+            if chunk < cols:
+                name += (", " if name else "") + f"{second} {start}-{end - 1}"
+            canvas.text(px, py + 8, name, SMALL + 2, palette.INK, "start",
+                        {"font-weight": "bold"})
+        gx, gy = px + head_w, py + title_h + 16
+        canvas.text(px + head_w / 2, gy - 8, f"{first}\\{second}", SMALL, palette.INK)
+        step = index_step(end - start, cell_w, SMALL)
+        for col in range(start, end, step):
+            canvas.text(gx + (col - start + 0.5) * cell_w, gy - 8, str(col), SMALL, palette.INK)
+        step = index_step(rows, cell_h * 2.5, SMALL)
+        for row in range(0, rows, step):
+            canvas.text(gx - 4, gy + (row + 0.5) * cell_h, str(row), SMALL, palette.INK, "end")
+        for (row, col), found in sorted(panel.cells.items()):
+            if not start <= col < end:
+                continue
+            held = _copies(found)
+            height = cell_h / len(held)
+            x = gx + (col - start) * cell_w
+            for at, (loc, elems) in enumerate(held):
+                pic.shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
+                                        loc, elems, labels[loc], shared[loc] > len(elems)))
+            if len(held) > 1:
+                pic.frames.append((x, gy + row * cell_h, cell_w, cell_h))
+        canvas.rect(gx, gy, (end - start) * cell_w, rows * cell_h, "none",
+                    {"stroke": palette.INK, "stroke-width": 1.2})
+    count = len(drawn)
+    lines_of_panels = -(-count // per_row)
+    pic.width = max(pic.width, 2 * MARGIN + min(count, per_row) * (panel_w + GAP) - GAP)
+    pic.height = top + lines_of_panels * (panel_h + GAP) - GAP
+
+
+# ---- the matrix view (-M)
+
+def element_labels(inst: mc.Instruction, elems: tuple[mc.Element, ...]) -> list[list[str]]:
+    """Label variants of a matrix-view cell, richest first: A[5][6], A[5] over [6],
+    [5][6], [5] over [6]; "+n" counts the other elements of the slot."""
+    name = mc.element_text(inst, elems[0])
+    short = name[len(elems[0].matrix):]
+    split = name.index("]") + 1
+    cut = short.index("]") + 1
+    if len(elems) == 1:
+        return [[name], [name[:split], name[split:]], [short], [short[:cut], short[cut:]]]
+    more = f"+{len(elems) - 1}"
+    return [[f"{name} {more}"], [name, more], [name[:split], name[split:] + more],
+            [f"{short}{more}"], [short[:cut], short[cut:] + more]]
+
+
+def _straddles(slots: list[mc.Slot], bits: int) -> bool:
+    """Whether a value crosses a multiple of `bits` (a panel border)."""
+    for s in slots:
+        lo = s.location.register * 32 + s.location.bits[0]
+        hi = s.location.register * 32 + s.location.bits[1] + 1
+        if lo // bits != (hi - 1) // bits:
+            return True
+    return False
+
+
+def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
+                registers: int, transpose: bool, top: float) -> None:
+    bits = max([registers * 32] + [s.location.register * 32 + s.location.bits[1] + 1
+                                   for s in slots])
+    regs = -(-bits // 32)
+    labels = [element_labels(inst, s.elements) for s in slots]
+    span = [s.location.bits[1] - s.location.bits[0] + 1 for s in slots]
+    pic.empty = sum(span) < lanes * bits
+    rooms = [MARK_ROOM / 2 * (len(s.location.registers) > 1 or len(s.elements) > 1)
+             for s in slots]
+    rich = [_fits(lab[0], FONT, room)[0] for lab, room in zip(labels, rooms)]
+    least = [_fits(lab[-1], READABLE, room)[0] for lab, room in zip(labels, rooms)]
+    two = _height(2, READABLE)
+    if transpose:  # registers down, lanes across
+        along = max(max(least), min(max(rich), MAX_WIDTH / lanes))
+        lines = 1 if along >= max(rich) else 2
+        per_bit = max(max(_height(lines, FONT), two) / min(span), 22 / 32)
+        group = _chunk(lanes, along)  # lanes per panel
+        panels = -(-lanes // group)
+        full_h = bits * per_bit
+    else:
+        per_bit = max(26 / 32, min(max(n / w for n, w in zip(rich, span)), MAX_WIDTH / bits),
+                      max(n / w for n, w in zip(least, span)))
+        one_line = all(per_bit * w >= n for n, w in zip(rich, span))
+        along = _height(1, FONT) if one_line else max(_height(2, FONT), two)
+        group = _chunk(regs, 32 * per_bit)  # registers per panel
+        while group < regs and _straddles(slots, 32 * group):
+            group += 1  # never cut a value that spans two VGPRs
+        if group >= regs:
+            group = regs
+        panels = -(-regs // group)
+        full_h = lanes * along
+    head_along = text_width(str(lanes - 1), SMALL) + 10 if not transpose else 18.0
+    head_bits = 30.0 if not transpose else (text_width(f"v{regs - 1}", SMALL + 1)
+                                            + text_width("[63:32]", SMALL) + 16)
+    gx = MARGIN + (head_bits if transpose else head_along)
+    head_h = 18.0 if transpose else 28.0
+    title_h = 18.0 if panels > 1 else 0.0
+    panel_h = title_h + head_h + full_h
+
+    def box(lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
+        if transpose:
+            panel, local = divmod(lane, group)
+            y0 = top + panel * (panel_h + GAP) + title_h + head_h
+            return gx + local * along, y0 + lo * per_bit, along, (hi - lo) * per_bit
+        panel = lo // (32 * group)
+        y0 = top + panel * (panel_h + GAP) + title_h + head_h
+        base = panel * 32 * group
+        return gx + (lo - base) * per_bit, y0 + lane * along, (hi - lo) * per_bit, along
+
+    canvas = pic.canvas
+    axis = {"font-weight": "bold"}
+    for panel in range(panels):
+        py = top + panel * (panel_h + GAP)
+        gy = py + title_h + head_h
+        if transpose:
+            first_lane, count = panel * group, min(group, lanes - panel * group)
+            width, height = count * along, full_h
+            if title_h:
+                canvas.text(MARGIN, py + 8, f"lanes {first_lane}-{first_lane + count - 1}",
+                            SMALL + 2, palette.INK, "start", axis)
+            canvas.rect(gx, gy, width, height, palette.EMPTY)
+            canvas.text(gx - 4, gy - 8, "lane", SMALL, palette.INK, "end", axis)
+            step = index_step(count, along, SMALL)
+            for lane in range(first_lane, first_lane + count, step):
+                canvas.text(gx + (lane - first_lane + 0.5) * along, gy - 8, str(lane), SMALL,
+                            palette.INK)
+            for reg in range(regs):
+                x, y, w, h = box(first_lane, reg * 32, reg * 32 + 32)
+                canvas.text(MARGIN + 4, y + h / 2, f"v{reg}", SMALL + 1, palette.INK,
+                            "start", axis)
+                if reg:
+                    pic.borders.append((gx, y, gx + width, y))
+        else:
+            first_reg, count = panel * group, min(group, regs - panel * group)
+            width, height = count * 32 * per_bit, full_h
+            if title_h:
+                canvas.text(MARGIN, py + 8, f"v{first_reg}-v{first_reg + count - 1}",
+                            SMALL + 2, palette.INK, "start", axis)
+            canvas.rect(gx, gy, width, height, palette.EMPTY)
+            canvas.text(gx - 4, gy - 20, "lane", SMALL, palette.INK, "end", axis)
+            step = index_step(lanes, along * 2.5, SMALL)
+            for lane in range(0, lanes, step):
+                canvas.text(gx - 4, gy + (lane + 0.5) * along, str(lane), SMALL, palette.INK,
+                            "end")
+            for reg in range(first_reg, first_reg + count):
+                x, y, w, h = box(0, reg * 32, reg * 32 + 32)
+                name = f"v{reg}"
+                if text_width(name, SMALL + 1) < w:
+                    canvas.text(x + w / 2, gy - 20, name, SMALL + 1, palette.INK, "middle",
+                                axis)
+                if reg > first_reg:
+                    pic.borders.append((x, gy, x, gy + height))
+        pic.frames.append((gx, gy, width, height))
+        pic.width = max(pic.width, gx + width + MARGIN)
+    if transpose:
+        for panel in range(panels):
+            _bit_headers(canvas, slots, box, transpose, gx, panel * group)
+    else:
+        _bit_headers(canvas, slots, box, transpose, gx, 0)
+    for slot, label in zip(slots, labels):
+        loc = slot.location
+        x, y, w, h = box(loc.lane, loc.register * 32 + loc.bits[0],
+                         loc.register * 32 + loc.bits[1] + 1)
+        pic.shapes.append(Shape(x, y, w, h, loc, slot.elements, label, len(slot.elements) > 1))
+    pic.height = top + panels * (panel_h + GAP) - GAP
+
+
+def _bit_headers(canvas: Canvas, slots: list[mc.Slot],
+                 box: Callable[[int, int, int], tuple[float, float, float, float]],
+                 transpose: bool, gx: float, lane: int) -> None:
+    """The bit range of each sub-column, where it fits and ranges do not overlap (`lane`:
+    the first lane of the panel, transposed)."""
+    spans = sorted({(s.location.register * 32 + s.location.bits[0],
+                     s.location.register * 32 + s.location.bits[1] + 1,
+                     s.location.register, s.location.bits) for s in slots
+                    if s.location.bits != (0, 31) and s.location.bits != (0, 63)})
+    end = -1
+    for lo, hi, _reg, (first, last) in spans:
+        if lo < end:
+            continue
+        text = f"[{last}:{first}]"
+        if transpose:
+            x, y, w, h = box(lane, lo, hi)
+            if h >= SMALL * 1.1:
+                canvas.text(gx - 4, y + h / 2, text, SMALL, palette.INK, "end")
+                end = hi
+        else:
+            x, y, w, h = box(0, lo, hi)
+            if text_width(text, SMALL) <= w - 1:
+                canvas.text(x + w / 2, y - 8, text, SMALL, palette.INK)
+                end = hi
