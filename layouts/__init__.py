@@ -6,22 +6,12 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
+from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 from instructions.record import TYPE_CHECKING, cached, memoize
 
 from .core import CalcError, Elem, Layout, Place
-from .modifiers import (
-    BLGP_SOURCE,
-    Modifiers,
-    blgp_negates,
-    cbsz_source_block,
-    check_cdna,
-    check_rdna,
-    negated,
-    rdna_c_mark,
-    rdna_half_mark,
-    refuse_gfx1250,
-    sparse_index_set,
-)
+from .family import FAMILIES, family_of
+from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
 from .notation import mark_parts, slot_parts
 
 if TYPE_CHECKING:
@@ -41,67 +31,25 @@ COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"
                "K": ("i", "k"), "SA": ("i", "k"), "SB": ("k", "j")}
 
 
-# The layout generator of each layout family (instructions.FAMILIES):
-# (inst, matrix, wave, mods) -> Layout; each loads its family's module on first use, so
-# that a query reads only its own family's generators.
-def _cdna_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import cdna
-    if matrix == "A":
-        return cdna.a_matrix(inst)
-    if matrix == "B":
-        return cdna.b_matrix(inst)
-    if matrix == "K":
-        return cdna.index_matrix(inst, sparse_index_set(inst, mods))
-    if matrix in ("SA", "SB"):
-        return cdna.scale_matrix(inst, matrix, mods.opsel_a if matrix == "SA" else mods.opsel_b)
-    return cdna.cd_matrix(inst)
-
-
-def _rdna3_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import rdna
-    return rdna.rdna3_layout(inst, matrix, wave, mods)
-
-
-def _rdna4_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import rdna
-    return rdna.rdna4_layout(inst, matrix, wave, mods)
-
-
-def _gfx1250_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import gfx1250
-    made: Layout = gfx1250.family_layout(inst, matrix, wave, mods)
-    return made
-
-
-FAMILIES = {"cdna": _cdna_layout, "rdna3": _rdna3_layout, "rdna4": _rdna4_layout,
-            "gfx1250": _gfx1250_layout}
-
-
 def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
                 wave: int = 64) -> Layout:
-    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
-    return FAMILIES[inst.family](inst, matrix, wave, mods)
+    """The layout of `matrix` with no lane/block modifiers (K: the selected index set):
+    the family's generator (layouts/family.py)."""
+    made: Layout = family_of(inst).hook("layout")(inst, matrix, wave, mods)  # type: ignore[misc]
+    return made
 
 
 def formula_sections(inst: Instruction) -> Mapping[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of the printed
-    mapping formulas of `inst`'s layout family (-d)."""
-    if inst.family == "cdna":
-        from .formulas_cdna import sections
-        return {inst.wave_sizes[0]: sections(inst)}
-    if inst.family == "gfx1250":
-        from .gfx1250 import formulas
-        return formulas(inst)
-    from .formulas_rdna import sections as rdna_sections
-    return rdna_sections(inst)
+    mapping formulas of `inst`'s layout family (-d): the family's formula hook."""
+    made: Mapping[int, Section] = family_of(inst).hook("formulas")(inst)  # type: ignore[misc]
+    return made
 
 
 def family_facts(inst: Instruction) -> dict[str, Any]:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
-    if inst.family == "gfx1250":
-        from .gfx1250 import facts
-        return facts(inst)
-    return {}
+    facts = family_of(inst).hook("facts")
+    return facts(inst) if facts else {}
 
 
 class Operand:
@@ -111,15 +59,14 @@ class Operand:
                  wave: int = 64) -> None:
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
         self.layout = base_layout(inst, matrix, mods, wave)
-        self.mark = "-" if negated(inst, matrix, mods) else ""
-        if inst.neg:
-            self.mark = rdna_c_mark(inst, matrix, mods)
-        self._half_mark = rdna_half_mark
-        if inst.takes("neg_lo"):  # gfx1250: neg_lo / neg_hi
-            from .gfx1250 import half_mark, mark
-            self.mark, self._half_mark = mark(inst, matrix, mods), half_mark
-        # What the modifiers do, settled once: every table cell asks again.
-        self._marks_vary = (inst.neg or inst.takes("neg_lo")) and matrix in ("A", "B")
+        family = family_of(inst)
+        mark, half_mark = family.hook("mark"), family.hook("half_mark")
+        self.mark: str = mark(inst, matrix, mods) if mark else ""
+        self._half_mark = half_mark
+        # What the modifiers do, settled once: every table cell asks again. The halves
+        # of packed A/B values may differ where a negation mask is taken.
+        self._marks_vary = half_mark is not None and matrix in ("A", "B") and any(
+            spec.mask and inst.takes(spec.name) for spec in MODIFIER_SPECS)
         self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
@@ -141,6 +88,7 @@ class Operand:
             key = place.lo, place.width
             marks = self._half_marks
             if key not in marks:
+                assert self._half_mark is not None
                 marks[key] = self._half_mark(self.inst, self.matrix, self.mods, place)
             return marks[key]
         return self.mark
@@ -370,18 +318,11 @@ def operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
 
 
 def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc: bool,
-                    mode: str = "get",
-                    wave: int = 64) -> None:
-    """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
-    if inst.family == "gfx1250":
-        from .gfx1250 import check
-        check(inst, matrix, mods, output_calc, mode, wave)
-        return
-    refuse_gfx1250(inst, mods)
-    if inst.family == "cdna":
-        check_cdna(inst, matrix, mods, output_calc)
-    else:
-        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
+                    mode: str = "get", wave: int = 64) -> None:
+    """Raise CalcError when a modifier value is illegal for the instruction or matrix
+    (the one check over the modifier table: layouts/legality.py)."""
+    from .legality import check
+    check(inst, matrix, mods, matrix == "D" and output_calc and mode in ("get", "entry"), wave)
 
 
 def check_matrix(inst: Instruction, matrix: str) -> None:
