@@ -42,8 +42,12 @@ def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
 def formula_sections(inst: Instruction) -> Mapping[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of the printed
     mapping formulas of `inst`'s layout family (-d): the family's formula hook."""
-    made: Mapping[int, Section] = family_of(inst).hook("formulas")(inst)  # type: ignore[misc]
-    return made
+    family = family_of(inst)
+    made = family.hook("formulas")(inst)  # type: ignore[misc]
+    if "formulas_per_wave" in family.traits:
+        by_wave: Mapping[int, Section] = made
+        return by_wave
+    return {inst.wave_sizes[0]: made}
 
 
 def family_facts(inst: Instruction) -> dict[str, Any]:

@@ -10,12 +10,8 @@ from instructions.record import TYPE_CHECKING
 from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from instructions.model import Instruction
     from instructions.modifiers import Modifiers
-
-    from .formulas_cdna import Section
 
 WAVE = 64
 CHUNK_BITS = 128  # the most K data one lane feeds into one pass
@@ -153,8 +149,3 @@ def family_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) ->
         return scale_matrix(inst, matrix, mods.opsel_a if matrix == "SA" else mods.opsel_b)
     return cd_matrix(inst)
 
-
-def formulas(inst: Instruction) -> Mapping[int, Section]:
-    """{wave: formula sections}: CDNA's one wave size."""
-    from .formulas_cdna import sections
-    return {inst.wave_sizes[0]: sections(inst)}

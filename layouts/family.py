@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 TRAITS = {
     "opsel_cd_half": "OPSEL[2] puts 16-bit C/D values in the high register halves "
                      "(-d prints OPSEL[1:0] and OPSEL[2] apart)",
-    "formulas_by_wave": "the formulas differ per wave size (-d prints one section per wave)",
-    "sourced": "every layout carries its source and confidence (-d prints them)",
+    "formulas_per_wave": "the formula hook answers {wave: sections}, one per wave size "
+                         "(else it answers the sections of the one default wave size)",
 }
 
 # The -d renderers (formats/detail.py DETAILS) a family may name in `detail`.
@@ -39,7 +39,8 @@ class Family(Record):
     name: the family's name (Architecture.family); layout: the generator,
     (inst, matrix, wave, mods) -> Layout; formulas: the formula derivation,
     inst -> {wave: (element -> register lines, register -> element lines)} (the formula
-    engineer's layouts/formulas.py replaces the hand-written ones); mark: the mark of a
+    engineer's layouts/formulas.py replaces the hand-written ones; without the trait
+    formulas_per_wave it answers the sections of the default wave size); mark: the mark of a
     whole operand, (inst, matrix, mods) -> "", "-", "|" or "-|"; half_mark: the mark of
     one slot when the halves of a packed value differ, (inst, matrix, mods, place) ->
     mark ("" when they never do); ranges: range functions by name (instructions/
@@ -103,17 +104,17 @@ def family_of(inst: Instruction) -> Family:
 
 
 # ---- the families (one line each)
-register(Family("cdna", "layouts.cdna:family_layout", "layouts.cdna:formulas",
+register(Family("cdna", "layouts.cdna:family_layout", "layouts.formulas_cdna:sections",
                 mark="layouts.modifiers:blgp_mark"))
 register(Family("rdna3", "layouts.rdna:rdna3_layout", "layouts.formulas_rdna:rdna3_sections",
                 mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
                 ranges={"opsel": "layouts.legality:cd_half_opsel"},
-                detail="wmma", traits=frozenset(("opsel_cd_half", "formulas_by_wave"))))
+                detail="wmma", traits=frozenset(("opsel_cd_half", "formulas_per_wave"))))
 register(Family("rdna4", "layouts.rdna:rdna4_layout", "layouts.formulas_rdna:sections",
                 mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
                 ranges={"opsel": "layouts.legality:index_set_opsel"},
-                detail="wmma", traits=frozenset(("formulas_by_wave",))))
+                detail="wmma", traits=frozenset(("formulas_per_wave",))))
 register(Family("gfx1250", "layouts.gfx1250:family_layout", "layouts.gfx1250:formulas",
                 mark="layouts.gfx1250:mark", half_mark="layouts.gfx1250:half_mark",
                 ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250:facts",
-                detail="sourced", traits=frozenset(("sourced",))))
+                detail="sourced", traits=frozenset(("formulas_per_wave",))))
