@@ -147,6 +147,11 @@ def takes(inst: Instruction, wave: int) -> list[ModifierSpec]:
     return [spec for spec in MODIFIERS if rule(spec, inst, none, wave) is not None]
 
 
+def shown(value: int) -> str:
+    """A value as a message names it (a number too long to print by its size)."""
+    return str(value) if value < 10 ** 30 else f"(a number of {value.bit_length()} bits)"
+
+
 def _allowed(value: int, found: Rule) -> str:
     if found.names:
         return ", ".join(f"{name} = {code}" for code, name in enumerate(found.names))
@@ -167,12 +172,12 @@ def check(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool, wave: i
         if found is None:
             raise _not_taken(spec, inst, value, wave)
         if value < 0 or value > found.top or found.values and value not in found.values:
-            raise CalcError(f"{spec.option} {value} is out of range for {inst.name}"
+            raise CalcError(f"{spec.option} {shown(value)} is out of range for {inst.name}"
                             f"{found.needs}: use {_allowed(value, found)}.")
         if found.mask >= 0 and value & ~found.mask:
             bits = ", ".join(str(1 << b) for b in range(3) if found.mask >> b & 1) or "none"
-            raise CalcError(f"{spec.option} {value} is not allowed for {inst.name}: the bits "
-                            f"it takes are {bits} (1 = A, 2 = B, 4 = C).")
+            raise CalcError(f"{spec.option} {shown(value)} is not allowed for {inst.name}: "
+                            f"the bits it takes are {bits} (1 = A, 2 = B, 4 = C).")
         if matrix not in found.matrices and not (d_calc and found.output):
             acts = " or ".join(MATRIX_NAMES[m] for m in found.matrices)
             with_o = " (or D with -o)" if found.output and "D" not in found.matrices else ""
@@ -191,6 +196,6 @@ def _not_taken(spec: ModifierSpec, inst: Instruction, value: int, wave: int) -> 
                  if any(spec.name in other.modifiers for other in arch.instructions)]
         return CalcError(f"{title} is not a {inst.arch} modifier (it is one of "
                          f"{', '.join(archs)}); {inst.name} takes {listed} "
-                         f"(got {spec.name} {value}).")
-    return CalcError(f"{inst.name} does not take {title} (got {value}): only "
+                         f"(got {spec.name} {shown(value)}).")
+    return CalcError(f"{inst.name} does not take {title} (got {shown(value)}): only "
                      f"0 is allowed; it takes {listed}.")
