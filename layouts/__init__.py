@@ -12,7 +12,6 @@ from instructions.record import TYPE_CHECKING, cached, memoize
 from .core import CalcError, Elem, Layout, Place
 from .family import FAMILIES, family_of
 from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
-from .notation import mark_parts, slot_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -157,77 +156,6 @@ class Operand:
                     for col, cell in enumerate(cells):
                         yield (row, col, block), cell
 
-    def register_texts(self, block: int = 0) -> list[list[list[str]]]:
-        """The marked text of every place of every element of one block, as rows of
-        cells (cell [r][c] names the places of element (r, c, block), as block_places()
-        lists them; each text as notation.marked(register(place), mark_of(place))):
-        an -R table's cells, without a Place per element."""
-        if self._block_of:
-            block = self._block_of(block)
-        rows, cols, (lb, bb) = self.layout.block_offsets(block)
-        layout, lane_of = self.layout, self._lane_of
-        parts, copies = _SlotTexts(layout.width, self.mark_of, True), layout.copies
-        if copies == [0] and lane_of is None:  # one place per element, as laid out
-            return [[[f"{pre}{lr + lc + lb}{post}"]
-                     for lc, bc in cols for pre, post in (parts[br + bc + bb],)]
-                    for lr, br in rows]
-        read = lane_of or (lambda lane: lane)
-        return [[[f"{pre}{read(lr + lc + lb + copy)}{post}" for copy in copies]
-                 for lc, bc in cols for pre, post in (parts[br + bc + bb],)]
-                for lr, br in rows]
-
-    def slot_texts(self, element_blocks: int
-                   ) -> tuple[list[tuple[int, int, int]], list[tuple[int, list[list[str]]]]]:
-        """The -M view in bulk: (slots, rows). `slots` are the register slots (reg, lo,
-        width) that hold a value in any lane, in register then bit order; `rows` hold,
-        for every lane that holds a value, in lane order, (lane, cells) with cells[s] the
-        marked names of the elements slot s holds in that lane (in the order of
-        elements(); [] for none): what entries() answers for every register and lane,
-        without a Place per element. Elements are named as notation.element() names
-        them with `element_blocks` blocks."""
-        layout, matrix = self.layout, self.matrix
-        copies, lane_of = layout.copies, self._lane_of
-        # A slot of a lane is keyed (lane << 16) + bit: the lane and bit offsets of an
-        # element's row and column digits then add up to its key as they are.
-        keyed: list[tuple[int, str]] = []  # (key, element name), in elements() order
-        for block in range(self.blocks):
-            rows, cols, (lb, bb) = layout.block_offsets(
-                self._block_of(block) if self._block_of else block)
-            tail = f".B{block}" if element_blocks > 1 else ""
-            heads = [(f"{matrix}[{r}][", (lane << 16) + bit) for r, (lane, bit) in enumerate(rows)]
-            ends = [(f"{c}]{tail}", (lane + lb << 16) + bit + bb)
-                    for c, (lane, bit) in enumerate(cols)]
-            if self.column_major:  # the order of elements()
-                keyed += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
-            else:
-                keyed += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
-        if lane_of:
-            keyed = [((lane_of((key >> 16) + copy) << 16) + (key & 0xFFFF), name)
-                     for key, name in keyed for copy in copies]
-        elif copies != [0]:
-            keyed = [(key + (copy << 16), name) for key, name in keyed for copy in copies]
-        held = {key: [name] for key, name in keyed}
-        if len(held) < len(keyed):  # slots holding several elements
-            held = {}
-            for key, name in keyed:
-                if key in held:
-                    held[key].append(name)
-                else:
-                    held[key] = [name]
-        bits = sorted({key & 0xFFFF for key in held})
-        marks = _SlotTexts(layout.width, self.mark_of, False)
-        decorated = {bit: marks[bit] for bit in bits if marks[bit] != ("", "")}
-        if decorated:  # a mark depends on the bits alone
-            for key, cell in held.items():
-                if (key & 0xFFFF) in decorated:
-                    before, after = decorated[key & 0xFFFF]
-                    cell[:] = [f"{before}{name}{after}" for name in cell]
-        width = layout.width
-        empty: list[str] = []
-        slots = [(bit >> 5, bit & 31, width) for bit in bits]
-        return slots, [(lane, [held.get((lane << 16) + bit, empty) for bit in bits])
-                       for lane in sorted({key >> 16 for key in held})]
-
     @property
     def block_source(self) -> Callable[[int], int] | None:
         """CBSZ/ABID on A: the block whose values a block reads, or None (no broadcast)."""
@@ -289,28 +217,6 @@ class Operand:
         """Distinct register slots (reg, lo, width) in use, in register then bit order."""
         return sorted({(p.reg, p.lo, p.width) for entries in self._by_register.values()
                        for p, _ in entries})
-
-
-class _SlotTexts(dict[int, tuple[str, str]]):
-    """{bit offset: (text before, text after)}, filled on first use: what a value at
-    that bit offset of any lane puts around its lane number (lane_braces: "-v3{" and
-    "}.[15:0]", so that the two around a lane spell notation.marked(register(place),
-    mark)) or around an element's name ("-" and ""): the same few slots name every
-    cell of a table."""
-
-    def __init__(self, width: int, mark_of: Callable[[Place], str],
-                 lane_braces: bool) -> None:
-        super().__init__()
-        self.width, self.mark_of, self.lane_braces = width, mark_of, lane_braces
-
-    def __missing__(self, bit: int) -> tuple[str, str]:
-        reg, lo, width = bit >> 5, bit & 31, self.width
-        before, after = mark_parts(self.mark_of(Place(reg, 0, lo, width)))
-        if self.lane_braces:
-            name, bits = slot_parts(reg, lo, width)
-            before, after = f"{before}{name}{{", f"}}{bits}{after}"
-        self[bit] = before, after
-        return before, after
 
 
 @memoize(limit=512)

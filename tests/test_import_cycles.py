@@ -5,7 +5,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("instructions", "layouts", "formats")
-TOP = ("matrix_api", "matrix_cli", "matrix_calculator")
+TOP = ("matrix_api", "matrix_notation", "matrix_cli", "matrix_calculator")
 
 
 def module_files(root=ROOT):
