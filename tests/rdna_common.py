@@ -24,7 +24,8 @@ from test_formulas import (
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand, Place
-from layouts.formulas_rdna import LANES_0_31, NOTE, sections
+from layouts import formula_sections as sections
+from layouts.formulas_rdna import LANES_0_31, NOTE
 
 RDNA3, RDNA4 = find_architecture("rdna3"), find_architecture("rdna4")
 ARCHS = {"RDNA3": RDNA3, "RDNA4": RDNA4}
