@@ -109,7 +109,8 @@ def samples(inst: Any) -> list[Modifiers]:
         elif inst.neg:
             out.append(Modifiers(neg=1, neg_hi=1))
             out.append(Modifiers(neg=4, neg_hi=4))
-        if inst.opsel and inst.arch == "RDNA3":
+        conventions = wmma_builtins(inst)
+        if inst.opsel and conventions is not None and conventions.opsel_argument:
             out.append(Modifiers(opsel=4))
         return out
     if inst.f8f6f4:
