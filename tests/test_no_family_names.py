@@ -18,10 +18,6 @@ SKIPPED = ("tests", "instructions", "bench", "docs", ".ci", ".git", ".venv", "ve
 # Files (or folders) that still key data by name, each with what mends it; the list is
 # to be emptied, not grown:
 PENDING = {
-    # the HIP builtin conventions move into the Family record (layouts/family.py,
-    # Family.builtins) when formats/hip is split
-    "formats/hip": "builtin conventions keyed by family",
-    "scripts/check_hip.py": "offload architecture per architecture name",
     # the product names move next to the instruction table (issue 19's split)
     "layouts/gfx1250.py": "PRODUCT_NAMES keyed by architecture",
 }
