@@ -17,7 +17,6 @@ labels being dropped.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import matrix_api as mc
@@ -179,6 +178,29 @@ def register_labels(loc: mc.Location) -> list[list[str]]:
     return variants
 
 
+def _cell_size(labels: dict[mc.Location, list[list[str]]],
+               cols: int, copies: int, is_marked: bool) -> tuple[float, float]:
+    """(width, height) of a register-view cell: the richest labels at FONT where the
+    picture stays within MAX_WIDTH, never less than the last variant at READABLE."""
+    room = MARK_ROOM / 2 * is_marked
+    preferred = [variants[1] for variants in labels.values()]
+    widest = max(_fits(label, FONT, room)[0] for label in preferred)
+    least, least_lines = max(_fits(variants[-1], READABLE, room) for variants in labels.values())
+    cell_w = max(least, min(widest, MAX_WIDTH / cols))
+    lines = max(len(label) for label in preferred) if cell_w >= widest else least_lines
+    return cell_w, max(_height(lines, FONT), _height(least_lines, READABLE)) * copies
+
+
+def _panel_title(panel: Panel, single: bool, chunk: int, cols: int, start: int, end: int,
+                 axis: str) -> str:
+    blocks = panel.blocks
+    name = "" if single else (f"Block {blocks[0]}" if len(blocks) == 1 else
+                              "Blocks " + ", ".join(map(str, blocks)))
+    if chunk < cols:
+        name += (", " if name else "") + f"{axis} {start}-{end - 1}"
+    return name
+
+
 def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose: bool,
                   top: float) -> None:
     panels = _panels(entries, transpose)
@@ -187,15 +209,8 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
     copies = max(len(_copies(found)) for p in panels for found in p.cells.values())
     shared = Counter(e.location for e in entries)
     is_marked = any(len(e.location.registers) > 1 or shared[e.location] > 1 for e in entries)
-    room = MARK_ROOM / 2 * is_marked
     labels = {e.location: register_labels(e.location) for e in entries}
-    preferred = [variants[1] for variants in labels.values()]
-    widest = max(_fits(label, FONT, room)[0] for label in preferred)
-    least, least_lines = max(_fits(variants[-1], READABLE, room) for variants in labels.values())
-    cell_w = max(least, min(widest, MAX_WIDTH / cols))
-    lines = max(len(label) for label in preferred) if cell_w >= widest else least_lines
-    copy_h = max(_height(lines, FONT), _height(least_lines, READABLE))
-    cell_h = copy_h * copies
+    cell_w, cell_h = _cell_size(labels, cols, copies, is_marked)
     first, second = axis_names(matrix)
     if transpose:
         first, second = second, first
@@ -213,40 +228,40 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
         px = MARGIN + (number_ % per_row) * (panel_w + GAP)
         py = top + (number_ // per_row) * (panel_h + GAP)
         if title_h:
-            blocks = panel.blocks
-            name = (f"Block {blocks[0]}" if len(blocks) == 1 else
-                    "Blocks " + ", ".join(map(str, blocks)))
-            if len(panels) == 1:
-                name = ""
-            if chunk < cols:
-                name += (", " if name else "") + f"{second} {start}-{end - 1}"
-            canvas.text(px, py + 8, name, SMALL + 2, palette.INK, "start",
-                        {"font-weight": "bold"})
+            canvas.text(px, py + 8, _panel_title(panel, len(panels) == 1, chunk, cols, start,
+                                                 end, second),
+                        SMALL + 2, palette.INK, "start", {"font-weight": "bold"})
         gx, gy = px + head_w, py + title_h + 16
         canvas.text(px + head_w / 2, gy - 8, f"{first}\\{second}", SMALL, palette.INK)
-        step = index_step(end - start, cell_w, SMALL)
-        for col in range(start, end, step):
+        for col in range(start, end, index_step(end - start, cell_w, SMALL)):
             canvas.text(gx + (col - start + 0.5) * cell_w, gy - 8, str(col), SMALL, palette.INK)
-        step = index_step(rows, cell_h * 2.5, SMALL)
-        for row in range(0, rows, step):
+        for row in range(0, rows, index_step(rows, cell_h * 2.5, SMALL)):
             canvas.text(gx - 4, gy + (row + 0.5) * cell_h, str(row), SMALL, palette.INK, "end")
-        for (row, col), found in sorted(panel.cells.items()):
-            if not start <= col < end:
-                continue
-            held = _copies(found)
-            height = cell_h / len(held)
-            x = gx + (col - start) * cell_w
-            for at, (loc, elems) in enumerate(held):
-                pic.shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
-                                        loc, elems, labels[loc], shared[loc] > len(elems)))
-            if len(held) > 1:
-                pic.frames.append((x, gy + row * cell_h, cell_w, cell_h))
+        _panel_cells(pic, panel, labels, shared, (gx, gy, cell_w, cell_h), start, end)
         canvas.rect(gx, gy, (end - start) * cell_w, rows * cell_h, "none",
                     {"stroke": palette.INK, "stroke-width": 1.2})
     count = len(drawn)
-    lines_of_panels = -(-count // per_row)
     pic.width = max(pic.width, 2 * MARGIN + min(count, per_row) * (panel_w + GAP) - GAP)
-    pic.height = top + lines_of_panels * (panel_h + GAP) - GAP
+    pic.height = top + -(-count // per_row) * (panel_h + GAP) - GAP
+
+
+def _panel_cells(pic: Picture, panel: Panel, labels: dict[mc.Location, list[list[str]]],
+                 shared: Counter[mc.Location], grid: tuple[float, float, float, float],
+                 start: int, end: int) -> None:
+    """The shapes of the panel's columns start..end-1 (a cell split into one stripe per
+    copy of its element)."""
+    gx, gy, cell_w, cell_h = grid
+    for (row, col), found in sorted(panel.cells.items()):
+        if not start <= col < end:
+            continue
+        held = _copies(found)
+        height = cell_h / len(held)
+        x = gx + (col - start) * cell_w
+        for at, (loc, elems) in enumerate(held):
+            pic.shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
+                                    loc, elems, labels[loc], shared[loc] > len(elems)))
+        if len(held) > 1:
+            pic.frames.append((x, gy + row * cell_h, cell_w, cell_h))
 
 
 # ---- the matrix view (-M)
@@ -275,14 +290,44 @@ def _straddles(slots: list[mc.Slot], bits: int) -> bool:
     return False
 
 
-def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
-                registers: int, transpose: bool, top: float) -> None:
-    bits = max([registers * 32] + [s.location.register * 32 + s.location.bits[1] + 1
-                                   for s in slots])
+@dataclass
+class Grid:
+    """The geometry of a matrix view: cell sizes and the panels the lanes (transposed)
+    or the VGPRs are split into."""
+    transpose: bool
+    lanes: int
+    regs: int
+    bits: int
+    along: float  # pixels per lane
+    per_bit: float  # pixels per bit
+    group: int  # lanes (transposed) or VGPRs per panel
+    panels: int
+    top: float
+    gx: float = 0.0
+    title_h: float = 0.0
+    head_h: float = 0.0
+    panel_h: float = 0.0
+
+    def box(self, lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
+        """x, y, w, h of bits lo..hi-1 of a lane."""
+        if self.transpose:
+            panel, local = divmod(lane, self.group)
+            y0 = self.top + panel * (self.panel_h + GAP) + self.title_h + self.head_h
+            return (self.gx + local * self.along, y0 + lo * self.per_bit, self.along,
+                    (hi - lo) * self.per_bit)
+        panel = lo // (32 * self.group)
+        y0 = self.top + panel * (self.panel_h + GAP) + self.title_h + self.head_h
+        base = panel * 32 * self.group
+        return (self.gx + (lo - base) * self.per_bit, y0 + lane * self.along,
+                (hi - lo) * self.per_bit, self.along)
+
+
+def _grid(slots: list[mc.Slot], labels: list[list[list[str]]], lanes: int, bits: int,
+          transpose: bool, top: float) -> Grid:
+    """Cells large enough for every label at READABLE size or more, in panels at most
+    MAX_WIDTH across."""
     regs = -(-bits // 32)
-    labels = [element_labels(inst, s.elements) for s in slots]
     span = [s.location.bits[1] - s.location.bits[0] + 1 for s in slots]
-    pic.empty = sum(span) < lanes * bits
     rooms = [MARK_ROOM / 2 * (len(s.location.registers) > 1 or len(s.elements) > 1)
              for s in slots]
     rich = [_fits(lab[0], FONT, room)[0] for lab, room in zip(labels, rooms)]
@@ -293,8 +338,10 @@ def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes:
         lines = 1 if along >= max(rich) else 2
         per_bit = max(max(_height(lines, FONT), two) / min(span), 22 / 32)
         group = _chunk(lanes, along)  # lanes per panel
-        panels = -(-lanes // group)
-        full_h = bits * per_bit
+        grid = Grid(True, lanes, regs, bits, along, per_bit, group, -(-lanes // group), top)
+        grid.gx = MARGIN + text_width(f"v{regs - 1}", SMALL + 1) + text_width("[63:32]",
+                                                                             SMALL) + 16
+        grid.head_h, full = 18.0, bits * per_bit
     else:
         per_bit = max(26 / 32, min(max(n / w for n, w in zip(rich, span)), MAX_WIDTH / bits),
                       max(n / w for n, w in zip(least, span)))
@@ -303,89 +350,91 @@ def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes:
         group = _chunk(regs, 32 * per_bit)  # registers per panel
         while group < regs and _straddles(slots, 32 * group):
             group += 1  # never cut a value that spans two VGPRs
-        if group >= regs:
-            group = regs
-        panels = -(-regs // group)
-        full_h = lanes * along
-    head_along = text_width(str(lanes - 1), SMALL) + 10 if not transpose else 18.0
-    head_bits = 30.0 if not transpose else (text_width(f"v{regs - 1}", SMALL + 1)
-                                            + text_width("[63:32]", SMALL) + 16)
-    gx = MARGIN + (head_bits if transpose else head_along)
-    head_h = 18.0 if transpose else 28.0
-    title_h = 18.0 if panels > 1 else 0.0
-    panel_h = title_h + head_h + full_h
+        group = min(group, regs)
+        grid = Grid(False, lanes, regs, bits, along, per_bit, group, -(-regs // group), top)
+        grid.gx = MARGIN + text_width(str(lanes - 1), SMALL) + 10
+        grid.head_h, full = 28.0, lanes * along
+    grid.title_h = 18.0 if grid.panels > 1 else 0.0
+    grid.panel_h = grid.title_h + grid.head_h + full
+    return grid
 
-    def box(lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
-        if transpose:
-            panel, local = divmod(lane, group)
-            y0 = top + panel * (panel_h + GAP) + title_h + head_h
-            return gx + local * along, y0 + lo * per_bit, along, (hi - lo) * per_bit
-        panel = lo // (32 * group)
-        y0 = top + panel * (panel_h + GAP) + title_h + head_h
-        base = panel * 32 * group
-        return gx + (lo - base) * per_bit, y0 + lane * along, (hi - lo) * per_bit, along
 
-    canvas = pic.canvas
-    axis = {"font-weight": "bold"}
-    for panel in range(panels):
-        py = top + panel * (panel_h + GAP)
-        gy = py + title_h + head_h
+_AXIS = {"font-weight": "bold"}
+
+
+def _lane_panel(pic: Picture, grid: Grid, panel: int) -> tuple[float, float]:
+    """Draw the frame of panel `panel` of a transposed view (lanes across)."""
+    canvas, gx = pic.canvas, grid.gx
+    py = grid.top + panel * (grid.panel_h + GAP)
+    gy = py + grid.title_h + grid.head_h
+    first, count = panel * grid.group, min(grid.group, grid.lanes - panel * grid.group)
+    width = count * grid.along
+    if grid.title_h:
+        canvas.text(MARGIN, py + 8, f"lanes {first}-{first + count - 1}", SMALL + 2,
+                    palette.INK, "start", _AXIS)
+    canvas.rect(gx, gy, width, grid.bits * grid.per_bit, palette.EMPTY)
+    canvas.text(gx - 4, gy - 8, "lane", SMALL, palette.INK, "end", _AXIS)
+    for lane in range(first, first + count, index_step(count, grid.along, SMALL)):
+        canvas.text(gx + (lane - first + 0.5) * grid.along, gy - 8, str(lane), SMALL,
+                    palette.INK)
+    for reg in range(grid.regs):
+        _, y, _, h = grid.box(first, reg * 32, reg * 32 + 32)
+        canvas.text(MARGIN + 4, y + h / 2, f"v{reg}", SMALL + 1, palette.INK, "start", _AXIS)
+        if reg:
+            pic.borders.append((gx, y, gx + width, y))
+    pic.frames.append((gx, gy, width, grid.bits * grid.per_bit))
+    return width, gy
+
+
+def _register_panel(pic: Picture, grid: Grid, panel: int) -> tuple[float, float]:
+    """Draw the frame of panel `panel` of a view with lanes down and VGPRs across."""
+    canvas, gx = pic.canvas, grid.gx
+    py = grid.top + panel * (grid.panel_h + GAP)
+    gy = py + grid.title_h + grid.head_h
+    first, count = panel * grid.group, min(grid.group, grid.regs - panel * grid.group)
+    width, height = count * 32 * grid.per_bit, grid.lanes * grid.along
+    if grid.title_h:
+        canvas.text(MARGIN, py + 8, f"v{first}-v{first + count - 1}", SMALL + 2, palette.INK,
+                    "start", _AXIS)
+    canvas.rect(gx, gy, width, height, palette.EMPTY)
+    canvas.text(gx - 4, gy - 20, "lane", SMALL, palette.INK, "end", _AXIS)
+    for lane in range(0, grid.lanes, index_step(grid.lanes, grid.along * 2.5, SMALL)):
+        canvas.text(gx - 4, gy + (lane + 0.5) * grid.along, str(lane), SMALL, palette.INK,
+                    "end")
+    for reg in range(first, first + count):
+        x, _, w, _ = grid.box(0, reg * 32, reg * 32 + 32)
+        if text_width(f"v{reg}", SMALL + 1) < w:
+            canvas.text(x + w / 2, gy - 20, f"v{reg}", SMALL + 1, palette.INK, "middle", _AXIS)
+        if reg > first:
+            pic.borders.append((x, gy, x, gy + height))
+    pic.frames.append((gx, gy, width, height))
+    return width, gy
+
+
+def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
+                registers: int, transpose: bool, top: float) -> None:
+    bits = max([registers * 32] + [s.location.register * 32 + s.location.bits[1] + 1
+                                   for s in slots])
+    labels = [element_labels(inst, s.elements) for s in slots]
+    pic.empty = sum(s.location.bits[1] - s.location.bits[0] + 1 for s in slots) < lanes * bits
+    grid = _grid(slots, labels, lanes, bits, transpose, top)
+    for panel in range(grid.panels):
+        draw = _lane_panel if transpose else _register_panel
+        width, _ = draw(pic, grid, panel)
+        pic.width = max(pic.width, grid.gx + width + MARGIN)
         if transpose:
-            first_lane, count = panel * group, min(group, lanes - panel * group)
-            width, height = count * along, full_h
-            if title_h:
-                canvas.text(MARGIN, py + 8, f"lanes {first_lane}-{first_lane + count - 1}",
-                            SMALL + 2, palette.INK, "start", axis)
-            canvas.rect(gx, gy, width, height, palette.EMPTY)
-            canvas.text(gx - 4, gy - 8, "lane", SMALL, palette.INK, "end", axis)
-            step = index_step(count, along, SMALL)
-            for lane in range(first_lane, first_lane + count, step):
-                canvas.text(gx + (lane - first_lane + 0.5) * along, gy - 8, str(lane), SMALL,
-                            palette.INK)
-            for reg in range(regs):
-                x, y, w, h = box(first_lane, reg * 32, reg * 32 + 32)
-                canvas.text(MARGIN + 4, y + h / 2, f"v{reg}", SMALL + 1, palette.INK,
-                            "start", axis)
-                if reg:
-                    pic.borders.append((gx, y, gx + width, y))
-        else:
-            first_reg, count = panel * group, min(group, regs - panel * group)
-            width, height = count * 32 * per_bit, full_h
-            if title_h:
-                canvas.text(MARGIN, py + 8, f"v{first_reg}-v{first_reg + count - 1}",
-                            SMALL + 2, palette.INK, "start", axis)
-            canvas.rect(gx, gy, width, height, palette.EMPTY)
-            canvas.text(gx - 4, gy - 20, "lane", SMALL, palette.INK, "end", axis)
-            step = index_step(lanes, along * 2.5, SMALL)
-            for lane in range(0, lanes, step):
-                canvas.text(gx - 4, gy + (lane + 0.5) * along, str(lane), SMALL, palette.INK,
-                            "end")
-            for reg in range(first_reg, first_reg + count):
-                x, y, w, h = box(0, reg * 32, reg * 32 + 32)
-                name = f"v{reg}"
-                if text_width(name, SMALL + 1) < w:
-                    canvas.text(x + w / 2, gy - 20, name, SMALL + 1, palette.INK, "middle",
-                                axis)
-                if reg > first_reg:
-                    pic.borders.append((x, gy, x, gy + height))
-        pic.frames.append((gx, gy, width, height))
-        pic.width = max(pic.width, gx + width + MARGIN)
-    if transpose:
-        for panel in range(panels):
-            _bit_headers(canvas, slots, box, transpose, gx, panel * group)
-    else:
-        _bit_headers(canvas, slots, box, transpose, gx, 0)
+            _bit_headers(pic.canvas, slots, grid, panel * grid.group)
+    if not transpose:
+        _bit_headers(pic.canvas, slots, grid, 0)
     for slot, label in zip(slots, labels):
         loc = slot.location
-        x, y, w, h = box(loc.lane, loc.register * 32 + loc.bits[0],
-                         loc.register * 32 + loc.bits[1] + 1)
+        x, y, w, h = grid.box(loc.lane, loc.register * 32 + loc.bits[0],
+                              loc.register * 32 + loc.bits[1] + 1)
         pic.shapes.append(Shape(x, y, w, h, loc, slot.elements, label, len(slot.elements) > 1))
-    pic.height = top + panels * (panel_h + GAP) - GAP
+    pic.height = top + grid.panels * (grid.panel_h + GAP) - GAP
 
 
-def _bit_headers(canvas: Canvas, slots: list[mc.Slot],
-                 box: Callable[[int, int, int], tuple[float, float, float, float]],
-                 transpose: bool, gx: float, lane: int) -> None:
+def _bit_headers(canvas: Canvas, slots: list[mc.Slot], grid: Grid, lane: int) -> None:
     """The bit range of each sub-column, where it fits and ranges do not overlap (`lane`:
     the first lane of the panel, transposed)."""
     spans = sorted({(s.location.register * 32 + s.location.bits[0],
@@ -397,13 +446,10 @@ def _bit_headers(canvas: Canvas, slots: list[mc.Slot],
         if lo < end:
             continue
         text = f"[{last}:{first}]"
-        if transpose:
-            x, y, w, h = box(lane, lo, hi)
-            if h >= SMALL * 1.1:
-                canvas.text(gx - 4, y + h / 2, text, SMALL, palette.INK, "end")
-                end = hi
-        else:
-            x, y, w, h = box(0, lo, hi)
-            if text_width(text, SMALL) <= w - 1:
-                canvas.text(x + w / 2, y - 8, text, SMALL, palette.INK)
-                end = hi
+        x, y, w, h = grid.box(lane, lo, hi)
+        if grid.transpose and h >= SMALL * 1.1:
+            canvas.text(grid.gx - 4, y + h / 2, text, SMALL, palette.INK, "end")
+            end = hi
+        elif not grid.transpose and text_width(text, SMALL) <= w - 1:
+            canvas.text(x + w / 2, y - 8, text, SMALL, palette.INK)
+            end = hi

@@ -73,19 +73,19 @@ class Colouring:
 def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
                registers: int) -> Colouring:
     if key == "lane":
-        return Colouring(key, lanes, lambda e, loc: loc.lane)
+        return Colouring(key, lanes, lambda _e, loc: loc.lane)
     if key == "register":
-        return Colouring(key, registers, lambda e, loc: loc.register)
+        return Colouring(key, registers, lambda _e, loc: loc.register)
     if key == "block":
         return Colouring(key, 1 + max(e.element.block for e in entries),
-                         lambda e, loc: e.block)
+                         lambda e, _loc: e.block)
     if key == "row":
-        return Colouring(key, 1 + max(e.element.row for e in entries), lambda e, loc: e.row)
+        return Colouring(key, 1 + max(e.element.row for e in entries), lambda e, _loc: e.row)
     if any(e.element.k is None for e in entries):
         raise mc.CalcError(f"--color-by k needs a matrix indexed by k; {matrix} is not: "
                            "colour it by lane, register, block or row")
     return Colouring(key, 1 + max(e.element.k or 0 for e in entries),
-                     lambda e, loc: e.k or 0)
+                     lambda e, _loc: e.k or 0)
 
 
 # ---- cells, marks and legend

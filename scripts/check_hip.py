@@ -98,21 +98,25 @@ def argument_texts(inst: Any, mods: Modifiers) -> list[str]:
     return out
 
 
+def _wmma_samples(inst: Any) -> list[Modifiers]:
+    out = [Modifiers()]
+    if inst.is_int and inst.neg:
+        out.append(Modifiers(neg=3))
+    elif inst.neg:
+        out += [Modifiers(neg=1, neg_hi=1), Modifiers(neg=4, neg_hi=4)]
+    conventions = wmma_builtins(inst)
+    if inst.opsel and conventions is not None and conventions.opsel_argument:
+        out.append(Modifiers(opsel=4))
+    return out
+
+
 def samples(inst: Any) -> list[Modifiers]:
     """Default modifiers plus one or two that change the emitted call."""
     if modifier_arguments(inst):
         return argument_samples(inst)
+    if inst.kind in ("wmma", "swmmac"):
+        return _wmma_samples(inst)
     out = [Modifiers()]
-    if (inst.kind in ("wmma", "swmmac")):
-        if inst.is_int and inst.neg:
-            out.append(Modifiers(neg=3))
-        elif inst.neg:
-            out.append(Modifiers(neg=1, neg_hi=1))
-            out.append(Modifiers(neg=4, neg_hi=4))
-        conventions = wmma_builtins(inst)
-        if inst.opsel and conventions is not None and conventions.opsel_argument:
-            out.append(Modifiers(opsel=4))
-        return out
     if inst.f8f6f4:
         out += [Modifiers(cbsz=2, blgp=4), Modifiers(cbsz=4, blgp=1)]
         if inst.scaled:
@@ -154,7 +158,7 @@ def expected(inst: Any, mods: Modifiers) -> list[str]:
     return out
 
 
-def mnemonic(inst: Any, mods: Modifiers) -> str:
+def mnemonic(inst: Any) -> str:
     """The mnemonic the kernel must contain: the unscaled f8f6f4 MFMA comes from the
     scale builtin with constant zero scales (clang selects v_mfma_f32_*_f8f6f4)."""
     return str(inst.mnemonic)
@@ -201,7 +205,7 @@ def refusal(inst: Any, wave: int) -> str | None:
     return None
 
 
-def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[Kernel]]:
+def build(arch: Any, wave: int) -> tuple[str, list[Kernel]]:
     """One file with every output of `arch` for `wave`, concatenated: the examples
     (kernels <default prefix>_example; instructions without one are left out, see
     `refusal`) and every operand's functions."""
@@ -217,7 +221,7 @@ def build(arch: Any, wave: int, headers: bool) -> tuple[str, list[Kernel]]:
         outputs.append(hip.emit(inst, None, mods, wave, options))
         resolved = mc.with_formats(inst, mods)
         kernel = hip.default_prefix(resolved, mc.modifiers(mods), wave, options) + "_example"
-        kernels.append((kernel, mnemonic(inst, mods), expected(inst, mods) + list(needs),
+        kernels.append((kernel, mnemonic(inst), expected(inst, mods) + list(needs),
                         widths(inst, mods, wave)))
     for inst in arch.instructions:
         for matrix in mc.matrices(inst):
@@ -253,6 +257,19 @@ def functions(asm: str) -> dict[str, str]:
     return out
 
 
+def refusals() -> int:
+    """Print the instructions without a wave-level example; their number."""
+    refused = 0
+    for arch in mc.architectures():
+        for wave in arch.waves if arch.name in TARGETS else ():
+            for inst in arch.instructions:
+                why = refusal(inst, wave)
+                if why is not None:
+                    refused += 1
+                    print(f"refused: {arch.name} wave{wave} {inst.mnemonic}: {why}")
+    return refused
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clang", default="clang-22")
@@ -260,29 +277,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="compile with the ROCm headers (without -nogpuinc)")
     args = parser.parse_args(argv)
     jobs = []
-    refused = 0
-    for arch in mc.architectures():
-        if arch.name not in TARGETS:
-            continue
-        for wave in arch.waves:
-            for inst in arch.instructions:
-                why = refusal(inst, wave)
-                if why is not None:
-                    refused += 1
-                    print(f"refused: {arch.name} wave{wave} {inst.mnemonic}: {why}")
+    refused = refusals()
     with tempfile.TemporaryDirectory() as folder, \
             ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for arch in mc.architectures():
             target = TARGETS.get(arch.name)
-            if target is None:
-                continue
-            for wave in arch.waves:
-                text, kernels = build(arch, wave, args.headers)
+            for wave in arch.waves if target is not None else ():
+                text, kernels = build(arch, wave)
                 future = pool.submit(compile_one, args.clang, target, wave, text,
                                      args.headers, folder)
-                jobs.append((arch.name, target, wave, kernels, future))
+                jobs.append((target, wave, kernels, future))
         ok = total = 0
-        for _, target, wave, kernels, future in jobs:
+        for target, wave, kernels, future in jobs:
             status, output = future.result()
             total += len(kernels)
             if status:

@@ -119,6 +119,22 @@ def dump_dom(html: str, browser: str) -> str:
     return _run_chromium(browser, html, "--dump-dom")
 
 
+def _shoot(samples: tuple[Sample, ...], folder: Path, name: str,
+           size: tuple[int, int] | None) -> int:
+    """PNG screenshots of `samples` (size None: each picture's own size)."""
+    browser = chromium()
+    if browser is None:
+        print("chromium is not installed", file=sys.stderr)
+        return 1
+    folder.mkdir(parents=True, exist_ok=True)
+    for sample in samples:
+        html = picture(sample, "html")
+        path = folder / name.format(sample.name)
+        screenshot(html, path, size or size_of(html), browser)
+        print(path)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--png", metavar="DIR", help="also write PNG screenshots here")
@@ -141,27 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         print("out of date (run scripts/render_pictures.py): " + ", ".join(stale),
               file=sys.stderr)
         return 1
-    if args.screenshots:
-        browser = chromium()
-        if browser is None:
-            print("chromium is not installed", file=sys.stderr)
-            return 1
-        for sample in WORST:
-            path = IMAGES / f"worst_{sample.name}.png"
-            screenshot(picture(sample, "html"), path, SCREEN, browser)
-            print(path)
-    if args.png:
-        browser = chromium()
-        if browser is None:
-            print("chromium is not installed", file=sys.stderr)
-            return 1
-        out = Path(args.png)
-        out.mkdir(parents=True, exist_ok=True)
-        for sample in SAMPLES:
-            html = picture(sample, "html")
-            screenshot(html, out / f"{sample.name}.png", size_of(html), browser)
-            print(out / f"{sample.name}.png")
-    return 0
+    status = _shoot(WORST, IMAGES, "worst_{}.png", SCREEN) if args.screenshots else 0
+    if args.png and not status:
+        status = _shoot(SAMPLES, Path(args.png), "{}.png", None)
+    return status
 
 
 if __name__ == "__main__":

@@ -95,15 +95,19 @@ def _negations(inst: Instruction, matrix: str, mods: Modifiers, frag: Fragment,
         if low and high and ctype.element != "short":
             return [f"    {var} = -{var};  // NEG and NEG_HI: every value"]
         return _half_negation(var, frag, ctype, name, low, high)
+    return _c_negations(var, mods, ctype) if matrix == "C" else []
+
+
+def _c_negations(var: str, mods: Modifiers, ctype: CType) -> list[str]:
+    """RDNA NEG_HI[2] (|C|) and NEG[2] (-C), on the values."""
     out = []
-    if matrix == "C":
-        bf16 = ctype.element == "short"  # bf16 bit patterns: the sign is bit 15
-        if mods.neg_hi & 4:
-            out.append(f"    {var} = {var} & (short)0x7fff;  // NEG_HI[2]: |C|" if bf16 else
-                       f"    {var} = __builtin_elementwise_abs({var});  // NEG_HI[2]: |C|")
-        if mods.neg & 4:
-            out.append(f"    {var} = {var} ^ (short)0x8000;  // NEG[2]: -C" if bf16 else
-                       f"    {var} = -{var};  // NEG[2]: -C")
+    bf16 = ctype.element == "short"  # bf16 bit patterns: the sign is bit 15
+    if mods.neg_hi & 4:
+        out.append(f"    {var} = {var} & (short)0x7fff;  // NEG_HI[2]: |C|" if bf16 else
+                   f"    {var} = __builtin_elementwise_abs({var});  // NEG_HI[2]: |C|")
+    if mods.neg & 4:
+        out.append(f"    {var} = {var} ^ (short)0x8000;  // NEG[2]: -C" if bf16 else
+                   f"    {var} = -{var};  // NEG[2]: -C")
     return out
 
 

@@ -148,23 +148,18 @@ def _coefficient(d: Digit, scale: dict[str, tuple[int, str]]) -> tuple[int, int]
     return (amount * int(sym) if sym else amount), 0
 
 
-def vector_plan(frag: Fragment, options: Options) -> VectorPlan | None:
-    """The vector moves that cover every value of the lane, or None when the layout has
-    values that are not contiguous in both the tile and the VGPRs (or lack alignment)."""
-    if frag.values < 2 and frag.bits < 32:
-        return None
+def _runs(frag: Fragment, options: Options) -> tuple[list[list[int]], list[tuple[int, int]],
+                                                     list[int]]:
+    """(runs of values contiguous in the tile and in the VGPRs, each value's tile offset
+    as (number, ld part), each value's bit)."""
     scale = _scales(frag, options)
     value_digits = [d for d in frag.digits if d.dest == BIT and d.coord != COPY]
-    lane_units = [_coefficient(d, scale) for d in frag.digits
-                  if d.dest == LANE and d.coord != COPY]
+    units = [(d, _coefficient(d, scale)) for d in value_digits]
     places = []
     for v in range(frag.values):
-        number = per_ld = 0
-        for d in value_digits:
-            unit, unit_ld = _coefficient(d, scale)
-            number += digit_value(d, 0, v) * unit
-            per_ld += digit_value(d, 0, v) * unit_ld
-        places.append((number, per_ld))
+        digits = [(digit_value(d, 0, v), unit) for d, unit in units]
+        places.append((sum(x * unit[0] for x, unit in digits),
+                       sum(x * unit[1] for x, unit in digits)))
     blocks = [sum(digit_value(d, 0, v) * d.weight for d in value_digits if d.coord == BLOCK)
               for v in range(frag.values)]
     bits = [bit_of(frag, v) for v in range(frag.values)]
@@ -176,31 +171,49 @@ def vector_plan(frag: Fragment, options: Options) -> VectorPlan | None:
             runs[-1].append(v)
         else:
             runs.append([v])
-    numeric = [number for number, _ in lane_units]
+    return runs, places, bits
+
+
+def _moves(v0: int, count: int, align: int, bit0: int, bits: int) -> list[Chunk] | None:
+    """The widest aligned moves covering `count` values of `bits` bits from value v0,
+    whose tile address is aligned to `align` bits and whose first bit in the VGPRs is
+    bit0 (None: a part of the run cannot move as 4, 8 or 16 bytes)."""
+    if bit0 % 32:
+        return None
+    total, pos, out = count * bits, 0, []
+    while pos < total:
+        here = gcd(align, pos) if pos else align
+        width = next((w for w in _WIDTHS if w <= total - pos and here % w == 0), None)
+        if width is None:
+            return None
+        out.append(Chunk(v0, pos // 8, width // 8, (bit0 + pos) // 32))
+        pos += width
+    return out
+
+
+def vector_plan(frag: Fragment, options: Options) -> VectorPlan | None:
+    """The vector moves that cover every value of the lane, or None when the layout has
+    values that are not contiguous in both the tile and the VGPRs (or lack alignment)."""
+    if frag.values < 2 and frag.bits < 32:
+        return None
+    scale = _scales(frag, options)
+    lane_units = [_coefficient(d, scale) for d in frag.digits
+                  if d.dest == LANE and d.coord != COPY]
+    runs, places, bits = _runs(frag, options)
     chunks: list[Chunk] = []
     for run in runs:
-        v0 = run[0]
         align = 128
-        for number in numeric + [places[v0][0]]:
+        for number in [number for number, _ in lane_units] + [places[run[0]][0]]:
             align = gcd(align, number * frag.bits)
-        if bits[v0] % 32:
+        moves = _moves(run[0], len(run), align, bits[run[0]], frag.bits)
+        if moves is None:
             return None
-        total, pos = len(run) * frag.bits, 0
-        while pos < total:
-            here = gcd(align, pos) if pos else align
-            width = next((w for w in _WIDTHS if w <= total - pos and here % w == 0), None)
-            if width is None:
-                return None
-            chunks.append(Chunk(v0, pos // 8, width // 8, (bits[v0] + pos) // 32))
-            pos += width
+        chunks += moves
     need = max(c.size for c in chunks) * 8
-    ld_parts = [p for _, p in lane_units + places if p]
-    multiple = 1
-    if ld_parts and options.ld is None:
-        common = 0
-        for p in ld_parts:
-            common = gcd(common, p)
-        multiple = need // gcd(need, frag.bits * common)
+    common = 0
+    for _, per_ld in lane_units + places:
+        common = gcd(common, per_ld)
+    multiple = need // gcd(need, frag.bits * common) if common and options.ld is None else 1
     return VectorPlan(tuple(chunks), need // 8, multiple)
 
 
@@ -230,6 +243,31 @@ def _vector_path(frag: Fragment, options: Options, name: str, plan: VectorPlan,
     return lines
 
 
+def _scalar_gather(frag: Fragment) -> list[str]:
+    """The value-by-value loop body of a gather (after the offset and bit)."""
+    if frag.bits < 8:
+        lines = [f"        const unsigned int x = mc_bits(raw, at, {frag.bits});"]
+    elif frag.bits == 64:
+        return ["        const unsigned long long x = raw[at];",
+                "        w[b / 32] = (unsigned int)x;",
+                "        w[b / 32 + 1] = (unsigned int)(x >> 32);  // a 64-bit pair"]
+    else:
+        lines = ["        const unsigned int x = raw[at];"]
+    lines.append("        w[b / 32] |= x << (b % 32);")
+    if 32 % frag.bits:
+        lines.append(f"        if (b % 32 > {32 - frag.bits}) w[b / 32 + 1] |= "
+                     "x >> (32 - b % 32);  // straddles two VGPRs")
+    return lines
+
+
+def _scalar_scatter(frag: Fragment, raw_t: str) -> list[str]:
+    if frag.bits == 64:
+        return ["        raw[at] = w[b / 32] | (unsigned long long)w[b / 32 + 1] << 32;"]
+    if frag.bits == 32:
+        return ["        raw[at] = w[b / 32];"]
+    return [f"        raw[at] = ({raw_t})(w[b / 32] >> (b % 32));"]
+
+
 def word_functions(frag: Fragment, options: Options, name: str) -> str:
     """Plain C, after index_functions: `<name>_gather(tile[, ld], lane, w)` ORs the lane's
     values from the tile into its VGPR words w[] (zeroed by the caller);
@@ -246,36 +284,17 @@ def word_functions(frag: Fragment, options: Options, name: str) -> str:
     lines = [f"MC_FN void {name}_gather(const void* tile{ld_param}, int lane, unsigned int* w) {{"]
     if plan is not None:
         lines += _vector_path(frag, options, name, plan, store=False)
-    lines += [f"    const {raw_t}* raw = (const {raw_t}*)tile;"] + loop
-    if frag.bits < 8:
-        lines.append(f"        const unsigned int x = mc_bits(raw, at, {frag.bits});")
-    elif frag.bits == 64:
-        lines += ["        const unsigned long long x = raw[at];",
-                  "        w[b / 32] = (unsigned int)x;",
-                  "        w[b / 32 + 1] = (unsigned int)(x >> 32);  // a 64-bit pair"]
-    else:
-        lines.append("        const unsigned int x = raw[at];")
-    if frag.bits != 64:
-        lines.append("        w[b / 32] |= x << (b % 32);")
-        if 32 % frag.bits:
-            lines.append(f"        if (b % 32 > {32 - frag.bits}) w[b / 32 + 1] |= "
-                         "x >> (32 - b % 32);  // straddles two VGPRs")
-    lines += ["    }", "}"]
+    lines += [f"    const {raw_t}* raw = (const {raw_t}*)tile;", *loop,
+              *_scalar_gather(frag), "    }", "}"]
     if frag.matrix not in ("C", "D"):
         return "\n".join(lines)
-    gather = lines
-    lines = [f"MC_FN void {name}_scatter(void* tile{ld_param}, int lane, const unsigned int* w) {{"]
+    lines.append(f"MC_FN void {name}_scatter(void* tile{ld_param}, int lane, "
+                 "const unsigned int* w) {")
     if plan is not None:
         lines += _vector_path(frag, options, name, plan, store=True)
-    lines += [f"    {raw_t}* raw = ({raw_t}*)tile;"] + loop
-    if frag.bits == 64:
-        lines.append("        raw[at] = w[b / 32] | (unsigned long long)w[b / 32 + 1] << 32;")
-    elif frag.bits == 32:
-        lines.append("        raw[at] = w[b / 32];")
-    else:
-        lines.append(f"        raw[at] = ({raw_t})(w[b / 32] >> (b % 32));")
-    lines += ["    }", "}"]
-    return "\n".join(gather + lines)
+    lines += [f"    {raw_t}* raw = ({raw_t}*)tile;", *loop, *_scalar_scatter(frag, raw_t),
+              "    }", "}"]
+    return "\n".join(lines)
 
 
 # ---- the device functions of one operand
