@@ -141,7 +141,11 @@ def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
         words = argv_of(query, kind)
     except BadQuery as exc:
         return 400, matrix_cli.error_line(str(exc)), ""
-    status, text = matrix_cli.respond(words)
+    try:
+        status, text = matrix_cli.respond(words)
+    except Exception as exc:  # a defect: one line (as main() says it), never a traceback
+        return 500, matrix_cli.error_line(f"internal error ({type(exc).__name__}: {exc}); "
+                                          "please report this query"), command_line(words)
     if status == 0:
         return 200, text, command_line(words)
     return (400 if status == 2 else 500), matrix_cli.error_line(text), command_line(words)
@@ -222,6 +226,13 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         daemon_threads = True
         request_queue_size = 256  # many requests at once wait instead of being refused
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            import sys
+            error = sys.exc_info()[1]
+            if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)
+                sys.stderr.write(matrix_cli.error_line(f"{type(error).__name__}: {error}")
+                                 + "\n")
 
     return Server((host, port), Handler)
 

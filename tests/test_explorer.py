@@ -279,3 +279,12 @@ def test_a_port_in_use_is_one_line_and_status_1(server):
     status, out, err = cli(["--serve", "--port", str(port)])
     assert status == 1 and out == "" and err.count("\n") == 1
     assert f"cannot listen on 127.0.0.1 port {port}" in err
+
+
+def test_a_defect_is_one_line_with_status_500_not_a_traceback(monkeypatch):
+    def broken(words):
+        raise KeyError("oops")
+    monkeypatch.setattr(matrix_cli, "respond", broken)
+    status, body, command = matrix_explorer.answer("json", {"arch": "cdna3", "mode": "L"})
+    assert status == 500 and "\n" not in body and "internal error (KeyError" in body
+    assert command.split()[1:] == ["-a", "cdna3", "-L", "--json"]
