@@ -304,3 +304,20 @@ def test_the_keyboard_reaches_everything(page):
     assert page.state()["view"] == "M"
     assert "matrix layout" in tab.locator("#picture svg > title").text_content()
     clean(page)
+
+
+def test_the_facts_follow_the_modifiers_that_pick_formats(page):
+    inst = "v_mfma_f32_16x16x128_f8f6f4"
+    tab = page.open(f"arch=cdna4&inst={inst}&matrix=A&cbsz=4&blgp=2")
+    detail = cli(["-a", "cdna4", "-i", inst, "-d", "--cbsz", "4", "--blgp", "2"])
+    assert "Src0: FP4" in detail and tab.locator("#detail").text_content() == detail
+    clean(page)
+
+
+def test_a_new_instruction_without_the_matrix_falls_back_to_its_first(page):
+    tab = page.open("arch=cdna3&inst=v_smfmac_f32_16x16x32_f16&matrix=K&view=R")
+    assert "K matrix" in tab.locator("#picture svg > title").text_content()
+    tab.locator("#inst").select_option(M32)
+    page.settle()
+    assert page.state()["matrix"] == "A" and tab.locator("#error").is_hidden()
+    clean(page)

@@ -134,9 +134,10 @@ class Pane {
     if (value === "") delete this.state[name];
     else this.state[name] = value;
     if (name === "arch" || FILTERS.includes(name)) delete this.state.inst;
-    if (name === "arch" || name === "inst") {
+    if (name === "arch" || name === "inst" || FILTERS.includes(name)) {
       for (const spec of MODIFIERS) delete this.state[spec.key];
       delete this.state.wave;
+      this.fresh = true;  // a matrix the new instruction lacks falls back to its first
     }
     this.render();
   }
@@ -194,14 +195,9 @@ class Pane {
       if (!this.error.textContent) this.fail("No instruction passes these filters.");
       return;
     }
-    const formats = {};
     let facts;
     try {
-      for (const spec of MODIFIERS) {
-        if (/^matrix-[ab]-fmt$/.test(spec.key) && s[spec.key]) formats[spec.key] = s[spec.key];
-      }
-      facts = (await fetchJSON("/api/json", Object.assign(
-        { mode: "d", arch: s.arch, inst: s.inst }, formats))).facts;
+      facts = (await fetchJSON("/api/json", { mode: "d", arch: s.arch, inst: s.inst })).facts;
     } catch (problem) {
       if (stale()) return;
       this.clear();
@@ -210,6 +206,8 @@ class Pane {
     }
     if (stale()) return;
     const matrices = Object.keys(Object.values(facts.registers)[0]);
+    if (this.fresh && !matrices.includes(s.matrix)) s.matrix = matrices[0];
+    this.fresh = false;
     fillSelect(this.matrix, matrices.map((m) => [m, MATRIX_NAMES[m] || m]), s.matrix);
     if (!matrices.includes(s.matrix)) {
       this.matrix.append(element("option", { value: s.matrix, text: s.matrix, selected: "" }));
@@ -224,8 +222,8 @@ class Pane {
     const picked = this.query(["view"]);
     const [picture, detail, hip] = await Promise.all([
       fetchText("/api/svg", picked),
-      fetchText("/api/text", Object.assign({ mode: "d", arch: s.arch, inst: s.inst },
-        s.wave ? { wave: s.wave } : {}, formats)),
+      // (-d honours the modifiers that pick formats: CBSZ/BLGP on CDNA4, matrix-a-fmt ...)
+      fetchText("/api/text", Object.assign({ mode: "d" }, this.query([]), { matrix: "" })),
       fetchText("/api/hip", this.query([]))]);
     if (stale()) return;
     this.command.textContent = picture.command;
