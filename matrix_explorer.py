@@ -28,6 +28,17 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
 DEFAULT_PORT = 8642
 DEFAULT_HOST = "127.0.0.1"
 
+# This mode's options, for -h and completion (the command line's option table takes them
+# over): (dest, spelling, metavar or None for a flag, help).
+CLI_OPTIONS = (
+    ("serve", "--serve", None, "start the layout explorer, a local web page (see "
+     "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
+    ("port", "--port", "N", f"with --serve: the port (default {DEFAULT_PORT}; 0: any free "
+     "port)"),
+    ("host", "--host", "H", f"with --serve: the address to listen on (default {DEFAULT_HOST}: "
+     "this machine only)"),
+)
+
 # query name -> (the option shown, the option's long spelling for --name=value)
 VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
           "wave": ("-w", "--wavefront"), "i": ("-I", "--I-coordinate"),
@@ -214,8 +225,10 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
-            if command:
-                self.send_header("X-Command-Line", command)
+            if command:  # (a header is one line of printable ASCII: escape the rest)
+                printable = all(" " <= c <= "~" for c in command)
+                self.send_header("X-Command-Line", command if printable else
+                                 command.encode("unicode_escape").decode("ascii"))
             self.end_headers()
             self.wfile.write(data)
 

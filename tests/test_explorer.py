@@ -288,3 +288,12 @@ def test_a_defect_is_one_line_with_status_500_not_a_traceback(monkeypatch):
     status, body, command = matrix_explorer.answer("json", {"arch": "cdna3", "mode": "L"})
     assert status == 500 and "\n" not in body and "internal error (KeyError" in body
     assert command.split()[1:] == ["-a", "cdna3", "-L", "--json"]
+
+
+@pytest.mark.parametrize("value", ["cdna3\r\nX-Injected: 1", "cdna3\n", "cdna€", "\x00"])
+def test_odd_values_get_the_command_lines_message_and_no_extra_header(server, value):
+    code, headers, body = api(server, "json", arch=value, mode="L")
+    status, out, err = cli(["-a", value, "-L", "--json"])
+    assert (code, body) == (400, err.rstrip("\n")) and "\n" not in body
+    assert "X-Injected" not in headers
+    assert headers["X-Command-Line"].isascii() and "\n" not in headers["X-Command-Line"]
