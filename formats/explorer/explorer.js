@@ -36,6 +36,19 @@ async function fetchJSON(path, state) {
   return JSON.parse(answer.body);
 }
 
+const answers = new Map();  // catalog and -d answers do not change while the server runs
+
+function remembered(path, state) {
+  const key = path + "?" + query(state);
+  if (!answers.has(key)) {
+    answers.set(key, fetchJSON(path, state).catch((problem) => {
+      answers.delete(key);
+      throw problem;
+    }));
+  }
+  return answers.get(key);
+}
+
 function parseState(text) {
   const state = {};
   for (const [key, value] of new URLSearchParams(text)) state[key] = value;
@@ -178,7 +191,7 @@ class Pane {
     try {
       const filters = { mode: "catalog", arch: s.arch };
       for (const key of FILTERS) if (s[key]) filters[key] = s[key];
-      const rows = (await fetchJSON("/api/json", filters)).instructions;
+      const rows = (await remembered("/api/json", filters)).instructions;
       names = rows.map((row) => row.mnemonic.toLowerCase());
     } catch (problem) {
       if (stale()) return;
@@ -197,7 +210,7 @@ class Pane {
     }
     let facts;
     try {
-      facts = (await fetchJSON("/api/json", { mode: "d", arch: s.arch, inst: s.inst })).facts;
+      facts = (await remembered("/api/json", { mode: "d", arch: s.arch, inst: s.inst })).facts;
     } catch (problem) {
       if (stale()) return;
       this.clear();
