@@ -494,20 +494,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     global _ARGV
     _ARGV = list(sys.argv[1:] if argv is None else argv)
     try:
-        try:
-            args = parse_args(argv)
-            text = _answer(args)
-        except HelpRequested as help_text:
-            return _write(str(help_text))
-        except ArgumentError as exc:
-            return _fail(_with_hint(str(exc)))
-        except ValueError as exc:  # CalcError and friends: one clear message
-            return _fail(str(exc))
-        except ModuleNotFoundError as exc:  # a run-time dependency that is not installed
-            return _fail(f"this needs the Python package {exc.name}, which is not installed "
-                         f"(pip install {exc.name}, or install the calculator with pip)",
-                         status=1)
-        return _write(text)
+        words = sys.argv[1:] if argv is None else list(argv)
+        if "--serve" in words:  # issue 21: the explorer, a front end of its own
+            from matrix_explorer import serve
+            return serve(words)
+        status, text = respond(words)
+        return _write(text) if status == 0 else _fail(text, status)
     except KeyboardInterrupt:
         _discard_output()
         return 130
@@ -517,6 +509,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a defect: still one line, not a traceback
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report this "
                      "command line", status=1)
+
+
+def respond(argv: Sequence[str]) -> tuple[int, str]:
+    """One command line answered without writing anything: (0, its output) or (the exit
+    status, the error message main() prints). main() and the explorer's /api use it."""
+    try:
+        return 0, _answer(parse_args(argv))
+    except HelpRequested as help_text:
+        return 0, str(help_text)
+    except ArgumentError as exc:
+        return 2, _with_hint(str(exc))
+    except ValueError as exc:  # CalcError and friends: one clear message
+        return 2, str(exc)
+    except ModuleNotFoundError as exc:  # a run-time dependency that is not installed
+        return 1, (f"this needs the Python package {exc.name}, which is not installed "
+                   f"(pip install {exc.name}, or install the calculator with pip)")
 
 
 def _answer(args: Any) -> str:
@@ -837,11 +845,16 @@ def _with_hint(message: str) -> str:
     return message
 
 
+def error_line(message: str) -> str:
+    """The one line an error is reported as (without its newline)."""
+    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    return f"{program_name()}: error: {text}"
+
+
 def _fail(message: str, status: int = 2) -> int:
     """Report an error on one line of stderr."""
-    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
     try:
-        sys.stderr.write(f"{program_name()}: error: {text}\n")
+        sys.stderr.write(error_line(message) + "\n")
         sys.stderr.flush()
     except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
         pass

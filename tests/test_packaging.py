@@ -63,7 +63,7 @@ def test_declared_contents_match_the_tree():
             for p in (ROOT / pkg.replace(".", "/")).iterdir()
             if p.is_file() and p.suffix not in (".py", ".pyc") and p.name != "py.typed"]
     assert data == ["formats/output.schema.json"], "data files: package them"
-    assert setting("formats") == '["output.schema.json"]  # --json-schema prints it'
+    assert setting("formats").startswith('["output.schema.json", "explorer/*"]')
 
 
 def test_packages_ship_their_type_hints():
@@ -151,6 +151,9 @@ def test_setuptools_packages_every_module(tmp_path):
              for p in (tmp_path / "lib").rglob("*.py")}
     assert (tmp_path / "lib" / "formats" / "output.schema.json").read_bytes() == \
         (ROOT / "formats" / "output.schema.json").read_bytes()
+    for asset in (ROOT / "formats" / "explorer").iterdir():  # --serve's page (issue 21)
+        assert (tmp_path / "lib" / "formats" / "explorer" / asset.name).read_bytes() == \
+            asset.read_bytes()
     sources = set(top_level_modules()) | {f"{pkg.replace('.', '/')}/{p.name}"
                                           for pkg in PACKAGES
                                           for p in (ROOT / pkg.replace(".", "/")).glob("*.py")}

@@ -1,0 +1,465 @@
+// The explorer's page: every answer comes from the server's /api, which runs the
+// command line (matrix-calculator) in process. The state lives in the address:
+// arch, inst, matrix, view, wave, each modifier by its long option name, the catalog
+// filters type, shape and kind, and compare= (the second pane's differences).
+"use strict";
+
+const CORE = ["arch", "inst", "matrix", "view", "wave"];
+const FILTERS = ["type", "shape", "kind"];
+const DEFAULTS = { arch: "cdna3", matrix: "A", view: "R" };
+const MATRIX_NAMES = { A: "A", B: "B", C: "C", D: "D", K: "K (sparse indices)",
+  SA: "SA (A scales)", SB: "SB (B scales)" };
+
+let MODIFIERS = [];      // [{name, key, option, help, names, flag}] from /api/options
+let ARCHITECTURES = [];  // architecture names, lower case, from the catalog
+let TYPES = [];          // type keys of the catalog, for the type filter
+let KINDS = [];          // instruction kinds of the catalog
+const panes = [];
+
+function query(state) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(state)) {
+    if (value !== "" && value !== undefined && value !== null) params.append(key, value);
+  }
+  return params.toString();
+}
+
+async function fetchText(path, state) {
+  const response = await fetch(path + "?" + query(state));
+  return { ok: response.ok, body: await response.text(),
+    command: response.headers.get("X-Command-Line") || "" };
+}
+
+async function fetchJSON(path, state) {
+  const answer = await fetchText(path, state);
+  if (!answer.ok) throw new Error(answer.body);
+  return JSON.parse(answer.body);
+}
+
+const answers = new Map();  // catalog and -d answers do not change while the server runs
+
+function remembered(path, state) {
+  const key = path + "?" + query(state);
+  if (!answers.has(key)) {
+    answers.set(key, fetchJSON(path, state).catch((problem) => {
+      answers.delete(key);
+      throw problem;
+    }));
+  }
+  return answers.get(key);
+}
+
+function parseState(text) {
+  const state = {};
+  for (const [key, value] of new URLSearchParams(text)) state[key] = value;
+  return state;
+}
+
+function element(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes || {})) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function labelled(text, control) {
+  return element("label", {}, element("span", { text }), control);
+}
+
+function fillSelect(select, choices, chosen) {
+  select.replaceChildren(...choices.map(([value, text]) => {
+    const option = element("option", { value, text });
+    if (value === chosen) option.selected = true;
+    return option;
+  }));
+}
+
+class Pane {
+  constructor(number, state) {
+    this.number = number;
+    this.state = Object.assign({}, state);
+    this.serial = 0;
+    const id = (name) => (number === 1 ? name : `${name}-${number}`);
+    this.id = id;
+    this.arch = element("select", { id: id("arch"), name: "arch" });
+    this.type = element("input", { id: id("type"), name: "type", list: "types",
+      placeholder: "any", size: "8" });
+    this.shape = element("input", { id: id("shape"), name: "shape", placeholder: "MxNxK",
+      size: "9" });
+    this.kind = element("select", { id: id("kind"), name: "kind" });
+    this.inst = element("select", { id: id("inst"), name: "inst" });
+    this.matrix = element("select", { id: id("matrix"), name: "matrix" });
+    this.view = element("select", { id: id("view"), name: "view" });
+    fillSelect(this.view, [["R", "register layout (-R)"], ["M", "matrix layout (-M)"]], "R");
+    this.wave = element("select", { id: id("wave"), name: "wave" });
+    this.mods = element("fieldset", { class: "modifiers", id: id("modifiers") },
+      element("legend", { text: "Modifiers" }));
+    this.error = element("p", { class: "error", id: id("error"), role: "alert" });
+    this.command = element("code", { id: id("command") });
+    this.picture = element("div", { class: "picture", id: id("picture"), tabindex: "0",
+      "aria-label": "layout picture: arrow keys move between cells" });
+    this.readout = element("p", { class: "readout", id: id("readout"), "aria-live": "polite",
+      text: "Hover a cell (or focus the picture and use the arrow keys)." });
+    this.detail = element("pre", { class: "detail", id: id("detail") });
+    this.hip = element("pre", { class: "hip", id: id("hip") });
+    const copyHip = element("button", { type: "button", id: id("copy-hip"),
+      text: "Copy the HIP code" });
+    const copyCommand = element("button", { type: "button", id: id("copy-command"),
+      text: "Copy" });
+    copyHip.addEventListener("click", () => copy(this.hip.textContent, copyHip));
+    copyCommand.addEventListener("click", () => copy(this.command.textContent, copyCommand));
+    this.root = element("section", { class: "pane", id: id("pane"),
+      "aria-label": `pane ${number}` },
+      element("form", { class: "controls", onsubmit: "return false" },
+        labelled("Architecture", this.arch),
+        element("fieldset", { class: "filters" }, element("legend", { text: "Filter" }),
+          labelled("type", this.type), labelled("shape", this.shape),
+          labelled("kind", this.kind)),
+        labelled("Instruction", this.inst), labelled("Matrix", this.matrix),
+        labelled("View", this.view), labelled("Wave", this.wave), this.mods),
+      this.error,
+      element("p", { class: "command" }, element("span", { text: "Command line: " }),
+        this.command, copyCommand),
+      this.picture, this.readout,
+      element("details", { open: "" }, element("summary", { text: "Facts (-d)" }),
+        this.detail),
+      element("details", { open: "" }, element("summary", { text: "HIP code (--emit hip)" }),
+        copyHip, this.hip));
+    for (const name of ["arch", "kind", "inst", "matrix", "view", "wave"]) {
+      this[name].addEventListener("change", () => this.set(name, this[name].value));
+    }
+    for (const name of ["type", "shape"]) {
+      this[name].addEventListener("change", () => this.set(name, this[name].value.trim()));
+    }
+    this.picture.addEventListener("mouseover", (event) => {
+      if (event.target.classList && event.target.classList.contains("cell")) {
+        this.show(event.target);
+      }
+    });
+    this.picture.addEventListener("focus", () => { if (!this.current) this.move(0, 0); });
+    this.picture.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  set(name, value) {
+    if (value === "") delete this.state[name];
+    else this.state[name] = value;
+    if (name === "arch" || FILTERS.includes(name)) delete this.state.inst;
+    if (name === "arch" || name === "inst" || FILTERS.includes(name)) {
+      for (const spec of MODIFIERS) delete this.state[spec.key];
+      delete this.state.wave;
+      this.fresh = true;  // a matrix the new instruction lacks falls back to its first
+    }
+    this.render();
+  }
+
+  fail(message) {
+    this.error.textContent = message;
+    this.error.hidden = false;
+  }
+
+  async render() {
+    const serial = ++this.serial;
+    this.root.dataset.busy = "yes";
+    try {
+      await this.draw(serial);
+    } finally {
+      if (serial === this.serial) {
+        if (panes.includes(this)) writeAddress();
+        this.root.dataset.busy = "no";
+      }
+    }
+  }
+
+  async draw(serial) {
+    const stale = () => serial !== this.serial;
+    const s = this.state;
+    this.error.hidden = true;
+    this.error.textContent = "";
+    for (const [key, value] of Object.entries(DEFAULTS)) if (!s[key]) s[key] = value;
+    fillSelect(this.arch, ARCHITECTURES.map((a) => [a, a]), s.arch.toLowerCase());
+    if (!ARCHITECTURES.includes(s.arch.toLowerCase())) {
+      this.arch.append(element("option", { value: s.arch, text: s.arch, selected: "" }));
+    }
+    this.type.value = s.type || "";
+    this.shape.value = s.shape || "";
+    fillSelect(this.kind, [["", "any"], ...KINDS.map((k) => [k, k])], s.kind || "");
+    fillSelect(this.view, [["R", "register layout (-R)"], ["M", "matrix layout (-M)"]], s.view);
+    let names = [];
+    try {
+      const filters = { mode: "catalog", arch: s.arch };
+      for (const key of FILTERS) if (s[key]) filters[key] = s[key];
+      const rows = (await remembered("/api/json", filters)).instructions;
+      names = rows.map((row) => row.mnemonic.toLowerCase());
+    } catch (problem) {
+      if (stale()) return;
+      this.fail(problem.message);
+    }
+    if (stale()) return;
+    if (!s.inst && names.length) s.inst = names[0];
+    const choices = names.map((n) => [n, n]);
+    if (s.inst && !names.includes(s.inst.toLowerCase())) choices.unshift([s.inst, s.inst]);
+    fillSelect(this.inst, choices, s.inst && names.includes(s.inst.toLowerCase())
+      ? s.inst.toLowerCase() : s.inst);
+    if (!s.inst) {
+      this.clear();
+      if (!this.error.textContent) this.fail("No instruction passes these filters.");
+      return;
+    }
+    let facts;
+    try {
+      facts = (await remembered("/api/json", { mode: "d", arch: s.arch, inst: s.inst })).facts;
+    } catch (problem) {
+      if (stale()) return;
+      this.clear();
+      this.fail(problem.message);
+      return;
+    }
+    if (stale()) return;
+    const matrices = Object.keys(Object.values(facts.registers)[0]);
+    if (this.fresh && !matrices.includes(s.matrix)) s.matrix = matrices[0];
+    this.fresh = false;
+    fillSelect(this.matrix, matrices.map((m) => [m, MATRIX_NAMES[m] || m]), s.matrix);
+    if (!matrices.includes(s.matrix)) {
+      this.matrix.append(element("option", { value: s.matrix, text: s.matrix, selected: "" }));
+    }
+    const waves = [["", `default (wave${facts.waves[0]})`],
+      ...facts.waves.map((w) => [String(w), `wave${w}`])];
+    fillSelect(this.wave, waves, s.wave || "");
+    if (s.wave && !facts.waves.map(String).includes(s.wave)) {
+      this.wave.append(element("option", { value: s.wave, text: s.wave, selected: "" }));
+    }
+    this.modifierControls(facts.modifiers);
+    const picked = this.query(["view"]);
+    const [picture, detail, hip] = await Promise.all([
+      fetchText("/api/svg", picked),
+      // (-d honours the modifiers that pick formats: CBSZ/BLGP on CDNA4, matrix-a-fmt ...)
+      fetchText("/api/text", Object.assign({ mode: "d" }, this.query([]), { matrix: "" })),
+      fetchText("/api/hip", this.query([]))]);
+    if (stale()) return;
+    this.command.textContent = picture.command;
+    this.current = null;
+    if (picture.ok) {
+      this.picture.innerHTML = picture.body;
+      this.cells = Array.from(this.picture.querySelectorAll("rect.cell"));
+    } else {
+      this.clear();
+      this.fail(picture.body);
+    }
+    this.detail.textContent = detail.body;
+    this.hip.textContent = hip.body;
+  }
+
+  clear() {
+    this.picture.replaceChildren();
+    this.cells = [];
+    this.detail.textContent = "";
+    this.hip.textContent = "";
+    this.command.textContent = "";
+  }
+
+  query(extra) {
+    const s = this.state;
+    const picked = {};
+    for (const key of ["arch", "inst", "matrix", "wave", ...extra]) if (s[key]) picked[key] = s[key];
+    for (const spec of MODIFIERS) if (s[spec.key]) picked[spec.key] = s[spec.key];
+    return picked;
+  }
+
+  modifierControls(supported) {
+    const legend = this.mods.querySelector("legend");
+    const controls = [];
+    for (const spec of MODIFIERS) {
+      if (!supported.includes(spec.name)) continue;
+      const value = this.state[spec.key] || "";
+      let control;
+      if (spec.flag) {
+        control = element("input", { type: "checkbox", name: spec.key, id: this.id(spec.key) });
+        control.checked = ["1", "true", "yes", "on"].includes(value.toLowerCase());
+        control.addEventListener("change", () => this.set(spec.key, control.checked ? "1" : ""));
+      } else if (spec.names.length) {
+        control = element("select", { name: spec.key, id: this.id(spec.key) });
+        const choices = spec.names.map((n, code) => [code ? n : "", `${n} (${code})`]);
+        const chosen = /^\d+$/.test(value) && Number(value) > 0 ? spec.names[Number(value)]
+          : (value.toLowerCase() === spec.names[0] ? "" : value);
+        fillSelect(control, choices, chosen || "");
+        if (chosen && !spec.names.includes(chosen)) {
+          control.append(element("option", { value: chosen, text: chosen, selected: "" }));
+        }
+        control.addEventListener("change", () => this.set(spec.key, control.value));
+      } else {
+        control = element("input", { type: "number", min: "0", step: "1", name: spec.key,
+          id: this.id(spec.key), placeholder: "0", size: "4" });
+        control.value = value;
+        control.addEventListener("change", () => this.set(spec.key,
+          control.value === "0" ? "" : control.value));
+      }
+      control.title = spec.help;
+      controls.push(labelled(spec.option, control));
+    }
+    if (!controls.length) controls.push(element("span", { class: "none", text: "none" }));
+    this.mods.replaceChildren(legend, ...controls);
+  }
+
+  show(cell) {
+    for (const old of this.picture.querySelectorAll("rect.cell.hl")) old.classList.remove("hl");
+    this.current = cell;
+    const names = (cell.dataset.e || "").split(" ").filter(Boolean);
+    const wanted = new Set(names);
+    let copies = 0;
+    for (const other of this.cells) {
+      const others = (other.dataset.e || "").split(" ");
+      if (others.some((n) => wanted.has(n))) {
+        other.classList.add("hl");
+        copies += 1;
+      }
+    }
+    this.readout.replaceChildren(
+      element("span", { class: "r-element", text: names.join(", ") || "(nothing)" }),
+      " in register ", element("span", { class: "r-register", text: cell.dataset.reg || "" }),
+      ", lane ", element("span", { class: "r-lane", text: cell.dataset.lane || "" }),
+      ", bits ", element("span", { class: "r-bits", text: cell.dataset.bits || "" }),
+      " (", element("span", { class: "r-location", text: cell.dataset.v || "" }), "); ",
+      element("span", { class: "r-copies", text: String(copies) }),
+      copies === 1 ? " cell holds it" : " cells hold it (all highlighted)");
+  }
+
+  move(dx, dy) {
+    if (!this.cells || !this.cells.length) return;
+    const at = this.current ? this.cells.indexOf(this.current) : -1;
+    let next = at < 0 ? 0 : at;
+    if (at >= 0 && dx) next = Math.min(this.cells.length - 1, Math.max(0, at + dx));
+    if (at >= 0 && dy) {
+      const here = this.current;
+      const x = Number(here.getAttribute("x"));
+      const y = Number(here.getAttribute("y"));
+      let best = null;
+      for (const cell of this.cells) {
+        const cy = Number(cell.getAttribute("y"));
+        if (dy > 0 ? cy <= y : cy >= y) continue;
+        const score = [Math.abs(cy - y), Math.abs(Number(cell.getAttribute("x")) - x)];
+        if (!best || score[0] < best[0][0] || (score[0] === best[0][0] && score[1] < best[0][1])) {
+          best = [score, cell];
+        }
+      }
+      if (best) next = this.cells.indexOf(best[1]);
+    }
+    this.show(this.cells[next]);
+  }
+
+  key(event) {
+    const moves = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    this.move(...moves[event.key]);
+  }
+}
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.dataset.copied = "yes";
+  } catch (problem) {  // no clipboard permission: select the text to copy by hand
+    const range = document.createRange();
+    range.selectNodeContents(button.parentElement.querySelector("pre, code"));
+    window.getSelection().removeAllRanges();
+    window.getSelection().addRange(range);
+    button.dataset.copied = "selected";
+  }
+}
+
+function ordered(state) {
+  const keys = [...CORE, ...MODIFIERS.map((m) => m.key), ...FILTERS];
+  const result = {};
+  for (const key of keys) if (state[key]) result[key] = state[key];
+  for (const key of Object.keys(state)) if (!(key in result) && state[key]) result[key] = state[key];
+  return result;
+}
+
+function writeAddress() {
+  const first = ordered(panes[0].state);
+  let text = query(first);
+  if (panes[1]) {
+    const second = panes[1].state;
+    const diff = [];
+    for (const key of Object.keys(ordered(Object.assign({}, first, second)))) {
+      const a = first[key] || "";
+      const b = second[key] || "";
+      if (a !== b) diff.push(`${encodeURIComponent(key)}=${encodeURIComponent(b)}`);
+    }
+    text += (text ? "&" : "") + "compare=" + encodeURIComponent(diff.join("&"));
+  }
+  history.replaceState(null, "", "?" + text);
+}
+
+function secondState(first, compare) {
+  const state = Object.assign({}, first);
+  for (const [key, value] of Object.entries(parseState(compare))) {
+    if (value === "") delete state[key];
+    else state[key] = value;
+  }
+  return state;
+}
+
+function setCompare(on) {
+  const button = document.getElementById("compare-toggle");
+  const holder = document.getElementById("panes");
+  if (on && !panes[1]) {
+    panes.push(new Pane(2, panes[0].state));
+    holder.append(panes[1].root);
+    panes[1].render();
+  } else if (!on && panes[1]) {
+    panes.pop().root.remove();
+  }
+  holder.classList.toggle("two", on);
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = on ? "Close the second pane" : "Compare side by side";
+  writeAddress();
+}
+
+async function start() {
+  const holder = document.getElementById("panes");
+  const first = parseState(location.search);
+  const compare = first.compare;
+  delete first.compare;
+  try {
+    MODIFIERS = await fetchJSON("/api/options", {});
+    const rows = (await fetchJSON("/api/json", { mode: "catalog" })).instructions;
+    ARCHITECTURES = [...new Set(rows.map((row) => row.architecture.toLowerCase()))];
+    const types = new Set();
+    for (const row of rows) {
+      for (const t of Object.values(row.types)) if (t) types.add(t.key);
+    }
+    TYPES = [...types].sort();
+    KINDS = [...new Set(rows.map((row) => row.kind))].sort();
+  } catch (problem) {
+    holder.append(element("p", { class: "error", role: "alert", text: problem.message }));
+    return;
+  }
+  document.body.append(element("datalist", { id: "types" },
+    ...TYPES.map((t) => element("option", { value: t }))));
+  panes.push(new Pane(1, first));
+  holder.append(panes[0].root);
+  const renders = [panes[0].render()];
+  if (compare !== undefined) {
+    panes.push(new Pane(2, secondState(first, compare)));
+    holder.append(panes[1].root);
+    holder.classList.add("two");
+    const button = document.getElementById("compare-toggle");
+    button.setAttribute("aria-pressed", "true");
+    button.textContent = "Close the second pane";
+    renders.push(panes[1].render());
+  }
+  await Promise.all(renders);
+  writeAddress();
+  document.body.dataset.ready = "yes";
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("compare-toggle").addEventListener("click", () => {
+    setCompare(!panes[1]);
+  });
+  start();
+});

@@ -1,0 +1,312 @@
+"""The layout explorer (issue 21): `matrix-calculator --serve [--port N] [--host H]`.
+
+A local web server from the standard library (threaded) that serves one page, its script
+and its styles from the package (formats/explorer/), and answers the page's questions
+under /api/ by running the equivalent command line through the command line's own
+parse-and-answer path (matrix_cli.respond): /api/json is what --json prints, /api/svg
+what --format svg prints, /api/text the plain output and /api/hip what --emit hip
+prints. Query names are the command line's: arch, inst, matrix, view, wave, each
+modifier by its long option name (cbsz, neg-lo, matrix-a-fmt, ...), and for /api/json
+mode (L, d, g, m, R, M, catalog) with i, j, k, block, register, lane and the catalog's
+filters (type, shape, kind, sparse, blocks).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matrix_cli
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from http.server import ThreadingHTTPServer
+    from typing import Any
+
+ASSETS = Path(__file__).resolve().parent / "formats" / "explorer"
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8"}
+DEFAULT_PORT = 8642
+DEFAULT_HOST = "127.0.0.1"
+
+# This mode's options, for -h and completion (the command line's option table takes them
+# over): (dest, spelling, metavar or None for a flag, help).
+CLI_OPTIONS = (
+    ("serve", "--serve", None, "start the layout explorer, a local web page (see "
+     "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
+    ("port", "--port", "N", f"with --serve: the port (default {DEFAULT_PORT}; 0: any free "
+     "port)"),
+    ("host", "--host", "H", f"with --serve: the address to listen on (default {DEFAULT_HOST}: "
+     "this machine only)"),
+)
+
+# query name -> (the option shown, the option's long spelling for --name=value)
+VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
+          "wave": ("-w", "--wavefront"), "i": ("-I", "--I-coordinate"),
+          "j": ("-J", "--J-coordinate"), "k": ("-K", "--K-coordinate"),
+          "block": ("-b", "--block"), "register": ("-r", "--register"),
+          "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by")}
+MODES = {"L": "-L", "d": "-d", "g": "-g", "m": "-m", "R": "-R", "M": "-M",
+         "catalog": "--catalog"}
+VIEWS = ("R", "M")
+FILTERS = ("type", "shape", "kind", "sparse", "blocks")  # (m, n, k: coordinates here)
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+class BadQuery(ValueError):
+    """A query the explorer cannot turn into a command line (HTTP 400)."""
+
+
+def modifier_options() -> list[dict[str, Any]]:
+    """Every modifier of the command line: its library name, query name (the long option
+    without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
+    flag. Read from the command line's option table (the one place to port)."""
+    flags = {dest for dest, _, _ in matrix_cli.GFX1250_FLAGS}
+    helps = {dest: text for dest, _, text in matrix_cli.FLAGS}
+    found = []
+    for name in matrix_cli.MODIFIERS:
+        key = name.replace("_", "-")
+        found.append({"name": name, "key": key, "option": f"--{key}",
+                      "help": matrix_cli.VALUE_HELP.get(name) or helps.get(name, ""),
+                      "names": list(matrix_cli.GFX1250_NAMES.get(name, ())),
+                      "flag": name in flags})
+    return found
+
+
+def _matrices() -> dict[str, str]:
+    return dict(matrix_cli.MATRIX_FLAGS)
+
+
+def _shown_value(value: str) -> str:
+    return matrix_cli._shown(value)
+
+
+def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
+    """The command line of one /api query (without the program name). `kind`: json,
+    text, svg or hip. Empty values count as absent; unknown names are refused."""
+    query = {key: value for key, value in query.items() if value != ""}
+    mods = {m["key"]: m for m in modifier_options()}
+    allowed = set(VALUES) | set(mods) | {"matrix"}
+    if kind in ("json", "text"):
+        allowed |= {"mode", *FILTERS}
+    elif kind == "svg":
+        allowed.add("view")
+    unknown = sorted(set(query) - allowed)
+    if unknown:
+        raise BadQuery(f"unknown query name {_shown_value(unknown[0])}; this part of the "
+                       f"explorer takes {', '.join(sorted(allowed))}")
+    def values(*keys: str) -> list[str]:
+        found = []
+        for key in keys:
+            if key in query:
+                short, long = VALUES[key]
+                value = query[key]
+                found += [f"{long}={value}"] if value.startswith("-") else [short, value]
+        return found
+
+    words = values("arch", "inst")
+    if kind in ("json", "text"):
+        mode = query.get("mode")
+        if mode not in MODES:
+            raise BadQuery(f"mode= takes {', '.join(MODES)}, not "
+                           f"{_shown_value(mode or '')}")
+        words.append(MODES[mode])
+        words += [w for key in FILTERS if key in query
+                  for w in ("--filter", f"{key}={query[key]}")]
+    elif kind == "svg":
+        view = query.get("view", "R")
+        if view not in VIEWS:
+            raise BadQuery(f"view= takes R or M, not {_shown_value(view)}")
+        words.append(f"-{view}")
+    if "matrix" in query:
+        matrices = _matrices()
+        if query["matrix"] not in matrices:
+            raise BadQuery(f"matrix= takes {', '.join(matrices)}, not "
+                           f"{_shown_value(query['matrix'])}")
+        words.append(matrices[query["matrix"]])
+    words += values("wave", "i", "j", "k", "block", "register", "lane", "color-by")
+    for key, spec in mods.items():
+        value = query.get(key)
+        if value is None:
+            continue
+        if not spec["flag"]:
+            words += [f"{spec['option']}={value}"] if value.startswith("-") \
+                else [spec["option"], value]
+        elif value.lower() in TRUE:
+            words.append(spec["option"])
+        elif value.lower() not in FALSE:
+            raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
+    words += {"json": ["--json"], "svg": ["--format", "svg"], "hip": ["--emit", "hip"],
+              "text": []}[kind]
+    return words
+
+
+def command_line(words: Sequence[str]) -> str:
+    import shlex
+    return shlex.join([matrix_cli.program_name(), *words])
+
+
+def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
+    """(HTTP status, body, command line) of one /api query: the command line's own
+    answer (200), or its one-line error message (400)."""
+    try:
+        words = argv_of(query, kind)
+    except BadQuery as exc:
+        return 400, matrix_cli.error_line(str(exc)), ""
+    try:
+        status, text = matrix_cli.respond(words)
+    except Exception as exc:  # a defect: one line (as main() says it), never a traceback
+        return 500, matrix_cli.error_line(f"internal error ({type(exc).__name__}: {exc}); "
+                                          "please report this query"), command_line(words)
+    if status == 0:
+        return 200, text, command_line(words)
+    return (400 if status == 2 else 500), matrix_cli.error_line(text), command_line(words)
+
+
+def assets() -> dict[str, Path]:
+    """URL path -> file: the files of the assets folder, by name, and / for the page.
+    Nothing else is ever served (no path is joined from the request)."""
+    found = {f"/{path.name}": path for path in sorted(ASSETS.iterdir())
+             if path.is_file() and path.suffix in CONTENT_TYPES}
+    found["/"] = ASSETS / "index.html"
+    return found
+
+
+API = {"/api/json": ("json", "application/json"), "/api/text": ("text", "text/plain"),
+       "/api/svg": ("svg", "image/svg+xml"), "/api/hip": ("hip", "text/plain")}
+
+
+def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
+    """A threaded HTTP server bound to (host, port), not yet serving."""
+    import socket
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qsl, urlsplit
+
+    files = assets()
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "matrix-calculator-explorer"
+
+        def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+            url = urlsplit(self.path)
+            if url.path in API:
+                kind, content_type = API[url.path]
+                try:
+                    pairs = parse_qsl(url.query, keep_blank_values=True,
+                                      strict_parsing=False, max_num_fields=100)
+                except ValueError as exc:
+                    self._send(400, matrix_cli.error_line(f"bad query: {exc}"), "text/plain")
+                    return
+                query: dict[str, str] = {}
+                for key, value in pairs:
+                    if key in query:
+                        error = f"{key}= is given twice; give each name once"
+                        self._send(400, matrix_cli.error_line(error), "text/plain")
+                        return
+                    query[key] = value
+                status, body, command = answer(kind, query)
+                self._send(status, body, content_type if status == 200 else "text/plain",
+                           command)
+            elif url.path == "/api/options":
+                import json
+                self._send(200, json.dumps(modifier_options()), "application/json")
+            elif url.path in files:
+                path = files[url.path]
+                self._send(200, path.read_text(encoding="utf-8"),
+                           CONTENT_TYPES[path.suffix])
+            else:
+                self._send(404, f"no such page: {url.path}", "text/plain")
+
+        def _send(self, status: int, body: str, content_type: str, command: str = "") -> None:
+            data = body.encode("utf-8")
+            self.send_response(status)
+            if "charset" not in content_type:
+                content_type += "; charset=utf-8"
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            if command:  # (a header is one line of printable ASCII: escape the rest)
+                printable = all(" " <= c <= "~" for c in command)
+                self.send_header("X-Command-Line", command if printable else
+                                 command.encode("unicode_escape").decode("ascii"))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass  # quiet: standard output is the URL, standard error the errors
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = 256  # many requests at once wait instead of being refused
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            import sys
+            error = sys.exc_info()[1]
+            if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)
+                sys.stderr.write(matrix_cli.error_line(f"{type(error).__name__}: {error}")
+                                 + "\n")
+
+    return Server((host, port), Handler)
+
+
+def url_of(server: ThreadingHTTPServer) -> str:
+    host, port = (str(part) for part in server.server_address[:2])
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def _options(words: Sequence[str]) -> tuple[str, int]:
+    """(host, port) of `--serve [--port N] [--host H]`; ArgumentError otherwise."""
+    host, port, at = DEFAULT_HOST, str(DEFAULT_PORT), 0
+    words = [w for word in words for w in (word.split("=", 1) if word.startswith("--")
+                                           and "=" in word else [word])]
+    while at < len(words):
+        word = words[at]
+        if word == "--serve":
+            at += 1
+        elif word in ("--port", "--host"):
+            if at + 1 >= len(words):
+                raise matrix_cli.ArgumentError(f"the {word} option needs a value")
+            if word == "--port":
+                port = words[at + 1]
+            else:
+                host = words[at + 1]
+            at += 2
+        else:
+            raise matrix_cli.ArgumentError(
+                f"--serve starts the explorer and takes only --port N and --host H, "
+                f"not {_shown_value(word)}")
+    if not port.isdigit() or int(port) > 65535:
+        raise matrix_cli.ArgumentError(f"--port takes a port number 0-65535 (0: any free "
+                                       f"port), not {_shown_value(port)}")
+    return host, int(port)
+
+
+def serve(words: Sequence[str]) -> int:
+    """`--serve [--port N] [--host H]`: serve the explorer until Ctrl-C; the first line
+    of standard output is its URL. Returns the exit status."""
+    import gc
+    import sys
+    gc.enable()  # (the command turns it off for one-shot queries; a server runs on)
+    try:
+        host, port = _options(words)
+    except matrix_cli.ArgumentError as exc:
+        sys.stderr.write(matrix_cli.error_line(str(exc)) + "\n")
+        return 2
+    try:
+        server = make_server(host, port)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        sys.stderr.write(matrix_cli.error_line(f"cannot listen on {host} port {port}: "
+                                               f"{reason}") + "\n")
+        return 1
+    try:
+        sys.stdout.write(url_of(server) + "\n")
+        sys.stdout.flush()
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

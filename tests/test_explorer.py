@@ -1,0 +1,299 @@
+"""The explorer's server (issue 21): --serve, the assets it serves (and nothing else),
+/api answers equal to the command line's for the same query, its errors, and a bounded
+loopback load test. The page itself is tested in a browser: test_explorer_browser.py."""
+import http.client
+import json
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from conftest import call
+
+import matrix_cli
+import matrix_explorer
+
+ROOT = Path(__file__).resolve().parent.parent
+M32 = "v_mfma_f32_32x32x8_f16"
+
+
+@pytest.fixture(scope="module")
+def server():
+    found = matrix_explorer.make_server("127.0.0.1", 0)
+    thread = threading.Thread(target=found.serve_forever, daemon=True)
+    thread.start()
+    yield found
+    found.shutdown()
+    found.server_close()
+    thread.join(5)
+
+
+def get(server, path):
+    """(status, headers, body text) of GET `path`, sent as written (no normalising)."""
+    host, port = server.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode("utf-8")
+    finally:
+        connection.close()
+
+
+def api(server, endpoint, **query):
+    return get(server, f"/api/{endpoint}?{urlencode(query)}")
+
+
+def cli(argv):
+    status, out, err = call(argv)
+    return status, out, err
+
+
+# ---- /api/json is --json: (query, the command line a user would type), written out here
+# rather than derived, so that the explorer's translation is checked too.
+SAMPLES = [
+    ({"arch": "cdna3", "inst": M32, "matrix": "A", "mode": "g", "i": "5", "k": "6"},
+     ["-a", "cdna3", "-i", M32, "-g", "-A", "-I", "5", "-K", "6"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "B", "mode": "m", "register": "1", "lane": "3"},
+     ["-a", "cdna3", "-i", M32, "-m", "-B", "-r", "1", "-l", "3"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "C", "mode": "R"},
+     ["-a", "cdna3", "-i", M32, "-R", "-C"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "D", "mode": "M"},
+     ["-a", "cdna3", "-i", M32, "-M", "-D"]),
+    ({"arch": "cdna3", "inst": M32, "mode": "d"}, ["-a", "cdna3", "-i", M32, "-d"]),
+    ({"arch": "rdna3", "mode": "L"}, ["-a", "rdna3", "-L"]),
+    ({"arch": "cdna3", "inst": "v_mfma_f32_4x4x4_16b_f16", "matrix": "A", "mode": "R",
+      "cbsz": "2", "abid": "1"},
+     ["-a", "cdna3", "-i", "v_mfma_f32_4x4x4_16b_f16", "-R", "-A", "--cbsz", "2",
+      "--abid", "1"]),
+    ({"arch": "cdna3", "inst": "v_mfma_f32_4x4x4_16b_f16", "matrix": "B", "mode": "g",
+      "blgp": "3", "j": "2", "k": "1", "block": "5"},
+     ["-a", "cdna3", "-i", "v_mfma_f32_4x4x4_16b_f16", "-g", "-B", "--blgp", "3", "-J", "2",
+      "-K", "1", "-b", "5"]),
+    ({"arch": "rdna3", "inst": "v_wmma_f32_16x16x16_f16", "matrix": "A", "mode": "M",
+      "wave": "64", "neg-hi": "1"},
+     ["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16", "-M", "-A", "-w", "64", "--neg-hi",
+      "1"]),
+    ({"arch": "rdna4", "inst": "v_wmma_f32_16x16x16_f16", "matrix": "D", "mode": "g",
+      "i": "9", "j": "3", "wave": "32"},
+     ["-a", "rdna4", "-i", "v_wmma_f32_16x16x16_f16", "-g", "-D", "-I", "9", "-J", "3",
+      "-w", "32"]),
+    ({"arch": "cdna4", "inst": "v_mfma_f32_16x16x128_f8f6f4", "matrix": "A", "mode": "g",
+      "cbsz": "4", "i": "3", "k": "100"},
+     ["-a", "cdna4", "-i", "v_mfma_f32_16x16x128_f8f6f4", "-g", "-A", "--cbsz", "4", "-I",
+      "3", "-K", "100"]),
+    ({"arch": "gfx1250", "inst": "v_wmma_f32_16x16x128_f8f6f4", "matrix": "B", "mode": "R",
+      "matrix-a-fmt": "fp4", "matrix-b-fmt": "fp6"},
+     ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-R", "-B", "--matrix-a-fmt",
+      "fp4", "--matrix-b-fmt", "fp6"]),
+    ({"mode": "catalog", "type": "fp8", "kind": "wmma"},
+     ["--catalog", "--filter", "type=fp8", "--filter", "kind=wmma"]),
+    ({"arch": "cdna3", "mode": "catalog", "shape": "32x32x*"},
+     ["-a", "cdna3", "--catalog", "--filter", "shape=32x32x*"]),
+]
+
+
+@pytest.mark.parametrize("query, argv", SAMPLES, ids=[str(n) for n in range(len(SAMPLES))])
+def test_every_api_answer_is_what_json_prints(server, query, argv):
+    status, out, err = cli(argv + ["--json"])
+    assert status == 0 and err == "", err
+    code, headers, body = api(server, "json", **query)
+    assert (code, body) == (200, out)
+    assert headers["Content-Type"].startswith("application/json")
+    assert json.loads(body)["schema_version"] == 1
+    shown = shlex.split(headers["X-Command-Line"])
+    assert shown[0] == matrix_cli.program_name()
+    assert cli(shown[1:]) == (0, out, "")  # the command line shown gives the same answer
+
+
+def test_svg_text_and_hip_are_what_the_command_line_prints(server):
+    base = {"arch": "cdna3", "inst": "v_mfma_f32_4x4x4_16b_f16", "matrix": "A", "cbsz": "2",
+            "abid": "1"}
+    argv = ["-a", "cdna3", "-i", "v_mfma_f32_4x4x4_16b_f16", "-A", "--cbsz", "2", "--abid", "1"]
+    for view in ("R", "M"):
+        code, headers, body = api(server, "svg", view=view, **base)
+        assert (code, body) == (200, cli(argv + [f"-{view}", "--format", "svg"])[1])
+        assert headers["Content-Type"].startswith("image/svg+xml")
+        assert body.count('<rect class="cell"') > 16
+    code, _, body = api(server, "hip", **base)
+    assert (code, body) == (200, cli(argv + ["--emit", "hip"])[1])
+    assert "__device__" in body
+    code, _, body = api(server, "text", mode="d", arch="cdna3", inst=M32)
+    assert (code, body) == (200, cli(["-a", "cdna3", "-i", M32, "-d"])[1])
+
+
+BAD = [
+    ({"arch": "cdna3x", "mode": "L"}, ["-a", "cdna3x", "-L"]),
+    ({"arch": "cdna3", "inst": "v_mfma_nope", "matrix": "A", "mode": "R"},
+     ["-a", "cdna3", "-i", "v_mfma_nope", "-R", "-A"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "A", "mode": "g", "i": "99"},
+     ["-a", "cdna3", "-i", M32, "-g", "-A", "-I", "99"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "A", "mode": "g", "i": "-1"},
+     ["-a", "cdna3", "-i", M32, "-g", "-A", "--I-coordinate=-1"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "A", "mode": "R", "cbsz": "2"},
+     ["-a", "cdna3", "-i", M32, "-R", "-A", "--cbsz", "2"]),
+    ({"arch": "cdna3", "inst": M32, "matrix": "A", "mode": "R", "neg": "1"},
+     ["-a", "cdna3", "-i", M32, "-R", "-A", "--neg", "1"]),
+    ({"arch": "rdna3", "inst": "v_wmma_f32_16x16x16_f16", "matrix": "A", "mode": "R",
+      "wave": "48"},
+     ["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16", "-R", "-A", "-w", "48"]),
+    ({"mode": "catalog", "type": "fp8", "shape": "16x"},
+     ["--catalog", "--filter", "type=fp8", "--filter", "shape=16x"]),
+    ({"arch": "cdna3", "inst": M32, "mode": "g"}, ["-a", "cdna3", "-i", M32, "-g"]),
+]
+
+
+@pytest.mark.parametrize("query, argv", BAD, ids=[str(n) for n in range(len(BAD))])
+def test_bad_input_gets_400_and_the_command_lines_message(server, query, argv):
+    status, out, err = cli(argv + ["--json"])
+    assert status == 2 and out == "" and err.count("\n") == 1
+    code, headers, body = api(server, "json", **query)
+    assert (code, body) == (400, err.rstrip("\n"))
+    assert headers["Content-Type"].startswith("text/plain")
+
+
+@pytest.mark.parametrize("path, wanted", [
+    ("/api/json?arch=cdna3&inst=x&mode=Q", "mode= takes L, d, g, m, R, M, catalog, not 'Q'"),
+    ("/api/json?arch=cdna3&mode=L&colour=red", "unknown query name 'colour'"),
+    ("/api/json?arch=cdna3&arch=cdna2&mode=L", "arch= is given twice"),
+    ("/api/svg?arch=cdna3&inst=x&matrix=A&view=Z", "view= takes R or M, not 'Z'"),
+    ("/api/svg?arch=cdna3&inst=x&matrix=Q", "matrix= takes A, B, C, D, K, SA, SB, not 'Q'"),
+    ("/api/svg?arch=gfx1250&inst=x&matrix=A&matrix-a-reuse=maybe", "is a flag"),
+    ("/api/svg?arch=cdna3&inst=x&mode=R", "unknown query name 'mode'"),
+])
+def test_queries_the_explorer_cannot_translate_get_400_and_one_line(server, path, wanted):
+    code, _, body = get(server, path)
+    assert code == 400 and wanted in body and "\n" not in body
+    assert body.startswith(f"{matrix_cli.program_name()}: error: ")
+
+
+def test_the_page_and_its_assets_are_served_from_the_package(server):
+    folder = ROOT / "formats" / "explorer"
+    for path, name, kind in [("/", "index.html", "text/html"),
+                             ("/index.html", "index.html", "text/html"),
+                             ("/explorer.js", "explorer.js", "text/javascript"),
+                             ("/explorer.css", "explorer.css", "text/css")]:
+        code, headers, body = get(server, path)
+        assert code == 200 and headers["Content-Type"].startswith(kind)
+        assert body == (folder / name).read_text(encoding="utf-8")
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'(?:src|href)="([^"]+)"', page) == ["data:,", "/explorer.css",
+                                                           "/explorer.js"]
+    for name in ("index.html", "explorer.js", "explorer.css"):  # offline: no CDN, no web
+        assert not re.search(r"https?:|//[a-z]", (folder / name).read_text(encoding="utf-8")
+                             .replace("http://www.w3.org", "")), name
+
+
+@pytest.mark.parametrize("path", [
+    "/nope", "/api", "/api/", "/api/jsonx", "/api/json/../../matrix_cli.py",
+    "/../matrix_cli.py", "/%2e%2e/matrix_cli.py", "/..%2fmatrix_cli.py",
+    "/explorer.js/../../../matrix_cli.py", "//etc/passwd", "/formats/explorer/index.html",
+    "/formats/output.schema.json", "/matrix_explorer.py", "/%2Fetc%2Fpasswd",
+    "/explorer.js%00.html", "/.", "/..", "/index.html/",
+])
+def test_nothing_but_the_assets_is_served(server, path):
+    code, _, body = get(server, path)
+    assert code == 404, body
+    assert "import" not in body and "root:" not in body
+
+
+def test_the_modifiers_offered_are_the_command_lines_options(server):
+    code, _, body = get(server, "/api/options")
+    offered = json.loads(body)
+    assert code == 200 and [m["name"] for m in offered] == list(matrix_cli.MODIFIERS)
+    spellings = set(matrix_cli.spellings())
+    for spec in offered:
+        assert spec["option"] == "--" + spec["key"] and spec["option"] in spellings
+    by_key = {m["key"]: m for m in offered}
+    assert by_key["matrix-a-fmt"]["names"] == ["fp8", "bf8", "fp6", "bf6", "fp4"]
+    assert by_key["matrix-a-reuse"]["flag"] and not by_key["cbsz"]["flag"]
+
+
+def test_200_concurrent_api_calls_are_all_answered_correctly(server):
+    """A bounded loopback load test: 200 calls at once, from 200 threads, on 127.0.0.1."""
+    assert server.server_address[0] == "127.0.0.1"
+    queries = SAMPLES[:12]
+    expected = [cli(argv + ["--json"])[1] for _, argv in queries]
+    start = threading.Barrier(200, timeout=30)
+
+    def one(n):
+        query, _ = queries[n % len(queries)]
+        start.wait()
+        return n, api(server, "json", **query)
+
+    began = time.monotonic()
+    with ThreadPoolExecutor(max_workers=200) as pool:
+        answers = list(pool.map(one, range(200), timeout=90))
+    took = time.monotonic() - began
+    assert len(answers) == 200
+    wrong = [n for n, (code, _, body) in answers
+             if (code, body) != (200, expected[n % len(queries)])]
+    assert wrong == []
+    assert took < 90
+
+
+# ---- the command: --serve [--port N] [--host H]
+
+def test_serve_prints_its_url_first_and_stops_cleanly_on_ctrl_c():
+    proc = subprocess.Popen([sys.executable, str(ROOT / "matrix_calculator.py"), "--serve",
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()
+        match = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\n", line)
+        assert match, line
+        connection = http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=30)
+        connection.request("GET", "/api/json?arch=cdna3&mode=L")
+        response = connection.getresponse()
+        assert response.status == 200 and b'"mode": "list"' in response.read()
+        connection.close()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert (proc.returncode, out, err) == (0, "", "")
+
+
+@pytest.mark.parametrize("argv, wanted", [
+    (["--serve", "--port", "http"], "--port takes a port number 0-65535"),
+    (["--serve", "--port", "70000"], "--port takes a port number 0-65535"),
+    (["--serve", "--port"], "the --port option needs a value"),
+    (["--serve", "-a", "cdna3"], "takes only --port N and --host H, not '-a'"),
+])
+def test_serve_refuses_bad_options_in_one_line(argv, wanted):
+    status, out, err = cli(argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and wanted in err
+
+
+def test_a_port_in_use_is_one_line_and_status_1(server):
+    port = server.server_address[1]
+    status, out, err = cli(["--serve", "--port", str(port)])
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert f"cannot listen on 127.0.0.1 port {port}" in err
+
+
+def test_a_defect_is_one_line_with_status_500_not_a_traceback(monkeypatch):
+    def broken(words):
+        raise KeyError("oops")
+    monkeypatch.setattr(matrix_cli, "respond", broken)
+    status, body, command = matrix_explorer.answer("json", {"arch": "cdna3", "mode": "L"})
+    assert status == 500 and "\n" not in body and "internal error (KeyError" in body
+    assert command.split()[1:] == ["-a", "cdna3", "-L", "--json"]
+
+
+@pytest.mark.parametrize("value", ["cdna3\r\nX-Injected: 1", "cdna3\n", "cdna€", "\x00"])
+def test_odd_values_get_the_command_lines_message_and_no_extra_header(server, value):
+    code, headers, body = api(server, "json", arch=value, mode="L")
+    status, out, err = cli(["-a", value, "-L", "--json"])
+    assert (code, body) == (400, err.rstrip("\n")) and "\n" not in body
+    assert "X-Injected" not in headers
+    assert headers["X-Command-Line"].isascii() and "\n" not in headers["X-Command-Line"]

@@ -1,0 +1,323 @@
+"""The explorer's page in a real browser (issue 21): Playwright for Python driving the
+system's Chromium. Skipped where Chromium or Playwright is missing, except under CI=true
+(conftest.missing), where they must be installed: tests/install_browser.sh does it.
+
+Every expectation comes from the command line itself (its --json, --format svg, -d and
+--emit hip output for the same query), never from the page's own script."""
+import json
+import os
+import re
+import shutil
+import threading
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from conftest import call, missing, need_module
+
+import matrix_explorer
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+M32 = "v_mfma_f32_32x32x8_f16"
+M4 = "v_mfma_f32_4x4x4_16b_f16"
+WMMA = "v_wmma_f32_16x16x16_f16"
+
+
+def chromium_path():
+    """The system's Chromium: $CHROMIUM, /usr/bin/chromium, or chromium(-browser) on PATH."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def server():
+    found = matrix_explorer.make_server("127.0.0.1", 0)
+    thread = threading.Thread(target=found.serve_forever, daemon=True)
+    thread.start()
+    yield matrix_explorer.url_of(found)
+    found.shutdown()
+    found.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = need_module("playwright.sync_api", "the explorer's browser tests drive "
+                           "Chromium with it (pip install -r requirements-dev.txt)")
+    path = chromium_path()
+    if path is None:
+        missing("Chromium is not installed (bash tests/install_browser.sh installs it)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Page:
+    """A browser tab on the explorer that records console errors and page errors."""
+
+    def __init__(self, browser, server):
+        self.base = server
+        self.context = browser.new_context(viewport={"width": 1500, "height": 1000})
+        self.tab = self.context.new_page()
+        self.tab.set_default_timeout(20000)
+        self.errors = []
+        self.tab.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
+                    else None)
+        self.tab.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def open(self, query=""):
+        self.tab.goto(self.base + ("?" + query if query else ""))
+        self.settle()
+        return self.tab
+
+    def settle(self):
+        self.tab.wait_for_function(
+            "document.body.dataset.ready === 'yes' && [...document.querySelectorAll('.pane')]"
+            ".every(p => p.dataset.busy === 'no')")
+
+    def state(self):
+        return {k: v[0] for k, v in parse_qs(urlsplit(self.tab.url).query,
+                                             keep_blank_values=True).items()}
+
+    def readout(self, pane=""):
+        box = self.tab.locator(f"#readout{pane}")
+        return {name: box.locator(f".r-{name}").text_content()
+                for name in ("element", "register", "lane", "bits", "location", "copies")}
+
+
+@pytest.fixture
+def page(browser, server):
+    opened = Page(browser, server)
+    yield opened
+    opened.context.close()
+
+
+def clean(page):
+    assert page.errors == []
+
+
+def cli(argv):
+    status, out, err = call(argv)
+    assert status == 0 and err == "", err
+    return out
+
+
+def svg_title(svg):
+    return re.search(r"<title>([^<]*)</title>", svg).group(1)
+
+
+def test_a_state_url_shows_that_layout(page):
+    tab = page.open(f"arch=cdna3&inst={M32}&matrix=A&view=R")
+    svg = cli(["-a", "cdna3", "-i", M32, "-R", "-A", "--format", "svg"])
+    assert tab.locator("#picture svg > title").text_content() == svg_title(svg)
+    assert tab.locator("#picture rect.cell").count() == svg.count('<rect class="cell"') == 256
+    assert [tab.locator(f"#{name}").input_value() for name in ("arch", "inst", "matrix", "view")] \
+        == ["cdna3", M32, "A", "R"]
+    assert tab.locator("#command").text_content().split()[1:] == \
+        ["-a", "cdna3", "-i", M32, "-R", "-A", "--format", "svg"]
+    assert tab.locator("#detail").text_content() == cli(["-a", "cdna3", "-i", M32, "-d"])
+    assert tab.locator("#hip").text_content() == cli(["-a", "cdna3", "-i", M32, "-A",
+                                                      "--emit", "hip"])
+    assert tab.locator("#error").is_hidden()
+    clean(page)
+
+
+@pytest.mark.parametrize("arch, inst, matrix, view, element, argv", [
+    ("cdna3", M32, "A", "R", "A[5][6]", ["-I", "5", "-K", "6"]),
+    ("cdna3", M32, "C", "M", "C[17][3]", ["-I", "17", "-J", "3"]),
+    ("rdna4", WMMA, "B", "R", "B[7][12]", ["-K", "7", "-J", "12"]),
+])
+def test_the_hover_read_out_agrees_with_get(page, arch, inst, matrix, view, element, argv):
+    tab = page.open(f"arch={arch}&inst={inst}&matrix={matrix}&view={view}")
+    tab.locator(f'#picture rect.cell[data-e="{element}"]').first.hover()
+    shown = page.readout()
+    found = json.loads(cli(["-a", arch, "-i", inst, "-g", f"-{matrix}", *argv, "--json"]))
+    first = found["locations"][0]
+    assert shown["element"] == found["element"]["text"] == element
+    assert (shown["register"], shown["lane"], shown["bits"]) == \
+        (f"v{first['register']}", str(first["lane"]), f"{first['bits'][1]}:{first['bits'][0]}")
+    copies = tab.locator(f'#picture rect.cell[data-e~="{element}"]').count()
+    assert tab.locator("#picture rect.cell.hl").count() == copies == int(shown["copies"])
+    if view == "M":
+        assert {loc["text"] for loc in found["locations"]} == set(tab.locator(
+            "#picture rect.cell.hl").evaluate_all("cells => cells.map(c => c.dataset.v)"))
+    clean(page)
+
+
+def test_every_copy_is_highlighted(page):
+    """In wave32, RDNA3 keeps each A value in two lanes: both light up."""
+    tab = page.open(f"arch=rdna3&inst={WMMA}&matrix=A&view=M&wave=32")
+    tab.locator('#picture rect.cell[data-e="A[3][5]"]').first.hover()
+    found = json.loads(cli(["-a", "rdna3", "-i", WMMA, "-g", "-A", "-I", "3", "-K", "5",
+                            "-w", "32", "--json"]))
+    lit = tab.locator("#picture rect.cell.hl").evaluate_all(
+        "cells => cells.map(c => c.dataset.v)")
+    assert len(lit) == len(found["locations"]) == 2
+    assert sorted(lit) == sorted(loc["text"] for loc in found["locations"])
+    assert page.readout()["copies"] == "2"
+    clean(page)
+
+
+def test_the_modifiers_offered_are_the_instructions_and_changing_one_redraws(page):
+    tab = page.open(f"arch=cdna3&inst={M4}&matrix=A&view=R")
+    offered = tab.locator("#modifiers input, #modifiers select").evaluate_all(
+        "controls => controls.map(c => c.name)")
+    facts = json.loads(cli(["-a", "cdna3", "-i", M4, "-d", "--json"]))["facts"]
+    assert offered == [m.replace("_", "-") for m in facts["modifiers"]] == \
+        ["cbsz", "abid", "blgp"]
+    tab.locator("#cbsz").fill("2")
+    tab.locator("#cbsz").dispatch_event("change")
+    page.settle()
+    tab.locator("#abid").fill("1")
+    tab.locator("#abid").dispatch_event("change")
+    page.settle()
+    assert page.state() == {"arch": "cdna3", "inst": M4, "matrix": "A", "view": "R",
+                            "cbsz": "2", "abid": "1"}
+    svg = cli(["-a", "cdna3", "-i", M4, "-R", "-A", "--cbsz", "2", "--abid", "1",
+               "--format", "svg"])
+    assert tab.locator("#picture svg > title").text_content() == svg_title(svg)
+    assert "CBSZ=2, ABID=1" in svg_title(svg)
+    wmma = page.open(f"arch=rdna3&inst={WMMA}&matrix=A")
+    names = wmma.locator("#modifiers input, #modifiers select").evaluate_all(
+        "controls => controls.map(c => c.name)")
+    assert "cbsz" not in names and "neg-hi" in names
+    clean(page)
+
+
+def test_named_modifier_values_are_chosen_by_name(page):
+    inst = "v_wmma_f32_16x16x128_f8f6f4"
+    tab = page.open(f"arch=gfx1250&inst={inst}&matrix=A&view=R")
+    tab.locator("#matrix-a-fmt").select_option("fp4")
+    page.settle()
+    assert page.state()["matrix-a-fmt"] == "fp4"
+    svg = cli(["-a", "gfx1250", "-i", inst, "-R", "-A", "--matrix-a-fmt", "fp4",
+               "--format", "svg"])
+    assert tab.locator("#picture svg > title").text_content() == svg_title(svg)
+    assert tab.locator("#picture rect.cell").count() == svg.count('<rect class="cell"')
+    clean(page)
+
+
+def test_the_url_round_trips(page, browser, server):
+    tab = page.open()
+    tab.locator("#arch").select_option("rdna4")
+    page.settle()
+    tab.locator("#inst").select_option(WMMA)
+    page.settle()
+    tab.locator("#matrix").select_option("B")
+    page.settle()
+    tab.locator("#view").select_option("M")
+    page.settle()
+    tab.locator("#wave").select_option("64")
+    page.settle()
+    tab.locator("#neg-hi").fill("1")
+    tab.locator("#neg-hi").dispatch_event("change")
+    page.settle()
+    state = page.state()
+    assert state == {"arch": "rdna4", "inst": WMMA, "matrix": "B", "view": "M", "wave": "64",
+                     "neg-hi": "1"}
+    title = tab.locator("#picture svg > title").text_content()
+    again = Page(browser, server)
+    try:
+        other = again.open(urlsplit(tab.url).query)
+        assert again.state() == state
+        assert other.locator("#picture svg > title").text_content() == title
+        assert [other.locator(f"#{n}").input_value() for n in
+                ("arch", "inst", "matrix", "view", "wave", "neg-hi")] == \
+            ["rdna4", WMMA, "B", "M", "64", "1"]
+        clean(again)
+    finally:
+        again.context.close()
+    clean(page)
+
+
+def test_filters_narrow_the_instructions_as_the_catalog_does(page):
+    tab = page.open("arch=cdna3&type=fp8&shape=16x16x*")
+    shown = tab.locator("#inst option").evaluate_all("options => options.map(o => o.value)")
+    rows = json.loads(cli(["-a", "cdna3", "--catalog", "--filter", "type=fp8", "--filter",
+                           "shape=16x16x*", "--json"]))["instructions"]
+    assert shown == [row["mnemonic"].lower() for row in rows] and len(shown) >= 2
+    assert page.state()["inst"] == shown[0]
+    clean(page)
+
+
+def test_two_panes_side_by_side(page):
+    tab = page.open(f"arch=cdna3&inst={M4}&matrix=A&view=R&cbsz=2&abid=1&compare=cbsz%3D%26abid%3D")
+    left = tab.locator("#picture svg > title").text_content()
+    right = tab.locator("#picture-2 svg > title").text_content()
+    assert "CBSZ=2, ABID=1" in left and "modifiers: none" in right
+    box1, box2 = tab.locator("#pane").bounding_box(), tab.locator("#pane-2").bounding_box()
+    assert box2["x"] >= box1["x"] + box1["width"] - 1 and abs(box1["y"] - box2["y"]) < 2
+    tab.locator("#cbsz-2").fill("1")
+    tab.locator("#cbsz-2").dispatch_event("change")
+    page.settle()
+    assert parse_qs(page.state()["compare"], keep_blank_values=True) == \
+        {"cbsz": ["1"], "abid": [""]}
+    assert "CBSZ=1" in tab.locator("#picture-2 svg > title").text_content()
+    tab.locator("#compare-toggle").click()
+    assert tab.locator("#pane-2").count() == 0 and "compare" not in page.state()
+    tab.locator("#compare-toggle").click()
+    page.settle()
+    assert tab.locator("#picture-2 svg > title").text_content() == left
+    clean(page)
+
+
+@pytest.mark.parametrize("query, argv", [
+    ("arch=cdna3&inst=v_mfma_nope&matrix=A", ["-a", "cdna3", "-i", "v_mfma_nope", "-d"]),
+    (f"arch=cdna3&inst={M4}&matrix=A&cbsz=9",
+     ["-a", "cdna3", "-i", M4, "-R", "-A", "--cbsz", "9", "--format", "svg"]),
+    ("arch=cdna3&type=fp8&shape=16x", ["-a", "cdna3", "--catalog", "--filter", "type=fp8",
+                                       "--filter", "shape=16x"]),
+])
+def test_bad_input_shows_the_command_lines_message(page, query, argv):
+    tab = page.open(query)
+    status, out, err = call(argv)
+    assert status == 2 and out == ""
+    assert tab.locator("#error").is_visible()
+    assert tab.locator("#error").text_content() == err.rstrip("\n")
+    # the only console lines are the browser's notes of the 400 answers
+    assert page.errors and all("status of 400" in e for e in page.errors), page.errors
+
+
+def test_the_keyboard_reaches_everything(page):
+    tab = page.open(f"arch=cdna3&inst={M32}&matrix=A&view=R")
+    reached = []
+    for _ in range(40):
+        tab.keyboard.press("Tab")
+        reached.append(tab.evaluate("document.activeElement.id"))
+        if reached[-1] == "picture":
+            break
+    assert {"arch", "inst", "matrix", "view", "wave", "picture"} <= set(reached)
+    assert page.readout()["element"] == "A[0][0]"
+    tab.keyboard.press("ArrowRight")
+    tab.keyboard.press("ArrowDown")
+    assert page.readout()["element"] == "A[1][1]"
+    found = json.loads(cli(["-a", "cdna3", "-i", M32, "-g", "-A", "-I", "1", "-K", "1",
+                            "--json"]))
+    assert page.readout()["location"] == found["locations"][0]["text"]
+    tab.locator("#view").focus()
+    tab.keyboard.press("ArrowDown")
+    page.settle()
+    assert page.state()["view"] == "M"
+    assert "matrix layout" in tab.locator("#picture svg > title").text_content()
+    clean(page)
+
+
+def test_the_facts_follow_the_modifiers_that_pick_formats(page):
+    inst = "v_mfma_f32_16x16x128_f8f6f4"
+    tab = page.open(f"arch=cdna4&inst={inst}&matrix=A&cbsz=4&blgp=2")
+    detail = cli(["-a", "cdna4", "-i", inst, "-d", "--cbsz", "4", "--blgp", "2"])
+    assert "Src0: FP4" in detail and tab.locator("#detail").text_content() == detail
+    clean(page)
+
+
+def test_a_new_instruction_without_the_matrix_falls_back_to_its_first(page):
+    tab = page.open("arch=cdna3&inst=v_smfmac_f32_16x16x32_f16&matrix=K&view=R")
+    assert "K matrix" in tab.locator("#picture svg > title").text_content()
+    tab.locator("#inst").select_option(M32)
+    page.settle()
+    assert page.state()["matrix"] == "A" and tab.locator("#error").is_hidden()
+    clean(page)
