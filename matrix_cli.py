@@ -491,8 +491,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the calculator; returns the exit status: 0, 2 for any error in the command
     line, 1 when the output cannot be written, 130 when interrupted (Ctrl-C). No
     exception escapes."""
-    global _ARGV
-    _ARGV = list(sys.argv[1:] if argv is None else argv)
     try:
         words = sys.argv[1:] if argv is None else list(argv)
         if "--serve" in words:  # issue 21: the explorer, a front end of its own
@@ -515,7 +513,9 @@ def respond(argv: Sequence[str]) -> tuple[int, str]:
     """One command line answered without writing anything: (0, its output) or (the exit
     status, the error message main() prints). main() and the explorer's /api use it."""
     try:
-        return 0, _answer(parse_args(argv))
+        args = parse_args(argv)
+        args.words = list(argv)  # the command line as given (recorded by --emit hip)
+        return 0, _answer(args)
     except HelpRequested as help_text:
         return 0, str(help_text)
     except ArgumentError as exc:
@@ -927,16 +927,13 @@ def _code(args: Any, inst: Any, numbers: dict[str, int], wave: int) -> str:
     from formats import hip
     prefix = None if args.prefix is _ABSENT else (args.prefix or "")
     options = hip.Options(ld=numbers["ld"] or None, order=order, lds=args.lds, prefix=prefix,
-                          command=_command_line())
+                          command=_command_line(args.words))
     return hip.emit(inst, matrix, mods, wave, options)
 
 
-_ARGV: list[str] = []  # the arguments of the running main() (recorded in --emit's header)
-
-
-def _command_line() -> str:
+def _command_line(words: Sequence[str]) -> str:
     import shlex
-    return shlex.join([program_name(), *_ARGV])
+    return shlex.join([program_name(), *words])
 
 
 def _linear_layout(args: Any, inst: Any, matrix: str, mods: Any, wave: int) -> str:
