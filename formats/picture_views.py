@@ -1,18 +1,14 @@
 """The two views of a layout picture, laid out as cells (formats/pictures.py draws them).
 
-* "register" (-R): the matrix as a grid, rows x columns, one panel per block (blocks
-  that read identical registers, as CBSZ broadcasts make them, share a panel), and a
-  panel per run of columns where the matrix is too wide for one. A cell is labelled
-  with its register, lane and bits; an element read from several lanes (RDNA3's
-  replicated A and B) is split into one stripe per copy.
-* "matrix" (-M): lanes x registers, each register divided by bit position, so values
-  that share a VGPR are sub-columns and values spanning two VGPRs (fp6 straddlers,
-  64-bit pairs) cross the register border; registers (or, transposed, lanes) are split
-  into panels where one row of them would be too wide.
+* "register" (-R): the matrix as a grid, one panel per block (blocks reading identical
+  registers, as CBSZ broadcasts make them, share one) and per run of columns where the
+  matrix is too wide; a cell names its register, lane and bits; an element read from
+  several lanes (RDNA3's replicated A and B) is split into one stripe per copy.
+* "matrix" (-M): lanes x registers, each register divided by bit position (values in two
+  VGPRs cross the border); VGPRs (transposed: lanes) split into panels where too wide.
 
 Every cell is made large enough for a label of at least READABLE pixels: cells grow,
-labels wrap over two or three lines, and wide matrices split into panels, rather than
-labels being dropped.
+labels wrap over two or three lines, and wide matrices split into panels.
 """
 from __future__ import annotations
 
