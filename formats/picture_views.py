@@ -96,7 +96,7 @@ def _fits(lines: list[str], size: float, room: float) -> tuple[float, int]:
 
 
 def _height(lines: int, size: float) -> float:
-    return lines * LINE_HEIGHT * size + 2 * PAD + 2
+    return lines * LINE_HEIGHT * size + 2 * PAD + 2  # lines at size, padded
 
 
 def _chunk(count: int, cell: float) -> int:
@@ -278,12 +278,8 @@ def element_labels(inst: mc.Instruction, elems: tuple[mc.Element, ...]) -> list[
 
 def _straddles(slots: list[mc.Slot], bits: int) -> bool:
     """Whether a value crosses a multiple of `bits` (a panel border)."""
-    for s in slots:
-        lo = s.location.register * 32 + s.location.bits[0]
-        hi = s.location.register * 32 + s.location.bits[1] + 1
-        if lo // bits != (hi - 1) // bits:
-            return True
-    return False
+    return any((s.location.register * 32 + s.location.bits[0]) // bits !=
+               (s.location.register * 32 + s.location.bits[1]) // bits for s in slots)
 
 
 @dataclass
@@ -299,10 +295,10 @@ class Grid:
     group: int  # lanes (transposed) or VGPRs per panel
     panels: int
     top: float
-    gx: float = 0.0
-    title_h: float = 0.0
-    head_h: float = 0.0
-    panel_h: float = 0.0
+    gx: float = 0.0  # where the cells start across
+    title_h: float = 0.0  # a panel's title
+    head_h: float = 0.0  # its lane/VGPR headers
+    panel_h: float = 0.0  # the whole panel
 
     def box(self, lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
         """x, y, w, h of bits lo..hi-1 of a lane."""
