@@ -37,15 +37,25 @@ def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
     return shown
 
 
+def listed_index_bits(inst: Instruction) -> int:
+    """How many bits of a lane's index slice (from the OPSEL slice's first bit) the
+    reference lists under -m -k: 2*K/bits, one 4-bit field per group of four K, so
+    K/(2*bits) groups. Derived from every SWMMAC -m -k golden record (16-bit data: 1
+    group, 8-bit: 2, in wave32 and wave64) and the reference's wave32 listing of
+    v_swmmac_i32_16x16x64_iu4 (all 8 groups, bits 0-31; wave64: its 4); for 16-bit and
+    8-bit data this is the pairs of the first A VGPR, for 4-bit data the whole slice."""
+    return 2 * inst.k // inst.a_type.bits
+
+
 def index_entry_first_register(inst: Instruction, entries: list[Entry],
                                base_bit: int) -> list[Entry]:
-    """Quirk `index_entry_first_register` (-m -k): the reference lists only the
-    compression indices of the pairs held by the first A register (RDNA4), although the
-    lane holds more (-M, -g, JSON and the library list them all)."""
+    """Quirk `index_entry_first_register` (-m -k, RDNA4 SWMMAC): the reference lists
+    only the compression indices in the first listed_index_bits(inst) bits of the lane's
+    slice, although the lane may hold more (-M, -g, JSON and the library list them all)."""
     if "index_entry_first_register" not in inst.quirks:
         return entries
-    per_reg = 4 * (32 // (2 * inst.a_type.bits))
-    return [e for e in entries if e.location.bits[0] - base_bit < per_reg]
+    listed = listed_index_bits(inst)
+    return [e for e in entries if e.location.bits[0] - base_bit < listed]
 
 
 def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValues,

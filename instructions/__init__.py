@@ -23,8 +23,8 @@ QUIRKS = {
     "broadcast_skip_walk": "-m on a CBSZ/ABID- or BLGP-remapped operand lists a "
                            "broadcast slot once and skips the slots it hides",
     "output_b_by_row": "-D -o pairs A[i][k] with B[k][i] instead of B[k][j] (RDNA3)",
-    "index_entry_first_register": "-m -k lists only the indices of the pairs held by "
-                                  "the first A register (RDNA4)",
+    "index_entry_first_register": "-m -k lists only the first K/(2*bits) index groups "
+                                  "of the lane's slice (RDNA4 SWMMAC)",
     "untitled_blocks": "-R prints the one block of a WMMA operand without a block title",
 }
 
