@@ -625,22 +625,14 @@ def facts(inst: Instruction, wave: int | None = None,
 
 
 def formulas(inst: Instruction) -> list[dict[str, Any]]:
-    """The mapping formulas of -d, one dict per line: wave, direction
-    (element_to_register or register_to_element), label and text."""
+    """The mapping formulas derived from the layouts, one dict per line: wave, direction
+    (element_to_register or register_to_element), label and text (-d --json)."""
     from layouts import formula_sections
-    from layouts.formulas_rdna import LANES_0_31
     table = formula_sections(_instruction(inst))
-    out = []
-    for wave, sides in table.items():
-        for direction, lines in zip(("element_to_register", "register_to_element"), sides):
-            for label, text in lines:
-                if isinstance(text, tuple):
-                    high, low = [t for t in text if t != LANES_0_31][:2]
-                    prefix = "(lanes 0-31 only) " if LANES_0_31 in text else ""
-                    text = f"{prefix}{high} through {low}"
-                out.append({"wave": wave, "direction": direction, "label": label,
-                            "text": text})
-    return out
+    return [{"wave": wave, "direction": direction, "label": label, "text": text}
+            for wave, sides in table.items()
+            for direction, lines in zip(("element_to_register", "register_to_element"), sides)
+            for label, text in lines]
 
 
 # ---- the catalog

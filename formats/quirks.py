@@ -4,15 +4,16 @@ Text output reproduces the reference tool byte for byte, including a few behavio
 that do not describe the hardware. Each one is a filter here, applied only to text and
 only where the instruction's architecture declares the quirk (`Architecture.quirks`,
 names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
-(The formula texts the reference prints wrongly, quirk `reference_formulas`, are kept
-beside the formula builders in layouts/formulas_cdna.py.)
 """
 from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from instructions.model import Instruction
+    from layouts.formulas import Section
     from matrix_api import Calculation, Entry, ModifierValues
 
 
@@ -35,6 +36,20 @@ def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
         shown += found
         slot += max(1, len(found))
     return shown
+
+
+def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
+    """Quirk `reference_formulas` (-d text): the reference's hand-written formula texts
+    ({wave: (element -> register lines, register -> element lines)}, a few of them wrong:
+    tests/test_reference_formulas.py lists those) in place of the formulas derived from
+    the layouts (layouts/formulas.py), which JSON and the library give; None where the
+    architecture does not declare the quirk."""
+    if "reference_formulas" not in inst.quirks:
+        return None
+    from . import reference_formulas_cdna as cdna
+    from . import reference_formulas_rdna as rdna
+    texts = {"cdna": cdna.sections, "rdna3": rdna.rdna3_sections, "rdna4": rdna.rdna4_sections}
+    return texts[inst.family](inst)
 
 
 def listed_index_bits(inst: Instruction) -> int:

@@ -25,12 +25,12 @@ from .modifiers import (
 from .notation import mark_parts, slot_parts
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
     from instructions.model import Instruction
 
-    from .formulas_cdna import Section
+    from .formulas import Section
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
            "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
@@ -83,17 +83,13 @@ def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
     return FAMILIES[inst.family](inst, matrix, wave, mods)
 
 
-def formula_sections(inst: Instruction) -> Mapping[int, Section]:
-    """{wave: (element -> register lines, register -> element lines)} of the printed
-    mapping formulas of `inst`'s layout family (-d)."""
-    if inst.family == "cdna":
-        from .formulas_cdna import sections
-        return {inst.wave_sizes[0]: sections(inst)}
-    if inst.family == "gfx1250":
-        from .gfx1250 import formulas
-        return formulas(inst)
-    from .formulas_rdna import sections as rdna_sections
-    return rdna_sections(inst)
+def formula_sections(inst: Instruction, mods: Modifiers = Modifiers()) -> dict[int, Section]:
+    """{wave: (element -> register lines, register -> element lines)} of the mapping
+    formulas of `inst`'s layouts under `mods`, derived from the layouts themselves
+    (layouts/formulas.py), for every layout family."""
+    from .formulas import derive
+    matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
+    return derive(inst, lambda matrix, wave: base_layout(inst, matrix, mods, wave), matrices)
 
 
 def family_facts(inst: Instruction) -> dict[str, Any]:

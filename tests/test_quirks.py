@@ -1,5 +1,5 @@
-"""The reference's output quirks (instructions.QUIRKS, applied by formats/quirks.py and,
-for formulas, layouts/formulas_cdna.py) are what text output reproduces: for each one,
+"""The reference's output quirks (instructions.QUIRKS, applied by formats/quirks.py; the
+formula texts in formats/reference_formulas_*.py) are what text output reproduces: for each one,
 golden records of the reference show it, our text prints those records byte for byte,
 and the same text with the quirk switched off differs from the reference on at least
 one record, so the filter is needed and is the only difference from the correct
