@@ -112,6 +112,17 @@ def compile_formula(text):
     return value
 
 
+def compile_function(text, names):
+    """`text` as a plain function of the positional variables `names` (for formulas that
+    divide only inside floor(a / b), which compiles to a // b: whole numbers throughout);
+    much faster than compile_formula's keyword call where millions are evaluated."""
+    code = _Parser(text).parse()
+    unknown = set(_tokens(text)) & set(VARIABLES) - set(names)
+    if unknown:
+        raise ValueError(f"{text!r} uses {sorted(unknown)}, not among {names}")
+    return eval(f"lambda {', '.join(names)}: {code}", _NAMESPACE)  # noqa: S307 (checked tokens)
+
+
 def _split_range(text):
     """'hi : lo' -> (hi, lo) texts (the colon is never inside an expression)."""
     high, low = text.split(":")

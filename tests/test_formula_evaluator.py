@@ -12,7 +12,7 @@ by tests/test_reference_formulas.py.)
 import re
 
 import pytest
-from formula_eval import compile_formula, compile_gpr, compile_values
+from formula_eval import compile_formula, compile_function, compile_gpr, compile_values
 
 import matrix_api as api
 from instructions import ARCHITECTURES
@@ -20,11 +20,12 @@ from layouts import formula_sections
 from layouts.core import CalcError
 from layouts.formulas import LABELS, NOTE
 
-# Modifier values tried on every instruction; those the engine accepts and that change
-# a matrix's layout (not only which slot a lane reads: CBSZ/ABID broadcasts and BLGP
+# Modifier values tried on every instruction that takes them; those the engine accepts
+# and that change a matrix's layout (not only which slot a lane reads: CBSZ/ABID broadcasts and BLGP
 # lane swizzles of dense operands are remaps after the layout) are evaluated.
 CANDIDATES = ([{"opsel": n} for n in range(1, 8)]
-              + [{"cbsz": c, "abid": a} for c in range(1, 5) for a in range(16)]
+              + [{"abid": a} for a in range(1, 16)]  # CDNA3 sparse: the index set
+              + [{"cbsz": c, "abid": a} for c in range(1, 5) for a in range(c + 1)]
               + [{"opsel_a": n, "opsel_b": 3 - n} for n in range(4)]
               + [{"matrix_a_scale": a, "matrix_b_scale": 1 - a} for a in range(2)])
 
@@ -51,22 +52,23 @@ def _format_choices(inst):
 
 def cases():
     """(instruction, wave, modifiers, matrices whose layout to check) for every
-    instruction of every architecture."""
+    instruction of every architecture: each format pair with no other modifier, then
+    each candidate the instruction takes that moves a layout."""
     for arch in ARCHITECTURES:
         for inst in arch.instructions:
             for wave in inst.wave_sizes:
+                matrices = api.matrices(inst)
                 for formats in _format_choices(inst):
-                    matrices = api.matrices(inst)
                     yield inst, wave, formats, matrices
-                    plain = {m: _key(api.operand(inst, m, mods=formats, wave=wave).layout)
-                             for m in matrices}
-                    for extra in CANDIDATES:
-                        mods = {**formats, **extra}
-                        moved = [m for m in matrices
-                                 if (op := _accepted(inst, m, mods, wave)) is not None
-                                 and _key(op.layout) != plain[m]]
-                        if moved:
-                            yield inst, wave, mods, tuple(moved)
+                plain = {m: _key(api.operand(inst, m, wave=wave).layout) for m in matrices}
+                for mods in CANDIDATES:
+                    if not all(inst.takes(name) for name in mods):
+                        continue
+                    moved = [m for m in matrices
+                             if (op := _accepted(inst, m, mods, wave)) is not None
+                             and _key(op.layout) != plain[m]]
+                    if moved:
+                        yield inst, wave, mods, tuple(moved)
 
 
 def _lines(inst, wave, mods):
@@ -92,52 +94,54 @@ def _copies(lines, elem):
     return [0]
 
 
-def check_matrix(inst, wave, mods, matrix, forward, backward, lines):
-    """Evaluate the matrix's formulas for each of its elements; return how many."""
+def check_matrix(inst, wave, mods, matrix, forward, backward, lines, seen):
+    """Evaluate the matrix's formulas for each of its elements; return how many (0 when
+    the same placement and texts were checked before: instructions, waves and formats
+    share layouts)."""
     op = api.operand(inst, matrix, mods=mods, wave=wave)
     layout = op.layout
+    assert not op.remapped  # the formulas describe the layout, before remaps
     elem, short = _names(matrix, forward, op.blocks)
     axes = LABELS[matrix][2]
-    row_var, col_var = axes["row"], axes["col"]
-    lane_of = compile_formula(forward[f"{elem} Lane"])
-    bit_of = compile_formula(forward[f"{elem} bit offset b"])
-    assert forward[f"{elem} GPR"] == \
-        f"floor(b / 32), bits [b % 32 + {layout.width - 1} : b % 32]"
+    coords = [axes["row"], axes["col"]] + (["block"] if op.blocks > 1 else [])
+    texts = (forward[f"{elem} Lane"], forward[f"{elem} bit offset b"], forward[f"{elem} GPR"],
+             *(backward[f"{short} {var}"] for var in coords))
+    assert texts[2] == f"floor(b / 32), bits [b % 32 + {layout.width - 1} : b % 32]"
+    if (_key(layout), texts) in seen:
+        return 0
+    seen.add((_key(layout), texts))
+    names = [axes["row"], axes["col"], "block"]
+    lane_of = compile_function(texts[0], [*names, "c"])
+    bit_of = compile_function(texts[1], names)
+    back = [compile_function(text, ["lane", "b", "p"]) for text in texts[3:]]
     copies = _copies(lines, elem)
-    coords = [row_var, col_var] + (["block"] if op.blocks > 1 else [])
-    back = [compile_formula(backward[f"{short} {var}"]) for var in coords]
-    grouped = "p" in " ".join(backward[f"{short} {var}"] for var in coords)
+    grouped = any("p" in text.split() for text in texts[3:])
     count = 0
     for row, col, block in op.elements():
-        values = {row_var: row, col_var: col, "block": block}
         places = op.places(row, col, block)
-        lanes = {lane_of(**values, c=c) for c in copies}
+        lanes = {lane_of(row, col, block, c) for c in copies}
         assert lanes == {p.lane for p in places}, (matrix, (row, col, block), lanes)
-        b = bit_of(**values)
+        b = bit_of(row, col, block)
+        p = col % 4 if grouped else 0
         for place in places:
             assert (b, layout.width) == (32 * place.reg + place.lo, place.width), \
                 (matrix, (row, col, block), b)
-            env = {"lane": place.lane, "b": b, "GPR_num": place.reg, "GPR_bits": place.lo,
-                   "p": col % 4 if grouped else 0}
-            got = tuple(f(**env) for f in back)
+            got = tuple(f(place.lane, b, p) for f in back)
             assert got == (row, col, block)[:len(back)], (matrix, (row, col, block), got)
         count += 1
     return count
 
 
-CASES = list(cases())
-
-
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_every_derived_formula_agrees_with_the_engine(arch):
-    checked = set()
+    checked, seen = set(), set()
     elements = 0
-    for inst, wave, mods, matrices in CASES:
+    for inst, wave, mods, matrices in cases():
         if inst.arch != arch.name:
             continue
         forward, backward, lines = _lines(inst, wave, mods)
         for matrix in matrices:
-            elements += check_matrix(inst, wave, mods, matrix, forward, backward, lines)
+            elements += check_matrix(inst, wave, mods, matrix, forward, backward, lines, seen)
             checked.add((inst.mnemonic, wave, matrix))
     # every matrix of every instruction in every wave size
     assert checked == {(i.mnemonic, w, m) for i in arch.instructions for w in i.wave_sizes
@@ -148,7 +152,7 @@ def test_every_derived_formula_agrees_with_the_engine(arch):
 def test_modifier_cases_cover_every_layout_changing_modifier():
     """The cases include index sets, OPSEL slices and halves, scale bytes and lane halves,
     and formats (so the formulas are evaluated with the modifiers that move values)."""
-    names = {name for _, _, mods, _ in CASES for name in mods}
+    names = {name for _, _, mods, _ in cases() for name in mods}
     assert {"opsel", "cbsz", "abid", "opsel_a", "opsel_b", "matrix_a_scale",
             "matrix_b_scale", "matrix_a_fmt", "matrix_b_fmt", "blgp"} <= names
 
