@@ -83,13 +83,16 @@ def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
     return FAMILIES[inst.family](inst, matrix, wave, mods)
 
 
-def formula_sections(inst: Instruction, mods: Modifiers = Modifiers()) -> dict[int, Section]:
+def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
+                     waves: tuple[int, ...] = ()) -> dict[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of the mapping
-    formulas of `inst`'s layouts under `mods`, derived from the layouts themselves
-    (layouts/formulas.py), for every layout family."""
+    formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
+    `inst`), derived from the layouts themselves (layouts/formulas.py), for every
+    layout family."""
     from .formulas import derive
     matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
-    return derive(inst, lambda matrix, wave: base_layout(inst, matrix, mods, wave), matrices)
+    return derive(lambda matrix, wave: base_layout(inst, matrix, mods, wave), matrices,
+                  waves or inst.wave_sizes, inst.sparse)
 
 
 def family_facts(inst: Instruction) -> dict[str, Any]:

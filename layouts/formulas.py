@@ -26,8 +26,6 @@ from .core import BIT, BLOCK, COL, LANE, ROW
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from instructions.model import Instruction
-
     from .core import Layout
 
     # A formula line: (label, text); a range of K (the reference's texts) is (high, low).
@@ -135,14 +133,13 @@ def _same(a: Layout, b: Layout) -> bool:
         (b.shape, b.width, b.factors, b.base_bit, _base_lane(b))
 
 
-def derive(inst: Instruction, layout_of: Callable[[str, int], Layout],
-           matrices: Sequence[str]) -> dict[int, Section]:
+def derive(layout_of: Callable[[str, int], Layout], matrices: Sequence[str],
+           waves: Sequence[int], sparse: bool) -> dict[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of every matrix
-    of `inst` in each of its wave sizes; `layout_of(matrix, wave)` is the engine's
-    layout (modifiers applied). C and D are printed once, as "C or D", when they share
-    a layout."""
+    in each wave size; `layout_of(matrix, wave)` is the engine's layout (modifiers
+    applied). C and D are printed once, as "C or D", when they share a layout."""
     out: dict[int, Section] = {}
-    for wave in inst.wave_sizes:
+    for wave in waves:
         forward: list[tuple[str, Text]] = []
         backward: list[tuple[str, Text]] = []
         layouts = {m: layout_of(m, wave) for m in matrices}
@@ -154,7 +151,7 @@ def derive(inst: Instruction, layout_of: Callable[[str, int], Layout],
             forward += lines[0]
             backward += lines[1]
         backward.append((NOTE, "b = 32 * GPR_num + GPR_bits (bit offset in the operand)"))
-        if inst.sparse:
+        if sparse:
             backward.append((NOTE, "p = the position (0-3) of a stored A value in its group "
                                    "of four K, which the index gives"))
         out[wave] = (forward, backward)

@@ -72,7 +72,12 @@ def cases():
 
 
 def _lines(inst, wave, mods):
-    forward, backward = formula_sections(api.with_formats(inst, mods), api.modifiers(mods))[wave]
+    """The library's formulas of one wave size: ({label: text} of each direction, the
+    element -> register lines in order)."""
+    given = api.formulas(inst, mods=mods, wave=wave)
+    assert {f["wave"] for f in given} == {wave}
+    forward = [(f["label"], f["text"]) for f in given if f["direction"] == "element_to_register"]
+    backward = [(f["label"], f["text"]) for f in given if f["direction"] == "register_to_element"]
     return dict(forward), dict(backward), forward
 
 
@@ -171,6 +176,19 @@ def test_the_library_and_json_give_the_derived_formulas(run):
         assert rc == 0
         shown = [(f["wave"], f["label"], f["text"]) for f in json.loads(out)["formulas"]]
         assert shown == derived, arch.name
+
+
+def test_the_library_takes_modifiers_that_suit_some_matrix():
+    """matrix_api.formulas(inst, mods=...): an index OPSEL moves the index formulas only;
+    a modifier no matrix of the instruction takes is a CalcError."""
+    inst = api.find_instruction("rdna4", "v_swmmac_f32_16x16x32_f16")
+    plain, moved = api.formulas(inst), api.formulas(inst, mods={"opsel": 1})
+    changed = {f["label"] for f, g in zip(plain, moved) if f != g}
+    assert changed == {"index[i][k] bit offset b", "index k"}
+    assert api.formulas(inst, mods={"opsel": 3}, wave=64)  # 4 index slices in wave64
+    for bad in ({"opsel": 3}, {"opsel": 9}, {"cbsz": 1}, {"opsel_a": 1}):
+        with pytest.raises(CalcError):
+            api.formulas(inst, mods=bad)  # (wave32 has 2 slices)
 
 
 def test_the_reference_defects_are_gone_from_the_library():
