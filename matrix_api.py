@@ -625,23 +625,39 @@ def facts(inst: Instruction, wave: int | None = None,
     return found
 
 
-def formulas(inst: Instruction) -> list[dict[str, Any]]:
-    """The mapping formulas of -d, one dict per line: wave, direction
-    (element_to_register or register_to_element), label and text."""
+def formulas(inst: Instruction, *, mods: ModifierValues = None,
+             wave: int | None = None) -> list[dict[str, Any]]:
+    """The mapping formulas derived from the layouts under `mods` (layouts/formulas.py),
+    one dict per line: wave, direction (element_to_register or register_to_element),
+    label and text (-d --json); of every wave size, or of `wave` alone. `mods` must suit
+    at least one matrix of `inst` (in each of those wave sizes)."""
     from layouts import formula_sections
-    from layouts.formulas_rdna import LANES_0_31
-    table = formula_sections(_instruction(inst))
-    out = []
-    for wave, sides in table.items():
-        for direction, lines in zip(("element_to_register", "register_to_element"), sides):
-            for label, text in lines:
-                if isinstance(text, tuple):
-                    high, low = [t for t in text if t != LANES_0_31][:2]
-                    prefix = "(lanes 0-31 only) " if LANES_0_31 in text else ""
-                    text = f"{prefix}{high} through {low}"
-                out.append({"wave": wave, "direction": direction, "label": label,
-                            "text": text})
-    return out
+    inst, checked = _instruction(inst), modifiers(mods)
+    waves = inst.wave_sizes if wave is None else (wave_size(inst, wave),)
+    if checked != Modifiers():
+        _check_some_matrix(inst, checked, waves)
+    table = formula_sections(with_formats(inst, checked), checked, waves)
+    return [{"wave": wave, "direction": direction, "label": label, "text": text}
+            for wave, sides in table.items()
+            for direction, lines in zip(("element_to_register", "register_to_element"), sides)
+            for label, text in lines]
+
+
+def _check_some_matrix(inst: Instruction, mods: Modifiers, waves: tuple[int, ...]) -> None:
+    """Raise the CalcError of an output calculation (-D -o) unless some matrix takes
+    `mods` in each wave size (an index OPSEL suits only -k)."""
+    for wave in waves:
+        try:
+            operand(inst, "D", mods=mods, wave=wave, output_calc=True)
+        except CalcError as error:
+            for matrix in matrices(inst):
+                try:
+                    operand(inst, matrix, mods=mods, wave=wave)
+                    break
+                except CalcError:
+                    continue
+            else:
+                raise error from None
 
 
 # ---- the catalog

@@ -7,11 +7,11 @@ from instructions.record import TYPE_CHECKING
 from layouts.family import family_of
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from instructions.model import Instruction
-    from layouts.formulas_cdna import Lines, Text
+    from layouts.formulas import Lines, Section, Text
 
 
 def _yes(value: object) -> str:
@@ -137,10 +137,18 @@ def formula_lines(title: str, lines: Lines) -> list[str]:
     return out
 
 
+def _formulas(inst: Instruction) -> Mapping[int, Section]:
+    """The formulas -d prints: the reference's texts where the architecture declares
+    them (formats/quirks.py), else those derived from the layouts."""
+    from layouts import formula_sections
+
+    from .quirks import reference_formulas
+    return reference_formulas(inst) or formula_sections(inst)
+
+
 def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
-    from layouts.formulas_cdna import sections
     lines = _cdna_facts(inst, fact) + _cdna_registers(inst)
-    forward, backward = sections(inst)
+    forward, backward = _formulas(inst)[inst.wave_sizes[0]]
     lines += formula_lines("Matrix element to register mapping with no modifiers:", forward)
     lines += formula_lines("Register to matrix element mapping with no modifiers:", backward)
     return lines
@@ -179,7 +187,7 @@ def wrap(body: str, width: int, lead: str, pad: str) -> list[str]:
 
 
 def _rdna_entry(label: str, text: Text) -> list[str]:
-    from layouts.formulas_rdna import LANES_0_31, NOTE
+    from .reference_formulas_rdna import LANES_0_31, NOTE
     if label == NOTE:
         return ["        " + str(text)]
     first = f"    {label}: "
@@ -201,9 +209,8 @@ def _rdna_entry(label: str, text: Text) -> list[str]:
 
 
 def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
-    from layouts import formula_sections
     lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
-    table = formula_sections(inst)
+    table = _formulas(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
         for wave in sorted(table):
             lines.append(f"Wave{wave} {title} mapping with no modifiers:")

@@ -4,15 +4,16 @@ Text output reproduces the reference tool byte for byte, including a few behavio
 that do not describe the hardware. Each one is a filter here, applied only to text and
 only where the instruction's architecture declares the quirk (`Architecture.quirks`,
 names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
-(The formula texts the reference prints wrongly, quirk `reference_formulas`, are kept
-beside the formula builders in layouts/formulas_cdna.py.)
 """
 from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from instructions.model import Instruction
+    from layouts.formulas import Section
     from matrix_api import Calculation, Entry, ModifierValues
 
 
@@ -37,15 +38,45 @@ def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
     return shown
 
 
+def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
+    """Quirk `reference_formulas` (-d text): the reference's hand-written formula texts
+    ({wave: (element -> register lines, register -> element lines)}, a few of them wrong:
+    tests/test_reference_formulas.py lists those) in place of the formulas derived from
+    the layouts (layouts/formulas.py), which JSON and the library give; None where the
+    architecture does not declare the quirk."""
+    if "reference_formulas" not in inst.quirks:
+        return None
+    if inst.kind in ("mfma", "smfmac"):
+        from . import reference_formulas_cdna as cdna
+        return cdna.sections(inst)
+    from layouts.family import family_of
+
+    from . import reference_formulas_rdna as rdna
+    # RDNA3's texts (OPSEL picks the C/D half) or RDNA4's, told apart by the trait
+    if "opsel_cd_half" in family_of(inst).traits:
+        return rdna.rdna3_sections(inst)
+    return rdna.rdna4_sections(inst)
+
+
+def listed_index_bits(inst: Instruction) -> int:
+    """How many bits of a lane's index slice (from the OPSEL slice's first bit) the
+    reference lists under -m -k: 2*K/bits, one 4-bit field per group of four K, so
+    K/(2*bits) groups. Derived from every SWMMAC -m -k golden record (16-bit data: 1
+    group, 8-bit: 2, in wave32 and wave64) and the reference's wave32 listing of
+    v_swmmac_i32_16x16x64_iu4 (all 8 groups, bits 0-31; wave64: its 4); for 16-bit and
+    8-bit data this is the pairs of the first A VGPR, for 4-bit data the whole slice."""
+    return 2 * inst.k // inst.a_type.bits
+
+
 def index_entry_first_register(inst: Instruction, entries: list[Entry],
                                base_bit: int) -> list[Entry]:
-    """Quirk `index_entry_first_register` (-m -k): the reference lists only the
-    compression indices of the pairs held by the first A register (RDNA4), although the
-    lane holds more (-M, -g, JSON and the library list them all)."""
+    """Quirk `index_entry_first_register` (-m -k, RDNA4 SWMMAC): the reference lists
+    only the compression indices in the first listed_index_bits(inst) bits of the lane's
+    slice, although the lane may hold more (-M, -g, JSON and the library list them all)."""
     if "index_entry_first_register" not in inst.quirks:
         return entries
-    per_reg = 4 * (32 // (2 * inst.a_type.bits))
-    return [e for e in entries if e.location.bits[0] - base_bit < per_reg]
+    listed = listed_index_bits(inst)
+    return [e for e in entries if e.location.bits[0] - base_bit < listed]
 
 
 def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValues,

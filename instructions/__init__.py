@@ -15,16 +15,16 @@ if TYPE_CHECKING:
 # and a formula printer. A new family is a new generator plus one entry there.
 FAMILIES = ("cdna", "rdna3", "rdna4", "gfx1250")
 
-# Reference behaviours that the text output reproduces on purpose (formats/quirks.py and
-# layouts/formulas_cdna.py read them). JSON and the library never apply them.
+# Reference behaviours that the text output reproduces on purpose (formats/quirks.py reads
+# them). JSON and the library never apply them.
 QUIRKS = {
     "reference_formulas": "-d prints the reference's formula texts, including the few "
-                          "wrong ones (CDNA1-3)",
+                          "wrong ones, in place of those derived from the layouts",
     "broadcast_skip_walk": "-m on a CBSZ/ABID- or BLGP-remapped operand lists a "
                            "broadcast slot once and skips the slots it hides",
     "output_b_by_row": "-D -o pairs A[i][k] with B[k][i] instead of B[k][j] (RDNA3)",
-    "index_entry_first_register": "-m -k lists only the indices of the pairs held by "
-                                  "the first A register (RDNA4)",
+    "index_entry_first_register": "-m -k lists only the first K/(2*bits) index groups "
+                                  "of the lane's slice (RDNA4 SWMMAC)",
     "untitled_blocks": "-R prints the one block of a WMMA operand without a block title",
 }
 
@@ -88,9 +88,11 @@ ARCHITECTURES = (
                  "CU", public=False, quirks=frozenset(("broadcast_skip_walk",))),
     Architecture("RDNA3", "rdna3", ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
                                     "gfx1151", "gfx1152", "gfx1153"), "rdna3", "WGP",
-                 waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks"))),
+                 waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks",
+                                                   "reference_formulas"))),
     Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), "rdna4", "WGP", waves=(32, 64),
-                 quirks=frozenset(("index_entry_first_register", "untitled_blocks"))),
+                 quirks=frozenset(("index_entry_first_register", "untitled_blocks",
+                                   "reference_formulas"))),
     # gfx1250 / gfx1251: wave32 only; the product names are from secondary sources
     # (layouts/gfx1250.py, PRODUCT_NAMES); not known to the reference.
     Architecture("GFX1250", "gfx1250", ("cdna5", "mi450", "mi450x", "mi455x"), "gfx1250",

@@ -14,12 +14,12 @@ from .family import FAMILIES, family_of
 from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
     from instructions.model import Instruction
 
-    from .formulas_cdna import Section
+    from .formulas import Section
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
            "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
@@ -38,15 +38,18 @@ def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
     return made
 
 
-def formula_sections(inst: Instruction) -> Mapping[int, Section]:
-    """{wave: (element -> register lines, register -> element lines)} of the printed
-    mapping formulas of `inst`'s layout family (-d): the family's formula hook."""
-    family = family_of(inst)
-    made = family.hook("formulas")(inst)  # type: ignore[misc]
-    if "formulas_per_wave" in family.traits:
-        by_wave: Mapping[int, Section] = made
-        return by_wave
-    return {inst.wave_sizes[0]: made}
+def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
+                     waves: tuple[int, ...] = ()) -> dict[int, Section]:
+    """{wave: (element -> register lines, register -> element lines)} of the mapping
+    formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
+    `inst`), derived from the layouts themselves (layouts/formulas.py), for every
+    layout family."""
+    derive = family_of(inst).hook("formulas")  # the family's derivation (layouts/family.py)
+    assert derive is not None
+    matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
+    made: dict[int, Section] = derive(lambda matrix, wave: base_layout(inst, matrix, mods, wave),
+                                      matrices, waves or inst.wave_sizes, inst.sparse)
+    return made
 
 
 def family_facts(inst: Instruction) -> dict[str, Any]:

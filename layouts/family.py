@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 TRAITS = {
     "opsel_cd_half": "OPSEL[2] puts 16-bit C/D values in the high register halves "
                      "(-d prints OPSEL[1:0] and OPSEL[2] apart)",
-    "formulas_per_wave": "the formula hook answers {wave: sections}, one per wave size "
-                         "(else it answers the sections of the one default wave size)",
 }
 
 # The -d renderers (formats/detail.py DETAILS) a family may name in `detail`.
@@ -38,9 +36,9 @@ class Family(Record):
 
     name: the family's name (Architecture.family); layout: the generator,
     (inst, matrix, wave, mods) -> Layout; formulas: the formula derivation,
-    inst -> {wave: (element -> register lines, register -> element lines)} (the formula
-    engineer's layouts/formulas.py replaces the hand-written ones; without the trait
-    formulas_per_wave it answers the sections of the default wave size); mark: the mark of a
+    (layout of (matrix, wave), matrices, waves, sparse) -> {wave: (element -> register
+    lines, register -> element lines)}: DERIVED, layouts/formulas.py, for every family
+    so far; mark: the mark of a
     whole operand, (inst, matrix, mods) -> "", "-", "|" or "-|"; half_mark: the mark of
     one slot when the halves of a packed value differ, (inst, matrix, mods, place) ->
     mark ("" when they never do); ranges: range functions by name (instructions/
@@ -103,18 +101,22 @@ def family_of(inst: Instruction) -> Family:
     return FAMILIES[inst.family]
 
 
+# The formula derivation every family uses: formulas read off the layout's factors
+# (layouts/formulas.py), so a new family's generator brings its formulas with it.
+DERIVED = "layouts.formulas:derive"
+
 # ---- the families (one line each)
-register(Family("cdna", "layouts.cdna:family_layout", "layouts.formulas_cdna:sections",
+register(Family("cdna", "layouts.cdna:family_layout", DERIVED,
                 mark="layouts.modifiers:blgp_mark"))
-register(Family("rdna3", "layouts.rdna:rdna3_layout", "layouts.formulas_rdna:rdna3_sections",
+register(Family("rdna3", "layouts.rdna:rdna3_layout", DERIVED,
                 mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
                 ranges={"opsel": "layouts.legality:cd_half_opsel"},
-                detail="wmma", traits=frozenset(("opsel_cd_half", "formulas_per_wave"))))
-register(Family("rdna4", "layouts.rdna:rdna4_layout", "layouts.formulas_rdna:sections",
+                detail="wmma", traits=frozenset(("opsel_cd_half",))))
+register(Family("rdna4", "layouts.rdna:rdna4_layout", DERIVED,
                 mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
                 ranges={"opsel": "layouts.legality:index_set_opsel"},
-                detail="wmma", traits=frozenset(("formulas_per_wave",))))
-register(Family("gfx1250", "layouts.gfx1250:family_layout", "layouts.gfx1250:formulas",
+                detail="wmma"))
+register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
                 mark="layouts.gfx1250:mark", half_mark="layouts.gfx1250:half_mark",
                 ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250:facts",
-                detail="sourced", traits=frozenset(("formulas_per_wave",))))
+                detail="sourced"))

@@ -24,20 +24,10 @@ from cdna4_facts import (
     U32,
 )
 from conftest import REPO, absent_reason, missing, shared_text
-from test_formulas import (
-    AXES,
-    backward_label,
-    compile_formula,
-    compile_gpr,
-    compile_values,
-    forward_label,
-    span,
-)
 
 from instructions import find_architecture
 from instructions.model import F8F6F4_FORMATS
 from layouts import Modifiers, Operand
-from layouts.formulas_cdna import sections
 
 CDNA4 = find_architecture("cdna4")
 CDNA3 = find_architecture("cdna3")

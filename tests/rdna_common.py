@@ -9,23 +9,13 @@ from functools import cache
 import pytest
 import rdna_facts as facts
 from conftest import absent_reason, golden_records, missing, shared_text
+from formula_eval import AXES
 from readme_examples_rdna import README_RDNA_EXAMPLES
 from test_facts import body
-from test_formulas import (
-    AXES,
-    backward_label,
-    backward_mismatches,
-    compile_formula,
-    compile_gpr,
-    forward_label,
-    span,
-)
 
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand, Place
-from layouts import formula_sections as sections
-from layouts.formulas_rdna import LANES_0_31, NOTE
 
 RDNA3, RDNA4 = find_architecture("rdna3"), find_architecture("rdna4")
 ARCHS = {"RDNA3": RDNA3, "RDNA4": RDNA4}

@@ -35,14 +35,10 @@ def _layout(inst, matrix, wave, mods):
     return Layout((16, 16, 1), 32, factors)
 
 
-def _formulas(inst):
-    return ([("C or D[i][j] GPR", "i % 8")], [("C or D i", "8 * floor(lane / 16) + GPR_num")])
-
-
-GENERATOR.layout, GENERATOR.formulas = _layout, _formulas
+GENERATOR.layout = _layout
 
 TOY = Architecture("TOY", "toy", ("gfx9999",), "toy", "WGP", waves=(32,), public=False)
-FAMILY = registry.Family("toy", "toy_layouts:layout", "toy_layouts:formulas",
+FAMILY = registry.Family("toy", "toy_layouts:layout", registry.DERIVED,
                          mark="layouts.modifiers:rdna_c_mark",
                          half_mark="layouts.modifiers:rdna_half_mark", detail="wmma")
 
@@ -84,6 +80,12 @@ def test_register_layout_covers_every_element(toy):
 def test_matrix_layout(toy):
     status, out, err = call(toy + ["-M", "-B", "--csv"])
     assert (status, err) == (0, "") and "B[9][0]" in out
+
+
+def test_formulas_are_derived_from_the_toy_layout(toy):
+    status, out, err = call(toy + ["-d"])
+    assert (status, err) == (0, ""), err
+    assert "floor(lane / 16)" in out  # the lane halves split K (A/B) and rows (C/D)
 
 
 def test_modifier_check_reads_the_table(toy):

@@ -2,15 +2,17 @@
 import textwrap
 
 from formats.detail import wrap
+from formats.quirks import reference_formulas
 from instructions import ARCHITECTURES
-from layouts import formula_sections as sections
+from layouts import formula_sections
 
 
 def bodies():
     for arch in ARCHITECTURES:
         for inst in arch.instructions:
-            if inst.family != "cdna":
-                for forward, backward in sections(inst).values():
+            if len(inst.wave_sizes) > 1:  # the RDNA texts are wrapped
+                for forward, backward in (reference_formulas(inst)
+                                          or formula_sections(inst)).values():
                     for label, text in forward + backward:
                         for body in (text,) if isinstance(text, str) else text[:2]:
                             yield f"    {label}: ", body

@@ -1,9 +1,12 @@
-"""Printed mapping formulas of the RDNA layout families (--detail-instruction).
+"""The reference tool's mapping formula texts of the RDNA3 / RDNA4 (WMMA / SWMMAC)
+instructions, as its -d prints them: a text-only overlay (quirk `reference_formulas`,
+applied by formats/quirks.py for -d text only; the library and JSON give the formulas
+derived from the layouts, layouts/formulas.py).
 
-Formulas are written per wave size in the reference tool's notation. Ranges are
-(high, low) tuples; NOTE entries are free lines. The RDNA4 SWMMAC templates for
-16-bit and 4-bit (K=32) data carry the reference's odd spellings (a missing or stray
-parenthesis) for byte compatibility; tests/test_formulas.py lists them.
+Texts are written per wave size in the reference's notation. Ranges are (high, low)
+tuples; NOTE entries are free lines. The RDNA4 SWMMAC templates for 16-bit and 4-bit
+(K=32) data carry the reference's odd spellings (a missing or stray parenthesis);
+tests/test_reference_formulas.py lists them.
 """
 from __future__ import annotations
 
@@ -13,17 +16,17 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from instructions.model import Instruction
-
-    from .formulas_cdna import Section, Text
+    from layouts.formulas import Section, Text
 
     Waves = Mapping[int, Section]  # wave size -> its formula lines
 
 WAVES = (32, 64)
-NOTE = "note"
+NOTE = "note"  # (layouts.formulas.NOTE)
 LANES_0_31 = "lanes 0-31"  # marker: a range printed under "(lanes 0-31 only)"
 
 
-def _rdna3(inst: Instruction) -> Waves:
+def rdna3_sections(inst: Instruction) -> Waves:
+    """{wave: (element -> register lines, register -> element lines)} of RDNA3 WMMA."""
     b = inst.a_type.bits
     e = 32 // b
     gpr = f"floor(k / {e}).[{b}*(k % {e})+{b - 1} : {b}*(k % {e})]"
@@ -194,13 +197,9 @@ def _rdna4_sparse_packed(inst: Instruction) -> Waves:
     return out
 
 
-def rdna3_sections(inst: Instruction) -> Waves:
-    """{wave: (element -> register lines, register -> element lines)} of an RDNA3 instruction."""
-    return _rdna3(inst)
-
-
-def sections(inst: Instruction) -> Waves:
-    """{wave: (element -> register lines, register -> element lines)} of an RDNA4 instruction."""
+def rdna4_sections(inst: Instruction) -> Waves:
+    """{wave: (element -> register lines, register -> element lines)} of RDNA4 WMMA and
+    SWMMAC."""
     if not inst.sparse:
         ab = _rdna4_dense_ab(inst)
     elif inst.a_type.bits == 16:

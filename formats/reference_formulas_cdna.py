@@ -1,27 +1,22 @@
-"""Printed mapping formulas of the CDNA layout families (--detail-instruction).
+"""The reference tool's mapping formula texts of the CDNA (MFMA / SMFMAC) instructions,
+as its -d prints them: a text-only overlay (quirk `reference_formulas`, applied by
+formats/quirks.py for -d text only; the library and JSON give the formulas derived from
+the layouts, layouts/formulas.py).
 
-Each formula is built from the same shape parameters (ABShape, CDShape) as the layout
-it describes, in the reference tool's notation: floor(x / n), x % n, GPR_num (VGPR
-offset), GPR_bits (bit offset inside the VGPR), `hi through lo` for a range of K.
-tests/test_formulas.py evaluates every formula against the layout engine; the few
-texts that the reference prints wrongly are reproduced for compatibility and listed
-there as known defects.
+Each text is built from the same shape parameters (ABShape, CDShape) as the layout it
+describes, in the reference's notation: floor(x / n), x % n, GPR_num (VGPR offset),
+GPR_bits (bit offset inside the VGPR), `hi through lo` for a range of K.
+tests/test_reference_formulas.py evaluates every text against the layout engine; the few
+that the reference prints wrongly are listed there as known defects.
 """
 from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
-
-from .cdna import ABShape, CDShape, sparse_lane_k
+from layouts.cdna import ABShape, CDShape, sparse_lane_k
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from instructions.model import Instruction
-
-    # A formula line: (label, text); a K range is (high, low), printed "high through low".
-    Text = str | tuple[str, ...]
-    Lines = Sequence[tuple[str, Text]]
-    Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
+    from layouts.formulas import Section, Text
 
 
 def terms(*parts: str) -> str:
@@ -122,9 +117,7 @@ def _cd64(inst: Instruction, label: str) -> Section:
     gpr = "[2*floor(i / 4)+1 : 2*floor(i / 4)]" if m > 4 else "[1:0]"
     lane = terms(f"{n * blocks} * (i % 4)", f"{n} * block" if blocks > 1 else "", "j")
     i = f"floor(lane / {n * blocks})"
-    if m > 4:
-        i = f"4 * floor(GPR_num / 2) + {i}"
-    if m > 4 and "reference_formulas" in inst.quirks:  # the reference's text: no lane term
+    if m > 4:  # the reference's text: no lane term (4 * floor(GPR_num / 2) + {i})
         i = "4 * floor(GPR_num / 2)"
     block = f"(floor(lane / {n}) % {blocks})" if blocks > 1 else "0"
     forward = [(f"{label}[i][j].block GPR", gpr), (f"{label}[i][j].block Lane", lane)]
@@ -147,10 +140,8 @@ def sparse_a(inst: Instruction) -> Section:
     lane = f"{m} * floor(k / {lane_k}) + i"
     if bits == 16:  # one group of four K values per VGPR
         gpr = f"(floor(k / 4) % {groups})"
-        base = f"{lane_k} * floor(lane / {m}) + (4 * GPR_num)"
-        k = _through(base + " + 3", base)
-        if "reference_formulas" in inst.quirks:  # the reference's text: no lane term
-            k = _through("(4 * GPR_num + 3)", "4 * GPR_num")
+        # the reference's text has no lane term ({lane_k} * floor(lane / {m}) + ...)
+        k = _through("(4 * GPR_num + 3)", "4 * GPR_num")
     else:
         gpr = (f"(floor(k / 8) % {groups // 2}).[16*(floor(k / 4) % 2)+15 : "
                "16*(floor(k / 4) % 2)]")
@@ -175,31 +166,18 @@ def sparse_index(inst: Instruction) -> Section:
 
 def sparse_b(inst: Instruction) -> Section:
     forward, backward = dense_ab(inst, "B")
-    if inst.b_type.bits == 16 and "reference_formulas" in inst.quirks:  # reference: (k % 4)
+    if inst.b_type.bits == 16:  # the reference prints the VGPR as (k % 4)
         (label, gpr), *rest = forward
         assert isinstance(gpr, str)
         forward = [(label, "(k % 4)" + gpr[gpr.index(".["):]), *rest]
     return forward, backward
 
 
-def scales(inst: Instruction) -> Section:
-    forward: list[tuple[str, Text]] = []
-    backward: list[tuple[str, Text]] = []
-    for name, index, size, opsel in (("SA[i][kb]", "i", inst.m, "OPSEL_A"),
-                                     ("SB[kb][j]", "j", inst.n, "OPSEL_B")):
-        forward += [(f"{name} GPR", f"0.[8*{opsel}+7 : 8*{opsel}]"),
-                    (f"{name} Lane", f"{size} * kb + {index}")]
-        backward += [(f"{name[:2]} {index}", f"(lane % {size})"),
-                     (f"{name[:2]} kb", f"floor(lane / {size})")]
-    return forward, backward
-
-
-def sections(inst: Instruction) -> Section:
-    """(element -> register lines, register -> element lines) of a CDNA instruction."""
+def sections(inst: Instruction) -> dict[int, Section]:
+    """{64: (element -> register lines, register -> element lines)}: the reference's
+    texts of a CDNA instruction (wave64)."""
     if inst.sparse:
         parts = [sparse_a(inst), sparse_index(inst), sparse_b(inst), cd(inst, "D")]
     else:
         parts = [dense_ab(inst, "A"), dense_ab(inst, "B"), cd(inst, "C or D")]
-    if inst.scaled:
-        parts.append(scales(inst))
-    return [line for f, _ in parts for line in f], [line for _, b in parts for line in b]
+    return {64: ([line for f, _ in parts for line in f], [line for _, b in parts for line in b])}
