@@ -200,6 +200,7 @@ GROUPS = (
                         "json",
                         "compact", "json_schema")),
     ("code for kernel writers", ("emit", "ld", "order", "lds", "linear_layout")),
+    lds_cli.LDS_GROUP,  # issue 24
     ("other", ("version", "completion")),
 )
 METAVARS = {"architecture": "ARCH", "instruction": "INSTRUCTION", "wavefront": "32/64",
@@ -221,7 +222,6 @@ VALUE_OPTIONS += lds_cli.LDS_OPTIONS
 FLAGS += lds_cli.LDS_FLAGS
 VALUE_HELP.update(lds_cli.LDS_HELP)
 METAVARS.update(lds_cli.LDS_METAVARS)
-GROUPS += (lds_cli.LDS_GROUP,)
 INSTALLED_NAME = "matrix-calculator"  # the command pip installs (pyproject.toml)
 
 

@@ -311,11 +311,11 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
             return "its lane map is not known (no source states it)"
     for lane, held in enumerate(frag.slots):
         for bit, _, _, where in held:
-            if not lo <= bit < hi:
+            if bit >= hi or bit + frag.bits <= lo:
                 continue
-            if bit + frag.bits > hi:
+            if lane_map is not None and (bit < lo or bit + frag.bits > hi):
                 return f"an element of lane {lane} straddles two loads"
-            offset = bit - lo
+            offset = bit - lo  # (negative for an element begun by the load before)
             reader = lane
             if lane_map is not None:
                 reader, elem = lane_map(lane, offset // frag.bits)
@@ -335,10 +335,6 @@ def _legality(frag: Fragment, facts: LdsFacts, load: Load, j: int,
     wave = frag.operand.wave
     if load.waves and wave not in load.waves:
         return f"it runs in wave{'/'.join(map(str, load.waves))} only, not wave{wave}"
-    register = j * load.bits // 32
-    if load.bits >= 64 and facts.even_vgpr_tuples and not load.odd_vgpr and register % 2:
-        return (f"its first VGPR would be v{register} (odd): loads of 64 bits or more need "
-                f"an even VGPR on {facts.arch}")
     align = _alignment(load)
     for lane, start in enumerate(found):
         if start is None:
@@ -387,13 +383,20 @@ def _try(frag: Fragment, facts: LdsFacts, model: PhaseModel, load: Load
     """Every load of the plan with `load`, or why it cannot be used. Chunks of bits no
     lane holds anything in are not loaded."""
     total = frag.registers * 32 * frag.steps
-    if total % load.bits or load.bits % frag.bits and not load.transpose:
+    if total % load.bits:
         return f"the fragment's {total} bits do not split into loads of {load.bits} bits"
+    chunks = [j for j in range(total // load.bits)
+              if any(bit < (j + 1) * load.bits and bit + frag.bits > j * load.bits
+                     for held in frag.slots for bit, *_ in held)]
+    if load.bits >= 64 and facts.even_vgpr_tuples and not load.odd_vgpr:
+        for j in chunks:
+            register = j * load.bits // 32
+            if register % 2:
+                return (f"load {j} would write from v{register} (odd): loads of 64 bits or "
+                        f"more need an even first VGPR on {facts.arch}")
     plans = []
-    for j in range(total // load.bits):
+    for j in chunks:
         lo = j * load.bits
-        if not any(lo <= bit < lo + load.bits for held in frag.slots for bit, *_ in held):
-            continue
         used = _variant(facts, load, j)
         if used is None:
             return f"no {load.bits}-bit load writes bits {lo % 32}-{lo % 32 + load.bits - 1}"

@@ -1,0 +1,427 @@
+"""LDS load plans (issue 24): the fact sheet's worked examples (section C of
+shared/facts/lds_and_lane_moves.md), every slot receiving its own element (checked by
+simulating the loads on a tile whose every byte names its element), the search, the
+command line, the JSON schema and the --emit hip code (gcc lane emulation)."""
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import call
+
+import matrix_api as mc
+from instructions.lds import lds_facts
+from layouts import COORDINATES
+from layouts.lds import LANE_MAPS, triton_swizzle
+
+F16_16 = ("cdna3", "v_mfma_f32_16x16x16_f16")
+F16_32 = ("cdna4", "v_mfma_f32_16x16x32_f16")
+
+
+def plan(arch, name, matrix="A", **options):
+    return mc.lds_plan(mc.find_instruction(arch, name), matrix, **options)
+
+
+# ---- C.2: conflicts of operand-fragment loads (default model L12/L13/L15)
+
+@pytest.mark.parametrize("row, arch, name, options, worst", [
+    ("a", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2}, 4),   # b128, chunk l/16
+    ("b", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2, "pad": 8}, 2),
+    ("c", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2, "swizzle": "8,1,8"}, 1),
+    ("d", "cdna4", "v_mfma_f32_16x16x32_f16", {}, 4),
+    ("e", "cdna4", "v_mfma_f32_16x16x32_f16", {"swizzle": "8,2,8"}, 1),
+    ("e'", "cdna4", "v_mfma_f32_16x16x32_f16", {"swizzle": "8,1,8"}, 1),
+    ("g", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64"}, 16),
+    ("h", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64", "pad": 4}, 1),
+    ("h'", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64", "swizzle": "4,1,16"}, 1),
+])
+def test_section_c2(row, arch, name, options, worst):
+    found = plan(arch, name, tile="16x64", **options)
+    assert found.worst == worst
+    assert all(phase.conflict == worst for load in found.loads for phase in load.phases)
+    assert found.loads[0].instruction == options.get("load", "ds_read_b128")
+
+
+@pytest.mark.parametrize("arch, name", [("cdna3", "v_mfma_f32_32x32x8_f16"),
+                                        ("cdna4", "v_mfma_f32_32x32x16_f16")])
+def test_section_c2_f_32_rows(arch, name):
+    steps = 2 if arch == "cdna3" else 1
+    found = plan(arch, name, tile="32x64", k_steps=steps)
+    assert found.loads[0].instruction == "ds_read_b128" and found.worst == 8
+    assert plan(arch, name, tile="32x64", k_steps=steps, model="rocroller").worst == 4
+
+
+def test_section_c2_i_j_xor_period():
+    """uint2 offset 32i + (j ^ (i % 8)) over rows of 128 f16: 2-way (lanes i, i+8); period
+    16 is conflict-free."""
+    two = plan(*F16_16, tile="16x128", load="ds_read_b64", swizzle="4,1,8")
+    assert two.worst == 2
+    phase = two.loads[0].phases[0]
+    assert phase.lanes == tuple(range(16))
+    assert plan(*F16_16, tile="16x128", load="ds_read_b64", swizzle="4,1,16").worst == 1
+    assert plan(*F16_16, tile="16x128", load="ds_read_b64", swizzle="4,1,8",
+                model="rocroller").worst == 1
+
+
+def test_rocroller_model_section_c2():
+    """Under rocRoller's model a and d stay 4-way, g drops to 8-way."""
+    assert plan(*F16_16, tile="16x64", k_steps=2, model="rocroller").worst == 4
+    assert plan(*F16_32, tile="16x64", model="rocroller").worst == 4
+    assert plan(*F16_16, tile="16x64", load="ds_read_b64", model="rocroller").worst == 8
+
+
+# ---- C.1: Triton's swizzle parameters
+
+@pytest.mark.parametrize("arch, bits, inner, vec, wmma, expected", [
+    ("CDNA3", 16, 64, 8, False, (8, 1, 8)),
+    ("CDNA3", 16, 64, 4, False, (4, 1, 16)),
+    ("CDNA4", 16, 64, 8, False, (8, 2, 8)),
+    ("CDNA4", 8, 128, 16, False, (16, 2, 8)),
+    ("RDNA3", 16, 64, 8, True, (8, 1, 8)),
+])
+def test_section_c1_triton(arch, bits, inner, vec, wmma, expected):
+    assert triton_swizzle(lds_facts(arch), 16, wmma, bits, inner, vec, "k") == expected
+
+
+# ---- C.3: transpose-load lane maps
+
+def test_section_c3_lane_maps():
+    assert LANE_MAPS["tr16_gfx950"](5, 2) == (9, 1)
+    assert LANE_MAPS["tr16_gfx1250"](10, 3) == (11, 2)
+    tr8 = LANE_MAPS["tr8_gfx1250"]
+    assert [tr8(2, e) for e in range(8)] == [(s, 2) for s in (0, 1, 2, 3, 8, 9, 10, 11)]
+    assert tr8(12, 5) == (13, 4)
+
+
+def test_tr16_dest_lane_holds_consecutive_k():
+    """gfx950 ds_read_b64_tr_b16 on B stored N-contiguous: lane 5 gets (N=5, K=0..3)."""
+    found = plan("cdna4", "v_mfma_f32_16x16x32_f16", "B", tile="64x16", order="mn")
+    assert found.loads[0].instruction == "ds_read_b64_tr_b16"
+    held = sorted((s.bits[0] + 32 * s.register, s.element) for s in found.slots
+                  if s.lane == 5 and s.load == 0)
+    assert [(e.k, e.j) for _, e in held] == [(k, 5) for k in range(4)]
+
+
+# ---- every slot receives its own element
+
+def simulate(found):
+    """Load the plan's tile (every element's bytes name its tile position) and return,
+    per slot, the tile position its bits receive."""
+    tile, bits = found.tile, found.element_bits
+    owner = {}
+    for r in range(tile.rows):
+        for c in range(tile.cols):
+            start = tile.base * 8 + tile.offset(r, c) * bits
+            for b in range(bits):
+                owner[start + b] = (r, c, b)
+    got = {}
+    for load in found.loads:
+        width, tr = load.load.bits, load.load.transpose
+        start_bit = load.register * 32 + load.at
+        for lane in range(found.wave):
+            for offset in range(width):
+                src_lane, src_offset = lane, offset
+                if tr:
+                    src_lane, elem = LANE_MAPS[load.load.lane_map](lane, offset // tr)
+                    src_offset = elem * tr + offset % tr
+                address = load.lanes[src_lane].address
+                if address is None:
+                    continue
+                got[lane, start_bit + offset] = owner.get(address * 8 + src_offset)
+    return got
+
+
+def check_delivery(found):
+    got = simulate(found)
+    assert found.slots
+    for slot in found.slots:
+        first = slot.register * 32 + slot.bits[0]
+        for b in range(found.element_bits):
+            assert got[slot.lane, first + b] == (*slot.tile_at, b), slot
+
+
+def _cases():
+    """One instruction per (architecture, matrix, element width): every operand kind."""
+    seen, cases = set(), []
+    for inst in mc.instructions():
+        for matrix in mc.matrices(inst):
+            if "k" not in COORDINATES.get(matrix, ()):
+                continue
+            key = (inst.arch, matrix, mc.operand(inst, matrix).layout.width, inst.m)
+            if key not in seen:
+                seen.add(key)
+                cases.append((inst.arch, inst.mnemonic, matrix))
+    return cases
+
+
+CASES = _cases()
+
+
+def _tile_of(inst, matrix, order, steps=1):
+    op = mc.operand(inst, matrix)
+    rows, cols, blocks = op.shape
+    k_axis = COORDINATES[matrix].index("k")
+    k = (rows, cols)[k_axis] * steps
+    mn = (rows, cols)[1 - k_axis] * blocks
+    share = 4 if matrix == "K" else 1  # (a sparse index slot serves 4 K values)
+    k //= share
+    return f"{mn}x{k}" if order == "k" else f"{k}x{mn}"
+
+
+@pytest.mark.parametrize("arch, name, matrix", CASES)
+def test_default_plan_delivers_every_slot(arch, name, matrix):
+    inst = mc.find_instruction(arch, name)
+    tile = _tile_of(inst, matrix, "k")
+    try:
+        found = mc.lds_plan(inst, matrix, tile=tile)
+    except mc.CalcError as error:  # only where no load can: RDNA4 wave32 sparse indices
+        assert matrix == "K" and "no LDS load" in str(error)
+        return
+    check_delivery(found)
+    rows, cols = (int(v) for v in tile.split("x"))
+    pad = max(1, 128 // found.element_bits)  # 16 bytes: keeps every load aligned
+    padded = mc.lds_plan(inst, matrix, tile=f"{rows}x{cols}", pad=pad, base=64)
+    check_delivery(padded)
+    vec = max(1, min(cols, found.k_run * 1))
+    if cols // vec >= 2:
+        swizzled = mc.lds_plan(inst, matrix, tile=tile, swizzle=(vec, 1, cols // vec))
+        check_delivery(swizzled)
+
+
+@pytest.mark.parametrize("arch, name, matrix, order, steps", [
+    ("cdna4", "v_mfma_f32_16x16x32_f16", "B", "mn", 1),
+    ("cdna4", "v_mfma_f32_32x32x16_bf16", "A", "mn", 1),
+    ("gfx1250", "v_wmma_f32_16x16x32_f16", "B", "mn", 1),
+    ("cdna3", "v_mfma_f32_16x16x16_f16", "B", "mn", 1),
+    ("cdna3", "v_mfma_f32_16x16x16_f16", "A", "k", 4),
+    ("rdna3", "v_wmma_f32_16x16x16_f16", "A", "k", 2),
+])
+def test_transposed_and_multi_step_plans_deliver(arch, name, matrix, order, steps):
+    inst = mc.find_instruction(arch, name)
+    found = mc.lds_plan(inst, matrix, tile=_tile_of(inst, matrix, order, steps), order=order,
+                        k_steps=steps)
+    check_delivery(found)
+
+
+# ---- the search
+
+def test_search_finds_the_sheets_settings():
+    inst = mc.find_instruction(*F16_16)
+    found = mc.lds_search(inst, "A", tile="16x64", load="ds_read_b64")
+    assert found.given.worst == 16
+    settings = {(c.pad, c.swizzle) for c in found.found}
+    assert (4, None) in settings and (0, (4, 1, 16)) in settings
+    assert found.found[0].lds_bytes == 2048 and found.found[0].worst == 1
+    assert found.triton.swizzle == (4, 1, 16) and found.triton.worst == 1
+    wide = mc.lds_search(mc.find_instruction(*F16_32), "A", tile="16x64")
+    assert wide.triton.swizzle == (8, 2, 8) and wide.triton.worst == 1
+    assert (0, (8, 2, 8)) in {(c.pad, c.swizzle) for c in wide.found}
+
+
+# ---- legality and errors
+
+@pytest.mark.parametrize("options, words", [
+    ({"tile": "16x64", "load": "ds_read_b64_tr_b16"}, "ds_read_b64_tr_b16"),
+    ({"tile": "8x64"}, "cannot hold"),
+    ({"tile": "16x64", "swizzle": "8,1,16"}, "MAX_PHASE"),
+    ({"tile": "16x64", "base": 4, "load": "ds_read_b128"}, "multiple of 16"),
+    ({"tile": "16x64", "model": "nope"}, "rocroller"),
+    ({"tile": "16-64"}, "ROWSxCOLS"),
+    ({"tile": "16x64", "load": "ds_read_b999"}, "choose one of"),
+])
+def test_errors(options, words):
+    with pytest.raises(mc.CalcError, match=words.replace("(", r"\(")):
+        plan(*F16_32, **options)
+
+
+def test_vgpr_parity():
+    """fp6 A of a CDNA4 f8f6f4 MFMA is 6 VGPRs: the second ds_read_b96 would start at v3,
+    odd, which DS loads of 64 bits or more may not on CDNA2+ (CDNA4 ISA 11.4)."""
+    inst = mc.find_instruction("cdna4", "v_mfma_f32_16x16x128_f8f6f4")
+    with pytest.raises(mc.CalcError, match="v3 \\(odd\\)"):
+        mc.lds_plan(inst, "A", tile="16x128", load="ds_read_b96", mods={"cbsz": 2})
+    found = mc.lds_plan(inst, "A", tile="16x128", mods={"cbsz": 2})
+    assert {load.instruction for load in found.loads} == {"ds_read_b64"}
+    check_delivery(found)
+
+
+def test_wave_size_of_transpose_loads():
+    """gfx1250's transpose loads run in wave32 only (LLVM: 'instruction requires
+    wavesize=32'); RDNA has no LDS transpose load at all."""
+    found = plan("gfx1250", "v_wmma_f32_16x16x32_f16", "B", tile="32x16", order="mn")
+    assert found.loads[0].instruction == "ds_load_tr16_b128"
+    assert any("EXEC" in note for note in found.notes)
+    with pytest.raises(mc.CalcError, match="has no LDS load"):
+        plan("rdna4", "v_wmma_f32_16x16x16_f16", "B", tile="16x16", order="mn",
+             load="ds_load_tr16_b128")
+
+
+# ---- the command line
+
+def test_cli_done_when():
+    base = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64",
+            "--load", "ds_read_b64"]
+    status, out, err = call(base)
+    assert status == 0 and "Worst: 16-way" in out and err == ""
+    for extra in (["--lds-pad", "4"], ["--lds-swizzle", "4,1,16"]):
+        assert "Worst: conflict-free" in call(base + extra)[1]
+    wide = ["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_f16", "-A", "--lds-tile", "16x64",
+            "--load", "ds_read_b128"]
+    assert "Worst: 4-way" in call(wide)[1]
+    assert "Worst: conflict-free" in call(wide + ["--lds-swizzle", "8,2,8"])[1]
+
+
+@pytest.mark.parametrize("argv", [
+    ["--lds-pad", "x"], ["--lds-swizzle", "1,2"], ["--lds-order", "z"], ["-B", "-C"],
+    ["--load", "ds_read_b999"], ["-R"],
+])
+def test_cli_bad_values(argv):
+    words = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64"]
+    if argv[0] == "-B":
+        words.remove("-A")
+    status, out, err = call(words + argv)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_cli_option_without_tile():
+    status, out, err = call(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A",
+                             "--lds-pad", "4"])
+    assert status == 2 and "--lds-tile" in err
+
+
+def test_json_documents_validate():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(Path(__file__).resolve().parents[1].joinpath(
+        "formats", "output.schema.json").read_text())
+    base = ["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_f16", "-A", "--lds-tile", "16x64",
+            "--json"]
+    for extra, mode in (([], "lds"), (["--lds-search"], "lds_search")):
+        status, out, _ = call(base + extra)
+        document = json.loads(out)
+        assert status == 0 and document["mode"] == mode and document["schema_version"] == 1
+        jsonschema.validate(document, schema)
+    document = json.loads(call(base)[1])
+    assert document["worst"] == 4 and len(document["loads"][0]["lanes"]) == 64
+    assert document["slots"][0]["element"] == "A[0][0]"
+    bad = dict(document, mode="lds", loads="x")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+
+
+def test_pictures():
+    base = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64"]
+    status, out, _ = call(base + ["--format", "svg"])
+    assert status == 0 and out.startswith("<svg") and out.count("<rect") == 4 * 32
+    status, out, _ = call(base + ["--format", "html"])
+    assert status == 0 and "<svg" in out and "<pre>" in out
+
+
+# ---- --emit hip: gcc lane emulation (clang's instructions: tests/data/lds_hip_asm.json)
+
+HARNESS = """
+#include <stdio.h>
+int main(void) {
+    static unsigned char tile[%(bytes)d] __attribute__((aligned(16)));
+    for (int i = 0; i < %(bytes)d; ++i) tile[i] = (unsigned char)(i * 7 + 3);
+    for (unsigned int lane = 0; lane < %(wave)d; ++lane) {
+        unsigned int out[%(regs)d] = {0};
+        %(name)s_load(tile, lane, out);
+        for (int r = 0; r < %(regs)d; ++r) printf("%%u %%d %%u\\n", lane, r, out[r]);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("arch, name, options", [
+    ("cdna3", "v_mfma_f32_16x16x16_f16", {"swizzle": "4,1,16", "k_steps": 2}),
+    ("cdna4", "v_mfma_f32_16x16x32_f16", {"swizzle": "8,2,8", "base": 256}),
+    ("cdna3", "v_mfma_f32_32x32x8_f16", {"pad": 8, "k_steps": 2}),
+])
+def test_emit_hip_gcc_emulation(tmp_path, arch, name, options):
+    if not shutil.which("gcc"):
+        pytest.skip("gcc is not installed")
+    from formats.hip_lds import emit_lds
+    found = plan(arch, name, tile="32x64" if "32x32" in name else "16x64", **options)
+    code = emit_lds(found)
+    regs = max(s.register for s in found.slots) + 1
+    regs += regs % 2
+    size = found.tile.base + found.lds_bytes + 16
+    source = tmp_path / "lds.c"
+    source.write_text(code + HARNESS % {"bytes": size, "wave": found.wave, "regs": regs,
+                                        "name": f"mc_lds_{found.matrix.lower()}"})
+    subprocess.run(["gcc", "-O1", "-o", str(tmp_path / "lds"), str(source)], check=True)
+    run = subprocess.run([str(tmp_path / "lds")], capture_output=True, text=True, check=True)
+    words = {}
+    for line in run.stdout.split("\n"):
+        if line:
+            lane, reg, value = (int(v) for v in line.split())
+            words[lane, reg] = value
+    for slot in found.slots:
+        expected = 0
+        for byte in range(found.element_bits // 8):
+            expected |= ((slot.address + byte) * 7 + 3) % 256 << (8 * byte)
+        got = words[slot.lane, slot.register] >> slot.bits[0] & (1 << found.element_bits) - 1
+        assert got == expected, slot
+
+
+def test_emit_hip_clang_facts():
+    """The recorded clang-22 facts (regenerate: python3 tests/test_lds.py)."""
+    data = json.loads((Path(__file__).parent / "data" / "lds_hip_asm.json").read_text())
+    assert data["cases"]
+    for case in data["cases"]:
+        found = plan(case["arch"], case["instruction"], tile=case["tile"], **case["options"])
+        planned = sorted(load.instruction for load in found.loads)
+        assert planned == sorted(case["clang"]), case
+
+
+CLANG_CASES = [
+    ("cdna3", "gfx942", "v_mfma_f32_16x16x16_f16", "16x64", {"swizzle": "4,1,16"}),
+    ("cdna3", "gfx942", "v_mfma_f32_16x16x16_f16", "16x64", {"k_steps": 2}),
+    ("cdna4", "gfx950", "v_mfma_f32_16x16x32_f16", "16x64", {"swizzle": "8,2,8"}),
+    ("cdna3", "gfx942", "v_mfma_f32_32x32x8_f16", "32x64", {"pad": 8, "k_steps": 2}),
+]
+KERNEL = """
+extern "C" __global__ void k(unsigned int* dst) {
+    __shared__ __attribute__((aligned(16))) unsigned char tile[%(bytes)d];
+    unsigned int lane = __builtin_amdgcn_workitem_id_x() %% 64u;
+    for (unsigned int i = lane; i < %(bytes)du; i += 64u) tile[i] = (unsigned char)i;
+    __builtin_amdgcn_s_barrier();
+    unsigned int out[%(regs)d];
+    %(name)s_load(tile, lane, out);
+    for (int r = 0; r < %(regs)d; ++r) dst[lane * %(regs)d + r] = out[r];
+}
+"""
+
+
+def regenerate():  # pragma: no cover (run by hand: python3 tests/test_lds.py)
+    import re
+    import tempfile
+
+    from formats.hip_lds import emit_lds
+    cases = []
+    for arch, gfx, name, tile, options in CLANG_CASES:
+        found = plan(arch, name, tile=tile, **options)
+        regs = max(s.register for s in found.slots) + 1
+        regs += regs % 2
+        code = emit_lds(found) + KERNEL % {"bytes": found.tile.base + found.lds_bytes,
+                                           "regs": regs, "name": "mc_lds_a"}
+        with tempfile.NamedTemporaryFile("w", suffix=".hip", delete=False) as handle:
+            handle.write(code)
+        asm = subprocess.run(["clang-22", "-x", "hip", "--cuda-device-only", "-nogpulib",
+                              "-nogpuinc", f"--offload-arch={gfx}", "-O2", "-S", "-o", "-",
+                              handle.name], capture_output=True, text=True, check=True).stdout
+        loads = re.findall(r"^\s+(ds_read\w*|ds_load\w*)", asm, re.M)
+        cases.append({"arch": arch, "gfx": gfx, "instruction": name, "tile": tile,
+                      "options": options, "clang": loads})
+    path = Path(__file__).parent / "data" / "lds_hip_asm.json"
+    path.write_text(json.dumps({"command": "python3 tests/test_lds.py (clang-22 -x hip "
+                                "--cuda-device-only -nogpulib -nogpuinc -O2 -S)",
+                                "cases": cases}, indent=1) + "\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    regenerate()
