@@ -245,7 +245,7 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
 
     def plan_of(pad: int, swizzle: tuple[int, int, int] | None) -> Plan:
         return plan(operand, described._replace(pad=pad, swizzle=swizzle), facts, chosen,
-                    fixed, steps, frag)
+                    fixed, steps, frag, with_slots=False)
 
     given = _candidate(plan_of, described.pad, described.swizzle)
     bits = operand.layout.width

@@ -216,9 +216,20 @@ class Fragment:
             self.k //= self.share
         self.k_run = 1
         self.k_run = self._k_run(lanes)
+        self._chunks: dict[int, list[int]] = {}
         step_bits = self.registers * 32
         self.slots = [[(bit + s * step_bits, elem, s, self.stored(elem, s))
                        for s in range(steps) for bit, elem in held] for held in lanes]
+
+    def chunks(self, width: int) -> list[int]:
+        """The loads j of `width` bits whose bits [j*width, (j+1)*width) hold anything."""
+        if width not in self._chunks:
+            total = self.registers * 32 * self.steps
+            used = {bit for held in self.slots for bit, *_ in held}
+            self._chunks[width] = [
+                j for j in range(total // width)
+                if any(bit < (j + 1) * width and bit + self.bits > j * width for bit in used)]
+        return self._chunks[width]
 
     def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int]]]]) -> int:
         """The largest kw dividing the start and the length of every run of consecutive
@@ -385,9 +396,7 @@ def _try(frag: Fragment, facts: LdsFacts, model: PhaseModel, load: Load
     total = frag.registers * 32 * frag.steps
     if total % load.bits:
         return f"the fragment's {total} bits do not split into loads of {load.bits} bits"
-    chunks = [j for j in range(total // load.bits)
-              if any(bit < (j + 1) * load.bits and bit + frag.bits > j * load.bits
-                     for held in frag.slots for bit, *_ in held)]
+    chunks = frag.chunks(load.bits)
     if load.bits >= 64 and facts.even_vgpr_tuples and not load.odd_vgpr:
         for j in chunks:
             register = j * load.bits // 32
@@ -423,10 +432,12 @@ def candidates(facts: LdsFacts) -> list[Load]:
 
 
 def plan(operand: Operand, tile: Tile, facts: LdsFacts, model: PhaseModel,
-         load: Load | None = None, k_steps: int = 1, frag: Fragment | None = None) -> Plan:
+         load: Load | None = None, k_steps: int = 1, frag: Fragment | None = None,
+         with_slots: bool = True) -> Plan:
     """The plan of loading `operand` (k_steps steps) from `tile` with `load` (None: the
     widest load that delivers the fragment legally). `frag`: the fragment of an earlier
-    plan of the same operand, steps and tile order (a search tries many tiles)."""
+    plan of the same operand, steps and tile order, and `with_slots` False (no slots
+    listed): for a search, which tries many tiles."""
     if frag is None or frag.tile.order != tile.order or frag.steps != k_steps:
         frag = Fragment(operand, tile, k_steps)
     frag.tile = tile
@@ -449,7 +460,7 @@ def plan(operand: Operand, tile: Tile, facts: LdsFacts, model: PhaseModel,
                             f"fragment of {operand.inst.mnemonic} from this tile "
                             f"({tile.text}): " + "; ".join(_telling(reasons)))
     return Plan(tile, model, facts, operand.wave, frag.bits, k_steps, frag.k_run, loads,
-                _slots(frag, loads), _notes(loads, model, facts))
+                _slots(frag, loads) if with_slots else (), _notes(loads, model, facts))
 
 
 def _telling(reasons: list[str]) -> list[str]:
@@ -479,9 +490,30 @@ def _notes(loads: tuple[LoadPlan, ...], model: PhaseModel, facts: LdsFacts) -> t
         notes.append("the operand's first VGPR must be even (DS loads of 64 bits or more)")
     if any(lane.address is None for p in loads for lane in p.lanes):
         notes.append("lanes with nothing to read may be masked off (EXEC)")
+    notes += _pairs(loads)
     if model.assumed:
         notes.append(f"phase model assumed: {model.confidence}")
     return tuple(notes)
+
+
+def _pairs(loads: tuple[LoadPlan, ...]) -> list[str]:
+    """Consecutive b32/b64 loads every lane issues a fixed distance apart (a multiple of
+    the size, at most 255 of them): what LLVM merges into one ds_read2_b32/b64
+    (ds_load_2addr_* on gfx11+), two addresses per lane in one instruction."""
+    notes = []
+    for first, second in zip(loads, loads[1:]):
+        if first.load != second.load or first.load.bits not in (32, 64) or first.at:
+            continue
+        gaps = {b.address - a.address for a, b in zip(first.lanes, second.lanes)
+                if a.address is not None and b.address is not None}
+        size = first.load.bytes
+        if len(gaps) == 1 and (gap := gaps.pop()) % size == 0 and 0 < gap // size <= 255:
+            merged = first.instruction.replace("ds_read_b", "ds_read2_b").replace(
+                "ds_load_b", "ds_load_2addr_b")
+            notes.append(f"{first.instruction} to v{first.register} and to v{second.register} "
+                         f"are {gap} bytes apart in every lane: a compiler may issue them "
+                         f"as one {merged}")
+    return notes
 
 
 def triton_swizzle(facts: LdsFacts, inst_m: int, wmma: bool, bits: int, cols: int, vec: int,
