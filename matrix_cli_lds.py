@@ -106,9 +106,9 @@ def _checked(args: Any) -> None:
         if getattr(args, dest, False) is True:
             raise _fail(f"--lds-tile makes an LDS plan of -A/-B/-k/--A-scale/--B-scale: drop "
                         f"{flag}")
-    if getattr(args, "lds", False):
-        raise _fail("--lds stages the --emit hip example in LDS; with --lds-tile the tile "
-                    "is described by the --lds-* options: drop --lds")
+    if getattr(args, "lds", False) and not isinstance(getattr(args, "emit", None), str):
+        raise _fail("--lds goes with --emit hip (with --lds-tile: the LDS load code of the "
+                    "tile described)")
 
 
 def _mods(args: Any, inst: Any) -> dict[str, int]:

@@ -9,6 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "formats": 3, "matrix_cli": 4,
+          "matrix_api_lds": 2, "matrix_cli_lds": 4,  # issue 24
           "matrix_calculator": 5}
 
 

@@ -194,6 +194,8 @@ def test_default_plan_delivers_every_slot(arch, name, matrix):
     ("cdna4", "v_mfma_f32_32x32x16_bf16", "A", "mn", 1),
     ("gfx1250", "v_wmma_f32_16x16x32_f16", "B", "mn", 1),
     ("cdna3", "v_mfma_f32_16x16x16_f16", "B", "mn", 1),
+    ("cdna4", "v_mfma_f32_16x16x128_f8f6f4", "B", "mn", 1),   # ds_read_b64_tr_b8
+    ("gfx1250", "v_wmma_f32_16x16x64_fp8_fp8", "A", "mn", 1),  # ds_load_tr8_b64
     ("cdna3", "v_mfma_f32_16x16x16_f16", "A", "k", 4),
     ("rdna3", "v_wmma_f32_16x16x16_f16", "A", "k", 2),
 ])
@@ -202,6 +204,9 @@ def test_transposed_and_multi_step_plans_deliver(arch, name, matrix, order, step
     found = mc.lds_plan(inst, matrix, tile=_tile_of(inst, matrix, order, steps), order=order,
                         k_steps=steps)
     check_delivery(found)
+    if order == "mn" and any(load.transpose == found.element_bits
+                             for load in found.facts.loads):  # its transpose load
+        assert found.loads[0].load.transpose == found.element_bits
 
 
 # ---- the search
