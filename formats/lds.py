@@ -70,40 +70,35 @@ def text(plan: LdsPlan) -> str:
         first = [lane for lane in load.lanes if lane.address is not None][:4]
         shown = ", ".join(f"lane {lane.lane} @ {lane.address}" for lane in first)
         lines.append(f"  addresses: {shown}, ... ({load.load.bytes} bytes each)")
+    lines += _slot_lines(plan)
     if plan.notes:
         lines += ["", "Notes:"] + [f"  {note}" for note in plan.notes]
     return "\n".join(lines) + "\n"
 
 
-def document(plan: LdsPlan) -> dict[str, Any]:
-    """The plan as the --json document (mode "lds")."""
+def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
+    """A table of what the first lanes' register slots receive: element @ byte (every
+    lane: --json); a column per slot, named with its K step when there are several."""
     from matrix_api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
-    tile = plan.tile
-    return {
-        "architecture": plan.architecture, "instruction": plan.instruction,
-        "matrix": plan.matrix, "wave": plan.wave, "element_bits": plan.element_bits,
-        "k_steps": plan.k_steps, "k_run": plan.k_run,
-        "tile": {"rows": tile.rows, "cols": tile.cols, "order": tile.order, "pad": tile.pad,
-                 "swizzle": list(tile.swizzle) if tile.swizzle else None,
-                 "base": tile.base, "bytes": plan.lds_bytes},
-        "model": {"key": plan.model.key, "title": plan.model.title,
-                  "source": plan.model.source, "confidence": plan.model.confidence,
-                  "assumed": plan.model.assumed, "banks": plan.facts.banks,
-                  "lds_bytes": plan.facts.lds_bytes},
-        "loads": [{"instruction": load.instruction, "register": load.register,
-                   "bits": load.load.bits,
-                   "lanes": [{"lane": lane.lane, "address": lane.address,
-                              "bytes": lane.bytes} for lane in load.lanes],
-                   "phases": [{"lanes": list(phase.lanes), "conflict": phase.conflict}
-                              for phase in load.phases],
-                   "worst": load.worst, "cycles": load.cycles} for load in plan.loads],
-        "slots": [{"lane": slot.lane, "register": slot.register, "bits": list(slot.bits),
-                   "address": slot.address, "bit": slot.bit,
-                   "element": element_text(inst, slot.element), "step": slot.step,
-                   "load": slot.load} for slot in plan.slots],
-        "worst": plan.worst, "cycles": plan.cycles, "notes": list(plan.notes),
-    }
+    shown = sorted({slot.lane for slot in plan.slots})[:lanes]
+    columns: dict[tuple[int, int], str] = {}
+    cells: dict[tuple[int, tuple[int, int]], str] = {}
+    for slot in plan.slots:
+        key = (slot.register, slot.bits[0])
+        step = f" s{slot.step}" if plan.k_steps > 1 else ""
+        columns.setdefault(key, f"v{slot.register}.[{slot.bits[1]}:{slot.bits[0]}]{step}")
+        if slot.lane in shown:
+            bit = f"+{slot.bit}b" if slot.bit else ""
+            cells[slot.lane, key] = f"{element_text(inst, slot.element)}@{slot.address}{bit}"
+    keys = sorted(columns)
+    width = max([len(columns[k]) for k in keys] + [len(c) for c in cells.values()])
+    lines = ["", "Slots (element @ byte) of the first lanes; every lane: --json"]
+    lines.append("  lane " + " ".join(f"{columns[k]:<{width}}" for k in keys).rstrip())
+    for lane in shown:
+        lines.append(f"  {lane:>4} " + " ".join(f"{cells.get((lane, k), '-'):<{width}}"
+                                                  for k in keys).rstrip())
+    return lines
 
 
 def _setting(candidate: LdsCandidate) -> str:
@@ -126,7 +121,11 @@ def search_text(search: LdsSearch, limit: int = 10) -> str:
              f"{search.model.title}",
              f"As given ({_setting(search.given)}): {_result(search.given)}",
              f"Triton's formula picks {_setting(search.triton)}: {_result(search.triton)}",
-             f"CK's XOR picks {_setting(search.ck)}: {_result(search.ck)}", ""]
+             f"CK's XOR picks {_setting(search.ck)}: {_result(search.ck)}"]
+    if search.tile.order != "k":
+        lines.append("  (K is not contiguous: both formulas leave the tile unswizzled; Triton's "
+                     "gfx950 swizzle of 8/16-bit tiles for transpose loads is not modelled)")
+    lines.append("")
     if not search.found:
         lines.append("No padding or swizzle tried makes every load conflict-free.")
     else:
@@ -134,6 +133,9 @@ def search_text(search: LdsSearch, limit: int = 10) -> str:
                      "then instructions, first):")
         for candidate in search.found[:limit]:
             lines.append(f"  {_setting(candidate):<24} {_result(candidate)}")
+        fewest = min(search.found, key=lambda c: (c.instructions, c.lds_bytes))
+        if fewest.instructions < search.found[0].instructions:
+            lines.append(f"Fewest load instructions: {_setting(fewest)}: {_result(fewest)}")
     return "\n".join(lines) + "\n"
 
 
