@@ -12,13 +12,14 @@ lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.l
 """
 from __future__ import annotations
 
-import matrix_api as _api
 from instructions.record import TYPE_CHECKING, Record
 from layouts.core import CalcError
 
-if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast)
+if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
+    # matrix_api, which re-exports this module, is imported where it is used)
     from typing import Any
 
+    import matrix_api as _api
     from instructions.lds import LdsFacts, Load, PhaseModel
     from instructions.model import Instruction
     from layouts.lds import LoadPlan, Plan, Tile
@@ -134,6 +135,7 @@ def parse_swizzle(value: object) -> tuple[int, int, int] | None:
 
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
+    import matrix_api as _api
     from instructions.lds import lds_facts
     facts = lds_facts(_api.architecture_of(inst).name)
     if facts is None:  # (every architecture has a row; a new one needs its own)
@@ -166,12 +168,14 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     if order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
                         f"not {order!r}", "order")
+    import matrix_api as _api
     padding = _api._whole("pad", pad, "pad")
     start = _api._whole("base", base, "base")
     return Tile(rows, cols, order, padding, parse_swizzle(swizzle), start)
 
 
 def _steps(k_steps: object) -> int:
+    import matrix_api as _api
     steps = _api._whole("k_steps", k_steps, "k_steps")
     if not 1 <= steps <= 64:
         raise CalcError(f"k_steps takes 1 to 64, not {k_steps!r}", "k_steps")
@@ -190,6 +194,7 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     max_phase), starting at byte `base`, with load instruction `load` (None: the widest
     that delivers the fragment), under phase model `model` (None: the architecture's
     default)."""
+    import matrix_api as _api
     from layouts.lds import plan
     operand = _api.operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
@@ -200,6 +205,7 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
 
 
 def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
+    import matrix_api as _api
     named = _api._named
     slots = tuple(LdsSlot(s.lane, s.register, s.bits, s.address, s.bit,
                           named(matrix, *s.element), s.step, s.load, s.tile_at)
@@ -234,6 +240,7 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     load instructions, then fewest cycles); with the plan as given (pad, swizzle) and
     what Triton's and CK's formulas pick for this tile. `load` fixes the load
     instruction (None: the widest each setting allows)."""
+    import matrix_api as _api
     from layouts.lds import Fragment, ck_swizzle, plan, triton_swizzle
     operand = _api.operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)

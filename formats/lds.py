@@ -101,6 +101,37 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     return lines
 
 
+def document(plan: LdsPlan) -> dict[str, Any]:
+    """The plan as the --json document (mode "lds")."""
+    from matrix_api import element_text, find_instruction
+    inst = find_instruction(plan.architecture, plan.instruction)
+    tile = plan.tile
+    return {
+        "architecture": plan.architecture, "instruction": plan.instruction,
+        "matrix": plan.matrix, "wave": plan.wave, "element_bits": plan.element_bits,
+        "k_steps": plan.k_steps, "k_run": plan.k_run,
+        "tile": {"rows": tile.rows, "cols": tile.cols, "order": tile.order, "pad": tile.pad,
+                 "swizzle": list(tile.swizzle) if tile.swizzle else None,
+                 "base": tile.base, "bytes": plan.lds_bytes},
+        "model": {"key": plan.model.key, "title": plan.model.title,
+                  "source": plan.model.source, "confidence": plan.model.confidence,
+                  "assumed": plan.model.assumed, "banks": plan.facts.banks,
+                  "lds_bytes": plan.facts.lds_bytes},
+        "loads": [{"instruction": load.instruction, "register": load.register,
+                   "bits": load.load.bits,
+                   "lanes": [{"lane": lane.lane, "address": lane.address,
+                              "bytes": lane.bytes} for lane in load.lanes],
+                   "phases": [{"lanes": list(phase.lanes), "conflict": phase.conflict}
+                              for phase in load.phases],
+                   "worst": load.worst, "cycles": load.cycles} for load in plan.loads],
+        "slots": [{"lane": slot.lane, "register": slot.register, "bits": list(slot.bits),
+                   "address": slot.address, "bit": slot.bit,
+                   "element": element_text(inst, slot.element), "step": slot.step,
+                   "load": slot.load} for slot in plan.slots],
+        "worst": plan.worst, "cycles": plan.cycles, "notes": list(plan.notes),
+    }
+
+
 def _setting(candidate: LdsCandidate) -> str:
     if candidate.swizzle:
         return "--lds-swizzle {},{},{}".format(*candidate.swizzle)

@@ -455,3 +455,12 @@ if __name__ == "__main__":  # pragma: no cover (regenerates the record)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     RECORDED.write_text(json.dumps({"command": COMMAND, "cases": clang_cases()}, indent=1)
                         + "\n")
+
+
+def test_library_module_imports_first():
+    """matrix_api re-exports matrix_api_lds: either may be imported first."""
+    import sys
+    done = subprocess.run([sys.executable, "-c", "import matrix_api_lds, matrix_api; "
+                           "print(matrix_api.lds_plan is matrix_api_lds.lds_plan)"],
+                          capture_output=True, text=True, cwd=Path(__file__).parents[1])
+    assert done.stdout.strip() == "True", done.stderr
