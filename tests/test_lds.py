@@ -148,7 +148,9 @@ def _cases():
         for matrix in mc.matrices(inst):
             if "k" not in COORDINATES.get(matrix, ()):
                 continue
-            key = (inst.arch, matrix, mc.operand(inst, matrix).layout.width, inst.m)
+            facts = lds_facts(inst.arch)  # (gfx1251 = gfx1250: one of them)
+            key = (inst.family, facts.loads, facts.models, facts.even_vgpr_tuples, matrix,
+                   mc.operand(inst, matrix).layout.width, inst.m)
             if key not in seen:
                 seen.add(key)
                 cases.append((inst.arch, inst.mnemonic, matrix))
@@ -299,7 +301,7 @@ def test_json_documents_validate():
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(Path(__file__).resolve().parents[1].joinpath(
         "formats", "output.schema.json").read_text())
-    base = ["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_f16", "-A", "--lds-tile", "16x64",
+    base = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64",
             "--json"]
     for extra, mode in (([], "lds"), (["--lds-search"], "lds_search")):
         status, out, _ = call(base + extra)
@@ -307,7 +309,9 @@ def test_json_documents_validate():
         assert status == 0 and document["mode"] == mode and document["schema_version"] == 1
         jsonschema.validate(document, schema)
     document = json.loads(call(base)[1])
-    assert document["worst"] == 4 and len(document["loads"][0]["lanes"]) == 64
+    assert document["worst"] == 16 and len(document["loads"][0]["lanes"]) == 64
+    assert document["loads"][0]["instruction"] == "ds_read_b64"
+    assert [p["conflict"] for p in document["loads"][0]["phases"]] == [16] * 4
     assert document["slots"][0]["element"] == "A[0][0]"
     bad = dict(document, mode="lds", loads="x")
     with pytest.raises(jsonschema.ValidationError):
@@ -450,13 +454,6 @@ def test_emit_hip_clang_live():
     assert clang_cases() == data["cases"]
 
 
-if __name__ == "__main__":  # pragma: no cover (regenerates the record)
-    import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    RECORDED.write_text(json.dumps({"command": COMMAND, "cases": clang_cases()}, indent=1)
-                        + "\n")
-
-
 def test_library_module_imports_first():
     """matrix_api re-exports matrix_api_lds: either may be imported first."""
     import sys
@@ -464,3 +461,10 @@ def test_library_module_imports_first():
                            "print(matrix_api.lds_plan is matrix_api_lds.lds_plan)"],
                           capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert done.stdout.strip() == "True", done.stderr
+
+
+if __name__ == "__main__":  # pragma: no cover (regenerates the record)
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    RECORDED.write_text(json.dumps({"command": COMMAND, "cases": clang_cases()}, indent=1)
+                        + "\n")
