@@ -336,53 +336,87 @@ int main(void) {
     for (unsigned int lane = 0; lane < %(wave)d; ++lane) {
         unsigned int out[%(regs)d] = {0};
         %(name)s_load(tile, lane, out);
-        for (int r = 0; r < %(regs)d; ++r) printf("%%u %%d %%u\\n", lane, r, out[r]);
+        for (int r = 0; r < %(regs)d; ++r) printf("r %%u %%d %%u\\n", lane, r, out[r]);
+        for (int j = 0; j < %(loads)d; ++j)
+            printf("a %%u %%d %%u\\n", lane, j, %(name)s_address(lane, j));
     }
     return 0;
 }
 """
+EMULATED = [  # (arch, instruction, matrix, tile, options)
+    ("cdna3", "v_mfma_f32_16x16x16_f16", "A", "16x64", {"swizzle": "4,1,16", "k_steps": 2}),
+    ("cdna4", "v_mfma_f32_16x16x32_f16", "A", "16x64", {"swizzle": "8,2,8", "base": 256}),
+    ("cdna3", "v_mfma_f32_32x32x8_f16", "A", "32x64", {"pad": 8, "k_steps": 2}),
+    ("cdna4", "v_mfma_f32_16x16x32_f16", "B", "64x16", {"order": "mn", "pad": 4}),
+    ("cdna4", "v_mfma_f32_16x16x128_f8f6f4", "B", "128x16", {"order": "mn"}),
+    ("gfx1250", "v_wmma_f32_16x16x32_f16", "B", "32x16", {"order": "mn"}),
+    ("gfx1250", "v_wmma_f32_16x16x64_fp8_fp8", "A", "64x16", {"order": "mn"}),
+    ("cdna4", "v_mfma_f32_16x16x128_f8f6f4", "A", "16x128", {"mods": {"cbsz": 4}}),
+    ("cdna4", "v_mfma_f32_16x16x128_f8f6f4", "A", "16x128", {"mods": {"cbsz": 2}}),
+    ("rdna3", "v_wmma_f32_16x16x16_f16", "B", "16x16", {"wave": 64}),
+]
 
 
-@pytest.mark.parametrize("arch, name, options", [
-    ("cdna3", "v_mfma_f32_16x16x16_f16", {"swizzle": "4,1,16", "k_steps": 2}),
-    ("cdna4", "v_mfma_f32_16x16x32_f16", {"swizzle": "8,2,8", "base": 256}),
-    ("cdna3", "v_mfma_f32_32x32x8_f16", {"pad": 8, "k_steps": 2}),
-])
-def test_emit_hip_gcc_emulation(tmp_path, arch, name, options):
+@pytest.mark.parametrize("arch, name, matrix, tile, options", EMULATED)
+def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
+    """gcc runs the emitted code lane by lane: every lane's address for every load is
+    the plan's, and (plain loads) every slot of out[] receives its element's bytes; for
+    a transpose load each slot's element is where the lane map says its source lane
+    reads."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
     from formats.hip_lds import emit_lds
-    found = plan(arch, name, tile="32x64" if "32x32" in name else "16x64", **options)
-    code = emit_lds(found)
+    found = plan(arch, name, matrix, tile=tile, **options)
     regs = max(s.register for s in found.slots) + 1
     regs += regs % 2
     size = found.tile.base + found.lds_bytes + 16
     source = tmp_path / "lds.c"
-    source.write_text(code + HARNESS % {"bytes": size, "wave": found.wave, "regs": regs,
-                                        "name": f"mc_lds_{found.matrix.lower()}"})
-    subprocess.run(["gcc", "-O1", "-o", str(tmp_path / "lds"), str(source)], check=True)
+    source.write_text(emit_lds(found) + HARNESS % {
+        "bytes": size, "wave": found.wave, "regs": regs, "loads": len(found.loads),
+        "name": f"mc_lds_{found.matrix.lower()}"})
+    subprocess.run(["gcc", "-O1", "-Wall", "-Werror", "-o", str(tmp_path / "lds"),
+                    str(source)], check=True)
     run = subprocess.run([str(tmp_path / "lds")], capture_output=True, text=True, check=True)
-    words = {}
+    words, addresses = {}, {}
     for line in run.stdout.split("\n"):
         if line:
-            lane, reg, value = (int(v) for v in line.split())
-            words[lane, reg] = value
+            kind, lane, at, value = line.split()
+            (words if kind == "r" else addresses)[int(lane), int(at)] = int(value)
+    for number, load in enumerate(found.loads):
+        for lane in load.lanes:
+            if lane.address is not None:
+                assert addresses[lane.lane, number] == lane.address
+    bits = found.element_bits
     for slot in found.slots:
-        expected = 0
-        for byte in range(found.element_bits // 8):
-            expected |= ((slot.address + byte) * 7 + 3) % 256 << (8 * byte)
-        got = words[slot.lane, slot.register] >> slot.bits[0] & (1 << found.element_bits) - 1
-        assert got == expected, slot
+        load = found.loads[slot.load]
+        offset = slot.register * 32 + slot.bits[0] - (load.register * 32 + load.at)
+        if load.load.transpose:
+            source_lane, elem = LANE_MAPS[load.load.lane_map](slot.lane, offset // bits)
+            where = addresses[source_lane, slot.load] * 8 + elem * bits
+            assert where == slot.address * 8 + slot.bit, slot
+            continue
+        assert addresses[slot.lane, slot.load] * 8 + offset == slot.address * 8 + slot.bit
+        if bits % 8 == 0:
+            expected = 0
+            for byte in range(bits // 8):
+                expected |= ((slot.address + byte) * 7 + 3) % 256 << (8 * byte)
+            got = words[slot.lane, slot.register] >> slot.bits[0] & (1 << bits) - 1
+            assert got == expected, slot
 
 
-CLANG_CASES = [
-    ("cdna3", "gfx942", "v_mfma_f32_16x16x16_f16", "16x64", {"swizzle": "4,1,16"}),
-    ("cdna3", "gfx942", "v_mfma_f32_16x16x16_f16", "16x64", {"k_steps": 2}),
-    ("cdna4", "gfx950", "v_mfma_f32_16x16x32_f16", "16x64", {"swizzle": "8,2,8"}),
-    ("cdna3", "gfx942", "v_mfma_f32_32x32x8_f16", "32x64", {"pad": 8, "k_steps": 2}),
-    ("cdna3", "gfx942", "v_mfma_f32_32x32x8_f16", "32x64", {"pad": 2}),
-    ("gfx1250", "gfx1250", "v_wmma_f32_16x16x32_f16", "16x32", {"swizzle": "8,1,4"}),
-    ("rdna4", "gfx1201", "v_wmma_f32_16x16x16_f16", "16x16", {}),
+CLANG_CASES = [  # (arch, gfx, instruction, matrix, tile, options)
+    ("cdna3", "gfx942", "v_mfma_f32_16x16x16_f16", "A", "16x64", {"swizzle": "4,1,16"}),
+    ("cdna3", "gfx942", "v_mfma_f32_16x16x16_f16", "A", "16x64", {"k_steps": 2}),
+    ("cdna4", "gfx950", "v_mfma_f32_16x16x32_f16", "A", "16x64", {"swizzle": "8,2,8"}),
+    ("cdna3", "gfx942", "v_mfma_f32_32x32x8_f16", "A", "32x64", {"pad": 8, "k_steps": 2}),
+    ("cdna3", "gfx942", "v_mfma_f32_32x32x8_f16", "A", "32x64", {"pad": 2}),
+    ("cdna4", "gfx950", "v_mfma_f32_16x16x32_f16", "B", "64x16", {"order": "mn"}),
+    ("cdna4", "gfx950", "v_mfma_f32_16x16x128_f8f6f4", "B", "128x16", {"order": "mn"}),
+    ("cdna4", "gfx950", "v_mfma_f32_16x16x128_f8f6f4", "A", "16x128", {"mods": {"cbsz": 2}}),
+    ("gfx1250", "gfx1250", "v_wmma_f32_16x16x32_f16", "A", "16x32", {"swizzle": "8,1,4"}),
+    ("gfx1250", "gfx1250", "v_wmma_f32_16x16x32_f16", "B", "32x16", {"order": "mn"}),
+    ("gfx1250", "gfx1250", "v_wmma_f32_16x16x64_fp8_fp8", "A", "64x16", {"order": "mn"}),
+    ("rdna4", "gfx1201", "v_wmma_f32_16x16x16_f16", "A", "16x16", {}),
 ]
 KERNEL = """
 extern "C" __global__ void k(unsigned int* dst) {
@@ -407,12 +441,13 @@ def clang_cases():
 
     from formats.hip_lds import emit_lds
     cases = []
-    for arch, gfx, name, tile, options in CLANG_CASES:
-        found = plan(arch, name, tile=tile, **options)
+    for arch, gfx, name, matrix, tile, options in CLANG_CASES:
+        found = plan(arch, name, matrix, tile=tile, **options)
         regs = max(s.register for s in found.slots) + 1
         regs += regs % 2
         code = emit_lds(found) + KERNEL % {"bytes": found.tile.base + found.lds_bytes,
-                                           "regs": regs, "name": "mc_lds_a",
+                                           "regs": regs,
+                                           "name": f"mc_lds_{matrix.lower()}",
                                            "wave": found.wave}
         with tempfile.TemporaryDirectory() as folder:
             source = Path(folder) / "lds.hip"
@@ -422,8 +457,8 @@ def clang_cases():
                                   str(source)], capture_output=True, text=True,
                                  check=True).stdout
         loads = re.findall(r"^\s+(ds_read\w*|ds_load\w*)", asm, re.M)
-        cases.append({"arch": arch, "gfx": gfx, "instruction": name, "tile": tile,
-                      "options": options, "clang": loads})
+        cases.append({"arch": arch, "gfx": gfx, "instruction": name, "matrix": matrix,
+                      "tile": tile, "options": options, "clang": loads})
     return cases
 
 
@@ -432,10 +467,11 @@ def test_emit_hip_clang_facts():
     command that regenerates the record is in it)."""
     data = json.loads(RECORDED.read_text())
     assert data["command"] == COMMAND
-    assert [(c["arch"], c["gfx"], c["instruction"], c["tile"], c["options"])
+    assert [(c["arch"], c["gfx"], c["instruction"], c["matrix"], c["tile"], c["options"])
             for c in data["cases"]] == CLANG_CASES
     for case in data["cases"]:
-        found = plan(case["arch"], case["instruction"], tile=case["tile"], **case["options"])
+        found = plan(case["arch"], case["instruction"], case["matrix"], tile=case["tile"],
+                     **case["options"])
         compiled = []
         for name in case["clang"]:  # a merged pair: the two loads the plan notes
             if name.startswith(("ds_read2_b", "ds_load_2addr_b")):
