@@ -48,7 +48,9 @@ class LdsPlan(Record):
     """The answer of lds_plan(): the tile, the phase model, every load of the wave (each
     lane's address and bytes, the phases with their conflicts: layouts.lds.LoadPlan),
     every slot with the element it receives, the worst conflict of any phase (1 =
-    conflict-free), an LDS cycle estimate and the notes (requirements, assumptions)."""
+    conflict-free), an LDS cycle estimate and the notes (requirements, assumptions).
+    `k_per_element`: the K values one tile element serves: 4 for a sparse instruction's
+    A (stored compressed: an element is the values kept of 4 K) and its indices, else 1."""
     architecture: str
     instruction: str
     matrix: str
@@ -65,6 +67,7 @@ class LdsPlan(Record):
     cycles: int
     lds_bytes: int
     notes: tuple[str, ...]
+    k_per_element: int = 1
 
 
 class LdsCandidate(Record):
@@ -206,14 +209,15 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
 
 def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
     import matrix_api as _api
-    named = _api._named
-    slots = tuple(LdsSlot(s.lane, s.register, s.bits, s.address, s.bit,
-                          named(matrix, *s.element), s.step, s.load, s.tile_at)
-                  for s in found.slots)
+    named, new = _api._named, tuple.__new__  # (records built directly: a plan has many)
+    slots = tuple([new(LdsSlot, (lane, register, bits, address, bit,
+                                 named(matrix, *element), step, load, where))
+                   for lane, register, bits, element, step, address, bit, load, where
+                   in found.slots])
     return LdsPlan(inst.arch, inst.name, matrix, found.wave, found.element_bits,
                    found.k_steps, found.k_run, found.tile, found.model, found.facts,
                    found.loads, slots, found.worst, found.cycles, found.lds_bytes,
-                   found.notes)
+                   found.notes, found.share)
 
 
 # ---- the search

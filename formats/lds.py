@@ -45,7 +45,8 @@ def text(plan: LdsPlan) -> str:
     lines = [f"Architecture: {plan.architecture}", f"Instruction: {plan.instruction}",
              f"LDS load plan of {plan.matrix} ({plan.element_bits}-bit elements, wave"
              f"{plan.wave}, {plan.k_steps} K step{'s' * (plan.k_steps > 1)}, K runs of "
-             f"{plan.k_run})",
+             f"{plan.k_run})" + (f"; sparse: a tile element holds what is kept of "
+                                 f"{plan.k_per_element} K" if plan.k_per_element > 1 else ""),
              f"Tile: {plan.tile.text}; {plan.lds_bytes} bytes of LDS "
              f"({plan.facts.lds_bytes} available, {plan.facts.banks} banks)",
              f"Phase model: {model.key}: {model.title}",
@@ -109,7 +110,7 @@ def document(plan: LdsPlan) -> dict[str, Any]:
     return {
         "architecture": plan.architecture, "instruction": plan.instruction,
         "matrix": plan.matrix, "wave": plan.wave, "element_bits": plan.element_bits,
-        "k_steps": plan.k_steps, "k_run": plan.k_run,
+        "k_steps": plan.k_steps, "k_run": plan.k_run, "k_per_element": plan.k_per_element,
         "tile": {"rows": tile.rows, "cols": tile.cols, "order": tile.order, "pad": tile.pad,
                  "swizzle": list(tile.swizzle) if tile.swizzle else None,
                  "base": tile.base, "bytes": plan.lds_bytes},

@@ -137,6 +137,7 @@ class Plan(Record):
     loads: tuple[LoadPlan, ...]
     slots: tuple[SlotPlan, ...]
     notes: tuple[str, ...]
+    share: int = 1  # K values one tile element serves (4: sparse A and indices)
 
     @property
     def worst(self) -> int:
@@ -201,25 +202,45 @@ class Fragment:
         self.mn_per_block = (rows, cols)[1 - self.k_axis]
         self.mn = self.mn_per_block * blocks
         self.registers = operand.register_count
-        lanes: list[list[tuple[int, tuple[int, int, int]]]] = []
-        for lane in range(operand.wave):
-            lanes.append(sorted((p.reg * 32 + p.lo, e) for e, p in layout.places_in_lane(lane)))
-        # A slot holding several elements (a sparse index serves `share` K values) stores
-        # one value: the tile's K column counts slots, k // share.
+        placed: list[list[tuple[int, tuple[int, int, int]]]] = [[] for _ in range(operand.wave)]
+        for block in range(blocks):  # (the layout's places in bulk, lane by lane)
+            for row, cells in enumerate(layout.block_places(block)):
+                for col, places in enumerate(cells):
+                    for p in places:
+                        placed[p.lane].append((p.reg * 32 + p.lo, (row, col, block)))
+        for held in placed:
+            held.sort()
+        # A slot holding several elements stores one value: a sparse A slot holds the
+        # values kept of `share` = 4 K (the tile holds A compressed), an index slot the
+        # index of 4 K; the tile's K column counts slots, k // share.
         self.share = 1
-        for held in lanes:
+        for held in placed:
             if held:
                 self.share = sum(1 for bit, _ in held if bit == held[0][0])
                 break
         if self.share > 1:
-            lanes = [held[::self.share] for held in lanes]
+            placed = [held[::self.share] for held in placed]
             self.k //= self.share
-        self.k_run = 1
+        # (bit, element, k, mn) of every slot: k in slots (K // share), blocks one after
+        # another along M/N
+        k_axis, mn_axis, share, per_block = self.k_axis, 1 - self.k_axis, self.share, \
+            self.mn_per_block
+        lanes = [[(bit, elem, elem[k_axis] // share, elem[2] * per_block + elem[mn_axis])
+                  for bit, elem in held] for held in placed]
         self.k_run = self._k_run(lanes)
         self._chunks: dict[int, list[int]] = {}
-        step_bits = self.registers * 32
-        self.slots = [[(bit + s * step_bits, elem, s, self.stored(elem, s))
-                       for s in range(steps) for bit, elem in held] for held in lanes]
+        self._addressed: Tile | None = None
+        self._addresses: list[list[int]] = []
+        step_bits, run, order_k = self.registers * 32, self.k_run, tile.order == "k"
+        self.slots = []
+        for held in lanes:
+            slots = []
+            for s in range(steps):
+                for bit, elem, k, mn in held:
+                    col = (k // run) * run * steps + s * run + k % run
+                    where = (mn, col) if order_k else (col, mn)
+                    slots.append((bit + s * step_bits, elem, s, where))
+            self.slots.append(slots)
 
     def chunks(self, width: int) -> list[int]:
         """The loads j of `width` bits whose bits [j*width, (j+1)*width) hold anything."""
@@ -231,41 +252,44 @@ class Fragment:
                 if any(bit < (j + 1) * width and bit + self.bits > j * width for bit in used)]
         return self._chunks[width]
 
-    def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int]]]]) -> int:
+    def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int], int, int]]]) -> int:
         """The largest kw dividing the start and the length of every run of consecutive
         K values in consecutive slots of a lane (K itself when no lane breaks it)."""
         from math import gcd
-        runs: list[tuple[int, int]] = []  # (start, length)
+        run, width = 0, self.bits
         for held in lanes:
-            previous: tuple[int, int, int] | None = None  # (bit, k, mn)
-            for bit, elem in held:
-                k, mn = self._split(elem)
-                if previous and (bit, k, mn) == (previous[0] + self.bits, previous[1] + 1,
-                                                 previous[2]):
-                    runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+            start = length = 0
+            last_bit = last_k = last_mn = -2
+            for bit, _, k, mn in held:
+                if bit == last_bit + width and k == last_k + 1 and mn == last_mn:
+                    length += 1
                 else:
-                    runs.append((k, 1))
-                previous = (bit, k, mn)
-        run = 0
-        for start, length in runs:
-            run = gcd(run, gcd(start, length))
+                    if length:
+                        run = gcd(run, gcd(start, length))
+                    start, length = k, 1
+                last_bit, last_k, last_mn = bit, k, mn
+            if length:
+                run = gcd(run, gcd(start, length))
         return run or self.k
-
-    def _split(self, elem: tuple[int, int, int]) -> tuple[int, int]:
-        """(k, mn) of an element (k in slots: K // share); blocks follow one another
-        along M/N."""
-        k = elem[self.k_axis] // self.share
-        return k, elem[2] * self.mn_per_block + elem[1 - self.k_axis]
-
-    def stored(self, elem: tuple[int, int, int], step: int) -> tuple[int, int]:
-        k, mn = self._split(elem)
-        run, steps = self.k_run, self.steps
-        col = (k // run) * run * steps + step * run + k % run
-        return (mn, col) if self.tile.order == "k" else (col, mn)
 
     def address(self, where: tuple[int, int]) -> int:
         """The bit address of the tile element at `where` (tile row, col)."""
         return self.tile.base * 8 + self.tile.offset(*where) * self.bits
+
+    def addresses(self) -> list[list[int]]:
+        """The bit address of every slot (as `slots` lists them) in the current tile."""
+        tile = self.tile
+        if self._addressed is not tile:
+            start, bits, stride = tile.base * 8, self.bits, tile.cols + tile.pad
+            if tile.swizzle:
+                offset = tile.offset
+                self._addresses = [[start + offset(*where) * bits for *_, where in held]
+                                   for held in self.slots]
+            else:
+                self._addresses = [[start + (r * stride + c) * bits for *_, (r, c) in held]
+                                   for held in self.slots]
+            self._addressed = tile
+        return self._addresses
 
 
 # ---- checks of the tile ------------------------------------------------------------
@@ -320,8 +344,9 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
                     f"{frag.bits}-bit")
         if lane_map is None:
             return "its lane map is not known (no source states it)"
+    addresses = frag.addresses()
     for lane, held in enumerate(frag.slots):
-        for bit, _, _, where in held:
+        for (bit, *_), address in zip(held, addresses[lane]):
             if bit >= hi or bit + frag.bits <= lo:
                 continue
             if lane_map is not None and (bit < lo or bit + frag.bits > hi):
@@ -331,7 +356,7 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
             if lane_map is not None:
                 reader, elem = lane_map(lane, offset // frag.bits)
                 offset = elem * frag.bits
-            start = frag.address(where) - offset
+            start = address - offset
             if found[reader] is None:
                 found[reader] = start
             elif found[reader] != start:
@@ -460,7 +485,8 @@ def plan(operand: Operand, tile: Tile, facts: LdsFacts, model: PhaseModel,
                             f"fragment of {operand.inst.mnemonic} from this tile "
                             f"({tile.text}): " + "; ".join(_telling(reasons)))
     return Plan(tile, model, facts, operand.wave, frag.bits, k_steps, frag.k_run, loads,
-                _slots(frag, loads) if with_slots else (), _notes(loads, model, facts))
+                _slots(frag, loads) if with_slots else (), _notes(loads, model, facts),
+                frag.share)
 
 
 def _telling(reasons: list[str]) -> list[str]:
@@ -470,14 +496,17 @@ def _telling(reasons: list[str]) -> list[str]:
 
 
 def _slots(frag: Fragment, loads: Iterable[LoadPlan]) -> tuple[SlotPlan, ...]:
-    bits_of = [(p.register * 32 + p.at, p.load.bits) for p in loads]
-    slots = []
-    for lane, held in enumerate(frag.slots):
-        for bit, elem, step, where in held:
-            number = next(n for n, (lo, width) in enumerate(bits_of) if lo <= bit < lo + width)
-            address = frag.address(where)
-            slots.append(SlotPlan(lane, bit // 32, (bit % 32, bit % 32 + frag.bits - 1), elem,
-                                  step, address // 8, address % 8, number, where))
+    loads = tuple(loads)
+    width = loads[0].load.bits if loads else 32
+    number_of = {p.register * 32 + p.at: n for n, p in enumerate(loads)}
+    slots: list[SlotPlan] = []
+    new, last = tuple.__new__, frag.bits - 1  # (records built directly: a plan has many)
+    for lane, (held, addresses) in enumerate(zip(frag.slots, frag.addresses())):
+        for (bit, elem, step, where), address in zip(held, addresses):
+            lo = bit & 31
+            slots.append(new(SlotPlan, (lane, bit >> 5, (lo, lo + last), elem, step,
+                                        address >> 3, address & 7,
+                                        number_of[bit // width * width], where)))
     return tuple(slots)
 
 

@@ -105,40 +105,42 @@ def test_tr16_dest_lane_holds_consecutive_k():
 
 # ---- every slot receives its own element
 
-def simulate(found):
-    """Load the plan's tile (every element's bytes name its tile position) and return,
-    per slot, the tile position its bits receive."""
+def owner(found, bit_address):
+    """(row, col, bit) of the tile element holding `bit_address`, None for padding: the
+    tile's storage rule inverted (the swizzle's XOR undoes itself)."""
     tile, bits = found.tile, found.element_bits
-    owner = {}
-    for r in range(tile.rows):
-        for c in range(tile.cols):
-            start = tile.base * 8 + tile.offset(r, c) * bits
-            for b in range(bits):
-                owner[start + b] = (r, c, b)
-    got = {}
-    for load in found.loads:
-        width, tr = load.load.bits, load.load.transpose
-        start_bit = load.register * 32 + load.at
-        for lane in range(found.wave):
-            for offset in range(width):
-                src_lane, src_offset = lane, offset
-                if tr:
-                    src_lane, elem = LANE_MAPS[load.load.lane_map](lane, offset // tr)
-                    src_offset = elem * tr + offset % tr
-                address = load.lanes[src_lane].address
-                if address is None:
-                    continue
-                got[lane, start_bit + offset] = owner.get(address * 8 + src_offset)
-    return got
+    index, bit = divmod(bit_address - tile.base * 8, bits)
+    row, stored = divmod(index, tile.cols + tile.pad)
+    if stored >= tile.cols:
+        return None
+    if tile.swizzle:
+        vec, per_phase, max_phase = tile.swizzle
+        stored = ((stored // vec) ^ ((row // per_phase) % max_phase)) * vec + stored % vec
+    return row, stored, bit
 
 
 def check_delivery(found):
-    got = simulate(found)
+    """Simulate the loads: the first and last bit of every slot come, through the load
+    that fills it (a transpose load: from the source lane of its lane map), from the
+    first and last bit of the slot's own tile element."""
+    bits = found.element_bits
     assert found.slots
     for slot in found.slots:
-        first = slot.register * 32 + slot.bits[0]
-        for b in range(found.element_bits):
-            assert got[slot.lane, first + b] == (*slot.tile_at, b), slot
+        load = found.loads[slot.load]
+        start = load.register * 32 + load.at
+        for end in (0, bits - 1):
+            offset = slot.register * 32 + slot.bits[0] + end - start
+            lane, within = slot.lane, offset
+            if load.load.transpose:
+                tr = load.load.transpose
+                lane, elem = LANE_MAPS[load.load.lane_map](slot.lane, offset // tr)
+                within = elem * tr + offset % tr
+            if offset >= load.load.bits:  # (an element straddling into the next load)
+                following = found.loads[slot.load + 1]
+                lane, within = slot.lane, offset - load.load.bits
+                load = following
+            read = load.lanes[lane].address * 8 + within
+            assert owner(found, read) == (*slot.tile_at, end), slot
 
 
 def _cases():
@@ -166,7 +168,7 @@ def _tile_of(inst, matrix, order, steps=1):
     k_axis = COORDINATES[matrix].index("k")
     k = (rows, cols)[k_axis] * steps
     mn = (rows, cols)[1 - k_axis] * blocks
-    share = 4 if matrix == "K" else 1  # (a sparse index slot serves 4 K values)
+    share = 4 if inst.sparse and matrix in ("A", "K") else 1  # (sparse: a slot serves 4 K)
     k //= share
     return f"{mn}x{k}" if order == "k" else f"{k}x{mn}"
 
@@ -189,6 +191,49 @@ def test_default_plan_delivers_every_slot(arch, name, matrix):
     if cols // vec >= 2:
         swizzled = mc.lds_plan(inst, matrix, tile=tile, swizzle=(vec, 1, cols // vec))
         check_delivery(swizzled)
+
+
+def _every_operand():
+    for inst in mc.instructions():
+        for matrix in mc.matrices(inst):
+            if "k" in COORDINATES.get(matrix, ()):
+                yield inst, matrix
+
+
+def test_every_default_plan_reads_each_slots_element():
+    """Every instruction and input operand, default plan of its unpadded K-contiguous
+    tile: each slot's element sits at its (row, col) = (M/N index with blocks after one
+    another, K index; a sparse index slot serves 4 K) of the tile, so at byte
+    (row * cols + col) * bits / 8, and the load that fills the slot reads exactly there
+    (a transpose load: from the source lane its lane map names)."""
+    checked = refused = 0
+    for inst, matrix in _every_operand():
+        tile = _tile_of(inst, matrix, "k")
+        cols = int(tile.split("x")[1])
+        try:
+            found = mc.lds_plan(inst, matrix, tile=tile)
+        except mc.CalcError as error:  # RDNA4 wave32 sparse indices: no load can
+            assert matrix == "K" and "no LDS load" in str(error), error
+            refused += 1
+            continue
+        op = mc.operand(inst, matrix)
+        per_block = op.shape[1 - COORDINATES[matrix].index("k")]
+        bits, share = found.element_bits, 4 if inst.sparse and matrix in ("A", "K") else 1
+        assert found.k_per_element == share
+        for slot in found.slots:
+            e = slot.element
+            mn = e.block * per_block + (e.i if e.i is not None else e.j)
+            assert slot.tile_at == (mn, e.k // share), slot
+            assert slot.address * 8 + slot.bit == (mn * cols + e.k // share) * bits, slot
+            load = found.loads[slot.load]
+            offset = slot.register * 32 + slot.bits[0] - (load.register * 32 + load.at)
+            lane, within = slot.lane, offset
+            if load.load.transpose:
+                lane, elem = LANE_MAPS[load.load.lane_map](slot.lane, offset // bits)
+                within = elem * bits
+            assert load.lanes[lane].address * 8 + within == slot.address * 8 + slot.bit
+        checked += 1
+    assert checked > 600 and refused <= 8
 
 
 @pytest.mark.parametrize("arch, name, matrix, order, steps", [
