@@ -232,11 +232,11 @@ class Fragment:
         self._addressed: Tile | None = None
         self._addresses: list[list[int]] = []
         step_bits, run, order_k = self.registers * 32, self.k_run, tile.order == "k"
-        self.slots = []
-        for held in lanes:
+        self.slots: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
+        for mine in lanes:
             slots = []
             for s in range(steps):
-                for bit, elem, k, mn in held:
+                for bit, elem, k, mn in mine:
                     col = (k // run) * run * steps + s * run + k % run
                     where = (mn, col) if order_k else (col, mn)
                     slots.append((bit + s * step_bits, elem, s, where))
