@@ -122,8 +122,8 @@ def document(plan: LdsPlan) -> dict[str, Any]:
                    "bits": load.load.bits,
                    "lanes": [{"lane": lane.lane, "address": lane.address,
                               "bytes": lane.bytes} for lane in load.lanes],
-                   "phases": [{"lanes": list(phase.lanes), "conflict": phase.conflict}
-                              for phase in load.phases],
+                   "phases": [{"lanes": list(phase.lanes), "conflict": phase.conflict,
+                               "banks": list(phase.banks)} for phase in load.phases],
                    "worst": load.worst, "cycles": load.cycles} for load in plan.loads],
         "slots": [{"lane": slot.lane, "register": slot.register, "bits": list(slot.bits),
                    "address": slot.address, "bit": slot.bit,

@@ -357,6 +357,8 @@ def test_json_documents_validate():
     assert document["worst"] == 16 and len(document["loads"][0]["lanes"]) == 64
     assert document["loads"][0]["instruction"] == "ds_read_b64"
     assert [p["conflict"] for p in document["loads"][0]["phases"]] == [16] * 4
+    assert document["loads"][0]["phases"][1]["banks"][2:4] == [16, 16]
+    assert sum(document["loads"][0]["phases"][1]["banks"]) == 32
     assert document["slots"][0]["element"] == "A[0][0]"
     bad = dict(document, mode="lds", loads="x")
     with pytest.raises(jsonschema.ValidationError):
