@@ -121,9 +121,27 @@ def _mods(args: Any, inst: Any) -> dict[str, int]:
     return mods
 
 
+# the library's argument names -> the options that give them
+_OPTION_OF = {"tile": "--lds-tile", "order": "--lds-order", "pad": "--lds-pad",
+              "swizzle": "--lds-swizzle", "base": "--lds-base", "load": "--load",
+              "k_steps": "--k-steps", "model": "--lds-model"}
+
+
 def run_lds(args: Any, inst: Any, wave: int) -> str:
     """The output of a command line with --lds-tile: the plan (text, --json, --format
-    svg/html), the search (--lds-search) or the load code (--emit hip)."""
+    svg/html), the search (--lds-search) or the load code (--emit hip); an error names
+    the option at fault."""
+    from layouts.core import CalcError
+    try:
+        return _run(args, inst, wave)
+    except CalcError as error:
+        option = _OPTION_OF.get(error.argument or "")
+        if option and option not in str(error):
+            raise CalcError(f"{option}: {error}") from None
+        raise
+
+
+def _run(args: Any, inst: Any, wave: int) -> str:
     import matrix_api
     from formats import lds as render
     _checked(args)

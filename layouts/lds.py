@@ -299,25 +299,26 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
     """CalcError unless the tile holds the fragment, fits in LDS and swizzles within rows."""
     if tile.order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
-                        f"not {tile.order!r}")
+                        f"not {tile.order!r}", "order")
     if tile.rows < frag_rows or tile.cols < frag_cols:
         raise CalcError(f"a {tile.rows}x{tile.cols} tile (order {tile.order}) cannot hold "
-                        f"the fragment: it needs at least {frag_rows}x{frag_cols}")
+                        f"the fragment: it needs at least {frag_rows}x{frag_cols}", "tile")
     if tile.swizzle:
         vec, per_phase, max_phase = tile.swizzle
         if tile.cols % vec:
-            raise CalcError(f"swizzle VEC {vec} must divide the tile's {tile.cols} columns")
+            raise CalcError(f"swizzle VEC {vec} must divide the tile's {tile.cols} columns",
+                            "swizzle")
         chunks = tile.cols // vec
         reach = max(((r // per_phase) % max_phase) ^ c for r in range(tile.rows)
                     for c in range(chunks))
         if reach >= chunks:
             raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
                             f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "
-                            f"{1 << (chunks.bit_length() - 1)}")
+                            f"{1 << (chunks.bit_length() - 1)}", "swizzle")
     end = tile.base + tile.bytes(bits)
     if end > facts.lds_bytes:
         raise CalcError(f"the tile ends at byte {end}, beyond the {facts.lds_bytes} bytes of "
-                        f"LDS a workgroup may use on {facts.arch}")
+                        f"LDS a workgroup may use on {facts.arch}", "base" if tile.base else "tile")
 
 
 # ---- one load -------------------------------------------------------------------
