@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
 from layouts.core import CalcError
+from layouts.lds import LANE_MAPS, alignment
 
 from .hip import PRELUDE
 
@@ -64,7 +65,6 @@ def read_starts(plan: LdsPlan, number: int) -> dict[int, tuple[int, int]]:
     the lane's own first element for a plain load; for a transpose load, the element of
     the source lane the lane map names (a row of the tile is contiguous, so a read
     starting j elements before an element starts j columns before it)."""
-    from layouts.lds import LANE_MAPS
     load = plan.loads[number]
     start = load.register * 32 + load.at
     bits = plan.element_bits
@@ -122,7 +122,7 @@ def emit_lds(plan: LdsPlan) -> str:
     for number, load in enumerate(plan.loads):
         target = f"(unsigned char*)out + {(load.register * 32 + load.at) // 8}"
         source = f"tile + {name}_address(lane, {number})"
-        size, align = load.load.bytes, _alignment(load.load.bytes)
+        size, align = load.load.bytes, alignment(load.load)
         lines.append(f"    /* load {number}: {load.instruction} */")
         if load.load.transpose:
             builtin, element, count = TRANSPOSE_BUILTINS[load.instruction]
@@ -141,9 +141,3 @@ def emit_lds(plan: LdsPlan) -> str:
     lines += ["}", ""]
     return "\n".join(lines)
 
-
-def _alignment(size: int) -> int:
-    align = 1
-    while align < size:
-        align *= 2
-    return align

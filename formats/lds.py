@@ -151,6 +151,7 @@ def search_text(search: LdsSearch, limit: int = 10) -> str:
              f"LDS settings for {search.matrix} (tile {search.tile.rows}x{search.tile.cols}, "
              f"order {search.tile.order}); phase model {search.model.key}: "
              f"{search.model.title}",
+             f"  source: {search.model.source}; confidence: {search.model.confidence}",
              f"As given ({_setting(search.given)}): {_result(search.given)}",
              f"Triton's formula picks {_setting(search.triton)}: {_result(search.triton)}",
              f"CK's XOR picks {_setting(search.ck)}: {_result(search.ck)}"]

@@ -272,10 +272,6 @@ class Fragment:
                 run = gcd(run, gcd(start, length))
         return run or self.k
 
-    def address(self, where: tuple[int, int]) -> int:
-        """The bit address of the tile element at `where` (tile row, col)."""
-        return self.tile.base * 8 + self.tile.offset(*where) * self.bits
-
     def addresses(self) -> list[list[int]]:
         """The bit address of every slot (as `slots` lists them) in the current tile."""
         tile = self.tile
@@ -323,7 +319,7 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
 
 # ---- one load -------------------------------------------------------------------
 
-def _alignment(load: Load) -> int:
+def alignment(load: Load) -> int:
     """Natural alignment in bytes ([INF]: the CDNA4 ISA states it for transpose loads;
     no unaligned DS access mode is assumed); a b96 load is aligned as a b128."""
     size = 1
@@ -372,7 +368,7 @@ def _legality(frag: Fragment, facts: LdsFacts, load: Load, j: int,
     wave = frag.operand.wave
     if load.waves and wave not in load.waves:
         return f"it runs in wave{'/'.join(map(str, load.waves))} only, not wave{wave}"
-    align = _alignment(load)
+    align = alignment(load)
     for lane, start in enumerate(found):
         if start is None:
             if load.transpose:
