@@ -48,7 +48,7 @@ def text(plan: LdsPlan) -> str:
              f"{plan.k_run})" + (f"; sparse: a tile element holds what is kept of "
                                  f"{plan.k_per_element} K" if plan.k_per_element > 1 else ""),
              f"Tile: {plan.tile.text}; {plan.lds_bytes} bytes of LDS "
-             f"({plan.facts.lds_bytes} available, {plan.facts.banks} banks)",
+             f"({plan.facts.lds_bytes} available to a workgroup)",
              f"Phase model: {model.key}: {model.title}",
              f"  source: {model.source}", f"  confidence: {model.confidence}", ""]
     header = f"{'load':>4}  {'instruction':<20} {'VGPRs':<10} {'phases':>6}  {'worst':<14} cycles"

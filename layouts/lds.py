@@ -7,7 +7,7 @@ padding, swizzle, base address), a load instruction and an architecture's phase 
 LDS serves together (phases), the banks each phase touches and its worst conflict, and
 the element each register slot receives.
 
-The slots are read from the layout engine (Layout.places_in_lane): a load of W bits
+The slots are read from the layout engine (Layout.block_places): a load of W bits
 fills bits [jW, (j+1)W) of a lane's registers, so a plain load is possible when the
 elements of those bits are contiguous in LDS; a transpose load when its lane map
 (LANE_MAPS) sends each destination element to a source lane whose W bits are

@@ -316,6 +316,10 @@ def test_cli_done_when():
             "--load", "ds_read_b64"]
     status, out, err = call(base)
     assert status == 0 and "Worst: 16-way" in out and err == ""
+    # the bank picture: lanes 0-15 all read dwords 0-1 of their rows (banks 0 and 1)
+    assert "  phase 0  lanes 0-15   gg" + "." * 30 + "  16-way\n" in out
+    assert "  phase 3  lanes 48-63  " + "." * 6 + "gg" in out
+    assert "     1 A[1][0]@128" in out  # lane 1's first slot: row 1 starts at byte 128
     for extra in (["--lds-pad", "4"], ["--lds-swizzle", "4,1,16"]):
         assert "Worst: conflict-free" in call(base + extra)[1]
     wide = ["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_f16", "-A", "--lds-tile", "16x64",
