@@ -112,12 +112,19 @@ def _checked(args: Any) -> None:
 
 
 def _mods(args: Any, inst: Any) -> dict[str, int]:
-    """The format-selecting modifiers (CBSZ/BLGP on f8f6f4 instructions, given as codes)."""
+    """The format-selecting modifiers (CBSZ/BLGP on CDNA4's f8f6f4 instructions,
+    matrix_a_fmt/matrix_b_fmt on gfx1250's: codes, or names as matrix_cli reads them),
+    which set the element width; the others do not change what is loaded."""
     mods = {}
     for name in getattr(inst, "format_fields", ()):
         value = str(getattr(args, name, "0"))
-        if value.isdigit():
-            mods[name] = int(value)
+        if not value.isdigit():
+            from matrix_cli import _gfx1250_code  # (fp4 -> 4; a bad name: its error)
+            value = str(_gfx1250_code(name, value))
+        if not value.isdigit():
+            option = "--" + name.replace("_", "-")
+            raise _fail(f"{option} takes a whole number >= 0, not {value!r}")
+        mods[name] = int(value)
     return mods
 
 

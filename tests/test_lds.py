@@ -346,6 +346,20 @@ def test_cli_option_without_tile():
     assert status == 2 and "--lds-tile" in err
 
 
+def test_cli_format_modifiers_set_the_element_width():
+    """gfx1250's --matrix-a-fmt by name or code, CDNA4's --cbsz: the tile's elements."""
+    base = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-A", "--lds-tile",
+            "16x128"]
+    by_name, by_code = (call(base + ["--matrix-a-fmt", value])[1] for value in ("fp4", "4"))
+    assert "(4-bit elements" in by_name and by_name == by_code
+    assert "(8-bit elements" in call(base)[1]
+    status, out, err = call(base + ["--matrix-a-fmt", "fp9"])
+    assert status == 2 and out == "" and "fp4" in err
+    cdna4 = ["-a", "cdna4", "-i", "v_mfma_f32_16x16x128_f8f6f4", "-A", "--cbsz", "2",
+             "--lds-tile", "16x128"]
+    assert "(6-bit elements" in call(cdna4)[1]
+
+
 def test_json_documents_validate():
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(Path(__file__).resolve().parents[1].joinpath(
