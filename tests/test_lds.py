@@ -271,6 +271,17 @@ def test_search_finds_the_sheets_settings():
     assert (0, (8, 2, 8)) in {(c.pad, c.swizzle) for c in wide.found}
 
 
+@pytest.mark.parametrize("arch, name, tile, options, setting", [
+    ("cdna3", "v_mfma_f32_16x16x16_f16", "16x64", {"k_steps": 2}, (0, (8, 1, 8))),   # C.2 c
+    ("cdna3", "v_mfma_f32_16x16x16_f16", "16x128", {"load": "ds_read_b64"},
+     (0, (4, 1, 16))),                                                                # C.2 j
+])
+def test_search_finds_the_sheets_conflict_free_settings(arch, name, tile, options, setting):
+    found = mc.lds_search(mc.find_instruction(arch, name), "A", tile=tile, **options)
+    assert found.given.worst > 1 and found.found and found.found[0].worst == 1
+    assert setting in {(c.pad, c.swizzle) for c in found.found}
+
+
 # ---- legality and errors
 
 @pytest.mark.parametrize("options, words", [
