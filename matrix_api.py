@@ -776,3 +776,8 @@ def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None
 
 
 __all__.append("linear_layout")
+
+
+from matrix_api_lds import LdsPlan, LdsSearch, lds_plan, lds_search  # noqa: E402  (issue 24)
+
+__all__ += ["LdsPlan", "LdsSearch", "lds_plan", "lds_search"]

@@ -9,6 +9,8 @@ import gc
 import os
 import sys
 
+import matrix_cli_lds as lds_cli  # issue 24 (LDS load plans)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -201,6 +203,7 @@ GROUPS = (
                         "json",
                         "compact", "json_schema")),
     ("code for kernel writers", ("emit", "ld", "order", "prefix", "lds", "linear_layout")),
+    lds_cli.LDS_GROUP,  # issue 24
     ("other", ("version", "completion")),
 )
 METAVARS = {"architecture": "ARCH", "instruction": "INSTRUCTION", "wavefront": "32/64",
@@ -217,6 +220,11 @@ EXAMPLES = (
     ("the facts and formulas of an instruction", "-a gfx950 -i v_mfma_f32_16x16x128_f8f6f4 -d"),
     ("every fp8 instruction", "--catalog --filter type=fp8"),
 )
+# issue 24: LDS load plans; the options and their handling live in matrix_cli_lds.py
+VALUE_OPTIONS += lds_cli.LDS_OPTIONS
+FLAGS += lds_cli.LDS_FLAGS
+VALUE_HELP.update(lds_cli.LDS_HELP)
+METAVARS.update(lds_cli.LDS_METAVARS)
 INSTALLED_NAME = "matrix-calculator"  # the command pip installs (pyproject.toml)
 
 
@@ -588,6 +596,8 @@ def run(args: Any) -> str:
         return _json().listing(arch) if args.json else listing(arch)
     inst = _instruction(arch, args.instruction)
     wave = _wave(inst, args.wavefront)
+    if lds_cli.wanted(args):  # issue 24: LDS load plans (matrix_cli_lds.py)
+        return lds_cli.run_lds(args, inst, wave)
     if args.detail:
         from formats.detail import detail
         if inst.format_fields:  # the formats change the facts: honour their options here
