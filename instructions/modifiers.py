@@ -125,8 +125,8 @@ MODIFIERS: tuple[ModifierSpec, ...] = (
            effect="B: lanes read another lane's value (eight patterns); FP64 (CDNA3+): "
                   "negation mask of A, B, C; f8f6f4: the B format"),
     # ---- RDNA (WMMA, SWMMAC)
-    _value("opsel", ("--opsel",), "OPSEL modifier (RDNA)", RDNA, title="OPSEL", matrices=(K,),
-           range="opsel", shown="OPSEL supported",
+    _value("opsel", ("--opsel",), "OPSEL modifier (RDNA)", RDNA, title="OPSEL",
+           matrices=(C, D, K), range="opsel", shown="OPSEL supported",
            effect="RDNA3: OPSEL[2] puts 16-bit C/D values in the high halves; RDNA4 SWMMAC: "
                   "the compression-index set"),
     _value("neg", ("--neg",), "NEG modifier (RDNA)", RDNA, title="NEG",

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 ALL = ("A", "B", "C", "D", "K", "SA", "SB")
 INPUTS = ("A", "B", "C", "K", "SA", "SB")  # every matrix but D
 # How a message names a matrix a modifier acts on.
+MATRIX_FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A-scale",
+                "SB": "--B-scale"}
 MATRIX_NAMES = {"A": "the A matrix", "B": "the B matrix", "C": "the C matrix",
                 "D": "the D matrix", "K": "the compression matrix (-k)", "SA": "the A scales",
                 "SB": "the B scales"}
@@ -108,12 +110,13 @@ def index_set_opsel(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
 
 
 def neg(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
-    """NEG / NEG_HI: bits 0-2 act on A, B, C; integer instructions: NEG 0-3 (signedness
-    of A and B) and no NEG_HI."""
+    """NEG / NEG_HI: bits 0-2 act on A, B, C; integer instructions: NEG 0-3 (the
+    signedness of A and B) and no NEG_HI."""
     if not inst.takes("neg") or spec.name not in ("neg", "neg_hi"):
         return None
-    mask = (0 if spec.name == "neg_hi" else 3) if inst.is_int else 7
-    return Rule(7, INPUTS, mask=mask, meaning="negate")
+    if inst.is_int:
+        return None if spec.name == "neg_hi" else Rule(3, INPUTS, mask=3, meaning="signed")
+    return Rule(7, INPUTS, mask=7, meaning="negate")
 
 
 def llvm_neg(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
@@ -172,17 +175,17 @@ def check(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool, wave: i
         if found is None:
             raise _not_taken(spec, inst, value, wave)
         if value < 0 or value > found.top or found.values and value not in found.values:
-            raise CalcError(f"{spec.option} {shown(value)} is out of range for {inst.name}"
+            raise CalcError(f"{spec.label} {shown(value)} is out of range for {inst.name}"
                             f"{found.needs}: use {_allowed(value, found)}.")
         if found.mask >= 0 and value & ~found.mask:
             bits = ", ".join(str(1 << b) for b in range(3) if found.mask >> b & 1) or "none"
-            raise CalcError(f"{spec.option} {shown(value)} is not allowed for {inst.name}: "
+            raise CalcError(f"{spec.label} {shown(value)} is not allowed for {inst.name}: "
                             f"the bits it takes are {bits} (1 = A, 2 = B, 4 = C).")
         if matrix not in found.matrices and not (d_calc and found.output):
             acts = " or ".join(MATRIX_NAMES[m] for m in found.matrices)
             with_o = " (or D with -o)" if found.output and "D" not in found.matrices else ""
             raise CalcError(f"On {inst.name} {spec.label} acts on "
-                            f"{acts}{with_o}, not on {matrix}.")
+                            f"{acts}{with_o}, not on {matrix} ({MATRIX_FLAGS[matrix]}).")
 
 
 def _not_taken(spec: ModifierSpec, inst: Instruction, value: int, wave: int) -> CalcError:

@@ -24,12 +24,14 @@ def test_a_huge_value_is_refused_at_once_for_every_instruction_and_modifier():
     for inst in instructions():
         for spec in MODIFIERS:
             for value in (HUGE, ENORMOUS):
-                start = time.perf_counter()
-                with pytest.raises(api.CalcError) as info:
-                    check_modifiers(inst, "A", Modifiers(**{spec.name: value}), True,
-                                    wave=inst.wave_sizes[0])
-                if time.perf_counter() - start > 0.05:
-                    slow.append((inst.mnemonic, spec.name))
+                mods, times = Modifiers(**{spec.name: value}), []
+                for _ in range(3):  # (the fastest of three: the machine may be busy)
+                    start = time.perf_counter()
+                    with pytest.raises(api.CalcError) as info:
+                        check_modifiers(inst, "A", mods, True, wave=inst.wave_sizes[0])
+                    times.append(time.perf_counter() - start)
+                if min(times) > 0.02:
+                    slow.append((inst.mnemonic, spec.name, min(times)))
                 text = str(info.value)
                 assert "out of range" in text or "not" in text, text
                 assert (value == HUGE) == ("10000000000" in text), text
@@ -38,9 +40,9 @@ def test_a_huge_value_is_refused_at_once_for_every_instruction_and_modifier():
 
 def test_huge_cbsz_and_abid_through_the_library_name_the_range():
     inst = api.find_instruction("cdna3", "v_mfma_f32_16x16x1_4b_f32")  # 4 blocks
-    with pytest.raises(api.CalcError, match="--cbsz 10000000000 is out of range.*0 to 2"):
+    with pytest.raises(api.CalcError, match="CBSZ 10000000000 is out of range.*0 to 2"):
         api.locate(inst, "A", mods={"cbsz": HUGE})
-    with pytest.raises(api.CalcError, match="--abid 10000000000 .* with CBSZ 2.*0 to 3"):
+    with pytest.raises(api.CalcError, match="ABID 10000000000 .* with CBSZ 2.*0 to 3"):
         api.locate(inst, "A", mods={"cbsz": 2, "abid": HUGE})
 
 

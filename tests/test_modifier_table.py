@@ -43,3 +43,14 @@ def test_every_declared_modifier_is_in_the_table():
 def test_value_text_names_codes():
     assert modifier("matrix_a_fmt").value_text(4) == "fp4 (4)"
     assert modifier("cbsz").value_text(4) == "4"
+
+
+def test_every_family_has_one_registry_line():
+    from instructions import FAMILIES as NAMED
+    from layouts.family import FAMILIES, TRAITS, load
+    assert set(NAMED) == set(FAMILIES) and len(NAMED) >= 4
+    for name, family in FAMILIES.items():
+        assert family.name == name and family.hook("layout") and family.hook("formulas")
+        assert set(family.traits) <= set(TRAITS)
+        for hook in family.ranges.values():
+            assert callable(load(hook))

@@ -111,3 +111,14 @@ def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert proc.stdout.split() == ["0", "True", "0", "False"]
+
+
+def test_a_point_query_loads_only_its_own_family_generator():
+    """The family registry's hooks load on first use (layouts/family.py)."""
+    from layouts.family import FAMILIES
+    generators = {name: f.layout.partition(":")[0] for name, f in FAMILIES.items()}
+    for arch in ARCHITECTURES:
+        inst = arch.instructions[0].mnemonic
+        loaded = modules_after(["-a", arch.name.lower(), "-i", inst, "-g", "-A"])
+        others = {m for name, m in generators.items() if m != generators[arch.family]}
+        assert generators[arch.family] in loaded and not loaded & others, (arch.name, loaded)
