@@ -44,6 +44,7 @@ class Pack(Record):
     mnemonics: tuple[str, ...]
     values: int
     source: str = ""
+    single: tuple[str, ...] = ()  # converting one value alone (default: the first mnemonic)
 
 
 class ArchMoves(Record):
@@ -53,6 +54,11 @@ class ArchMoves(Record):
     target: str
     moves: tuple[LaneMove, ...]
     packs: tuple[Pack, ...]
+    store: str = "ds_write_b"   # LDS store and load mnemonics, without the width
+    load: str = "ds_read_b"     # (gfx11 renamed them ds_store_b*/ds_load_b*) [SRC] L8
+
+    def lds(self, bits: int, load: bool = False) -> str:
+        return f"{self.load if load else self.store}{bits}"
 
 
 _BPERMUTE = LaneMove("gather", "ds_bpermute_b32", "__builtin_amdgcn_ds_bpermute",
@@ -79,13 +85,15 @@ _BF16_PAIR = Pack("bf16", ("v_cvt_pk_bf16_f32",), 2, "L1 L12890 (VOP3 616); L32"
 # bf16 without a conversion instruction: round to nearest even in integer arithmetic,
 # as compilers do (v_bfe_u32, v_add3_u32, v_cmp_u_f32, v_cndmask_b32 per value, a
 # v_perm_b32 to pack) [INF].
-_BF16_INT = Pack("bf16", ("v_bfe_u32", "v_add3_u32", "v_cmp_u_f32", "v_cndmask_b32") * 2
-                 + ("v_perm_b32",), 2, "integer round-to-nearest-even [INF]")
+_BF16_ONE = ("v_bfe_u32", "v_add3_u32", "v_cmp_u_f32", "v_cndmask_b32")
+_BF16_INT = Pack("bf16", _BF16_ONE * 2 + ("v_perm_b32",), 2,
+                 "integer round-to-nearest-even [INF]", _BF16_ONE)
 # fp8/bf8: two values per instruction into one 16-bit half (OPSEL / word_sel picks it).
 _FP8 = Pack("fp8", ("v_cvt_pk_fp8_f32", "v_cvt_pk_fp8_f32"), 4, "L1 L13213-13240; L31")
 _BF8 = Pack("bf8", ("v_cvt_pk_bf8_f32", "v_cvt_pk_bf8_f32"), 4, "L1 L13213-13240; L31")
 
 _CDNA12 = (_BPERMUTE,)
+_GFX11_LDS = ("ds_store_b", "ds_load_b")
 _PACKS_OLD = (_F16_SINGLE, _BF16_INT)
 
 ARCH_MOVES = (
@@ -95,14 +103,18 @@ ARCH_MOVES = (
     ArchMoves("CDNA4", "gfx950", (_SWAP32, _SWAP16, _BPERMUTE),
               (_F16_PAIR, _BF16_PAIR, _FP8, _BF8)),
     ArchMoves("RDNA3", "gfx1100", (_ROW, _XROW, _HALF, _BPERMUTE_HALVES),
-              (_F16_SINGLE, _BF16_INT)),
+              (_F16_SINGLE, _BF16_INT), *_GFX11_LDS),
     ArchMoves("RDNA4", "gfx1200", (_ROW, _XROW, _HALF, _BPERMUTE_HALVES),
-              (_F16_SINGLE, _BF16_INT, _FP8, _BF8)),
+              (_F16_SINGLE, _BF16_INT, _FP8, _BF8), *_GFX11_LDS),
     ArchMoves("GFX1250", "gfx1250", (_SWAP16, _ROW, _XROW, _BPERMUTE),
-              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8)),
+              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8), *_GFX11_LDS),
     ArchMoves("GFX1251", "gfx1251", (_SWAP16, _ROW, _XROW, _BPERMUTE),
-              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8)),
+              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8), *_GFX11_LDS),
 )
+
+# An LDS round trip stores values of these widths and loads 1, 2 or 4 registers at once.
+STORE_BITS = (8, 16, 32, 64)
+LOAD_BITS = (32, 64, 128)
 
 # The selection of one of several moved values per lane (a lane mask in SGPRs).
 SELECT = "v_cndmask_b32"
@@ -127,5 +139,7 @@ def mnemonics() -> dict[str, tuple[str, ...]]:
         names = [m.mnemonic for m in entry.moves]
         names += [n for p in entry.packs for n in p.mnemonics]
         names += [SELECT, REPACK]
+        names += [entry.lds(bits) for bits in STORE_BITS]
+        names += [entry.lds(bits, load=True) for bits in LOAD_BITS]
         out[entry.target] = tuple(dict.fromkeys(names))
     return out

@@ -27,6 +27,12 @@ THREE = ("ds_bpermute_b32", "v_pack_b32_f16")
 def line(target: str, mnemonic: str) -> str:
     """A well-formed assembly line using `mnemonic` on `target`."""
     vcc = "vcc" if target.startswith("gfx9") else "vcc_lo"
+    if mnemonic.startswith(("ds_write", "ds_store")):
+        data = "v[2:3]" if mnemonic.endswith("64") else "v2"
+        return f"{mnemonic} v1, {data}"
+    if mnemonic.startswith(("ds_read", "ds_load")):
+        bits = int(mnemonic.rsplit("_b", 1)[1])
+        return f"{mnemonic} v[4:{4 + bits // 32 - 1}], v1" if bits > 32 else f"{mnemonic} v4, v1"
     if mnemonic in FOUR:
         return f"{mnemonic} v1, v2, v3, v4"
     if mnemonic in THREE or mnemonic.startswith("v_cvt_pk"):
