@@ -176,8 +176,14 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
             swap_next = other != target
             better.append(Advice(_change(src_inst, dst_inst, (flip != transposed) != swap_next,
                                          swap_next), record))
-    better.sort(key=lambda a: (CLASSES.index(a.conversion.kind), a.conversion.total))
-    return found._replace(advice=tuple(better))
+    better.sort(key=lambda a: (CLASSES.index(a.conversion.kind), a.conversion.total,
+                               a.change.count("; and")))
+    kept: list[Advice] = []
+    for item in better:  # one change per outcome: the simplest
+        if not any((k.conversion.kind, k.conversion.total)
+                   == (item.conversion.kind, item.conversion.total) for k in kept):
+            kept.append(item)
+    return found._replace(advice=tuple(kept))
 
 
 def _other(matrix: str) -> str:

@@ -191,10 +191,10 @@ def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
             out.append(f"    {declare}{target} = {expr};")
         elif op.op == "store":
             bits, table = op.info
-            if bits == 64:
+            if bits > 32:
                 at = lanes(table)
-                out.append(f"    MC_STORE(lds, {at}, 32, {var(op.args[0])});")
-                out.append(f"    MC_STORE(lds, {at} + 4, 32, {var(op.args[1])});")
+                for k, name in enumerate(op.args):
+                    out.append(f"    MC_STORE(lds, {at} + {4 * k}, 32, {var(name)});")
             else:
                 out.append(f"    MC_STORE(lds, {lanes(table)}, {bits}, {var(op.args[0])});")
         elif op.op == "sync":

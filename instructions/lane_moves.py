@@ -113,7 +113,7 @@ ARCH_MOVES = (
 )
 
 # An LDS round trip stores values of these widths and loads 1, 2 or 4 registers at once.
-STORE_BITS = (8, 16, 32, 64)
+STORE_BITS = (8, 16, 32, 64, 128)
 LOAD_BITS = (32, 64, 128)
 
 # The selection of one of several moved values per lane (a lane mask in SGPRs).

@@ -523,8 +523,76 @@ def _total(counts: list[tuple[str, int]]) -> int:
     return sum(n for _, n in counts)
 
 
+class _Item(Record):
+    """A store of the LDS route: its 32-bit words (each a list of parts: var, source lo,
+    source width, destination lo, destination width), its bits and lane addresses."""
+    words: list[list[tuple[str, int, int, int, int]]]
+    bits: int
+    table: tuple[int, ...]
+
+
+def _follows(a: _Item, b: _Item) -> bool:
+    """b's bytes come right after a's in every lane, and a is aligned to both."""
+    size = a.bits // 8
+    for x, y in zip(a.table, b.table):
+        if (x < 0) != (y < 0):
+            return False
+        if x >= 0 and (y != x + size or x % (2 * size)):
+            return False
+    return True
+
+
+def _merge(items: list[_Item]) -> list[_Item]:
+    """Pairs of stores to adjacent bytes become one store of twice the width (values
+    packed into one register, or registers side by side), up to 128 bits."""
+    changed = True
+    while changed:
+        changed = False
+        starts: dict[tuple[int, tuple[int, ...]], int] = {}
+        for index, item in enumerate(items):
+            starts.setdefault((item.bits, item.table), index)
+        used: set[int] = set()
+        out = []
+        for index, item in enumerate(items):
+            if index in used:
+                continue
+            if item.bits < 128:
+                size = item.bits // 8
+                nxt = tuple(x + size if x >= 0 else -1 for x in item.table)
+                partner = starts.get((item.bits, nxt))
+                if partner is not None and partner not in used and partner != index \
+                        and _follows(item, items[partner]):
+                    other = items[partner]
+                    if item.bits < 32:  # pack into one register
+                        moved = [(v, lo, w, dlo + item.bits, dw)
+                                 for v, lo, w, dlo, dw in other.words[0]]
+                        words = [item.words[0] + moved]
+                    else:
+                        words = item.words + other.words
+                    out.append(_Item(words, 2 * item.bits, item.table))
+                    used.update((index, partner))
+                    changed = True
+                    continue
+            used.add(index)
+            out.append(item)
+        items = out
+    return items
+
+
+def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
+                     pair: tuple[str, ...], single: tuple[str, ...]) -> tuple[str, ...]:
+    """Instructions building one stored register: conversions by pairs of values
+    (`pair`; `single` for an odd one), or in-lane repacking."""
+    if convert:
+        return pair * (len(parts) // 2) + single * (len(parts) % 2)
+    if len(parts) == 1:
+        return (REPACK,) if parts[0][1] else ()
+    return (REPACK,) * (len(parts) - 1)
+
+
 def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-                single: tuple[str, ...], fragments: int, registers: int
+                pair: tuple[str, ...], single: tuple[str, ...], fragments: int,
+                registers: int
                 ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
     """The round trip through LDS: every source lane stores each value (converted
     first) at the byte its destination slot has in a lane-major copy of the destination
@@ -541,30 +609,34 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         address = to.lane * lane_bytes + (to.fragment * registers + to.reg) * 4 + to.lo // 8
         key = (src.fragment, src.reg, src.lo, src.width)
         tables.setdefault(key, {}).setdefault(src.lane, []).append(address)
-    ops: list[Op] = []
-    count = 0
+    dbits = moves[0].to.width
+    items: list[_Item] = []
     for (f, reg, lo, width), by_lane in sorted(tables.items()):
-        var = _svar(f, reg)
-        args: tuple[str, ...] = (var,)
-        bits = width
-        if convert:
-            count += 1
-            bits = moves[0].to.width
-            ops.append(Op("pack", f"t{count}", (var,), (convert, ((0, 32, 0, bits),)),
-                          single))
-            args = (f"t{count}",)
-        elif width == 64:
-            args = (var, _svar(f, reg + 1))
-        elif lo:
-            count += 1
-            ops.append(Op("pack", f"t{count}", (var,), ("", ((lo, width, 0, width),)),
-                          (REPACK,)))
-            args = (f"t{count}",)
         copies = max(len(a) for a in by_lane.values())
         for c in range(copies):
             table = tuple(by_lane[lane][c] if len(by_lane.get(lane, ())) > c else -1
                           for lane in range(wave))
-            ops.append(Op("store", "", args, (bits, table), (arch.lds(bits),)))
+            if width == 64 and not convert:
+                halves = [[(_svar(f, reg), 0, 32, 0, 32)], [(_svar(f, reg + 1), 0, 32, 0, 32)]]
+                items.append(_Item(halves, 64, table))
+            else:
+                items.append(_Item([[(_svar(f, reg), lo, width, 0, dbits)]], dbits, table))
+    items = _merge(items)
+    ops: list[Op] = []
+    count = 0
+    for item in items:
+        args = []
+        for parts in item.words:
+            if not convert and len(parts) == 1 and parts[0][1:3] == (0, 32):
+                args.append(parts[0][0])
+                continue
+            count += 1
+            issues = _lds_pack_issues(parts, convert, pair, single)
+            ops.append(Op("pack", f"t{count}", tuple(p[0] for p in parts),
+                          (convert, tuple(p[1:] for p in parts)), issues))
+            args.append(f"t{count}")
+        ops.append(Op("store", "", tuple(args), (item.bits, item.table),
+                      (arch.lds(item.bits),)))
     ops.append(Op("sync", "", (), None, (WAIT,)))
     at = 0
     while at < words:
@@ -607,7 +679,8 @@ def plan(src: Operand, dst: Operand, transposed: bool = False) -> Plan:
     if kind == "cross-lane":
         pack = next((p for p in arch.packs if p.mnemonics == issues), None)
         single = (pack.single or pack.mnemonics[:1]) if pack else ()
-        trip = lds_program(moves, arch, src.wave, convert, single, fragments,
+        pair = pack.mnemonics[:len(pack.mnemonics) * 2 // pack.values] if pack else ()
+        trip = lds_program(moves, arch, src.wave, convert, pair, single, fragments,
                            dst.register_count)
         if trip is not None and _total(trip[1]) < _total(counts):
             ops, counts, lds_bytes = trip

@@ -90,17 +90,27 @@ _CACHE: dict[Any, Any] = {}
 
 def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,
                 s_op: Any, d_op: Any) -> tuple[Any, Any]:
-    """(class key, the pair's description) after checking the pair is planned; the
-    plan itself is made once per class."""
+    """(class key, the pair's description) after checking the types convert; the plan
+    itself is made once per class, when it is needed (planned())."""
     from layouts.convert import _conversion as types
     kind = types(arch_moves(src.arch), src, dst, matrix)[0]
     if dst.sparse and matrix == "A":
         raise mc.CalcError("sparse A destinations are not planned")
     key = (src.arch, wave, _layout_key(s_op), _layout_key(d_op), matrix, transposed, kind)
+    _ARGS.setdefault(key, (src, dst, matrix, wave, transposed))
+    return key, (src, dst, matrix, wave, transposed)
+
+
+_ARGS: dict[Any, Any] = {}
+
+
+def planned(key: Any) -> Any:
+    """The Conversion of a class (planned on first use)."""
     if key not in _CACHE:
+        src, dst, matrix, wave, transposed = _ARGS[key]
         _CACHE[key] = mc.conversion(src, "D", dst, matrix, wave=wave, transposed=transposed,
                                     advice=False)
-    return key, (src, dst, matrix, wave, transposed)
+    return _CACHE[key]
 
 
 # ---- expected values, from the layouts
@@ -379,7 +389,7 @@ def samples(arch_name: str) -> list[Any]:
     classes, _ = pairs([arch_name])
     chosen: dict[tuple[Any, ...], Any] = {}
     for key in classes:
-        conv = _CACHE[key]
+        conv = planned(key)
         if conv.wave != mc.find_architecture(arch_name).waves[0] or conv.transposed:
             continue
         kind = (conv.kind, conv.plan.route, tuple(sorted(planned_moves(conv))))
@@ -446,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.sample and args.sample < len(keys):
             step = len(keys) / args.sample
             keys = [keys[int(i * step)] for i in range(args.sample)]
-        convs = [_CACHE[k] for k in keys]
+        convs = [planned(k) for k in keys]
         failures, messages = run_host(convs, cc, folder)
         for line in messages:
             print(line)

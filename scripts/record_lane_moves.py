@@ -28,7 +28,7 @@ def line(target: str, mnemonic: str) -> str:
     """A well-formed assembly line using `mnemonic` on `target`."""
     vcc = "vcc" if target.startswith("gfx9") else "vcc_lo"
     if mnemonic.startswith(("ds_write", "ds_store")):
-        data = "v[2:3]" if mnemonic.endswith("64") else "v2"
+        data = {"64": "v[2:3]", "28": "v[4:7]"}.get(mnemonic[-2:], "v2")
         return f"{mnemonic} v1, {data}"
     if mnemonic.startswith(("ds_read", "ds_load")):
         bits = int(mnemonic.rsplit("_b", 1)[1])
