@@ -32,6 +32,9 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
     ((unsigned int)__builtin_amdgcn_ds_bpermute((int)(from) * 4, (int)(x)))
 #define MC_SWAP32(x, i) (__builtin_amdgcn_permlane32_swap((x), (x), false, false)[i])
 #define MC_SWAP16(x, i) (__builtin_amdgcn_permlane16_swap((x), (x), false, false)[i])
+/* two registers trade lanes: result 0 is the VDST (x) side, result 1 the SRC0 (y) side */
+#define MC_SWAP32X(x, y, i) (__builtin_amdgcn_permlane32_swap((x), (y), false, false)[i])
+#define MC_SWAP16X(x, y, i) (__builtin_amdgcn_permlane16_swap((x), (y), false, false)[i])
 #define MC_ROW(x, lo, hi) __builtin_amdgcn_permlane16((x), (x), (lo), (hi), false, false)
 #define MC_XROW(x, lo, hi) __builtin_amdgcn_permlanex16((x), (x), (lo), (hi), false, false)
 #define MC_HALF(x) __builtin_amdgcn_permlane64(x)
@@ -175,6 +178,8 @@ def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
                 expr = f"MC_SWAP32({source}, {detail})"
             elif kind == "swap16":
                 expr = f"MC_SWAP16({source}, {detail})"
+            elif kind in ("swap32x", "swap16x"):
+                expr = f"MC_{kind.upper()}({source}, {var(op.args[1])}, {detail})"
             elif kind in ("row", "xrow"):
                 lo = sum(s << (4 * i) for i, s in enumerate(detail[:8]))
                 hi = sum(s << (4 * i) for i, s in enumerate(detail[8:]))

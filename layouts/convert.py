@@ -253,12 +253,15 @@ class _Builder:
     """Collects the ops of a program; names temporaries."""
 
     def __init__(self, moves: ArchMoves, wave: int, convert: str,
-                 pack_issues: tuple[str, ...]) -> None:
+                 pack_issues: tuple[str, ...], made: dict[tuple[object, ...], str] | None = None
+                 ) -> None:
         self.moves, self.wave, self.convert = moves, wave, convert
         self.pack_issues = pack_issues
         self.ops: list[Op] = []
         self.count = 0
         self.by_kind = {m.kind: m for m in moves.moves}
+        # ops of earlier registers by (op, args, info): a value made once is reused
+        self.made = made if made is not None else {}
 
     def temp(self) -> str:
         self.count += 1
@@ -266,6 +269,9 @@ class _Builder:
 
     def add(self, op: str, args: tuple[str, ...], info: object, issues: tuple[str, ...],
             out: str | None = None) -> str:
+        key = (op, args, repr(info))
+        if out is None and op != "select" and key in self.made:
+            return self.made[key]
         name = out or self.temp()
         self.ops.append(Op(op, name, args, info, issues))
         return name
@@ -480,32 +486,135 @@ def _move_then_pack(b: _Builder, lanes: dict[int, list[Piece]]) -> str:
     return _pack(b, parts)
 
 
+SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
+
+
+def _cost(ops: list[Op]) -> int:
+    """Instructions of a trial's ops (the two results of one swap: one instruction)."""
+    seen = set()
+    total = 0
+    for op in ops:
+        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
+            key = (op.args, op.info[0])
+            if key in seen:
+                continue
+            seen.add(key)
+        total += len(op.issues)
+    return total
+
+
+def _swap2(x: list[tuple[int, int]], y: list[tuple[int, int]], bit: int
+           ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The two results of a permlane swap with VDST x and SRC0 y (lanes l and l^bit
+    trade: result 0 keeps x where the bit is clear, result 1 keeps y where it is set)."""
+    first = [x[ln] if not ln & bit else y[ln ^ bit] for ln in range(len(x))]
+    second = [x[ln ^ bit] if not ln & bit else y[ln] for ln in range(len(x))]
+    return first, second
+
+
+def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
+    """Two packed words P0, P1 of the source lanes, brought together by one or two
+    permlane swaps that exchange lanes between them (gfx950's way from transposed
+    MFMA tiles to K-doubled operands): None when no such network gives the register."""
+    bits = [bit for kind, bit in (("swap32", 32), ("swap16", 16)) if kind in b.by_kind
+            and bit < b.wave]
+    if not bits:
+        return None
+    groups: dict[tuple[tuple[int, int, int, int, int, int], ...], dict[int, int]] = {}
+    for lane, pieces in lanes.items():
+        origins = {p[3] for p in pieces}
+        if len(origins) != 1:
+            return None
+        recipe = tuple((p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces)
+        groups.setdefault(recipe, {})[lane] = origins.pop()
+    if len(groups) != 2:
+        return None
+    recipes = list(groups)
+    want = {}
+    for index, recipe in enumerate(recipes):
+        for lane, src in groups[recipe].items():
+            want[lane] = (index, src)
+    start = ([(0, ln) for ln in range(b.wave)], [(1, ln) for ln in range(b.wave)])
+
+    def fits(value: list[tuple[int, int]]) -> bool:
+        return all(value[lane] == need for lane, need in want.items())
+
+    # networks: one swap, or two (the second on the first's two results), either order
+    found: tuple[tuple[int, tuple[int, int], int | None], ...] | None = None
+    for first in bits:
+        for order in ((0, 1), (1, 0)):
+            r = _swap2(start[order[0]], start[order[1]], first)
+            for index in (0, 1):
+                if fits(r[index]):
+                    found = ((first, order, index),)
+                    break
+            if found:
+                break
+            for second in bits:
+                for order2 in ((0, 1), (1, 0)):
+                    r2 = _swap2(r[order2[0]], r[order2[1]], second)
+                    for index in (0, 1):
+                        if fits(r2[index]):
+                            found = ((first, order, None), (second, order2, index))
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            break
+    if found is None:
+        return None
+    words = []
+    for recipe in recipes:
+        parts = [(_svar(f, reg), lo, width, dlo, dwidth)
+                 for f, reg, lo, width, dlo, dwidth in recipe]
+        words.append(_pack(b, parts))
+    values: tuple[str, ...] = (words[0], words[1])
+    for bit, order, pick in found:
+        kind = f"swap{bit}x"
+        mnemonic = b.by_kind[f"swap{bit}"].mnemonic
+        args = (values[order[0]], values[order[1]])
+        outs = tuple(b.add("move", args, (kind, i), (mnemonic,)) for i in (0, 1))
+        if pick is not None:
+            return outs[pick]
+        values = outs
+    return None
+
+
 def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
             pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
     """The ops that build every destination register (`d<t>_<reg>`) and the count of
     each instruction they issue (plus one s_waitcnt when any ds_bpermute is used)."""
     ops: list[Op] = []
+    shared: dict[tuple[object, ...], str] = {}
+    serial = 0
     for (t, reg), lanes in sorted(_pieces(moves, convert).items()):
         trials = []
-        for strategy in (_pack_then_move, _move_then_pack):
-            b = _Builder(arch, wave, convert, pack_issues)
-            b.count = len(ops)
+        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
+            b = _Builder(arch, wave, convert, pack_issues, shared)
+            b.count = serial
             made = strategy(b, lanes)
             if made is not None:
-                trials.append((sum(len(op.issues) for op in b.ops), b, made))
+                trials.append((_cost(b.ops), b, made))
         _, best, made = min(trials, key=lambda x: x[0])
+        serial = max(serial, max(b.count for _, b, _ in trials))
         target = f"d{t}_{reg}"
         if best.ops and best.ops[-1].out == made:
             best.ops[-1] = best.ops[-1]._replace(out=target)
         else:
             best.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
+        for op in best.ops:
+            shared.setdefault((op.op, op.args, repr(op.info)), op.out)
         ops += best.ops
     counts: dict[str, int] = {}
     swaps = set()
     for op in ops:
         issues = op.issues
-        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in ("swap32", "swap16"):
-            key = (op.args[0], op.info[0])  # both results of one swap: one instruction
+        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
+            key = (op.args, op.info[0])  # both results of one swap: one instruction
             if key in swaps:
                 issues = ()
             swaps.add(key)

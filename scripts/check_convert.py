@@ -208,6 +208,12 @@ static unsigned int mc_swap(unsigned int x, int bit, int index) {
     int high = (mc_lane & bit) != 0;
     return index == 0 ? (high ? other : x) : (high ? x : other);
 }
+static unsigned int mc_swap2(unsigned int x, unsigned int y, int bit, int index) {
+    unsigned int other_x = mc_read(x, mc_lane ^ bit);
+    unsigned int other_y = mc_read(y, mc_lane ^ bit);
+    int high = (mc_lane & bit) != 0;
+    return index == 0 ? (high ? other_y : x) : (high ? y : other_x);
+}
 static unsigned int mc_row(unsigned int x, unsigned int lo, unsigned int hi, int cross) {
     int i = mc_lane % 16;
     unsigned int sel = i < 8 ? (lo >> (4 * i)) & 15u : (hi >> (4 * (i - 8))) & 15u;
@@ -229,6 +235,8 @@ static unsigned int mc_load(int at) {
 #define MC_BPERMUTE(from, x) mc_bpermute((int)(from), (x))
 #define MC_SWAP32(x, i) mc_swap((x), 32, (i))
 #define MC_SWAP16(x, i) mc_swap((x), 16, (i))
+#define MC_SWAP32X(x, y, i) mc_swap2((x), (y), 32, (i))
+#define MC_SWAP16X(x, y, i) mc_swap2((x), (y), 16, (i))
 #define MC_ROW(x, lo, hi) mc_row((x), (lo), (hi), 0)
 #define MC_XROW(x, lo, hi) mc_row((x), (lo), (hi), 1)
 #define MC_HALF(x) mc_half(x)

@@ -62,7 +62,16 @@ def test_gfx950_attention_tiles():
                 transposed=True)
     assert (plan.source_fragments, plan.fragments) == (2, 1)
     assert plan.conversion == "v_cvt_pk_f16_f32"
-    assert plan.kind == "cross-lane"
+    assert plan.kind == "cross-lane" and plan.route == "registers"
+    # the register-only sequence of the fact sheet (C.4): 4 packs, then per packed
+    # register pair one v_permlane32_swap and one v_permlane16_swap
+    assert {s.instruction: s.times for s in plan.steps} == {
+        "v_cvt_pk_f16_f32": 4, "v_permlane32_swap_b32": 2, "v_permlane16_swap_b32": 2}
+    big = conv("cdna4", "v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x16_f16", "A",
+               transposed=True)
+    # 32x32: one v_permlane32_swap per pair of packed registers (C.4)
+    assert {s.instruction: s.times for s in big.steps} == {
+        "v_cvt_pk_f16_f32": 8, "v_permlane32_swap_b32": 4}
 
 
 def test_tile_rule_and_its_errors():
@@ -144,12 +153,19 @@ def _key(layout):
     return (layout.shape, layout.width, layout.base_bit, layout.factors)
 
 
+_HELD = {}
+
+
 def _holder(operand, fragment_regs, place):
-    """The element the layout's inverse puts at a place (lane, register, bits)."""
-    for at, elem in operand.entries(place.reg, place.lane):
-        if (at.reg, at.lo, at.width) == (place.reg, place.lo, place.width):
-            return elem[:2]
-    return None
+    """The element the layout puts at a place (lane, register, bits), from a table of
+    every place of every element (built once per operand)."""
+    table = _HELD.get(id(operand))
+    if table is None:
+        table = _HELD[id(operand)] = ({}, operand)
+        for elem, places in operand.placed():
+            for at in places:
+                table[0][(at.lane, at.reg, at.lo, at.width)] = elem[:2]
+    return table[0].get((place.lane, place.reg, place.lo, place.width))
 
 
 def test_every_plan_moves_each_slot_once_from_a_slot_holding_its_element():
@@ -321,7 +337,7 @@ def test_recorded_clang_samples_match_the_plans():
         wanted = ", ".join(sorted(planned_moves(plan))) or "no lane move"
         assert wanted == moves.strip(), line
         checked += 1
-    assert checked >= 16
+    assert checked >= 15
 
 
 def test_emulated_sample_runs():
@@ -354,4 +370,5 @@ def test_clang_compiles_a_sample():
                            "--offload-arch=gfx950", "-O2", "-S", "-o", "-", "-"],
                           input=text, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "ds_write" in done.stdout and "ds_read" in done.stdout
+    assert "v_permlane32_swap" in done.stdout and "v_permlane16_swap" in done.stdout
+    assert "ds_" not in done.stdout.split("s_endpgm")[0].split("global_load")[-1]
