@@ -13,10 +13,12 @@ LAYERS = {
     "layouts": 1,
     "matrix_api": 2,
     "matrix_api_lds": 2,
+    "matrix_conversion": 2,
     "matrix_notation": 2,
     "formats": 3,
     "matrix_cli": 4,
     "matrix_cli_lds": 4,
+    "matrix_convert": 4,
     "matrix_explorer": 4,
     "matrix_calculator": 5,
 }
