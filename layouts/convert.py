@@ -204,7 +204,8 @@ def slot_moves(src: Operand, dst: Operand, transposed: bool = False
     for t, r, c, s, i, j in pairs:
         held = src.places(j, i) if transposed else src.places(i, j)
         if not held:
-            raise CalcError(f"D[{i}][{j}] of {src.inst.name} is in no register")
+            raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds row {i}, "
+                            f"column {j}")
         origin = _slot(s, held[0])
         for place in dst.places(r, c):
             to = _slot(t, place)

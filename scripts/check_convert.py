@@ -43,10 +43,8 @@ from check_hip import functions  # (this folder: the script's own directory is o
 
 import matrix_api as mc
 from formats import hip, hip_convert
+from instructions.builtins import TARGETS
 from instructions.lane_moves import arch_moves
-
-TARGETS = {"CDNA1": "gfx908", "CDNA2": "gfx90a", "CDNA3": "gfx942", "CDNA4": "gfx950",
-           "RDNA3": "gfx1100", "RDNA4": "gfx1200", "GFX1250": "gfx1250", "GFX1251": "gfx1251"}
 
 
 def _layout_key(operand: Any) -> tuple[Any, ...]:
