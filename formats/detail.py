@@ -5,10 +5,9 @@ from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from instructions.model import Instruction
     from layouts.formulas_cdna import Lines, Text
+    from matrix_api import Facts
 
 
 def _yes(value: object) -> str:
@@ -19,7 +18,7 @@ FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2
 SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
 
 
-def _statistics(fact: dict[str, Any]) -> list[str]:
+def _statistics(fact: Facts) -> list[str]:
     """Speed, from the library's facts (matrix_api.facts), as -d prints it."""
     ops, unit = fact["flops_kind"], fact["compute_unit"]
     lines = ["Execution statistics:", f"    {ops}: {fact['flops']}",
@@ -31,7 +30,7 @@ def _statistics(fact: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _usage(title: str, fact: dict[str, Any], wave: int) -> list[str]:
+def _usage(title: str, fact: Facts, wave: int) -> list[str]:
     """Register counts of one wave size, from the library's facts."""
     counts = fact["registers"][str(wave)]
     lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in "ABCD" if m in counts]
@@ -68,7 +67,7 @@ def _formats(inst: Instruction) -> list[str]:
             f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
 
 
-def _cdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _cdna_facts(inst: Instruction, fact: Facts) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
@@ -134,7 +133,7 @@ def formula_lines(title: str, lines: Lines) -> list[str]:
     return out
 
 
-def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _cdna(inst: Instruction, fact: Facts) -> list[str]:
     from layouts.formulas_cdna import sections
     lines = _cdna_facts(inst, fact) + _cdna_registers(inst)
     forward, backward = sections(inst)
@@ -143,7 +142,7 @@ def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _rdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _rdna_facts(inst: Instruction, fact: Facts) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
     lines += _statistics(fact)
@@ -197,7 +196,7 @@ def _rdna_entry(label: str, text: Text) -> list[str]:
     return lead + [pad + "through"] + fill(low, pad)
 
 
-def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _rdna(inst: Instruction, fact: Facts) -> list[str]:
     from layouts.formulas_rdna import sections
     lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
     table = sections(inst)
