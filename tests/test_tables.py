@@ -147,6 +147,7 @@ def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
     gives: no draw sees another's settings."""
     tabulate = pytest.importorskip("tabulate")
     import threading
+
     from formats import queries
     from instructions import find_architecture
     from layouts import Modifiers
@@ -160,7 +161,8 @@ def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
                                   tablefmt=tables.TABLEFMT.get(fmt, fmt),
                                   disable_numparse=list(range(1, len(head))))
                 .replace("\ue000", "\n") for fmt, head, body in jobs]
-    assert expected[4].splitlines()[3].startswith("|   0 | \x1b[31m0\x1b[0m        | ")  # escapes take no width
+    # (the escapes take no width)
+    assert expected[4].splitlines()[3].startswith("|   0 | \x1b[31m0\x1b[0m        | ")
     start = threading.Barrier(len(jobs))
     found: dict[int, list[str]] = {n: [] for n in range(len(jobs))}
 
