@@ -28,7 +28,7 @@ from layouts import MATRICES as MATRICES
 from layouts import Modifiers
 from layouts.core import CalcError
 from layouts.core import Place as Place  # (Location.place)
-from matrix_library.catalog import FILTERS, catalog, parse_filters
+from matrix_library.catalog import FILTERS, catalog, check_filters, parse_filters
 from matrix_library.checks import (
     architecture_of,
     element_of,
@@ -72,11 +72,11 @@ if TYPE_CHECKING:
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS", "Facts",
            "Formula", "Instruction", "LayoutRow", "LinearLayoutBases", "Location", "Modifiers",
            "OperandTypes", "Product", "Slot", "TypeFacts", "architecture_of", "architectures",
-           "calculation", "calculations_at", "catalog", "element_of", "element_text",
-           "elements_at", "facts", "find_architecture", "find_instruction", "formulas",
-           "instructions", "layout", "layout_rows", "linear_layout", "locate", "matrices",
-           "modifiers", "operand", "parse_filters", "register_count", "register_grid", "slot_grid",
-           "slots", "supported_modifiers", "wave_size", "with_formats"]
+           "calculation", "calculations_at", "catalog", "check_filters", "element_of",
+           "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
+           "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
+           "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
+           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 

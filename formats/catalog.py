@@ -56,4 +56,4 @@ def check_filters(filters: dict[str, list[str]]) -> None:
     """Raise CalcError naming a filter value that no instruction has (a value that matches
     nothing alone cannot be a narrowing, only a mistake), and the values there are."""
     import matrix_api
-    matrix_api.catalog(filters, strict=True)
+    matrix_api.check_filters(filters)

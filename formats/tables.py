@@ -59,26 +59,17 @@ def cells(fmt: str, rows: Rows) -> list[list[object]]:
     return [[_text(c, join, bar) for c in row] for row in rows]
 
 
-class _Text:
+class _Text(Exception):
     """A cell of a text column, handed to tabulate already typed. tabulate finds a
     column's type by typing every cell, and types a string only after stripping terminal
     escape sequences from it (a regular-expression substitution per cell: on Python 3.11
     most of a table's drawing time); a value with an `isoformat` attribute (a date, to
-    tabulate) it types as text at once. So the cells of a column that is text whatever
-    its cells hold are given as _Text, which tabulate formats as str() (the same text):
-    per call, with no change to tabulate itself, so tables drawn at once in several
-    threads do not meet."""
-    __slots__ = ("text",)
+    tabulate) it types as text at once, and writes as str() of it. So the cells of a
+    column that is text whatever its cells hold are given as _Text: per call, with no
+    change to tabulate, so tables drawn at once in several threads do not meet.
+    (Exception is the base only for speed: its construction and str() are C code, and
+    str() of a one-argument exception is that argument.)"""
     isoformat = None  # (the attribute tabulate looks for, never called)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __format__(self, spec: str) -> str:
-        return self.text
 
 
 def _typed(body: list[list[object]], columns: int) -> Sequence[Sequence[object]]:

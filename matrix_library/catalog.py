@@ -120,7 +120,7 @@ def _number(key: str, value: object) -> int:
         value = int(text)
     number = whole(f"{key}=", value)
     if number > LARGEST:
-        raise CalcError(f"{key}= takes a whole number from 0 to {LARGEST}, not {number}")
+        raise CalcError(f"{key}= takes a whole number from 0 to {LARGEST}, not {shown(number)}")
     return number
 
 
@@ -227,22 +227,33 @@ def known_values(key: str, every: Iterable[Row]) -> list[str]:
     return sorted(found, key=lambda v: (len(v), v) if v.isdigit() else (0, v))
 
 
+def check_filters(filters: Filters | None, wave: int | None = None) -> None:
+    """Check `filters` as catalog() reads them, and raise CalcError naming a filter value
+    that no instruction has alone (a value that matches nothing cannot narrow, so it is
+    a mistake), with the values there are."""
+    _check(_tests(filters), rows(_wave(wave)))
+
+
+def _check(tests: list[tuple[str, list[object], list[Callable[[Row], bool]]]],
+           every: tuple[Row, ...]) -> None:
+    for key, values, alternatives in tests:
+        for value, test in zip(values, alternatives):
+            if not any(map(test, every)):
+                raise CalcError(f"no instruction has {key}={shown(value, quote=False)}; "
+                                f"the values of {key} are: "
+                                f"{', '.join(known_values(key, every))}")
+
+
 def catalog(filters: Filters | None = None, wave: int | None = None, *,
             strict: bool = False) -> list[Facts]:
     """The facts of every instruction of every architecture that passes `filters`:
     {key: value or [values]}, keys as in FILTERS; alternatives of one key are ORed,
     different keys ANDed. With `wave`, register counts are for that wave size and
     architectures without it are left out; otherwise each architecture's default.
-    `strict`: a filter value that no instruction has (alone) is an error, whose message
-    lists the values there are (a value that matches nothing cannot narrow)."""
+    `strict`: check_filters() first (a value no instruction has is an error)."""
     tests, size = _tests(filters), _wave(wave)
     every = rows(size)
-    for key, values, alternatives in tests if strict else ():
-        for value, test in zip(values, alternatives):
-            if not any(map(test, every)):
-                raise CalcError(f"no instruction has {key}={shown(value, quote=False)}; "
-                                f"the values of {key} are: "
-                                f"{', '.join(known_values(key, every))}")
-    kept = [r.fact for r in every
+    if strict:
+        _check(tests, every)
+    return [_copy(r.fact) for r in every
             if all(any(t(r) for t in alternatives) for _, _, alternatives in tests)]
-    return [_copy(fact) for fact in kept]

@@ -25,7 +25,7 @@ def shown(value: object, limit: int = 60, *, quote: bool = True) -> str:
     """`value` for a message: repr() (or the text itself when not `quote`), with control
     characters escaped (a message never writes raw terminal control bytes) and cut to
     about `limit` characters."""
-    if isinstance(value, int) and value.bit_length() > 64:
+    if isinstance(value, int) and value.bit_length() > 192:
         text = f"a number of {value.bit_length()} bits"  # (repr may refuse such a number)
     elif isinstance(value, str) and not quote:
         text = value
@@ -55,11 +55,11 @@ def find_architecture(name: str | Architecture) -> Architecture:
     if isinstance(name, Architecture):
         return name
     if not isinstance(name, str):
-        raise CalcError(f"an architecture is named by a string, not {name!r}; choose one "
+        raise CalcError(f"an architecture is named by a string, not {shown(name)}; choose one "
                         f"of {names()}")
     arch = registry.find_architecture(name)
     if arch is None:
-        raise CalcError(f"unknown architecture {name!r}; choose one of {names()} "
+        raise CalcError(f"unknown architecture {shown(name)}; choose one of {names()} "
                         "(or one of their gfx/product aliases)")
     return arch
 
@@ -68,11 +68,11 @@ def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
     """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
     found = find_architecture(arch)
     if not isinstance(mnemonic, str):
-        raise CalcError(f"an instruction is named by a string, not {mnemonic!r}; "
+        raise CalcError(f"an instruction is named by a string, not {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
     inst = found.find(mnemonic)
     if inst is None:
-        raise CalcError(f"{found.name} has no instruction {mnemonic!r}; "
+        raise CalcError(f"{found.name} has no instruction {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
     return inst
 
@@ -88,7 +88,7 @@ def instruction(inst: object) -> Instruction:
     """`inst` when it is an Instruction; CalcError otherwise (a mnemonic string, ...)."""
     if not isinstance(inst, Instruction):
         hint = " (look it up with find_instruction(arch, name))" if isinstance(inst, str) else ""
-        raise CalcError(f"expected an Instruction, not {inst!r}{hint}")
+        raise CalcError(f"expected an Instruction, not {shown(inst)}{hint}")
     return inst
 
 
@@ -114,8 +114,14 @@ def matrices(inst: Instruction) -> tuple[str, ...]:
 def whole(name: str, value: object, argument: str | None = None) -> int:
     """`value` when it is a whole number >= 0 (not a bool, float or string)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise CalcError(f"{name} takes a whole number >= 0, not {value!r}", argument)
+        raise CalcError(f"{name} takes a whole number >= 0, not {shown(value)}", argument)
     return value
+
+
+# Every modifier is a field of at most 8 bits of the instruction word: a larger value is
+# refused here, before any check works with it (the instruction's own range, checked by
+# the layout engine, is narrower).
+MODIFIER_LIMIT = 255
 
 
 def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
@@ -128,15 +134,19 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
         given = dict(mods.items()) if mods else {}
     else:
         raise CalcError(f"modifiers are given as Modifiers(...) or a mapping of names to "
-                        f"whole numbers, not {mods!r}")
+                        f"whole numbers, not {shown(mods)}")
     given.update(values)
     fields = list(Modifiers._fields)
     chosen = {}
     for key, value in given.items():
         name = str(key).lower().replace("-", "_")
         if name not in fields:
-            raise CalcError(f"unknown modifier {key!r}; the modifiers are {', '.join(fields)}")
+            raise CalcError(f"unknown modifier {shown(key)}; the modifiers are "
+                            f"{', '.join(fields)}")
         chosen[name] = whole(f"modifier {name}", value)
+        if chosen[name] > MODIFIER_LIMIT:
+            raise CalcError(f"modifier {name} = {shown(value)} is out of range: no "
+                            f"instruction takes more than {MODIFIER_LIMIT}")
     result = Modifiers(**chosen)
     return mods if result == mods and isinstance(mods, Modifiers) else result
 
@@ -144,22 +154,23 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
 def wave_size(inst: Instruction, wave: int | None = None) -> int:
     """The wave size of a query: `wave` when `inst` runs in it, its default for None/0."""
     sizes = instruction(inst).wave_sizes
-    if wave is None or wave == 0 and not isinstance(wave, bool):
+    if wave is None or type(wave) is int and wave == 0:
         return sizes[0]
     whole("wave", wave, "wave")
     if wave not in sizes:
         allowed = " or ".join(map(str, sizes))
-        raise CalcError(f"wave size {wave} is not available for {inst.name} on {inst.arch}; "
+        raise CalcError(f"wave size {shown(wave)} is not available for {inst.name} on {inst.arch}; "
                         f"use {allowed}", "wave")
     return wave
 
 
-def matrix_name(inst: Instruction, matrix: str) -> str:
-    name = matrix.upper() if isinstance(matrix, str) else None
+def matrix_name(inst: Instruction | None, matrix: object) -> str:
+    """The matrix called `matrix` (any case): one of MATRICES (of `inst`'s when given)."""
+    name = matrix.upper() if isinstance(matrix, str) else ""
     if name not in MATRICES:
-        raise CalcError(f"unknown matrix {matrix!r}; {inst.name} has "
-                        f"{', '.join(matrices(inst))}")
-    assert name is not None
+        has = f"{inst.name} has {', '.join(matrices(inst))}" if inst is not None else \
+            f"the matrices are {', '.join(MATRICES)}"
+        raise CalcError(f"unknown matrix {shown(matrix)}; {has}")
     return name
 
 
@@ -195,24 +206,30 @@ def in_range(name: str, value: object, limit: int, what: str,
     whole(name, value, argument)
     assert isinstance(value, int)
     if value >= limit:
-        raise CalcError(f"{name} = {value!r} is out of range for {what}: "
+        raise CalcError(f"{name} = {shown(value)} is out of range for {what}: "
                         f"use 0 to {limit - 1}.", argument)
 
 
 # ---- elements
 
 def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
-    """The element (i, j, k) of `block` names in `matrix` (the coordinates it has)."""
-    matrix = str(matrix).upper()
-    first, second = COORDINATES.get(matrix, ("i", "j"))
+    """The element (i, j, k) of `block` names in `matrix` (the coordinates it has), each
+    a whole number >= 0 (those the matrix does not have are not read)."""
+    name = matrix_name(None, matrix)
+    first, second = COORDINATES[name]
     values = {"i": i, "j": j, "k": k}
-    return named(matrix, values[first], values[second], block)
+    return named(name, whole(first, values[first], first), whole(second, values[second], second),
+                 whole("block", block, "block"))
 
 
 def element_text(inst: Instruction, element: Element) -> str:
     """The element as the command line prints it: blocks shown when there are several."""
-    return element_name(element.matrix, (element.row, element.col, element.block),
-                        inst.blocks)
+    blocks = instruction(inst).blocks
+    if not isinstance(element, Element):
+        raise CalcError(f"expected an Element (element_of makes one), not {shown(element)}")
+    i, j, k = (0 if c is None else c for c in (element.i, element.j, element.k))
+    checked = element_of(element.matrix, i, j, k, element.block)
+    return element_name(checked.matrix, (checked.row, checked.col, checked.block), blocks)
 
 
 def coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:

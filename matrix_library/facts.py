@@ -5,7 +5,15 @@ from __future__ import annotations
 from instructions.record import TYPE_CHECKING
 from layouts import Modifiers, Operand, family_facts
 
-from .checks import architecture_of, instruction, matrices, operand, wave_size, with_formats
+from .checks import (
+    architecture_of,
+    instruction,
+    matrices,
+    modifiers,
+    operand,
+    wave_size,
+    with_formats,
+)
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
@@ -42,9 +50,9 @@ def facts(inst: Instruction, wave: int | None = None,
     `wave`, or for every wave size of the architecture) and the supported modifiers.
     `mods` matters only to CDNA4's f8f6f4 instructions, whose CBSZ/BLGP pick the
     formats (by default those `inst` already has: fp8)."""
-    if mods is not None:
-        inst = with_formats(inst, mods)
     arch = architecture_of(inst)
+    if mods is not None:  # (checked whatever the instruction: a mistake is a mistake)
+        inst = with_formats(inst, modifiers(mods))
     waves = inst.wave_sizes if wave is None else (wave_size(inst, wave),)
     extra = family_facts(inst)  # gfx1250: latency, prefix opcode, provenance
     cycles = extra.get("cycles", getattr(inst, "effective_cycles", inst.cycles))

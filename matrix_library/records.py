@@ -24,17 +24,24 @@ class Element(Record):
 
     @property
     def row(self) -> int:
-        value = self[AT.get(self.matrix, (1, 2))[0]]
-        assert isinstance(value, int)
-        return value
+        return self._coordinate(0)
 
     @property
     def col(self) -> int:
-        value = self[AT.get(self.matrix, (1, 2))[1]]
-        assert isinstance(value, int)
+        return self._coordinate(1)
+
+    def _coordinate(self, which: int) -> int:
+        value = self[AT.get(self.matrix, (1, 2))[which]]
+        if not isinstance(value, int):
+            from layouts.core import CalcError
+            raise CalcError(f"{self!r} lacks a coordinate of its matrix (element_of makes "
+                            "elements)")
         return value
 
     def __str__(self) -> str:
+        if not isinstance(self[AT.get(self.matrix, (1, 2))[0]], int) or \
+                not isinstance(self[AT.get(self.matrix, (1, 2))[1]], int):
+            return repr(self)
         text = f"{self.matrix}[{self.row}][{self.col}]"
         return f"{text}.B{self.block}" if self.block else text
 
