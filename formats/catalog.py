@@ -2,8 +2,7 @@
 matrix_api.facts and drawn by the table renderers (or dumped as JSON)."""
 from __future__ import annotations
 
-from layouts import MATRICES
-from layouts.core import CalcError
+from matrix_api import MATRICES, CalcError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start fa
     from collections.abc import Callable, Iterator, Sequence
 
     from instructions.model import Instruction
-    from layouts import Modifiers
     from matrix_api import LayoutRow as Row
+    from matrix_api import Modifiers
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 
 class Query(Record):
-    """One -R/-M question (inst, matrix, mods, wave as layouts.operand takes them), or
+    """One -R/-M question (inst, matrix, mods, wave as matrix_api.operand takes them), or
     the catalog (`catalog` holds its header and rows; inst is None)."""
     inst: Instruction | None
     matrix: str
@@ -114,7 +114,8 @@ for _alias, _kind in (("github", "markdown"), ("pipe", "markdown"), ("unsafehtml
     HEADINGS[_alias] = HEADINGS[_kind]
 
 
-def _plain_heading(text: str, level: int) -> str:
+def _plain_heading(text: str, _level: int) -> str:
+    """A format without headings (plain, simple, ...): the title as a line of text."""
     return text
 
 
@@ -159,7 +160,7 @@ def _blocks(name: str | None) -> str:
 def _asked(query: Query) -> tuple[Instruction, Modifiers]:
     """The instruction and modifiers of a -R/-M query; CalcError for the catalog."""
     if query.inst is None or query.mods is None:
-        from layouts.core import CalcError
+        from matrix_api import CalcError
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
     return query.inst, query.mods
@@ -200,7 +201,7 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
     def render(query: Query) -> str:
         if query.catalog is not None:
             if table is None:
-                from layouts.core import CalcError
+                from matrix_api import CalcError
                 raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
         from . import pictures

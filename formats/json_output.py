@@ -12,7 +12,7 @@ from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
-    from layouts.modifiers import Modifiers
+    from matrix_api import Modifiers
 
     Json = dict[str, object]
 

@@ -6,11 +6,11 @@ import inspect
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-import matrix_api as api  # noqa: E402
-from matrix_api import CalcError  # noqa: E402
+import matrix_api as api
+from matrix_api import CalcError
 
 INSTRUCTIONS = [api.find_instruction(a, m) for a, m in (
     ("cdna3", "v_mfma_f32_32x32x8_f16"), ("cdna3", "v_smfmac_f32_16x16x32_f16"),

@@ -59,7 +59,8 @@ def test_declared_contents_match_the_tree():
     assert sorted(declared) == on_disk == sorted(PACKAGES)
     assert not list(ROOT.glob("*/*/__init__.py")), "subpackages must be declared too"
     data = [f"{pkg}/{p.name}" for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
-            if p.is_file() and p.suffix not in (".py", ".pyc") and p.name != "py.typed"]
+            if p.is_file() and p.suffix not in (".py", ".pyc")
+            and p.name not in ("py.typed", "ruff.toml")]  # (ruff.toml: lint config, not shipped)
     assert data == ["formats/output.schema.json"], "data files: package them"
     assert setting("formats") == '["output.schema.json"]  # --json-schema prints it'
 
