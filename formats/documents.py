@@ -8,7 +8,8 @@ under a heading of its own with a blank line before and after; a `|` in a cell i
 escaped where it would end the cell. Data formats hold no text line that is not data:
 CSV and TSV start with `#` comment lines (the title) and, when a -R answer has several
 blocks, hold them as one table with a leading `block` column; `long-csv` and `jsonl` give
-one row (one JSON object) per element location.
+one row (one JSON object) per element location, long-csv as plain CSV (a header row and
+no `#` lines: the long form is read by tools, which then need no options).
 
 A picture renderer (e.g. formats.pictures.render(fmt, inst, matrix, mods, wave, view,
 transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
