@@ -171,15 +171,15 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     if order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
                         f"not {order!r}", "order")
-    import matrix_api as _api
-    padding = _api._whole("pad", pad, "pad")
-    start = _api._whole("base", base, "base")
+    from matrix_library.checks import whole
+    padding = whole("pad", pad, "pad")
+    start = whole("base", base, "base")
     return Tile(rows, cols, order, padding, parse_swizzle(swizzle), start)
 
 
 def _steps(k_steps: object) -> int:
-    import matrix_api as _api
-    steps = _api._whole("k_steps", k_steps, "k_steps")
+    from matrix_library.checks import whole
+    steps = whole("k_steps", k_steps, "k_steps")
     if not 1 <= steps <= 64:
         raise CalcError(f"k_steps takes 1 to 64, not {k_steps!r}", "k_steps")
     return steps
@@ -208,8 +208,8 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
 
 
 def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
-    import matrix_api as _api
-    named, new = _api._named, tuple.__new__  # (records built directly: a plan has many)
+    from matrix_library.records import named
+    new = tuple.__new__  # (records built directly: a plan has many)
     slots = tuple([new(LdsSlot, (lane, register, bits, address, bit,
                                  named(matrix, *element), step, load, where))
                    for lane, register, bits, element, step, address, bit, load, where

@@ -557,7 +557,7 @@ def _answer(args: Any) -> str:
     if args.json_schema:
         return _schema_text()
     if args.list_architectures:
-        return list_architectures()
+        return _json().architectures() if args.json else list_architectures()
     text: str = run(args)
     if args.compact:
         import json
@@ -955,10 +955,7 @@ def _linear_layout(args: Any, inst: Any, matrix: str, mods: Any, wave: int) -> s
     import matrix_api
     result = matrix_api.linear_layout(inst, matrix, mods=mods, wave=wave)
     if args.json:
-        import json
-        doc = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
-               "wave": wave, **result}
-        return json.dumps(doc, indent=2) + "\n"
+        return str(_json().linear_layout(inst, matrix, mods, wave))
     lines = [_header(inst).rstrip("\n"), f"Matrix: {matrix} (wave{wave})",
              f"Out dims: {', '.join(result['out_dims'])}"]
     if result["bases"] is None:

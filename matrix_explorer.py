@@ -186,7 +186,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
         server_version = "matrix-calculator-explorer"
 
-        def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+        def do_GET(self) -> None:
             url = urlsplit(self.path)
             if url.path in API:
                 kind, content_type = API[url.path]
@@ -232,7 +232,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             pass  # quiet: standard output is the URL, standard error the errors
 
     class Server(ThreadingHTTPServer):

@@ -2,81 +2,57 @@
 matrix_api.facts and drawn by the table renderers (or dumped as JSON)."""
 from __future__ import annotations
 
-from typing import Any
+from matrix_api import MATRICES, CalcError
 
-from layouts import MATRICES
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from matrix_api import Facts
 
 FIXED = ["architecture", "instruction", "M", "N", "K", "blocks", "sparse", "A type",
          "B type", "C type", "D type", "cycles", "FLOPs", "FLOPs/unit/cycle", "unit", "wave"]
 HEADER = FIXED + [f"{m} regs" for m in MATRICES] + ["modifiers"]
 
 
-def _type(fact: dict[str, Any], matrix: str) -> str:
-    if fact["formats"] and matrix in ("A", "B"):  # chosen by CBSZ (A) / BLGP (B)
-        return "/".join(t["key"] for t in fact["formats"])
-    t = fact["types"][matrix]
-    return str(t["key"]) if t else ""
+def _types(fact: Facts) -> list[object]:
+    """The A, B, C, D type cells: A/B list the formats CBSZ/BLGP (or a format modifier)
+    may choose, where there are such; no C type on a sparse instruction."""
+    types = fact["types"]
+    chosen = "/".join(t["key"] for t in fact["formats"])
+    c = types["C"]
+    return [chosen or types["A"]["key"], chosen or types["B"]["key"],
+            "" if c is None else c["key"], types["D"]["key"]]
 
 
-def _blank(value: Any) -> Any:
+def _blank(value: int | None) -> int | str:
     """None (a figure no source gives: gfx1250's ISA cycles) as an empty cell."""
     return "" if value is None else value
 
 
-def row(fact: dict[str, Any]) -> list[Any]:
+def row(fact: Facts) -> list[object]:
     (wave, counts), = fact["registers"].items()
-    return ([fact["architecture"], fact["mnemonic"], fact["m"], fact["n"], fact["k"],
-             fact["blocks"], "yes" if fact["sparse"] else "no"]
-            + [_type(fact, m) for m in "ABCD"]
-            + [_blank(fact["cycles"]), fact["flops"], _blank(fact["flops_per_cycle"]),
-               fact["compute_unit"],
-               int(wave)]
-            + [counts.get(m, "") for m in MATRICES]
-            + [" ".join(fact["modifiers"])])
+    cells: list[object] = [
+        fact["architecture"], fact["mnemonic"], fact["m"], fact["n"], fact["k"], fact["blocks"],
+        "yes" if fact["sparse"] else "no", *_types(fact), _blank(fact["cycles"]),
+        fact["flops"], _blank(fact["flops_per_cycle"]), fact["compute_unit"], int(wave)]
+    return cells + [counts.get(m, "") for m in MATRICES] + [" ".join(fact["modifiers"])]
 
 
-def text(fmt: str, facts: list[dict[str, Any]]) -> str:
+def text(fmt: str, facts: list[Facts]) -> str:
     """The catalog table in format `fmt` (legacy or --format), with a final newline."""
     from . import LEGACY, render
     rows = [row(f) for f in facts]
     if fmt in LEGACY:
         return render(fmt, HEADER, rows) + "\n"
     from . import documents
+    if fmt in documents.LONG_FORMS:
+        raise CalcError(f"--format {fmt} lists element locations: use it with -R or -M "
+                        "(the catalog's data formats are csv, tsv and json)")
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(HEADER, rows)))
-
-
-def _known_values(key: str, facts: list[dict[str, Any]]) -> list[str]:
-    """The values of filter `key` that some instruction has."""
-    if key == "type":
-        found = {t[field] for f in facts for t in [*f["types"].values(), *f["formats"]] if t
-                 for field in ("key",)}
-        found |= {k.split("_")[0] for k in found}
-    elif key == "shape":
-        found = {f"{f['m']}x{f['n']}x{f['k']}" for f in facts}
-    elif key == "arch":
-        found = {f["architecture"].lower() for f in facts}
-    elif key == "sparse":
-        found = {"yes", "no"}
-    else:
-        found = {str(f[key]) for f in facts}
-    return sorted(found, key=lambda v: (len(v), v) if v.isdigit() else (0, v))
 
 
 def check_filters(filters: dict[str, list[str]]) -> None:
     """Raise CalcError naming a filter value that no instruction has (a value that matches
     nothing alone cannot be a narrowing, only a mistake), and the values there are."""
     import matrix_api
-    from layouts.core import CalcError
-    every: list[dict[str, Any]] | None = None
-    for key, values in filters.items():
-        for value in values:
-            if key == "arch" and matrix_api.find_architecture(value) is None:
-                matched = False
-            else:
-                matched = bool(matrix_api.catalog({key: [value]}))
-            if not matched:
-                every = every if every is not None else matrix_api.catalog()
-                known = ", ".join(_known_values(key, every))
-                raise CalcError(f"no instruction has {key}={value}; the values of {key} are: "
-                                f"{known}")
+    matrix_api.check_filters(filters)

@@ -8,10 +8,10 @@ from layouts.family import family_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any
 
     from instructions.model import Instruction
     from layouts.formulas import Lines, Section, Text
+    from matrix_api import Facts
 
 
 def _yes(value: object) -> str:
@@ -22,7 +22,7 @@ FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2
 SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
 
 
-def _statistics(fact: dict[str, Any]) -> list[str]:
+def _statistics(fact: Facts) -> list[str]:
     """Speed, from the library's facts (matrix_api.facts), as -d prints it."""
     ops, unit = fact["flops_kind"], fact["compute_unit"]
     lines = ["Execution statistics:", f"    {ops}: {fact['flops']}",
@@ -34,7 +34,7 @@ def _statistics(fact: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _usage(title: str, fact: dict[str, Any], wave: int) -> list[str]:
+def _usage(title: str, fact: Facts, wave: int) -> list[str]:
     """Register counts of one wave size, from the library's facts."""
     counts = fact["registers"][str(wave)]
     lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in "ABCD" if m in counts]
@@ -71,7 +71,7 @@ def _formats(inst: Instruction) -> list[str]:
             f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
 
 
-def _cdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _cdna_facts(inst: Instruction, fact: Facts) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
@@ -146,7 +146,7 @@ def _formulas(inst: Instruction) -> Mapping[int, Section]:
     return reference_formulas(inst) or formula_sections(inst)
 
 
-def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _cdna(inst: Instruction, fact: Facts) -> list[str]:
     lines = _cdna_facts(inst, fact) + _cdna_registers(inst)
     forward, backward = _formulas(inst)[inst.wave_sizes[0]]
     lines += formula_lines("Matrix element to register mapping with no modifiers:", forward)
@@ -154,7 +154,7 @@ def _cdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _rdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _rdna_facts(inst: Instruction, fact: Facts) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
     lines += _statistics(fact)
@@ -208,7 +208,7 @@ def _rdna_entry(label: str, text: Text) -> list[str]:
     return lead + [pad + "through"] + fill(low, pad)
 
 
-def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
+def _rdna(inst: Instruction, fact: Facts) -> list[str]:
     lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
     table = _formulas(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
@@ -233,7 +233,7 @@ DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
 }
 
 
-def _facts(inst: Instruction) -> dict[str, Any]:
+def _facts(inst: Instruction) -> Facts:
     import matrix_api
     return matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
 

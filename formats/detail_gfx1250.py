@@ -49,13 +49,13 @@ def _statistics(inst: Any) -> list[str]:
 
 
 def _registers(inst: Any) -> list[str]:
-    from layouts import operand
+    import matrix_api
+    counts = matrix_api.facts(inst, 32)["registers"]["32"]  # (the library's counts)
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     names = {"K": "sparsity index", "SA": "A scale", "SB": "B scale"}
     lines = ["Wave32 register usage:", "    (wave64: not supported)"]
-    lines += [f"    GPRs required for {names.get(m, m)}: {operand(inst, m, wave=32).register_count}"
-              for m in mats]
+    lines += [f"    GPRs required for {names.get(m, m)}: {counts[m]}" for m in mats]
     return lines + [f"    GPR alignment requirement: {inst.align} bytes (even VGPRs)"]
 
 

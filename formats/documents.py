@@ -8,7 +8,8 @@ under a heading of its own with a blank line before and after; a `|` in a cell i
 escaped where it would end the cell. Data formats hold no text line that is not data:
 CSV and TSV start with `#` comment lines (the title) and, when a -R answer has several
 blocks, hold them as one table with a leading `block` column; `long-csv` and `jsonl` give
-one row (one JSON object) per element location.
+one row (one JSON object) per element location, long-csv as plain CSV (a header row and
+no `#` lines: the long form is read by tools, which then need no options).
 
 A picture renderer (e.g. formats.pictures.render(fmt, inst, matrix, mods, wave, view,
 transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
@@ -20,8 +21,11 @@ from instructions.record import TYPE_CHECKING, Record
 from . import PICTURES
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
-    from collections.abc import Callable, Iterator
-    from typing import Any
+    from collections.abc import Callable, Iterator, Sequence
+
+    from instructions.model import Instruction
+    from matrix_api import LayoutRow as Row
+    from matrix_api import Modifiers
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -33,23 +37,25 @@ TABULATE_FORMATS = (
     "psql", "rounded_grid", "rounded_outline", "rst", "simple", "simple_grid",
     "simple_outline", "textile", "unsafehtml", "youtrack")
 VIEWS = {"rlayout": "register layout", "mlayout": "matrix layout"}
+LONG_FORMS = ("long-csv", "jsonl")  # one row per element location: -R/-M only
 LONG_HEADER = ("matrix", "i", "j", "k", "block", "register", "registers", "lane", "bit_lo",
                "bit_hi", "negated", "absolute")
 
 if TYPE_CHECKING:
-    Table = tuple[str | None, list[Any], list[list[Any]]]  # title, header, rows
+    # title, header, rows
+    Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
 
 
 class Query(Record):
-    """One -R/-M question (inst, matrix, mods, wave as layouts.operand takes them), or
+    """One -R/-M question (inst, matrix, mods, wave as matrix_api.operand takes them), or
     the catalog (`catalog` holds its header and rows; inst is None)."""
-    inst: Any
+    inst: Instruction | None
     matrix: str
-    mods: Any
+    mods: Modifiers | None
     wave: int
     view: str  # "rlayout" or "mlayout"
     transpose: bool = False
-    catalog: tuple[list[Any], list[list[Any]]] | None = None
+    catalog: tuple[list[str], list[list[object]]] | None = None
     color_by: str | None = None  # pictures: what colours the cells (None: the view's default)
 
 
@@ -60,9 +66,8 @@ if TYPE_CHECKING:
 def title(query: Query) -> str:
     if query.catalog is not None:
         return "Instruction catalog"
-    inst = query.inst
-    mods = ", ".join(f"{name} {value}" for name, value in zip(query.mods._fields, query.mods)
-                     if value)
+    inst, chosen = _asked(query)
+    mods = ", ".join(f"{name} {value}" for name, value in zip(chosen._fields, chosen) if value)
     wave = f", wave{query.wave}" if len(inst.architecture.waves) > 1 else ""
     return (f"{inst.name} ({inst.arch}{wave}): {VIEWS[query.view]} of {query.matrix}"
             + (" (transposed)" if query.transpose else "") + (f", {mods}" if mods else ""))
@@ -73,7 +78,8 @@ def tables(query: Query) -> list[Table]:
     if query.catalog is not None:
         return [(None, *query.catalog)]
     from . import queries
-    asked = (query.inst, query.matrix, query.mods, query.wave, query.transpose)
+    inst, mods = _asked(query)
+    asked = (inst, query.matrix, mods, query.wave, query.transpose)
     if query.view == "rlayout":
         return [(t, h, r) for t, h, r in queries.register_layout(*asked)]
     header, rows = queries.matrix_layout(*asked)
@@ -109,7 +115,8 @@ for _alias, _kind in (("github", "markdown"), ("pipe", "markdown"), ("unsafehtml
     HEADINGS[_alias] = HEADINGS[_kind]
 
 
-def _plain_heading(text: str, level: int) -> str:
+def _plain_heading(text: str, _level: int) -> str:
+    """A format without headings (plain, simple, ...): the title as a line of text."""
     return text
 
 
@@ -140,8 +147,8 @@ def delimited(delimiter: str) -> Renderer:
             name, header, rows = found[0]
             comments += [] if name is None else [name]
         else:
-            header = ["block"] + found[0][1]
-            rows = [[_blocks(name)] + row for name, _, table in found for row in table]
+            header = ["block", *found[0][1]]
+            rows = [[_blocks(name), *row] for name, _, table in found for row in table]
         return write(header, rows, delimiter, comments) + "\n"
     return render
 
@@ -151,17 +158,25 @@ def _blocks(name: str | None) -> str:
     return "" if name is None else name.split(" ", 1)[1].replace(",", "")
 
 
-def _long_rows(query: Query) -> Iterator[tuple[Any, ...]]:
-    if query.catalog is not None:
-        from layouts.core import CalcError
+def _asked(query: Query) -> tuple[Instruction, Modifiers]:
+    """The instruction and modifiers of a -R/-M query; CalcError for the catalog."""
+    if query.inst is None or query.mods is None:
+        from matrix_api import CalcError
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
+    return query.inst, query.mods
+
+
+def _long_rows(query: Query) -> Iterator[Row]:
     import matrix_api
-    return matrix_api.layout_rows(query.inst, query.matrix, mods=query.mods, wave=query.wave)
+    inst, mods = _asked(query)
+    return matrix_api.layout_rows(inst, query.matrix, mods=mods, wave=query.wave)
 
 
 def long_csv(query: Query) -> str:
-    """One CSV row per element location, after `#` title lines."""
+    """One CSV row per element location under a header row: plain CSV, which
+    pandas.read_csv and spreadsheets load without options (the header names the
+    columns; the instruction is the caller's, as in its command line)."""
     from .tables import delimited as write
     truth = ("false", "true")
     rows = [[matrix, "" if i is None else i, "" if j is None else j, "" if k is None else k,
@@ -169,13 +184,14 @@ def long_csv(query: Query) -> str:
              truth[absolute]]
             for matrix, i, j, k, block, register, registers, lane, lo, hi, negated, absolute
             in _long_rows(query)]
-    return write(list(LONG_HEADER), rows, ",", [title(query)], flat=True) + "\n"
+    return write(list(LONG_HEADER), rows, ",", flat=True) + "\n"
 
 
 def jsonl(query: Query) -> str:
     """JSON Lines: one object per element location, naming architecture and instruction."""
     import json
-    fixed = {"architecture": query.inst.arch, "instruction": query.inst.name}
+    inst, _ = _asked(query)
+    fixed = {"architecture": inst.arch, "instruction": inst.name}
     return "".join(json.dumps({**fixed, **dict(zip(LONG_HEADER, row))}) + "\n"
                    for row in _long_rows(query))
 
@@ -186,11 +202,13 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
     def render(query: Query) -> str:
         if query.catalog is not None:
             if table is None:
-                raise ValueError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
+                from matrix_api import CalcError
+                raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
         from . import pictures
         view = "register" if query.view == "rlayout" else "matrix"
-        return pictures.render(fmt, query.inst, query.matrix, query.mods, query.wave,
+        inst, mods = _asked(query)
+        return pictures.render(fmt, inst, query.matrix, mods, query.wave,
                                view, query.transpose, query.color_by)
     return render
 

@@ -11,38 +11,39 @@ import matrix_api as api
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from instructions.model import Instruction
-    from layouts.modifiers import Modifiers
+    from matrix_api import Modifiers
+
+    Json = dict[str, object]
 
 SCHEMA_VERSION = 1
 MODES = {"get": "get", "entry": "entry", "rlayout": "register_layout",
-         "mlayout": "matrix_layout"}
+         "mlayout": "matrix_layout", "linear_layout": "linear_layout",
+         "architectures": "architectures"}
 
 
-def dump(mode: str, **fields: Any) -> str:
+def dump(mode: str, **fields: object) -> str:
     """The text of one document: `mode` and `fields`, indented, with a final newline."""
     document = {"schema_version": SCHEMA_VERSION, "mode": mode, **fields}
     return json.dumps(document, indent=2) + "\n"
 
 
-def element(inst: Instruction, elem: api.Element) -> dict[str, Any]:
+def element(inst: Instruction, elem: api.Element) -> Json:
     return {"matrix": elem.matrix, "i": elem.i, "j": elem.j, "k": elem.k,
             "block": elem.block, "text": api.element_text(inst, elem)}
 
 
-def location(loc: api.Location) -> dict[str, Any]:
+def location(loc: api.Location) -> Json:
     return {"register": loc.register, "registers": list(loc.registers), "lane": loc.lane,
             "bits": list(loc.bits), "negated": loc.negated, "absolute": loc.absolute,
             "text": loc.text}
 
 
-def entry(inst: Instruction, pair: api.Entry) -> dict[str, Any]:
+def entry(inst: Instruction, pair: api.Entry) -> Json:
     return {"element": element(inst, pair.element), "location": location(pair.location)}
 
 
-def calculation(inst: Instruction, calc: api.Calculation) -> dict[str, Any]:
+def calculation(inst: Instruction, calc: api.Calculation) -> Json:
     products = [{"k": k, "a": entry(inst, p.a), "b": entry(inst, p.b)}
                 for k, p in enumerate(calc.products)]
     scales = [{"kb": kb, "a": entry(inst, p.a), "b": entry(inst, p.b)}
@@ -97,7 +98,7 @@ def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
                 item["calculation"] = calculation(inst, calc_of)
         return dump("entry", **common, query=spot, entries=entries)
     if mode == "rlayout":
-        grouped: dict[api.Element, list[dict[str, Any]]] = {}
+        grouped: dict[api.Element, list[Json]] = {}
         for pair in api.layout(inst, matrix, mods=mods, wave=wave):
             grouped.setdefault(pair.element, []).append(location(pair.location))
         elements = [{"element": element(inst, e), "locations": locs}
@@ -110,8 +111,23 @@ def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
                 slots=slots)
 
 
-def catalog(rows: list[dict[str, Any]], filters: dict[str, list[str]], wave: int | None,
+def catalog(rows: list[api.Facts], filters: dict[str, list[str]], wave: int | None,
             architecture: str | None = None) -> str:
     """`rows`: matrix_api.catalog's facts; `filters`: {key: [values]} as given."""
     return dump("catalog", architecture=architecture, filters=filters, wave=wave,
                 count=len(rows), instructions=rows)
+
+
+def linear_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> str:
+    """--linear-layout: the bases (or why there are none) of one operand."""
+    found = api.linear_layout(inst, matrix, mods=mods, wave=wave)
+    return dump("linear_layout", architecture=inst.arch, instruction=inst.name, matrix=matrix,
+                wave=wave, modifiers=dict(mods._asdict()), **found)
+
+
+def architectures() -> str:
+    """--list-architectures: every architecture with its wave sizes, aliases and number
+    of instructions."""
+    return dump("architectures", architectures=[
+        {"name": a.name, "waves": list(a.waves), "aliases": list(a.aliases),
+         "instructions": len(a.instructions)} for a in api.architectures()])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     Rows = Sequence[Sequence[object]]  # a cell: text, a number or a list of entries
 
@@ -59,52 +59,47 @@ def cells(fmt: str, rows: Rows) -> list[list[object]]:
     return [[_text(c, join, bar) for c in row] for row in rows]
 
 
-def _same(text: str) -> str:
-    return text
+class _Text(Exception):
+    """A cell of a text column, handed to tabulate already typed. tabulate finds a
+    column's type by typing every cell, and types a string only after stripping terminal
+    escape sequences from it (a regular-expression substitution per cell: on Python 3.11
+    most of a table's drawing time); a value with an `isoformat` attribute (a date, to
+    tabulate) it types as text at once, and writes as str() of it. So the cells of a
+    column that is text whatever its cells hold are given as _Text: per call, with no
+    change to tabulate, so tables drawn at once in several threads do not meet.
+    (Exception is the base only for speed: its construction and str() are C code, and
+    str() of a one-argument exception is that argument.)"""
+    isoformat = None  # (the attribute tabulate looks for, never called)
 
 
-def _text_column(typer: Callable[..., type]) -> Callable[..., type]:
-    """tabulate's _column_type, answering str at once for a text column that is str."""
-    def column_type(strings: Sequence[object], has_invisible: bool = True,
-                    numparse: bool = True) -> type:
-        if (not numparse and set(map(type, strings)) == {str}
-                and any(s and s not in ("True", "False") for s in strings)):
-            return str
-        return typer(strings, has_invisible, numparse)
-    return column_type
+def _typed(body: list[list[object]], columns: int) -> Sequence[Sequence[object]]:
+    """`body` with the cells of every text column (not the first, whose numbers tabulate
+    reads) as _Text, where that cannot change the column's type: every cell a string,
+    one of them neither empty nor True/False (which tabulate would type otherwise), and
+    no terminal escape sequence in it (tabulate measures those apart)."""
+    if not body or columns < 2:
+        return body
+    cols: list[Sequence[object]] = list(zip(*body))
+    typed = False
+    for c in range(1, len(cols)):
+        texts = [s for s in cols[c] if isinstance(s, str)]
+        if (len(texts) == len(body) and any(s and s not in _BOOLS for s in texts)
+                and "\x1b" not in "".join(texts)):
+            cols[c], typed = list(map(_Text, texts)), True
+    return list(zip(*cols)) if typed else body
+
+
+_BOOLS = ("True", "False")
 
 
 def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     """The text of one table in tabulate format `fmt` (or "markdown"), without a final
     newline."""
-    from itertools import chain
-
     import tabulate  # only here: CSV and TSV need no tabulate
-    body = cells(fmt, rows)
-    # tabulate 0.10 strips terminal escape sequences from every cell while it finds the
-    # column types, even in a table that holds none (tabulate() does not pass its own
-    # has_invisible on); on Python 3.11 that regular-expression substitution is most of
-    # the drawing time. A table without ESC characters draws the same without it (the
-    # tests compare both ways), so it is skipped for such tables.
-    # Likewise it types every cell of a column to find the column's type; a text
-    # column (numbers not parsed) of strings, one of them neither empty nor True/False,
-    # is typed str whatever the others hold, so such a column skips the per-cell typing.
-    strip = getattr(tabulate, "_strip_ansi", None)
-    typer = getattr(tabulate, "_column_type", None)
-    plain = (strip is not None and typer is not None
-             and "\x1b" not in "".join(map(str, chain.from_iterable(body))))
-    if plain:
-        setattr(tabulate, "_strip_ansi", _same)  # noqa: B010 (a private name)
-        assert typer is not None
-        setattr(tabulate, "_column_type", _text_column(typer))  # noqa: B010
-    try:
-        text: str = tabulate.tabulate(body, headers=[str(h) for h in header],
-                                      tablefmt=TABLEFMT.get(fmt, fmt),
-                                      disable_numparse=list(range(1, len(header))))
-    finally:
-        if plain:
-            setattr(tabulate, "_strip_ansi", strip)  # noqa: B010
-            setattr(tabulate, "_column_type", typer)  # noqa: B010
+    body = _typed(cells(fmt, rows), len(header))
+    text: str = tabulate.tabulate(body, headers=[str(h) for h in header],
+                                  tablefmt=TABLEFMT.get(fmt, fmt),
+                                  disable_numparse=list(range(1, len(header))))
     return text.replace(_BREAK, "\n")
 
 

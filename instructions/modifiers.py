@@ -102,7 +102,7 @@ class Rule(Record):
     needs: str = ""
 
 
-def _value(name: str, options: tuple[str, ...], help: str, group: str,  # noqa: A002
+def _value(name: str, options: tuple[str, ...], help: str, group: str,
            **facts: object) -> ModifierSpec:
     """A spec whose LLVM name is its library name and whose value is a number."""
     metavar = "#" if "names" not in facts else "NAME"

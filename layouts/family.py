@@ -55,7 +55,7 @@ class Family(Record):
     formulas: str
     mark: str = ""
     half_mark: str = ""
-    ranges: Mapping[str, str] = {}  # noqa: RUF012  (a record: never mutated)
+    ranges: Mapping[str, str] = {}
     facts: str = ""
     detail: str = "mai"
     traits: frozenset[str] = frozenset()

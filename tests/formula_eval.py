@@ -106,7 +106,7 @@ def compile_formula(text):
     code = compile(_Parser(text).parse(), text, "eval")
 
     def value(**variables):
-        result = eval(code, _NAMESPACE, variables)  # noqa: S307 (code built from checked tokens)
+        result = eval(code, _NAMESPACE, variables)
         assert result == int(result), (text, variables, result)
         return int(result)
     return value
@@ -120,7 +120,7 @@ def compile_function(text, names):
     unknown = set(_tokens(text)) & set(VARIABLES) - set(names)
     if unknown:
         raise ValueError(f"{text!r} uses {sorted(unknown)}, not among {names}")
-    return eval(f"lambda {', '.join(names)}: {code}", _NAMESPACE)  # noqa: S307 (checked tokens)
+    return eval(f"lambda {', '.join(names)}: {code}", _NAMESPACE)
 
 
 def _split_range(text):

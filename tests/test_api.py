@@ -59,7 +59,7 @@ def test_layout_and_slots_are_inverse(inst, wave):
         by_element = {}
         for element, location in entries:
             by_element.setdefault(element, []).append(location)
-        rows, cols, blocks = api._operand(inst, matrix, None, wave).shape
+        rows, cols, blocks = api.operand(inst, matrix, wave=wave).shape
         assert len(by_element) == rows * cols * blocks  # every element, once
         held = {}
         for location, elements in api.slots(inst, matrix, wave=wave):

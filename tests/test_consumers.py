@@ -119,7 +119,10 @@ def long_entries(argv):
 def test_the_long_form_has_one_row_per_element_location(argv):
     pandas = need("pandas")
     entries = long_entries(argv)
-    frame = pandas.read_csv(io.StringIO(output(argv + ["--format", "long-csv"])), comment="#")
+    text = output(argv + ["--format", "long-csv"])  # plain CSV: read without options
+    assert text.startswith(",".join(documents.LONG_HEADER) + "\n")
+    assert not any(line.startswith("#") for line in text.splitlines())
+    frame = pandas.read_csv(io.StringIO(text))
     assert list(frame.columns) == list(documents.LONG_HEADER)
     assert len(frame) == len(entries)
     first_elem, first_loc = entries[0]

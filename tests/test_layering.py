@@ -14,6 +14,7 @@ LAYERS = {
     "matrix_api": 2,
     "matrix_api_lds": 2,
     "matrix_conversion": 2,
+    "matrix_library": 2,
     "matrix_notation": 2,
     "formats": 3,
     "matrix_cli": 4,

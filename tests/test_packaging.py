@@ -16,7 +16,7 @@ import matrix_calculator
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-PACKAGES = ("instructions", "layouts", "formats", "formats.hip")
+PACKAGES = ("instructions", "layouts", "formats", "formats.hip", "matrix_library")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -61,7 +61,8 @@ def test_declared_contents_match_the_tree():
     assert sorted(declared) == on_disk == sorted(PACKAGES), "declare every (sub)package"
     data = [f"{pkg}/{p.name}" for pkg in PACKAGES
             for p in (ROOT / pkg.replace(".", "/")).iterdir()
-            if p.is_file() and p.suffix not in (".py", ".pyc") and p.name != "py.typed"]
+            if p.is_file() and p.suffix not in (".py", ".pyc")
+            and p.name not in ("py.typed", "ruff.toml")]  # (ruff.toml: lint config, not shipped)
     assert data == ["formats/output.schema.json"], "data files: package them"
     assert setting("formats").startswith('["output.schema.json", "explorer/*"]')
 
@@ -74,13 +75,15 @@ def test_packages_ship_their_type_hints():
 
 
 TABULATE = "tabulate>=0.10.0,<0.11"
+TYPING_EXTENSIONS = "typing_extensions>=4.0"  # the typed records (matrix_api.Facts)
 
 
 def test_tabulate_is_the_one_run_time_dependency_pinned_where_the_golden_tests_pass():
-    assert setting("dependencies") == f'["{TABULATE}"]'
+    """tabulate, pinned, and typing_extensions (the typed records on Python 3.10)."""
+    assert setting("dependencies") == f'["{TABULATE}", "{TYPING_EXTENSIONS}"]'
     runtime = [line for line in (ROOT / "requirements.txt").read_text().splitlines()
                if line.strip() and not line.startswith("#")]
-    assert runtime == [TABULATE]
+    assert runtime == [TABULATE, TYPING_EXTENSIONS]
     dev = (ROOT / "requirements-dev.txt").read_text().splitlines()
     assert "-r requirements.txt" in dev
     assert [line.split()[0] for line in dev if line.startswith("tabulate")] == \
@@ -162,7 +165,8 @@ def test_setuptools_packages_every_module(tmp_path):
     entry_points = (info / "entry_points.txt").read_text()
     assert "matrix-calculator = matrix_calculator:command" in entry_points
     requires = info / "requires.txt"
-    required, = requires.read_text().split()  # setuptools may reorder the specifiers
+    required, extensions = requires.read_text().split()  # (specifiers may be reordered)
+    assert extensions == TYPING_EXTENSIONS
     assert required.startswith("tabulate") and \
         set(required[len("tabulate"):].split(",")) == set(TABULATE[len("tabulate"):].split(","))
     assert f"Version: {matrix_calculator.__version__}" in (info / "PKG-INFO").read_text()

@@ -100,8 +100,9 @@ def test_entries_are_joined_per_format():
 
 
 def test_skipping_tabulates_escape_stripping_draws_the_same():
-    """tables.draw skips tabulate's per-cell escape stripping for tables without ESC;
-    tabulate itself draws the same text for the calculator's tables."""
+    """tables.draw hands tabulate its text columns pre-typed (no per-cell escape
+    stripping) for tables without ESC; tabulate itself draws the same text for the
+    calculator's tables."""
     tabulate = pytest.importorskip("tabulate")
     from formats import queries
     from instructions import find_architecture
@@ -113,21 +114,68 @@ def test_skipping_tabulates_escape_stripping_draws_the_same():
                                      tablefmt=tables.TABLEFMT.get(fmt, fmt),
                                      disable_numparse=list(range(1, len(header))))
         assert tables.draw(fmt, header, rows) == expected.replace("\ue000", "\n")
-    assert tabulate._strip_ansi("\x1b[31mred\x1b[0m") == "red"  # restored afterwards
+    assert tabulate._strip_ansi("\x1b[31mred\x1b[0m") == "red"  # (tabulate unchanged)
     colored = tables.draw("grid", ["n", "x"], [[1, "\x1b[31mred\x1b[0m"]])
     assert colored.splitlines()[1] == "|   n | x   |"  # escapes still take no width
 
 
-def test_text_column_typing_shortcut_agrees_with_tabulate():
-    """tables.draw answers str at once for text columns of strings; tabulate's own
-    _column_type gives the same type for every such column (and is restored)."""
+def test_pretyped_columns_type_as_tabulate_types_them():
+    """tables.draw hands tabulate the cells of text columns pre-typed (_Text); tabulate's
+    own _column_type gives every such column the type it gives the plain strings, with
+    numbers not parsed (as draw asks for every column but the first)."""
     tabulate = pytest.importorskip("tabulate")
-    typer = tabulate._column_type
-    shortcut = tables._text_column(typer)
     columns = [["a", "", "b"], ["", ""], ["True", "False"], ["True", "x"], ["1", "2.5"],
-               ["", "False", "v1{3}"], [1, "a"], [None, "a"], [], ["-|A[0][0]|", ""]]
+               ["", "False", "v1{3}"], [1, "a"], [None, "a"], ["-|A[0][0]|", ""],
+               ["\x1b[31mred\x1b[0m", "b"]]
     for column in columns:
-        for numparse in (False, True):
-            assert shortcut(column, True, numparse) is typer(column, True, numparse), column
-    tables.draw("grid", ["n", "x"], [[1, "a"]])
-    assert tabulate._column_type is typer  # restored afterwards
+        body = [[n, cell] for n, cell in enumerate(column)]
+        typed = [cell for _, cell in tables._typed(body, 2)]
+        assert tabulate._column_type(typed, True, False) is \
+            tabulate._column_type(column, True, False), column
+        pretyped = any(isinstance(cell, tables._Text) for cell in typed)
+        assert pretyped == (column in (["a", "", "b"], ["True", "x"], ["1", "2.5"],
+                                       ["", "False", "v1{3}"], ["-|A[0][0]|", ""]))
+
+
+def _module_state(module):
+    return {name: id(value) for name, value in vars(module).items()}
+
+
+def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
+    """tabulate's module is never changed, and 8 threads drawing at once (tables with
+    and without terminal escapes, in several formats) each get the text a lone draw
+    gives: no draw sees another's settings."""
+    tabulate = pytest.importorskip("tabulate")
+    import threading
+
+    from formats import queries
+    from instructions import find_architecture
+    from layouts import Modifiers
+    inst = find_architecture("cdna3").find("v_mfma_f32_32x32x8_f16")
+    header, rows = queries.matrix_layout(inst, "A", Modifiers(), 64)
+    red = [[n, f"\x1b[31m{n}\x1b[0m", "x" * (n % 7)] for n in range(40)]
+    jobs = [(fmt, header, rows) for fmt in ("grid", "markdown", "asciidoc", "rst")]
+    jobs += [(fmt, ["n", "colour", "pad"], red) for fmt in ("grid", "simple", "pipe", "psql")]
+    before = _module_state(tabulate)
+    expected = [tabulate.tabulate(tables.cells(fmt, body), headers=[str(h) for h in head],
+                                  tablefmt=tables.TABLEFMT.get(fmt, fmt),
+                                  disable_numparse=list(range(1, len(head))))
+                .replace("\ue000", "\n") for fmt, head, body in jobs]
+    # (the escapes take no width)
+    assert expected[4].splitlines()[3].startswith("|   0 | \x1b[31m0\x1b[0m        | ")
+    start = threading.Barrier(len(jobs))
+    found: dict[int, list[str]] = {n: [] for n in range(len(jobs))}
+
+    def work(n: int) -> None:
+        fmt, head, body = jobs[n]
+        start.wait()
+        for _ in range(15):
+            found[n].append(tables.draw(fmt, head, body))
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert _module_state(tabulate) == before
+    for n, texts in found.items():
+        assert texts == [expected[n]] * 15, jobs[n][0]

@@ -1,0 +1,249 @@
+"""Every check of the library's (and the command line's) input: architectures,
+instructions, matrices, modifiers, wave sizes and coordinates. Each raises CalcError
+naming the bad value and what is allowed."""
+from __future__ import annotations
+
+import instructions as registry
+from instructions import ARCHITECTURES, Architecture
+from instructions.model import Instruction
+from instructions.record import TYPE_CHECKING
+from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
+from layouts import operand as cached_operand
+from layouts.core import CalcError
+from matrix_notation import element as element_name
+
+from .records import Element, named
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from layouts.core import Elem
+    ModifierValues = Modifiers | Mapping[str, int] | None
+
+
+def shown(value: object, limit: int = 60, *, quote: bool = True) -> str:
+    """`value` for a message: repr() (or the text itself when not `quote`), with control
+    characters escaped (a message never writes raw terminal control bytes) and cut to
+    about `limit` characters."""
+    if isinstance(value, int) and value.bit_length() > 192:
+        text = f"a number of {value.bit_length()} bits"  # (repr may refuse such a number)
+    elif isinstance(value, str) and not quote:
+        text = value
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # (a caller's object whose repr fails)
+            text = f"a {type(value).__name__}"
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ---- architectures and instructions
+
+def architectures() -> tuple[Architecture, ...]:
+    """Every supported architecture, including ones the reference tool lacks (CDNA4)."""
+    return ARCHITECTURES
+
+
+def names() -> str:
+    return ", ".join(a.name.lower() for a in ARCHITECTURES)
+
+
+def find_architecture(name: str | Architecture) -> Architecture:
+    """The architecture called `name`: its name or a gfx/product alias, in any case."""
+    if isinstance(name, Architecture):
+        return name
+    if not isinstance(name, str):
+        raise CalcError(f"an architecture is named by a string, not {shown(name)}; choose one "
+                        f"of {names()}")
+    arch = registry.find_architecture(name)
+    if arch is None:
+        raise CalcError(f"unknown architecture {shown(name)}; choose one of {names()} "
+                        "(or one of their gfx/product aliases)")
+    return arch
+
+
+def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
+    """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
+    found = find_architecture(arch)
+    if not isinstance(mnemonic, str):
+        raise CalcError(f"an instruction is named by a string, not {shown(mnemonic)}; "
+                        f"instructions({found.name.lower()!r}) lists them")
+    inst = found.find(mnemonic)
+    if inst is None:
+        raise CalcError(f"{found.name} has no instruction {shown(mnemonic)}; "
+                        f"instructions({found.name.lower()!r}) lists them")
+    return inst
+
+
+def instructions(arch: str | Architecture | None = None) -> tuple[Instruction, ...]:
+    """The instructions of `arch`, or of every architecture when it is None."""
+    if arch is None:
+        return tuple(inst for a in ARCHITECTURES for inst in a.instructions)
+    return tuple(find_architecture(arch).instructions)
+
+
+def instruction(inst: object) -> Instruction:
+    """`inst` when it is an Instruction; CalcError otherwise (a mnemonic string, ...)."""
+    if not isinstance(inst, Instruction):
+        hint = " (look it up with find_instruction(arch, name))" if isinstance(inst, str) else ""
+        raise CalcError(f"expected an Instruction, not {shown(inst)}{hint}")
+    return inst
+
+
+def architecture_of(inst: Instruction) -> Architecture:
+    return instruction(inst).architecture
+
+
+def matrices(inst: Instruction) -> tuple[str, ...]:
+    """The matrices of `inst`: A, B, C (dense) or K (sparse), D, and SA, SB (scaled)."""
+    instruction(inst)
+    present = []
+    for matrix in MATRICES:
+        try:
+            check_matrix(inst, matrix)
+        except CalcError:
+            continue
+        present.append(matrix)
+    return tuple(present)
+
+
+# ---- numbers, modifiers, wave sizes
+
+def whole(name: str, value: object, argument: str | None = None) -> int:
+    """`value` when it is a whole number >= 0 (not a bool, float or string)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CalcError(f"{name} takes a whole number >= 0, not {shown(value)}", argument)
+    return value
+
+
+# Every modifier is a field of at most 8 bits of the instruction word: a larger value is
+# refused here, before any check works with it (the instruction's own range, checked by
+# the layout engine, is narrower).
+MODIFIER_LIMIT = 255
+
+
+def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
+    """Modifiers from None, a Modifiers value, or a mapping of names (cbsz, abid, blgp,
+    opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them. Every
+    value is checked (a Modifiers value too): whole numbers >= 0, not bools."""
+    if isinstance(mods, Modifiers):
+        given: dict[object, object] = dict(mods._asdict().items())
+    elif mods is None or hasattr(mods, "items"):
+        given = dict(mods.items()) if mods else {}
+    else:
+        raise CalcError(f"modifiers are given as Modifiers(...) or a mapping of names to "
+                        f"whole numbers, not {shown(mods)}")
+    given.update(values)
+    fields = list(Modifiers._fields)
+    chosen = {}
+    for key, value in given.items():
+        name = str(key).lower().replace("-", "_")
+        if name not in fields:
+            raise CalcError(f"unknown modifier {shown(key)}; the modifiers are "
+                            f"{', '.join(fields)}")
+        chosen[name] = whole(f"modifier {name}", value)
+        if chosen[name] > MODIFIER_LIMIT:
+            raise CalcError(f"modifier {name} = {shown(value)} is out of range: no "
+                            f"instruction takes more than {MODIFIER_LIMIT}")
+    result = Modifiers(**chosen)
+    return mods if result == mods and isinstance(mods, Modifiers) else result
+
+
+def wave_size(inst: Instruction, wave: int | None = None) -> int:
+    """The wave size of a query: `wave` when `inst` runs in it, its default for None/0."""
+    sizes = instruction(inst).wave_sizes
+    if wave is None or type(wave) is int and wave == 0:
+        return sizes[0]
+    whole("wave", wave, "wave")
+    if wave not in sizes:
+        allowed = " or ".join(map(str, sizes))
+        raise CalcError(f"wave size {shown(wave)} is not available for {inst.name} on {inst.arch}; "
+                        f"use {allowed}", "wave")
+    return wave
+
+
+def matrix_name(inst: Instruction | None, matrix: object) -> str:
+    """The matrix called `matrix` (any case): one of MATRICES (of `inst`'s when given)."""
+    name = matrix.upper() if isinstance(matrix, str) else ""
+    if name not in MATRICES:
+        has = f"{inst.name} has {', '.join(matrices(inst))}" if inst is not None else \
+            f"the matrices are {', '.join(MATRICES)}"
+        raise CalcError(f"unknown matrix {shown(matrix)}; {has}")
+    return name
+
+
+def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
+    """`inst` with the A/B formats its format modifiers select (CBSZ/BLGP on CDNA4's
+    f8f6f4, matrix_a_fmt/matrix_b_fmt on gfx1250's): types, register counts and cycles
+    follow; other instructions as is."""
+    fields = instruction(inst).format_fields
+    if not fields:
+        return inst
+    checked = modifiers(mods)
+    codes = {name: getattr(checked, name) for name in fields}
+    check_modifiers(inst, "A", Modifiers(**codes), False)
+    return inst.with_formats(*codes.values())
+
+
+def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+            wave: int | None = None, output_calc: bool = False) -> Operand:
+    """The engine's checked operand (layouts.Operand) of `matrix`: the instruction,
+    matrix, modifiers and wave size validated here, the one place that does it.
+    `output_calc`: check the modifiers as for an output calculation (-o), which lets
+    D take the modifiers of the inputs."""
+    inst = instruction(inst)
+    name, checked, size = matrix_name(inst, matrix), modifiers(mods), wave_size(inst, wave)
+    check_modifiers(inst, name, checked, bool(output_calc), "get", size)
+    check_matrix(inst, name)
+    return cached_operand(with_formats(inst, checked), name, checked, size)
+
+
+def in_range(name: str, value: object, limit: int, what: str,
+             argument: str | None = None) -> None:
+    argument = argument or name
+    whole(name, value, argument)
+    assert isinstance(value, int)
+    if value >= limit:
+        raise CalcError(f"{name} = {shown(value)} is out of range for {what}: "
+                        f"use 0 to {limit - 1}.", argument)
+
+
+# ---- elements
+
+def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
+    """The element (i, j, k) of `block` names in `matrix` (the coordinates it has), each
+    a whole number >= 0 (those the matrix does not have are not read)."""
+    name = matrix_name(None, matrix)
+    first, second = COORDINATES[name]
+    values = {"i": i, "j": j, "k": k}
+    return named(name, whole(first, values[first], first), whole(second, values[second], second),
+                 whole("block", block, "block"))
+
+
+def element_text(inst: Instruction, element: Element) -> str:
+    """The element as the command line prints it: blocks shown when there are several."""
+    blocks = instruction(inst).blocks
+    if not isinstance(element, Element):
+        raise CalcError(f"expected an Element (element_of makes one), not {shown(element)}")
+    i, j, k = (0 if c is None else c for c in (element.i, element.j, element.k))
+    checked = element_of(element.matrix, i, j, k, element.block)
+    return element_name(checked.matrix, (checked.row, checked.col, checked.block), blocks)
+
+
+def coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:
+    """(row, col, block) of element (i, j, k) of the operand's matrix, range-checked like
+    the command line's -g: every coordinate against M, N, K and the block count."""
+    inst = operand.inst
+    for name, value, limit in (("i", i, inst.m), ("j", j, inst.n), ("k", k, inst.k),
+                               ("block", block, inst.blocks)):
+        in_range(name, value, limit, inst.mnemonic)
+    found = element_of(operand.matrix, i, j, k, block)
+    rows, cols, _ = operand.shape
+    what = f"the {operand.matrix} matrix"
+    first, second = COORDINATES.get(operand.matrix, ("i", "j"))
+    in_range(f"{operand.matrix} row {first}", found.row, rows, what, first)
+    in_range(f"{operand.matrix} column {second}", found.col, cols, what, second)
+    return (found.row, found.col, block)
+

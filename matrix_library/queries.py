@@ -1,0 +1,242 @@
+"""The element <-> register queries: where an element lives, what a register holds,
+whole layouts (as records or in bulk) and how an output element is computed."""
+from __future__ import annotations
+
+from _operator import itemgetter  # (operator's C module, loaded with Python)
+
+from instructions.record import TYPE_CHECKING
+from layouts import check_modifiers
+from layouts import operand as cached_operand
+from layouts.core import Place
+from matrix_notation import register as register_name
+from matrix_notation import register_texts, slot_texts
+
+from .checks import (
+    coordinates,
+    in_range,
+    instruction,
+    matrices,
+    modifiers,
+    operand,
+    wave_size,
+    with_formats,
+)
+from .records import (
+    AT,
+    Calculation,
+    Element,
+    Entry,
+    Location,
+    Product,
+    Slot,
+    entry,
+    location,
+    named,
+    new,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from instructions.model import Instruction
+    from layouts import Operand
+    from layouts.core import Elem
+
+    from .checks import ModifierValues
+    from .typed import LayoutRow as Row
+
+
+def checked_operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
+                    output_calc: bool = False) -> Operand:
+    return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
+
+
+def locate(inst: Instruction, matrix: str, i: int = 0, j: int = 0, k: int = 0,
+           block: int = 0, *, mods: ModifierValues = None, wave: int | None = None,
+           output_calc: bool = False) -> list[Location]:
+    """Every location the hardware reads element (i, j, k) of `block` of `matrix` from
+    (several where a value is replicated over lanes, as RDNA3's A and B are)."""
+    found = checked_operand(inst, matrix, mods, wave, output_calc)
+    elem = coordinates(found, i, j, k, block)
+    return [location(found, p) for p in found.places(*elem)]
+
+
+def elements_at(inst: Instruction, matrix: str, register: int, lane: int, *,
+                mods: ModifierValues = None, wave: int | None = None,
+                output_calc: bool = False) -> list[Entry]:
+    """(element, location) pairs held by VGPR `register` (counted from the operand's
+    first) in `lane`, lowest bits first; every element whose value the hardware reads
+    there (a broadcast slot lists several). Empty when nothing is read there."""
+    found = checked_operand(inst, matrix, mods, wave, output_calc)
+    in_range("register", register, found.register_count, f"the {found.matrix} matrix")
+    in_range("lane", lane, found.wave, f"wave{found.wave}")
+    return [entry(found, p, e) for p, e in found.entries(register, lane)]
+
+
+def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+           wave: int | None = None) -> Iterator[Entry]:
+    """(element, location) for every element of `matrix` and every location it is read
+    from: block by block, then by the M or N index, then K (the -R/-M order)."""
+    rows = layout_rows(inst, matrix, mods=mods, wave=wave)
+    return (new(Entry, (new(Element, (matrix_, i, j, k, block)),
+                        new(Location, (reg, regs, lane, (lo, hi), negated, absolute))))
+            for matrix_, i, j, k, block, reg, regs, lane, lo, hi, negated, absolute in rows)
+
+
+def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                wave: int | None = None) -> Iterator[Row]:
+    """layout() as flat tuples, one per element location, in the same order: (matrix, i,
+    j, k, block, register, registers, lane, bit_lo, bit_hi, negated, absolute), the
+    fields of its Element and Location (the rows of --format long-csv and jsonl)."""
+    return _rows(checked_operand(inst, matrix, mods, wave))
+
+
+def _rows(operand: Operand) -> Iterator[Row]:
+    named_ = operand.matrix
+    first, second = AT.get(named_, (1, 2))
+    # (a table walks thousands of places: a slot's VGPRs and a mark's flags are worked
+    # out once per distinct value)
+    registers: dict[tuple[int, int, int], tuple[int, ...]] = {}
+    flags: dict[str, tuple[bool, bool]] = {}
+    for (row, col, block), place, mark in _placements(operand):
+        ijk: list[int | None] = [None, None, None]
+        ijk[first - 1], ijk[second - 1] = row, col
+        reg, lane, lo, width = place
+        regs = registers.get((reg, lo, width))
+        if regs is None:
+            regs = registers[reg, lo, width] = place.regs
+        flag = flags.get(mark)
+        if flag is None:
+            flag = flags[mark] = ("-" in mark, "|" in mark)
+        yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, lane, lo, lo + width - 1,
+               flag[0], flag[1])
+
+
+def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
+                  mods: ModifierValues = None, wave: int | None = None
+                  ) -> list[list[list[str]]]:
+    """One block of layout() in bulk, as the -R table shows it: rows of cells, cell
+    [row][col] the texts of the locations element (row, col) of `block` is read from
+    (rows and columns as Element.row and .col count them), each marked as the command
+    line marks it: -v1{37}.[15:0] for a negated value, |v0{3}| for an absolute one.
+    The same locations in the same order as layout()'s entries, without building a
+    record per element (for whole tables)."""
+    found = checked_operand(inst, matrix, mods, wave)
+    in_range("block", block, found.blocks, f"the {found.matrix} matrix")
+    return register_texts(found, block)
+
+
+def slot_grid(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+              wave: int | None = None
+              ) -> tuple[list[str], list[tuple[int, list[list[str]]]]]:
+    """slots() in bulk, as the -M table shows them: (names, rows). `names` are the
+    register slots that hold a value in some lane (v3.[15:0], v[1:0]), in register
+    then bit order; `rows` has, for every lane that holds a value, in lane order,
+    (lane, cells) with cells[s] the element_text() of the elements slot s holds in
+    that lane, marked as the command line marks them (-A[0][1]), or [] for none.
+    The same slots and elements as slots(), without building a record per element."""
+    found = checked_operand(inst, matrix, mods, wave)
+    slots_, rows = slot_texts(found, instruction(inst).blocks)
+    return [register_name(Place(reg, 0, lo, width), lane=False)
+            for reg, lo, width in slots_], rows
+
+
+def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:
+    """(element, place, mark) of every element and every place it is read from, in the
+    order of layout() (matrix_notation.register_texts() walks the same places in bulk)."""
+    if operand.marks_vary:  # (neg_lo/neg_hi: each half of a packed value has its own)
+        mark_of = operand.mark_of
+        for elem, places in operand.placed():
+            for place in places:
+                yield elem, place, mark_of(place)
+        return
+    mark = operand.mark
+    for elem, places in operand.placed():
+        for place in places:
+            yield elem, place, mark
+
+
+def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+          wave: int | None = None) -> Iterator[Slot]:
+    """Every register slot of `matrix` that holds a value, lane by lane, then by
+    register and bit, with the elements it holds (the -M view)."""
+    found = checked_operand(inst, matrix, mods, wave)
+    name = found.matrix
+    return (new(Slot, (location(found, place), tuple([named(name, *elem) for elem in elems])))
+            for place, elems in _slot_places(found))
+
+
+def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
+    """(place, elements) of every register slot that holds a value, in the order of
+    slots() (matrix_notation.slot_texts() groups the same places in bulk)."""
+    # Lane by lane, register by register, lowest bits first, as entries() lists them
+    # (a value straddling two VGPRs is listed once, under its first): the places of
+    # every element grouped, then sorted stably, so that places at the same bits keep
+    # the order of elements() as entries() keeps it.
+    held: dict[Place, list[Elem]] = {}
+    for elem, places in operand.placed():
+        for place in places:
+            if place in held:
+                held[place].append(elem)
+            else:
+                held[place] = [elem]
+    for place in sorted(held, key=_SLOT_ORDER):
+        yield place, held[place]
+
+
+_SLOT_ORDER = itemgetter(1, 0, 2)  # a Place's (lane, reg, lo)
+
+
+def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                   wave: int | None = None, output_calc: bool = False) -> int:
+    """VGPRs the operand occupies (per lane)."""
+    return checked_operand(inst, matrix, mods, wave, output_calc).register_count
+
+
+def calculation(inst: Instruction, i: int = 0, j: int = 0, block: int = 0, *,
+                mods: ModifierValues = None, wave: int | None = None) -> Calculation:
+    """How D[i][j] of `block` is computed: the A and B values read for each k (after
+    CBSZ/ABID and BLGP, which may make the hardware read another element's slot), and C."""
+    operands = _calc_operands(inst, mods, wave)
+    d = operands["D"]
+    elem = coordinates(d, i, j, 0, block)
+    return _calculation(operands, elem)
+
+
+def _calc_operands(inst: Instruction, mods: ModifierValues,
+                   wave: int | None) -> dict[str, Operand]:
+    inst = instruction(inst)
+    mods, wave = modifiers(mods), wave_size(inst, wave)
+    check_modifiers(inst, "D", mods, True, "get", wave)
+    resolved = with_formats(inst, mods)
+    return {m: cached_operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}
+
+
+def _read(operand: Operand, elem: Elem) -> Entry:
+    """The element whose slot the hardware reads for `elem`, and that (first) slot."""
+    return entry(operand, operand.places(*elem)[0], operand.source(elem))
+
+
+def _calculation(operands: dict[str, Operand], elem: Elem) -> Calculation:
+    row, col, block = elem
+    a, b, d = operands["A"], operands["B"], operands["D"]
+    products = tuple(Product(_read(a, (row, k, block)), _read(b, (k, col, block)))
+                     for k in range(a.inst.k))
+    c = _read(operands["C"], elem) if "C" in operands else None
+    scales: tuple[Product, ...] = ()
+    if "SA" in operands:
+        sa, sb = operands["SA"], operands["SB"]
+        scales = tuple(Product(_read(sa, (row, kb, 0)), _read(sb, (kb, col, 0)))
+                       for kb in range(sa.shape[1]))
+    return Calculation(entry(d, d.places(*elem)[0], elem), products, c, scales)
+
+
+def calculations_at(inst: Instruction, register: int, lane: int, *,
+                    mods: ModifierValues = None,
+                    wave: int | None = None) -> list[Calculation]:
+    """The calculation of every D element held by D's VGPR `register` in `lane`."""
+    operands = _calc_operands(inst, mods, wave)
+    d = operands["D"]
+    in_range("register", register, d.register_count, "the D matrix")
+    in_range("lane", lane, d.wave, f"wave{d.wave}")
+    return [_calculation(operands, elem) for _, elem in d.entries(register, lane)]
