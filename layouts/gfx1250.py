@@ -44,13 +44,16 @@ SCALE_SELECTS = ("row0", "row1")  # matrix_a_scale / matrix_b_scale: lanes 0-15 
 
 class Provenance:
     """Where a fact or layout comes from: a source key (see SOURCES), a confidence
-    (SRC, SEC, CONV, INF) and a note saying what rests on what."""
-    __slots__ = ("confidence", "note", "source")
+    (SRC, SEC, CONV, INF), a note saying what rests on what and, where sources conflict
+    (the fact is contested), each alternative as (source, what it answers instead)."""
+    __slots__ = ("alternatives", "confidence", "note", "source")
 
-    def __init__(self, source: str, confidence: str, note: str = "") -> None:
+    def __init__(self, source: str, confidence: str, note: str = "",
+                 alternatives: tuple[tuple[str, str], ...] = ()) -> None:
         if confidence not in CONFIDENCES:
             raise ValueError(f"confidence {confidence!r}: allowed {', '.join(CONFIDENCES)}")
         self.source, self.confidence, self.note = source, confidence, note
+        self.alternatives = alternatives
 
     def __repr__(self) -> str:
         return f"Provenance({self.source!r}, {self.confidence!r}, {self.note!r})"
@@ -61,11 +64,19 @@ class Provenance:
     def __hash__(self) -> int:
         return hash(self.as_tuple())
 
-    def as_tuple(self) -> tuple[str, str, str]:
-        return (self.source, self.confidence, self.note)
+    @property
+    def contested(self) -> bool:
+        return bool(self.alternatives)
 
-    def as_dict(self) -> dict[str, str]:
-        return {"source": self.source, "confidence": self.confidence, "note": self.note}
+    def as_tuple(self) -> tuple[str, str, str, tuple[tuple[str, str], ...]]:
+        return (self.source, self.confidence, self.note, self.alternatives)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source, "confidence": self.confidence,
+                               "note": self.note, "contested": self.contested}
+        if self.alternatives:
+            out["alternatives"] = [{"source": s, "answer": a} for s, a in self.alternatives]
+        return out
 
 
 CONFIDENCES = ("SRC", "SEC", "CONV", "INF")
@@ -86,6 +97,17 @@ SOURCES = {
     "secondary (product names)": "community and AMD repository statements mapping gfx1250 "
                                  "to MI450/MI455X and gfx1251 to MI430X (fact sheet S9-S11)",
     "our choice": "not pinned by any source found; chosen by this project (see the note)",
+    "composable_kernel": "ROCm/composable_kernel ck_tile gfx1250 WMMA/SWMMAC specialisations "
+                         "(amdgcn_mma_base K per lane and NumAccess; sparse_transforms.hpp)",
+    "rocjitsu": "ROCm/rocm-systems emulation/rocjitsu shared/mma_exec.h @6ceb4b42 (AMD's "
+                "emulator, written from the ISA XML)",
+    "aiter": "ROCm/aiter @e4048607 aiter/ops/flydsl/kernels/mxfp4_preshuffle_gfx1250_tdm.py "
+             "(production MXFP4 GEMM on v_wmma_scale_f32_32x16x128_f4)",
+    "LLVM 22 ISel": "LLVM 22's instruction selection (clang-22 / llc-22 -mcpu=gfx1250, "
+                    "recorded in tests/data/gfx1250_sources.txt)",
+    "AMD origami": "AMD's analytical GEMM model, ROCm/rocm-libraries "
+                   "shared/origami/include/origami/hardware.hpp @0192efda (cycles per "
+                   "matrix instruction)",
 }
 
 
@@ -118,10 +140,12 @@ class LaneShifted(Layout):
 
 CD_SOURCE = Provenance("AMD code", "SRC", "16x16 C/D: row 8*g + VGPR (32-bit) or 8*g + "
                        "2*VGPR + half (16-bit), column lane mod 16 (S13, S16; S19 agrees)")
-CD_32X16 = Provenance("our choice", "INF", "32x16 C/D of *_32x16x128_f4: not found; chosen "
-                      "as two stacked 16x16 tiles (rows 16q..16q+15 in VGPRs 8q..8q+7), as "
-                      "for its A operand; FlyDSL's provisional alternative is row 16*g + "
-                      "VGPR (S17)")
+CD_32X16 = Provenance("aiter", "SRC", "32x16 C/D of *_32x16x128_f4: two stacked 16x16 tiles "
+                      "(rows 16q..16q+15 in VGPRs 8q..8q+7): aiter's epilogue reads the "
+                      "16-VGPR result as two 8-VGPR 16x16 fragments (acc[8 * fragment + i])",
+                      (("FlyDSL lib/Dialect/FlyROCDL/GFX1250/MmaAtomScale.cpp (S17, marked "
+                        "provisional)", "row 16*g + VGPR: D[i][j] in v(i mod 16){j + 16*"
+                        "floor(i/16)}"),))
 CD_F64 = Provenance("our choice", "INF", "f64 C/D (gfx1251): not found; chosen as the 32-bit "
                     "C/D rule with one VGPR pair per value (row 8*g + pair)")
 CD_BF16F32_SPARSE = Provenance("our choice", "INF", "v_swmmac_bf16f32 D: LLVM models it as "
@@ -136,38 +160,72 @@ F32_K_ORDER = Provenance("AMD code", "CONV", "16x4 f32 A/B: k = 2*g + VGPR (FlyD
                          "S19 load order agrees); the ISA table was not found")
 F64_K_ORDER = Provenance("our choice", "INF", "16x4 f64 A/B (gfx1251): not found; chosen as "
                          "the f32 rule, k = 2*g + value, one VGPR pair per value")
-F8F6F4_TABLE = Provenance("fact sheet S19 (secondary)", "SEC", "f8f6f4 A/B: the tables S19 "
-                          "quotes (fp8/bf8 16-byte chunks, fp6/bf6 32-value chunks, fp4 "
-                          "16-byte chunks), corroborated by CK's kAKNumAccess (S18) and "
-                          "Triton's scaled fp4 operand (S13, S15)")
+F8F6F4_TABLE = Provenance("composable_kernel", "SRC", "f8f6f4 A/B: fp8/bf8 in 16-byte "
+                          "chunks, fp6/bf6 in 32-value chunks, fp4 in 16-byte chunks per "
+                          "lane half (the tables S19 quotes); CK's scale_gfx125.hpp "
+                          "(@219f222c) gives NumAccess 4 for an fp8 operand and 2 for the "
+                          "f6/f4 one of every mixed pair (1/1 when both are 8-bit or both "
+                          "sub-byte), the only split that lets A and B of different formats "
+                          "meet; Triton's scaled fp4 operand (S13, S15) agrees")
 FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*: same size "
                            "as f8f6f4 with FP8/BF8; assumed to share its table (S19); their "
                            "own ISA table was not found")
-A_32X16 = Provenance("our choice", "INF", "32x16x128 f4 A: 'two consecutive 16x128 FP4 "
-                     "blocks' (S20); chosen: rows 16q..16q+15 in VGPRs 8q..8q+7, each with "
-                     "the FP4 table; low confidence")
-SPARSE_16 = Provenance("fact sheet S19 (secondary)", "SEC", "16-bit SWMMAC A (pairs of each "
-                       "group of 4 K), B and index: the tables S19 quotes")
-SPARSE_8_A = Provenance("our choice", "INF", "8-bit SWMMAC A: not found; chosen as the "
-                        "16-bit rule (each lane half holds one contiguous half of the "
-                        "stored row), one 16-bit pair per group of 4 K")
-SPARSE_8_B = Provenance("our choice", "INF", "8-bit SWMMAC B: not found; chosen as the "
-                        "16-bit rule (256-bit chunks alternate between the lane halves)")
-INDEX_16 = Provenance("fact sheet S19 (secondary)", "SEC", "index of the 16-bit SWMMAC: "
-                      "group G of row i in lane i + 16*floor(G/8), bits 4*(G mod 8) (S19); "
-                      "what index_key=1 selects was not found: key 1 is shown as key 0")
-INDEX_8 = Provenance("our choice", "INF", "64-bit index of the 8-bit SWMMAC: not found; "
-                     "chosen as the 16-bit rule (one nibble per group, each lane half one "
-                     "contiguous half of the row: lane i + 16*floor(G/16), bits 4*(G mod "
-                     "16)); index_key=1 is shown as key 0")
-SCALE_32 = Provenance("fact sheet S19 (secondary)", "SEC", "scale operands: row/column in "
-                      "lane (mn + 16*matrix_*_scale), byte kb = K block of 32 (S19); lane "
-                      "half select also in Triton (S14, S15)")
+A_32X16 = Provenance("aiter", "SRC", "32x16x128 f4 A: rows 16q..16q+15 in VGPRs 8q..8q+7, "
+                     "each with the FP4 table: aiter builds A as two 8-VGPR 16-row halves "
+                     "(load_half(2*wn), load_half(2*wn + 1)); S20 says the same")
+SPARSE_A_RJ = ("rocjitsu", "stored A' in the dense rule (128-bit chunks of stored values "
+               "alternate between the lane halves), with B and the index moved to match: "
+               "the same pairing of A, B and index up to one shared K permutation (same "
+               "product)")
+SPARSE_16 = Provenance("composable_kernel", "SRC", "16-bit SWMMAC A: lane half g stores the "
+                       "pairs of K 32g..32g+31 (CK: 32 K per lane, one access; the S19 "
+                       "table agrees)", (SPARSE_A_RJ,))
+SPARSE_8_A = Provenance("composable_kernel", "SRC", "8-bit SWMMAC A: lane half g stores the "
+                        "pairs of K 64g..64g+63 (CK: 64 K per lane, one access)",
+                        (SPARSE_A_RJ,))
+SPARSE_B = Provenance("composable_kernel", "SRC", "SWMMAC B: lane half g holds K/2 "
+                      "contiguous K (32g.. for 16-bit, 64g.. for 8-bit), the K its A "
+                      "pairs come from (CK: kABKPerLane 32/64, NumAccess 1). rocjitsu "
+                      "pairs A and B the same way (in another register order)",
+                      (("fact sheet S19 (secondary); this tool before issue 19",
+                        "256-bit chunks alternate between the lane halves: "
+                        "v_swmmac_f32_16x16x64_f16 B[16][0] = v0{16}.[15:0] (CK: "
+                        "v8{0}.[15:0]); 8-bit B[32][0] = v0{16}.[7:0] (CK: v8{0}.[7:0])"),
+                       ("rocjitsu", "B[16][0] = v0{16}.[15:0] too, but with A' k' 8-15 "
+                        "also in lanes 16-31 (see the A alternative)")))
+INDEX_KEY_NOTE = ("index_key 1 reads the upper half of the operand (bits [31:16] of the "
+                  "16-bit forms' VGPR, the second VGPR of the 8-bit forms) as the lane's "
+                  "first half of entries; the later entries, shown past the operand's end, "
+                  "read as 0 (rocjitsu read_swmmac_index_set; LLVM 22 selects index_key:1 "
+                  "for index >> 16 and index >> 32, the same reading)")
+INDEX_ALTERNATIVES = (("LLVM VOP3PInstructions.td (IndexType 16/32), clang-22's 8-bit "
+                       "builtins (a 32-bit int index; only the first of the two VGPRs is "
+                       "loaded) and composable_kernel (passes one int32 index)",
+                       "one instruction reads half the operand (16 bits / 32 bits), "
+                       "index_key choosing the half; then a lane's 16 (8-bit: 32) stored "
+                       "values cannot all have a 2-bit field: the sources are not "
+                       "consistent with each other"),)
+INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
+                      "position per stored A value in the lane's order, i.e. group G of row "
+                      "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "
+                      "@0324c72d, rocjitsu and S19 agree); " + INDEX_KEY_NOTE,
+                      INDEX_ALTERNATIVES)
+INDEX_8 = Provenance("composable_kernel", "SRC", "64-bit index of the 8-bit SWMMAC: a 2-bit "
+                     "position per stored A value, group G of row i in lane i + "
+                     "16*floor(G/16), bits 4*(G mod 16) (CK packs 32 fields in two words; "
+                     "rocjitsu reads 32 entries from the two VGPRs); " + INDEX_KEY_NOTE,
+                     INDEX_ALTERNATIVES)
+SCALE_32 = Provenance("aiter", "SRC", "scale operands: row/column in lane (mn + 16*"
+                      "matrix_*_scale), byte kb = K block of 32 (S19; aiter selects the B "
+                      "scale's lane half per 16-row tile with scaleBType; Triton S14, S15)")
 SCALE_16 = Provenance("our choice", "INF", "scale16: byte kb (K block of 16) of the 64-bit "
                       "operand, low dword = blocks 0-3; the block order was not found")
-SCALE_32X16_A = Provenance("fact sheet S20 (secondary)", "SEC", "32x16x128 f4 A scales: row "
-                           "r in lane r (all 32 lanes), one byte per K block (S20); "
-                           "matrix_a_scale is accepted by LLVM but moves nothing we can place")
+SCALE_32X16_A = Provenance("aiter", "SRC", "32x16x128 f4 A scales: row r in lane r (all 32 "
+                           "lanes), one byte per K block (aiter loads them per full lane; "
+                           "S20 agrees); matrix_a_scale moves nothing we can place",
+                           (("composable_kernel (ck amd_wmma, 'fix ScaleOpselA as 1')",
+                             "passes matrix_a_scale = 1; FlyDSL's test "
+                             "mma_scale_gfx1250.mlir and aiter pass 0 (row0)"),))
 
 
 # ---- generators
@@ -219,18 +277,43 @@ def sparse_a(k: int, bits: int) -> Layout:
 
 
 def sparse_b(k: int, bits: int) -> Layout:
-    """B (K x 16) of a SWMMAC: 256-bit chunks alternate between the lane halves."""
+    """B (K x 16) of a SWMMAC: lane half g holds K values K/2*g .. K/2*g + K/2 - 1,
+    packed from bit 0 (composable_kernel; see SPARSE_B)."""
+    factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, k // 2, bits)
+    return Layout((k, 16, 1), bits, factors)
+
+
+def sparse_b_chunked(k: int, bits: int) -> Layout:
+    """The alternative SWMMAC B of S19 (and of this tool before issue 19): 256-bit
+    chunks alternate between the lane halves."""
     factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, SPARSE_B_CHUNK_BITS // bits, bits)
     return Layout((k, 16, 1), bits, factors)
 
 
-def sparse_index(k: int) -> Layout:
+def index_bits(k: int) -> int:
+    """Width of the sparse index operand per lane: a 2-bit field per stored A value
+    (32 bits for the 16-bit forms' K = 64, 64 bits for the 8-bit forms' K = 128)."""
+    return k // 2
+
+
+def sparse_index(k: int, key: int = 0) -> Layout:
     """The sparsity index K[i][k] (16 x K): one 4-bit field (pos0 | pos1 << 2) per group
-    of four K, placed as sparse_a places the group's pair."""
+    of four K, placed as sparse_a places the group's pair; index_key 1 reads the fields
+    from the operand's upper half (INDEX_KEY_NOTE), i.e. half the width higher."""
     groups = k // 4
     factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
                Factor(COL, groups // 2, BIT, 4), Factor(COL, 2, LANE, HALF))
-    return Layout((16, k, 1), 4, factors)
+    return Layout((16, k, 1), 4, factors, base_bit=key * index_bits(k) // 2)
+
+
+def sparse_a_chunked(k: int, bits: int) -> Layout:
+    """rocjitsu's sparse A (the alternative in SPARSE_A_RJ): the stored values in the
+    dense rule, 128-bit chunks of pairs alternating between the lane halves."""
+    groups, per = k // 4, CHUNK_BITS // (2 * bits)
+    factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
+               Factor(COL, per, BIT, 2 * bits), Factor(COL, 2, LANE, HALF),
+               Factor(COL, groups // (2 * per), BIT, per * 2 * bits))
+    return Layout((16, k, 1), 2 * bits, factors)
 
 
 def scale(matrix: str, k: int, block: int, select: int = 0, rows: int = 16) -> Layout:
@@ -300,14 +383,14 @@ def _ab_provenance(shape: Shape, matrix: str) -> Provenance:
 
 def operand(shape: Shape, matrix: str, select: int = 0) -> Sourced:
     """The layout of `matrix` (A, B, C, D, K, SA, SB) of an instruction of this shape,
-    with the provenance of its placement; `select` is matrix_a_scale for SA and
-    matrix_b_scale for SB (0 = row0, 1 = row1)."""
+    with the provenance of its placement; `select` is matrix_a_scale for SA,
+    matrix_b_scale for SB (0 = row0, 1 = row1) and index_key for K."""
     if matrix in ("A", "B"):
         bits = shape.a_bits if matrix == "A" else shape.b_bits
         if shape.sparse:
             if matrix == "A":
                 return Sourced(sparse_a(shape.k, bits), SPARSE_16 if bits == 16 else SPARSE_8_A)
-            return Sourced(sparse_b(shape.k, bits), SPARSE_16 if bits == 16 else SPARSE_8_B)
+            return Sourced(sparse_b(shape.k, bits), SPARSE_B)
         rows = shape.m if matrix == "A" else shape.n
         return Sourced(dense_ab(matrix, shape.k, bits, rows), _ab_provenance(shape, matrix))
     if matrix in ("C", "D"):
@@ -322,7 +405,8 @@ def operand(shape: Shape, matrix: str, select: int = 0) -> Sourced:
     if matrix == "K":
         if not shape.sparse:
             raise ValueError("a dense instruction has no sparsity index")
-        return Sourced(sparse_index(shape.k), INDEX_16 if shape.a_bits == 16 else INDEX_8)
+        return Sourced(sparse_index(shape.k, select),
+                       INDEX_16 if shape.a_bits == 16 else INDEX_8)
     if matrix in ("SA", "SB"):
         if not shape.scale_block:
             raise ValueError("an unscaled instruction has no scale operands")
@@ -359,6 +443,8 @@ LATENCY = Provenance("LLVM sched model", "SRC", "llvm-mca-22 latency of LLVM's g
                      "llvm-mca (MC level) does not resolve: it reports 8 for every format")
 CLAMP = Provenance("LLVM", "SRC", "clamp on iu8: LLVM 22 accepts it (WMMA and SWMMAC); an "
                    "older LLVM snapshot rejected it (S3e)")
+INDEX_WIDTH_16 = Provenance("LLVM", "SRC", "16-bit SWMMAC index: 1 VGPR (LLVM 22); a 2-bit "
+                            "field per stored A value fills its 32 bits")
 INDEX_WIDTH = Provenance("LLVM", "SRC", "8-bit SWMMAC index: 2 VGPRs (v[n:n+1]) in LLVM 22, "
                          "which rejects one VGPR; older snapshots wrote one (S2, S2o)")
 
@@ -388,7 +474,7 @@ def shape_of(inst: Any) -> Shape:
 
 
 def family_layout(inst: Any, matrix: str, wave: int, mods: Any) -> Layout:
-    """FAMILIES["gfx1250"]: the layout of `matrix` (index_key and reuse move nothing)."""
+    """FAMILIES["gfx1250"]: the layout of `matrix` (the reuse hints move nothing)."""
     return sourced(inst, matrix, mods).layout
 
 
@@ -396,7 +482,20 @@ def sourced(inst: Any, matrix: str, mods: Any = None) -> Sourced:
     select = 0
     if mods is not None and matrix in ("SA", "SB"):
         select = mods.matrix_a_scale if matrix == "SA" else mods.matrix_b_scale
+    elif mods is not None and matrix == "K":
+        select = mods.index_key
     return operand(shape_of(inst), matrix, select)
+
+
+def alternative_layouts(inst: Any, matrix: str) -> list[tuple[str, Layout]]:
+    """(source, layout) of each contested alternative that places `matrix` differently
+    (SPARSE_B, SPARSE_16 / SPARSE_8_A): the other sources' answers, element by element."""
+    if not inst.sparse or matrix not in ("A", "B"):
+        return []
+    bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
+    if matrix == "B":
+        return [(SPARSE_B.alternatives[0][0], sparse_b_chunked(inst.k, bits))]
+    return [(SPARSE_A_RJ[0], sparse_a_chunked(inst.k, bits))]
 
 
 def neg_masks(inst: Any) -> tuple[int, int]:
@@ -570,14 +669,33 @@ def provenance(inst: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
         "product_names": {"names": PRODUCT_NAMES[inst.arch], **PRODUCT_SOURCE.as_dict()},
         "encoding": (LLVM_FACTS if known else F64_FACTS).as_dict(),
-        "latency": (LATENCY if known else F64_FACTS).as_dict(),
+        "latency": {**(LATENCY if known else F64_FACTS).as_dict(),
+                    "values": latencies(inst)},
         "layouts": {m: sourced(inst, m, Modifiers()).provenance.as_dict() for m in mats},
     }
     if inst.a_type.is_int:
         out["clamp"] = CLAMP.as_dict()
-    if inst.sparse and inst.a_type.bits == 8:
-        out["index_width"] = INDEX_WIDTH.as_dict()
+    if inst.sparse:
+        width = index_bits(inst.k)
+        out["index_width"] = {**(INDEX_WIDTH if width > 32 else INDEX_WIDTH_16).as_dict(),
+                              "operand_bits": width,
+                              "bits_read": {"index_key 0": f"[{width - 1}:0]",
+                                            "index_key 1": f"[{width - 1}:{width // 2}]"}}
     return out
+
+
+def latencies(inst: Any) -> list[dict[str, Any]]:
+    """Each source's latency of `inst` (formats as chosen), labelled: LLVM's scheduling
+    model as llvm-mca-22 reports it and AMD origami's table (None: no figure)."""
+    from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
+    origami = ORIGAMI_CYCLES.get(inst.mnemonic)
+    if inst.f8f6f4:
+        origami = ORIGAMI_F8F6F4.get((inst.a_type.key, inst.b_type.key))
+    return [{"source": "LLVM sched model", "cycles": inst.cycles or None,
+             "where": "llvm-mca-22 (LLVM 22.1.8), tests/data/gfx1250_llvm_mca.txt"},
+            {"source": "AMD origami", "cycles": origami,
+             "where": "ROCm/rocm-libraries shared/origami/include/origami/hardware.hpp "
+                      "@0192efda (tests/data/gfx1250_sources.txt)"}]
 
 
 def facts(inst: Any) -> dict[str, Any]:

@@ -206,8 +206,8 @@ LAYOUT_FACTS = [
     ("G-F8-6", "v_wmma_i32_16x16x64_iu8", "A", 2, 40, "v6{2}.[7:0]"),
     ("G-SP-1", "v_swmmac_f32_16x16x64_f16", "A", 5, 40, "v2{21}.[31:0]"),
     ("G-SP-2", "v_swmmac_f32_16x16x64_f16", "A", 0, 62, "v7{16}.[31:0]"),
-    ("G-SP-3", "v_swmmac_f32_16x16x64_f16", "B", 40, 3, "v12{3}.[15:0]"),
-    ("G-SP-4", "v_swmmac_f32_16x16x64_f16", "B", 17, 3, "v0{19}.[31:16]"),
+    # G-SP-3 and G-SP-4 (S19's B) are the contested alternative since issue 19:
+    # tests/test_gfx1250_sources.py checks them against it (tests/data/gfx1250_sources.txt).
     ("G-SP-5", "v_swmmac_f32_16x16x64_f16", "B", 63, 15, "v15{31}.[31:16]"),
     ("G-SP-6", "v_swmmac_f32_16x16x64_f16", "K", 5, 45, "v0{21}.[15:12]"),
     ("G-SP-7", "v_swmmac_f32_16x16x64_f16", "K", 0, 0, "v0{0}.[3:0]"),
@@ -278,7 +278,8 @@ def test_scale_fact(fid: str, mnemonic: str, matrix: str, select: int, row: int,
 
 
 def test_32x16_a_follows_the_fp4_table_per_16_rows() -> None:
-    """G-F4-6 (INF): rows 16q..16q+15 in VGPRs 8q..8q+7, each with the FP4 table."""
+    """G-F4-6 (SRC since issue 19: aiter, AI-A-1): rows 16q..16q+15 in VGPRs 8q..8q+7,
+    each with the FP4 table."""
     a32 = operand(shape_of("v_wmma_f32_32x16x128_f4"), "A").layout
     assert where(a32, 20, 5) == "v8{4}.[23:20]"
     fp4 = operand(shape_of(F8F6F4).with_formats("fp4", "fp4"), "A").layout
@@ -628,9 +629,12 @@ CHECKED = ({fid for fid, *_ in LAYOUT_FACTS} | {fid for fid, *_ in FORMAT_FACTS}
            | {fid for fid, *_ in SCALE_FACTS} | {fid for fid, *_ in REG_FACTS}
            | {fid for fid, *_ in LEGALITY}
            | {"G-LEG-1", "G-LEG-2", "G-LEG-7", "G-CD32-4", "G-A16-5", "G-F4-6", "G-F8-5"}
+           | {"G-SP-3", "G-SP-4"}
            | {f"G-ENC-{n}" for n in range(1, 17)} | {"G-REG-7"})
-NOT_PLACEABLE = {"G-SP-8": "index_key=1 of the 16-bit SWMMAC: NOT FOUND (shown as key 0)",
-                 "G-SP-9": "8-bit SWMMAC layouts: NOT FOUND (our choice, INF)"}
+NOT_PLACEABLE = {"G-SP-8": "index_key=1 of the 16-bit SWMMAC: NOT FOUND in the fact sheet; "
+                           "decided in issue 19 (test_gfx1250_sources.py, RJ-KEY-1)",
+                 "G-SP-9": "8-bit SWMMAC layouts: NOT FOUND in the fact sheet; decided in "
+                           "issue 19 from composable_kernel (test_gfx1250_sources.py)"}
 
 
 def test_every_part1_fact_is_checked() -> None:
@@ -652,13 +656,17 @@ def test_provenance_records() -> None:
 
 # ---- live: the installed llvm-mc-22 still gives the recorded answers
 
-def _regen_module() -> Any:
-    spec = importlib.util.spec_from_file_location("regen_gfx1250_llvm",
-                                                  DATA / "regen_gfx1250_llvm.py")
+def data_script(name: str) -> Any:
+    """The regeneration script tests/data/<name>.py, loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, DATA / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _regen_module() -> Any:
+    return data_script("regen_gfx1250_llvm")
 
 
 def test_recording_lists_the_regenerator_probes() -> None:
