@@ -166,7 +166,10 @@ F8F6F4_TABLE = Provenance("composable_kernel", "SRC", "f8f6f4 A/B: fp8/bf8 in 16
                           "(@219f222c) gives NumAccess 4 for an fp8 operand and 2 for the "
                           "f6/f4 one of every mixed pair (1/1 when both are 8-bit or both "
                           "sub-byte), the only split that lets A and B of different formats "
-                          "meet; Triton's scaled fp4 operand (S13, S15) agrees")
+                          "meet; FlyDSL's fp8 x MXFP4 GEMM (@11c4174d kernels/gemm/"
+                          "gemm_a8w4_mxscale_gfx1250.py) loads the fp8 operand's lane half g "
+                          "as the 16-byte chunks 16g + 32j; Triton's scaled fp4 operand "
+                          "(S13, S15) agrees")
 FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*: same size "
                            "as f8f6f4 with FP8/BF8; assumed to share its table (S19); their "
                            "own ISA table was not found")
