@@ -42,7 +42,7 @@ def _formats(inst: Any) -> list[str]:
 
 
 def _statistics(inst: Any) -> list[str]:
-    from layouts.gfx1250 import latencies
+    from layouts.gfx1250_facts import latencies
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     latency = (f"{inst.cycles} cycles" if inst.cycles else
                "unknown (LLVM 22 does not know this instruction)")
@@ -134,7 +134,7 @@ def _scales(inst: Any) -> list[str]:
 
 
 def _sources(inst: Any) -> list[str]:
-    from layouts.gfx1250 import provenance
+    from layouts.gfx1250_facts import provenance
     p = provenance(inst)
     names = {"A": "A layout", "B": "B layout", "C": "C layout", "D": "D layout",
              "K": "Index layout", "SA": "A scale layout", "SB": "B scale layout"}

@@ -99,7 +99,7 @@ def formula_sections(inst: Instruction) -> Mapping[int, Section]:
 def family_facts(inst: Instruction) -> dict[str, Any]:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
     if inst.family == "gfx1250":
-        from .gfx1250 import facts
+        from .gfx1250_facts import facts
         return facts(inst)
     return {}
 

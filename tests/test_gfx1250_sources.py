@@ -18,7 +18,8 @@ from test_gfx1250_layouts import data_script, where
 import matrix_api as api
 from instructions import find_architecture
 from layouts import operand
-from layouts.gfx1250 import alternative_layouts, latencies, provenance, sourced
+from layouts.gfx1250 import alternative_layouts, sourced
+from layouts.gfx1250_facts import latencies, provenance
 from layouts.modifiers import Modifiers
 
 DATA = Path(__file__).resolve().parent / "data"
