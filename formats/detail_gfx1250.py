@@ -12,8 +12,11 @@ SCALE_FORMATS = ("E8 (E8M0)", "E5M3", "E4M3")
 SCALE_LOAD = {0x35: "v_wmma_ld_scale_paired_b32", 0x3A: "v_wmma_ld_scale16_paired_b64"}
 
 
-def _source(p: dict[str, str]) -> str:
-    return f"[{p['confidence']}: {p['source']}] {p['note']}"
+def _source(p: dict[str, Any]) -> str:
+    text = f"[{p['confidence']}: {p['source']}] {p['note']}"
+    for alt in p.get("alternatives", ()):
+        text += f"\n        contested: {alt['source']} answers: {alt['answer']}"
+    return text
 
 
 def _encoding(inst: Any) -> list[str]:
@@ -39,13 +42,20 @@ def _formats(inst: Any) -> list[str]:
 
 
 def _statistics(inst: Any) -> list[str]:
+    from layouts.gfx1250_facts import latencies
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     latency = (f"{inst.cycles} cycles" if inst.cycles else
                "unknown (LLVM 22 does not know this instruction)")
-    return ["Execution statistics:", f"    {ops}: {inst.flops}",
-            f"    Latency in LLVM's scheduling model: {latency}",
-            ("        (the compiler's model (llvm-mca-22), not the ISA's: the CDNA5 ISA "
-            "gives no WMMA cycle counts)")]
+    lines = ["Execution statistics:", f"    {ops}: {inst.flops}",
+             f"    Latency in LLVM's scheduling model: {latency}",
+             ("        (the compiler's model (llvm-mca-22), not the ISA's: the CDNA5 ISA "
+             "gives no WMMA cycle counts)")]
+    origami = latencies(inst)[1]["cycles"]
+    lines.append("    Latency in AMD origami's GEMM model: "
+                 + (f"{origami} cycles" if origami else "no figure (no row for this "
+                    "instruction or format pair)"))
+    return lines + ["        (ROCm/rocm-libraries shared/origami hardware.hpp @0192efda: "
+                    "an analytical model's table)"]
 
 
 def _registers(inst: Any) -> list[str]:
@@ -124,7 +134,7 @@ def _scales(inst: Any) -> list[str]:
 
 
 def _sources(inst: Any) -> list[str]:
-    from layouts.gfx1250 import provenance
+    from layouts.gfx1250_facts import provenance
     p = provenance(inst)
     names = {"A": "A layout", "B": "B layout", "C": "C layout", "D": "D layout",
              "K": "Index layout", "SA": "A scale layout", "SB": "B scale layout"}
@@ -134,9 +144,14 @@ def _sources(inst: Any) -> list[str]:
              + _source(p["product_names"]),
              "    Opcodes, register counts, modifiers: " + _source(p["encoding"]),
              "    Latency: " + _source(p["latency"])]
-    for key, label in (("clamp", "Clamp"), ("index_width", "Index width")):
-        if key in p:
-            lines.append(f"    {label}: " + _source(p[key]))
+    if "clamp" in p:
+        lines.append("    Clamp: " + _source(p["clamp"]))
+    if "index_width" in p:
+        width = p["index_width"]
+        lines.append(f"    Index operand: {width['operand_bits']} bits a lane; one instruction "
+                     f"reads bits {width['bits_read']['index_key 0']} with index_key 0, "
+                     f"{width['bits_read']['index_key 1']} with index_key 1")
+        lines.append("    Index width: " + _source(width))
     lines += [f"    {names[m]}: " + _source(v) for m, v in p["layouts"].items()]
     return lines
 

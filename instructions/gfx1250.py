@@ -81,3 +81,22 @@ INSTRUCTIONS = (
     swmmac8("v_swmmac_f16_16x16x128_bf8_bf8", 0x7A, 8),
     swmmac_int("v_swmmac_i32_16x16x128_iu8", 0x7B, 16),
 )
+
+# AMD origami's cycles per matrix instruction (ROCm/rocm-libraries
+# shared/origami/include/origami/hardware.hpp @0192efda, INSTRUCTION_MAP[gfx1250]),
+# keyed there by M, N, K and data type; no SWMMAC rows, and f8f6f4 only for a format
+# pair of one type (fp8/bf8 128: 8, fp6: 8, fp4: 4). Beside LLVM's scheduling model
+# (`cycles`) in -d and --json, never instead of it.
+ORIGAMI_CYCLES = {
+    "v_wmma_f64_16x16x4_f64": 16, "v_wmma_f32_16x16x4_f32": 16,
+    **{f"v_wmma_{d}_16x16x32_{ab}": 8 for d, ab in (("f32", "f16"), ("f16", "f16"),
+                                                     ("f32", "bf16"), ("bf16", "bf16"),
+                                                     ("bf16f32", "bf16"))},
+    **{f"v_wmma_{d}_16x16x{k}_{a}_{b}": k // 16 for d in ("f32", "f16") for k in (64, 128)
+       for a in ("fp8", "bf8") for b in ("fp8", "bf8")},
+    "v_wmma_i32_16x16x64_iu8": 8,
+    "v_wmma_f32_32x16x128_f4": 8, "v_wmma_scale_f32_32x16x128_f4": 8,
+    "v_wmma_scale16_f32_32x16x128_f4": 8,
+}
+ORIGAMI_F8F6F4 = {**{(a, b): 8 for a in ("fp8", "bf8") for b in ("fp8", "bf8")},
+                  ("fp6", "fp6"): 8, ("fp4", "fp4"): 4}  # (A, B) formats -> cycles

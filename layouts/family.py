@@ -118,5 +118,5 @@ register(Family("rdna4", "layouts.rdna:rdna4_layout", DERIVED,
                 detail="wmma"))
 register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
                 mark="layouts.gfx1250:mark", half_mark="layouts.gfx1250:half_mark",
-                ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250:facts",
+                ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250_facts:facts",
                 detail="sourced"))

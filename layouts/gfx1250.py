@@ -11,15 +11,11 @@ which every generator below expresses with one rule (`_chunks`): the row is cut 
 chunks of `chunk` values that go alternately to lane half 0 and 1, and a lane packs its
 values densely, lowest bit first, over its VGPRs (values of 6 bits may straddle two).
 
-Sources and confidence (keys of the fact sheet ../shared/facts/gfx1250_rdna4.md):
-  SRC  read in a primary source (LLVM, an AMD code base)
-  SEC  a secondary source that claims to reproduce the CDNA5 ISA tables (S19), with
-       corroboration where noted
-  CONV a layout AMD code uses for dense WMMA; the ISA table was not found; any K order
-       shared by A and B gives the same product
-  INF  our inference or choice where no source pins the layout (the note says which)
+The source and confidence of each placement: instructions/gfx1250_provenance.py.
 """
 from __future__ import annotations
+
+from instructions import gfx1250_provenance as sources
 
 from .core import BIT, COL, LANE, NONE, ROW, Factor, Layout
 
@@ -42,58 +38,11 @@ SCALE_FORMATS = ("e8", "e5m3", "e4m3")
 SCALE_SELECTS = ("row0", "row1")  # matrix_a_scale / matrix_b_scale: lanes 0-15 / 16-31
 
 
-class Provenance:
-    """Where a fact or layout comes from: a source key (see SOURCES), a confidence
-    (SRC, SEC, CONV, INF) and a note saying what rests on what."""
-    __slots__ = ("confidence", "note", "source")
-
-    def __init__(self, source: str, confidence: str, note: str = "") -> None:
-        if confidence not in CONFIDENCES:
-            raise ValueError(f"confidence {confidence!r}: allowed {', '.join(CONFIDENCES)}")
-        self.source, self.confidence, self.note = source, confidence, note
-
-    def __repr__(self) -> str:
-        return f"Provenance({self.source!r}, {self.confidence!r}, {self.note!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Provenance) and self.as_tuple() == other.as_tuple()
-
-    def __hash__(self) -> int:
-        return hash(self.as_tuple())
-
-    def as_tuple(self) -> tuple[str, str, str]:
-        return (self.source, self.confidence, self.note)
-
-    def as_dict(self) -> dict[str, str]:
-        return {"source": self.source, "confidence": self.confidence, "note": self.note}
-
-
-CONFIDENCES = ("SRC", "SEC", "CONV", "INF")
-
-# Source keys a Provenance names; the descriptions are printed with them.
-SOURCES = {
-    "LLVM": "LLVM's AMDGPU assembler (llvm-mc-22, LLVM 22.1.8; tests/data/gfx1250_llvm_mc.txt)"
-            " and VOP3PInstructions.td (fact sheet S1-S4)",
-    "LLVM sched model": "LLVM's gfx1250 scheduling model (llvm-mca-22; SISchedule.td, fact "
-                        "sheet S7): the compiler's model, not the ISA's",
-    "AMD code": "AMD code bases: FlyDSL gfx1250 WMMA layouts (S16), Triton WMMA v3 linear "
-                "layouts (S13)",
-    "fact sheet S19 (secondary)": "a third-party harness quoting the CDNA5 ISA's WMMA tables "
-                                  "(fact sheet S19), corroborated by CK (S18) and Triton "
-                                  "(S13, S15)",
-    "fact sheet S20 (secondary)": "a third-party analysis citing CDNA5 ISA line numbers "
-                                  "(fact sheet S20)",
-    "secondary (product names)": "community and AMD repository statements mapping gfx1250 "
-                                 "to MI450/MI455X and gfx1251 to MI430X (fact sheet S9-S11)",
-    "our choice": "not pinned by any source found; chosen by this project (see the note)",
-}
-
-
 class Sourced:
     """A layout with the provenance of its placement."""
     __slots__ = ("layout", "provenance")
 
-    def __init__(self, layout: Layout, provenance: Provenance) -> None:
+    def __init__(self, layout: Layout, provenance: sources.Provenance) -> None:
         self.layout, self.provenance = layout, provenance
 
     def __repr__(self) -> str:
@@ -112,62 +61,6 @@ class LaneShifted(Layout):
     def _offsets(self, coord: str, value: int) -> tuple[int, int]:
         lane, bit = super()._offsets(coord, value)
         return (lane + self.base_lane, bit) if coord == self.lane_coord else (lane, bit)
-
-
-# ---- provenance of each family of placements (the fact sheet's §A.6-A.8)
-
-CD_SOURCE = Provenance("AMD code", "SRC", "16x16 C/D: row 8*g + VGPR (32-bit) or 8*g + "
-                       "2*VGPR + half (16-bit), column lane mod 16 (S13, S16; S19 agrees)")
-CD_32X16 = Provenance("our choice", "INF", "32x16 C/D of *_32x16x128_f4: not found; chosen "
-                      "as two stacked 16x16 tiles (rows 16q..16q+15 in VGPRs 8q..8q+7), as "
-                      "for its A operand; FlyDSL's provisional alternative is row 16*g + "
-                      "VGPR (S17)")
-CD_F64 = Provenance("our choice", "INF", "f64 C/D (gfx1251): not found; chosen as the 32-bit "
-                    "C/D rule with one VGPR pair per value (row 8*g + pair)")
-CD_BF16F32_SPARSE = Provenance("our choice", "INF", "v_swmmac_bf16f32 D: LLVM models it as "
-                               "8 VGPRs of f32 (v8f32, tied to C); the meaning of its bf16 "
-                               "output was not found: shown as the 32-bit C/D layout")
-DENSE_K_ORDER = Provenance("our choice", "CONV", "dense A/B K order: the ISA table was not "
-                           "found; chosen as the fact sheet's recommended order (128-bit "
-                           "chunks alternate between the lane halves, the rule of the "
-                           "f8f6f4 tables; FlyDSL/Triton use it for 16-bit); any K order "
-                           "shared by A and B gives the same product")
-F32_K_ORDER = Provenance("AMD code", "CONV", "16x4 f32 A/B: k = 2*g + VGPR (FlyDSL S16; the "
-                         "S19 load order agrees); the ISA table was not found")
-F64_K_ORDER = Provenance("our choice", "INF", "16x4 f64 A/B (gfx1251): not found; chosen as "
-                         "the f32 rule, k = 2*g + value, one VGPR pair per value")
-F8F6F4_TABLE = Provenance("fact sheet S19 (secondary)", "SEC", "f8f6f4 A/B: the tables S19 "
-                          "quotes (fp8/bf8 16-byte chunks, fp6/bf6 32-value chunks, fp4 "
-                          "16-byte chunks), corroborated by CK's kAKNumAccess (S18) and "
-                          "Triton's scaled fp4 operand (S13, S15)")
-FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*: same size "
-                           "as f8f6f4 with FP8/BF8; assumed to share its table (S19); their "
-                           "own ISA table was not found")
-A_32X16 = Provenance("our choice", "INF", "32x16x128 f4 A: 'two consecutive 16x128 FP4 "
-                     "blocks' (S20); chosen: rows 16q..16q+15 in VGPRs 8q..8q+7, each with "
-                     "the FP4 table; low confidence")
-SPARSE_16 = Provenance("fact sheet S19 (secondary)", "SEC", "16-bit SWMMAC A (pairs of each "
-                       "group of 4 K), B and index: the tables S19 quotes")
-SPARSE_8_A = Provenance("our choice", "INF", "8-bit SWMMAC A: not found; chosen as the "
-                        "16-bit rule (each lane half holds one contiguous half of the "
-                        "stored row), one 16-bit pair per group of 4 K")
-SPARSE_8_B = Provenance("our choice", "INF", "8-bit SWMMAC B: not found; chosen as the "
-                        "16-bit rule (256-bit chunks alternate between the lane halves)")
-INDEX_16 = Provenance("fact sheet S19 (secondary)", "SEC", "index of the 16-bit SWMMAC: "
-                      "group G of row i in lane i + 16*floor(G/8), bits 4*(G mod 8) (S19); "
-                      "what index_key=1 selects was not found: key 1 is shown as key 0")
-INDEX_8 = Provenance("our choice", "INF", "64-bit index of the 8-bit SWMMAC: not found; "
-                     "chosen as the 16-bit rule (one nibble per group, each lane half one "
-                     "contiguous half of the row: lane i + 16*floor(G/16), bits 4*(G mod "
-                     "16)); index_key=1 is shown as key 0")
-SCALE_32 = Provenance("fact sheet S19 (secondary)", "SEC", "scale operands: row/column in "
-                      "lane (mn + 16*matrix_*_scale), byte kb = K block of 32 (S19); lane "
-                      "half select also in Triton (S14, S15)")
-SCALE_16 = Provenance("our choice", "INF", "scale16: byte kb (K block of 16) of the 64-bit "
-                      "operand, low dword = blocks 0-3; the block order was not found")
-SCALE_32X16_A = Provenance("fact sheet S20 (secondary)", "SEC", "32x16x128 f4 A scales: row "
-                           "r in lane r (all 32 lanes), one byte per K block (S20); "
-                           "matrix_a_scale is accepted by LLVM but moves nothing we can place")
 
 
 # ---- generators
@@ -219,18 +112,43 @@ def sparse_a(k: int, bits: int) -> Layout:
 
 
 def sparse_b(k: int, bits: int) -> Layout:
-    """B (K x 16) of a SWMMAC: 256-bit chunks alternate between the lane halves."""
+    """B (K x 16) of a SWMMAC: lane half g holds K values K/2*g .. K/2*g + K/2 - 1,
+    packed from bit 0 (composable_kernel; see sources.SPARSE_B)."""
+    factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, k // 2, bits)
+    return Layout((k, 16, 1), bits, factors)
+
+
+def sparse_b_chunked(k: int, bits: int) -> Layout:
+    """The alternative SWMMAC B of S19 (and of this tool before issue 19): 256-bit
+    chunks alternate between the lane halves."""
     factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, SPARSE_B_CHUNK_BITS // bits, bits)
     return Layout((k, 16, 1), bits, factors)
 
 
-def sparse_index(k: int) -> Layout:
+def index_bits(k: int) -> int:
+    """Width of the sparse index operand per lane: a 2-bit field per stored A value
+    (32 bits for the 16-bit forms' K = 64, 64 bits for the 8-bit forms' K = 128)."""
+    return k // 2
+
+
+def sparse_index(k: int, key: int = 0) -> Layout:
     """The sparsity index K[i][k] (16 x K): one 4-bit field (pos0 | pos1 << 2) per group
-    of four K, placed as sparse_a places the group's pair."""
+    of four K, placed as sparse_a places the group's pair; index_key 1 reads the fields
+    from the operand's upper half (INDEX_KEY_NOTE), i.e. half the width higher."""
     groups = k // 4
     factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
                Factor(COL, groups // 2, BIT, 4), Factor(COL, 2, LANE, HALF))
-    return Layout((16, k, 1), 4, factors)
+    return Layout((16, k, 1), 4, factors, base_bit=key * index_bits(k) // 2)
+
+
+def sparse_a_chunked(k: int, bits: int) -> Layout:
+    """rocjitsu's sparse A (the alternative in sources.SPARSE_A_RJ): the stored values in the
+    dense rule, 128-bit chunks of pairs alternating between the lane halves."""
+    groups, per = k // 4, CHUNK_BITS // (2 * bits)
+    factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
+               Factor(COL, per, BIT, 2 * bits), Factor(COL, 2, LANE, HALF),
+               Factor(COL, groups // (2 * per), BIT, per * 2 * bits))
+    return Layout((16, k, 1), 2 * bits, factors)
 
 
 def scale(matrix: str, k: int, block: int, select: int = 0, rows: int = 16) -> Layout:
@@ -246,121 +164,70 @@ def scale(matrix: str, k: int, block: int, select: int = 0, rows: int = 16) -> L
 
 # ---- an instruction's operands
 
-class Shape:
-    """What the generators need of a gfx1250 instruction: M x N x K, the bits of the A
-    and B values (per format for f8f6f4), of C and D, sparsity, the K values per scale
-    (0: not scaled), whether it is one of the dedicated 16x16x128 fp8/bf8 opcodes, and
-    whether it is a bf16f32 form (C f32, result bf16)."""
-    __slots__ = (
-        "a_bits",
-        "b_bits",
-        "bf16f32",
-        "c_bits",
-        "d_bits",
-        "dedicated_fp8",
-        "f8f6f4",
-        "k",
-        "m",
-        "n",
-        "scale_block",
-        "sparse",
-    )
-
-    def __init__(self, m: int, n: int, k: int, a_bits: int, b_bits: int, c_bits: int,
-                 d_bits: int, sparse: bool = False, scale_block: int = 0,
-                 f8f6f4: bool = False, dedicated_fp8: bool = False,
-                 bf16f32: bool = False) -> None:
-        self.m, self.n, self.k = m, n, k
-        self.a_bits, self.b_bits, self.c_bits, self.d_bits = a_bits, b_bits, c_bits, d_bits
-        self.sparse, self.scale_block = sparse, scale_block
-        self.f8f6f4, self.dedicated_fp8, self.bf16f32 = f8f6f4, dedicated_fp8, bf16f32
-
-    def with_formats(self, fmt_a: str, fmt_b: str) -> Shape:
-        """This f8f6f4 shape with A and B in the given formats (matrix_a/b_fmt)."""
-        if not self.f8f6f4:
-            raise ValueError("matrix_a_fmt/matrix_b_fmt apply to the f8f6f4 instructions")
-        return Shape(self.m, self.n, self.k, FORMAT_BITS[fmt_a], FORMAT_BITS[fmt_b],
-                     self.c_bits, self.d_bits, self.sparse, self.scale_block, True)
+def _dedicated_fp8(inst: Any) -> bool:
+    """One of the 16x16x128 fp8/bf8 opcodes (not f8f6f4)."""
+    return bool(inst.k == 128 and not inst.sparse and not inst.f8f6f4
+                and inst.a_type.bits == 8 and not inst.a_type.is_int)
 
 
-def _ab_provenance(shape: Shape, matrix: str) -> Provenance:
-    bits = shape.a_bits if matrix == "A" else shape.b_bits
-    if matrix == "A" and shape.m > HALF:
-        return A_32X16
-    if shape.f8f6f4 or shape.m > HALF:
-        return F8F6F4_TABLE
-    if shape.dedicated_fp8:
-        return FP8_DEDICATED
+def _ab_provenance(inst: Any, matrix: str) -> sources.Provenance:
+    bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
+    if matrix == "A" and inst.m > HALF:
+        return sources.A_32X16
+    if inst.f8f6f4 or inst.m > HALF:
+        return sources.F8F6F4_TABLE
+    if _dedicated_fp8(inst):
+        return sources.FP8_DEDICATED
     if bits == 64:
-        return F64_K_ORDER
+        return sources.F64_K_ORDER
     if bits == 32:
-        return F32_K_ORDER
-    return DENSE_K_ORDER
+        return sources.F32_K_ORDER
+    return sources.DENSE_K_ORDER
 
 
-def operand(shape: Shape, matrix: str, select: int = 0) -> Sourced:
-    """The layout of `matrix` (A, B, C, D, K, SA, SB) of an instruction of this shape,
-    with the provenance of its placement; `select` is matrix_a_scale for SA and
-    matrix_b_scale for SB (0 = row0, 1 = row1)."""
+def operand(inst: Any, matrix: str, select: int = 0) -> Sourced:
+    """The layout of `matrix` (A, B, C, D, K, SA, SB) of a gfx1250/gfx1251 instruction
+    (formats already chosen: inst.with_formats), with the provenance of its placement;
+    `select` is matrix_a_scale for SA, matrix_b_scale for SB (0 = row0, 1 = row1) and
+    index_key for K."""
     if matrix in ("A", "B"):
-        bits = shape.a_bits if matrix == "A" else shape.b_bits
-        if shape.sparse:
+        bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
+        if inst.sparse:
             if matrix == "A":
-                return Sourced(sparse_a(shape.k, bits), SPARSE_16 if bits == 16 else SPARSE_8_A)
-            return Sourced(sparse_b(shape.k, bits), SPARSE_16 if bits == 16 else SPARSE_8_B)
-        rows = shape.m if matrix == "A" else shape.n
-        return Sourced(dense_ab(matrix, shape.k, bits, rows), _ab_provenance(shape, matrix))
+                return Sourced(sparse_a(inst.k, bits),
+                               sources.SPARSE_16 if bits == 16 else sources.SPARSE_8_A)
+            return Sourced(sparse_b(inst.k, bits), sources.SPARSE_B)
+        rows = inst.m if matrix == "A" else inst.n
+        return Sourced(dense_ab(matrix, inst.k, bits, rows), _ab_provenance(inst, matrix))
     if matrix in ("C", "D"):
-        bits = shape.c_bits if matrix == "C" else shape.d_bits
-        if shape.m > HALF:
-            return Sourced(cd(bits, shape.m), CD_32X16)
+        bits = inst.c_type.bits if matrix == "C" else inst.out_type.bits
+        if inst.m > HALF:
+            return Sourced(cd(bits, inst.m), sources.CD_32X16)
         if bits == 64:
-            return Sourced(cd(bits), CD_F64)
-        if shape.sparse and shape.bf16f32:
-            return Sourced(cd(bits), CD_BF16F32_SPARSE)
-        return Sourced(cd(bits), CD_SOURCE)
+            return Sourced(cd(bits), sources.CD_F64)
+        if inst.sparse and inst.c_type.key != inst.a_type.key and inst.a_type.bits == 16 \
+                and inst.mnemonic.startswith("v_swmmac_bf16f32"):
+            return Sourced(cd(bits), sources.CD_BF16F32_SPARSE)
+        return Sourced(cd(bits), sources.CD_SOURCE)
     if matrix == "K":
-        if not shape.sparse:
+        if not inst.sparse:
             raise ValueError("a dense instruction has no sparsity index")
-        return Sourced(sparse_index(shape.k), INDEX_16 if shape.a_bits == 16 else INDEX_8)
+        return Sourced(sparse_index(inst.k, select),
+                       sources.INDEX_16 if inst.a_type.bits == 16 else sources.INDEX_8)
     if matrix in ("SA", "SB"):
-        if not shape.scale_block:
+        if not inst.scale_k:
             raise ValueError("an unscaled instruction has no scale operands")
-        rows = shape.m if matrix == "SA" else shape.n
-        layout = scale(matrix, shape.k, shape.scale_block, select, rows)
+        rows = inst.m if matrix == "SA" else inst.n
+        layout = scale(matrix, inst.k, inst.scale_k, select, rows)
         if matrix == "SA" and rows > HALF:
-            return Sourced(layout, SCALE_32X16_A)
-        return Sourced(layout, SCALE_32 if shape.scale_block == 32 else SCALE_16)
+            return Sourced(layout, sources.SCALE_32X16_A)
+        return Sourced(layout, sources.SCALE_32 if inst.scale_k == 32 else sources.SCALE_16)
     raise ValueError(f"matrix {matrix!r}: allowed A, B, C, D, K, SA, SB")
-
 
 
 # ---- the engine's view: instructions and modifiers of the gfx1250 layout family
 # (layouts/__init__.py FAMILIES["gfx1250"]; the instruction tables are
 # instructions/gfx1250.py and gfx1251.py).
-
-# Product names: not in any LLVM or AMD document (LLVM says "TBA"); from secondary
-# sources (fact sheet §A.1: S9 calculator issue, S10 AMD's FlyDSL, S11 press).
-PRODUCT_NAMES = {"GFX1250": "CDNA 5, Instinct MI450 series (MI450X, MI455X)",
-                 "GFX1251": "Instinct MI430X"}
-PRODUCT_SOURCE = Provenance("secondary (product names)", "SEC",
-                            "LLVM lists the product as TBA; AMD's ISA XML calls gfx1250 "
-                            "'CDNA 5' (S12, secondhand); MI450/MI455X and MI430X from S9-S11")
-LLVM_FACTS = Provenance("LLVM", "SRC", "opcodes, operand widths per format, modifier "
-                        "legality and wave32-only: llvm-mc-22 (LLVM 22.1.8), recorded in "
-                        "tests/data/gfx1250_llvm_mc.txt")
-F64_FACTS = Provenance("LLVM", "SRC", "v_wmma_f64_16x16x4_f64: LLVM's gfx1251 MC test (fact "
-                       "sheet S4); LLVM 22.1.8 does not know it yet (recorded: 'invalid "
-                       "instruction'), so no scheduling-model latency")
-LATENCY = Provenance("LLVM sched model", "SRC", "llvm-mca-22 latency of LLVM's gfx1250 "
-                     "scheduling model (tests/data/gfx1250_llvm_mca.txt): the compiler's "
-                     "model, not the ISA's; the CDNA5 ISA gives no WMMA cycle counts. "
-                     "SISchedule.td (S7) gives f8f6f4 with an fp8/bf8 operand 16, which "
-                     "llvm-mca (MC level) does not resolve: it reports 8 for every format")
-CLAMP = Provenance("LLVM", "SRC", "clamp on iu8: LLVM 22 accepts it (WMMA and SWMMAC); an "
-                   "older LLVM snapshot rejected it (S3e)")
-INDEX_WIDTH = Provenance("LLVM", "SRC", "8-bit SWMMAC index: 2 VGPRs (v[n:n+1]) in LLVM 22, "
-                         "which rejects one VGPR; older snapshots wrote one (S2, S2o)")
 
 # Modifier names, ranges and legality: the modifier table (instructions/modifiers.py),
 # checked by layouts/legality.py (neg_lo / neg_hi bits: neg_masks below).
@@ -369,19 +236,8 @@ VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
                "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
 
 
-def shape_of(inst: Any) -> Shape:
-    """The Shape of an instruction record (formats already chosen: inst.with_formats)."""
-    from instructions.model import parse_mnemonic
-    parts = parse_mnemonic(inst.mnemonic)
-    a_bits, b_bits = inst.a_type.bits, inst.b_type.bits
-    return Shape(inst.m, inst.n, inst.k, a_bits, b_bits, inst.c_type.bits,
-                 inst.out_type.bits, inst.sparse, inst.scale_k, f8f6f4=inst.f8f6f4,
-                 dedicated_fp8=inst.k == 128 and parts.a in ("fp8", "bf8") and not inst.sparse,
-                 bf16f32=parts.d != parts.c)
-
-
 def family_layout(inst: Any, matrix: str, wave: int, mods: Any) -> Layout:
-    """FAMILIES["gfx1250"]: the layout of `matrix` (index_key and reuse move nothing)."""
+    """FAMILIES["gfx1250"]: the layout of `matrix` (the reuse hints move nothing)."""
     return sourced(inst, matrix, mods).layout
 
 
@@ -389,7 +245,21 @@ def sourced(inst: Any, matrix: str, mods: Any = None) -> Sourced:
     select = 0
     if mods is not None and matrix in ("SA", "SB"):
         select = mods.matrix_a_scale if matrix == "SA" else mods.matrix_b_scale
-    return operand(shape_of(inst), matrix, select)
+    elif mods is not None and matrix == "K":
+        select = mods.index_key
+    return operand(inst, matrix, select)
+
+
+def alternative_layouts(inst: Any, matrix: str) -> list[tuple[str, Layout]]:
+    """(source, layout) of each contested alternative that places `matrix` differently
+    (SPARSE_B, SPARSE_16 / SPARSE_8_A of instructions/gfx1250_provenance.py): the other
+    sources' answers, element by element."""
+    if not inst.sparse or matrix not in ("A", "B"):
+        return []
+    bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
+    if matrix == "B":
+        return [(sources.SPARSE_B.alternatives[0][0], sparse_b_chunked(inst.k, bits))]
+    return [(sources.SPARSE_A_RJ[0], sparse_a_chunked(inst.k, bits))]
 
 
 def neg_masks(inst: Any) -> tuple[int, int]:
@@ -427,32 +297,4 @@ def half_mark(inst: Any, matrix: str, mods: Any, place: Any) -> str:
 
 
 # ---- printed formulas: derived from these layouts for every family (layouts/formulas.py)
-
-
-# ---- facts with their sources (-d, --json, matrix_api.facts)
-
-def provenance(inst: Any) -> dict[str, Any]:
-    """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
-    from .modifiers import Modifiers
-    mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
-    mats += ["SA", "SB"] if inst.scaled else []
-    known = bool(inst.cycles)
-    out: dict[str, Any] = {
-        "product_names": {"names": PRODUCT_NAMES[inst.arch], **PRODUCT_SOURCE.as_dict()},
-        "encoding": (LLVM_FACTS if known else F64_FACTS).as_dict(),
-        "latency": (LATENCY if known else F64_FACTS).as_dict(),
-        "layouts": {m: sourced(inst, m, Modifiers()).provenance.as_dict() for m in mats},
-    }
-    if inst.a_type.is_int:
-        out["clamp"] = CLAMP.as_dict()
-    if inst.sparse and inst.a_type.bits == 8:
-        out["index_width"] = INDEX_WIDTH.as_dict()
-    return out
-
-
-def facts(inst: Any) -> dict[str, Any]:
-    """What matrix_api.facts adds or replaces for this family: the latency of LLVM's
-    model as `cycles` (None when LLVM 22 has none), no FLOPs per cycle (no ISA cycle
-    counts), the first opcode of a 128-bit pair, and the provenance of everything."""
-    return {"cycles": inst.cycles or None, "flops_per_cycle": None,
-            "prefix_opcode": inst.prefix_opcode, "provenance": provenance(inst)}
+# ---- facts with their sources: layouts/gfx1250_facts.py

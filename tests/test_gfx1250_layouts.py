@@ -20,43 +20,33 @@ from typing import Any
 import pytest
 from conftest import require_shared
 
+from instructions import find_architecture
+from instructions.gfx1250_provenance import CONFIDENCES, SOURCES, Provenance
 from layouts.core import Layout, Place
-from layouts.gfx1250 import (
-    CONFIDENCES,
-    FORMAT_BITS,
-    FORMATS,
-    SOURCES,
-    Provenance,
-    Shape,
-    operand,
-)
+from layouts.gfx1250 import FORMAT_BITS, FORMATS, operand
 
 DATA = Path(__file__).resolve().parent / "data"
 MC_DATA = DATA / "gfx1250_llvm_mc.txt"
 MCA_DATA = DATA / "gfx1250_llvm_mca.txt"
 
 WAVE32 = 32
-BITS = {"f32": 32, "f16": 16, "bf16": 16, "fp8": 8, "bf8": 8, "iu8": 8, "f8f6f4": 8, "f4": 4,
-        "f64": 64, "i32": 32, "bf16f32": 32}
 
 
 # ---- helpers
 
-def shape_of(mnemonic: str) -> Shape:
-    """The Shape of a gfx1250 mnemonic (test-side reading of the name)."""
-    tokens = mnemonic.split("_")
-    scaled = tokens[2] in ("scale", "scale16")
-    rest = tokens[3:] if scaled else tokens[2:]
-    out, dims, ops = rest[0], rest[1], rest[2:]
-    m, n, k = (int(x) for x in dims.split("x"))
-    a, b = ops[0], ops[-1]
-    sparse = tokens[1] == "swmmac"
-    c_bits = BITS[out]
-    d_bits = 16 if out == "bf16f32" and not sparse else c_bits
-    block = (16 if tokens[2] == "scale16" else 32) if scaled else 0
-    return Shape(m, n, k, BITS[a], BITS[b], c_bits, d_bits, sparse, block,
-                 f8f6f4=a == "f8f6f4", dedicated_fp8=k == 128 and a in ("fp8", "bf8"),
-                 bf16f32=out == "bf16f32")
+def shape_of(mnemonic: str) -> Any:
+    """The instruction record of a gfx1250 (else gfx1251) mnemonic: what the generators
+    read (layouts.gfx1250.operand)."""
+    for arch in ("gfx1250", "gfx1251"):
+        for inst in find_architecture(arch).instructions:
+            if inst.mnemonic == mnemonic:
+                return inst
+    raise KeyError(mnemonic)
+
+
+def with_formats(inst: Any, fa: str, fb: str) -> Any:
+    """An f8f6f4 instruction with A in format fa and B in fb (matrix_a/b_fmt names)."""
+    return inst.with_formats(FORMATS.index(fa), FORMATS.index(fb))
 
 
 def slot_text(place: Place) -> str:
@@ -158,12 +148,12 @@ def fmt_mods(fa: str, fb: str) -> str:
                     if x)
 
 
-def operand_matrices(shape: Shape) -> list[str]:
+def operand_matrices(shape: Any) -> list[str]:
     mats = ["A", "B", "D"] + (["K"] if shape.sparse else ["C"])
-    return mats + (["SA", "SB"] if shape.scale_block else [])
+    return mats + (["SA", "SB"] if shape.scale_k else [])
 
 
-def every_case() -> Iterator[tuple[str, Shape, str]]:
+def every_case() -> Iterator[tuple[str, Any, str]]:
     """(label, shape, matrix) of every operand of every instruction under every format
     pair and scale lane half."""
     for cpu in ("gfx1250", "gfx1251"):
@@ -171,7 +161,7 @@ def every_case() -> Iterator[tuple[str, Shape, str]]:
             shape = shape_of(name)
             pairs = [(fa, fb) for fa in FORMATS for fb in FORMATS] if shape.f8f6f4 else [None]
             for pair in pairs:
-                s = shape.with_formats(*pair) if pair else shape
+                s = with_formats(shape, *pair) if pair else shape
                 for matrix in operand_matrices(s):
                     yield f"{name} {pair or ''} {matrix}", s, matrix
 
@@ -206,8 +196,8 @@ LAYOUT_FACTS = [
     ("G-F8-6", "v_wmma_i32_16x16x64_iu8", "A", 2, 40, "v6{2}.[7:0]"),
     ("G-SP-1", "v_swmmac_f32_16x16x64_f16", "A", 5, 40, "v2{21}.[31:0]"),
     ("G-SP-2", "v_swmmac_f32_16x16x64_f16", "A", 0, 62, "v7{16}.[31:0]"),
-    ("G-SP-3", "v_swmmac_f32_16x16x64_f16", "B", 40, 3, "v12{3}.[15:0]"),
-    ("G-SP-4", "v_swmmac_f32_16x16x64_f16", "B", 17, 3, "v0{19}.[31:16]"),
+    # G-SP-3 and G-SP-4 (S19's B) are the contested alternative since issue 19:
+    # tests/test_gfx1250_sources.py checks them against it (tests/data/gfx1250_sources.txt).
     ("G-SP-5", "v_swmmac_f32_16x16x64_f16", "B", 63, 15, "v15{31}.[31:16]"),
     ("G-SP-6", "v_swmmac_f32_16x16x64_f16", "K", 5, 45, "v0{21}.[15:12]"),
     ("G-SP-7", "v_swmmac_f32_16x16x64_f16", "K", 0, 0, "v0{0}.[3:0]"),
@@ -253,7 +243,7 @@ def test_format_fact(fid: str, fa: str, fb: str, matrix: str, row: int, col: int
                      text: str) -> None:
     for name in (F8F6F4, "v_wmma_scale_f32_16x16x128_f8f6f4",
                  "v_wmma_scale16_f32_16x16x128_f8f6f4"):
-        shape = shape_of(name).with_formats(fa, fb)
+        shape = with_formats(shape_of(name), fa, fb)
         assert where(operand(shape, matrix).layout, row, col) == text, (fid, name)
 
 
@@ -278,10 +268,11 @@ def test_scale_fact(fid: str, mnemonic: str, matrix: str, select: int, row: int,
 
 
 def test_32x16_a_follows_the_fp4_table_per_16_rows() -> None:
-    """G-F4-6 (INF): rows 16q..16q+15 in VGPRs 8q..8q+7, each with the FP4 table."""
+    """G-F4-6 (SRC since issue 19: aiter, AI-A-1): rows 16q..16q+15 in VGPRs 8q..8q+7,
+    each with the FP4 table."""
     a32 = operand(shape_of("v_wmma_f32_32x16x128_f4"), "A").layout
     assert where(a32, 20, 5) == "v8{4}.[23:20]"
-    fp4 = operand(shape_of(F8F6F4).with_formats("fp4", "fp4"), "A").layout
+    fp4 = operand(with_formats(shape_of(F8F6F4), "fp4", "fp4"), "A").layout
     for row in range(32):
         for k in range(128):
             p, q = a32.places(row, k)[0], fp4.places(row % 16, k)[0]
@@ -370,7 +361,7 @@ def test_f8f6f4_register_counts_per_format() -> None:
                  "v_wmma_scale16_f32_16x16x128_f8f6f4"):
         for fa in FORMATS:
             for fb in FORMATS:
-                shape = shape_of(name).with_formats(fa, fb)
+                shape = with_formats(shape_of(name), fa, fb)
                 assert operand(shape, "A").layout.register_count == want[fa]
                 assert operand(shape, "B").layout.register_count == want[fb]
 
@@ -386,9 +377,9 @@ def test_register_counts_match_llvm_for_every_instruction() -> None:
         shape = shape_of(name)
         pairs = [(fa, fb) for fa in FORMATS for fb in FORMATS] if shape.f8f6f4 else [None]
         for pair in pairs:
-            if pair and shape.scale_block and pair[0] != pair[1]:
+            if pair and shape.scale_k and pair[0] != pair[1]:
                 continue  # scaled forms: widths probed on the diagonal
-            s = shape.with_formats(*pair) if pair else shape
+            s = with_formats(shape, *pair) if pair else shape
             accepted = llvm_widths(name, fmt_mods(*pair) if pair else "")
             for matrix in operand_matrices(s):
                 count = operand(s, matrix).layout.register_count
@@ -532,7 +523,7 @@ def test_encodings_from_the_fact_sheet() -> None:
         "enc [0x00,0x00,0x35,0xcc,0x01,0x05,0x02,0x04]"                        # G-ENC-16
 
 
-def fmt_line(shape: Shape, fa: str, fb: str) -> str:
+def fmt_line(shape: Any, fa: str, fb: str) -> str:
     """The recorded probe line of F8F6F4 with formats fa, fb (no other modifier)."""
     mods = fmt_mods(fa, fb)
     for _, line, _ in mc_rows():
@@ -628,9 +619,12 @@ CHECKED = ({fid for fid, *_ in LAYOUT_FACTS} | {fid for fid, *_ in FORMAT_FACTS}
            | {fid for fid, *_ in SCALE_FACTS} | {fid for fid, *_ in REG_FACTS}
            | {fid for fid, *_ in LEGALITY}
            | {"G-LEG-1", "G-LEG-2", "G-LEG-7", "G-CD32-4", "G-A16-5", "G-F4-6", "G-F8-5"}
+           | {"G-SP-3", "G-SP-4"}
            | {f"G-ENC-{n}" for n in range(1, 17)} | {"G-REG-7"})
-NOT_PLACEABLE = {"G-SP-8": "index_key=1 of the 16-bit SWMMAC: NOT FOUND (shown as key 0)",
-                 "G-SP-9": "8-bit SWMMAC layouts: NOT FOUND (our choice, INF)"}
+NOT_PLACEABLE = {"G-SP-8": "index_key=1 of the 16-bit SWMMAC: NOT FOUND in the fact sheet; "
+                           "decided in issue 19 (test_gfx1250_sources.py, RJ-KEY-1)",
+                 "G-SP-9": "8-bit SWMMAC layouts: NOT FOUND in the fact sheet; decided in "
+                           "issue 19 from composable_kernel (test_gfx1250_sources.py)"}
 
 
 def test_every_part1_fact_is_checked() -> None:
@@ -652,13 +646,17 @@ def test_provenance_records() -> None:
 
 # ---- live: the installed llvm-mc-22 still gives the recorded answers
 
-def _regen_module() -> Any:
-    spec = importlib.util.spec_from_file_location("regen_gfx1250_llvm",
-                                                  DATA / "regen_gfx1250_llvm.py")
+def data_script(name: str) -> Any:
+    """The regeneration script tests/data/<name>.py, loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, DATA / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _regen_module() -> Any:
+    return data_script("regen_gfx1250_llvm")
 
 
 def test_recording_lists_the_regenerator_probes() -> None:

@@ -18,8 +18,6 @@ SKIPPED = ("tests", "instructions", "bench", "docs", ".ci", ".git", ".venv", "ve
 # Files (or folders) that still key data by name, each with what mends it; the list is
 # to be emptied, not grown:
 PENDING = {
-    # the product names move next to the instruction table (issue 19's split)
-    "layouts/gfx1250.py": "PRODUCT_NAMES keyed by architecture",
 }
 
 

@@ -1,0 +1,211 @@
+"""Where each gfx1250 / gfx1251 fact and layout comes from: the `Provenance` record
+(source key, confidence, note and, for a contested fact, each other source's answer),
+the source keys and the provenance of every family of placements and facts that
+layouts/gfx1250.py generates (issue 19: docs/gfx1250.md).
+
+Confidences (keys of the fact sheet ../shared/facts/gfx1250_rdna4.md):
+  SRC  read in a primary source (LLVM, an AMD code base)
+  SEC  a secondary source that claims to reproduce the CDNA5 ISA tables (S19), with
+       corroboration where noted
+  CONV a layout AMD code uses for dense WMMA; the ISA table was not found; any K order
+       shared by A and B gives the same product
+  INF  our inference or choice where no source pins the layout (the note says which)
+"""
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
+    from typing import Any
+
+
+class Provenance:
+    """Where a fact or layout comes from: a source key (see SOURCES), a confidence
+    (SRC, SEC, CONV, INF), a note saying what rests on what and, where sources conflict
+    (the fact is contested), each alternative as (source, what it answers instead)."""
+    __slots__ = ("alternatives", "confidence", "note", "source")
+
+    def __init__(self, source: str, confidence: str, note: str = "",
+                 alternatives: tuple[tuple[str, str], ...] = ()) -> None:
+        if confidence not in CONFIDENCES:
+            raise ValueError(f"confidence {confidence!r}: allowed {', '.join(CONFIDENCES)}")
+        self.source, self.confidence, self.note = source, confidence, note
+        self.alternatives = alternatives
+
+    def __repr__(self) -> str:
+        return f"Provenance({self.source!r}, {self.confidence!r}, {self.note!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Provenance) and self.as_tuple() == other.as_tuple()
+
+    def __hash__(self) -> int:
+        return hash(self.as_tuple())
+
+    @property
+    def contested(self) -> bool:
+        return bool(self.alternatives)
+
+    def as_tuple(self) -> tuple[str, str, str, tuple[tuple[str, str], ...]]:
+        return (self.source, self.confidence, self.note, self.alternatives)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source, "confidence": self.confidence,
+                               "note": self.note, "contested": self.contested}
+        if self.alternatives:
+            out["alternatives"] = [{"source": s, "answer": a} for s, a in self.alternatives]
+        return out
+
+
+# Source keys a Provenance names; the descriptions are printed with them.
+SOURCES = {
+    "LLVM": "LLVM's AMDGPU assembler (llvm-mc-22, LLVM 22.1.8; tests/data/gfx1250_llvm_mc.txt)"
+            " and VOP3PInstructions.td (fact sheet S1-S4)",
+    "LLVM sched model": "LLVM's gfx1250 scheduling model (llvm-mca-22; SISchedule.td, fact "
+                        "sheet S7): the compiler's model, not the ISA's",
+    "AMD code": "AMD code bases: FlyDSL gfx1250 WMMA layouts (S16), Triton WMMA v3 linear "
+                "layouts (S13)",
+    "fact sheet S19 (secondary)": "a third-party harness quoting the CDNA5 ISA's WMMA tables "
+                                  "(fact sheet S19), corroborated by CK (S18) and Triton "
+                                  "(S13, S15)",
+    "fact sheet S20 (secondary)": "a third-party analysis citing CDNA5 ISA line numbers "
+                                  "(fact sheet S20)",
+    "secondary (product names)": "community and AMD repository statements mapping gfx1250 "
+                                 "to MI450/MI455X and gfx1251 to MI430X (fact sheet S9-S11)",
+    "our choice": "not pinned by any source found; chosen by this project (see the note)",
+    "composable_kernel": "ROCm/composable_kernel ck_tile gfx1250 WMMA/SWMMAC specialisations "
+                         "(amdgcn_mma_base K per lane and NumAccess; sparse_transforms.hpp)",
+    "rocjitsu": "ROCm/rocm-systems emulation/rocjitsu shared/mma_exec.h @6ceb4b42 (AMD's "
+                "emulator, written from the ISA XML)",
+    "aiter": "ROCm/aiter @e4048607 aiter/ops/flydsl/kernels/mxfp4_preshuffle_gfx1250_tdm.py "
+             "(production MXFP4 GEMM on v_wmma_scale_f32_32x16x128_f4)",
+    "LLVM 22 ISel": "LLVM 22's instruction selection (clang-22 / llc-22 -mcpu=gfx1250, "
+                    "recorded in tests/data/gfx1250_sources.txt)",
+    "AMD origami": "AMD's analytical GEMM model, ROCm/rocm-libraries "
+                   "shared/origami/include/origami/hardware.hpp @0192efda (cycles per "
+                   "matrix instruction)",
+}
+
+
+CONFIDENCES = ("SRC", "SEC", "CONV", "INF")
+
+
+# ---- provenance of each family of placements (the fact sheet's §A.6-A.8)
+
+CD_SOURCE = Provenance("AMD code", "SRC", "16x16 C/D: row 8*g + VGPR (32-bit) or 8*g + "
+                       "2*VGPR + half (16-bit), column lane mod 16 (S13, S16; S19 agrees)")
+CD_32X16 = Provenance("aiter", "SRC", "32x16 C/D of *_32x16x128_f4: two stacked 16x16 tiles "
+                      "(rows 16q..16q+15 in VGPRs 8q..8q+7): aiter's epilogue reads the "
+                      "16-VGPR result as two 8-VGPR 16x16 fragments (acc[8 * fragment + i])",
+                      (("FlyDSL lib/Dialect/FlyROCDL/GFX1250/MmaAtomScale.cpp (S17, marked "
+                        "provisional)", "row 16*g + VGPR: D[i][j] in v(i mod 16){j + 16*"
+                        "floor(i/16)}"),))
+CD_F64 = Provenance("our choice", "INF", "f64 C/D (gfx1251): not found; chosen as the 32-bit "
+                    "C/D rule with one VGPR pair per value (row 8*g + pair)")
+CD_BF16F32_SPARSE = Provenance("our choice", "INF", "v_swmmac_bf16f32 D: LLVM models it as "
+                               "8 VGPRs of f32 (v8f32, tied to C); the meaning of its bf16 "
+                               "output was not found: shown as the 32-bit C/D layout")
+DENSE_K_ORDER = Provenance("our choice", "CONV", "dense A/B K order: the ISA table was not "
+                           "found; chosen as the fact sheet's recommended order (128-bit "
+                           "chunks alternate between the lane halves, the rule of the "
+                           "f8f6f4 tables; FlyDSL/Triton use it for 16-bit); any K order "
+                           "shared by A and B gives the same product")
+F32_K_ORDER = Provenance("AMD code", "CONV", "16x4 f32 A/B: k = 2*g + VGPR (FlyDSL S16; the "
+                         "S19 load order agrees); the ISA table was not found")
+F64_K_ORDER = Provenance("our choice", "INF", "16x4 f64 A/B (gfx1251): not found; chosen as "
+                         "the f32 rule, k = 2*g + value, one VGPR pair per value")
+F8F6F4_TABLE = Provenance("composable_kernel", "SRC", "f8f6f4 A/B: fp8/bf8 in 16-byte "
+                          "chunks, fp6/bf6 in 32-value chunks, fp4 in 16-byte chunks per "
+                          "lane half (the tables S19 quotes); CK's scale_gfx125.hpp "
+                          "(@219f222c) gives NumAccess 4 for an fp8 operand and 2 for the "
+                          "f6/f4 one of every mixed pair (1/1 when both are 8-bit or both "
+                          "sub-byte), the only split that lets A and B of different formats "
+                          "meet; FlyDSL's fp8 x MXFP4 GEMM (@11c4174d kernels/gemm/"
+                          "gemm_a8w4_mxscale_gfx1250.py) loads the fp8 operand's lane half g "
+                          "as the 16-byte chunks 16g + 32j; Triton's scaled fp4 operand "
+                          "(S13, S15) agrees")
+FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*: same size "
+                           "as f8f6f4 with FP8/BF8; assumed to share its table (S19); their "
+                           "own ISA table was not found")
+A_32X16 = Provenance("aiter", "SRC", "32x16x128 f4 A: rows 16q..16q+15 in VGPRs 8q..8q+7, "
+                     "each with the FP4 table: aiter builds A as two 8-VGPR 16-row halves "
+                     "(load_half(2*wn), load_half(2*wn + 1)); S20 says the same")
+SPARSE_A_RJ = ("rocjitsu", "stored A' in the dense rule (128-bit chunks of stored values "
+               "alternate between the lane halves), with B and the index moved to match: "
+               "the same pairing of A, B and index up to one shared K permutation (same "
+               "product)")
+SPARSE_16 = Provenance("composable_kernel", "SRC", "16-bit SWMMAC A: lane half g stores the "
+                       "pairs of K 32g..32g+31 (CK: 32 K per lane, one access; the S19 "
+                       "table agrees)", (SPARSE_A_RJ,))
+SPARSE_8_A = Provenance("composable_kernel", "SRC", "8-bit SWMMAC A: lane half g stores the "
+                        "pairs of K 64g..64g+63 (CK: 64 K per lane, one access)",
+                        (SPARSE_A_RJ,))
+SPARSE_B = Provenance("composable_kernel", "SRC", "SWMMAC B: lane half g holds K/2 "
+                      "contiguous K (32g.. for 16-bit, 64g.. for 8-bit), the K its A "
+                      "pairs come from (CK: kABKPerLane 32/64, NumAccess 1). rocjitsu "
+                      "pairs A and B the same way (in another register order)",
+                      (("fact sheet S19 (secondary); this tool before issue 19",
+                        "256-bit chunks alternate between the lane halves: "
+                        "v_swmmac_f32_16x16x64_f16 B[16][0] = v0{16}.[15:0] (CK: "
+                        "v8{0}.[15:0]); 8-bit B[32][0] = v0{16}.[7:0] (CK: v8{0}.[7:0])"),
+                       ("rocjitsu", "B[16][0] = v0{16}.[15:0] too, but with A' k' 8-15 "
+                        "also in lanes 16-31 (see the A alternative)")))
+INDEX_KEY_NOTE = ("index_key 1 reads the upper half of the operand (bits [31:16] of the "
+                  "16-bit forms' VGPR, the second VGPR of the 8-bit forms) as the lane's "
+                  "first half of entries; the later entries, shown past the operand's end, "
+                  "read as 0 (rocjitsu read_swmmac_index_set; LLVM 22 selects index_key:1 "
+                  "for index >> 16 and index >> 32, the same reading)")
+INDEX_ALTERNATIVES = (("LLVM VOP3PInstructions.td (IndexType 16/32), clang-22's 8-bit "
+                       "builtins (a 32-bit int index; only the first of the two VGPRs is "
+                       "loaded) and composable_kernel (passes one int32 index)",
+                       "one instruction reads half the operand (16 bits / 32 bits), "
+                       "index_key choosing the half; then a lane's 16 (8-bit: 32) stored "
+                       "values cannot all have a 2-bit field: the sources are not "
+                       "consistent with each other"),)
+INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
+                      "position per stored A value in the lane's order, i.e. group G of row "
+                      "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "
+                      "@0324c72d, rocjitsu and S19 agree); " + INDEX_KEY_NOTE,
+                      INDEX_ALTERNATIVES)
+INDEX_8 = Provenance("composable_kernel", "SRC", "64-bit index of the 8-bit SWMMAC: a 2-bit "
+                     "position per stored A value, group G of row i in lane i + "
+                     "16*floor(G/16), bits 4*(G mod 16) (CK packs 32 fields in two words; "
+                     "rocjitsu reads 32 entries from the two VGPRs); " + INDEX_KEY_NOTE,
+                     INDEX_ALTERNATIVES)
+SCALE_32 = Provenance("aiter", "SRC", "scale operands: row/column in lane (mn + 16*"
+                      "matrix_*_scale), byte kb = K block of 32 (S19; aiter selects the B "
+                      "scale's lane half per 16-row tile with scaleBType; Triton S14, S15)")
+SCALE_16 = Provenance("our choice", "INF", "scale16: byte kb (K block of 16) of the 64-bit "
+                      "operand, low dword = blocks 0-3; the block order was not found")
+SCALE_32X16_A = Provenance("aiter", "SRC", "32x16x128 f4 A scales: row r in lane r (all 32 "
+                           "lanes), one byte per K block (aiter loads them per full lane; "
+                           "S20 agrees); matrix_a_scale moves nothing we can place",
+                           (("composable_kernel (ck amd_wmma, 'fix ScaleOpselA as 1')",
+                             "passes matrix_a_scale = 1; FlyDSL's test "
+                             "mma_scale_gfx1250.mlir and aiter pass 0 (row0)"),))
+
+
+# ---- provenance of the facts (-d, --json)
+
+# Product names: not in any LLVM or AMD document (LLVM says "TBA"); from secondary
+# sources (fact sheet §A.1: S9 calculator issue, S10 AMD's FlyDSL, S11 press).
+PRODUCT_NAMES = {"GFX1250": "CDNA 5, Instinct MI450 series (MI450X, MI455X)",
+                 "GFX1251": "Instinct MI430X"}
+PRODUCT_SOURCE = Provenance("secondary (product names)", "SEC",
+                            "LLVM lists the product as TBA; AMD's ISA XML calls gfx1250 "
+                            "'CDNA 5' (S12, secondhand); MI450/MI455X and MI430X from S9-S11")
+LLVM_FACTS = Provenance("LLVM", "SRC", "opcodes, operand widths per format, modifier "
+                        "legality and wave32-only: llvm-mc-22 (LLVM 22.1.8), recorded in "
+                        "tests/data/gfx1250_llvm_mc.txt")
+F64_FACTS = Provenance("LLVM", "SRC", "v_wmma_f64_16x16x4_f64: LLVM's gfx1251 MC test (fact "
+                       "sheet S4); LLVM 22.1.8 does not know it yet (recorded: 'invalid "
+                       "instruction'), so no scheduling-model latency")
+LATENCY = Provenance("LLVM sched model", "SRC", "llvm-mca-22 latency of LLVM's gfx1250 "
+                     "scheduling model (tests/data/gfx1250_llvm_mca.txt): the compiler's "
+                     "model, not the ISA's; the CDNA5 ISA gives no WMMA cycle counts. "
+                     "SISchedule.td (S7) gives f8f6f4 with an fp8/bf8 operand 16, which "
+                     "llvm-mca (MC level) does not resolve: it reports 8 for every format")
+CLAMP = Provenance("LLVM", "SRC", "clamp on iu8: LLVM 22 accepts it (WMMA and SWMMAC); an "
+                   "older LLVM snapshot rejected it (S3e)")
+INDEX_WIDTH_16 = Provenance("LLVM", "SRC", "16-bit SWMMAC index: 1 VGPR (LLVM 22); a 2-bit "
+                            "field per stored A value fills its 32 bits")
+INDEX_WIDTH = Provenance("LLVM", "SRC", "8-bit SWMMAC index: 2 VGPRs (v[n:n+1]) in LLVM 22, "
+                         "which rejects one VGPR; older snapshots wrote one (S2, S2o)")
