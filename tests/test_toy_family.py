@@ -9,7 +9,8 @@ import pytest
 from conftest import call
 
 import instructions
-import matrix_api
+import matrix_library.catalog
+import matrix_library.checks
 from instructions import Architecture
 from instructions.model import family as table_block
 from layouts import family as registry
@@ -51,7 +52,8 @@ def toy(monkeypatch):
     monkeypatch.setitem(sys.modules, "toy_layouts", GENERATOR)
     archs = (*instructions.ARCHITECTURES, TOY)
     monkeypatch.setattr(instructions, "ARCHITECTURES", archs)
-    monkeypatch.setattr(matrix_api, "ARCHITECTURES", archs)
+    for module in (matrix_library.checks, matrix_library.catalog):  # (the library's copies)
+        monkeypatch.setattr(module, "ARCHITECTURES", archs)
     monkeypatch.setitem(instructions._BY_NAME, "TOY", TOY)
     monkeypatch.setitem(registry.FAMILIES, "toy", FAMILY)
     monkeypatch.setattr(instructions, "_TABLES", dict(instructions._TABLES))
