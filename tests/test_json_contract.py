@@ -33,6 +33,12 @@ COMMANDS = {
                       CDNA3 + ["--linear-layout", "-B", "--blgp", "0"],
                       ["-a", "cdna3", "-i", "v_mfma_f32_16x16x4_4b_f16", "--linear-layout", "-A",
                        "--cbsz", "2", "--abid", "1"]],
+    "lds": [["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64",
+             "--load", "ds_read_b64"]],
+    "lds_search": [["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64",
+                    "--lds-search"]],
+    "convert": [["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
+                 "v_mfma_f32_16x16x16_f16:A"]],
 }
 
 
