@@ -127,7 +127,14 @@ MODIFIER_LIMIT = 255
 def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
     """Modifiers from None, a Modifiers value, or a mapping of names (cbsz, abid, blgp,
     opsel, neg, neg_hi, ...) to whole numbers; keyword arguments add to them. Every
-    value is checked (a Modifiers value too): whole numbers >= 0, not bools."""
+    value is checked (a Modifiers value too): whole numbers >= 0, not bools, at most
+    MODIFIER_LIMIT."""
+    return _modifiers(mods, values, bounded=True)
+
+
+def _modifiers(mods: ModifierValues, values: dict[str, int], bounded: bool) -> Modifiers:
+    """modifiers(); `bounded` False where the instruction is known, whose legality check
+    (layouts/legality.py) bounds every value before use and names its own range."""
     if isinstance(mods, Modifiers):
         given: dict[object, object] = dict(mods._asdict().items())
     elif mods is None or hasattr(mods, "items"):
@@ -144,7 +151,7 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
             raise CalcError(f"unknown modifier {shown(key)}; the modifiers are "
                             f"{', '.join(fields)}")
         chosen[name] = whole(f"modifier {name}", value)
-        if chosen[name] > MODIFIER_LIMIT:
+        if bounded and chosen[name] > MODIFIER_LIMIT:
             raise CalcError(f"modifier {name} = {shown(value)} is out of range: no "
                             f"instruction takes more than {MODIFIER_LIMIT}")
     result = Modifiers(**chosen)
@@ -181,7 +188,7 @@ def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
     fields = instruction(inst).format_fields
     if not fields:
         return inst
-    checked = modifiers(mods)
+    checked = _modifiers(mods, {}, bounded=False)
     codes = {name: getattr(checked, name) for name in fields}
     check_modifiers(inst, "A", Modifiers(**codes), False)
     return inst.with_formats(*codes.values())
@@ -194,7 +201,8 @@ def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     `output_calc`: check the modifiers as for an output calculation (-o), which lets
     D take the modifiers of the inputs."""
     inst = instruction(inst)
-    name, checked, size = matrix_name(inst, matrix), modifiers(mods), wave_size(inst, wave)
+    name, size = matrix_name(inst, matrix), wave_size(inst, wave)
+    checked = _modifiers(mods, {}, bounded=False)  # (the legality check names the range)
     check_modifiers(inst, name, checked, bool(output_calc), "get", size)
     check_matrix(inst, name)
     return cached_operand(with_formats(inst, checked), name, checked, size)
