@@ -38,6 +38,8 @@ PROBES = [
      ["modifiers", "'garbage'"]),
     ("catalog({'type': 5})", lambda: api.catalog({"type": 5}), ["type=", "5"]),
     ("locate cbsz 10**30", lambda: api.locate(CDNA3, "A", mods={"cbsz": 10**30}),
+     ["cbsz", "100 bits", "only 0"]),
+    ("modifiers cbsz 10**30", lambda: api.modifiers({"cbsz": 10**30}),
      ["cbsz", "1" + "0" * 30, "255"]),
     ("locate cbsz 2**63", lambda: api.locate(CDNA3, "A", mods={"cbsz": 2**63}), ["cbsz"]),
     ("locate cbsz 10**10", lambda: api.locate(CDNA3, "A", mods={"cbsz": 10**10}),
