@@ -132,7 +132,7 @@ def _mask(mask: int) -> str:
     return f"0x{mask:x}ull"
 
 
-def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
+def _statements(conv: Any) -> tuple[list[str], list[str]]:
     """(statements, constant tables) of the program."""
     plan = conv.plan
     regs = plan.source_registers
@@ -212,15 +212,11 @@ def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
     return out, tables
 
 
-def function_name(conv: Any) -> str:
-    return "mc_convert"
-
-
 def words_function(conv: Any, name: str = "mc_convert") -> str:
     """The plain-C function of the program (also compiled by the host harness)."""
     plan = conv.plan
     lds = plan.route == "lds"
-    body, tables = _statements(conv, lds)
+    body, tables = _statements(conv)
     src_words = plan.source_fragments * plan.source_registers
     dst_words = plan.fragments * plan.registers
     extra = ", void* lds" if lds else ""

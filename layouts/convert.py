@@ -231,7 +231,7 @@ def overall(moves: Iterable[Move]) -> str:
 Piece = tuple[int, int, int, int, int, int, int]
 
 
-def _pieces(moves: list[Move], convert: str) -> dict[tuple[int, int], dict[int, list[Piece]]]:
+def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     """{(fragment, register): {lane: pieces}} of every destination register. 64-bit
     values are two 32-bit pieces; a converted value reads its whole 32-bit source."""
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
@@ -592,7 +592,7 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     ops: list[Op] = []
     shared: dict[tuple[object, ...], str] = {}
     serial = 0
-    for (t, reg), lanes in sorted(_pieces(moves, convert).items()):
+    for (t, reg), lanes in sorted(_pieces(moves).items()):
         trials = []
         for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
             b = _Builder(arch, wave, convert, pack_issues, shared)

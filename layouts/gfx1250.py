@@ -236,7 +236,7 @@ VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
                "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
 
 
-def family_layout(inst: Any, matrix: str, wave: int, mods: Any) -> Layout:
+def family_layout(inst: Any, matrix: str, _wave: int, mods: Any) -> Layout:
     """FAMILIES["gfx1250"]: the layout of `matrix` (the reuse hints move nothing)."""
     return sourced(inst, matrix, mods).layout
 

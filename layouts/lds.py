@@ -362,9 +362,8 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
     return found
 
 
-def _legality(frag: Fragment, facts: LdsFacts, load: Load, j: int,
-              found: list[int | None]) -> str:
-    """Why load j is illegal ('' when legal)."""
+def _legality(frag: Fragment, load: Load, found: list[int | None]) -> str:
+    """Why the load is illegal ('' when legal)."""
     wave = frag.operand.wave
     if load.waves and wave not in load.waves:
         return f"it runs in wave{'/'.join(map(str, load.waves))} only, not wave{wave}"
@@ -434,7 +433,7 @@ def _try(frag: Fragment, facts: LdsFacts, model: PhaseModel, load: Load
         found = _sources(frag, used, j)
         if isinstance(found, str):
             return found
-        illegal = _legality(frag, facts, used, j, found)
+        illegal = _legality(frag, used, found)
         if illegal:
             return illegal
         row = model.row(used.phase_bits)

@@ -202,7 +202,7 @@ def test_a_real_process_reports_an_error_without_traceback():
 
 
 def test_a_defect_is_reported_on_one_line(monkeypatch):
-    def broken(args):
+    def broken(_args):
         raise RuntimeError("two\nlines")
     monkeypatch.setattr(matrix_cli, "run", broken)  # main() lives in matrix_cli
     status, out, err = call(DENSE + ["-g", "-A"])

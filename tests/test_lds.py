@@ -25,7 +25,7 @@ def plan(arch, name, matrix="A", **options):
 
 # ---- C.2: conflicts of operand-fragment loads (default model L12/L13/L15)
 
-@pytest.mark.parametrize("row, arch, name, options, worst", [
+@pytest.mark.parametrize("_row, arch, name, options, worst", [
     ("a", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2}, 4),   # b128, chunk l/16
     ("b", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2, "pad": 8}, 2),
     ("c", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2, "swizzle": "8,1,8"}, 1),
@@ -36,7 +36,7 @@ def plan(arch, name, matrix="A", **options):
     ("h", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64", "pad": 4}, 1),
     ("h'", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64", "swizzle": "4,1,16"}, 1),
 ])
-def test_section_c2(row, arch, name, options, worst):
+def test_section_c2(_row, arch, name, options, worst):
     found = plan(arch, name, tile="16x64", **options)
     assert found.worst == worst
     assert all(phase.conflict == worst for load in found.loads for phase in load.phases)
