@@ -731,16 +731,10 @@ def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
     return (REPACK,) * (len(parts) - 1)
 
 
-def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-                pair: tuple[str, ...], single: tuple[str, ...], fragments: int,
-                registers: int
-                ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
-    """The round trip through LDS: every source lane stores each value (converted
-    first) at the byte its destination slot has in a lane-major copy of the destination
-    fragments (`registers` each), then every lane loads its registers. None when a slot
-    is not byte-aligned. Returns (ops, counts, LDS bytes per wave)."""
-    words = fragments * registers
-    lane_bytes = 4 * words
+def _store_tables(moves: list[Move], lane_bytes: int, registers: int
+                  ) -> dict[tuple[int, int, int, int], dict[int, list[int]]] | None:
+    """{source value (fragment, register, lo, width): {source lane: the LDS bytes it is
+    stored at}} of lds_program, or None when a slot is not byte-aligned."""
     tables: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
     for move in moves:
         to, src = move.to, move.source
@@ -750,7 +744,12 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         address = to.lane * lane_bytes + (to.fragment * registers + to.reg) * 4 + to.lo // 8
         key = (src.fragment, src.reg, src.lo, src.width)
         tables.setdefault(key, {}).setdefault(src.lane, []).append(address)
-    dbits = moves[0].to.width
+    return tables
+
+
+def _store_items(tables: dict[tuple[int, int, int, int], dict[int, list[int]]], wave: int,
+                 convert: str, dbits: int) -> list[_Item]:
+    """The stores of lds_program (before merging), one per copy of each source value."""
     items: list[_Item] = []
     for (f, reg, lo, width), by_lane in sorted(tables.items()):
         copies = max(len(a) for a in by_lane.values())
@@ -762,7 +761,37 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
                 items.append(_Item(halves, 64, table))
             else:
                 items.append(_Item([[(_svar(f, reg), lo, width, 0, dbits)]], dbits, table))
-    items = _merge(items)
+    return items
+
+
+def _loads(arch: ArchMoves, words: int, registers: int) -> list[Op]:
+    """The widest LDS loads that fill every destination register of lds_program."""
+    ops: list[Op] = []
+    at = 0
+    while at < words:
+        n = max(b for b in LOAD_BITS if b // 32 <= words - at) // 32
+        for k in range(n):
+            t, reg = divmod(at + k, registers)
+            ops.append(Op("load", f"d{t}_{reg}", (), 4 * (at + k),
+                          (arch.lds(32 * n, load=True),) if k == 0 else ()))
+        at += n
+    return ops
+
+
+def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
+                pair: tuple[str, ...], single: tuple[str, ...], fragments: int,
+                registers: int
+                ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
+    """The round trip through LDS: every source lane stores each value (converted
+    first) at the byte its destination slot has in a lane-major copy of the destination
+    fragments (`registers` each), then every lane loads its registers. None when a slot
+    is not byte-aligned. Returns (ops, counts, LDS bytes per wave)."""
+    words = fragments * registers
+    lane_bytes = 4 * words
+    tables = _store_tables(moves, lane_bytes, registers)
+    if tables is None:
+        return None
+    items = _merge(_store_items(tables, wave, convert, moves[0].to.width))
     ops: list[Op] = []
     count = 0
     for item in items:
@@ -779,14 +808,7 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         ops.append(Op("store", "", tuple(args), (item.bits, item.table),
                       (arch.lds(item.bits),)))
     ops.append(Op("sync", "", (), None, (WAIT,)))
-    at = 0
-    while at < words:
-        n = max(b for b in LOAD_BITS if b // 32 <= words - at) // 32
-        for k in range(n):
-            t, reg = divmod(at + k, registers)
-            ops.append(Op("load", f"d{t}_{reg}", (), 4 * (at + k),
-                          (arch.lds(32 * n, load=True),) if k == 0 else ()))
-        at += n
+    ops += _loads(arch, words, registers)
     ops.append(Op("sync", "", (), None, (WAIT,)))
     counts: dict[str, int] = {}
     for op in ops:
