@@ -433,6 +433,16 @@ EMULATED = [  # (arch, instruction, matrix, tile, options)
 ]
 
 
+def _emulated(output):
+    """({(lane, register): word}, {(lane, load): address}) the emulation printed."""
+    words, addresses = {}, {}
+    for line in output.split("\n"):
+        if line:
+            kind, lane, at, value = line.split()
+            (words if kind == "r" else addresses)[int(lane), int(at)] = int(value)
+    return words, addresses
+
+
 @pytest.mark.parametrize("arch, name, matrix, tile, options", EMULATED)
 def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     """gcc runs the emitted code lane by lane: every lane's address for every load is
@@ -453,11 +463,7 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     subprocess.run(["gcc", "-O1", "-Wall", "-Werror", "-o", str(tmp_path / "lds"),
                     str(source)], check=True)
     run = subprocess.run([str(tmp_path / "lds")], capture_output=True, text=True, check=True)
-    words, addresses = {}, {}
-    for line in run.stdout.split("\n"):
-        if line:
-            kind, lane, at, value = line.split()
-            (words if kind == "r" else addresses)[int(lane), int(at)] = int(value)
+    words, addresses = _emulated(run.stdout)
     for number, load in enumerate(found.loads):
         for lane in load.lanes:
             if lane.address is not None:
