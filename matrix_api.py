@@ -59,6 +59,35 @@ from matrix_library.queries import (
 from matrix_library.records import Calculation, Element, Entry, Location, Product, Slot
 
 if TYPE_CHECKING:
+    from layouts import Operand
+    from layouts import check_modifiers as check_modifiers
+    from layouts import formula_sections as formula_sections
+    from layouts.cdna import ABShape as ABShape
+    from layouts.cdna import CDShape as CDShape
+    from layouts.cdna import sparse_lane_k as sparse_lane_k
+    from layouts.core import BIT as BIT
+    from layouts.core import BLOCK as BLOCK
+    from layouts.core import COL as COL
+    from layouts.core import COPY as COPY
+    from layouts.core import LANE as LANE
+    from layouts.core import ROW as ROW
+    from layouts.family import family_of as family_of
+    from layouts.formulas import Lines as Lines
+    from layouts.formulas import Section as Section
+    from layouts.formulas import Text as Text
+    from layouts.fragment import Digit as Digit
+    from layouts.fragment import Fragment as Fragment
+    from layouts.fragment import bit_of as bit_of
+    from layouts.fragment import digit_value as digit_value
+    from layouts.fragment import fragment as fragment
+    from layouts.gfx1250 import FORMATS as FORMATS
+    from layouts.gfx1250 import neg_masks as neg_masks
+    from layouts.gfx1250_facts import latencies as latencies
+    from layouts.gfx1250_facts import provenance as provenance
+    from layouts.lds import LANE_MAPS as LANE_MAPS
+    from layouts.lds import LoadPlan as LoadPlan
+    from layouts.lds import alignment as alignment
+    from layouts.rdna import index_bits_per_lane as index_bits_per_lane
     from matrix_conversion import Conversion
     from matrix_library.checks import ModifierValues as ModifierValues
     from matrix_library.typed import (
@@ -82,12 +111,44 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
 
+# The engine's pieces the renderers of formats/ draw with (the fragment digits of the HIP
+# emitter, the family traits, the formula texts' shapes...): formats/ reads layouts/ only
+# through this door. Not part of the documented API; each is loaded on first use, from
+# the module named here (point queries load only what they read).
+_ENGINE = {
+    "check_modifiers": "layouts", "formula_sections": "layouts",
+    "ABShape": "layouts.cdna", "CDShape": "layouts.cdna", "sparse_lane_k": "layouts.cdna",
+    "BIT": "layouts.core", "BLOCK": "layouts.core", "COL": "layouts.core",
+    "COPY": "layouts.core", "LANE": "layouts.core", "ROW": "layouts.core",
+    "family_of": "layouts.family",
+    "Digit": "layouts.fragment", "Fragment": "layouts.fragment", "bit_of": "layouts.fragment",
+    "digit_value": "layouts.fragment", "fragment": "layouts.fragment",
+    "FORMATS": "layouts.gfx1250", "neg_masks": "layouts.gfx1250",
+    "latencies": "layouts.gfx1250_facts", "provenance": "layouts.gfx1250_facts",
+    "LANE_MAPS": "layouts.lds", "alignment": "layouts.lds",
+    "index_bits_per_lane": "layouts.rdna",
+}
+
+
 def __getattr__(name: str) -> object:
-    """The typed dictionaries, loaded on first use (they import typing_extensions)."""
+    """The typed dictionaries (they import typing_extensions) and the engine's pieces of
+    _ENGINE, loaded on first use."""
     if name in _TYPED:
         from matrix_library import typed
         return getattr(typed, name)
+    if name in _ENGINE:
+        found: object = getattr(__import__(_ENGINE[name], fromlist=["_"]), name)
+        globals()[name] = found
+        return found
     raise AttributeError(f"module 'matrix_api' has no attribute {name!r}")
+
+
+def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
+                   wave: int = 64) -> Operand:
+    """The engine's operand as is (no checks: for renderers that ask about operands they
+    know to exist; `operand` is the checked one)."""
+    from layouts import operand as made
+    return made(inst, matrix, mods, wave)
 
 
 from matrix_api_lds import LdsPlan, LdsSearch, lds_plan, lds_search  # noqa: E402  (issue 24)

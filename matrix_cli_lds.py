@@ -14,6 +14,8 @@ from instructions.record import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
+    from matrix_api_lds import LdsPlan
+
 ABSENT = ""  # an LDS option's default: not given (None: given without a value)
 
 # dest, spellings, default (as matrix_cli.VALUE_OPTIONS and FLAGS hold them)
@@ -148,21 +150,26 @@ def run_lds(args: Any, inst: Any, wave: int) -> str:
         raise
 
 
-def _run(args: Any, inst: Any, wave: int) -> str:
-    import matrix_api
-    from formats import lds as render
-    _checked(args)
-    matrix = _matrix(args)
+def _options(args: Any, inst: Any, wave: int) -> dict[str, Any]:
+    """The keyword arguments of matrix_api.lds_plan / lds_search the options give."""
     order = _value(args, "lds_order") or "k"
     if order not in ("k", "mn"):
         raise _fail(f"--lds-order takes k or mn, not {order!r}")
     swizzle = _value(args, "lds_swizzle")
-    options: dict[str, Any] = {
+    return {
         "tile": _value(args, "lds_tile"), "order": order,
         "pad": _whole(args, "lds_pad", 0), "swizzle": swizzle,
         "base": _whole(args, "lds_base", 0), "load": _value(args, "load"),
         "k_steps": _whole(args, "k_steps", 1), "model": _value(args, "lds_model"),
         "mods": _mods(args, inst), "wave": wave}
+
+
+def _run(args: Any, inst: Any, wave: int) -> str:
+    import matrix_api
+    from formats import lds as render
+    _checked(args)
+    matrix = _matrix(args)
+    options = _options(args, inst, wave)
     fmt = getattr(args, "format", None)
     fmt = fmt.lower() if isinstance(fmt, str) else None
     emit = getattr(args, "emit", None)
@@ -180,7 +187,12 @@ def _run(args: Any, inst: Any, wave: int) -> str:
         if as_json:
             return _dump("lds_search", render.search_document(search))
         return render.search_text(search)
-    plan = matrix_api.lds_plan(inst, matrix, **options)
+    return _drawn(matrix_api.lds_plan(inst, matrix, **options), fmt, as_json)
+
+
+def _drawn(plan: LdsPlan, fmt: str | None, as_json: bool) -> str:
+    """An LDS plan as --json, --format svg or html, or text."""
+    from formats import lds as render
     if as_json:
         return _dump("lds", render.document(plan))
     if fmt == "svg":

@@ -80,11 +80,8 @@ def _shown_value(value: str) -> str:
     return matrix_cli._shown(value)
 
 
-def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
-    """The command line of one /api query (without the program name). `kind`: json,
-    text, svg or hip. Empty values count as absent; unknown names are refused."""
-    query = {key: value for key, value in query.items() if value != ""}
-    mods = {m["key"]: m for m in modifier_options()}
+def _check_names(query: Mapping[str, str], kind: str, mods: Mapping[str, object]) -> None:
+    """Refuse the query names this part of the explorer does not take."""
     allowed = set(VALUES) | set(mods) | {"matrix"}
     if kind in ("json", "text"):
         allowed |= {"mode", *FILTERS}
@@ -94,36 +91,48 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
     if unknown:
         raise BadQuery(f"unknown query name {_shown_value(unknown[0])}; this part of the "
                        f"explorer takes {', '.join(sorted(allowed))}")
-    def values(*keys: str) -> list[str]:
-        found = []
-        for key in keys:
-            if key in query:
-                short, long = VALUES[key]
-                value = query[key]
-                found += [f"{long}={value}"] if value.startswith("-") else [short, value]
-        return found
 
-    words = values("arch", "inst")
+
+def _values(query: Mapping[str, str], *keys: str) -> list[str]:
+    """The options of the value names `keys` the query gives."""
+    found = []
+    for key in keys:
+        if key in query:
+            short, long = VALUES[key]
+            value = query[key]
+            found += [f"{long}={value}"] if value.startswith("-") else [short, value]
+    return found
+
+
+def _mode_words(query: Mapping[str, str], kind: str) -> list[str]:
+    """The mode (json, text: with its filters) or view (svg) options."""
     if kind in ("json", "text"):
         mode = query.get("mode")
         if mode not in MODES:
             raise BadQuery(f"mode= takes {', '.join(MODES)}, not "
                            f"{_shown_value(mode or '')}")
-        words.append(MODES[mode])
-        words += [w for key in FILTERS if key in query
-                  for w in ("--filter", f"{key}={query[key]}")]
-    elif kind == "svg":
+        return [MODES[mode]] + [w for key in FILTERS if key in query
+                                for w in ("--filter", f"{key}={query[key]}")]
+    if kind == "svg":
         view = query.get("view", "R")
         if view not in VIEWS:
             raise BadQuery(f"view= takes R or M, not {_shown_value(view)}")
-        words.append(f"-{view}")
-    if "matrix" in query:
-        matrices = _matrices()
-        if query["matrix"] not in matrices:
-            raise BadQuery(f"matrix= takes {', '.join(matrices)}, not "
-                           f"{_shown_value(query['matrix'])}")
-        words.append(matrices[query["matrix"]])
-    words += values("wave", "i", "j", "k", "block", "register", "lane", "color-by")
+        return [f"-{view}"]
+    return []
+
+
+def _matrix_words(query: Mapping[str, str]) -> list[str]:
+    if "matrix" not in query:
+        return []
+    matrices = _matrices()
+    if query["matrix"] not in matrices:
+        raise BadQuery(f"matrix= takes {', '.join(matrices)}, not "
+                       f"{_shown_value(query['matrix'])}")
+    return [matrices[query["matrix"]]]
+
+
+def _modifier_words(query: Mapping[str, str], mods: Mapping[str, Any]) -> list[str]:
+    words: list[str] = []
     for key, spec in mods.items():
         value = query.get(key)
         if value is None:
@@ -135,6 +144,18 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
             words.append(spec["option"])
         elif value.lower() not in FALSE:
             raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
+    return words
+
+
+def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
+    """The command line of one /api query (without the program name). `kind`: json,
+    text, svg or hip. Empty values count as absent; unknown names are refused."""
+    query = {key: value for key, value in query.items() if value != ""}
+    mods = {m["key"]: m for m in modifier_options()}
+    _check_names(query, kind, mods)
+    words = _values(query, "arch", "inst") + _mode_words(query, kind) + _matrix_words(query)
+    words += _values(query, "wave", "i", "j", "k", "block", "register", "lane", "color-by")
+    words += _modifier_words(query, mods)
     words += {"json": ["--json"], "svg": ["--format", "svg"], "hip": ["--emit", "hip"],
               "text": []}[kind]
     return words
@@ -175,11 +196,50 @@ API = {"/api/json": ("json", "application/json"), "/api/text": ("text", "text/pl
        "/api/svg": ("svg", "image/svg+xml"), "/api/hip": ("hip", "text/plain")}
 
 
+def _query_of(text: str) -> dict[str, str] | str:
+    """The names and values of a URL's query, or what is wrong with it."""
+    from urllib.parse import parse_qsl
+    try:
+        pairs = parse_qsl(text, keep_blank_values=True, strict_parsing=False,
+                          max_num_fields=100)
+    except ValueError as exc:
+        return f"bad query: {exc}"
+    query: dict[str, str] = {}
+    for key, value in pairs:
+        if key in query:
+            return f"{key}= is given twice; give each name once"
+        query[key] = value
+    return query
+
+
+def _headers(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
+    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
+    if "charset" not in content_type:
+        content_type += "; charset=utf-8"
+    found = [("Content-Type", content_type), ("Content-Length", str(length)),
+             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
+    if command:  # (a header is one line of printable ASCII: escape the rest)
+        printable = all(" " <= c <= "~" for c in command)
+        found.append(("X-Command-Line", command if printable else
+                      command.encode("unicode_escape").decode("ascii")))
+    return found
+
+
+def _api_answer(path: str, query_text: str) -> tuple[int, str, str, str]:
+    """(status, body, content type, command line) of the /api `path` for a URL's query."""
+    kind, content_type = API[path]
+    query = _query_of(query_text)
+    if isinstance(query, str):
+        return 400, matrix_cli.error_line(query), "text/plain", ""
+    status, body, command = answer(kind, query)
+    return status, body, content_type if status == 200 else "text/plain", command
+
+
 def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
     """A threaded HTTP server bound to (host, port), not yet serving."""
     import socket
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    from urllib.parse import parse_qsl, urlsplit
+    from urllib.parse import urlsplit
 
     files = assets()
 
@@ -189,23 +249,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         def do_GET(self) -> None:
             url = urlsplit(self.path)
             if url.path in API:
-                kind, content_type = API[url.path]
-                try:
-                    pairs = parse_qsl(url.query, keep_blank_values=True,
-                                      strict_parsing=False, max_num_fields=100)
-                except ValueError as exc:
-                    self._send(400, matrix_cli.error_line(f"bad query: {exc}"), "text/plain")
-                    return
-                query: dict[str, str] = {}
-                for key, value in pairs:
-                    if key in query:
-                        error = f"{key}= is given twice; give each name once"
-                        self._send(400, matrix_cli.error_line(error), "text/plain")
-                        return
-                    query[key] = value
-                status, body, command = answer(kind, query)
-                self._send(status, body, content_type if status == 200 else "text/plain",
-                           command)
+                self._send(*_api_answer(url.path, url.query))
             elif url.path == "/api/options":
                 import json
                 self._send(200, json.dumps(modifier_options()), "application/json")
@@ -219,16 +263,8 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         def _send(self, status: int, body: str, content_type: str, command: str = "") -> None:
             data = body.encode("utf-8")
             self.send_response(status)
-            if "charset" not in content_type:
-                content_type += "; charset=utf-8"
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            if command:  # (a header is one line of printable ASCII: escape the rest)
-                printable = all(" " <= c <= "~" for c in command)
-                self.send_header("X-Command-Line", command if printable else
-                                 command.encode("unicode_escape").decode("ascii"))
+            for name, value in _headers(content_type, len(data), command):
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(data)
 
@@ -240,7 +276,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         request_queue_size = 256  # many requests at once wait instead of being refused
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
 
-        def handle_error(self, request: Any, client_address: Any) -> None:
+        def handle_error(self, _request: Any, _client_address: Any) -> None:
             import sys
             error = sys.exc_info()[1]
             if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)

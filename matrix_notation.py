@@ -91,15 +91,9 @@ def register_texts(operand: Operand, block: int = 0) -> list[list[list[str]]]:
             for lr, br in rows]
 
 
-def slot_texts(operand: Operand, element_blocks: int
-               ) -> tuple[list[tuple[int, int, int]], list[tuple[int, list[list[str]]]]]:
-    """The -M view in bulk: (slots, rows). `slots` are the register slots (reg, lo,
-    width) that hold a value in any lane, in register then bit order; `rows` hold,
-    for every lane that holds a value, in lane order, (lane, cells) with cells[s] the
-    marked names of the elements slot s holds in that lane (in the order of
-    elements(); [] for none): what entries() answers for every register and lane,
-    without a Place per element. Elements are named as notation.element() names
-    them with `element_blocks` blocks."""
+def _keyed(operand: Operand, element_blocks: int) -> list[tuple[int, str]]:
+    """(key, element name) of every element of slot_texts, in elements() order: a slot of
+    a lane is keyed (lane << 16) + bit."""
     layout, matrix, block_of = operand.layout, operand.matrix, operand.block_source
     copies, lane_of = layout.copies, operand.lane_source
     # A slot of a lane is keyed (lane << 16) + bit: the lane and bit offsets of an
@@ -121,6 +115,20 @@ def slot_texts(operand: Operand, element_blocks: int
                  for key, name in keyed for copy in copies]
     elif copies != [0]:
         keyed = [(key + (copy << 16), name) for key, name in keyed for copy in copies]
+    return keyed
+
+
+def slot_texts(operand: Operand, element_blocks: int
+               ) -> tuple[list[tuple[int, int, int]], list[tuple[int, list[list[str]]]]]:
+    """The -M view in bulk: (slots, rows). `slots` are the register slots (reg, lo,
+    width) that hold a value in any lane, in register then bit order; `rows` hold,
+    for every lane that holds a value, in lane order, (lane, cells) with cells[s] the
+    marked names of the elements slot s holds in that lane (in the order of
+    elements(); [] for none): what entries() answers for every register and lane,
+    without a Place per element. Elements are named as notation.element() names
+    them with `element_blocks` blocks."""
+    layout = operand.layout
+    keyed = _keyed(operand, element_blocks)
     held = {key: [name] for key, name in keyed}
     if len(held) < len(keyed):  # slots holding several elements
         held = {}

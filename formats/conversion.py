@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layouts.core import Place
+from matrix_api import Place
 
 from .json_output import SCHEMA_VERSION
 from .notation import register

@@ -4,14 +4,13 @@ from __future__ import annotations
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
 from instructions.record import TYPE_CHECKING
-from layouts.family import family_of
+from matrix_api import family_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from instructions.model import Instruction
-    from layouts.formulas import Lines, Section, Text
-    from matrix_api import Facts
+    from matrix_api import Facts, Lines, Section, Text
 
 
 def _yes(value: object) -> str:
@@ -140,7 +139,7 @@ def formula_lines(title: str, lines: Lines) -> list[str]:
 def _formulas(inst: Instruction) -> Mapping[int, Section]:
     """The formulas -d prints: the reference's texts where the architecture declares
     them (formats/quirks.py), else those derived from the layouts."""
-    from layouts import formula_sections
+    from matrix_api import formula_sections
 
     from .quirks import reference_formulas
     return reference_formulas(inst) or formula_sections(inst)

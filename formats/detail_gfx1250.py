@@ -32,7 +32,7 @@ def _encoding(inst: Any) -> list[str]:
 def _formats(inst: Any) -> list[str]:
     if not inst.format_fields:
         return []
-    from layouts.gfx1250 import FORMATS
+    from matrix_api import FORMATS
     a, b = (FORMATS.index(f) for f in inst.formats or ("fp8", "fp8"))
     codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
     return ["Matrix formats:", f"    A matrix format (matrix_a_fmt {a}): {FORMAT_NAMES[a]}",
@@ -42,7 +42,7 @@ def _formats(inst: Any) -> list[str]:
 
 
 def _statistics(inst: Any) -> list[str]:
-    from layouts.gfx1250_facts import latencies
+    from matrix_api import latencies
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     latency = (f"{inst.cycles} cycles" if inst.cycles else
                "unknown (LLVM 22 does not know this instruction)")
@@ -89,7 +89,7 @@ def _fields(inst: Any) -> list[str]:
 
 
 def _modifiers(inst: Any) -> list[str]:
-    from layouts.gfx1250 import neg_masks
+    from matrix_api import neg_masks
     lo, hi = neg_masks(inst)
 
     def bits(mask: int) -> str:
@@ -134,7 +134,7 @@ def _scales(inst: Any) -> list[str]:
 
 
 def _sources(inst: Any) -> list[str]:
-    from layouts.gfx1250_facts import provenance
+    from matrix_api import provenance
     p = provenance(inst)
     names = {"A": "A layout", "B": "B layout", "C": "C layout", "D": "D layout",
              "K": "Index layout", "SA": "A scale layout", "SB": "B scale layout"}
@@ -157,7 +157,7 @@ def _sources(inst: Any) -> list[str]:
 
 
 def lines(inst: Any) -> list[str]:
-    from layouts import formula_sections
+    from matrix_api import formula_sections
     out = (_encoding(inst) + ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}",
                               f"    K: {inst.k}"]
            + _formats(inst) + _statistics(inst) + _registers(inst) + _fields(inst)

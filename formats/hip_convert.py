@@ -16,9 +16,12 @@ __shared__ memory.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .hip import PRELUDE, CType, operand_type
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 CONVERT_PRELUDE = """\
 #ifndef MC_CONVERT_PRELUDE
@@ -132,7 +135,78 @@ def _mask(mask: int) -> str:
     return f"0x{mask:x}ull"
 
 
-def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
+def _pack_expr(op: Any, var: Callable[[str], str]) -> str:
+    kind, parts = op.info
+    terms = []
+    for (lo, width, dlo, _), name in zip(parts, op.args):
+        value = var(name)
+        if kind:
+            value = f"{CONVERT[kind]}({value})"
+        elif lo or width < 32:
+            value = f"(({value} >> {lo}) & 0x{(1 << width) - 1:x}u)"
+        terms.append(f"{value} << {dlo}" if dlo else value)
+    return " | ".join(terms)
+
+
+def _move_expr(op: Any, var: Callable[[str], str],
+               lanes: Callable[[tuple[int, ...]], str]) -> str:
+    kind, detail = op.info
+    source = var(op.args[0])
+    if kind == "swap32":
+        return f"MC_SWAP32({source}, {detail})"
+    if kind == "swap16":
+        return f"MC_SWAP16({source}, {detail})"
+    if kind in ("swap32x", "swap16x"):
+        return f"MC_{kind.upper()}({source}, {var(op.args[1])}, {detail})"
+    if kind in ("row", "xrow"):
+        lo = sum(s << (4 * i) for i, s in enumerate(detail[:8]))
+        hi = sum(s << (4 * i) for i, s in enumerate(detail[8:]))
+        return f"MC_{kind.upper()}({source}, 0x{lo:08x}u, 0x{hi:08x}u)"
+    if kind == "half":
+        return f"MC_HALF({source})"
+    return f"MC_BPERMUTE({lanes(detail)}, {source})"
+
+
+def _select_expr(op: Any, var: Callable[[str], str]) -> str:
+    expr = var(op.args[-1])
+    for name, mask in zip(reversed(op.args[:-1]), reversed(op.info[:-1])):
+        expr = f"MC_PICK({_mask(mask)}, lane, {var(name)}, {expr})"
+    return expr
+
+
+def _store_lines(op: Any, var: Callable[[str], str],
+                 lanes: Callable[[tuple[int, ...]], str]) -> list[str]:
+    bits, table = op.info
+    if bits > 32:
+        at = lanes(table)
+        return [f"    MC_STORE(lds, {at} + {4 * k}, 32, {var(name)});"
+                for k, name in enumerate(op.args)]
+    return [f"    MC_STORE(lds, {lanes(table)}, {bits}, {var(op.args[0])});"]
+
+
+def _op_lines(op: Any, plan: Any, var: Callable[[str], str],
+              lanes: Callable[[tuple[int, ...]], str]) -> list[str]:
+    """The statements of one op (but sync)."""
+    target = op.out
+    declare = "" if target.startswith("d") and "_" in target else "const unsigned int "
+    if target.startswith("d") and "_" in target:
+        t, r = target[1:].split("_")
+        target = f"d[{int(t) * plan.registers + int(r)}]"
+    if op.op == "pack":
+        return [f"    {declare}{target} = {_pack_expr(op, var)};"]
+    if op.op == "move":
+        return [f"    {declare}{target} = {_move_expr(op, var, lanes)};"]
+    if op.op == "select":
+        return [f"    {declare}{target} = {_select_expr(op, var)};"]
+    if op.op == "store":
+        return _store_lines(op, var, lanes)
+    if op.op == "load":
+        return [f"    {target} = MC_LOAD(lds, lane * {4 * plan.fragments * plan.registers}"
+                f" + {op.info});"]
+    return []
+
+
+def _statements(conv: Any) -> tuple[list[str], list[str]]:
     """(statements, constant tables) of the program."""
     plan = conv.plan
     regs = plan.source_registers
@@ -155,72 +229,19 @@ def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
         return addresses[table]
 
     for op in plan.ops:
-        target = op.out
-        declare = "" if target.startswith("d") and "_" in target else "const unsigned int "
-        if target.startswith("d") and "_" in target:
-            t, r = target[1:].split("_")
-            target = f"d[{int(t) * plan.registers + int(r)}]"
-        if op.op == "pack":
-            kind, parts = op.info
-            terms = []
-            for (lo, width, dlo, _), name in zip(parts, op.args):
-                value = var(name)
-                if kind:
-                    value = f"{CONVERT[kind]}({value})"
-                elif lo or width < 32:
-                    value = f"(({value} >> {lo}) & 0x{(1 << width) - 1:x}u)"
-                terms.append(f"{value} << {dlo}" if dlo else value)
-            out.append(f"    {declare}{target} = {' | '.join(terms)};")
-        elif op.op == "move":
-            kind, detail = op.info
-            source = var(op.args[0])
-            if kind == "swap32":
-                expr = f"MC_SWAP32({source}, {detail})"
-            elif kind == "swap16":
-                expr = f"MC_SWAP16({source}, {detail})"
-            elif kind in ("swap32x", "swap16x"):
-                expr = f"MC_{kind.upper()}({source}, {var(op.args[1])}, {detail})"
-            elif kind in ("row", "xrow"):
-                lo = sum(s << (4 * i) for i, s in enumerate(detail[:8]))
-                hi = sum(s << (4 * i) for i, s in enumerate(detail[8:]))
-                expr = f"MC_{kind.upper()}({source}, 0x{lo:08x}u, 0x{hi:08x}u)"
-            elif kind == "half":
-                expr = f"MC_HALF({source})"
-            else:
-                expr = f"MC_BPERMUTE({lanes(detail)}, {source})"
-            out.append(f"    {declare}{target} = {expr};")
-        elif op.op == "select":
-            expr = var(op.args[-1])
-            for name, mask in zip(reversed(op.args[:-1]), reversed(op.info[:-1])):
-                expr = f"MC_PICK({_mask(mask)}, lane, {var(name)}, {expr})"
-            out.append(f"    {declare}{target} = {expr};")
-        elif op.op == "store":
-            bits, table = op.info
-            if bits > 32:
-                at = lanes(table)
-                for k, name in enumerate(op.args):
-                    out.append(f"    MC_STORE(lds, {at} + {4 * k}, 32, {var(name)});")
-            else:
-                out.append(f"    MC_STORE(lds, {lanes(table)}, {bits}, {var(op.args[0])});")
-        elif op.op == "sync":
-            if op is plan.ops[-1]:
-                continue
-            out.append("    MC_WAVE_SYNC();")
-        elif op.op == "load":
-            out.append(f"    {target} = MC_LOAD(lds, lane * {4 * plan.fragments * plan.registers}"
-                       f" + {op.info});")
+        if op.op == "sync":
+            if op is not plan.ops[-1]:
+                out.append("    MC_WAVE_SYNC();")
+            continue
+        out += _op_lines(op, plan, var, lanes)
     return out, tables
-
-
-def function_name(conv: Any) -> str:
-    return "mc_convert"
 
 
 def words_function(conv: Any, name: str = "mc_convert") -> str:
     """The plain-C function of the program (also compiled by the host harness)."""
     plan = conv.plan
     lds = plan.route == "lds"
-    body, tables = _statements(conv, lds)
+    body, tables = _statements(conv)
     src_words = plan.source_fragments * plan.source_registers
     dst_words = plan.fragments * plan.registers
     extra = ", void* lds" if lds else ""

@@ -7,8 +7,7 @@ with gcc for the lane-emulation check (tests/test_lds_hip.py)."""
 from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
-from layouts.core import CalcError
-from layouts.lds import LANE_MAPS, alignment
+from matrix_api import LANE_MAPS, CalcError, alignment
 
 from .hip import PRELUDE
 

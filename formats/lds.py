@@ -8,7 +8,7 @@ from instructions.record import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from layouts.lds import LoadPlan
+    from matrix_api import LoadPlan
     from matrix_api_lds import LdsCandidate, LdsPlan, LdsSearch
 
 _COUNTS = ".123456789abcdefghijklmnopqrstuvwxyz"  # distinct dwords on a bank: '.' none

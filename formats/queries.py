@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import matrix_api as api
 from instructions.record import TYPE_CHECKING
-from layouts.core import CalcError
+from matrix_api import CalcError
 
 from . import quirks
 from .notation import marked
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from instructions.model import Instruction
-    from layouts.modifiers import Modifiers
+    from matrix_api import Modifiers
 
     Cell = list[str] | str | int
     Table = tuple[str | None, list[Cell], list[list[Cell]]]

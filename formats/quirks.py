@@ -13,8 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from instructions.model import Instruction
-    from layouts.formulas import Section
-    from matrix_api import Calculation, Entry, ModifierValues
+    from matrix_api import Calculation, Entry, ModifierValues, Section
 
 
 def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
@@ -49,7 +48,7 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
     if inst.kind in ("mfma", "smfmac"):
         from . import reference_formulas_cdna as cdna
         return cdna.sections(inst)
-    from layouts.family import family_of
+    from matrix_api import family_of
 
     from . import reference_formulas_rdna as rdna
     # RDNA3's texts (OPSEL picks the C/D half) or RDNA4's, told apart by the trait

@@ -12,11 +12,11 @@ that the reference prints wrongly are listed there as known defects.
 from __future__ import annotations
 
 from instructions.record import TYPE_CHECKING
-from layouts.cdna import ABShape, CDShape, sparse_lane_k
+from matrix_api import ABShape, CDShape, sparse_lane_k
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
-    from layouts.formulas import Section, Text
+    from matrix_api import Section, Text
 
 
 def terms(*parts: str) -> str:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from instructions.model import Instruction
-    from layouts.formulas import Section, Text
+    from matrix_api import Section, Text
 
     Waves = Mapping[int, Section]  # wave size -> its formula lines
 

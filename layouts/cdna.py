@@ -136,7 +136,7 @@ def scale_matrix(inst: Instruction, matrix: str, opsel: int = 0) -> Layout:
 
 # ---- the family's hooks (layouts/family.py)
 
-def family_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
+def family_layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -> Layout:
     """The layout family "cdna": the base layout of `matrix` (K: the index set that
     CBSZ/ABID select; SA/SB: the scale byte OPSEL_A/OPSEL_B select)."""
     if matrix == "A":

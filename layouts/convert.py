@@ -41,11 +41,15 @@ from instructions.record import TYPE_CHECKING, Record
 from .core import CalcError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from instructions.model import Instruction
 
     from . import Operand
+
+    _Word = list[tuple[int, int]]  # per lane: (packed word, source lane) it holds
+    _Swap = tuple[int, tuple[int, int], int | None]  # (bit, operand order, result picked)
+    _Recipe = tuple[tuple[int, int, int, int, int, int], ...]
 
 CLASSES = ("none", "in-lane", "cross-lane")
 # Source types that convert into narrower operand types with a Pack (`Pack.to`).
@@ -132,6 +136,24 @@ def _dims(operand: Operand) -> tuple[int, int]:
     return rows, cols
 
 
+def _tile_a(src: Operand, dst: Operand, m: int, n: int
+            ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """tile() into A: A is M x K; D's N runs along K."""
+    rows, cols = _dims(dst)
+    if rows != m:
+        raise CalcError(f"D of {src.inst.name} has M = {m} rows but A of "
+                        f"{dst.inst.name} has M = {rows}: D feeds A along N, so the "
+                        "M dimensions must agree")
+    pairs = []
+    width = lcm(n, cols)
+    for t in range(width // cols):
+        for r in range(rows):
+            for c in range(cols):
+                s, j = divmod(t * cols + c, n)
+                pairs.append((t, r, c, s, r, j))
+    return width // n, width // cols, pairs
+
+
 def tile(src: Operand, dst: Operand, transposed: bool = False
          ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
     """(source fragments S, destination fragments T, [(t, row, col, s, i, j)]): the
@@ -141,19 +163,9 @@ def tile(src: Operand, dst: Operand, transposed: bool = False
         raise CalcError(f"{src.inst.name} computes a {m} x {n} D; its transpose D^T is "
                         f"{n} x {m}, another tile")
     rows, cols = _dims(dst)
+    if dst.matrix == "A":
+        return _tile_a(src, dst, m, n)
     pairs = []
-    if dst.matrix == "A":  # A is M x K; D's N runs along K
-        if rows != m:
-            raise CalcError(f"D of {src.inst.name} has M = {m} rows but A of "
-                            f"{dst.inst.name} has M = {rows}: D feeds A along N, so the "
-                            "M dimensions must agree")
-        width = lcm(n, cols)
-        for t in range(width // cols):
-            for r in range(rows):
-                for c in range(cols):
-                    s, j = divmod(t * cols + c, n)
-                    pairs.append((t, r, c, s, r, j))
-        return width // n, width // cols, pairs
     if cols != n:  # B is K x N; D's M runs along K
         raise CalcError(f"D of {src.inst.name} has N = {n} columns but B of "
                         f"{dst.inst.name} has N = {cols}: D feeds B along M, so the N "
@@ -231,7 +243,7 @@ def overall(moves: Iterable[Move]) -> str:
 Piece = tuple[int, int, int, int, int, int, int]
 
 
-def _pieces(moves: list[Move], convert: str) -> dict[tuple[int, int], dict[int, list[Piece]]]:
+def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     """{(fragment, register): {lane: pieces}} of every destination register. 64-bit
     values are two 32-bit pieces; a converted value reads its whole 32-bit source."""
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
@@ -346,6 +358,16 @@ def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int
     return special if cost(special) < cost(plain) else plain
 
 
+def _gather(b: _Builder, var: str, kind: str, part: dict[int, int]) -> str:
+    """_move's word of a gather part (half+gather: of the other half's word)."""
+    source, table = var, dict(part)
+    if kind == "half+gather":
+        source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
+        table = {ln: s ^ 32 for ln, s in part.items()}
+    sources = tuple(table.get(ln, -1) for ln in range(b.wave))
+    return b.add("move", (source,), ("gather", sources), (b.by_kind["gather"].mnemonic,))
+
+
 def _move(b: _Builder, var: str, sigma: dict[int, int]) -> str:
     """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
     parts = _cover(sigma, b.moves, b.wave)
@@ -371,13 +393,7 @@ def _move(b: _Builder, var: str, sigma: dict[int, int]) -> str:
             made.append((b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,)),
                          part))
         else:
-            source, table = var, dict(part)
-            if kind == "half+gather":
-                source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
-                table = {ln: s ^ 32 for ln, s in part.items()}
-            sources = tuple(table.get(ln, -1) for ln in range(b.wave))
-            made.append((b.add("move", (source,), ("gather", sources),
-                               (b.by_kind["gather"].mnemonic,)), part))
+            made.append((_gather(b, var, kind, part), part))
     if len(made) == 1:
         return made[0][0]
     masks = tuple(_mask(lanes) for _, lanes in made)
@@ -513,6 +529,46 @@ def _swap2(x: list[tuple[int, int]], y: list[tuple[int, int]], bit: int
     return first, second
 
 
+def _swap_groups(lanes: dict[int, list[Piece]]) -> dict[_Recipe, dict[int, int]] | None:
+    """{recipe of a packed word: {lane: the source lane it reads}}, or None when a lane
+    reads several source lanes."""
+    groups: dict[_Recipe, dict[int, int]] = {}
+    for lane, pieces in lanes.items():
+        origins = {p[3] for p in pieces}
+        if len(origins) != 1:
+            return None
+        recipe = tuple((p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces)
+        groups.setdefault(recipe, {})[lane] = origins.pop()
+    return groups
+
+
+def _second_swap(bits: list[int], r: tuple[_Word, _Word],
+                 fits: Callable[[_Word], bool]) -> _Swap | None:
+    for second in bits:
+        for order2 in ((0, 1), (1, 0)):
+            r2 = _swap2(r[order2[0]], r[order2[1]], second)
+            for index in (0, 1):
+                if fits(r2[index]):
+                    return (second, order2, index)
+    return None
+
+
+def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word], bool]
+             ) -> tuple[_Swap, ...] | None:
+    """One swap, or two (the second on the first's two results), either order: the first
+    network whose result fits."""
+    for first in bits:
+        for order in ((0, 1), (1, 0)):
+            r = _swap2(start[order[0]], start[order[1]], first)
+            for index in (0, 1):
+                if fits(r[index]):
+                    return ((first, order, index),)
+            second = _second_swap(bits, r, fits)
+            if second:
+                return ((first, order, None), second)
+    return None
+
+
 def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Two packed words P0, P1 of the source lanes, brought together by one or two
     permlane swaps that exchange lanes between them (gfx950's way from transposed
@@ -521,14 +577,8 @@ def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
             and bit < b.wave]
     if not bits:
         return None
-    groups: dict[tuple[tuple[int, int, int, int, int, int], ...], dict[int, int]] = {}
-    for lane, pieces in lanes.items():
-        origins = {p[3] for p in pieces}
-        if len(origins) != 1:
-            return None
-        recipe = tuple((p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces)
-        groups.setdefault(recipe, {})[lane] = origins.pop()
-    if len(groups) != 2:
+    groups = _swap_groups(lanes)
+    if groups is None or len(groups) != 2:
         return None
     recipes = list(groups)
     want = {}
@@ -537,35 +587,10 @@ def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
             want[lane] = (index, src)
     start = ([(0, ln) for ln in range(b.wave)], [(1, ln) for ln in range(b.wave)])
 
-    def fits(value: list[tuple[int, int]]) -> bool:
+    def fits(value: _Word) -> bool:
         return all(value[lane] == need for lane, need in want.items())
 
-    # networks: one swap, or two (the second on the first's two results), either order
-    found: tuple[tuple[int, tuple[int, int], int | None], ...] | None = None
-    for first in bits:
-        for order in ((0, 1), (1, 0)):
-            r = _swap2(start[order[0]], start[order[1]], first)
-            for index in (0, 1):
-                if fits(r[index]):
-                    found = ((first, order, index),)
-                    break
-            if found:
-                break
-            for second in bits:
-                for order2 in ((0, 1), (1, 0)):
-                    r2 = _swap2(r[order2[0]], r[order2[1]], second)
-                    for index in (0, 1):
-                        if fits(r2[index]):
-                            found = ((first, order, None), (second, order2, index))
-                            break
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
-                break
-        if found:
-            break
+    found = _network(bits, start, fits)
     if found is None:
         return None
     words = []
@@ -592,7 +617,7 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     ops: list[Op] = []
     shared: dict[tuple[object, ...], str] = {}
     serial = 0
-    for (t, reg), lanes in sorted(_pieces(moves, convert).items()):
+    for (t, reg), lanes in sorted(_pieces(moves).items()):
         trials = []
         for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
             b = _Builder(arch, wave, convert, pack_issues, shared)
@@ -610,6 +635,12 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         for op in best.ops:
             shared.setdefault((op.op, op.args, repr(op.info)), op.out)
         ops += best.ops
+    return ops, _issued(ops)
+
+
+def _issued(ops: list[Op]) -> list[tuple[str, int]]:
+    """The count of each instruction `ops` issue (plus one s_waitcnt when any ds_bpermute
+    is used), by name."""
     counts: dict[str, int] = {}
     swaps = set()
     for op in ops:
@@ -626,7 +657,7 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     if gathers:
         counts["v_and/v_lshl (lane addresses)"] = len(gathers)
         counts[WAIT] = 1
-    return ops, sorted(counts.items())
+    return sorted(counts.items())
 
 
 def _total(counts: list[tuple[str, int]]) -> int:
@@ -700,16 +731,10 @@ def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
     return (REPACK,) * (len(parts) - 1)
 
 
-def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-                pair: tuple[str, ...], single: tuple[str, ...], fragments: int,
-                registers: int
-                ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
-    """The round trip through LDS: every source lane stores each value (converted
-    first) at the byte its destination slot has in a lane-major copy of the destination
-    fragments (`registers` each), then every lane loads its registers. None when a slot
-    is not byte-aligned. Returns (ops, counts, LDS bytes per wave)."""
-    words = fragments * registers
-    lane_bytes = 4 * words
+def _store_tables(moves: list[Move], lane_bytes: int, registers: int
+                  ) -> dict[tuple[int, int, int, int], dict[int, list[int]]] | None:
+    """{source value (fragment, register, lo, width): {source lane: the LDS bytes it is
+    stored at}} of lds_program, or None when a slot is not byte-aligned."""
     tables: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
     for move in moves:
         to, src = move.to, move.source
@@ -719,7 +744,12 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         address = to.lane * lane_bytes + (to.fragment * registers + to.reg) * 4 + to.lo // 8
         key = (src.fragment, src.reg, src.lo, src.width)
         tables.setdefault(key, {}).setdefault(src.lane, []).append(address)
-    dbits = moves[0].to.width
+    return tables
+
+
+def _store_items(tables: dict[tuple[int, int, int, int], dict[int, list[int]]], wave: int,
+                 convert: str, dbits: int) -> list[_Item]:
+    """The stores of lds_program (before merging), one per copy of each source value."""
     items: list[_Item] = []
     for (f, reg, lo, width), by_lane in sorted(tables.items()):
         copies = max(len(a) for a in by_lane.values())
@@ -731,7 +761,37 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
                 items.append(_Item(halves, 64, table))
             else:
                 items.append(_Item([[(_svar(f, reg), lo, width, 0, dbits)]], dbits, table))
-    items = _merge(items)
+    return items
+
+
+def _loads(arch: ArchMoves, words: int, registers: int) -> list[Op]:
+    """The widest LDS loads that fill every destination register of lds_program."""
+    ops: list[Op] = []
+    at = 0
+    while at < words:
+        n = max(b for b in LOAD_BITS if b // 32 <= words - at) // 32
+        for k in range(n):
+            t, reg = divmod(at + k, registers)
+            ops.append(Op("load", f"d{t}_{reg}", (), 4 * (at + k),
+                          (arch.lds(32 * n, load=True),) if k == 0 else ()))
+        at += n
+    return ops
+
+
+def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
+                pair: tuple[str, ...], single: tuple[str, ...], fragments: int,
+                registers: int
+                ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
+    """The round trip through LDS: every source lane stores each value (converted
+    first) at the byte its destination slot has in a lane-major copy of the destination
+    fragments (`registers` each), then every lane loads its registers. None when a slot
+    is not byte-aligned. Returns (ops, counts, LDS bytes per wave)."""
+    words = fragments * registers
+    lane_bytes = 4 * words
+    tables = _store_tables(moves, lane_bytes, registers)
+    if tables is None:
+        return None
+    items = _merge(_store_items(tables, wave, convert, moves[0].to.width))
     ops: list[Op] = []
     count = 0
     for item in items:
@@ -748,14 +808,7 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         ops.append(Op("store", "", tuple(args), (item.bits, item.table),
                       (arch.lds(item.bits),)))
     ops.append(Op("sync", "", (), None, (WAIT,)))
-    at = 0
-    while at < words:
-        n = max(b for b in LOAD_BITS if b // 32 <= words - at) // 32
-        for k in range(n):
-            t, reg = divmod(at + k, registers)
-            ops.append(Op("load", f"d{t}_{reg}", (), 4 * (at + k),
-                          (arch.lds(32 * n, load=True),) if k == 0 else ()))
-        at += n
+    ops += _loads(arch, words, registers)
     ops.append(Op("sync", "", (), None, (WAIT,)))
     counts: dict[str, int] = {}
     for op in ops:

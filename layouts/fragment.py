@@ -87,6 +87,19 @@ BLGP_LOAD: dict[int, tuple[str | None, tuple[str, int, int] | None]] = {
 }
 
 
+def _guards(operand: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+    """(guard, lane_source) of the operand's modifiers: CBSZ/ABID read only the broadcast
+    blocks; BLGP on B remaps lanes."""
+    guard: tuple[Any, ...] | None = None
+    lane_source: str | None = None
+    mods = operand.mods
+    if operand.block_source is not None:  # CBSZ/ABID: only the broadcast blocks are read
+        guard = ("block", 1 << mods.cbsz, mods.abid)
+    if operand.lane_source is not None:  # BLGP on B
+        lane_source, guard = BLGP_LOAD[mods.blgp]
+    return guard, lane_source
+
+
 def fragment(operand: Any) -> Fragment:
     """The Fragment of a layouts.Operand (its layout, modifiers applied as guards)."""
     layout, inst, matrix = operand.layout, operand.inst, operand.matrix
@@ -126,17 +139,8 @@ def fragment(operand: Any) -> Fragment:
               for d in digits]
     lane_digits = [d if d.dest != LANE or d.coord == COPY else d._replace(div=d.stride)
                    for d in lane_digits]
-    lanes = 1
-    for d in lane_digits:
-        if d.coord != COPY:
-            lanes = max(lanes, d.stride * d.size)
-    guard = lane_source = None
-    mods = operand.mods
-    if operand.block_source is not None:  # CBSZ/ABID: only the broadcast blocks are read
-        guard = ("block", 1 << mods.cbsz, mods.abid)
-    if operand.lane_source is not None:  # BLGP on B
-        lane_source, lane_guard = BLGP_LOAD[mods.blgp]
-        guard = lane_guard
+    lanes = max([1] + [d.stride * d.size for d in lane_digits if d.coord != COPY])
+    guard, lane_source = _guards(operand)
     return Fragment(matrix, operand.wave, bits, div, operand.register_count,
                     layout.base_bit, tuple(shape), tuple(digits), tuple(lane_digits),
                     lanes, guard, lane_source, int(getattr(layout, "base_lane", 0)))

@@ -185,30 +185,40 @@ def _ab_provenance(inst: Any, matrix: str) -> sources.Provenance:
     return sources.DENSE_K_ORDER
 
 
+def _ab_operand(inst: Any, matrix: str) -> Sourced:
+    """operand() of A or B."""
+    bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
+    if inst.sparse:
+        if matrix == "A":
+            return Sourced(sparse_a(inst.k, bits),
+                           sources.SPARSE_16 if bits == 16 else sources.SPARSE_8_A)
+        return Sourced(sparse_b(inst.k, bits), sources.SPARSE_B)
+    rows = inst.m if matrix == "A" else inst.n
+    return Sourced(dense_ab(matrix, inst.k, bits, rows), _ab_provenance(inst, matrix))
+
+
+def _cd_operand(inst: Any, matrix: str) -> Sourced:
+    """operand() of C or D."""
+    bits = inst.c_type.bits if matrix == "C" else inst.out_type.bits
+    if inst.m > HALF:
+        return Sourced(cd(bits, inst.m), sources.CD_32X16)
+    if bits == 64:
+        return Sourced(cd(bits), sources.CD_F64)
+    if inst.sparse and inst.c_type.key != inst.a_type.key and inst.a_type.bits == 16 \
+            and inst.mnemonic.startswith("v_swmmac_bf16f32"):
+        return Sourced(cd(bits), sources.CD_BF16F32_SPARSE)
+    return Sourced(cd(bits), sources.CD_SOURCE)
+
+
 def operand(inst: Any, matrix: str, select: int = 0) -> Sourced:
     """The layout of `matrix` (A, B, C, D, K, SA, SB) of a gfx1250/gfx1251 instruction
     (formats already chosen: inst.with_formats), with the provenance of its placement;
     `select` is matrix_a_scale for SA, matrix_b_scale for SB (0 = row0, 1 = row1) and
     index_key for K."""
     if matrix in ("A", "B"):
-        bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
-        if inst.sparse:
-            if matrix == "A":
-                return Sourced(sparse_a(inst.k, bits),
-                               sources.SPARSE_16 if bits == 16 else sources.SPARSE_8_A)
-            return Sourced(sparse_b(inst.k, bits), sources.SPARSE_B)
-        rows = inst.m if matrix == "A" else inst.n
-        return Sourced(dense_ab(matrix, inst.k, bits, rows), _ab_provenance(inst, matrix))
+        return _ab_operand(inst, matrix)
     if matrix in ("C", "D"):
-        bits = inst.c_type.bits if matrix == "C" else inst.out_type.bits
-        if inst.m > HALF:
-            return Sourced(cd(bits, inst.m), sources.CD_32X16)
-        if bits == 64:
-            return Sourced(cd(bits), sources.CD_F64)
-        if inst.sparse and inst.c_type.key != inst.a_type.key and inst.a_type.bits == 16 \
-                and inst.mnemonic.startswith("v_swmmac_bf16f32"):
-            return Sourced(cd(bits), sources.CD_BF16F32_SPARSE)
-        return Sourced(cd(bits), sources.CD_SOURCE)
+        return _cd_operand(inst, matrix)
     if matrix == "K":
         if not inst.sparse:
             raise ValueError("a dense instruction has no sparsity index")
@@ -236,7 +246,7 @@ VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
                "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
 
 
-def family_layout(inst: Any, matrix: str, wave: int, mods: Any) -> Layout:
+def family_layout(inst: Any, matrix: str, _wave: int, mods: Any) -> Layout:
     """FAMILIES["gfx1250"]: the layout of `matrix` (the reuse hints move nothing)."""
     return sourced(inst, matrix, mods).layout
 

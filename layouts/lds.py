@@ -184,6 +184,29 @@ LANE_MAPS: dict[str, LaneMap] = {
 
 # ---- the fragment as the layout engine lays it out
 
+def _placed(operand: Operand) -> list[list[tuple[int, tuple[int, int, int]]]]:
+    """Every lane's (bit, (row, col, block)) slots, in bit order (the layout's places in
+    bulk, lane by lane)."""
+    layout = operand.layout
+    placed: list[list[tuple[int, tuple[int, int, int]]]] = [[] for _ in range(operand.wave)]
+    for block in range(layout.shape[2]):
+        for row, cells in enumerate(layout.block_places(block)):
+            for col, places in enumerate(cells):
+                for p in places:
+                    placed[p.lane].append((p.reg * 32 + p.lo, (row, col, block)))
+    for held in placed:
+        held.sort()
+    return placed
+
+
+def _share(placed: list[list[tuple[int, tuple[int, int, int]]]]) -> int:
+    """How many elements a slot holds (those of the first lane's first slot)."""
+    for held in placed:
+        if held:
+            return sum(1 for bit, _ in held if bit == held[0][0])
+    return 1
+
+
 class Fragment:
     """Every lane's register slots over `steps` K steps: slots[lane] = [(bit, element,
     step, (tile row, tile col))], bit counted from the first VGPR of step 0."""
@@ -202,22 +225,11 @@ class Fragment:
         self.mn_per_block = (rows, cols)[1 - self.k_axis]
         self.mn = self.mn_per_block * blocks
         self.registers = operand.register_count
-        placed: list[list[tuple[int, tuple[int, int, int]]]] = [[] for _ in range(operand.wave)]
-        for block in range(blocks):  # (the layout's places in bulk, lane by lane)
-            for row, cells in enumerate(layout.block_places(block)):
-                for col, places in enumerate(cells):
-                    for p in places:
-                        placed[p.lane].append((p.reg * 32 + p.lo, (row, col, block)))
-        for held in placed:
-            held.sort()
+        placed = _placed(operand)
         # A slot holding several elements stores one value: a sparse A slot holds the
         # values kept of `share` = 4 K (the tile holds A compressed), an index slot the
         # index of 4 K; the tile's K column counts slots, k // share.
-        self.share = 1
-        for held in placed:
-            if held:
-                self.share = sum(1 for bit, _ in held if bit == held[0][0])
-                break
+        self.share = _share(placed)
         if self.share > 1:
             placed = [held[::self.share] for held in placed]
             self.k //= self.share
@@ -328,6 +340,17 @@ def alignment(load: Load) -> int:
     return size
 
 
+def _transpose_refused(frag: Fragment, load: Load, mapped: bool) -> str:
+    """Why a transpose load cannot read the fragment ('' when it can); `mapped`: its
+    lane map is known."""
+    if load.transpose != frag.bits:
+        return (f"it transposes {load.transpose}-bit elements; the operand's are "
+                f"{frag.bits}-bit")
+    if not mapped:
+        return "its lane map is not known (no source states it)"
+    return ""
+
+
 def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
     """The bit address every lane reads for load j (None: nothing to read), or why the
     load cannot deliver these slots."""
@@ -336,11 +359,9 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
     found: list[int | None] = [None] * wave
     lane_map = LANE_MAPS.get(load.lane_map)
     if load.transpose:
-        if load.transpose != frag.bits:
-            return (f"it transposes {load.transpose}-bit elements; the operand's are "
-                    f"{frag.bits}-bit")
-        if lane_map is None:
-            return "its lane map is not known (no source states it)"
+        refused = _transpose_refused(frag, load, lane_map is not None)
+        if refused:
+            return refused
     addresses = frag.addresses()
     for lane, held in enumerate(frag.slots):
         for (bit, *_), address in zip(held, addresses[lane]):
@@ -362,9 +383,8 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
     return found
 
 
-def _legality(frag: Fragment, facts: LdsFacts, load: Load, j: int,
-              found: list[int | None]) -> str:
-    """Why load j is illegal ('' when legal)."""
+def _legality(frag: Fragment, load: Load, found: list[int | None]) -> str:
+    """Why the load is illegal ('' when legal)."""
     wave = frag.operand.wave
     if load.waves and wave not in load.waves:
         return f"it runs in wave{'/'.join(map(str, load.waves))} only, not wave{wave}"
@@ -434,7 +454,7 @@ def _try(frag: Fragment, facts: LdsFacts, model: PhaseModel, load: Load
         found = _sources(frag, used, j)
         if isinstance(found, str):
             return found
-        illegal = _legality(frag, facts, used, j, found)
+        illegal = _legality(frag, used, found)
         if illegal:
             return illegal
         row = model.row(used.phase_bits)

@@ -37,7 +37,7 @@ MATRIX_NAMES = {"A": "the A matrix", "B": "the B matrix", "C": "the C matrix",
                 "SB": "the B scales"}
 
 
-def fixed(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
+def fixed(spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -> Rule | None:
     """The spec's own range 0..top and matrices (any, for an instruction-wide setting),
     for an instruction that declares it."""
     if not inst.takes(spec.name):
@@ -54,7 +54,7 @@ def _format() -> Rule:
     return Rule(len(F8F6F4_NAMES) - 1, ALL, names=F8F6F4_NAMES, meaning="format")
 
 
-def cbsz(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
+def cbsz(_spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -> Rule | None:
     if not inst.takes("cbsz"):
         return None
     if inst.formats_by_cbsz_blgp:
@@ -63,7 +63,7 @@ def cbsz(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> R
     return Rule(top, ("A", "K"), meaning="broadcast")
 
 
-def abid(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
+def abid(_spec: ModifierSpec, inst: Instruction, mods: Modifiers, _wave: int) -> Rule | None:
     """(CBSZ is checked before ABID, so 1 << cbsz is small here.)"""
     if not inst.takes("abid") or inst.formats_by_cbsz_blgp:
         return None
@@ -74,7 +74,7 @@ def abid(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> R
                 needs=f" with CBSZ {mods.cbsz}")
 
 
-def blgp(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
+def blgp(_spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -> Rule | None:
     if not inst.takes("blgp"):
         return None
     if inst.formats_by_cbsz_blgp:
@@ -86,8 +86,8 @@ def blgp(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> R
 
 # ---- RDNA: OPSEL, NEG / NEG_HI; gfx1250: neg_lo / neg_hi as LLVM accepts them.
 
-def cd_half_opsel(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
-                  wave: int) -> Rule | None:
+def cd_half_opsel(_spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
+                  _wave: int) -> Rule | None:
     """OPSEL[2] selects the C/D register half (0: low halves, 4: high halves)."""
     if not inst.takes("opsel"):
         return None
@@ -100,7 +100,7 @@ def opsel_limit(inst: Instruction, wave: int) -> int:
     return 32 // index_bits_per_lane(inst, wave) - 1
 
 
-def index_set_opsel(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
+def index_set_opsel(_spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
                     wave: int) -> Rule | None:
     """OPSEL selects the compression-index set of a SWMMAC."""
     if not inst.takes("opsel"):
@@ -109,7 +109,7 @@ def index_set_opsel(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
                 needs=f" (wave{wave})")
 
 
-def neg(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
+def neg(spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -> Rule | None:
     """NEG / NEG_HI: bits 0-2 act on A, B, C; integer instructions: NEG 0-3 (the
     signedness of A and B) and no NEG_HI."""
     if not inst.takes("neg") or spec.name not in ("neg", "neg_hi"):
@@ -119,8 +119,8 @@ def neg(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Ru
     return Rule(7, INPUTS, mask=7, meaning="negate")
 
 
-def llvm_neg(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
-             wave: int) -> Rule | None:
+def llvm_neg(spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
+             _wave: int) -> Rule | None:
     """neg_lo / neg_hi: the bits LLVM's assembler accepts (layouts.gfx1250.neg_masks)."""
     if spec.name not in ("neg_lo", "neg_hi") or not inst.takes("neg_lo"):
         return None
@@ -155,7 +155,7 @@ def shown(value: int) -> str:
     return str(value) if value < 10 ** 30 else f"(a number of {value.bit_length()} bits)"
 
 
-def _allowed(value: int, found: Rule) -> str:
+def _allowed(found: Rule) -> str:
     if found.names:
         return ", ".join(f"{name} = {code}" for code, name in enumerate(found.names))
     if found.values:
@@ -176,7 +176,7 @@ def check(inst: Instruction, matrix: str, mods: Modifiers, d_calc: bool, wave: i
             raise _not_taken(spec, inst, value, wave)
         if value < 0 or value > found.top or found.values and value not in found.values:
             raise CalcError(f"{spec.label} {shown(value)} is out of range for {inst.name}"
-                            f"{found.needs}: use {_allowed(value, found)}.")
+                            f"{found.needs}: use {_allowed(found)}.")
         if found.mask >= 0 and value & ~found.mask:
             bits = ", ".join(str(1 << b) for b in range(3) if found.mask >> b & 1) or "none"
             raise CalcError(f"{spec.label} {shown(value)} is not allowed for {inst.name}: "

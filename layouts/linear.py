@@ -38,55 +38,76 @@ def _vector(frag: Fragment, lane: int, v: int) -> tuple[int, ...] | None:
     return (block, row, col) if frag.shape[2] > 1 else (row, col)
 
 
+def _note(frag: Fragment, sparse: bool) -> str:
+    """What the dims of a linear layout mean where that is not plain."""
+    note = ""
+    if frag.bits == 6:
+        note = ("register r is value r of the lane; fp6 values are packed 6 bits apart, so "
+                "value r sits at bit 6r of the VGPRs, straddling VGPRs for some r")
+    if frag.matrix == "K" or (frag.matrix == "A" and sparse):
+        note = "dims of the compressed matrix held in memory (see --emit hip)"
+    return note
+
+
+def _refusal(frag: Fragment, mods: Any) -> str:
+    """Why the fragment cannot have a linear layout, before its bases are tried ('':
+    it may have one)."""
+    if frag.lane_source is not None:
+        return (f"BLGP {mods.blgp} rotates the B lanes by 16 (lane L reads lane "
+                "(L + 16) % 64), which is not linear over GF(2)")
+    if frag.guard is not None:
+        what = (f"CBSZ {mods.cbsz}/ABID {mods.abid}" if frag.guard[0] == "block"
+                else f"BLGP {mods.blgp}")
+        return (f"{what} leaves lanes whose values the hardware does not read: a "
+                "broadcast has no linear layout over the lanes")
+    if not _power_of_two(frag.values):
+        return f"a lane holds {frag.values} values, not a power of two"
+    for name, extent in zip(("rows", "columns", "blocks"), frag.shape):
+        if not _power_of_two(extent):
+            return f"the matrix has {extent} {name}, not a power of two"
+    if frag.lanes < frag.wave and not any(d.coord == "copy" for d in frag.lane_digits):
+        return (f"only lanes {frag.base_lane}-{frag.base_lane + frag.lanes - 1} of the "
+                f"wave{frag.wave} hold values")
+    return ""
+
+
+def _xor(got: tuple[int, ...], index: int, bases: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """`got` XOR the bases of the set bits of `index`."""
+    for b, vec in enumerate(bases):
+        if index >> b & 1:
+            got = tuple(x ^ y for x, y in zip(got, vec))
+    return got
+
+
+def _mismatch(frag: Fragment, registers: list[tuple[int, ...]],
+              lanes: list[tuple[int, ...]], zero: tuple[int, ...]) -> str:
+    """The first (lane, value) whose element is not the XOR of the bases ('': none)."""
+    for lane in range(frag.wave):
+        for v in range(frag.values):
+            want = _vector(frag, lane, v)
+            got = _xor(_xor(zero, v, registers), lane, lanes)
+            if want != got:
+                return (f"lane {lane} value {v} holds {want}, not the XOR of the "
+                        f"bases {got}: the digits are not powers of two apart")
+    return ""
+
+
 def bases_of(operand: Any) -> LinearLayout:
     """The linear layout of a layouts.Operand, or the reason it has none."""
     frag = fragment(operand)
     blocks = frag.shape[2] > 1
     out_dims = ("dim0", "dim1", "dim2") if blocks else ("dim0", "dim1")
     in_dims = ("register", "lane")
-    note = ""
-    if frag.bits == 6:
-        note = ("register r is value r of the lane; fp6 values are packed 6 bits apart, so "
-                "value r sits at bit 6r of the VGPRs, straddling VGPRs for some r")
-    if frag.matrix == "K" or (frag.matrix == "A" and operand.inst.sparse):
-        note = "dims of the compressed matrix held in memory (see --emit hip)"
-
-    def fail(reason: str) -> LinearLayout:
-        return LinearLayout(in_dims, out_dims, None, reason, note)
-
-    mods = operand.mods
-    if frag.lane_source is not None:
-        return fail(f"BLGP {mods.blgp} rotates the B lanes by 16 (lane L reads lane "
-                    "(L + 16) % 64), which is not linear over GF(2)")
-    if frag.guard is not None:
-        what = (f"CBSZ {mods.cbsz}/ABID {mods.abid}" if frag.guard[0] == "block"
-                else f"BLGP {mods.blgp}")
-        return fail(f"{what} leaves lanes whose values the hardware does not read: a "
-                    "broadcast has no linear layout over the lanes")
-    if not _power_of_two(frag.values):
-        return fail(f"a lane holds {frag.values} values, not a power of two")
-    for name, extent in zip(("rows", "columns", "blocks"), frag.shape):
-        if not _power_of_two(extent):
-            return fail(f"the matrix has {extent} {name}, not a power of two")
-    if frag.lanes < frag.wave and not any(d.coord == "copy" for d in frag.lane_digits):
-        return fail(f"only lanes {frag.base_lane}-{frag.base_lane + frag.lanes - 1} of the "
-                    f"wave{frag.wave} hold values")
+    note = _note(frag, operand.inst.sparse)
+    refused = _refusal(frag, operand.mods)
+    if refused:
+        return LinearLayout(in_dims, out_dims, None, refused, note)
     zero = (0,) * len(out_dims)
     registers = [_vector(frag, 0, 1 << b) or zero for b in range(frag.values.bit_length() - 1)]
     lanes = [_vector(frag, 1 << b, 0) or zero for b in range(frag.wave.bit_length() - 1)]
-    for lane in range(frag.wave):
-        for v in range(frag.values):
-            want = _vector(frag, lane, v)
-            got = zero
-            for b, vec in enumerate(registers):
-                if v >> b & 1:
-                    got = tuple(x ^ y for x, y in zip(got, vec))
-            for b, vec in enumerate(lanes):
-                if lane >> b & 1:
-                    got = tuple(x ^ y for x, y in zip(got, vec))
-            if want != got:
-                return fail(f"lane {lane} value {v} holds {want}, not the XOR of the "
-                            f"bases {got}: the digits are not powers of two apart")
+    refused = _mismatch(frag, registers, lanes, zero)
+    if refused:
+        return LinearLayout(in_dims, out_dims, None, refused, note)
     return LinearLayout(in_dims, out_dims,
                         {"register": [list(b) for b in registers],
                          "lane": [list(b) for b in lanes]}, "", note)

@@ -62,27 +62,32 @@ def pairs(arch_names: list[str] | None = None) -> tuple[dict[Any, list[Any]], di
         for wave in arch.waves:
             insts = [i for i in arch.instructions if i.blocks == 1 and wave in i.wave_sizes]
             for src in insts:
-                s_op = mc.operand(src, "D", wave=wave, output_calc=True)
-                m, n = s_op.shape[0], s_op.shape[1]
-                for dst in insts:
-                    for matrix in "AB":
-                        d_op = mc.operand(dst, matrix, wave=wave)
-                        rows, cols = d_op.shape[0], d_op.shape[1]
-                        for transposed in (False, True):
-                            if transposed and m != n:
-                                continue
-                            if (rows != m) if matrix == "A" else (cols != n):
-                                continue  # no common tile
-                            try:
-                                conv = _conversion(src, dst, matrix, wave, transposed, s_op,
-                                                   d_op)
-                            except mc.CalcError as exc:
-                                reason = str(exc).split(";")[0]
-                                reason = reason.split(" (")[0] + " ..." if "(" in reason else reason
-                                refused[reason] = refused.get(reason, 0) + 1
-                                continue
-                            classes.setdefault(conv[0], []).append(conv[1])
+                _pairs_from(src, insts, wave, classes, refused)
     return classes, refused
+
+
+def _pairs_from(src: Any, insts: list[Any], wave: int, classes: dict[Any, list[Any]],
+                refused: dict[str, int]) -> None:
+    """pairs() of the source instruction `src` into `insts` in `wave`."""
+    s_op = mc.operand(src, "D", wave=wave, output_calc=True)
+    m, n = s_op.shape[0], s_op.shape[1]
+    for dst in insts:
+        for matrix in "AB":
+            d_op = mc.operand(dst, matrix, wave=wave)
+            rows, cols = d_op.shape[0], d_op.shape[1]
+            for transposed in (False, True):
+                if transposed and m != n:
+                    continue
+                if (rows != m) if matrix == "A" else (cols != n):
+                    continue  # no common tile
+                try:
+                    conv = _conversion(src, dst, matrix, wave, transposed, s_op, d_op)
+                except mc.CalcError as exc:
+                    reason = str(exc).split(";")[0]
+                    reason = reason.split(" (")[0] + " ..." if "(" in reason else reason
+                    refused[reason] = refused.get(reason, 0) + 1
+                    continue
+                classes.setdefault(conv[0], []).append(conv[1])
 
 
 _CACHE: dict[Any, Any] = {}
@@ -117,6 +122,44 @@ def planned(key: Any) -> Any:
 # ---- expected values, from the layouts
 
 
+def put(words: list[list[int]], regs: int, f: int, place: Any, value: int, width: int
+        ) -> None:
+    """Write the `width` bits of `value` at `place` of fragment f (`regs` registers)."""
+    bit = (f * regs + place.reg) * 32 + place.lo
+    for k in range(width):
+        at = bit + k
+        word = words[place.lane]
+        if value >> k & 1:
+            word[at // 32] |= 1 << (at % 32)
+        else:
+            word[at // 32] &= ~(1 << (at % 32))
+
+
+def _source_of(conv: Any, t: int, r: int, c: int, dims: tuple[int, int, int, int]
+               ) -> tuple[int, int, int]:
+    """(source fragment s, i, j): the D[i][j] destination element (r, c) of fragment t
+    holds; dims: (m, n) of D, (rows, cols) of the destination."""
+    m, n, rows, cols = dims
+    if conv.destination_matrix == "A":  # D feeds A along N
+        s, j = divmod(t * cols + c, n)
+        i = r
+    else:  # D feeds B along M
+        s, i = divmod(t * rows + r, m)
+        j = c
+    if conv.transposed:
+        i, j = j, i  # the registers hold D^T: read D[j][i] where D[i][j] was
+    return s, i, j
+
+
+def _expected(value: int, converting: bool, shift: int, dst_bits: int) -> int:
+    """The destination's value of a source identity (converted: its bits from `shift`)."""
+    if converting:
+        return (value >> shift) & ((1 << dst_bits) - 1)
+    if dst_bits == 64:
+        return value | (value | 0x80000000) << 32
+    return value & ((1 << dst_bits) - 1)
+
+
 def expected_words(conv: Any, shift: int) -> tuple[list[list[int]], list[list[int]],
                                                      list[list[int]]]:
     """(source words, expected destination words, care masks), each per lane."""
@@ -133,23 +176,10 @@ def expected_words(conv: Any, shift: int) -> tuple[list[list[int]], list[list[in
     def ident(s: int, i: int, j: int) -> int:
         return s * m * n + i * n + j + 1
 
-    def put(words: list[list[int]], regs: int, f: int, place: Any, value: int, width: int
-            ) -> None:
-        bit = (f * regs + place.reg) * 32 + place.lo
-        for k in range(width):
-            at = bit + k
-            word = words[place.lane]
-            if value >> k & 1:
-                word[at // 32] |= 1 << (at % 32)
-            else:
-                word[at // 32] &= ~(1 << (at % 32))
-
     for s in range(plan.source_fragments):
         for i in range(m):
             for j in range(n):
-                value = ident(s, i, j)
-                if src_bits == 64:
-                    value |= (value | 0x80000000) << 32
+                value = _expected(ident(s, i, j), False, 0, src_bits)
                 for place in src_op.places(i, j):
                     put(s_words, plan.source_registers, s, place, value, src_bits)
     d_words = [[0] * (plan.fragments * plan.registers) for _ in range(wave)]
@@ -159,21 +189,8 @@ def expected_words(conv: Any, shift: int) -> tuple[list[list[int]], list[list[in
     for t in range(plan.fragments):
         for r in range(rows):
             for c in range(cols):
-                if conv.destination_matrix == "A":  # D feeds A along N
-                    s, j = divmod(t * cols + c, n)
-                    i = r
-                else:  # D feeds B along M
-                    s, i = divmod(t * rows + r, m)
-                    j = c
-                if conv.transposed:
-                    i, j = j, i  # the registers hold D^T: read D[j][i] where D[i][j] was
-                value = ident(s, i, j)
-                if converting:
-                    value = (value >> shift) & ((1 << dst_bits) - 1)
-                elif dst_bits == 64:
-                    value |= (value | 0x80000000) << 32
-                else:
-                    value &= (1 << dst_bits) - 1
+                s, i, j = _source_of(conv, t, r, c, (m, n, rows, cols))
+                value = _expected(ident(s, i, j), converting, shift, dst_bits)
                 for place in dst_op.places(r, c):
                     put(d_words, plan.registers, t, place, value, dst_bits)
                     put(care, plan.registers, t, place, (1 << dst_bits) - 1, dst_bits)

@@ -20,7 +20,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-import matrix_calculator  # noqa: E402  (needs the repository on sys.path)
+import matrix_calculator  # (needs the repository on sys.path)
 
 # The environment the golden corpus was recorded in (argparse wraps help at COLUMNS).
 RECORDING_ENV = {"COLUMNS": "80", "PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1"}

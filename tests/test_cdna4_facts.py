@@ -62,7 +62,7 @@ def _opcode_and_encoding(run, fid):
 
 
 @fact("E03")
-def _f8f6f4_opcodes(run, fid):
+def _f8f6f4_opcodes(run, _fid):
     for name in F8F6F4:
         inst = inst_of(name)
         assert inst.opcode == inst.mai_opcode == OPCODES[name]
@@ -87,7 +87,7 @@ def _smfmac_opcodes(run, fid):
 
 
 @fact("E06")
-def _no_xf32(run, fid):
+def _no_xf32(run, _fid):
     names = {inst.mnemonic for inst in CDNA4.instructions}
     assert len(CDNA4.instructions) == len(names) == 68
     for name in ("v_mfma_f32_16x16x8_xf32", "v_mfma_f32_32x32x4_xf32"):
@@ -105,20 +105,20 @@ def check_cycles(run, name, fp8_cycles):
 
 
 @fact("E07")
-def _cycles_16x16x128(run, fid):
+def _cycles_16x16x128(run, _fid):
     for name in (U16, S16):
         check_cycles(run, name, 32)
 
 
 @fact("E08")
-def _cycles_32x32x64(run, fid):
+def _cycles_32x32x64(run, _fid):
     assert inst_of(U32, 4, 4).effective_cycles == 32
     for name in (U32, S32):
         check_cycles(run, name, 64)
 
 
 @fact("E09")
-def _f64_cycles(run, fid):
+def _f64_cycles(run, _fid):
     name = "v_mfma_f64_16x16x4_f64"
     assert inst_of(name).cycles == 64 and CDNA3.find(name).cycles == 32
     assert detail_value(detail(run, name), "Execution cycles") == "64"
@@ -126,7 +126,7 @@ def _f64_cycles(run, fid):
 
 
 @fact("E10")
-def _f16_statistics(run, fid):
+def _f16_statistics(run, _fid):
     name = "v_mfma_f32_16x16x32_f16"
     inst = inst_of(name)
     assert (inst.cycles, inst.flops) == (16, 16384)
@@ -147,26 +147,26 @@ def check_registers(run, name, counts, cbsz=0, blgp=0):
 
 
 @fact("E11")
-def _registers_32x32x16_f16(run, fid):
+def _registers_32x32x16_f16(run, _fid):
     assert inst_of("v_mfma_f32_32x32x16_f16").cycles == 32
     check_registers(run, "v_mfma_f32_32x32x16_f16", {"A": 4, "B": 4, "C": 16, "D": 16})
 
 
 @fact("E12")
-def _registers_16x16x64_i8(run, fid):
+def _registers_16x16x64_i8(run, _fid):
     assert inst_of("v_mfma_i32_16x16x64_i8").cycles == 16
     check_registers(run, "v_mfma_i32_16x16x64_i8", {"A": 4, "B": 4, "C": 4, "D": 4})
 
 
 @fact("E13")
-def _registers_by_format(run, fid):
+def _registers_by_format(run, _fid):
     for a, b in PAIRS:
         check_registers(run, S16, {"A": F8F6F4_REGISTERS[a], "B": F8F6F4_REGISTERS[b],
                                    "C": 4, "D": 4, "SA": 1, "SB": 1}, a, b)
 
 
 @fact("E14")
-def _fp6_needs_six_registers(run, fid):
+def _fp6_needs_six_registers(run, _fid):
     # The assembler's "wrong register tuple size for cbsz value 2" (an 8-VGPR A with
     # cbsz:2) is not modelled; what is: fp6 A takes 6 VGPRs, so register 6 does not exist.
     assert operand(U16, "A", 2).register_count == 6
@@ -201,7 +201,7 @@ def _smfmac_f16_registers(run, fid):
 
 
 @fact("E17")
-def _smfmac_i8_ignores_cbsz(run, fid):
+def _smfmac_i8_ignores_cbsz(run, _fid):
     # The hardware ignores CBSZ/ABID here (one index set per VGPR); the calculator
     # reports them as not supported, and has the single index set.
     name = "v_smfmac_i32_16x16x128_i8"
@@ -231,7 +231,7 @@ def _scaled_encoding(run, fid):
 
 
 @fact("E19")
-def _f64_blgp_negates(run, fid):
+def _f64_blgp_negates(_run, _fid):
     # BLGP of the F64 MFMAs is a negation mask (bit 0: A, bit 1: B, bit 2: C); it moves
     # nothing. CBSZ/ABID are ignored: reported as not supported.
     name = "v_mfma_f64_16x16x4_f64"
@@ -244,7 +244,7 @@ def _f64_blgp_negates(run, fid):
 
 
 @fact("E20")
-def _flops_32x32x64(run, fid):
+def _flops_32x32x64(run, _fid):
     assert inst_of(U32).flops == 131072
     for (a, b), want in (((0, 4), 8192), ((4, 1), 8192), ((2, 4), 16384), ((4, 4), 16384)):
         lines = detail(run, U32, a, b)
@@ -252,7 +252,7 @@ def _flops_32x32x64(run, fid):
         assert detail_value(lines, "FLOPs/CU/cycle") == str(want)
 
 
-def _place_fact(run, fid):
+def _place_fact(_run, fid):
     name, matrix, elem, mods, want = PLACE_FACTS[fid]
     assert where(operand(name, matrix, **mods), elem + (0,)) == want
 
@@ -273,7 +273,7 @@ def _opsel_bytes(run, fid):
 
 
 @fact("E51")
-def _opsel_encoding_bits(run, fid):
+def _opsel_encoding_bits(_run, fid):
     _, data = ENCODINGS[fid]
     assert scale_opsel(data + [0, 0, 0, 0]) == (0, 1)           # op_sel:[0,1,0]
     assert scale_opsel([0, 0, 0xAC, 0xD3, 0, 0, 0, 0x10]) == (0, 2)  # op_sel_hi:[0,1,0]
@@ -282,7 +282,7 @@ def _opsel_encoding_bits(run, fid):
 
 
 @fact("E52")
-def _neutral_scale(run, fid):
+def _neutral_scale(run, _fid):
     # The value of a scale byte is printed by -d (2^(v-127)); every OPSEL byte of 0x7F7F7F7F
     # is 127, i.e. 1.0.
     lines = detail(run, S16)
@@ -295,7 +295,7 @@ def _neutral_scale(run, fid):
 
 
 @fact("E53")
-def _scales_in_vgprs(run, fid):
+def _scales_in_vgprs(run, _fid):
     # SGPR / inline-constant scales are rejected by LLVM; the calculator models a scale
     # operand as one byte of one ArchVGPR (no AccVGPRs, nothing else).
     for name in (S16, S32):
@@ -310,7 +310,7 @@ def _scales_in_vgprs(run, fid):
 
 
 @fact("E54")
-def _scale_blocks(run, fid):
+def _scale_blocks(_run, _fid):
     for name in (S16, S32):
         inst = inst_of(name)
         blocks = inst.k // 32
@@ -323,7 +323,7 @@ def _scale_blocks(run, fid):
 
 
 @fact("E55", "E56", "E57")
-def _sparse_a_and_index(run, fid):
+def _sparse_a_and_index(_run, fid):
     name, elem, a_place, index_places = SPARSE_FACTS[fid]
     op = operand(name, "A")
     assert where(op, elem + (0,)) == a_place
@@ -334,7 +334,7 @@ def _sparse_a_and_index(run, fid):
 
 
 @fact("E62")
-def _ocp_fp8(run, fid):
+def _ocp_fp8(run, _fid):
     # OCP E4M3FN / E5M2 on gfx950 and FNUZ on gfx942: the calculator names the type
     # (-d's "Register data types"); the largest values follow from the printed widths.
     for inst in CDNA4.instructions:
@@ -377,7 +377,7 @@ def largest_finite(exp_bits, man_bits):
 
 
 @fact("E63")
-def _format_codes(run, fid):
+def _format_codes(run, _fid):
     assert F8F6F4_FORMATS == tuple(FORMATS[c][0] for c in range(5))
     names = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2M1)")
     for code in range(5):
@@ -388,7 +388,7 @@ def _format_codes(run, fid):
 
 
 @fact("E64")
-def _small_format_ranges(run, fid):
+def _small_format_ranges(_run, _fid):
     for code in (2, 3, 4):
         check_format_widths(code)
 

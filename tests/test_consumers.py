@@ -209,7 +209,7 @@ class Tables(HTMLParser):
         super().__init__()
         self.found, self.row, self.text = [], None, []
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag, _attrs):
         if tag == "table":
             self.found.append([])
         elif tag == "tr":

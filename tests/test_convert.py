@@ -156,7 +156,7 @@ def _key(layout):
 _HELD = {}
 
 
-def _holder(operand, fragment_regs, place):
+def _holder(operand, place):
     """The element the layout puts at a place (lane, register, bits), from a table of
     every place of every element (built once per operand)."""
     table = _HELD.get(id(operand))
@@ -182,7 +182,7 @@ def test_every_plan_moves_each_slot_once_from_a_slot_holding_its_element():
                      for mv in moves)
         assert got == wanted, (s.inst.name, d.inst.name, d.matrix)
         for mv in moves:
-            r, c = _holder(d, None, mv.to)
+            r, c = _holder(d, mv.to)
             assert (r, c) == mv.element
             t = mv.to.fragment
             if d.matrix == "A":  # A[r][c] of fragment t = D[r][j] of fragment s
@@ -192,7 +192,7 @@ def test_every_plan_moves_each_slot_once_from_a_slot_holding_its_element():
                 sf, i = divmod(t * rows + r, m)
                 j = c
             assert mv.source.fragment == sf and 0 <= sf < sources
-            held = _holder(s, None, mv.source)
+            held = _holder(s, mv.source)
             assert held == ((j, i) if transposed else (i, j)), (s.inst.name, mv)
 
 
@@ -202,7 +202,7 @@ def test_the_move_check_can_fail():
     s, d = mc.operand(f16, "D", output_calc=True), mc.operand(f16, "A")
     _, _, moves = slot_moves(s, d)
     wrong = moves[0].source._replace(lane=moves[0].source.lane + 1)
-    assert _holder(s, None, wrong) != moves[0].source_element
+    assert _holder(s, wrong) != moves[0].source_element
 
 
 def test_classes_of_moves():

@@ -202,7 +202,7 @@ def test_a_real_process_reports_an_error_without_traceback():
 
 
 def test_a_defect_is_reported_on_one_line(monkeypatch):
-    def broken(args):
+    def broken(_args):
         raise RuntimeError("two\nlines")
     monkeypatch.setattr(matrix_cli, "run", broken)  # main() lives in matrix_cli
     status, out, err = call(DENSE + ["-g", "-A"])
@@ -272,19 +272,10 @@ def argument_vectors(draw):
     return [token for index in order for token in groups[index]]
 
 
-@st.composite
-def valid_vectors(draw):
-    """Command lines the calculator must answer: every value legal for the instruction."""
-    arch = draw(st.sampled_from(ARCHITECTURES))
-    inst = draw(st.sampled_from(arch.instructions))
-    name = draw(st.sampled_from([arch.name, arch.name.lower()] + list(arch.aliases)))
-    mnemonic = draw(st.sampled_from([inst.mnemonic, inst.mnemonic.upper()]))
-    groups = [draw(_option(draw(st.sampled_from(["-a", "--architecture"])), name)),
-              draw(_option(draw(st.sampled_from(["-i", "--instruction"])), mnemonic))]
-    matrices = ["-A", "-B", "-D"] + (["-k"] if inst.sparse else ["-C"])
-    matrix = draw(st.sampled_from(matrices))
-    mode = draw(st.sampled_from(["-L", "-d", "-g", "-m", "-R", "-M"]))
-    groups.append([mode])
+def _mode_groups(draw, inst, mode, matrix):
+    """valid_vectors' option groups of the mode: the matrix, -o, the element or register
+    and lane, the table format."""
+    groups = []
     if mode in ("-g", "-m", "-R", "-M"):
         groups.append([matrix])
     if mode in ("-g", "-m") and matrix == "-D" and draw(st.booleans()):
@@ -300,6 +291,23 @@ def valid_vectors(draw):
     if mode in ("-R", "-M"):
         fmt = draw(st.sampled_from([[], ["-c"], ["--csv"], ["--markdown"], ["--asciidoc"]]))
         groups.append(fmt + draw(st.sampled_from([[], ["--transpose"]])))
+    return groups
+
+
+@st.composite
+def valid_vectors(draw):
+    """Command lines the calculator must answer: every value legal for the instruction."""
+    arch = draw(st.sampled_from(ARCHITECTURES))
+    inst = draw(st.sampled_from(arch.instructions))
+    name = draw(st.sampled_from([arch.name, arch.name.lower()] + list(arch.aliases)))
+    mnemonic = draw(st.sampled_from([inst.mnemonic, inst.mnemonic.upper()]))
+    groups = [draw(_option(draw(st.sampled_from(["-a", "--architecture"])), name)),
+              draw(_option(draw(st.sampled_from(["-i", "--instruction"])), mnemonic))]
+    matrices = ["-A", "-B", "-D"] + (["-k"] if inst.sparse else ["-C"])
+    matrix = draw(st.sampled_from(matrices))
+    mode = draw(st.sampled_from(["-L", "-d", "-g", "-m", "-R", "-M"]))
+    groups.append([mode])
+    groups += _mode_groups(draw, inst, mode, matrix)
     if draw(st.booleans()):
         groups.append(draw(_option("-w", draw(st.sampled_from(["0"] + [str(w) for w in
                                                                        arch.waves])))))

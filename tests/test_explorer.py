@@ -282,7 +282,7 @@ def test_a_port_in_use_is_one_line_and_status_1(server):
 
 
 def test_a_defect_is_one_line_with_status_500_not_a_traceback(monkeypatch):
-    def broken(words):
+    def broken(_words):
         raise KeyError("oops")
     monkeypatch.setattr(matrix_cli, "respond", broken)
     status, body, command = matrix_explorer.answer("json", {"arch": "cdna3", "mode": "L"})

@@ -485,14 +485,13 @@ def test_encodings_from_the_fact_sheet() -> None:
     f8 = baseline(F8F6F4)
     assert encoding(f8)[2] == 0x33 and encoding(f8)[7] & 0x1C == 0x04          # G-ENC-4
     a_bytes = {"BF8": 0x08, "FP6": 0x10, "BF6": 0x18, "FP4": 0x20}             # G-ENC-5
-    shape = shape_of(F8F6F4)
     for fmt, byte in a_bytes.items():
-        line = fmt_line(shape, fmt.lower(), "fp8")
+        line = fmt_line(fmt.lower(), "fp8")
         assert encoding(line)[1] == byte, fmt
     plain = encoding(f8)                                                       # G-ENC-6
     for fmt, (index, mask) in {"BF8": (7, 0x08), "FP6": (7, 0x10), "BF6": (7, 0x18),
                                "FP4": (1, 0x40)}.items():
-        enc = encoding(fmt_line(shape, "fp8", fmt.lower()))
+        enc = encoding(fmt_line("fp8", fmt.lower()))
         assert enc[index] == plain[index] | mask and enc[2:7] == plain[2:7], fmt
     assert encoding(baseline("v_wmma_f32_16x16x4_f32"))[7] & 0x18 == 0x18     # bits 59, 60
     scaled = baseline("v_wmma_scale_f32_16x16x128_f8f6f4")
@@ -523,7 +522,7 @@ def test_encodings_from_the_fact_sheet() -> None:
         "enc [0x00,0x00,0x35,0xcc,0x01,0x05,0x02,0x04]"                        # G-ENC-16
 
 
-def fmt_line(shape: Any, fa: str, fb: str) -> str:
+def fmt_line(fa: str, fb: str) -> str:
     """The recorded probe line of F8F6F4 with formats fa, fb (no other modifier)."""
     mods = fmt_mods(fa, fb)
     for _, line, _ in mc_rows():

@@ -32,33 +32,44 @@ def _compiler():
     pytest.skip("no C compiler (gcc/cc/clang): cannot compile the emitted index arithmetic")
 
 
-def _sample_modifiers(inst):
-    """(matrix, mods) beyond the defaults that change a layout or the emitted loads."""
+def _cdna_modifiers(inst):
+    """_sample_modifiers of the MFMA/SMFMAC fields: CBSZ/ABID broadcasts, ABID index
+    sets, BLGP lane patterns."""
     out = []
-    if inst.kind not in ("wmma", "swmmac") and inst.cbsz and not inst.sparse and inst.blocks > 1:
+    if inst.cbsz and not inst.sparse and inst.blocks > 1:
         for cbsz in range(1, inst.blocks.bit_length()):
             for abid in range(1 << cbsz):
                 out.append(("A", Modifiers(cbsz=cbsz, abid=abid)))
-    if inst.kind not in ("wmma", "swmmac") and inst.sparse:
+    if inst.sparse:
         for abid in (1, 2, 3):
             try:
                 mc.register_count(inst, "K", mods={"abid": abid})
             except mc.CalcError:
                 continue
             out.append(("K", Modifiers(abid=abid)))
-    if inst.kind not in ("wmma", "swmmac") and inst.blgp and inst.out_type.bits != 64:
+    if inst.blgp and inst.out_type.bits != 64:
         out += [("B", Modifiers(blgp=blgp)) for blgp in range(1, 8)]
-    if inst.f8f6f4:  # the format fields: CBSZ/BLGP (CDNA4), matrix_a/b_fmt (gfx1250)
-        first, second = inst.format_fields
-        for a in range(5):
-            for b in range(5):
-                for m in ("A", "B"):
-                    out.append((m, Modifiers(**{first: a, second: b})))
+    return out
+
+
+def _format_modifiers(inst):
+    """The format fields: CBSZ/BLGP (CDNA4), matrix_a/b_fmt (gfx1250)."""
+    first, second = inst.format_fields
+    return [(m, Modifiers(**{first: a, second: b}))
+            for a in range(5) for b in range(5) for m in ("A", "B")]
+
+
+def _sample_modifiers(inst):
+    """(matrix, mods) beyond the defaults that change a layout or the emitted loads."""
+    wmma = inst.kind in ("wmma", "swmmac")
+    out = [] if wmma else _cdna_modifiers(inst)
+    if inst.f8f6f4:
+        out += _format_modifiers(inst)
     if inst.scaled:  # the scales' byte (CDNA4 OPSEL) or lane-half (gfx1250) selects
         out += [("SA", Modifiers(opsel_a=s)) for s in range(1, 4)]
         out += [("SB", Modifiers(opsel_b=s)) for s in range(1, 4)]
         out += [("SA", Modifiers(matrix_a_scale=1)), ("SB", Modifiers(matrix_b_scale=1))]
-    if (inst.kind in ("wmma", "swmmac")) and inst.opsel:
+    if wmma and inst.opsel:
         if inst.arch == "RDNA3":
             out += [("C", Modifiers(opsel=4)), ("D", Modifiers(opsel=4))]
         else:
@@ -271,6 +282,14 @@ def test_blgp_load_table_inverts_the_lane_source():
             assert BLGP_SOURCE[blgp](source_lane(frag, lane)) == lane
 
 
+def _xor(vec, index, bases):
+    """`vec` XOR the bases of the set bits of `index`."""
+    for b, base in enumerate(bases):
+        if index >> b & 1:
+            vec = [x ^ y for x, y in zip(vec, base)]
+    return vec
+
+
 def test_linear_layout_bases_match_engine():
     """Wherever bases exist, XOR-expanding them gives the engine's element for every
     lane and value; the linear-layout module checks that itself, so here the bases are
@@ -292,13 +311,8 @@ def test_linear_layout_bases_match_engine():
                     regs, lanes = result.bases["register"], result.bases["lane"]
                     for lane in range(wave):
                         for v in range(frag.values):
-                            vec = [0] * len(result.out_dims)
-                            for b, base in enumerate(regs):
-                                if v >> b & 1:
-                                    vec = [x ^ y for x, y in zip(vec, base)]
-                            for b, base in enumerate(lanes):
-                                if lane >> b & 1:
-                                    vec = [x ^ y for x, y in zip(vec, base)]
+                            vec = _xor([0] * len(result.out_dims), v, regs)
+                            vec = _xor(vec, lane, lanes)
                             elem = (vec[1], vec[2], vec[0]) if len(vec) == 3 else (
                                 vec[0], vec[1], 0)
                             bit = bit_of(frag, v)

@@ -60,6 +60,18 @@ def graph(root=ROOT):
     return {name: imports(name, path, modules) for name, path in modules.items()}
 
 
+def _pop_component(stack, on, node):
+    """The modules of a strongly connected component, popped off Tarjan's stack down to
+    its root `node`."""
+    part = []
+    while True:
+        top = stack.pop()
+        on.discard(top)
+        part.append(top)
+        if top == node:
+            return part
+
+
 def cycles(edges):
     """The strongly connected components of more than one module (Tarjan)."""
     index, low, stack, on, found = {}, {}, [], set(), []
@@ -75,13 +87,7 @@ def cycles(edges):
             elif nxt in on:
                 low[node] = min(low[node], index[nxt])
         if low[node] == index[node]:
-            part = []
-            while True:
-                top = stack.pop()
-                on.discard(top)
-                part.append(top)
-                if top == node:
-                    break
+            part = _pop_component(stack, on, node)
             if len(part) > 1:
                 found.append(sorted(part))
 

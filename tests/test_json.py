@@ -57,7 +57,7 @@ def representatives(arch):
     """The smallest instruction of each kind: any, sparse, multi-block, 64-bit,
     block-scaled, with packed formats, with OPSEL, with 4-bit inputs."""
     chosen = set()
-    tests = (lambda i: True, lambda i: i.sparse, lambda i: i.blocks > 1,
+    tests = (lambda _i: True, lambda i: i.sparse, lambda i: i.blocks > 1,
              lambda i: i.out_type.bits == 64, lambda i: getattr(i, "scaled", False),
              lambda i: getattr(i, "f8f6f4", False),
              lambda i: i.opsel, lambda i: i.a_type.bits == 4)

@@ -25,7 +25,7 @@ def plan(arch, name, matrix="A", **options):
 
 # ---- C.2: conflicts of operand-fragment loads (default model L12/L13/L15)
 
-@pytest.mark.parametrize("row, arch, name, options, worst", [
+@pytest.mark.parametrize("_row, arch, name, options, worst", [
     ("a", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2}, 4),   # b128, chunk l/16
     ("b", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2, "pad": 8}, 2),
     ("c", "cdna3", "v_mfma_f32_16x16x16_f16", {"k_steps": 2, "swizzle": "8,1,8"}, 1),
@@ -36,7 +36,7 @@ def plan(arch, name, matrix="A", **options):
     ("h", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64", "pad": 4}, 1),
     ("h'", "cdna3", "v_mfma_f32_16x16x16_f16", {"load": "ds_read_b64", "swizzle": "4,1,16"}, 1),
 ])
-def test_section_c2(row, arch, name, options, worst):
+def test_section_c2(_row, arch, name, options, worst):
     found = plan(arch, name, tile="16x64", **options)
     assert found.worst == worst
     assert all(phase.conflict == worst for load in found.loads for phase in load.phases)
@@ -433,6 +433,16 @@ EMULATED = [  # (arch, instruction, matrix, tile, options)
 ]
 
 
+def _emulated(output):
+    """({(lane, register): word}, {(lane, load): address}) the emulation printed."""
+    words, addresses = {}, {}
+    for line in output.split("\n"):
+        if line:
+            kind, lane, at, value = line.split()
+            (words if kind == "r" else addresses)[int(lane), int(at)] = int(value)
+    return words, addresses
+
+
 @pytest.mark.parametrize("arch, name, matrix, tile, options", EMULATED)
 def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     """gcc runs the emitted code lane by lane: every lane's address for every load is
@@ -453,11 +463,7 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     subprocess.run(["gcc", "-O1", "-Wall", "-Werror", "-o", str(tmp_path / "lds"),
                     str(source)], check=True)
     run = subprocess.run([str(tmp_path / "lds")], capture_output=True, text=True, check=True)
-    words, addresses = {}, {}
-    for line in run.stdout.split("\n"):
-        if line:
-            kind, lane, at, value = line.split()
-            (words if kind == "r" else addresses)[int(lane), int(at)] = int(value)
+    words, addresses = _emulated(run.stdout)
     for number, load in enumerate(found.loads):
         for lane in load.lanes:
             if lane.address is not None:

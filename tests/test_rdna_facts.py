@@ -86,10 +86,10 @@ def test_fact_b2_one_opcode_for_both_waves(run, inst):
     assert "Wave32 register usage:" in text and "Wave64 register usage:" in text
 
 
-@pytest.mark.parametrize("mnemonic, opcode, byte1, key", [
+@pytest.mark.parametrize("mnemonic, opcode, _byte1, key", [
     pytest.param("v_wmma_f32_16x16x16_f16", 0x40, 0x40, 0, id="R-ENC-1"),
     pytest.param("v_swmmac_f32_16x16x32_f16", 0x50, 0x48, 1, id="R-ENC-2")])
-def test_fact_encodings(run, mnemonic, opcode, byte1, key):
+def test_fact_encodings(run, mnemonic, opcode, _byte1, key):
     """R-ENC-1/2: LLVM's bytes carry the opcode in byte 2 and VOP3P's 110011 in byte 3;
     index_key 1 (bit 11, byte 1 0x08) is legal in wave32, index_key 2 is not."""
     encoding = {0x40: [0x08, 0x40, 0x40, 0xcc, 0x00, 0x09, 0x22, 0x1c],
@@ -234,7 +234,7 @@ B4_AB = [  # (fact ID, instructions, K of (lane group g, VGPR v, value index e i
      lambda g, v, e: 8 * ((2 * v + e) // 4) + 4 * g + (2 * v + e) % 4),
     ("B.4-8bit-AB", by_types(8), lambda g, v, e: 8 * g + 4 * v + e),
     ("B.4-iu4-K32", [RDNA4.find("v_wmma_i32_16x16x32_iu4")], lambda g, v, e: 16 * g + 8 * v + e),
-    ("B.4-iu4-K16", [RDNA4.find("v_wmma_i32_16x16x16_iu4")], lambda g, v, e: 8 * g + e),
+    ("B.4-iu4-K16", [RDNA4.find("v_wmma_i32_16x16x16_iu4")], lambda g, _v, e: 8 * g + e),
 ]
 
 
@@ -340,11 +340,11 @@ def test_fact_wave64_lanes_above_31_ignored(run, mnemonic):
     assert rc == 2 and out == "" and err.count("\n") == 1 and "32" in err
 
 
-@pytest.mark.parametrize("fact, arch, mnemonic, wave, matrix, elem, opsel, texts",
+@pytest.mark.parametrize("_fact, arch, mnemonic, wave, matrix, elem, opsel, texts",
                          [pytest.param(*row, id=f"{row[0]}-{row[2]}-w{row[3]}-{row[4]}"
                                                 f"{list(row[5])}-opsel{row[6]}")
                           for row in facts.ELEMENTS])
-def test_fact_element(run, fact, arch, mnemonic, wave, matrix, elem, opsel, texts):
+def test_fact_element(run, _fact, arch, mnemonic, wave, matrix, elem, opsel, texts):
     """R-A-*, R-CD-*, R-SP-*, X-* and REFERENCE_CLI examples: the engine's places, and
     what -g prints for them."""
     inst = find(arch, mnemonic)

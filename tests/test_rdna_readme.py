@@ -13,9 +13,9 @@ from readme_examples_rdna import README_RDNA_EXAMPLES
 # 3. The RDNA examples of the upstream README, byte for byte
 # ======================================================================================
 
-@pytest.mark.parametrize("line, command, expected", README_RDNA_EXAMPLES,
+@pytest.mark.parametrize("_line, command, expected", README_RDNA_EXAMPLES,
                          ids=[f"seed-line-{e[0]}" for e in README_RDNA_EXAMPLES])
-def test_readme_rdna_example(run, line, command, expected):
+def test_readme_rdna_example(run, _line, command, expected):
     rc, out, err = run(shlex.split(command))
     assert (rc, err) == (0, "")
     assert out == expected

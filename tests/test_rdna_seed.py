@@ -212,10 +212,10 @@ def test_seed_matrices_are_16_by_16(inst):
     assert (inst.m, inst.n) == (16, 16)
 
 
-@pytest.mark.parametrize("arch, column, mnemonic, per_cu",
+@pytest.mark.parametrize("arch, _column, mnemonic, per_cu",
                          [pytest.param(*row, id=f"S001-L16-{row[0]}-{row[1]}")
                           for row in facts.THROUGHPUT])
-def test_seed_throughput_table(run, arch, column, mnemonic, per_cu):
+def test_seed_throughput_table(run, arch, _column, mnemonic, per_cu):
     """Lines 16-19: FLOPS/clock/CU; the calculator prints per WGP (two CUs). This is also
     fact B.2's "2048 and 4096 per WGP" for RDNA4 FP16 and I8."""
     rc, out, err = run(["-a", arch, "-i", mnemonic, "-d"])

@@ -27,7 +27,7 @@ TABLE.INSTRUCTIONS = (wmma("v_wmma_f32_16x16x16_f16", 0x40, 16),)
 GENERATOR = types.ModuleType("toy_layouts")
 
 
-def _layout(inst, matrix, wave, mods):
+def _layout(_inst, matrix, _wave, _mods):
     if matrix in ("A", "B"):
         mn, k = (ROW, COL) if matrix == "A" else (COL, ROW)
         factors = (Factor(mn, 16, LANE, 1), Factor(k, 8, BIT, 16), Factor(k, 2, LANE, 16))
@@ -97,7 +97,8 @@ def test_modifier_check_reads_the_table(toy):
     assert (status, out) == (2, "") and "0 to 7" in err
 
 
-def test_the_registry_refuses_a_second_line_or_an_unknown_trait(toy):
+@pytest.mark.usefixtures("toy")
+def test_the_registry_refuses_a_second_line_or_an_unknown_trait():
     with pytest.raises(ValueError, match="registered already"):
         registry.register(FAMILY)
     with pytest.raises(ValueError, match="unknown traits"):

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from instructions.builtins import WmmaBuiltins, wmma_builtins
-from layouts.core import CalcError
-from layouts.modifiers import Modifiers
+from matrix_api import CalcError, Modifiers
 
 from .common import FLOAT_TYPES, CType, fragment_of
 
@@ -35,8 +34,8 @@ def conventions(inst: Instruction) -> WmmaBuiltins:
 
 
 def register_bits(inst: Instruction, matrix: str, wave: int = 64) -> int:
-    from layouts import operand
-    return 32 * int(operand(inst, matrix, Modifiers(), wave).register_count)
+    from matrix_api import engine_operand
+    return 32 * int(engine_operand(inst, matrix, Modifiers(), wave).register_count)
 
 
 def _bf16_element(inst: Instruction) -> str:
@@ -182,7 +181,7 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
     if wmma(inst):
         idx: list[Argument] = []
         if inst.sparse:
-            from layouts.rdna import index_bits_per_lane
+            from matrix_api import index_bits_per_lane
             shift = mods.opsel * index_bits_per_lane(inst, wave)
             idx = [("index",
                     f"(short)({args['K']} >> {shift})" if shift else f"(short){args['K']}")]

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from layouts.core import CalcError
-from layouts.fragment import Fragment, fragment
-from layouts.modifiers import Modifiers
+from matrix_api import CalcError, Fragment, Modifiers, fragment
 
 if TYPE_CHECKING:
     from instructions.model import Instruction

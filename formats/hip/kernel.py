@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from layouts.core import CalcError
-from layouts.fragment import Fragment
-from layouts.modifiers import Modifiers
+from matrix_api import CalcError, Fragment, Modifiers
 
 from .calls import call_text as _call_text
 from .calls import check_builtin, conventions, operand_type, wmma
@@ -205,7 +203,7 @@ def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
     modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
     index set); the error is D's."""
     import matrix_api
-    from layouts import check_modifiers
+    from matrix_api import check_modifiers
     try:
         check_modifiers(inst, "D", mods, True, "get", wave)
     except CalcError:

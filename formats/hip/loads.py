@@ -16,10 +16,22 @@ from __future__ import annotations
 from math import gcd
 from typing import TYPE_CHECKING, NamedTuple
 
-from layouts.core import BIT, BLOCK, COL, COPY, LANE, ROW, CalcError
-from layouts.fragment import Digit, Fragment, bit_of, digit_value
+from matrix_api import (
+    BIT,
+    BLOCK,
+    COL,
+    COPY,
+    LANE,
+    ROW,
+    CalcError,
+    Digit,
+    Fragment,
+    bit_of,
+    digit_value,
+)
 
-from ..cexpr import Term, render, simplify
+from formats.cexpr import Term, render, simplify
+
 from .common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
 
 if TYPE_CHECKING:

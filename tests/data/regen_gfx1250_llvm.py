@@ -148,50 +148,69 @@ def fmt_line(spec: Spec, fa: str, fb: str, mods: str = "", over: Override | None
     return line(spec._replace(a=FORMAT_WIDTH[fa], b=FORMAT_WIDTH[fb]), mod, over)
 
 
+Probe = tuple[str, str, str]
+
+
+def _base_probes(spec: Spec) -> list[Probe]:
+    """The line in wave32 and wave64, one VGPR up, on the other processor."""
+    cpu = spec.mcpu
+    out = [(cpu, "", line(spec)), (cpu, WAVE64, line(spec))]
+    # GPR alignment: every operand one VGPR up (odd first registers)
+    widths = {"D": spec.d, "A": spec.a, "B": spec.b, "C": spec.c,
+              "SA": scale_width(spec), "SB": scale_width(spec)}
+    out.append((cpu, "", line(spec, over={n: vreg(BASE[n] + 1, w)
+                                          for n, w in widths.items()})))
+    if spec.mcpu == "gfx1251":
+        out.append(("gfx1250", "", line(spec)))
+    else:  # gfx1251 shares the gfx1250 set
+        out.append(("gfx1251", "", line(spec)))
+    return out
+
+
+def _operand_probes(spec: Spec) -> list[Probe]:
+    """Other register widths, scale and C operands, an SGPR A, every modifier."""
+    cpu = spec.mcpu
+    out: list[Probe] = []
+    for name, width in (("D", spec.d), ("A", spec.a), ("B", spec.b), ("C", spec.c)):
+        out += [(cpu, "", line(spec, over={name: w})) for w in WIDTHS if w != width]
+    if spec.kind in ("scale", "scale16"):
+        for name in ("SA", "SB"):
+            for alt in ("v1", "v[2:3]", "v[4:6]", "s1", "s[2:3]", "1", "1.0"):
+                out.append((cpu, "", line(spec, over={name: alt})))
+    if spec.kind != "swmmac":
+        for c in ("1.0", "1", "3.0", "128", sreg(spec.c)):
+            out.append((cpu, "", line(spec, over={"C": c})))
+    out.append((cpu, "", line(spec, over={"A": sreg(spec.a)})))
+    out += [(cpu, "", line(spec, mods)) for mods in NEG + OTHER]
+    return out
+
+
+def _format_probes(spec: Spec) -> list[Probe]:
+    """An f8f6f4 instruction's format codes, format pairs and their operand widths."""
+    cpu = spec.mcpu
+    out: list[Probe] = []
+    for code in range(6):
+        width = FORMAT_WIDTH[FORMATS[code]] if code < 5 else 16
+        out.append((cpu, "", line(spec, f"matrix_a_fmt:{code}", {"A": width})))
+        out.append((cpu, "", line(spec, f"matrix_b_fmt:{code}", {"B": width})))
+    for fa, fb in format_pairs():
+        out.append((cpu, "", fmt_line(spec, fa, fb)))
+        if spec.kind != "wmma" and fa != fb:
+            continue  # widths of every pair once (unscaled); scaled: the diagonal
+        for name in ("A", "B"):
+            want = FORMAT_WIDTH[fa if name == "A" else fb]
+            out += [(cpu, "", fmt_line(spec, fa, fb, over={name: w}))
+                    for w in WIDTHS if w != want]
+    return out
+
+
 def probes() -> list[tuple[str, str, str]]:
     """(mcpu, -mattr, line) of every probe, in a fixed order."""
     out: list[tuple[str, str, str]] = []
     for spec in SPECS:
-        cpu = spec.mcpu
-        out.append((cpu, "", line(spec)))
-        out.append((cpu, WAVE64, line(spec)))
-        # GPR alignment: every operand one VGPR up (odd first registers)
-        widths = {"D": spec.d, "A": spec.a, "B": spec.b, "C": spec.c,
-                  "SA": scale_width(spec), "SB": scale_width(spec)}
-        out.append((cpu, "", line(spec, over={n: vreg(BASE[n] + 1, w)
-                                              for n, w in widths.items()})))
-        if spec.mcpu == "gfx1251":
-            out.append(("gfx1250", "", line(spec)))
-        else:  # gfx1251 shares the gfx1250 set
-            out.append(("gfx1251", "", line(spec)))
-        for name, width in (("D", spec.d), ("A", spec.a), ("B", spec.b), ("C", spec.c)):
-            for w in WIDTHS:
-                if w != width:
-                    out.append((cpu, "", line(spec, over={name: w})))
-        if spec.kind in ("scale", "scale16"):
-            for name in ("SA", "SB"):
-                for alt in ("v1", "v[2:3]", "v[4:6]", "s1", "s[2:3]", "1", "1.0"):
-                    out.append((cpu, "", line(spec, over={name: alt})))
-        if spec.kind != "swmmac":
-            for c in ("1.0", "1", "3.0", "128", sreg(spec.c)):
-                out.append((cpu, "", line(spec, over={"C": c})))
-        out.append((cpu, "", line(spec, over={"A": sreg(spec.a)})))
-        for mods in NEG + OTHER:
-            out.append((cpu, "", line(spec, mods)))
+        out += _base_probes(spec) + _operand_probes(spec)
         if "f8f6f4" in spec.mnemonic:
-            for code in range(6):
-                width = FORMAT_WIDTH[FORMATS[code]] if code < 5 else 16
-                out.append((cpu, "", line(spec, f"matrix_a_fmt:{code}", {"A": width})))
-                out.append((cpu, "", line(spec, f"matrix_b_fmt:{code}", {"B": width})))
-            for fa, fb in format_pairs():
-                out.append((cpu, "", fmt_line(spec, fa, fb)))
-                if spec.kind != "wmma" and fa != fb:
-                    continue  # widths of every pair once (unscaled); scaled: the diagonal
-                for name in ("A", "B"):
-                    want = FORMAT_WIDTH[fa if name == "A" else fb]
-                    for w in WIDTHS:
-                        if w != want:
-                            out.append((cpu, "", fmt_line(spec, fa, fb, over={name: w})))
+            out += _format_probes(spec)
     # Standalone scale loads (the first half of every scaled WMMA) and, for the record,
     # the RDNA4 16x16x16 forms, which the gfx1250 assembler also accepts.
     for text in ("v_wmma_ld_scale_paired_b32 v1, v2",
