@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # (typing is not imported at run time: point queries start fa
     from typing import Any
 
     from instructions.types import DataType
+    from matrix_conversion import Conversion
     ModifierValues = Modifiers | Mapping[str, int] | None
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS",
@@ -760,3 +761,11 @@ def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None
 
 
 __all__.append("linear_layout")
+
+
+def conversion(*args: Any, **kwargs: Any) -> Conversion:  # issue 20: matrix_conversion.py
+    from matrix_conversion import conversion as plan
+    return plan(*args, **kwargs)
+
+
+__all__.append("conversion")

@@ -436,6 +436,8 @@ def build_parser() -> Any:
             else:  # --filter
                 group.add_argument("--filter", action="append", default=[],
                                    metavar="KEY=VALUE", help=FILTER_HELP)
+    parser.add_argument("--convert", nargs=2, metavar=("FROM", "TO"), help="plan moving "
+                        "INSTRUCTION:D (or C) into INSTRUCTION:A (or B) (matrix_convert.py)")
     return parser
 
 
@@ -569,6 +571,9 @@ def _schema_text() -> str:
 
 def run(args: Any) -> str:
     """The whole output of one command line, or an exception naming the first problem."""
+    if getattr(args, "convert", None):  # issue 20: matrix_convert.py
+        from matrix_convert import run_convert
+        return run_convert(args)
     if args.json:
         _check_json(args)
     picture = _picture_format(args)  # issue 13: pictures are drawn for -R/-M only

@@ -1,0 +1,278 @@
+"""HIP for a planned conversion (issue 20): a device function that turns the source
+fragments of one instruction into the destination fragments of the next with the
+planned instructions, through clang's builtins.
+
+`emit_conversion(conv)` renders the program of matrix_api.conversion's plan
+(layouts/convert.py, `Op`) one statement per op:
+  - `<name>_words(s, d[, lds])`: plain C on 32-bit words, s the source fragments'
+    registers (fragment after fragment), d the destination's. Lane moves, lane masks,
+    conversions and LDS accesses go through the MC_* macros of CONVERT_PRELUDE, which
+    call the builtins on a GPU; scripts/check_convert.py defines them for the host
+    instead and runs the very same function in every lane of an emulated wavefront;
+  - `<name>(src, dst[, lds])` (HIP only): the same on the builtins' vector types.
+The lane is the lane within the wavefront (mbcnt), so any block shape works; an LDS
+route takes `lds`, the calling wave's own region of `<NAME>_LDS_BYTES` bytes of
+__shared__ memory.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .hip import PRELUDE, CType, operand_type
+
+CONVERT_PRELUDE = """\
+#ifndef MC_CONVERT_PRELUDE
+#define MC_CONVERT_PRELUDE
+#if defined(__HIP__)
+typedef unsigned int mc_u32x2 __attribute__((ext_vector_type(2)));
+typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
+/* the lane within the wavefront (mbcnt_hi adds nothing in wave32) */
+#define MC_LANE() ((int)__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)))
+#define MC_BPERMUTE(from, x) \\
+    ((unsigned int)__builtin_amdgcn_ds_bpermute((int)(from) * 4, (int)(x)))
+#define MC_SWAP32(x, i) (__builtin_amdgcn_permlane32_swap((x), (x), false, false)[i])
+#define MC_SWAP16(x, i) (__builtin_amdgcn_permlane16_swap((x), (x), false, false)[i])
+/* two registers trade lanes: result 0 is the VDST (x) side, result 1 the SRC0 (y) side */
+#define MC_SWAP32X(x, y, i) (__builtin_amdgcn_permlane32_swap((x), (y), false, false)[i])
+#define MC_SWAP16X(x, y, i) (__builtin_amdgcn_permlane16_swap((x), (y), false, false)[i])
+#define MC_ROW(x, lo, hi) __builtin_amdgcn_permlane16((x), (x), (lo), (hi), false, false)
+#define MC_XROW(x, lo, hi) __builtin_amdgcn_permlanex16((x), (x), (lo), (hi), false, false)
+#define MC_HALF(x) __builtin_amdgcn_permlane64(x)
+#define MC_F32(x) __builtin_bit_cast(float, (unsigned int)(x))
+#define MC_CVT_F16(x) ((unsigned int)__builtin_bit_cast(unsigned short, (_Float16)MC_F32(x)))
+#define MC_CVT_BF16(x) ((unsigned int)__builtin_bit_cast(unsigned short, (__bf16)MC_F32(x)))
+#define MC_CVT_FP8(x) \\
+    ((unsigned int)__builtin_amdgcn_cvt_pk_fp8_f32(MC_F32(x), MC_F32(x), 0, false) & 0xffu)
+#define MC_CVT_BF8(x) \\
+    ((unsigned int)__builtin_amdgcn_cvt_pk_bf8_f32(MC_F32(x), MC_F32(x), 0, false) & 0xffu)
+#define MC_LDS(p) ((mc_lds_byte*)(p))
+#define MC_STORE(p, at, bits, x) MC_STORE_##bits(MC_LDS(p) + (at), (x))
+#define MC_STORE_8(q, x) (*(q) = (unsigned char)(x))
+#define MC_STORE_16(q, x) (*(__attribute__((address_space(3))) unsigned short*)(q) = \\
+                           (unsigned short)(x))
+#define MC_STORE_32(q, x) (*(__attribute__((address_space(3))) unsigned int*)(q) = (x))
+#define MC_LOAD(p, at) (*(__attribute__((address_space(3))) unsigned int*)(MC_LDS(p) + (at)))
+/* The wave's own LDS stores are seen by its loads: a wavefront-scope fence. */
+#define MC_WAVE_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), \\
+                        __builtin_amdgcn_wave_barrier(), \\
+                        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
+#endif
+#define MC_PICK(mask, lane, x, y) ((((mask) >> (lane)) & 1u) ? (x) : (y))
+#define MC_BIT(x, at) (((unsigned int)(x) >> (at)) & 1u)
+#endif
+"""
+
+CONVERT = {"f16": "MC_CVT_F16", "bf16": "MC_CVT_BF16", "fp8": "MC_CVT_FP8",
+           "bf8": "MC_CVT_BF8", "fp8_fnuz": "MC_CVT_FP8", "bf8_fnuz": "MC_CVT_BF8"}
+
+
+def _fit(table: tuple[int, ...], bits: int) -> list[tuple[int, int]] | None:
+    """An affine map over GF(2) that agrees with `table` (entry l: the value for lane l,
+    -1: any): per output bit (lane bit mask, constant), or None when there is none."""
+    lanes = [lane for lane, value in enumerate(table) if value >= 0]
+    width = max(1, (len(table) - 1).bit_length())
+    out = []
+    for k in range(bits):
+        # rows: lane bits + constant | the wanted bit; Gaussian elimination over GF(2)
+        rows = [((lane << 1 | 1), (table[lane] >> k) & 1) for lane in lanes]
+        solution = _solve(rows, width + 1)
+        if solution is None:
+            return None
+        out.append((solution >> 1, solution & 1))
+    return out
+
+
+def _solve(rows: list[tuple[int, int]], size: int) -> int | None:
+    pivots: dict[int, tuple[int, int]] = {}
+    for vector, value in rows:
+        for bit in reversed(range(size)):
+            if not vector >> bit & 1:
+                continue
+            if bit in pivots:
+                vector ^= pivots[bit][0]
+                value ^= pivots[bit][1]
+            else:
+                pivots[bit] = (vector, value)
+                break
+        else:
+            if value:
+                return None
+    solution = 0
+    for bit in sorted(pivots):
+        vector, value = pivots[bit]
+        rest = vector & ~(1 << bit)
+        value ^= bin(rest & solution).count("1") & 1
+        solution |= value << bit
+    return solution
+
+
+def _lane_expr(table: tuple[int, ...], name: str, tables: list[str]) -> str:
+    """A C expression of `lane` giving table[lane] (a GF(2)-affine formula, or a
+    lookup in a constant table added to `tables`)."""
+    top = max(table)
+    bits = max(1, top.bit_length())
+    fit = _fit(table, bits)
+    if fit is None:
+        values = ", ".join(str(max(0, v)) for v in table)
+        tables.append(f"    static const unsigned short {name}[{len(table)}] = {{{values}}};")
+        return f"{name}[lane]"
+    terms = []
+    for k, (mask, const) in enumerate(fit):
+        picks = [f"MC_BIT(lane, {b})" for b in range(mask.bit_length()) if mask >> b & 1]
+        if const:
+            picks.append("1u")
+        if not picks:
+            continue
+        inner = " ^ ".join(picks)
+        terms.append(f"({inner}) << {k}" if k else f"({inner})")
+    return "(" + " | ".join(terms) + ")" if terms else "0u"
+
+
+def _mask(mask: int) -> str:
+    return f"0x{mask:x}ull"
+
+
+def _statements(conv: Any, lds: bool) -> tuple[list[str], list[str]]:
+    """(statements, constant tables) of the program."""
+    plan = conv.plan
+    regs = plan.source_registers
+    out: list[str] = []
+    tables: list[str] = []
+    addresses: dict[tuple[int, ...], str] = {}
+
+    def var(name: str) -> str:
+        if name.startswith("s") and "_" in name:
+            f, r = name[1:].split("_")
+            return f"s[{int(f) * regs + int(r)}]"
+        return name
+
+    def lanes(table: tuple[int, ...]) -> str:
+        if table not in addresses:
+            name = f"at{len(addresses)}"
+            expr = _lane_expr(table, f"{name}_table", tables)
+            out.append(f"    const unsigned int {name} = {expr};")
+            addresses[table] = name
+        return addresses[table]
+
+    for op in plan.ops:
+        target = op.out
+        declare = "" if target.startswith("d") and "_" in target else "const unsigned int "
+        if target.startswith("d") and "_" in target:
+            t, r = target[1:].split("_")
+            target = f"d[{int(t) * plan.registers + int(r)}]"
+        if op.op == "pack":
+            kind, parts = op.info
+            terms = []
+            for (lo, width, dlo, _), name in zip(parts, op.args):
+                value = var(name)
+                if kind:
+                    value = f"{CONVERT[kind]}({value})"
+                elif lo or width < 32:
+                    value = f"(({value} >> {lo}) & 0x{(1 << width) - 1:x}u)"
+                terms.append(f"{value} << {dlo}" if dlo else value)
+            out.append(f"    {declare}{target} = {' | '.join(terms)};")
+        elif op.op == "move":
+            kind, detail = op.info
+            source = var(op.args[0])
+            if kind == "swap32":
+                expr = f"MC_SWAP32({source}, {detail})"
+            elif kind == "swap16":
+                expr = f"MC_SWAP16({source}, {detail})"
+            elif kind in ("swap32x", "swap16x"):
+                expr = f"MC_{kind.upper()}({source}, {var(op.args[1])}, {detail})"
+            elif kind in ("row", "xrow"):
+                lo = sum(s << (4 * i) for i, s in enumerate(detail[:8]))
+                hi = sum(s << (4 * i) for i, s in enumerate(detail[8:]))
+                expr = f"MC_{kind.upper()}({source}, 0x{lo:08x}u, 0x{hi:08x}u)"
+            elif kind == "half":
+                expr = f"MC_HALF({source})"
+            else:
+                expr = f"MC_BPERMUTE({lanes(detail)}, {source})"
+            out.append(f"    {declare}{target} = {expr};")
+        elif op.op == "select":
+            expr = var(op.args[-1])
+            for name, mask in zip(reversed(op.args[:-1]), reversed(op.info[:-1])):
+                expr = f"MC_PICK({_mask(mask)}, lane, {var(name)}, {expr})"
+            out.append(f"    {declare}{target} = {expr};")
+        elif op.op == "store":
+            bits, table = op.info
+            if bits > 32:
+                at = lanes(table)
+                for k, name in enumerate(op.args):
+                    out.append(f"    MC_STORE(lds, {at} + {4 * k}, 32, {var(name)});")
+            else:
+                out.append(f"    MC_STORE(lds, {lanes(table)}, {bits}, {var(op.args[0])});")
+        elif op.op == "sync":
+            if op is plan.ops[-1]:
+                continue
+            out.append("    MC_WAVE_SYNC();")
+        elif op.op == "load":
+            out.append(f"    {target} = MC_LOAD(lds, lane * {4 * plan.fragments * plan.registers}"
+                       f" + {op.info});")
+    return out, tables
+
+
+def function_name(conv: Any) -> str:
+    return "mc_convert"
+
+
+def words_function(conv: Any, name: str = "mc_convert") -> str:
+    """The plain-C function of the program (also compiled by the host harness)."""
+    plan = conv.plan
+    lds = plan.route == "lds"
+    body, tables = _statements(conv, lds)
+    src_words = plan.source_fragments * plan.source_registers
+    dst_words = plan.fragments * plan.registers
+    extra = ", void* lds" if lds else ""
+    lines = [f"/* {conv.source_matrix} of {conv.source.name} ({plan.source_fragments} "
+             f"fragment(s)) -> {conv.destination_matrix} of {conv.destination.name} "
+             f"({plan.fragments}), wave {plan.wave}: {conv.kind}, {plan.total} instructions "
+             f"({'LDS round trip' if lds else 'registers'}). */"]
+    if lds:
+        lines.append(f"#define {name.upper()}_LDS_BYTES {plan.lds_bytes}  "
+                     "/* LDS bytes per wave */")
+    lines += [f"MC_FN void {name}_words(const unsigned int s[{src_words}], "
+              f"unsigned int d[{dst_words}]{extra}) {{",
+              "    const int lane = MC_LANE();  /* the lane within the wavefront */",
+              "    (void)lane; (void)s;"]
+    lines += tables + body + ["}"]
+    return "\n".join(lines)
+
+
+def _vector(conv: Any, matrix: str, inst: Any) -> CType:
+    return operand_type(inst, matrix, conv.wave)
+
+
+def wrapper(conv: Any, name: str = "mc_convert") -> str:
+    """The HIP function on the builtins' operand types."""
+    plan = conv.plan
+    lds = plan.route == "lds"
+    src = _vector(conv, conv.source_matrix, conv.source)
+    dst = _vector(conv, conv.destination_matrix, conv.destination)
+    typedefs = [t.typedef() for t in dict.fromkeys((src, dst)) if t.length > 1]
+    src_words = plan.source_fragments * plan.source_registers
+    dst_words = plan.fragments * plan.registers
+    extra = ", unsigned char* lds" if lds else ""
+    doc = ("/* Converts the calling wave's source fragments src[0..] into the destination "
+           "fragments dst[0..]"
+           + (f"; lds: this wave's own {plan.lds_bytes} bytes of __shared__ memory" if lds
+              else "") + ". */")
+    return "\n".join(["#if defined(__HIP__)"] + typedefs + [
+        doc,
+        f"__device__ inline void {name}(const {src.name} src[{plan.source_fragments}], "
+        f"{dst.name} dst[{plan.fragments}]{extra}) {{",
+        f"    _Static_assert(sizeof({src.name}) * {plan.source_fragments} == "
+        f"4 * {src_words}, \"source words\");",
+        f"    _Static_assert(sizeof({dst.name}) * {plan.fragments} == 4 * {dst_words}, "
+        "\"destination words\");",
+        f"    unsigned int s[{src_words}], d[{dst_words}];",
+        "    __builtin_memcpy(s, src, sizeof s);",
+        f"    {name}_words(s, d{', lds' if lds else ''});",
+        "    __builtin_memcpy(dst, d, sizeof d);",
+        "}", "#endif"])
+
+
+def emit_conversion(conv: Any, name: str = "mc_convert") -> str:
+    """The whole HIP text of a conversion: preludes, the word function, the wrapper."""
+    return "\n".join([PRELUDE, CONVERT_PRELUDE, words_function(conv, name),
+                      wrapper(conv, name)]) + "\n"

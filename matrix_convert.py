@@ -1,0 +1,107 @@
+"""Command-line handling of `--convert FROM TO` (issue 20), kept out of matrix_cli.py
+so that its hook there is a few lines.
+
+    matrix_calculator.py -a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A
+
+FROM is `INSTRUCTION:C` or `INSTRUCTION:D`, TO `INSTRUCTION:A` or `INSTRUCTION:B`, both
+instructions of the architecture -a. The modifiers and -w apply as elsewhere (to both
+instructions); --transpose says the source instruction was issued with A and B
+swapped (it computed D^T); -o adds the move of every slot; --json prints the document;
+--emit hip prints a device function doing the conversion.
+"""
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+USAGE = "--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B)"
+# Options of other modes that have no meaning here.
+OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
+               ("detail", "-d"), ("list", "-L"), ("catalog", "--catalog"),
+               ("linear_layout", "--linear-layout"), ("A", "-A"), ("B", "-B"), ("C", "-C"),
+               ("D", "-D"), ("K", "-k"))
+
+
+def _side(arch: Any, text: str, what: str) -> tuple[Any, str]:
+    import matrix_api as mc
+    if not isinstance(text, str) or text.count(":") != 1:
+        raise mc.CalcError(f"{USAGE}; got {text!r} as {what}")
+    name, matrix = text.split(":")
+    return mc.find_instruction(arch, name), matrix.upper()
+
+
+def _modifiers(args: Any) -> dict[str, int]:
+    """The modifier values given on the command line (numbers, or a gfx1250 name)."""
+    import matrix_api as mc
+    from layouts.modifiers import Modifiers
+    try:
+        from matrix_cli import GFX1250_NAMES as names
+    except ImportError:  # (the command line may name them elsewhere)
+        names = {}
+    out = {}
+    for name in Modifiers._fields:
+        value = getattr(args, name, 0)
+        if value is None or value is False or value == "0" or value == 0:
+            continue
+        if value is True:
+            out[name] = 1
+            continue
+        text = str(value).lower()
+        if text.isdigit():
+            out[name] = int(text)
+        elif text in names.get(name, ()):
+            out[name] = list(names[name]).index(text)
+        else:
+            raise mc.CalcError(f"--{name.replace('_', '-')} takes a whole number >= 0, "
+                               f"not {value!r}")
+    return out
+
+
+def _wave(args: Any) -> int | None:
+    import matrix_api as mc
+    value = getattr(args, "wavefront", "0")
+    if value in (None, "0", 0):
+        return None
+    if not str(value).isdigit():
+        raise mc.CalcError(f"-w takes the wave size, 32 or 64, not {value!r}")
+    return int(value)
+
+
+def conversion_of(args: Any) -> Any:
+    """The Conversion a command line asks for (CalcError naming the bad value)."""
+    import matrix_api as mc
+    for dest, option in OTHER_MODES:
+        if getattr(args, dest, False):
+            raise mc.CalcError(f"--convert is a mode of its own: drop {option}")
+    given = getattr(args, "architecture", None)
+    if not isinstance(given, str):
+        raise mc.CalcError("--convert needs the architecture: -a NAME (one of "
+                           + ", ".join(a.name.lower() for a in mc.architectures()) + ")")
+    arch = mc.find_architecture(given)
+    first, second = args.convert
+    src, src_matrix = _side(arch, first, "FROM")
+    dst, dst_matrix = _side(arch, second, "TO")
+    return mc.conversion(src, src_matrix, dst, dst_matrix, mods=_modifiers(args),
+                         wave=_wave(args), transposed=bool(getattr(args, "transpose", False)))
+
+
+def run_convert(args: Any) -> str:
+    """The output of a --convert command line: text, --json, or --emit hip."""
+    import matrix_api as mc
+    emit = getattr(args, "emit", None)
+    emit = emit if isinstance(emit, str) else None
+    json_wanted = bool(getattr(args, "json", False))
+    if emit is not None and emit.lower() != "hip":
+        raise mc.CalcError(f"--emit takes the language to write: hip (got {emit!r})")
+    if emit and json_wanted:
+        raise mc.CalcError("--emit hip prints code: drop --json")
+    conv = conversion_of(args)
+    if emit:
+        from formats.hip_convert import emit_conversion
+        return emit_conversion(conv)
+    from formats import conversion
+    if json_wanted:
+        import json
+        return json.dumps(conversion.document(conv), indent=2) + "\n"
+    return conversion.text(conv, detail=bool(getattr(args, "output", False)))

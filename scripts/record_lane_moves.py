@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Assemble every lane-move and packing mnemonic of instructions/lane_moves.py with
+llvm-mc for its architecture's target and record what llvm-mc answers.
+
+    python3 scripts/record_lane_moves.py [--llvm-mc llvm-mc-22] > tests/data/lane_moves_llvm_mc.txt
+
+Each output line is `<target> | <assembly line> | <llvm-mc's answer>` (the encoding
+comment or the error). tests/test_lane_moves.py reads the file: every mnemonic the
+records name must have assembled for its target.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from instructions.lane_moves import mnemonics
+
+FOUR = ("v_bfe_u32", "v_add3_u32", "v_perm_b32")
+THREE = ("ds_bpermute_b32", "v_pack_b32_f16")
+
+
+def line(target: str, mnemonic: str) -> str:
+    """A well-formed assembly line using `mnemonic` on `target`."""
+    vcc = "vcc" if target.startswith("gfx9") else "vcc_lo"
+    if mnemonic.startswith(("ds_write", "ds_store")):
+        data = {"64": "v[2:3]", "28": "v[4:7]"}.get(mnemonic[-2:], "v2")
+        return f"{mnemonic} v1, {data}"
+    if mnemonic.startswith(("ds_read", "ds_load")):
+        bits = int(mnemonic.rsplit("_b", 1)[1])
+        return f"{mnemonic} v[4:{4 + bits // 32 - 1}], v1" if bits > 32 else f"{mnemonic} v4, v1"
+    if mnemonic in FOUR:
+        return f"{mnemonic} v1, v2, v3, v4"
+    if mnemonic in THREE or mnemonic.startswith("v_cvt_pk"):
+        return f"{mnemonic} v1, v2, v3"
+    if mnemonic in ("v_permlane16_b32", "v_permlanex16_b32"):
+        return f"{mnemonic} v1, v2, s1, s2"
+    if mnemonic == "v_cmp_u_f32":
+        return f"{mnemonic} {vcc}, v1, v2"
+    if mnemonic == "v_cndmask_b32":
+        return f"{mnemonic} v1, v2, v3, {vcc}"
+    return f"{mnemonic} v1, v2"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--llvm-mc", default="llvm-mc-22")
+    args = parser.parse_args()
+    print(f"# {args.llvm_mc} -triple=amdgcn -mcpu=<target> -show-encoding, one line at a time;"
+          " regenerate with: python3 scripts/record_lane_moves.py > "
+          "tests/data/lane_moves_llvm_mc.txt")
+    for target, names in mnemonics().items():
+        for name in names:
+            text = line(target, name)
+            with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as handle:
+                handle.write(text + "\n")
+            done = subprocess.run([args.llvm_mc, "-triple=amdgcn", f"-mcpu={target}",
+                                   "-show-encoding", handle.name],
+                                  capture_output=True, text=True, check=False)
+            os.unlink(handle.name)
+            answer = [x.strip() for x in (done.stdout + done.stderr).splitlines()
+                      if "encoding" in x or "error" in x]
+            shown = answer[0].replace(handle.name, "<file>") if answer else "(nothing)"
+            print(f"{target} | {text} | {' '.join(shown.split())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
