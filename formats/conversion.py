@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from layouts.core import Place
-from layouts.notation import register
 
 from .json_output import SCHEMA_VERSION
+from .notation import register
 
 MODE = "convert"
 ROUTES = {"registers": "in registers", "lds": "a round trip through LDS"}
