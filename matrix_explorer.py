@@ -8,35 +8,38 @@ what --format svg prints, /api/text the plain output and /api/hip what --emit hi
 prints. Query names are the command line's: arch, inst, matrix, view, wave, each
 modifier by its long option name (cbsz, neg-lo, matrix-a-fmt, ...), and for /api/json
 mode (L, d, g, m, R, M, catalog) with i, j, k, block, register, lane and the catalog's
-filters (type, shape, kind, sparse, blocks).
+filters (type, shape, kind, sparse, blocks). mode=convert (and /api/text, /api/hip with
+convert=) plans moving this instruction's matrix (C or D) into another's A or B:
+convert=INSTRUCTION:MATRIX is --convert's TO, and transpose=1 its --transpose.
+
+Importing this module is light (no matrix_cli, pathlib or re): the command line's option
+table may read CLI_OPTIONS without loading the explorer.
 """
 from __future__ import annotations
-
-from pathlib import Path
-
-import matrix_cli
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from http.server import ThreadingHTTPServer
+    from pathlib import Path
     from typing import Any
 
-ASSETS = Path(__file__).resolve().parent / "formats" / "explorer"
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
 DEFAULT_PORT = 8642
 DEFAULT_HOST = "127.0.0.1"
 
-# This mode's options, for -h and completion (the command line's option table takes them
-# over): (dest, spelling, metavar or None for a flag, help).
-CLI_OPTIONS = (
-    ("serve", "--serve", None, "start the layout explorer, a local web page (see "
-     "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
-    ("port", "--port", "N", f"with --serve: the port (default {DEFAULT_PORT}; 0: any free "
-     "port)"),
-    ("host", "--host", "H", f"with --serve: the address to listen on (default {DEFAULT_HOST}: "
-     "this machine only)"),
+# This mode's options, for -h, completion and did-you-mean, as rows of the command line's
+# option table (Option(dest, spellings, group, help, kind, metavar, choices)):
+# kind "flag" or "value" or "number", the metavar, the values completion offers.
+GROUP = "the layout explorer (docs/explorer.md)"
+CLI_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str, str, str, tuple[str, ...]], ...] = (
+    ("serve", ("--serve",), GROUP, "start the layout explorer, a local web page; its first "
+     "output line is its URL; Ctrl-C stops it", "flag", "", ()),
+    ("port", ("--port",), GROUP, f"with --serve: the port (default {DEFAULT_PORT}; 0: any "
+     "free port)", "number", "N", ("0", str(DEFAULT_PORT))),
+    ("host", ("--host",), GROUP, f"with --serve: the address to listen on (default "
+     f"{DEFAULT_HOST}: this machine only)", "value", "H", (DEFAULT_HOST, "0.0.0.0")),
 )
 
 # query name -> (the option shown, the option's long spelling for --name=value)
@@ -46,7 +49,9 @@ VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
           "block": ("-b", "--block"), "register": ("-r", "--register"),
           "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by")}
 MODES = {"L": "-L", "d": "-d", "g": "-g", "m": "-m", "R": "-R", "M": "-M",
-         "catalog": "--catalog"}
+         "catalog": "--catalog", "convert": "--convert"}
+# What a conversion query takes besides the modifiers (FROM is inst:matrix).
+CONVERT = {"arch", "inst", "matrix", "wave", "convert", "transpose"}
 VIEWS = ("R", "M")
 FILTERS = ("type", "shape", "kind", "sparse", "blocks")  # (m, n, k: coordinates here)
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -57,26 +62,26 @@ class BadQuery(ValueError):
 
 
 def modifier_options() -> list[dict[str, Any]]:
-    """Every modifier of the command line: its library name, query name (the long option
-    without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
-    flag. Read from the command line's option table (the one place to port)."""
-    flags = {dest for dest, _, _ in matrix_cli.GFX1250_FLAGS}
-    helps = {dest: text for dest, _, text in matrix_cli.FLAGS}
+    """Every modifier, from the modifier table (instructions/modifiers.py) alone: its
+    library name, query name (its long option without the dashes), option, help, value
+    names (fp8, bf8, ...) and whether it is a flag."""
+    from instructions.modifiers import MODIFIERS
     found = []
-    for name in matrix_cli.MODIFIERS:
-        key = name.replace("_", "-")
-        found.append({"name": name, "key": key, "option": f"--{key}",
-                      "help": matrix_cli.VALUE_HELP.get(name) or helps.get(name, ""),
-                      "names": list(matrix_cli.GFX1250_NAMES.get(name, ())),
-                      "flag": name in flags})
+    for spec in MODIFIERS:
+        key = spec.name.replace("_", "-")
+        option = f"--{key}" if f"--{key}" in spec.options else spec.option
+        found.append({"name": spec.name, "key": option[2:], "option": option,
+                      "help": spec.help, "names": list(spec.names), "flag": spec.flag})
     return found
 
 
 def _matrices() -> dict[str, str]:
+    import matrix_cli
     return dict(matrix_cli.MATRIX_FLAGS)
 
 
 def _shown_value(value: str) -> str:
+    import matrix_cli
     return matrix_cli._shown(value)
 
 
@@ -85,15 +90,23 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
     text, svg or hip. Empty values count as absent; unknown names are refused."""
     query = {key: value for key, value in query.items() if value != ""}
     mods = {m["key"]: m for m in modifier_options()}
+    converting = query.get("mode") == "convert" if kind in ("json", "text") \
+        else kind == "hip" and "convert" in query
     allowed = set(VALUES) | set(mods) | {"matrix"}
     if kind in ("json", "text"):
         allowed |= {"mode", *FILTERS}
     elif kind == "svg":
         allowed.add("view")
+    if converting:
+        allowed = CONVERT | set(mods) | ({"mode"} if kind != "hip" else set())
+    elif kind == "hip":
+        allowed.add("convert")
     unknown = sorted(set(query) - allowed)
     if unknown:
-        raise BadQuery(f"unknown query name {_shown_value(unknown[0])}; this part of the "
-                       f"explorer takes {', '.join(sorted(allowed))}")
+        more = " (convert= goes with mode=convert)" if unknown[0] == "convert" else ""
+        raise BadQuery(f"unknown query name {_shown_value(unknown[0])}{more}; this part of "
+                       f"the explorer takes {', '.join(sorted(allowed))}")
+
     def values(*keys: str) -> list[str]:
         found = []
         for key in keys:
@@ -103,7 +116,38 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
                 found += [f"{long}={value}"] if value.startswith("-") else [short, value]
         return found
 
-    words = values("arch", "inst")
+    words = values("arch") + _convert_words(query) if converting \
+        else values("arch", "inst") + _mode_words(query, kind)
+    words += values("wave", "i", "j", "k", "block", "register", "lane", "color-by")
+    for key, spec in mods.items():
+        if key in query:
+            words += _modifier_words(spec, key, query[key])
+    if converting and _flag(query, "transpose"):
+        words.append("--transpose")
+    words += {"json": ["--json"], "svg": ["--format", "svg"], "hip": ["--emit", "hip"],
+              "text": []}[kind]
+    return words
+
+
+def _flag(query: Mapping[str, str], key: str) -> bool:
+    value = query.get(key)
+    if value is None or value.lower() in FALSE:
+        return False
+    if value.lower() in TRUE:
+        return True
+    raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
+
+
+def _modifier_words(spec: Mapping[str, Any], key: str, value: str) -> list[str]:
+    option = str(spec["option"])
+    if spec["flag"]:
+        return [option] if _flag({key: value}, key) else []
+    return [f"{option}={value}"] if value.startswith("-") else [option, value]
+
+
+def _mode_words(query: Mapping[str, str], kind: str) -> list[str]:
+    """The words of a mode (json, text), a picture (svg) or code (hip), and the matrix."""
+    words = []
     if kind in ("json", "text"):
         mode = query.get("mode")
         if mode not in MODES:
@@ -123,31 +167,31 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
             raise BadQuery(f"matrix= takes {', '.join(matrices)}, not "
                            f"{_shown_value(query['matrix'])}")
         words.append(matrices[query["matrix"]])
-    words += values("wave", "i", "j", "k", "block", "register", "lane", "color-by")
-    for key, spec in mods.items():
-        value = query.get(key)
-        if value is None:
-            continue
-        if not spec["flag"]:
-            words += [f"{spec['option']}={value}"] if value.startswith("-") \
-                else [spec["option"], value]
-        elif value.lower() in TRUE:
-            words.append(spec["option"])
-        elif value.lower() not in FALSE:
-            raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
-    words += {"json": ["--json"], "svg": ["--format", "svg"], "hip": ["--emit", "hip"],
-              "text": []}[kind]
     return words
+
+
+def _convert_words(query: Mapping[str, str]) -> list[str]:
+    """--convert FROM TO: FROM is inst:matrix (the pane's instruction and its C or D), TO
+    the value of convert= (INSTRUCTION:MATRIX, A or B). The command line checks both."""
+    lacking = [key for key in ("inst", "matrix", "convert") if key not in query]
+    if lacking:
+        raise BadQuery(f"a conversion needs inst=, matrix= (C or D: FROM is inst:matrix) "
+                       f"and convert=INSTRUCTION:MATRIX (A or B: TO); {lacking[0]}= is "
+                       "missing")
+    return ["--convert", f"{query['inst']}:{query['matrix']}", query["convert"]]
 
 
 def command_line(words: Sequence[str]) -> str:
     import shlex
+
+    import matrix_cli
     return shlex.join([matrix_cli.program_name(), *words])
 
 
 def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400)."""
+    import matrix_cli
     try:
         words = argv_of(query, kind)
     except BadQuery as exc:
@@ -163,11 +207,14 @@ def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder, by name, and / for the page.
-    Nothing else is ever served (no path is joined from the request)."""
-    found = {f"/{path.name}": path for path in sorted(ASSETS.iterdir())
+    """URL path -> file: the files of the assets folder (formats/explorer/), by name,
+    and / for the page. Nothing else is ever served (no path is joined from the
+    request)."""
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent / "formats" / "explorer"
+    found = {f"/{path.name}": path for path in sorted(folder.iterdir())
              if path.is_file() and path.suffix in CONTENT_TYPES}
-    found["/"] = ASSETS / "index.html"
+    found["/"] = folder / "index.html"
     return found
 
 
@@ -181,6 +228,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     from urllib.parse import parse_qsl, urlsplit
 
+    import matrix_cli
     files = assets()
 
     class Handler(BaseHTTPRequestHandler):
@@ -258,6 +306,7 @@ def url_of(server: ThreadingHTTPServer) -> str:
 
 def _options(words: Sequence[str]) -> tuple[str, int]:
     """(host, port) of `--serve [--port N] [--host H]`; ArgumentError otherwise."""
+    import matrix_cli
     host, port, at = DEFAULT_HOST, str(DEFAULT_PORT), 0
     words = [w for word in words for w in (word.split("=", 1) if word.startswith("--")
                                            and "=" in word else [word])]
@@ -288,6 +337,8 @@ def serve(words: Sequence[str]) -> int:
     of standard output is its URL. Returns the exit status."""
     import gc
     import sys
+
+    import matrix_cli
     gc.enable()  # (the command turns it off for one-shot queries; a server runs on)
     try:
         host, port = _options(words)

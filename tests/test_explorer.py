@@ -19,6 +19,7 @@ from conftest import call
 
 import matrix_cli
 import matrix_explorer
+from instructions.modifiers import MODIFIERS
 
 ROOT = Path(__file__).resolve().parent.parent
 M32 = "v_mfma_f32_32x32x8_f16"
@@ -160,7 +161,7 @@ def test_bad_input_gets_400_and_the_command_lines_message(server, query, argv):
 
 
 @pytest.mark.parametrize("path, wanted", [
-    ("/api/json?arch=cdna3&inst=x&mode=Q", "mode= takes L, d, g, m, R, M, catalog, not 'Q'"),
+    ("/api/json?arch=cdna3&inst=x&mode=Q", "mode= takes L, d, g, m, R, M, catalog, convert, not 'Q'"),
     ("/api/json?arch=cdna3&mode=L&colour=red", "unknown query name 'colour'"),
     ("/api/json?arch=cdna3&arch=cdna2&mode=L", "arch= is given twice"),
     ("/api/svg?arch=cdna3&inst=x&matrix=A&view=Z", "view= takes R or M, not 'Z'"),
@@ -204,16 +205,35 @@ def test_nothing_but_the_assets_is_served(server, path):
     assert "import" not in body and "root:" not in body
 
 
-def test_the_modifiers_offered_are_the_command_lines_options(server):
+def test_the_modifiers_offered_are_the_modifier_tables(server):
     code, _, body = get(server, "/api/options")
     offered = json.loads(body)
-    assert code == 200 and [m["name"] for m in offered] == list(matrix_cli.MODIFIERS)
+    assert code == 200 and [m["name"] for m in offered] == [s.name for s in MODIFIERS]
     spellings = set(matrix_cli.spellings())
-    for spec in offered:
-        assert spec["option"] == "--" + spec["key"] and spec["option"] in spellings
+    for spec, table in zip(offered, MODIFIERS):
+        assert spec["option"] == "--" + spec["key"] and spec["option"] in table.options
+        assert spec["option"] in spellings  # (the command line takes it)
+        assert (spec["help"], spec["names"], spec["flag"]) == \
+            (table.help, list(table.names), table.flag)
     by_key = {m["key"]: m for m in offered}
     assert by_key["matrix-a-fmt"]["names"] == ["fp8", "bf8", "fp6", "bf6", "fp4"]
+    assert by_key["neg-hi"]["option"] == "--neg-hi"
     assert by_key["matrix-a-reuse"]["flag"] and not by_key["cbsz"]["flag"]
+
+
+def test_importing_the_explorer_loads_neither_the_command_line_nor_re():
+    """The command line's option table may read CLI_OPTIONS on the point-query path."""
+    code = ("import sys, matrix_explorer; print(sorted(m for m in ('matrix_cli', "
+            "'pathlib', 're', 'argparse', 'http.server') if m in sys.modules)); "
+            "print(len(matrix_explorer.CLI_OPTIONS))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout == "[]\n3\n"
+    dests = [row[0] for row in matrix_explorer.CLI_OPTIONS]
+    assert dests == ["serve", "port", "host"]
+    for dest, spellings, group, text, kind, metavar, choices in matrix_explorer.CLI_OPTIONS:
+        assert spellings == (f"--{dest}",) and text and group
+        assert (kind == "flag") == (metavar == "") and kind in ("flag", "value", "number")
 
 
 def test_200_concurrent_api_calls_are_all_answered_correctly(server):
