@@ -130,6 +130,69 @@ def test_svg_text_and_hip_are_what_the_command_line_prints(server):
     assert (code, body) == (200, cli(["-a", "cdna3", "-i", M32, "-d"])[1])
 
 
+# ---- conversions (issue 20): mode=convert is --convert FROM TO with FROM = inst:matrix
+M16 = "v_mfma_f32_16x16x16_f16"
+CONVERSIONS = [
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:B"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:B"], "in-lane"),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A"], "cross-lane"),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:A", "transpose": "1"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A", "--transpose"], "in-lane"),
+    ({"arch": "rdna3", "inst": "v_wmma_f32_16x16x16_f16", "matrix": "C", "wave": "64",
+      "convert": "v_wmma_f32_16x16x16_f16:A"},
+     ["-a", "rdna3", "--convert", "v_wmma_f32_16x16x16_f16:C", "v_wmma_f32_16x16x16_f16:A",
+      "-w", "64"], None),
+]
+
+
+@pytest.mark.parametrize("query, argv, kind", CONVERSIONS,
+                         ids=[str(n) for n in range(len(CONVERSIONS))])
+def test_a_conversion_is_what_convert_prints(server, query, argv, kind):
+    status, out, err = cli(argv + ["--json"])
+    assert status == 0 and err == "", err
+    code, headers, body = api(server, "json", mode="convert", **query)
+    assert (code, body) == (200, out)
+    plan = json.loads(body)
+    assert plan["mode"] == "convert" and (kind is None or plan["class"] == kind)
+    assert shlex.split(headers["X-Command-Line"])[1:] == argv + ["--json"]
+    code, _, text = api(server, "text", mode="convert", **query)
+    assert (code, text) == (200, cli(argv)[1]) and f"Class: {plan['class']}" in text
+    code, headers, hip = api(server, "hip", **query)
+    assert (code, hip) == (200, cli(argv + ["--emit", "hip"])[1]) and "__device__" in hip
+    assert shlex.split(headers["X-Command-Line"])[1:] == argv + ["--emit", "hip"]
+
+
+@pytest.mark.parametrize("query, argv", [
+    ({"arch": "cdna3", "inst": M16, "matrix": "A", "convert": f"{M16}:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:A", f"{M16}:A"]),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M32}:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M32}:A"]),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": "v_nope:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", "v_nope:A"]),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:A", "cbsz": "9"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A", "--cbsz", "9"]),
+], ids=["source A", "shapes", "unknown", "modifier"])
+def test_a_bad_conversion_gets_400_and_the_command_lines_message(server, query, argv):
+    status, out, err = cli(argv + ["--json"])
+    assert status == 2 and out == "" and err.count("\n") == 1
+    code, _, body = api(server, "json", mode="convert", **query)
+    assert (code, body) == (400, err.rstrip("\n"))
+
+
+@pytest.mark.parametrize("path, wanted", [
+    (f"/api/json?arch=cdna3&inst={M16}&matrix=D&mode=convert", "convert= is missing"),
+    (f"/api/json?arch=cdna3&inst={M16}&matrix=D&mode=R&convert={M16}:A",
+     "unknown query name 'convert' (convert= goes with mode=convert)"),
+    (f"/api/json?arch=cdna3&inst={M16}&matrix=D&mode=convert&convert={M16}:A&i=1",
+     "unknown query name 'i'"),
+    (f"/api/hip?arch=cdna3&inst={M16}&matrix=D&convert={M16}:A&transpose=maybe", "is a flag"),
+])
+def test_conversion_queries_the_explorer_cannot_translate(server, path, wanted):
+    code, _, body = get(server, path)
+    assert code == 400 and wanted in body and "\n" not in body
+
+
 BAD = [
     ({"arch": "cdna3x", "mode": "L"}, ["-a", "cdna3x", "-L"]),
     ({"arch": "cdna3", "inst": "v_mfma_nope", "matrix": "A", "mode": "R"},
