@@ -42,6 +42,23 @@ CLI_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str, str, str, tuple[str, ..
      f"{DEFAULT_HOST}: this machine only)", "value", "H", (DEFAULT_HOST, "0.0.0.0")),
 )
 
+
+def help_lines(width: int = 78) -> list[str]:
+    """CLI_OPTIONS as -h shows an option group (until the command line's option table
+    takes the rows over)."""
+    import textwrap
+    lines = [f"{GROUP}:"]
+    for _, spellings, _, text, _, metavar, _ in CLI_OPTIONS:
+        head = "  " + ", ".join(f"{s} {metavar}".rstrip() for s in spellings)
+        body = textwrap.wrap(text, max(width - 24, 20))
+        if len(head) <= 21:
+            lines.append(f"{head:<24}{body[0]}")
+        else:
+            lines += [head, " " * 24 + body[0]]
+        lines += [" " * 24 + more for more in body[1:]]
+    return lines
+
+
 # query name -> (the option shown, the option's long spelling for --name=value)
 VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
           "wave": ("-w", "--wavefront"), "i": ("-I", "--I-coordinate"),

@@ -224,7 +224,8 @@ def test_bad_input_gets_400_and_the_command_lines_message(server, query, argv):
 
 
 @pytest.mark.parametrize("path, wanted", [
-    ("/api/json?arch=cdna3&inst=x&mode=Q", "mode= takes L, d, g, m, R, M, catalog, convert, not 'Q'"),
+    ("/api/json?arch=cdna3&inst=x&mode=Q",
+     "mode= takes L, d, g, m, R, M, catalog, convert, not 'Q'"),
     ("/api/json?arch=cdna3&mode=L&colour=red", "unknown query name 'colour'"),
     ("/api/json?arch=cdna3&arch=cdna2&mode=L", "arch= is given twice"),
     ("/api/svg?arch=cdna3&inst=x&matrix=A&view=Z", "view= takes R or M, not 'Z'"),
@@ -294,8 +295,9 @@ def test_importing_the_explorer_loads_neither_the_command_line_nor_re():
     assert done.stdout == "[]\n3\n"
     dests = [row[0] for row in matrix_explorer.CLI_OPTIONS]
     assert dests == ["serve", "port", "host"]
-    for dest, spellings, group, text, kind, metavar, choices in matrix_explorer.CLI_OPTIONS:
+    for dest, spellings, group, text, kind, metavar, offered in matrix_explorer.CLI_OPTIONS:
         assert spellings == (f"--{dest}",) and text and group
+        assert (kind == "flag") == (offered == ())
         assert (kind == "flag") == (metavar == "") and kind in ("flag", "value", "number")
 
 
@@ -380,3 +382,15 @@ def test_odd_values_get_the_command_lines_message_and_no_extra_header(server, va
     assert (code, body) == (400, err.rstrip("\n")) and "\n" not in body
     assert "X-Injected" not in headers
     assert headers["X-Command-Line"].isascii() and "\n" not in headers["X-Command-Line"]
+
+
+def test_help_lists_the_explorers_options():
+    status, out, err = cli(["-h"])
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    at = lines.index(f"{matrix_explorer.GROUP}:")
+    assert [line.split()[0] for line in lines[at + 1:] if line.startswith("  --")][:3] == \
+        ["--serve", "--port", "--host"]
+    said = " ".join(line.strip() for line in lines[at + 1:at + 8])
+    for row in matrix_explorer.CLI_OPTIONS:
+        assert " ".join(row[3].split()) in said
