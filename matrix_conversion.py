@@ -142,12 +142,14 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                dst_matrix: str, *, mods: ModifierValues = None,
                src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
                wave: int | None = None, transposed: bool = False,
-               advice: bool = True) -> Conversion:
+               advice: bool = True, route: str | None = None) -> Conversion:
     """Plan moving `src_matrix` (C or D) of `src_inst` into `dst_matrix` (A or B) of
     `dst_inst`, both of one architecture, in wave size `wave` (None: the default).
     `mods` apply to both instructions, `src_mods` / `dst_mods` to one side instead.
     `transposed`: the source instruction computed D^T = B^T A^T (operands swapped).
-    With `advice`, the cheaper plans of swapped products are listed too."""
+    With `advice`, the plans of swapped products that are better (a lower class, or
+    at most 3/4 of the instructions) are listed too. `route` "registers" or "lds"
+    forces that route of a cross-lane plan (None: the one with fewer instructions)."""
     source = _check(src_inst, src_matrix, SOURCES, "source")
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
     if not isinstance(transposed, bool):
@@ -157,7 +159,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     src_op = _operand(src_inst, source, src_mods if src_mods is not None else mods, size, True)
     dst_op = _operand(dst_inst, target, dst_mods if dst_mods is not None else mods, size,
                       False)
-    made = plan(src_op, dst_op, transposed)  # type: ignore[arg-type]
+    made = plan(src_op, dst_op, transposed, route)  # type: ignore[arg-type]
     found = _record(made, src_inst, source, dst_inst, target, size, transposed, ())
     if not advice or made.kind == "none":
         return found
@@ -170,8 +172,9 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
             alt = plan(src_op, alt_op, flip)  # type: ignore[arg-type]
         except CalcError:
             continue
-        if (CLASSES.index(alt.kind), alt.total) < (CLASSES.index(made.kind), made.total) \
-                and CLASSES.index(alt.kind) < CLASSES.index(made.kind):
+        # better: a lower class, or the same class in at most 3/4 of the instructions
+        if CLASSES.index(alt.kind) < CLASSES.index(made.kind) or \
+                alt.kind == made.kind and 4 * alt.total <= 3 * made.total:
             record = _record(alt, src_inst, source, dst_inst, other, size, flip, ())
             swap_next = other != target
             better.append(Advice(_change(src_inst, dst_inst, (flip != transposed) != swap_next,

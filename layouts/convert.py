@@ -204,7 +204,7 @@ def slot_moves(src: Operand, dst: Operand, transposed: bool = False
     for t, r, c, s, i, j in pairs:
         held = src.places(j, i) if transposed else src.places(i, j)
         if not held:
-            raise CalcError(f"D[{i}][{j}] of {src.inst.name} is in no register")
+            raise CalcError(f"element ({i}, {j}) of D of {src.inst.name} is in no register")
         origin = _slot(s, held[0])
         for place in dst.places(r, c):
             to = _slot(t, place)
@@ -770,8 +770,12 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     return ops, sorted(counts.items()), wave * lane_bytes
 
 
-def plan(src: Operand, dst: Operand, transposed: bool = False) -> Plan:
-    """The conversion of `src` (C or D) into `dst` (A or B): moves and program."""
+def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None = None
+         ) -> Plan:
+    """The conversion of `src` (C or D) into `dst` (A or B): moves and program. `route`
+    "registers" or "lds" forces that route of a cross-lane plan (None: the cheaper)."""
+    if route not in (None, "registers", "lds"):
+        raise CalcError(f"the route of a conversion is registers or lds, not {route!r}")
     if src.wave != dst.wave:
         raise CalcError(f"both sides run in one wavefront: wave {src.wave} vs {dst.wave}")
     if src.inst.arch != dst.inst.arch:
@@ -784,16 +788,16 @@ def plan(src: Operand, dst: Operand, transposed: bool = False) -> Plan:
         moves = [m._replace(kind="in-lane") if m.kind == "none" else m for m in moves]
     ops, counts = program(moves, arch, src.wave, convert, issues)
     kind = overall(moves)
-    route, lds_bytes = "registers", 0
-    if kind == "cross-lane":
+    chosen, lds_bytes = "registers", 0
+    if kind == "cross-lane" and route != "registers":
         pack = next((p for p in arch.packs if p.mnemonics == issues), None)
         single = (pack.single or pack.mnemonics[:1]) if pack else ()
         pair = pack.mnemonics[:len(pack.mnemonics) * 2 // pack.values] if pack else ()
         trip = lds_program(moves, arch, src.wave, convert, pair, single, fragments,
                            dst.register_count)
-        if trip is not None and _total(trip[1]) < _total(counts):
+        if trip is not None and (route == "lds" or _total(trip[1]) < _total(counts)):
             ops, counts, lds_bytes = trip
-            route = "lds"
+            chosen = "lds"
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
-                route, lds_bytes)
+                chosen, lds_bytes)

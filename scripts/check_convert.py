@@ -2,7 +2,7 @@
 """Run the emitted HIP of every planned conversion in a host emulation of a wavefront
 and compare every lane's every destination value with the layouts.
 
-    python3 scripts/check_convert.py [--arch CDNA3] [--sample N] [--cc gcc] [-q]
+    python3 scripts/check_convert.py [--arch CDNA3] [--sample N] [--route R] [--cc gcc] [-q]
     python3 scripts/check_convert.py --clang clang-22 [--headers]
 
 Pairs: every same-architecture pair of single-block instructions (every wave size)
@@ -11,6 +11,8 @@ whose shapes share a tile, D into A and into B, as computed and as computed tran
 library's reason). Pairs whose source layout, destination layout, route and conversion
 agree get the same program, so each such class is emitted and run once
 (formats/hip_convert.words_function, unchanged) and its result stands for the class.
+--route registers (or lds) runs that route of every cross-lane plan instead of the
+cheaper one, so that the other route's code is verified too.
 
 The emulation: gcc compiles the word function with the MC_* macros defined for the host:
 each lane is a thread, and every lane move, LDS access and wave sync meets the other
@@ -102,6 +104,7 @@ def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,
 
 
 _ARGS: dict[Any, Any] = {}
+ROUTE: list[str | None] = [None]  # --route: force one route of the cross-lane plans
 
 
 def planned(key: Any) -> Any:
@@ -109,7 +112,7 @@ def planned(key: Any) -> Any:
     if key not in _CACHE:
         src, dst, matrix, wave, transposed = _ARGS[key]
         _CACHE[key] = mc.conversion(src, "D", dst, matrix, wave=wave, transposed=transposed,
-                                    advice=False)
+                                    advice=False, route=ROUTE[0])
     return _CACHE[key]
 
 
@@ -446,8 +449,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cc", default=None, help="host C compiler (default: gcc)")
     parser.add_argument("--clang", default=None, help="compile a sample per target instead")
     parser.add_argument("--headers", action="store_true", help="with --clang: ROCm headers")
+    parser.add_argument("--route", choices=("registers", "lds"), default=None,
+                        help="run this route of every cross-lane plan (default: the planned)")
     parser.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
+    ROUTE[0] = args.route
     with tempfile.TemporaryDirectory() as folder:
         if args.clang:
             failures, messages = clang_check(args.clang, args.headers, folder)

@@ -9,7 +9,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "matrix_notation": 2, "formats": 3,
-          "matrix_cli": 4, "matrix_explorer": 4, "matrix_calculator": 5}
+          "matrix_cli": 4, "matrix_explorer": 4, "matrix_calculator": 5,
+          "matrix_conversion": 2, "matrix_convert": 4}  # issue 20: library, front end
 
 
 def layer_of(module):
