@@ -243,7 +243,9 @@ def architecture_lines() -> list[str]:
 
 def _epilog() -> str:
     prog = program_name()
-    lines = ["architectures (-a takes the name or an alias, any case):"]
+    from matrix_explorer import help_lines  # issue 21: --serve, --port, --host
+    lines = [*help_lines(_terminal_width()), "", "architectures (-a takes the name or an alias, "
+             "any case):"]
     lines += architecture_lines()
     lines += ["", "examples:"]
     for text, args in EXAMPLES:

@@ -8,36 +8,56 @@ what --format svg prints, /api/text the plain output and /api/hip what --emit hi
 prints. Query names are the command line's: arch, inst, matrix, view, wave, each
 modifier by its long option name (cbsz, neg-lo, matrix-a-fmt, ...), and for /api/json
 mode (L, d, g, m, R, M, catalog) with i, j, k, block, register, lane and the catalog's
-filters (type, shape, kind, sparse, blocks).
+filters (type, shape, kind, sparse, blocks). mode=convert (and /api/text, /api/hip with
+convert=) plans moving this instruction's matrix (C or D) into another's A or B:
+convert=INSTRUCTION:MATRIX is --convert's TO, and transpose=1 its --transpose.
+
+Importing this module is light (no matrix_cli, pathlib or re): the command line's option
+table may read CLI_OPTIONS without loading the explorer.
 """
 from __future__ import annotations
-
-from pathlib import Path
-
-import matrix_cli
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from http.server import ThreadingHTTPServer
+    from pathlib import Path
     from typing import Any
 
-ASSETS = Path(__file__).resolve().parent / "formats" / "explorer"
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
 DEFAULT_PORT = 8642
 DEFAULT_HOST = "127.0.0.1"
 
-# This mode's options, for -h and completion (the command line's option table takes them
-# over): (dest, spelling, metavar or None for a flag, help).
-CLI_OPTIONS = (
-    ("serve", "--serve", None, "start the layout explorer, a local web page (see "
-     "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
-    ("port", "--port", "N", f"with --serve: the port (default {DEFAULT_PORT}; 0: any free "
-     "port)"),
-    ("host", "--host", "H", f"with --serve: the address to listen on (default {DEFAULT_HOST}: "
-     "this machine only)"),
+# This mode's options, for -h, completion and did-you-mean, as rows of the command line's
+# option table (Option(dest, spellings, group, help, kind, metavar, choices)):
+# kind "flag" or "value" or "number", the metavar, the values completion offers.
+GROUP = "the layout explorer (docs/explorer.md)"
+CLI_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str, str, str, tuple[str, ...]], ...] = (
+    ("serve", ("--serve",), GROUP, "start the layout explorer, a local web page; its first "
+     "output line is its URL; Ctrl-C stops it", "flag", "", ()),
+    ("port", ("--port",), GROUP, f"with --serve: the port (default {DEFAULT_PORT}; 0: any "
+     "free port)", "number", "N", ("0", str(DEFAULT_PORT))),
+    ("host", ("--host",), GROUP, f"with --serve: the address to listen on (default "
+     f"{DEFAULT_HOST}: this machine only)", "value", "H", (DEFAULT_HOST, "0.0.0.0")),
 )
+
+
+def help_lines(width: int = 78) -> list[str]:
+    """CLI_OPTIONS as -h shows an option group (until the command line's option table
+    takes the rows over)."""
+    import textwrap
+    lines = [f"{GROUP}:"]
+    for _, spellings, _, text, _, metavar, _ in CLI_OPTIONS:
+        head = "  " + ", ".join(f"{s} {metavar}".rstrip() for s in spellings)
+        body = textwrap.wrap(text, max(width - 24, 20))
+        if len(head) <= 21:
+            lines.append(f"{head:<24}{body[0]}")
+        else:
+            lines += [head, " " * 24 + body[0]]
+        lines += [" " * 24 + more for more in body[1:]]
+    return lines
+
 
 # query name -> (the option shown, the option's long spelling for --name=value)
 VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
@@ -46,7 +66,9 @@ VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
           "block": ("-b", "--block"), "register": ("-r", "--register"),
           "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by")}
 MODES = {"L": "-L", "d": "-d", "g": "-g", "m": "-m", "R": "-R", "M": "-M",
-         "catalog": "--catalog"}
+         "catalog": "--catalog", "convert": "--convert"}
+# What a conversion query takes besides the modifiers (FROM is inst:matrix).
+CONVERT = {"arch", "inst", "matrix", "wave", "convert", "transpose"}
 VIEWS = ("R", "M")
 FILTERS = ("type", "shape", "kind", "sparse", "blocks")  # (m, n, k: coordinates here)
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -57,40 +79,41 @@ class BadQuery(ValueError):
 
 
 def modifier_options() -> list[dict[str, Any]]:
-    """Every modifier of the command line: its library name, query name (the long option
-    without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
-    flag. Read from the command line's option table (the one place to port)."""
-    flags = {dest for dest, _, _ in matrix_cli.GFX1250_FLAGS}
-    helps = {dest: text for dest, _, text in matrix_cli.FLAGS}
+    """Every modifier, from the modifier table (instructions/modifiers.py) alone: its
+    library name, query name (its long option without the dashes), option, help, value
+    names (fp8, bf8, ...) and whether it is a flag."""
+    from instructions.modifiers import MODIFIERS
     found = []
-    for name in matrix_cli.MODIFIERS:
-        key = name.replace("_", "-")
-        found.append({"name": name, "key": key, "option": f"--{key}",
-                      "help": matrix_cli.VALUE_HELP.get(name) or helps.get(name, ""),
-                      "names": list(matrix_cli.GFX1250_NAMES.get(name, ())),
-                      "flag": name in flags})
+    for spec in MODIFIERS:
+        key = spec.name.replace("_", "-")
+        option = f"--{key}" if f"--{key}" in spec.options else spec.option
+        found.append({"name": spec.name, "key": option[2:], "option": option,
+                      "help": spec.help, "names": list(spec.names), "flag": spec.flag})
     return found
 
 
 def _matrices() -> dict[str, str]:
+    import matrix_cli
     return dict(matrix_cli.MATRIX_FLAGS)
 
 
 def _shown_value(value: str) -> str:
+    import matrix_cli
     return matrix_cli._shown(value)
 
 
-def _check_names(query: Mapping[str, str], kind: str, mods: Mapping[str, object]) -> None:
-    """Refuse the query names this part of the explorer does not take."""
+def _allowed(kind: str, mods: Mapping[str, object], converting: bool) -> set[str]:
+    """The query names an /api `kind` takes (a conversion: its own)."""
+    if converting:
+        return CONVERT | set(mods) | ({"mode"} if kind != "hip" else set())
     allowed = set(VALUES) | set(mods) | {"matrix"}
     if kind in ("json", "text"):
         allowed |= {"mode", *FILTERS}
     elif kind == "svg":
         allowed.add("view")
-    unknown = sorted(set(query) - allowed)
-    if unknown:
-        raise BadQuery(f"unknown query name {_shown_value(unknown[0])}; this part of the "
-                       f"explorer takes {', '.join(sorted(allowed))}")
+    elif kind == "hip":
+        allowed.add("convert")
+    return allowed
 
 
 def _values(query: Mapping[str, str], *keys: str) -> list[str]:
@@ -104,71 +127,95 @@ def _values(query: Mapping[str, str], *keys: str) -> list[str]:
     return found
 
 
-def _mode_words(query: Mapping[str, str], kind: str) -> list[str]:
-    """The mode (json, text: with its filters) or view (svg) options."""
-    if kind in ("json", "text"):
-        mode = query.get("mode")
-        if mode not in MODES:
-            raise BadQuery(f"mode= takes {', '.join(MODES)}, not "
-                           f"{_shown_value(mode or '')}")
-        return [MODES[mode]] + [w for key in FILTERS if key in query
-                                for w in ("--filter", f"{key}={query[key]}")]
-    if kind == "svg":
-        view = query.get("view", "R")
-        if view not in VIEWS:
-            raise BadQuery(f"view= takes R or M, not {_shown_value(view)}")
-        return [f"-{view}"]
-    return []
-
-
-def _matrix_words(query: Mapping[str, str]) -> list[str]:
-    if "matrix" not in query:
-        return []
-    matrices = _matrices()
-    if query["matrix"] not in matrices:
-        raise BadQuery(f"matrix= takes {', '.join(matrices)}, not "
-                       f"{_shown_value(query['matrix'])}")
-    return [matrices[query["matrix"]]]
-
-
-def _modifier_words(query: Mapping[str, str], mods: Mapping[str, Any]) -> list[str]:
-    words: list[str] = []
-    for key, spec in mods.items():
-        value = query.get(key)
-        if value is None:
-            continue
-        if not spec["flag"]:
-            words += [f"{spec['option']}={value}"] if value.startswith("-") \
-                else [spec["option"], value]
-        elif value.lower() in TRUE:
-            words.append(spec["option"])
-        elif value.lower() not in FALSE:
-            raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
-    return words
-
-
 def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
     """The command line of one /api query (without the program name). `kind`: json,
     text, svg or hip. Empty values count as absent; unknown names are refused."""
     query = {key: value for key, value in query.items() if value != ""}
     mods = {m["key"]: m for m in modifier_options()}
-    _check_names(query, kind, mods)
-    words = _values(query, "arch", "inst") + _mode_words(query, kind) + _matrix_words(query)
+    converting = query.get("mode") == "convert" if kind in ("json", "text") \
+        else kind == "hip" and "convert" in query
+    allowed = _allowed(kind, mods, converting)
+    unknown = sorted(set(query) - allowed)
+    if unknown:
+        more = " (convert= goes with mode=convert)" if unknown[0] == "convert" else ""
+        raise BadQuery(f"unknown query name {_shown_value(unknown[0])}{more}; this part of "
+                       f"the explorer takes {', '.join(sorted(allowed))}")
+    words = _values(query, "arch") + _convert_words(query) if converting \
+        else _values(query, "arch", "inst") + _mode_words(query, kind)
     words += _values(query, "wave", "i", "j", "k", "block", "register", "lane", "color-by")
-    words += _modifier_words(query, mods)
+    for key, spec in mods.items():
+        if key in query:
+            words += _modifier_words(spec, key, query[key])
+    if converting and _flag(query, "transpose"):
+        words.append("--transpose")
     words += {"json": ["--json"], "svg": ["--format", "svg"], "hip": ["--emit", "hip"],
               "text": []}[kind]
     return words
 
 
+def _flag(query: Mapping[str, str], key: str) -> bool:
+    value = query.get(key)
+    if value is None or value.lower() in FALSE:
+        return False
+    if value.lower() in TRUE:
+        return True
+    raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
+
+
+def _modifier_words(spec: Mapping[str, Any], key: str, value: str) -> list[str]:
+    option = str(spec["option"])
+    if spec["flag"]:
+        return [option] if _flag({key: value}, key) else []
+    return [f"{option}={value}"] if value.startswith("-") else [option, value]
+
+
+def _mode_words(query: Mapping[str, str], kind: str) -> list[str]:
+    """The words of a mode (json, text), a picture (svg) or code (hip), and the matrix."""
+    words = []
+    if kind in ("json", "text"):
+        mode = query.get("mode")
+        if mode not in MODES:
+            raise BadQuery(f"mode= takes {', '.join(MODES)}, not "
+                           f"{_shown_value(mode or '')}")
+        words.append(MODES[mode])
+        words += [w for key in FILTERS if key in query
+                  for w in ("--filter", f"{key}={query[key]}")]
+    elif kind == "svg":
+        view = query.get("view", "R")
+        if view not in VIEWS:
+            raise BadQuery(f"view= takes R or M, not {_shown_value(view)}")
+        words.append(f"-{view}")
+    if "matrix" in query:
+        matrices = _matrices()
+        if query["matrix"] not in matrices:
+            raise BadQuery(f"matrix= takes {', '.join(matrices)}, not "
+                           f"{_shown_value(query['matrix'])}")
+        words.append(matrices[query["matrix"]])
+    return words
+
+
+def _convert_words(query: Mapping[str, str]) -> list[str]:
+    """--convert FROM TO: FROM is inst:matrix (the pane's instruction and its C or D), TO
+    the value of convert= (INSTRUCTION:MATRIX, A or B). The command line checks both."""
+    lacking = [key for key in ("inst", "matrix", "convert") if key not in query]
+    if lacking:
+        raise BadQuery(f"a conversion needs inst=, matrix= (C or D: FROM is inst:matrix) "
+                       f"and convert=INSTRUCTION:MATRIX (A or B: TO); {lacking[0]}= is "
+                       "missing")
+    return ["--convert", f"{query['inst']}:{query['matrix']}", query["convert"]]
+
+
 def command_line(words: Sequence[str]) -> str:
     import shlex
+
+    import matrix_cli
     return shlex.join([matrix_cli.program_name(), *words])
 
 
 def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400)."""
+    import matrix_cli
     try:
         words = argv_of(query, kind)
     except BadQuery as exc:
@@ -184,11 +231,14 @@ def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder, by name, and / for the page.
-    Nothing else is ever served (no path is joined from the request)."""
-    found = {f"/{path.name}": path for path in sorted(ASSETS.iterdir())
+    """URL path -> file: the files of the assets folder (formats/explorer/), by name,
+    and / for the page. Nothing else is ever served (no path is joined from the
+    request)."""
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent / "formats" / "explorer"
+    found = {f"/{path.name}": path for path in sorted(folder.iterdir())
              if path.is_file() and path.suffix in CONTENT_TYPES}
-    found["/"] = ASSETS / "index.html"
+    found["/"] = folder / "index.html"
     return found
 
 
@@ -230,6 +280,7 @@ def _api_answer(path: str, query_text: str) -> tuple[int, str, str, str]:
     kind, content_type = API[path]
     query = _query_of(query_text)
     if isinstance(query, str):
+        import matrix_cli
         return 400, matrix_cli.error_line(query), "text/plain", ""
     status, body, command = answer(kind, query)
     return status, body, content_type if status == 200 else "text/plain", command
@@ -278,6 +329,8 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
 
         def handle_error(self, _request: Any, _client_address: Any) -> None:
             import sys
+
+            import matrix_cli
             error = sys.exc_info()[1]
             if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)
                 sys.stderr.write(matrix_cli.error_line(f"{type(error).__name__}: {error}")
@@ -294,6 +347,7 @@ def url_of(server: ThreadingHTTPServer) -> str:
 
 def _options(words: Sequence[str]) -> tuple[str, int]:
     """(host, port) of `--serve [--port N] [--host H]`; ArgumentError otherwise."""
+    import matrix_cli
     host, port, at = DEFAULT_HOST, str(DEFAULT_PORT), 0
     words = [w for word in words for w in (word.split("=", 1) if word.startswith("--")
                                            and "=" in word else [word])]
@@ -324,6 +378,8 @@ def serve(words: Sequence[str]) -> int:
     of standard output is its URL. Returns the exit status."""
     import gc
     import sys
+
+    import matrix_cli
     gc.enable()  # (the command turns it off for one-shot queries; a server runs on)
     try:
         host, port = _options(words)

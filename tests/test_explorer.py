@@ -19,6 +19,7 @@ from conftest import call
 
 import matrix_cli
 import matrix_explorer
+from instructions.modifiers import MODIFIERS
 
 ROOT = Path(__file__).resolve().parent.parent
 M32 = "v_mfma_f32_32x32x8_f16"
@@ -129,6 +130,69 @@ def test_svg_text_and_hip_are_what_the_command_line_prints(server):
     assert (code, body) == (200, cli(["-a", "cdna3", "-i", M32, "-d"])[1])
 
 
+# ---- conversions (issue 20): mode=convert is --convert FROM TO with FROM = inst:matrix
+M16 = "v_mfma_f32_16x16x16_f16"
+CONVERSIONS = [
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:B"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:B"], "in-lane"),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A"], "cross-lane"),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:A", "transpose": "1"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A", "--transpose"], "in-lane"),
+    ({"arch": "rdna3", "inst": "v_wmma_f32_16x16x16_f16", "matrix": "C", "wave": "64",
+      "convert": "v_wmma_f32_16x16x16_f16:A"},
+     ["-a", "rdna3", "--convert", "v_wmma_f32_16x16x16_f16:C", "v_wmma_f32_16x16x16_f16:A",
+      "-w", "64"], None),
+]
+
+
+@pytest.mark.parametrize("query, argv, kind", CONVERSIONS,
+                         ids=[str(n) for n in range(len(CONVERSIONS))])
+def test_a_conversion_is_what_convert_prints(server, query, argv, kind):
+    status, out, err = cli(argv + ["--json"])
+    assert status == 0 and err == "", err
+    code, headers, body = api(server, "json", mode="convert", **query)
+    assert (code, body) == (200, out)
+    plan = json.loads(body)
+    assert plan["mode"] == "convert" and (kind is None or plan["class"] == kind)
+    assert shlex.split(headers["X-Command-Line"])[1:] == argv + ["--json"]
+    code, _, text = api(server, "text", mode="convert", **query)
+    assert (code, text) == (200, cli(argv)[1]) and f"Class: {plan['class']}" in text
+    code, headers, hip = api(server, "hip", **query)
+    assert (code, hip) == (200, cli(argv + ["--emit", "hip"])[1]) and "__device__" in hip
+    assert shlex.split(headers["X-Command-Line"])[1:] == argv + ["--emit", "hip"]
+
+
+@pytest.mark.parametrize("query, argv", [
+    ({"arch": "cdna3", "inst": M16, "matrix": "A", "convert": f"{M16}:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:A", f"{M16}:A"]),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M32}:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M32}:A"]),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": "v_nope:A"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", "v_nope:A"]),
+    ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:A", "cbsz": "9"},
+     ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A", "--cbsz", "9"]),
+], ids=["source A", "shapes", "unknown", "modifier"])
+def test_a_bad_conversion_gets_400_and_the_command_lines_message(server, query, argv):
+    status, out, err = cli(argv + ["--json"])
+    assert status == 2 and out == "" and err.count("\n") == 1
+    code, _, body = api(server, "json", mode="convert", **query)
+    assert (code, body) == (400, err.rstrip("\n"))
+
+
+@pytest.mark.parametrize("path, wanted", [
+    (f"/api/json?arch=cdna3&inst={M16}&matrix=D&mode=convert", "convert= is missing"),
+    (f"/api/json?arch=cdna3&inst={M16}&matrix=D&mode=R&convert={M16}:A",
+     "unknown query name 'convert' (convert= goes with mode=convert)"),
+    (f"/api/json?arch=cdna3&inst={M16}&matrix=D&mode=convert&convert={M16}:A&i=1",
+     "unknown query name 'i'"),
+    (f"/api/hip?arch=cdna3&inst={M16}&matrix=D&convert={M16}:A&transpose=maybe", "is a flag"),
+])
+def test_conversion_queries_the_explorer_cannot_translate(server, path, wanted):
+    code, _, body = get(server, path)
+    assert code == 400 and wanted in body and "\n" not in body
+
+
 BAD = [
     ({"arch": "cdna3x", "mode": "L"}, ["-a", "cdna3x", "-L"]),
     ({"arch": "cdna3", "inst": "v_mfma_nope", "matrix": "A", "mode": "R"},
@@ -160,7 +224,8 @@ def test_bad_input_gets_400_and_the_command_lines_message(server, query, argv):
 
 
 @pytest.mark.parametrize("path, wanted", [
-    ("/api/json?arch=cdna3&inst=x&mode=Q", "mode= takes L, d, g, m, R, M, catalog, not 'Q'"),
+    ("/api/json?arch=cdna3&inst=x&mode=Q",
+     "mode= takes L, d, g, m, R, M, catalog, convert, not 'Q'"),
     ("/api/json?arch=cdna3&mode=L&colour=red", "unknown query name 'colour'"),
     ("/api/json?arch=cdna3&arch=cdna2&mode=L", "arch= is given twice"),
     ("/api/svg?arch=cdna3&inst=x&matrix=A&view=Z", "view= takes R or M, not 'Z'"),
@@ -204,16 +269,36 @@ def test_nothing_but_the_assets_is_served(server, path):
     assert "import" not in body and "root:" not in body
 
 
-def test_the_modifiers_offered_are_the_command_lines_options(server):
+def test_the_modifiers_offered_are_the_modifier_tables(server):
     code, _, body = get(server, "/api/options")
     offered = json.loads(body)
-    assert code == 200 and [m["name"] for m in offered] == list(matrix_cli.MODIFIERS)
+    assert code == 200 and [m["name"] for m in offered] == [s.name for s in MODIFIERS]
     spellings = set(matrix_cli.spellings())
-    for spec in offered:
-        assert spec["option"] == "--" + spec["key"] and spec["option"] in spellings
+    for spec, table in zip(offered, MODIFIERS):
+        assert spec["option"] == "--" + spec["key"] and spec["option"] in table.options
+        assert spec["option"] in spellings  # (the command line takes it)
+        assert (spec["help"], spec["names"], spec["flag"]) == \
+            (table.help, list(table.names), table.flag)
     by_key = {m["key"]: m for m in offered}
     assert by_key["matrix-a-fmt"]["names"] == ["fp8", "bf8", "fp6", "bf6", "fp4"]
+    assert by_key["neg-hi"]["option"] == "--neg-hi"
     assert by_key["matrix-a-reuse"]["flag"] and not by_key["cbsz"]["flag"]
+
+
+def test_importing_the_explorer_loads_neither_the_command_line_nor_re():
+    """The command line's option table may read CLI_OPTIONS on the point-query path."""
+    code = ("import sys, matrix_explorer; print(sorted(m for m in ('matrix_cli', "
+            "'pathlib', 're', 'argparse', 'http.server') if m in sys.modules)); "
+            "print(len(matrix_explorer.CLI_OPTIONS))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout == "[]\n3\n"
+    dests = [row[0] for row in matrix_explorer.CLI_OPTIONS]
+    assert dests == ["serve", "port", "host"]
+    for dest, spellings, group, text, kind, metavar, offered in matrix_explorer.CLI_OPTIONS:
+        assert spellings == (f"--{dest}",) and text and group
+        assert (kind == "flag") == (offered == ())
+        assert (kind == "flag") == (metavar == "") and kind in ("flag", "value", "number")
 
 
 def test_200_concurrent_api_calls_are_all_answered_correctly(server):
@@ -297,3 +382,15 @@ def test_odd_values_get_the_command_lines_message_and_no_extra_header(server, va
     assert (code, body) == (400, err.rstrip("\n")) and "\n" not in body
     assert "X-Injected" not in headers
     assert headers["X-Command-Line"].isascii() and "\n" not in headers["X-Command-Line"]
+
+
+def test_help_lists_the_explorers_options():
+    status, out, err = cli(["-h"])
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    at = lines.index(f"{matrix_explorer.GROUP}:")
+    assert [line.split()[0] for line in lines[at + 1:] if line.startswith("  --")][:3] == \
+        ["--serve", "--port", "--host"]
+    said = " ".join(line.strip() for line in lines[at + 1:at + 8])
+    for row in matrix_explorer.CLI_OPTIONS:
+        assert " ".join(row[3].split()) in said

@@ -321,3 +321,66 @@ def test_a_new_instruction_without_the_matrix_falls_back_to_its_first(page):
     page.settle()
     assert page.state()["matrix"] == "A" and tab.locator("#error").is_hidden()
     clean(page)
+
+
+M16 = "v_mfma_f32_16x16x16_f16"
+
+
+@pytest.mark.parametrize("into, kind", [("B", "in-lane"), ("A", "cross-lane")])
+def test_a_state_url_with_a_conversion_shows_its_plan(page, into, kind):
+    tab = page.open(f"arch=cdna3&inst={M16}&matrix=D&convert={M16}:{into}")
+    argv = ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:{into}"]
+    plan = json.loads(cli(argv + ["--json"]))
+    assert plan["class"] == kind
+    assert tab.locator("#convert-class").text_content() == kind
+    assert tab.locator("#convert-plan").text_content() == cli(argv)
+    assert tab.locator("#convert-command").text_content().split()[1:] == argv
+    assert tab.locator("#convert-hip").text_content() == cli(argv + ["--emit", "hip"])
+    steps = tab.locator("#convert-steps tr").evaluate_all(
+        "rows => rows.slice(1).map(r => [...r.cells].map(c => c.textContent))")
+    assert steps == [[s["instruction"], str(s["count"]), s["purpose"]] for s in plan["steps"]]
+    assert [tab.locator(f"#{n}").input_value() for n in ("convert-inst", "convert-matrix")] \
+        == [M16, into]
+    tab.locator("#convert-moves-box > summary").click()
+    rows = tab.locator("#convert-moves tr").evaluate_all(
+        "rows => rows.slice(1).map(r => [...r.cells].map(c => c.textContent))")
+    assert len(rows) == len(plan["moves"])
+    first = plan["moves"][0]
+    assert rows[0] == [first["element"], f"#{first['fragment']}", str(first["lane"]),
+                       f"v{first['register']}", f"{first['bits'][1]}:{first['bits'][0]}",
+                       f"#{first['from']['fragment']}", str(first["from"]["lane"]),
+                       f"v{first['from']['register']}",
+                       f"{first['from']['bits'][1]}:{first['from']['bits'][0]}"]
+    clean(page)
+
+
+def test_choosing_a_conversion_writes_it_in_the_address(page):
+    tab = page.open(f"arch=cdna3&inst={M16}&matrix=D")
+    assert tab.locator("#convert-result").is_hidden()
+    tab.locator("#convert-inst").select_option(M16)
+    page.settle()
+    assert page.state()["convert"] == f"{M16}:A"
+    assert tab.locator("#convert-class").text_content() == "cross-lane"
+    tab.locator("#transpose").check()
+    page.settle()
+    assert page.state()["transpose"] == "1"
+    argv = ["-a", "cdna3", "--convert", f"{M16}:D", f"{M16}:A", "--transpose"]
+    assert tab.locator("#convert-class").text_content() == \
+        json.loads(cli(argv + ["--json"]))["class"] == "in-lane"
+    tab.locator("#convert-matrix").select_option("B")
+    page.settle()
+    assert page.state()["convert"] == f"{M16}:B"
+    tab.locator("#matrix").select_option("A")
+    page.settle()
+    assert tab.locator("#convert-result").is_hidden()
+    assert "C or D" in tab.locator("#convert-note").text_content()
+    clean(page)
+
+
+def test_a_bad_conversion_shows_the_command_lines_message(page):
+    tab = page.open(f"arch=cdna3&inst={M16}&matrix=D&convert={M32}:A")
+    status, out, err = call(["-a", "cdna3", "--convert", f"{M16}:D", f"{M32}:A", "--json"])
+    assert status == 2 and out == ""
+    assert tab.locator("#convert-error").text_content() == err.rstrip("\n")
+    assert tab.locator("#convert-error").is_visible() and tab.locator("#error").is_hidden()
+    assert page.errors and all("status of 400" in e for e in page.errors), page.errors

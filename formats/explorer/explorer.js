@@ -1,11 +1,14 @@
 // The explorer's page: every answer comes from the server's /api, which runs the
 // command line (matrix-calculator) in process. The state lives in the address:
 // arch, inst, matrix, view, wave, each modifier by its long option name, the catalog
-// filters type, shape and kind, and compare= (the second pane's differences).
+// filters type, shape and kind, convert= and transpose= (a conversion plan, --convert),
+// and compare= (the second pane's differences).
 "use strict";
 
 const CORE = ["arch", "inst", "matrix", "view", "wave"];
 const FILTERS = ["type", "shape", "kind"];
+const CONVERT = ["convert", "transpose"];  // --convert's TO (INSTRUCTION:MATRIX), --transpose
+const SOURCES = ["C", "D"];  // a conversion starts from the pane's C or D
 const DEFAULTS = { arch: "cdna3", matrix: "A", view: "R" };
 const MATRIX_NAMES = { A: "A", B: "B", C: "C", D: "D", K: "K (sparse indices)",
   SA: "SA (A scales)", SB: "SB (B scales)" };
@@ -105,6 +108,7 @@ class Pane {
       text: "Hover a cell (or focus the picture and use the arrow keys)." });
     this.detail = element("pre", { class: "detail", id: id("detail") });
     this.hip = element("pre", { class: "hip", id: id("hip") });
+    this.conversionPanel(id);
     const copyHip = element("button", { type: "button", id: id("copy-hip"),
       text: "Copy the HIP code" });
     const copyCommand = element("button", { type: "button", id: id("copy-command"),
@@ -127,7 +131,8 @@ class Pane {
       element("details", { open: "" }, element("summary", { text: "Facts (-d)" }),
         this.detail),
       element("details", { open: "" }, element("summary", { text: "HIP code (--emit hip)" }),
-        copyHip, this.hip));
+        copyHip, this.hip),
+      this.conv.root);
     for (const name of ["arch", "kind", "inst", "matrix", "view", "wave"]) {
       this[name].addEventListener("change", () => this.set(name, this[name].value));
     }
@@ -147,6 +152,7 @@ class Pane {
     if (value === "") delete this.state[name];
     else this.state[name] = value;
     if (name === "arch" || FILTERS.includes(name)) delete this.state.inst;
+    if (name === "arch") for (const key of CONVERT) delete this.state[key];
     if (name === "arch" || name === "inst" || FILTERS.includes(name)) {
       for (const spec of MODIFIERS) delete this.state[spec.key];
       delete this.state.wave;
@@ -250,9 +256,142 @@ class Pane {
     }
     this.detail.textContent = detail.body;
     this.hip.textContent = hip.body;
+    await this.drawConversion(stale);
+  }
+
+  conversionPanel(id) {
+    const c = {};
+    c.inst = element("select", { id: id("convert-inst"), name: "convert-inst" });
+    c.matrix = element("select", { id: id("convert-matrix"), name: "convert-matrix" });
+    fillSelect(c.matrix, [["A", "A"], ["B", "B"]], "A");
+    c.transpose = element("input", { type: "checkbox", id: id("transpose"), name: "transpose",
+      title: "the source instruction was issued with A and B swapped (it computed D^T)" });
+    c.note = element("p", { class: "note", id: id("convert-note") });
+    c.error = element("p", { class: "error", id: id("convert-error"), role: "alert" });
+    c.error.hidden = true;
+    c.kind = element("strong", { class: "plan-class", id: id("convert-class") });
+    c.command = element("code", { id: id("convert-command") });
+    c.text = element("pre", { class: "plan", id: id("convert-plan") });
+    c.steps = element("table", { class: "steps", id: id("convert-steps") });
+    c.moves = element("table", { class: "moves", id: id("convert-moves") });
+    c.movesBox = element("details", { id: id("convert-moves-box") },
+      element("summary", { text: "Moves" }), c.moves);
+    c.hip = element("pre", { class: "hip", id: id("convert-hip") });
+    const copyCommand = element("button", { type: "button", id: id("copy-convert-command"),
+      text: "Copy" });
+    const copyHip = element("button", { type: "button", id: id("copy-convert-hip"),
+      text: "Copy the HIP code" });
+    copyCommand.addEventListener("click", () => copy(c.command.textContent, copyCommand));
+    copyHip.addEventListener("click", () => copy(c.hip.textContent, copyHip));
+    c.result = element("div", { class: "plan-result", id: id("convert-result") },
+      element("p", {}, element("span", { text: "Class: " }), c.kind),
+      element("p", { class: "command" }, element("span", { text: "Command line: " }),
+        c.command, copyCommand),
+      c.text, c.steps, c.movesBox,
+      element("details", { open: "" },
+        element("summary", { text: "HIP code (--convert ... --emit hip)" }), copyHip, c.hip));
+    c.root = element("details", { open: "", class: "conversion", id: id("conversion") },
+      element("summary", { text: "Conversion (--convert): this C or D into an A or B" }),
+      element("form", { class: "controls", onsubmit: "return false" },
+        labelled("Into instruction", c.inst), labelled("its matrix", c.matrix),
+        labelled("--transpose", c.transpose)),
+      c.note, c.error, c.result);
+    const chosen = () => {
+      if (c.inst.value) this.state.convert = `${c.inst.value}:${c.matrix.value}`;
+      else delete this.state.convert;
+      if (c.transpose.checked) this.state.transpose = "1";
+      else delete this.state.transpose;
+      this.render();
+    };
+    for (const control of [c.inst, c.matrix, c.transpose]) {
+      control.addEventListener("change", chosen);
+    }
+    c.movesBox.addEventListener("toggle", () => this.fillMoves());
+    this.conv = c;
+  }
+
+  async drawConversion(stale) {
+    const c = this.conv;
+    const s = this.state;
+    const [target, matrix] = s.convert ? [s.convert.slice(0, s.convert.lastIndexOf(":")),
+      s.convert.slice(s.convert.lastIndexOf(":") + 1)] : ["", "A"];
+    let names = [];
+    try {
+      names = (await remembered("/api/json", { mode: "catalog", arch: s.arch })).instructions
+        .map((row) => row.mnemonic.toLowerCase());
+    } catch (problem) {
+      names = [];  // (the pane already shows the catalog's message)
+    }
+    if (stale()) return;
+    const choices = [["", "none"], ...names.map((n) => [n, n])];
+    if (target && !names.includes(target.toLowerCase())) choices.push([target, target]);
+    fillSelect(c.inst, choices, names.includes(target.toLowerCase()) ? target.toLowerCase()
+      : target);
+    const matrices = [["A", "A"], ["B", "B"]];
+    if (!["A", "B"].includes(matrix)) matrices.push([matrix, matrix]);
+    fillSelect(c.matrix, matrices, matrix);
+    c.transpose.checked = ["1", "true", "yes", "on"].includes((s.transpose || "").toLowerCase());
+    c.error.hidden = true;
+    c.result.hidden = true;
+    this.plan = null;
+    if (!SOURCES.includes(s.matrix)) {
+      c.note.textContent = "A conversion starts from this instruction's C or D: choose " +
+        "matrix C or D above, then the instruction and matrix (A or B) it feeds.";
+      return;
+    }
+    if (!s.convert) {
+      c.note.textContent = `Choose the instruction whose A or B this ${s.matrix} feeds: ` +
+        "the plan says which moves (none, in-lane or cross-lane) and instructions that takes.";
+      return;
+    }
+    c.note.textContent = "";
+    const asked = Object.assign(this.query([]), { convert: s.convert });
+    if (c.transpose.checked) asked.transpose = "1";
+    const [json, text, hip] = await Promise.all([
+      fetchText("/api/json", Object.assign({ mode: "convert" }, asked)),
+      fetchText("/api/text", Object.assign({ mode: "convert" }, asked)),
+      fetchText("/api/hip", asked)]);
+    if (stale()) return;
+    if (!json.ok) {
+      c.error.textContent = json.body;
+      c.error.hidden = false;
+      return;
+    }
+    this.plan = JSON.parse(json.body);
+    c.kind.textContent = this.plan.class;
+    c.kind.dataset.class = this.plan.class;
+    c.command.textContent = text.command;
+    c.text.textContent = text.body;
+    c.steps.replaceChildren(element("caption", { text: "Steps (per wave)" }),
+      element("tr", {}, ...["instruction", "count", "purpose"].map(
+        (h) => element("th", { scope: "col", text: h }))),
+      ...this.plan.steps.map((step) => element("tr", {},
+        element("td", { text: step.instruction }), element("td", { text: String(step.count) }),
+        element("td", { text: step.purpose }))));
+    c.movesBox.querySelector("summary").textContent =
+      `Moves: where each of the ${this.plan.moves.length} destination slots comes from`;
+    c.moves.replaceChildren();
+    this.fillMoves();
+    c.hip.textContent = hip.body;
+    c.result.hidden = false;
+  }
+
+  fillMoves() {  // (built when opened: a plan may have thousands of slots)
+    const c = this.conv;
+    if (!c.movesBox.open || !this.plan || c.moves.rows.length) return;
+    const where = (m) => [`#${m.fragment}`, String(m.lane), `v${m.register}`,
+      `${m.bits[1]}:${m.bits[0]}`];
+    const head = ["element", "fragment", "lane", "register", "bits", "from fragment",
+      "lane", "register", "bits"];
+    c.moves.append(element("tr", {}, ...head.map((h) => element("th", { scope: "col",
+      text: h }))), ...this.plan.moves.map((m) => element("tr", {},
+      ...[m.element, ...where(m), ...where(m.from)].map((t) => element("td", { text: t })))));
   }
 
   clear() {
+    this.conv.result.hidden = true;
+    this.conv.note.textContent = "";
+    this.plan = null;
     this.picture.replaceChildren();
     this.cells = [];
     this.detail.textContent = "";
@@ -371,7 +510,7 @@ async function copy(text, button) {
 }
 
 function ordered(state) {
-  const keys = [...CORE, ...MODIFIERS.map((m) => m.key), ...FILTERS];
+  const keys = [...CORE, ...MODIFIERS.map((m) => m.key), ...CONVERT, ...FILTERS];
   const result = {};
   for (const key of keys) if (state[key]) result[key] = state[key];
   for (const key of Object.keys(state)) if (!(key in result) && state[key]) result[key] = state[key];
