@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         # detail), masks, (bits, addresses), a byte offset); the engine declares it
         # `object`, and each statement below unpacks the shape of its own op.
         @property
-        def info(self) -> Any: ...
+        def info(self) -> Any: ...  # type: ignore[explicit-any]
 
     class _Words(Protocol):
         """The register counts of a plan (layouts/convert.py Plan) an op needs."""

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     # A hook is a function found by name at run time ("module:function"): what it takes
     # and answers is the family's contract (Family's docstring), not a static type.
-    Hook = Callable[..., Any]
+    Hook = Callable[..., Any]  # type: ignore[explicit-any]
 
     class FamilyFacts(TypedDict, total=False):
         """What a family's `facts` hook adds to (or replaces in) matrix_api.facts."""
