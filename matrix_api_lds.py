@@ -17,12 +17,13 @@ from layouts.core import CalcError
 
 if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
     # matrix_api, which re-exports this module, is imported where it is used)
-    from typing import Any
+    from collections.abc import Callable
 
     import matrix_api as _api
     from instructions.lds import LdsFacts, Load, PhaseModel
     from instructions.model import Instruction
     from layouts.lds import LoadPlan, Plan, Tile
+    from matrix_library.checks import ModifierValues
 
 __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "lds_plan",
            "lds_search", "parse_swizzle", "parse_tile"]
@@ -189,7 +190,7 @@ def _steps(k_steps: object) -> int:
 
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: Any = None,
+             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
              wave: int | None = None) -> LdsPlan:
     """The plan of loading operand `matrix` of `inst` (k_steps consecutive steps) from an
     LDS tile of `tile` = 'ROWSxCOLS' elements stored in `order` (k: rows of K values;
@@ -222,7 +223,8 @@ def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
 
 # ---- the search
 
-def _candidate(plan_of: Any, pad: int, swizzle: tuple[int, int, int] | None) -> LdsCandidate:
+def _candidate(plan_of: Callable[[int, tuple[int, int, int] | None], Plan], pad: int,
+               swizzle: tuple[int, int, int] | None) -> LdsCandidate:
     try:
         found = plan_of(pad, swizzle)
     except CalcError as error:
@@ -237,7 +239,7 @@ def _powers(limit: int) -> list[int]:
 
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
-               model: str | None = None, mods: Any = None, wave: int | None = None,
+               model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
                pad: int = 0, swizzle: object = None) -> LdsSearch:
     """Padding (0 to one row of 128 bytes more) and swizzle settings (powers of two) that
     make every load of the plan conflict-free, best first (fewest LDS bytes, then fewest

@@ -7,12 +7,15 @@ document: {"schema_version", "mode": "convert", "class", "fragments",
 """
 from __future__ import annotations
 
-from typing import Any
-
 from matrix_api import Place
 
 from .json_output import SCHEMA_VERSION
 from .notation import register
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing is not loaded at run time)
+    from matrix_api import Instruction
+    from matrix_conversion import Conversion
 
 MODE = "convert"
 ROUTES = {"registers": "in registers", "lds": "a round trip through LDS"}
@@ -22,11 +25,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _side(matrix: str, inst: Any, fragments: int) -> str:
+def _side(matrix: str, inst: Instruction, fragments: int) -> str:
     return f"{matrix} of {inst.name} ({_plural(fragments, 'fragment')})"
 
 
-def _steps(conv: Any) -> str:
+def _steps(conv: Conversion) -> str:
     return ", ".join(f"{s.times} {s.instruction}" for s in conv.steps) or "nothing"
 
 
@@ -35,7 +38,7 @@ def _where(fragment: int, lane: int, reg: int, bits: tuple[int, int]) -> str:
     return f"#{fragment} " + register(Place(reg, lane, lo, hi - lo + 1))
 
 
-def summary(conv: Any) -> list[str]:
+def summary(conv: Conversion) -> list[str]:
     """The lines that say what the plan does (without the header)."""
     kinds = dict.fromkeys(("none", "in-lane", "cross-lane"), 0)
     for move in conv.moves:
@@ -52,12 +55,12 @@ def summary(conv: Any) -> list[str]:
     return lines
 
 
-def _type(conv: Any) -> str:
+def _type(conv: Conversion) -> str:
     inst = conv.destination
     return str((inst.a_type if conv.destination_matrix == "A" else inst.b_type).key)
 
 
-def text(conv: Any, detail: bool = False) -> str:
+def text(conv: Conversion, detail: bool = False) -> str:
     """The explanation of a plan; `detail`: one line per destination slot too."""
     source = _side(conv.source_matrix, conv.source, conv.source_fragments)
     if conv.transposed:
@@ -84,7 +87,7 @@ def text(conv: Any, detail: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def document(conv: Any) -> dict[str, Any]:
+def document(conv: Conversion) -> dict[str, object]:
     """The --json document of a plan."""
     return {
         "schema_version": SCHEMA_VERSION,

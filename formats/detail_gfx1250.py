@@ -5,21 +5,22 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from typing import Any
+    from instructions.gfx1250_provenance import SourceDoc
+    from matrix_api import Instruction
 
 FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2M1)")
 SCALE_FORMATS = ("E8 (E8M0)", "E5M3", "E4M3")
 SCALE_LOAD = {0x35: "v_wmma_ld_scale_paired_b32", 0x3A: "v_wmma_ld_scale16_paired_b64"}
 
 
-def _source(p: dict[str, Any]) -> str:
+def _source(p: SourceDoc) -> str:
     text = f"[{p['confidence']}: {p['source']}] {p['note']}"
     for alt in p.get("alternatives", ()):
         text += f"\n        contested: {alt['source']} answers: {alt['answer']}"
     return text
 
 
-def _encoding(inst: Any) -> list[str]:
+def _encoding(inst: Instruction) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}"]
     if inst.prefix_opcode is None:
         return lines + ["    (64 bits)"]
@@ -29,7 +30,7 @@ def _encoding(inst: Any) -> list[str]:
                     "in bits [87:80])")]
 
 
-def _formats(inst: Any) -> list[str]:
+def _formats(inst: Instruction) -> list[str]:
     if not inst.format_fields:
         return []
     from matrix_api import FORMATS
@@ -41,7 +42,7 @@ def _formats(inst: Any) -> list[str]:
             "    A/B GPRs per format: FP8/BF8 16, FP6/BF6 12, FP4 8"]
 
 
-def _statistics(inst: Any) -> list[str]:
+def _statistics(inst: Instruction) -> list[str]:
     from matrix_api import latencies
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     latency = (f"{inst.cycles} cycles" if inst.cycles else
@@ -58,7 +59,7 @@ def _statistics(inst: Any) -> list[str]:
                     "an analytical model's table)"]
 
 
-def _registers(inst: Any) -> list[str]:
+def _registers(inst: Instruction) -> list[str]:
     import matrix_api
     counts = matrix_api.facts(inst, 32)["registers"]["32"]  # (the library's counts)
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
@@ -69,7 +70,7 @@ def _registers(inst: Any) -> list[str]:
     return lines + [f"    GPR alignment requirement: {inst.align} bytes (even VGPRs)"]
 
 
-def _fields(inst: Any) -> list[str]:
+def _fields(inst: Instruction) -> list[str]:
     src2 = "sparsity index" if inst.sparse else "C matrix"
     lines = ["VOP3P register encoding:", "    A matrix source field: Src0",
              "    B matrix source field: Src1", f"    {src2} source field: Src2",
@@ -88,7 +89,7 @@ def _fields(inst: Any) -> list[str]:
     return lines
 
 
-def _modifiers(inst: Any) -> list[str]:
+def _modifiers(inst: Instruction) -> list[str]:
     from matrix_api import neg_masks
     lo, hi = neg_masks(inst)
 
@@ -118,7 +119,7 @@ def _modifiers(inst: Any) -> list[str]:
     return lines
 
 
-def _scales(inst: Any) -> list[str]:
+def _scales(inst: Instruction) -> list[str]:
     if not inst.scaled:
         return []
     rows = "row i of A in lane i + 16 * matrix_a_scale" if inst.m == 16 else \
@@ -133,7 +134,7 @@ def _scales(inst: Any) -> list[str]:
             "matrix_a_scale:MATRIX_SCALE_ROW1 matrix_b_scale_fmt:MATRIX_SCALE_FMT_E4M3 ...")]
 
 
-def _sources(inst: Any) -> list[str]:
+def _sources(inst: Instruction) -> list[str]:
     from matrix_api import provenance
     p = provenance(inst)
     names = {"A": "A layout", "B": "B layout", "C": "C layout", "D": "D layout",
@@ -156,7 +157,7 @@ def _sources(inst: Any) -> list[str]:
     return lines
 
 
-def lines(inst: Any) -> list[str]:
+def lines(inst: Instruction) -> list[str]:
     from matrix_api import formula_sections
     out = (_encoding(inst) + ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}",
                               f"    K: {inst.k}"]

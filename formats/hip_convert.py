@@ -16,12 +16,37 @@ __shared__ memory.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .hip import PRELUDE, CType, operand_type
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any, Protocol
+
+    from matrix_api import Instruction
+    from matrix_conversion import Conversion
+
+    class _Op(Protocol):
+        """One op of a conversion program (layouts/convert.py Op), read here."""
+        @property
+        def op(self) -> str: ...
+        @property
+        def out(self) -> str: ...
+        @property
+        def args(self) -> tuple[str, ...]: ...
+        # Its payload's shape depends on `op` (Op's docstring: a type key, (kind,
+        # detail), masks, (bits, addresses), a byte offset); the engine declares it
+        # `object`, and each statement below unpacks the shape of its own op.
+        @property
+        def info(self) -> Any: ...  # type: ignore[explicit-any]
+
+    class _Words(Protocol):
+        """The register counts of a plan (layouts/convert.py Plan) an op needs."""
+        @property
+        def fragments(self) -> int: ...
+        @property
+        def registers(self) -> int: ...
 
 CONVERT_PRELUDE = """\
 #ifndef MC_CONVERT_PRELUDE
@@ -135,7 +160,7 @@ def _mask(mask: int) -> str:
     return f"0x{mask:x}ull"
 
 
-def _pack_expr(op: Any, var: Callable[[str], str]) -> str:
+def _pack_expr(op: _Op, var: Callable[[str], str]) -> str:
     kind, parts = op.info
     terms = []
     for (lo, width, dlo, _), name in zip(parts, op.args):
@@ -148,7 +173,7 @@ def _pack_expr(op: Any, var: Callable[[str], str]) -> str:
     return " | ".join(terms)
 
 
-def _move_expr(op: Any, var: Callable[[str], str],
+def _move_expr(op: _Op, var: Callable[[str], str],
                lanes: Callable[[tuple[int, ...]], str]) -> str:
     kind, detail = op.info
     source = var(op.args[0])
@@ -167,14 +192,14 @@ def _move_expr(op: Any, var: Callable[[str], str],
     return f"MC_BPERMUTE({lanes(detail)}, {source})"
 
 
-def _select_expr(op: Any, var: Callable[[str], str]) -> str:
+def _select_expr(op: _Op, var: Callable[[str], str]) -> str:
     expr = var(op.args[-1])
     for name, mask in zip(reversed(op.args[:-1]), reversed(op.info[:-1])):
         expr = f"MC_PICK({_mask(mask)}, lane, {var(name)}, {expr})"
     return expr
 
 
-def _store_lines(op: Any, var: Callable[[str], str],
+def _store_lines(op: _Op, var: Callable[[str], str],
                  lanes: Callable[[tuple[int, ...]], str]) -> list[str]:
     bits, table = op.info
     if bits > 32:
@@ -184,7 +209,7 @@ def _store_lines(op: Any, var: Callable[[str], str],
     return [f"    MC_STORE(lds, {lanes(table)}, {bits}, {var(op.args[0])});"]
 
 
-def _op_lines(op: Any, plan: Any, var: Callable[[str], str],
+def _op_lines(op: _Op, plan: _Words, var: Callable[[str], str],
               lanes: Callable[[tuple[int, ...]], str]) -> list[str]:
     """The statements of one op (but sync)."""
     target = op.out
@@ -206,7 +231,7 @@ def _op_lines(op: Any, plan: Any, var: Callable[[str], str],
     return []
 
 
-def _statements(conv: Any) -> tuple[list[str], list[str]]:
+def _statements(conv: Conversion) -> tuple[list[str], list[str]]:
     """(statements, constant tables) of the program."""
     plan = conv.plan
     regs = plan.source_registers
@@ -237,7 +262,7 @@ def _statements(conv: Any) -> tuple[list[str], list[str]]:
     return out, tables
 
 
-def words_function(conv: Any, name: str = "mc_convert") -> str:
+def words_function(conv: Conversion, name: str = "mc_convert") -> str:
     """The plain-C function of the program (also compiled by the host harness)."""
     plan = conv.plan
     lds = plan.route == "lds"
@@ -260,11 +285,11 @@ def words_function(conv: Any, name: str = "mc_convert") -> str:
     return "\n".join(lines)
 
 
-def _vector(conv: Any, matrix: str, inst: Any) -> CType:
+def _vector(conv: Conversion, matrix: str, inst: Instruction) -> CType:
     return operand_type(inst, matrix, conv.wave)
 
 
-def wrapper(conv: Any, name: str = "mc_convert") -> str:
+def wrapper(conv: Conversion, name: str = "mc_convert") -> str:
     """The HIP function on the builtins' operand types."""
     plan = conv.plan
     lds = plan.route == "lds"
@@ -293,7 +318,7 @@ def wrapper(conv: Any, name: str = "mc_convert") -> str:
         "}", "#endif"])
 
 
-def emit_conversion(conv: Any, name: str = "mc_convert") -> str:
+def emit_conversion(conv: Conversion, name: str = "mc_convert") -> str:
     """The whole HIP text of a conversion: preludes, the word function, the wrapper."""
     return "\n".join([PRELUDE, CONVERT_PRELUDE, words_function(conv, name),
                       wrapper(conv, name)]) + "\n"

@@ -6,8 +6,6 @@ from __future__ import annotations
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from matrix_api import LoadPlan
     from matrix_api_lds import LdsCandidate, LdsPlan, LdsSearch
 
@@ -102,7 +100,7 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     return lines
 
 
-def document(plan: LdsPlan) -> dict[str, Any]:
+def document(plan: LdsPlan) -> dict[str, object]:
     """The plan as the --json document (mode "lds")."""
     from matrix_api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
@@ -172,7 +170,7 @@ def search_text(search: LdsSearch, limit: int = 10) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _candidate(candidate: LdsCandidate) -> dict[str, Any]:
+def _candidate(candidate: LdsCandidate) -> dict[str, object]:
     return {"pad": candidate.pad,
             "swizzle": list(candidate.swizzle) if candidate.swizzle else None,
             "load": candidate.load or None, "lds_bytes": candidate.lds_bytes,
@@ -180,7 +178,7 @@ def _candidate(candidate: LdsCandidate) -> dict[str, Any]:
             "cycles": candidate.cycles, "failure": candidate.failure or None}
 
 
-def search_document(search: LdsSearch) -> dict[str, Any]:
+def search_document(search: LdsSearch) -> dict[str, object]:
     """The search as the --json document (mode "lds_search")."""
     tile = search.tile
     return {"architecture": search.architecture, "instruction": search.instruction,

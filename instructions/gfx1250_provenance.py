@@ -15,7 +15,20 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from typing import Any
+    from typing_extensions import NotRequired, TypedDict
+
+    class Alternative(TypedDict):
+        """What a conflicting source answers instead."""
+        source: str
+        answer: str
+
+    class SourceDoc(TypedDict):
+        """A Provenance as data (-d --json)."""
+        source: str
+        confidence: str
+        note: str
+        contested: bool
+        alternatives: NotRequired[list[Alternative]]
 
 
 class Provenance:
@@ -47,8 +60,8 @@ class Provenance:
     def as_tuple(self) -> tuple[str, str, str, tuple[tuple[str, str], ...]]:
         return (self.source, self.confidence, self.note, self.alternatives)
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"source": self.source, "confidence": self.confidence,
+    def as_dict(self) -> SourceDoc:
+        out: SourceDoc = {"source": self.source, "confidence": self.confidence,
                                "note": self.note, "contested": self.contested}
         if self.alternatives:
             out["alternatives"] = [{"source": s, "answer": a} for s, a in self.alternatives]

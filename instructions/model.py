@@ -12,9 +12,14 @@ from .record import TYPE_CHECKING, Record, memoize
 from .types import TYPES, DataType
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from typing import Protocol
 
     from . import Architecture
+
+    class TableLine(Protocol):
+        """A constructor of one block of table lines (family())."""
+        def __call__(self, mnemonic: str, opcode: int, cycles: int,
+                     **facts: object) -> Instruction: ...
 
 # CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
 F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
@@ -350,7 +355,7 @@ def instruction(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Ins
     return Instruction(mnemonic, opcode, cycles, **facts)  # type: ignore[arg-type]
 
 
-def family(**defaults: object) -> Callable[..., Instruction]:
+def family(**defaults: object) -> TableLine:
     """A constructor with shared defaults for one block of table lines."""
     def line(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:
         return instruction(mnemonic, opcode, cycles, **{**defaults, **facts})

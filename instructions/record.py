@@ -27,9 +27,15 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy kno
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, TypeVar
+    from typing import Any, ParamSpec, Protocol, TypeVar
 
-    F = TypeVar("F", bound=Callable[..., Any])
+    P = ParamSpec("P")
+    R = TypeVar("R")
+
+    class _New(Protocol):
+        """A record class's __new__ (made by _make_new)."""
+        def __call__(self, cls: type[_Record], *args: object,
+                     **kwargs: object) -> _Record: ...
 
 _MISSING = object()
 
@@ -37,12 +43,12 @@ __all__ = ["TYPE_CHECKING", "Record", "cached", "memoize", "record"]
 
 
 def _make_new(name: str, fields: tuple[str, ...],
-              defaults: tuple[Any, ...]) -> Callable[..., Any]:
+              defaults: tuple[object, ...]) -> _New:
     required = len(fields) - len(defaults)
     position = {field: at for at, field in enumerate(fields)}
     count = len(fields)
 
-    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+    def __new__(cls: type[_Record], *args: object, **kwargs: object) -> _Record:
         if len(args) == count and not kwargs:
             return tuple.__new__(cls, args)
         if len(args) > count:
@@ -64,30 +70,31 @@ def _make_new(name: str, fields: tuple[str, ...],
     return __new__
 
 
-def _repr(self: Any) -> str:
+def _repr(self: _Record) -> str:
     inner = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
     return f"{type(self).__name__}({inner})"
 
 
-def _replace(self: Any, **changes: Any) -> Any:
+def _replace(self: _Record, **changes: object) -> _Record:
     values = [changes.pop(field, value) for field, value in zip(self._fields, self)]
     if changes:
         raise ValueError(f"Got unexpected field names: {list(changes)!r}")
     return tuple.__new__(type(self), values)
 
 
-def _asdict(self: Any) -> dict[str, Any]:
+def _asdict(self: _Record) -> dict[str, object]:
     return dict(zip(self._fields, self))
 
 
-def _getnewargs(self: Any) -> tuple[Any, ...]:
+def _getnewargs(self: _Record) -> tuple[object, ...]:
     return tuple(self)
 
 
 class _RecordType(type):
     """Makes each class body of annotated fields a named tuple (see Record)."""
 
-    def __new__(mcs, name: str, bases: tuple[type, ...],
+    # (the namespace holds anything a class body does: type.__new__'s own signature)
+    def __new__(mcs, name: str, bases: tuple[type, ...],  # type: ignore[explicit-any]
                 namespace: dict[str, Any]) -> _RecordType:
         fields = tuple(namespace.get("__annotations__", {}))
         if not fields:  # Record itself
@@ -108,6 +115,8 @@ class _RecordType(type):
 
 class _Record(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
     __slots__ = ()
+    if TYPE_CHECKING:  # (set by _RecordType on each record class)
+        _fields: tuple[str, ...]
     _replace = _replace
     _asdict = _asdict
     __getnewargs__ = _getnewargs
@@ -121,12 +130,12 @@ else:
 
 
 def record(name: str, fields: str | tuple[str, ...] | list[str],
-           defaults: tuple[Any, ...] = (), module: str | None = None) -> Any:
+           defaults: tuple[object, ...] = (), module: str | None = None) -> type:
     """A named-tuple class `name` with `fields` (a list or a space-separated string);
     `defaults` apply to the last fields."""
     names = tuple(fields.split() if isinstance(fields, str) else fields)
     defaults = tuple(defaults)
-    namespace: dict[str, Any] = {"__annotations__": dict.fromkeys(names, "object"),
+    namespace: dict[str, object] = {"__annotations__": dict.fromkeys(names, "object"),
                                  "__module__": module or __name__}
     namespace.update(zip(names[len(names) - len(defaults):], defaults))
     return _RecordType(name, (_Record,), namespace)
@@ -136,13 +145,13 @@ class _Cached:
     """A method turned into an attribute computed on first use and stored on the
     instance (which must have a __dict__), like functools.cached_property."""
 
-    def __init__(self, compute: Callable[[Any], Any]) -> None:
+    def __init__(self, compute: Callable[[object], object]) -> None:
         self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+    def __get__(self, instance: object, owner: type | None = None) -> object:
         if instance is None:
             return self
         value = instance.__dict__[self.name] = self.compute(instance)
@@ -153,15 +162,16 @@ if not TYPE_CHECKING:  # (a type checker sees functools.cached_property, which t
     cached = _Cached
 
 
-def _memoize(function: F | None = None, *, limit: int | None = None) -> Any:
+def _memoize(function: Callable[P, R] | None = None, *,
+             limit: int | None = None) -> object:
     """`function` with its result kept for each combination of arguments, like
     functools.lru_cache; with a `limit`, the kept results are dropped when it is reached.
     Used bare (@memoize) or with a limit (@memoize(limit=512))."""
     if function is None:
         return lambda f: _memoize(f, limit=limit)
-    results: dict[Any, Any] = {}
+    results: dict[tuple[object, ...], R] = {}
 
-    def memoized(*args: Any, **kwargs: Any) -> Any:
+    def memoized(*args: P.args, **kwargs: P.kwargs) -> R:
         key = args + (_MISSING,) + tuple(sorted(kwargs.items())) if kwargs else args
         try:
             return results[key]
@@ -180,10 +190,12 @@ if TYPE_CHECKING:
     from typing import overload
 
     @overload
-    def memoize(function: F, *, limit: int | None = None) -> F: ...
+    def memoize(function: Callable[P, R], *, limit: int | None = None) -> Callable[P, R]: ...
     @overload
-    def memoize(function: None = None, *, limit: int | None = None) -> Callable[[F], F]: ...
-    def memoize(function: F | None = None, *, limit: int | None = None) -> Any:
+    def memoize(function: None = None, *,
+                limit: int | None = None) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+    def memoize(function: Callable[P, R] | None = None, *,
+                limit: int | None = None) -> object:
         return _memoize(function, limit=limit)
 else:
     memoize = _memoize

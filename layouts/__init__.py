@@ -15,10 +15,10 @@ from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
-    from typing import Any
 
     from instructions.model import Instruction
 
+    from .family import FamilyFacts
     from .formulas import Section
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
@@ -52,10 +52,11 @@ def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
     return made
 
 
-def family_facts(inst: Instruction) -> dict[str, Any]:
+def family_facts(inst: Instruction) -> FamilyFacts:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
     facts = family_of(inst).hook("facts")
-    return facts(inst) if facts else {}
+    found: FamilyFacts = facts(inst) if facts else {}
+    return found
 
 
 class Operand:

@@ -17,9 +17,20 @@ from instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any
+    from typing import Any, TypedDict
 
     from instructions.model import Instruction
+
+    # A hook is a function found by name at run time ("module:function"): what it takes
+    # and answers is the family's contract (Family's docstring), not a static type.
+    Hook = Callable[..., Any]  # type: ignore[explicit-any]
+
+    class FamilyFacts(TypedDict, total=False):
+        """What a family's `facts` hook adds to (or replaces in) matrix_api.facts."""
+        cycles: int | None
+        flops_per_cycle: int | None
+        prefix_opcode: int | None
+        provenance: Mapping[str, object]
 
 # The capabilities a family may declare in `traits` (what renderers and checks read):
 TRAITS = {
@@ -61,16 +72,16 @@ class Family(Record):
     traits: frozenset[str] = frozenset()
     builtins: object = None
 
-    def hook(self, field: str) -> Callable[..., Any] | None:
+    def hook(self, field: str) -> Hook | None:
         """The function a hook field names, loaded on first use (None when empty)."""
         path = getattr(self, field)
         return load(path) if path else None
 
 
-_LOADED: dict[str, Callable[..., Any]] = {}
+_LOADED: dict[str, Hook] = {}
 
 
-def load(path: str) -> Callable[..., Any]:
+def load(path: str) -> Hook:
     """The function at "module:function" (imported with __import__: importlib would
     add to every query's start-up)."""
     found = _LOADED.get(path)

@@ -24,9 +24,18 @@ against the engine, element by element.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
+
+if TYPE_CHECKING:
+    from instructions.model import Instruction
+
+    from . import Operand
+
+# A load guard: (coordinate, modulus, value): lanes load only if coordinate % modulus
+# == value ("block" under CBSZ/ABID, "lane" under BLGP).
+Guard = tuple[str, int, int]
 
 COORDS = (ROW, COL, BLOCK)
 
@@ -54,13 +63,12 @@ class Fragment(NamedTuple):
     digits: tuple[Digit, ...]  # every Digit that moves a coordinate or a bit
     lane_digits: tuple[Digit, ...]  # LANE digits (COPY included: they replicate, move nothing)
     lanes: int             # lanes that hold values (lane < lanes), before copies
-    # (coord expr digits, modulus, value): load only if coord % m == value
-    guard: tuple[Any, ...] | None
+    guard: Guard | None    # load only if coord % modulus == value (Guard)
     lane_source: str | None  # BLGP: name of the lane remap (formats.hip spells it)
     base_lane: int = 0     # the values sit in lanes base_lane .. base_lane + lanes - 1
 
 
-def value_bits(inst: Any, matrix: str) -> int:
+def value_bits(inst: Instruction, matrix: str) -> int:
     """Bits of one element of `matrix` as it sits in memory."""
     if matrix == "A":
         return int(inst.a_type.bits)
@@ -87,10 +95,10 @@ BLGP_LOAD: dict[int, tuple[str | None, tuple[str, int, int] | None]] = {
 }
 
 
-def _guards(operand: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+def _guards(operand: Operand) -> tuple[Guard | None, str | None]:
     """(guard, lane_source) of the operand's modifiers: CBSZ/ABID read only the broadcast
     blocks; BLGP on B remaps lanes."""
-    guard: tuple[Any, ...] | None = None
+    guard: Guard | None = None
     lane_source: str | None = None
     mods = operand.mods
     if operand.block_source is not None:  # CBSZ/ABID: only the broadcast blocks are read
@@ -100,7 +108,7 @@ def _guards(operand: Any) -> tuple[tuple[Any, ...] | None, str | None]:
     return guard, lane_source
 
 
-def fragment(operand: Any) -> Fragment:
+def fragment(operand: Operand) -> Fragment:
     """The Fragment of a layouts.Operand (its layout, modifiers applied as guards)."""
     layout, inst, matrix = operand.layout, operand.inst, operand.matrix
     bits = value_bits(inst, matrix)

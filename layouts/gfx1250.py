@@ -21,7 +21,10 @@ from .core import BIT, COL, LANE, NONE, ROW, Factor, Layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from typing import Any
+    from instructions.model import Instruction
+
+    from .core import Place
+    from .modifiers import Modifiers
 
 WAVE = 32
 HALF = 16          # lanes per lane half; lane l holds row/column l mod 16
@@ -164,13 +167,13 @@ def scale(matrix: str, k: int, block: int, select: int = 0, rows: int = 16) -> L
 
 # ---- an instruction's operands
 
-def _dedicated_fp8(inst: Any) -> bool:
+def _dedicated_fp8(inst: Instruction) -> bool:
     """One of the 16x16x128 fp8/bf8 opcodes (not f8f6f4)."""
     return bool(inst.k == 128 and not inst.sparse and not inst.f8f6f4
                 and inst.a_type.bits == 8 and not inst.a_type.is_int)
 
 
-def _ab_provenance(inst: Any, matrix: str) -> sources.Provenance:
+def _ab_provenance(inst: Instruction, matrix: str) -> sources.Provenance:
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
     if matrix == "A" and inst.m > HALF:
         return sources.A_32X16
@@ -185,7 +188,7 @@ def _ab_provenance(inst: Any, matrix: str) -> sources.Provenance:
     return sources.DENSE_K_ORDER
 
 
-def _ab_operand(inst: Any, matrix: str) -> Sourced:
+def _ab_operand(inst: Instruction, matrix: str) -> Sourced:
     """operand() of A or B."""
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
     if inst.sparse:
@@ -197,7 +200,7 @@ def _ab_operand(inst: Any, matrix: str) -> Sourced:
     return Sourced(dense_ab(matrix, inst.k, bits, rows), _ab_provenance(inst, matrix))
 
 
-def _cd_operand(inst: Any, matrix: str) -> Sourced:
+def _cd_operand(inst: Instruction, matrix: str) -> Sourced:
     """operand() of C or D."""
     bits = inst.c_type.bits if matrix == "C" else inst.out_type.bits
     if inst.m > HALF:
@@ -210,7 +213,7 @@ def _cd_operand(inst: Any, matrix: str) -> Sourced:
     return Sourced(cd(bits), sources.CD_SOURCE)
 
 
-def operand(inst: Any, matrix: str, select: int = 0) -> Sourced:
+def operand(inst: Instruction, matrix: str, select: int = 0) -> Sourced:
     """The layout of `matrix` (A, B, C, D, K, SA, SB) of a gfx1250/gfx1251 instruction
     (formats already chosen: inst.with_formats), with the provenance of its placement;
     `select` is matrix_a_scale for SA, matrix_b_scale for SB (0 = row0, 1 = row1) and
@@ -246,12 +249,12 @@ VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
                "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
 
 
-def family_layout(inst: Any, matrix: str, _wave: int, mods: Any) -> Layout:
+def family_layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -> Layout:
     """FAMILIES["gfx1250"]: the layout of `matrix` (the reuse hints move nothing)."""
     return sourced(inst, matrix, mods).layout
 
 
-def sourced(inst: Any, matrix: str, mods: Any = None) -> Sourced:
+def sourced(inst: Instruction, matrix: str, mods: Modifiers | None = None) -> Sourced:
     select = 0
     if mods is not None and matrix in ("SA", "SB"):
         select = mods.matrix_a_scale if matrix == "SA" else mods.matrix_b_scale
@@ -260,7 +263,7 @@ def sourced(inst: Any, matrix: str, mods: Any = None) -> Sourced:
     return operand(inst, matrix, select)
 
 
-def alternative_layouts(inst: Any, matrix: str) -> list[tuple[str, Layout]]:
+def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layout]]:
     """(source, layout) of each contested alternative that places `matrix` differently
     (SPARSE_B, SPARSE_16 / SPARSE_8_A of instructions/gfx1250_provenance.py): the other
     sources' answers, element by element."""
@@ -272,7 +275,7 @@ def alternative_layouts(inst: Any, matrix: str) -> list[tuple[str, Layout]]:
     return [(sources.SPARSE_A_RJ[0], sparse_a_chunked(inst.k, bits))]
 
 
-def neg_masks(inst: Any) -> tuple[int, int]:
+def neg_masks(inst: Instruction) -> tuple[int, int]:
     """(legal neg_lo bits, legal neg_hi bits) of an instruction, as LLVM 22 accepts them:
     16/32-bit float inputs negate A/B (bits 0, 1) and C (bit 2: neg_lo = -C, neg_hi =
     |C|); 8/6/4-bit float inputs only C; iu8 neg_lo[0/1] = signedness; a SWMMAC has no
@@ -286,14 +289,14 @@ def neg_masks(inst: Any) -> tuple[int, int]:
     return ab | c, (ab | c) if inst.takes("neg_hi") else 0
 
 
-def mark(inst: Any, matrix: str, mods: Any) -> str:
+def mark(inst: Instruction, matrix: str, mods: Modifiers) -> str:
     """The mark of every C value: neg_lo[2] negates C, neg_hi[2] takes its absolute value."""
     if matrix != "C" or inst.sparse or inst.a_type.is_int:
         return ""
     return ("-" if mods.neg_lo & 4 else "") + ("|" if mods.neg_hi & 4 else "")
 
 
-def half_mark(inst: Any, matrix: str, mods: Any, place: Any) -> str:
+def half_mark(inst: Instruction, matrix: str, mods: Modifiers, place: Place) -> str:
     """A/B of 16-bit data: neg_lo negates the low 16-bit halves, neg_hi the high ones
     (LLVM: set both to negate every value); 32-bit data: neg_lo negates (neg_hi[0/1]
     is accepted but not encoded)."""

@@ -9,16 +9,46 @@ from .gfx1250 import index_bits, sourced
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from typing import Any
+    from typing_extensions import NotRequired, TypedDict
+
+    from instructions.gfx1250_provenance import SourceDoc
+    from instructions.model import Instruction
+
+    from .family import FamilyFacts
+
+    class Latency(TypedDict):
+        """One source's latency of an instruction (None: the source has no figure)."""
+        source: str
+        cycles: int | None
+        where: str
+
+    class ProductNames(SourceDoc):
+        names: str
+
+    class LatencyDoc(SourceDoc):
+        values: list[Latency]
+
+    class IndexWidth(SourceDoc):
+        operand_bits: int
+        bits_read: dict[str, str]
+
+    class Provenance(TypedDict):
+        """Source and confidence of each fact and layout (matrix_api.provenance)."""
+        product_names: ProductNames
+        encoding: SourceDoc
+        latency: LatencyDoc
+        layouts: dict[str, SourceDoc]
+        clamp: NotRequired[SourceDoc]
+        index_width: NotRequired[IndexWidth]
 
 
-def provenance(inst: Any) -> dict[str, Any]:
+def provenance(inst: Instruction) -> Provenance:
     """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
     from .modifiers import Modifiers
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     known = bool(inst.cycles)
-    out: dict[str, Any] = {
+    out: Provenance = {
         "product_names": {"names": sources.PRODUCT_NAMES[inst.arch],
                           **sources.PRODUCT_SOURCE.as_dict()},
         "encoding": (sources.LLVM_FACTS if known else sources.F64_FACTS).as_dict(),
@@ -38,7 +68,7 @@ def provenance(inst: Any) -> dict[str, Any]:
     return out
 
 
-def latencies(inst: Any) -> list[dict[str, Any]]:
+def latencies(inst: Instruction) -> list[Latency]:
     """Each source's latency of `inst` (formats as chosen), labelled: LLVM's scheduling
     model as llvm-mca-22 reports it and AMD origami's table (None: no figure)."""
     from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
@@ -52,7 +82,7 @@ def latencies(inst: Any) -> list[dict[str, Any]]:
                       "@0192efda (tests/data/gfx1250_sources.txt)"}]
 
 
-def facts(inst: Any) -> dict[str, Any]:
+def facts(inst: Instruction) -> FamilyFacts:
     """What matrix_api.facts adds or replaces for this family: the latency of LLVM's
     model as `cycles` (None when LLVM 22 has none), no FLOPs per cycle (no ISA cycle
     counts), the first opcode of a 128-bit pair, and the provenance of everything."""

@@ -11,9 +11,13 @@ count that is not a power of two) means there is no linear layout, and `reason` 
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .fragment import Fragment, element, fragment
+
+if TYPE_CHECKING:
+    from . import Operand
+    from .modifiers import Modifiers
 
 
 class LinearLayout(NamedTuple):
@@ -49,7 +53,7 @@ def _note(frag: Fragment, sparse: bool) -> str:
     return note
 
 
-def _refusal(frag: Fragment, mods: Any) -> str:
+def _refusal(frag: Fragment, mods: Modifiers) -> str:
     """Why the fragment cannot have a linear layout, before its bases are tried ('':
     it may have one)."""
     if frag.lane_source is not None:
@@ -92,7 +96,7 @@ def _mismatch(frag: Fragment, registers: list[tuple[int, ...]],
     return ""
 
 
-def bases_of(operand: Any) -> LinearLayout:
+def bases_of(operand: Operand) -> LinearLayout:
     """The linear layout of a layouts.Operand, or the reason it has none."""
     frag = fragment(operand)
     blocks = frag.shape[2] > 1

@@ -6,6 +6,8 @@ when a caller asks for one of these names (matrix_api.Facts, ...).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from typing_extensions import NotRequired, TypedDict
 
 __all__ = ["Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts"]
@@ -66,7 +68,7 @@ class Facts(TypedDict):
     registers: dict[str, dict[str, int]]
     modifiers: list[str]
     prefix_opcode: NotRequired[int | None]
-    provenance: NotRequired[dict[str, object]]
+    provenance: NotRequired[Mapping[str, object]]
 
 
 class Formula(TypedDict):

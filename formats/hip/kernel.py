@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 def emit_parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
                options: Options = DEFAULT) -> tuple[str, str]:
     """(prelude, body) of the emitted HIP; the body starts with the header (the command
-    line, the target and the compile command). Any number of bodies may follow one
+    line, the target and the compile command). As many bodies as wanted may follow one
     prelude (or each its own: the prelude is guarded) as long as their prefixes differ,
     which the default prefixes always do."""
     top, body = _parts(inst, matrix, mods, wave, options)
