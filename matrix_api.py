@@ -759,3 +759,5 @@ def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None
 
 
 __all__.append("linear_layout")
+
+__all__ += ["Request", "answer"]; from matrix_request import Request, answer  # noqa: E402, E702, I001

@@ -48,8 +48,8 @@ from instructions import ARCHITECTURES  # noqa: E402
 FORMATS = ([], ["--csv"], ["--markdown"], ["--asciidoc"], ["--format", "rst"],
            ["--format", "long-csv"])
 COORDINATES = {"i", "j", "k", "block", "register", "lane", "wavefront"}
-MODIFIERS = [(dest, spellings[0]) for dest, spellings, default in matrix_calculator.VALUE_OPTIONS
-             if default == "0" and dest not in COORDINATES]
+MODIFIERS = [(o.dest, o.spellings[0]) for o in matrix_calculator.OPTIONS
+             if o.kind == "number" and o.dest not in COORDINATES and o.dest != "ld"]
 MATRIX_FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k"}
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "formats": 3, "matrix_cli": 4,
-          "matrix_calculator": 5}
+LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "matrix_request": 2, "formats": 3,
+          "matrix_cli": 4, "cli_options": 4, "cli_inputs": 4, "cli_modes": 4, "cli_batch": 4,
+          "cli_complete": 4, "matrix_calculator": 5}
 
 
 def layer_of(module):
