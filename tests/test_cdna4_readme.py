@@ -3,13 +3,14 @@
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
 from cdna4_common import *  # noqa: F403  (the shared fixtures and helpers)
+from conftest import documentation  # noqa: E402
 
 # ---- the README's CDNA4 examples ---------------------------------------------------------
 
 def readme_examples():
     """(command, output) pairs of the README's CDNA4 section: a ```sh block holding one
     command line, then a ``` block with what it prints."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = documentation()
     start = text.find("## CDNA4 (gfx950, MI350X/MI355X)")
     if start < 0:
         return []

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO
+from conftest import REPO, documentation
 from conftest import call as _untyped_call
 
 import matrix_api as mc
@@ -331,9 +331,9 @@ def test_documentation_images_are_current() -> None:
         path = render_pictures.IMAGES / f"{sample.name}.svg"
         assert path.read_text(encoding="utf-8") == render_pictures.picture(sample, "svg"), \
             f"{path} is out of date: run scripts/render_pictures.py"
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = documentation()
     for sample in render_pictures.DOCUMENTED:
-        assert f"docs/images/{sample.name}.svg" in readme
+        assert f"images/{sample.name}.svg" in readme
 
 
 def _png_pixels_vary(path: Path) -> bool:
