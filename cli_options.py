@@ -4,7 +4,7 @@ The rows feed argparse (`build_parser`, which defines the grammar), the direct r
 of plain command lines (`parse_plain`, which spares loading argparse), `-h` (groups,
 metavars, help lines), the completion scripts (cli_complete.py: `choices` and
 `complete`) and did-you-mean (`spellings`). The modifier rows are made from the
-modifier table (`MODIFIER_ROWS`), one row per modifier.
+modifier table (instructions/modifiers.py), one row per modifier.
 
 Adding an option is adding a row: `dest` (the attribute of the parsed command line),
 its spellings, its -h group and line, and for a value option its metavar and the values
@@ -17,6 +17,9 @@ from __future__ import annotations
 import os
 import sys
 
+from instructions.modifiers import GROUPS as MODIFIER_GROUPS
+from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from instructions.modifiers import ModifierSpec
 from instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
@@ -69,58 +72,20 @@ def _spell(dest: str) -> tuple[str, ...]:
     return (f"--{dashed}", f"--{dest}") if dashed != dest else (f"--{dest}",)
 
 
-# The modifiers, one row each: (dest, spellings, help, limit or 0 for a flag, code names,
-# an option of AMD's calculator). Limits are the widths of the encoding fields: a value
-# beyond them is wrong for every instruction; the library then checks the instruction's
-# own range (layouts/modifiers.py).
-_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
-_SCALE_FORMATS = ("e8", "e5m3", "e4m3")
-MODIFIER_ROWS: tuple[tuple[str, tuple[str, ...], str, int, tuple[str, ...], bool], ...] = (
-    ("cbsz", ("--cbsz",), "CBSZ modifier (A-matrix block broadcast size)", 7, (), True),
-    ("abid", ("--abid",), "ABID modifier (A-matrix broadcast block id)", 15, (), True),
-    ("blgp", ("--blgp",), "BLGP modifier (B-matrix lane group pattern)", 7, (), True),
-    ("opsel", ("--opsel",), "OPSEL modifier (RDNA)", 7, (), True),
-    ("neg", ("--neg",), "NEG modifier (RDNA)", 7, (), True),
-    ("neg_hi", ("--neg_hi", "--neg-hi"),
-     "NEG_HI modifier (RDNA; gfx1250: neg_hi bits as --neg-lo, 4 = |C|)", 7, (), True),
-    ("opsel_a", _spell("opsel_a"), "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)",
-     3, (), False),
-    ("opsel_b", _spell("opsel_b"), "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)",
-     3, (), False),
-    ("neg_lo", _spell("neg_lo"),
-     "gfx1250 neg_lo bits (1 = A, 2 = B, 4 = C; which are legal depends on the types)",
-     7, (), False),
-    ("matrix_a_fmt", _spell("matrix_a_fmt"), "gfx1250 f8f6f4: A format, fp8, bf8, fp6, bf6, "
-     "fp4 or 0-4", 4, _FORMATS, False),
-    ("matrix_b_fmt", _spell("matrix_b_fmt"), "gfx1250 f8f6f4: B format, fp8, bf8, fp6, bf6, "
-     "fp4 or 0-4", 4, _FORMATS, False),
-    ("index_key", _spell("index_key"), "gfx1250 SWMMAC index_key (0-1)", 3, (), False),
-    ("matrix_a_scale", _spell("matrix_a_scale"), "gfx1250 scaled WMMA: lanes of the A scales, "
-     "row0 (0-15) or row1 (16-31)", 1, ("row0", "row1"), False),
-    ("matrix_b_scale", _spell("matrix_b_scale"), "gfx1250 scaled WMMA: lanes of the B scales, "
-     "row0 (0-15) or row1 (16-31)", 1, ("row0", "row1"), False),
-    ("matrix_a_scale_fmt", _spell("matrix_a_scale_fmt"), "gfx1250 scaled WMMA: A scale format, "
-     "e8, e5m3, e4m3 or 0-2", 2, _SCALE_FORMATS, False),
-    ("matrix_b_scale_fmt", _spell("matrix_b_scale_fmt"), "gfx1250 scaled WMMA: B scale format, "
-     "e8, e5m3, e4m3 or 0-2", 2, _SCALE_FORMATS, False),
-    ("matrix_a_reuse", _spell("matrix_a_reuse"), "gfx1250: A operand-cache reuse hint "
-     "(accepted where LLVM accepts it; moves nothing)", 0, (), False),
-    ("matrix_b_reuse", _spell("matrix_b_reuse"), "gfx1250: B operand-cache reuse hint "
-     "(accepted where LLVM accepts it; moves nothing)", 0, (), False),
-)
-_CDNA, _RDNA = "CDNA modifiers (MFMA, SMFMAC)", "RDNA modifiers (WMMA, SWMMAC)"
-_SCALES = "CDNA4 block-scale modifiers (v_mfma_scale_*)"
-_MODIFIER_GROUPS = {"cbsz": _CDNA, "abid": _CDNA, "blgp": _CDNA, "opsel_a": _SCALES,
-                    "opsel_b": _SCALES, "opsel": _RDNA, "neg": _RDNA, "neg_hi": _RDNA}
+# The modifiers, one row each, from the modifier table (instructions/modifiers.py). The
+# command line's limit of a modifier whose range depends on the instruction is the width
+# of its encoding field: a larger value is wrong for every instruction (the library then
+# checks the instruction's own range).
+_FIELD_LIMITS = {"cbsz": 7, "abid": 15, "blgp": 7, "opsel": 7}
+REFERENCE_MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi")  # AMD's calculator's
 
 
-def _modifier(dest: str, spellings: tuple[str, ...], text: str, limit: int,
-              names: tuple[str, ...], reference: bool) -> Option:
-    group = _MODIFIER_GROUPS.get(dest, "gfx1250 modifiers (LLVM's names)")
-    if not limit:
-        return Option(dest, spellings, group, text, FLAG)
-    return Option(dest, spellings, group, text, NUMBER, metavar="#" if not names else "NAME",
-                  choices=names, reference=reference, limit=limit)
+def _modifier(spec: ModifierSpec) -> Option:
+    if spec.flag:
+        return Option(spec.name, spec.options, spec.group, spec.help, FLAG)
+    return Option(spec.name, spec.options, spec.group, spec.help, NUMBER, spec.metavar,
+                  spec.names, reference=spec.name in REFERENCE_MODIFIERS,
+                  limit=_FIELD_LIMITS.get(spec.name, 255))
 
 
 MODES_GROUP, INST, MATRICES = "query modes", "instruction", "matrices"
@@ -183,7 +148,7 @@ OPTIONS: tuple[Option, ...] = (
     _r("register", ("-r", "--register"), COORDS, "register offset within the operand", NUMBER,
        "#", limit=_COORDINATE),
     _r("lane", ("-l", "--lane"), COORDS, "lane number", NUMBER, "#", limit=_COORDINATE),
-    *(_modifier(*row) for row in MODIFIER_ROWS),
+    *(_modifier(spec) for spec in MODIFIER_SPECS),
     _r("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values"),
     _r("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table"),
     _r("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table"),
@@ -215,11 +180,9 @@ OPTIONS: tuple[Option, ...] = (
            "print a completion script for SHELL (bash or zsh) and exit", VALUE, "SHELL",
            ("bash", "zsh")),
 )
-GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, "CDNA modifiers (MFMA, SMFMAC)",
-          "RDNA modifiers (WMMA, SWMMAC)", "CDNA4 block-scale modifiers (v_mfma_scale_*)",
-          "gfx1250 modifiers (LLVM's names)", OUTPUT, CODE, OTHER)
+GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
-MODIFIERS = tuple(row[0] for row in MODIFIER_ROWS)
+MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
 
 

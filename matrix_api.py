@@ -32,8 +32,9 @@ from layouts import (
 )
 from layouts import operand as _cached_operand
 from layouts.core import CalcError, Elem, Place
-from layouts.notation import element as _element_name
-from layouts.notation import register as _register_name
+from matrix_notation import element as _element_name
+from matrix_notation import register as _register_name
+from matrix_notation import register_texts, slot_texts
 
 if TYPE_CHECKING:  # (typing is not imported at run time: point queries start faster)
     from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -438,7 +439,7 @@ def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
     record per element (for whole tables)."""
     operand = _operand(inst, matrix, mods, wave)
     _in_range("block", block, operand.blocks, f"the {operand.matrix} matrix")
-    return operand.register_texts(block)
+    return register_texts(operand, block)
 
 
 def slot_grid(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
@@ -451,14 +452,14 @@ def slot_grid(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     that lane, marked as the command line marks them (-A[0][1]), or [] for none.
     The same slots and elements as slots(), without building a record per element."""
     operand = _operand(inst, matrix, mods, wave)
-    slots, rows = operand.slot_texts(inst.blocks)
+    slots, rows = slot_texts(operand, inst.blocks)
     return [_register_name(Place(reg, 0, lo, width), lane=False)
             for reg, lo, width in slots], rows
 
 
 def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:
     """(element, place, mark) of every element and every place it is read from, in the
-    order of layout() (Operand.register_texts() walks the same places in bulk)."""
+    order of layout() (matrix_notation.register_texts() walks the same places in bulk)."""
     if operand.marks_vary:  # (neg_lo/neg_hi: each half of a packed value has its own)
         mark_of = operand.mark_of
         for elem, places in operand.placed():
@@ -484,7 +485,7 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
     """(place, elements) of every register slot that holds a value, in the order of
-    slots() (Operand.slot_texts() groups the same places in bulk)."""
+    slots() (matrix_notation.slot_texts() groups the same places in bulk)."""
     # Lane by lane, register by register, lowest bits first, as entries() lists them
     # (a value straddling two VGPRs is listed once, under its first): the places of
     # every element grouped, then sorted stably, so that places at the same bits keep

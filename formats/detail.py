@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
+from instructions.modifiers import modifier
 from instructions.record import TYPE_CHECKING
+from layouts.family import family_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from instructions.model import Instruction
@@ -91,8 +94,8 @@ def _cdna_registers(inst: Instruction) -> list[str]:
         lines += ["    A and B scales can use ArchVGPRs: True",
                   "    A and B scales can use AccVGPRs: False"]
     lines += ["Register modifiers:", f"    Sparse A matrix: {_yes(inst.sparse)}",
-              f"    CBSZ and ABID bits supported: {_yes(inst.cbsz)}",
-              f"    BLGP bits supported: {_yes(inst.blgp)}"]
+              f"    {modifier('cbsz').shown}: {_yes(inst.cbsz)}",
+              f"    {modifier('blgp').shown}: {_yes(inst.blgp)}"]
     if inst.formats_by_cbsz_blgp:
         lines += ["    CBSZ selects the A matrix format: True",
                   "    BLGP selects the B matrix format: True"]
@@ -154,11 +157,11 @@ def _rdna_facts(inst: Instruction, fact: dict[str, Any]) -> list[str]:
 
 def _rdna_registers(inst: Instruction) -> list[str]:
     lines = _operands("VOP3P register encoding:", inst) + ["Register modifiers:"]
-    if inst.family == "rdna3":  # OPSEL[2] picks the C/D half
+    if "opsel_cd_half" in family_of(inst).traits:  # OPSEL[2] picks the C/D half
         lines += ["    OPSEL[1:0] supported: False", f"    OPSEL[2] supported: {_yes(inst.opsel)}"]
     else:
-        lines.append(f"    OPSEL supported: {_yes(inst.opsel)}")
-    return lines + [f"    NEG bits supported: {_yes(inst.neg)}"]
+        lines.append(f"    {modifier('opsel').shown}: {_yes(inst.opsel)}")
+    return lines + [f"    {modifier('neg').shown}: {_yes(inst.neg)}"]
 
 
 def wrap(body: str, width: int, lead: str, pad: str) -> list[str]:
@@ -198,9 +201,9 @@ def _rdna_entry(label: str, text: Text) -> list[str]:
 
 
 def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
-    from layouts.formulas_rdna import sections
+    from layouts import formula_sections
     lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
-    table = sections(inst)
+    table = formula_sections(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
         for wave in sorted(table):
             lines.append(f"Wave{wave} {title} mapping with no modifiers:")
@@ -209,12 +212,25 @@ def _rdna(inst: Instruction, fact: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _sourced(inst: Instruction) -> list[str]:
+    """Facts with their sources and confidence (formats/detail_gfx1250.py)."""
+    from .detail_gfx1250 import lines
+    return lines(inst)
+
+
+# The -d renderer of each `detail` a layout family declares (layouts/family.py DETAILS).
+DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
+    "mai": lambda inst: _cdna(inst, _facts(inst)),
+    "wmma": lambda inst: _rdna(inst, _facts(inst)),
+    "sourced": _sourced,
+}
+
+
+def _facts(inst: Instruction) -> dict[str, Any]:
+    import matrix_api
+    return matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
+
+
 def detail(inst: Instruction) -> str:
-    if inst.family == "gfx1250":  # its own facts and sources (formats/detail_gfx1250.py)
-        from .detail_gfx1250 import lines as family_lines
-        lines = family_lines(inst)
-    else:
-        import matrix_api
-        fact = matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
-        lines = _cdna(inst, fact) if inst.family == "cdna" else _rdna(inst, fact)
+    lines = DETAILS[family_of(inst).detail](inst)
     return "".join(f"    {line}\n" for line in lines)

@@ -1,5 +1,5 @@
-"""The text notation of registers and elements lives in layouts.notation (the engine's
-layer names slots too); re-exported here for the renderers."""
-from layouts.notation import element, marked, register
+"""The text notation of registers and elements lives in matrix_notation (the library
+names places and elements too); re-exported here for the renderers."""
+from matrix_notation import element, mark_parts, marked, register
 
-__all__ = ["element", "marked", "register"]
+__all__ = ["element", "mark_parts", "marked", "register"]

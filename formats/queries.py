@@ -10,9 +10,9 @@ from __future__ import annotations
 import matrix_api as api
 from instructions.record import TYPE_CHECKING
 from layouts.core import CalcError
-from layouts.notation import marked
 
 from . import quirks
+from .notation import marked
 
 if TYPE_CHECKING:
     from collections.abc import Callable

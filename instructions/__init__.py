@@ -11,10 +11,6 @@ from .record import TYPE_CHECKING, Record
 if TYPE_CHECKING:
     from .model import Instruction
 
-# The layout families: each names a layout generator (layouts/__init__.py, FAMILIES)
-# and a formula printer. A new family is a new generator plus one entry there.
-FAMILIES = ("cdna", "rdna3", "rdna4", "gfx1250")
-
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py and
 # layouts/formulas_cdna.py read them). JSON and the library never apply them.
 QUIRKS = {
@@ -100,6 +96,10 @@ ARCHITECTURES = (
 )
 
 _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}
+
+# The layout families the architectures name, in order: each has its registry line in
+# layouts/family.py (generator, formulas, marks, ranges, facts; docs/contributing.md).
+FAMILIES = tuple(dict.fromkeys(arch.family for arch in ARCHITECTURES))
 
 
 def find_architecture(name: str) -> Architecture | None:

@@ -7,6 +7,7 @@ compute unit, wave sizes, reference quirks) are reached through `Instruction.arc
 """
 from __future__ import annotations
 
+from .modifiers import NAMES as MODIFIER_NAMES
 from .record import TYPE_CHECKING, Record, memoize
 from .types import TYPES, DataType
 
@@ -21,13 +22,8 @@ F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
 KINDS = ("mfma", "smfmac", "wmma", "swmmac")
 
 # Every instruction modifier a table line may declare (in `modifiers`), in the order the
-# library lists them. The Modifiers record (layouts/modifiers.py) has a field for each
-# one the engine implements.
-MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi", "opsel_a", "opsel_b",
-             # declared by later architectures (gfx1250); not yet in Modifiers:
-             "neg_lo", "matrix_a_fmt", "matrix_b_fmt", "index_key", "matrix_a_scale",
-             "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt", "matrix_a_reuse",
-             "matrix_b_reuse")
+# library lists them: the names of the modifier table (instructions/modifiers.py).
+MODIFIERS = MODIFIER_NAMES
 
 # How an instruction whose A/B token is a format family (f8f6f4) learns its formats.
 FORMAT_SELECTORS = ("", "cbsz_blgp", "matrix_fmt")

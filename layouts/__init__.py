@@ -6,23 +6,12 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
+from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 from instructions.record import TYPE_CHECKING, cached, memoize
 
 from .core import CalcError, Elem, Layout, Place
-from .modifiers import (
-    BLGP_SOURCE,
-    Modifiers,
-    blgp_negates,
-    cbsz_source_block,
-    check_cdna,
-    check_rdna,
-    negated,
-    rdna_c_mark,
-    rdna_half_mark,
-    refuse_gfx1250,
-    sparse_index_set,
-)
-from .notation import mark_parts, slot_parts
+from .family import FAMILIES, family_of
+from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -41,67 +30,29 @@ COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"
                "K": ("i", "k"), "SA": ("i", "k"), "SB": ("k", "j")}
 
 
-# The layout generator of each layout family (instructions.FAMILIES):
-# (inst, matrix, wave, mods) -> Layout; each loads its family's module on first use, so
-# that a query reads only its own family's generators.
-def _cdna_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import cdna
-    if matrix == "A":
-        return cdna.a_matrix(inst)
-    if matrix == "B":
-        return cdna.b_matrix(inst)
-    if matrix == "K":
-        return cdna.index_matrix(inst, sparse_index_set(inst, mods))
-    if matrix in ("SA", "SB"):
-        return cdna.scale_matrix(inst, matrix, mods.opsel_a if matrix == "SA" else mods.opsel_b)
-    return cdna.cd_matrix(inst)
-
-
-def _rdna3_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import rdna
-    return rdna.rdna3_layout(inst, matrix, wave, mods)
-
-
-def _rdna4_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import rdna
-    return rdna.rdna4_layout(inst, matrix, wave, mods)
-
-
-def _gfx1250_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from . import gfx1250
-    made: Layout = gfx1250.family_layout(inst, matrix, wave, mods)
-    return made
-
-
-FAMILIES = {"cdna": _cdna_layout, "rdna3": _rdna3_layout, "rdna4": _rdna4_layout,
-            "gfx1250": _gfx1250_layout}
-
-
 def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
                 wave: int = 64) -> Layout:
-    """The layout of `matrix` with no lane/block modifiers (K: the selected index set)."""
-    return FAMILIES[inst.family](inst, matrix, wave, mods)
+    """The layout of `matrix` with no lane/block modifiers (K: the selected index set):
+    the family's generator (layouts/family.py)."""
+    made: Layout = family_of(inst).hook("layout")(inst, matrix, wave, mods)  # type: ignore[misc]
+    return made
 
 
 def formula_sections(inst: Instruction) -> Mapping[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of the printed
-    mapping formulas of `inst`'s layout family (-d)."""
-    if inst.family == "cdna":
-        from .formulas_cdna import sections
-        return {inst.wave_sizes[0]: sections(inst)}
-    if inst.family == "gfx1250":
-        from .gfx1250 import formulas
-        return formulas(inst)
-    from .formulas_rdna import sections as rdna_sections
-    return rdna_sections(inst)
+    mapping formulas of `inst`'s layout family (-d): the family's formula hook."""
+    family = family_of(inst)
+    made = family.hook("formulas")(inst)  # type: ignore[misc]
+    if "formulas_per_wave" in family.traits:
+        by_wave: Mapping[int, Section] = made
+        return by_wave
+    return {inst.wave_sizes[0]: made}
 
 
 def family_facts(inst: Instruction) -> dict[str, Any]:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
-    if inst.family == "gfx1250":
-        from .gfx1250 import facts
-        return facts(inst)
-    return {}
+    facts = family_of(inst).hook("facts")
+    return facts(inst) if facts else {}
 
 
 class Operand:
@@ -111,15 +62,14 @@ class Operand:
                  wave: int = 64) -> None:
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
         self.layout = base_layout(inst, matrix, mods, wave)
-        self.mark = "-" if negated(inst, matrix, mods) else ""
-        if inst.neg:
-            self.mark = rdna_c_mark(inst, matrix, mods)
-        self._half_mark = rdna_half_mark
-        if inst.takes("neg_lo"):  # gfx1250: neg_lo / neg_hi
-            from .gfx1250 import half_mark, mark
-            self.mark, self._half_mark = mark(inst, matrix, mods), half_mark
-        # What the modifiers do, settled once: every table cell asks again.
-        self._marks_vary = (inst.neg or inst.takes("neg_lo")) and matrix in ("A", "B")
+        family = family_of(inst)
+        mark, half_mark = family.hook("mark"), family.hook("half_mark")
+        self.mark: str = mark(inst, matrix, mods) if mark else ""
+        self._half_mark = half_mark
+        # What the modifiers do, settled once: every table cell asks again. The halves
+        # of packed A/B values may differ where a negation mask is taken.
+        self._marks_vary = half_mark is not None and matrix in ("A", "B") and any(
+            spec.mask and inst.takes(spec.name) for spec in MODIFIER_SPECS)
         self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
         self._looked_up = False  # entries() was called before
         self._block_of = self._lane_of = None
@@ -141,6 +91,7 @@ class Operand:
             key = place.lo, place.width
             marks = self._half_marks
             if key not in marks:
+                assert self._half_mark is not None
                 marks[key] = self._half_mark(self.inst, self.matrix, self.mods, place)
             return marks[key]
         return self.mark
@@ -205,77 +156,6 @@ class Operand:
                     for col, cell in enumerate(cells):
                         yield (row, col, block), cell
 
-    def register_texts(self, block: int = 0) -> list[list[list[str]]]:
-        """The marked text of every place of every element of one block, as rows of
-        cells (cell [r][c] names the places of element (r, c, block), as block_places()
-        lists them; each text as notation.marked(register(place), mark_of(place))):
-        an -R table's cells, without a Place per element."""
-        if self._block_of:
-            block = self._block_of(block)
-        rows, cols, (lb, bb) = self.layout.block_offsets(block)
-        layout, lane_of = self.layout, self._lane_of
-        parts, copies = _SlotTexts(layout.width, self.mark_of, True), layout.copies
-        if copies == [0] and lane_of is None:  # one place per element, as laid out
-            return [[[f"{pre}{lr + lc + lb}{post}"]
-                     for lc, bc in cols for pre, post in (parts[br + bc + bb],)]
-                    for lr, br in rows]
-        read = lane_of or (lambda lane: lane)
-        return [[[f"{pre}{read(lr + lc + lb + copy)}{post}" for copy in copies]
-                 for lc, bc in cols for pre, post in (parts[br + bc + bb],)]
-                for lr, br in rows]
-
-    def slot_texts(self, element_blocks: int
-                   ) -> tuple[list[tuple[int, int, int]], list[tuple[int, list[list[str]]]]]:
-        """The -M view in bulk: (slots, rows). `slots` are the register slots (reg, lo,
-        width) that hold a value in any lane, in register then bit order; `rows` hold,
-        for every lane that holds a value, in lane order, (lane, cells) with cells[s] the
-        marked names of the elements slot s holds in that lane (in the order of
-        elements(); [] for none): what entries() answers for every register and lane,
-        without a Place per element. Elements are named as notation.element() names
-        them with `element_blocks` blocks."""
-        layout, matrix = self.layout, self.matrix
-        copies, lane_of = layout.copies, self._lane_of
-        # A slot of a lane is keyed (lane << 16) + bit: the lane and bit offsets of an
-        # element's row and column digits then add up to its key as they are.
-        keyed: list[tuple[int, str]] = []  # (key, element name), in elements() order
-        for block in range(self.blocks):
-            rows, cols, (lb, bb) = layout.block_offsets(
-                self._block_of(block) if self._block_of else block)
-            tail = f".B{block}" if element_blocks > 1 else ""
-            heads = [(f"{matrix}[{r}][", (lane << 16) + bit) for r, (lane, bit) in enumerate(rows)]
-            ends = [(f"{c}]{tail}", (lane + lb << 16) + bit + bb)
-                    for c, (lane, bit) in enumerate(cols)]
-            if self.column_major:  # the order of elements()
-                keyed += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
-            else:
-                keyed += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
-        if lane_of:
-            keyed = [((lane_of((key >> 16) + copy) << 16) + (key & 0xFFFF), name)
-                     for key, name in keyed for copy in copies]
-        elif copies != [0]:
-            keyed = [(key + (copy << 16), name) for key, name in keyed for copy in copies]
-        held = {key: [name] for key, name in keyed}
-        if len(held) < len(keyed):  # slots holding several elements
-            held = {}
-            for key, name in keyed:
-                if key in held:
-                    held[key].append(name)
-                else:
-                    held[key] = [name]
-        bits = sorted({key & 0xFFFF for key in held})
-        marks = _SlotTexts(layout.width, self.mark_of, False)
-        decorated = {bit: marks[bit] for bit in bits if marks[bit] != ("", "")}
-        if decorated:  # a mark depends on the bits alone
-            for key, cell in held.items():
-                if (key & 0xFFFF) in decorated:
-                    before, after = decorated[key & 0xFFFF]
-                    cell[:] = [f"{before}{name}{after}" for name in cell]
-        width = layout.width
-        empty: list[str] = []
-        slots = [(bit >> 5, bit & 31, width) for bit in bits]
-        return slots, [(lane, [held.get((lane << 16) + bit, empty) for bit in bits])
-                       for lane in sorted({key >> 16 for key in held})]
-
     @property
     def block_source(self) -> Callable[[int], int] | None:
         """CBSZ/ABID on A: the block whose values a block reads, or None (no broadcast)."""
@@ -339,28 +219,6 @@ class Operand:
                        for p, _ in entries})
 
 
-class _SlotTexts(dict[int, tuple[str, str]]):
-    """{bit offset: (text before, text after)}, filled on first use: what a value at
-    that bit offset of any lane puts around its lane number (lane_braces: "-v3{" and
-    "}.[15:0]", so that the two around a lane spell notation.marked(register(place),
-    mark)) or around an element's name ("-" and ""): the same few slots name every
-    cell of a table."""
-
-    def __init__(self, width: int, mark_of: Callable[[Place], str],
-                 lane_braces: bool) -> None:
-        super().__init__()
-        self.width, self.mark_of, self.lane_braces = width, mark_of, lane_braces
-
-    def __missing__(self, bit: int) -> tuple[str, str]:
-        reg, lo, width = bit >> 5, bit & 31, self.width
-        before, after = mark_parts(self.mark_of(Place(reg, 0, lo, width)))
-        if self.lane_braces:
-            name, bits = slot_parts(reg, lo, width)
-            before, after = f"{before}{name}{{", f"}}{bits}{after}"
-        self[bit] = before, after
-        return before, after
-
-
 @memoize(limit=512)
 def operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
             wave: int = 64) -> Operand:
@@ -370,18 +228,11 @@ def operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
 
 
 def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc: bool,
-                    mode: str = "get",
-                    wave: int = 64) -> None:
-    """Raise CalcError when a modifier value is illegal for the instruction or matrix."""
-    if inst.family == "gfx1250":
-        from .gfx1250 import check
-        check(inst, matrix, mods, output_calc, mode, wave)
-        return
-    refuse_gfx1250(inst, mods)
-    if inst.family == "cdna":
-        check_cdna(inst, matrix, mods, output_calc)
-    else:
-        check_rdna(inst, matrix, mods, output_calc and mode in ("get", "entry"), wave)
+                    mode: str = "get", wave: int = 64) -> None:
+    """Raise CalcError when a modifier value is illegal for the instruction or matrix
+    (the one check over the modifier table: layouts/legality.py)."""
+    from .legality import check
+    check(inst, matrix, mods, matrix == "D" and output_calc and mode in ("get", "entry"), wave)
 
 
 def check_matrix(inst: Instruction, matrix: str) -> None:

@@ -11,6 +11,7 @@ from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
+    from instructions.modifiers import Modifiers
 
 WAVE = 64
 CHUNK_BITS = 128  # the most K data one lane feeds into one pass
@@ -131,3 +132,20 @@ def scale_matrix(inst: Instruction, matrix: str, opsel: int = 0) -> Layout:
         shape, factors = (blocks, inst.n, 1), (Factor(COL, inst.n, LANE, 1),
                                                Factor(ROW, blocks, LANE, inst.n))
     return Layout(shape, 8, factors, base_bit=8 * opsel)
+
+
+# ---- the family's hooks (layouts/family.py)
+
+def family_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
+    """The layout family "cdna": the base layout of `matrix` (K: the index set that
+    CBSZ/ABID select; SA/SB: the scale byte OPSEL_A/OPSEL_B select)."""
+    if matrix == "A":
+        return a_matrix(inst)
+    if matrix == "B":
+        return b_matrix(inst)
+    if matrix == "K":
+        return index_matrix(inst, mods.abid if mods.cbsz == 0 else 0)
+    if matrix in ("SA", "SB"):
+        return scale_matrix(inst, matrix, mods.opsel_a if matrix == "SA" else mods.opsel_b)
+    return cd_matrix(inst)
+

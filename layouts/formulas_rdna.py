@@ -194,10 +194,13 @@ def _rdna4_sparse_packed(inst: Instruction) -> Waves:
     return out
 
 
+def rdna3_sections(inst: Instruction) -> Waves:
+    """{wave: (element -> register lines, register -> element lines)} of an RDNA3 instruction."""
+    return _rdna3(inst)
+
+
 def sections(inst: Instruction) -> Waves:
-    """{wave: (element -> register lines, register -> element lines)} of an RDNA instruction."""
-    if inst.family == "rdna3":
-        return _rdna3(inst)
+    """{wave: (element -> register lines, register -> element lines)} of an RDNA4 instruction."""
     if not inst.sparse:
         ab = _rdna4_dense_ab(inst)
     elif inst.a_type.bits == 16:

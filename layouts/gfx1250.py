@@ -362,15 +362,8 @@ CLAMP = Provenance("LLVM", "SRC", "clamp on iu8: LLVM 22 accepts it (WMMA and SW
 INDEX_WIDTH = Provenance("LLVM", "SRC", "8-bit SWMMAC index: 2 VGPRs (v[n:n+1]) in LLVM 22, "
                          "which rejects one VGPR; older snapshots wrote one (S2, S2o)")
 
-NEG_NAMES = ("neg_lo", "neg_hi")
-GFX1250_MODIFIERS = ("neg_lo", "matrix_a_fmt", "matrix_b_fmt", "index_key", "matrix_a_scale",
-                     "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt",
-                     "matrix_a_reuse", "matrix_b_reuse")
-# Largest value of each modifier (the flags are 0/1).
-LIMITS = {"neg_lo": 7, "neg_hi": 7, "matrix_a_fmt": 4, "matrix_b_fmt": 4, "index_key": 1,
-          "matrix_a_scale": 1, "matrix_b_scale": 1, "matrix_a_scale_fmt": 2,
-          "matrix_b_scale_fmt": 2, "matrix_a_reuse": 1, "matrix_b_reuse": 1}
-OPTION = {name: "--" + name.replace("_", "-") for name in LIMITS}
+# Modifier names, ranges and legality: the modifier table (instructions/modifiers.py),
+# checked by layouts/legality.py (neg_lo / neg_hi bits: neg_masks below).
 VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
                "matrix_a_scale": SCALE_SELECTS, "matrix_b_scale": SCALE_SELECTS,
                "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
@@ -411,46 +404,6 @@ def neg_masks(inst: Any) -> tuple[int, int]:
     ab = 3 if inst.a_type.bits >= 16 else 0
     c = 0 if inst.sparse else 4
     return ab | c, (ab | c) if inst.takes("neg_hi") else 0
-
-
-def check(inst: Any, matrix: str, mods: Any, output_calc: bool, mode: str = "get",
-          wave: int = 32) -> None:
-    """Raise CalcError for a modifier value LLVM's assembler rejects on `inst`, or one
-    from another architecture family."""
-    from .core import CalcError
-    for name in ("cbsz", "abid", "blgp", "opsel", "neg", "opsel_a", "opsel_b"):
-        if getattr(mods, name):
-            raise CalcError(f"{name.upper()} is not a {inst.arch} modifier; {inst.name} takes "
-                            f"{_takes(inst)} (got {name} {getattr(mods, name)}).")
-    for name, top in LIMITS.items():
-        value = getattr(mods, name)
-        if not value:
-            continue
-        if name not in NEG_NAMES and not inst.takes(name):
-            raise CalcError(f"{inst.name} does not take {OPTION[name]} (LLVM rejects it); "
-                            f"it takes {_takes(inst)}.")
-        if value > top:
-            names = VALUE_NAMES.get(name)
-            allowed = ", ".join(f"{n} = {v}" for n, v in enumerate(names)) if names \
-                else f"0 to {top}"
-            raise CalcError(f"{OPTION[name]} {value} is out of range for {inst.name}: "
-                            f"use {allowed}.")
-    lo_ok, hi_ok = neg_masks(inst)
-    for name, ok in zip(NEG_NAMES, (lo_ok, hi_ok)):
-        value = getattr(mods, name)
-        if value & ~ok:
-            bits = ", ".join(str(1 << b) for b in range(3) if ok >> b & 1) or "none"
-            raise CalcError(f"{OPTION[name]} {value} is not allowed for {inst.name} (LLVM: "
-                            f"invalid {name} operand): the bits it takes are {bits} "
-                            "(1 = A, 2 = B, 4 = C).")
-        if value and matrix == "D" and not (output_calc and mode in ("get", "entry")):
-            raise CalcError("--neg-lo/--neg-hi act on the A, B and C inputs; with -D they "
-                            "need -g or -m with -o (output calculation).")
-
-
-def _takes(inst: Any) -> str:
-    names = [OPTION[n] for n in LIMITS if inst.takes(n)]
-    return ", ".join(names) if names else "no modifiers"
 
 
 def mark(inst: Any, matrix: str, mods: Any) -> str:

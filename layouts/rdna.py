@@ -11,8 +11,7 @@ from .core import BIT, COL, COPY, LANE, NONE, ROW, Factor, Layout
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
-
-    from .modifiers import Modifiers
+    from instructions.modifiers import Modifiers
 
 HALF = 16  # lanes per lane half of a wave32 row pair
 

@@ -1,43 +1,14 @@
 """Shared helpers of the CDNA4 test modules (test_cdna4_*.py): instructions under each
 format pair, operands, -d readers and the encodings decoded from opcodes."""
-import os
-import re
-import subprocess
-import sys
-from collections import defaultdict
 from functools import cache
 
-import pytest
 from cdna4_facts import (
     ENCODINGS,
-    F8F6F4,
-    F8F6F4_REGISTERS,
-    FACT_IDS,
-    FORMATS,
-    LD_SCALE_OPCODE,
     OPCODES,
-    PLACE_FACTS,
-    S16,
-    S32,
-    SPARSE_FACTS,
-    U16,
-    U32,
-)
-from conftest import REPO, absent_reason, missing, shared_text
-from test_formulas import (
-    AXES,
-    backward_label,
-    compile_formula,
-    compile_gpr,
-    compile_values,
-    forward_label,
-    span,
 )
 
 from instructions import find_architecture
-from instructions.model import F8F6F4_FORMATS
 from layouts import Modifiers, Operand
-from layouts.formulas_cdna import sections
 
 CDNA4 = find_architecture("cdna4")
 CDNA3 = find_architecture("cdna3")

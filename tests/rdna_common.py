@@ -1,30 +1,13 @@
 """Shared helpers of the RDNA3/RDNA4 test modules (test_rdna_*.py): the architectures,
 the operands of each instruction in both wave sizes, and small readers of -d output."""
-import random
-import re
-import shlex
 from collections import defaultdict
 from functools import cache
 
 import pytest
-import rdna_facts as facts
-from conftest import absent_reason, golden_records, missing, shared_text
-from readme_examples_rdna import README_RDNA_EXAMPLES
-from test_facts import body
-from test_formulas import (
-    AXES,
-    backward_label,
-    backward_mismatches,
-    compile_formula,
-    compile_gpr,
-    forward_label,
-    span,
-)
 
-from formats.notation import register
 from instructions import find_architecture
-from layouts import Modifiers, Operand, Place
-from layouts.formulas_rdna import LANES_0_31, NOTE, sections
+from layouts import Modifiers, Operand
+from matrix_api import matrices
 
 RDNA3, RDNA4 = find_architecture("rdna3"), find_architecture("rdna4")
 ARCHS = {"RDNA3": RDNA3, "RDNA4": RDNA4}
@@ -36,10 +19,6 @@ def find(arch, mnemonic):
     inst = ARCHS[arch].find(mnemonic)
     assert inst is not None, (arch, mnemonic)
     return inst
-
-
-def matrices(inst):
-    return ("A", "B", "K", "D") if inst.sparse else ("A", "B", "C", "D")
 
 
 @cache

@@ -76,7 +76,7 @@ def test_layout_and_slots_are_inverse(inst, wave):
 def expected_grids(inst, matrix, mods, wave):
     """register_grid() of every block and slot_grid(), rebuilt from the records of
     layout() and slots()."""
-    from layouts.notation import marked, register
+    from matrix_notation import marked, register
     cells = {}
     for element, location in api.layout(inst, matrix, mods=mods, wave=wave):
         cells.setdefault((element.row, element.col, element.block), []).append(

@@ -3,7 +3,13 @@ operands under every OPSEL.
 
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
-from cdna4_common import *  # noqa: F403  (the shared fixtures and helpers)
+from collections import defaultdict
+
+import pytest
+from cdna4_common import CDNA4, PAIRS, operand, where
+from cdna4_facts import F8F6F4, F8F6F4_REGISTERS, FORMATS, S16, S32, U16
+
+from layouts import Operand
 
 # ---- round trip and coverage of every format pair and every OPSEL -------------------------
 

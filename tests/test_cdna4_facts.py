@@ -4,7 +4,43 @@ asserted through the nearest thing it does model (each check's comment says whic
 
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
-from cdna4_common import *  # noqa: F403  (the shared fixtures and helpers)
+import re
+
+import pytest
+from cdna4_common import (
+    CDNA3,
+    CDNA4,
+    PAIRS,
+    body,
+    check_opcode_fields,
+    detail,
+    detail_value,
+    fails,
+    inst_of,
+    mai_fields,
+    operand,
+    scale_opsel,
+    where,
+    words,
+)
+from cdna4_facts import (
+    ENCODINGS,
+    F8F6F4,
+    F8F6F4_REGISTERS,
+    FACT_IDS,
+    FORMATS,
+    LD_SCALE_OPCODE,
+    OPCODES,
+    PLACE_FACTS,
+    S16,
+    S32,
+    SPARSE_FACTS,
+    U16,
+    U32,
+)
+from conftest import absent_reason, missing, shared_text
+
+from instructions.model import F8F6F4_FORMATS
 
 # ---- the facts ----------------------------------------------------------------------------
 

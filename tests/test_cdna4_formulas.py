@@ -3,14 +3,26 @@ evaluated against the engine (CDNA4 has no known-defect exceptions).
 
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
-from cdna4_common import *  # noqa: F403  (the shared fixtures and helpers)
+from collections import defaultdict
+
+import pytest
+from cdna4_common import CDNA4, PAIRS
+from test_formulas import (
+    AXES,
+    backward_label,
+    compile_formula,
+    compile_gpr,
+    compile_values,
+    forward_label,
+    span,
+)
+
+from instructions.model import F8F6F4_FORMATS
+from layouts import Modifiers, Operand
+from layouts.formulas_cdna import sections
+from matrix_api import matrices
 
 # ---- the printed formulas ----------------------------------------------------------------
-
-def matrices(inst):
-    names = ("A", "B", "K", "D") if inst.sparse else ("A", "B", "C", "D")
-    return names + (("SA", "SB") if inst.scaled else ())
-
 
 def register_slots(op):
     """(GPR_num, lane, (low, high) bits of the value inside that VGPR, elements there)."""

@@ -2,8 +2,13 @@
 
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
-from cdna4_common import *  # noqa: F403  (the shared fixtures and helpers)
-from conftest import documentation  # noqa: E402
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, documentation
 
 # ---- the README's CDNA4 examples ---------------------------------------------------------
 

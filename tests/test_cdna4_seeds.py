@@ -4,7 +4,12 @@ compared with Operand.places for every element.
 
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
-from cdna4_common import *  # noqa: F403  (the shared fixtures and helpers)
+import pytest
+from cdna4_common import operand, where
+from cdna4_facts import S16, S32
+
+from instructions import find_architecture
+from layouts import Operand
 
 # ---- seed 000: the blog's HIP kernels -----------------------------------------------------
 # `tid` is threadIdx.x, the lane. Matrices are row-major in memory. A vector register

@@ -234,7 +234,7 @@ def test_errors_name_the_value_and_what_is_allowed() -> None:
         assert (status, out) == (2, "") and message in err and err.count("\n") == 1, err
     status, _, err = call(["-a", "rdna4", "-i", "v_wmma_f32_16x16x16_f16", "--neg-lo", "1",
                            "-g", "-A"])
-    assert status == 2 and "--neg-lo is a gfx1250 modifier" in err
+    assert status == 2 and "--neg-lo is not a RDNA4 modifier (it is one of GFX1250" in err
 
 
 def test_reuse_hints_change_no_layout() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "matrix_request": 2, "formats": 3,
-          "matrix_cli": 4, "cli_options": 4, "cli_inputs": 4, "cli_modes": 4, "cli_batch": 4,
-          "cli_complete": 4, "matrix_calculator": 5}
+LAYERS = {"instructions": 0, "layouts": 1, "matrix_api": 2, "matrix_notation": 2,
+          "matrix_request": 2, "formats": 3, "matrix_cli": 4, "cli_options": 4, "cli_inputs": 4,
+          "cli_modes": 4, "cli_batch": 4, "cli_complete": 4, "matrix_calculator": 5}
 
 
 def layer_of(module):
@@ -86,3 +86,16 @@ def test_missing_dependencies_fail_under_ci(monkeypatch):
     monkeypatch.setenv("CI", "")
     with pytest.raises(pytest.skip.Exception):
         missing("tabulate is not installed")
+
+
+def test_layouts_build_no_register_text():
+    """The engines compute places; register and element names (v3{17}.[15:0], A[1][2])
+    are the library's (matrix_notation) and the renderers'."""
+    import re
+    pattern = re.compile(r"""f?["']v[\[{]|\}\.\[|["'][A-D]\[\{""")
+    found = [f"{path.name}:{n}: {line.strip()}"
+             for name, path in product_modules()
+             if layer_of(name) == 1 and "formulas" not in name  # (formula texts: issue 18.3)
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if pattern.search(line) and not line.lstrip().startswith("#")]
+    assert found == []

@@ -3,7 +3,16 @@ NEG/NEG_HI, -o, and the error contract for RDNA-specific bad input.
 
 (Split from the former test_rdna.py; shared helpers in rdna_common.py.)
 """
-from rdna_common import *  # noqa: F403  (the shared fixtures and helpers)
+import re
+
+import pytest
+from conftest import absent_reason, golden_records, missing
+from rdna_common import ALL, RDNA3, RDNA4, WAVES, cases, expected_mark, operand, slots_of
+from test_facts import body
+
+from formats.notation import register
+from layouts import Modifiers, Place
+from matrix_api import matrices
 
 # ======================================================================================
 # 4. REFERENCE_CLI.md §7, §8.3-§8.6: wave sizes and modifiers
@@ -212,7 +221,7 @@ BAD = [  # (id, argv, texts the one stderr line must contain)
     ("neg-hi-on-integer", ["-a", "rdna3", "-i", "v_wmma_i32_16x16x16_iu8", "-g", "-A",
                            "--neg_hi", "1"], ["NEG_HI", "1"]),
     ("neg-4-on-integer", ["-a", "rdna4", "-i", "v_wmma_i32_16x16x32_iu4", "-g", "-A",
-                          "--neg", "4"], ["NEG", "4", "0-3"]),
+                          "--neg", "4"], ["NEG", "4", "0 to 3"]),
     ("neg-on-d-without-o", R3 + ["-g", "-D", "--neg", "1"], ["NEG", "-D", "-o"]),
     ("neg-on-d-layout-with-o", R3 + ["-R", "-D", "-o", "--neg", "1"], ["NEG", "-D", "-o"]),
     ("neg-on-fp8", ["-a", "rdna4", "-i", "v_wmma_f32_16x16x16_fp8_fp8", "-g", "-A", "--neg", "1"],

@@ -3,7 +3,28 @@ one test id per fact ID (see rdna_facts.py).
 
 (Split from the former test_rdna.py; shared helpers in rdna_common.py.)
 """
-from rdna_common import *  # noqa: F403  (the shared fixtures and helpers)
+import re
+
+import pytest
+import rdna_facts as facts
+from rdna_common import (
+    RDNA4,
+    WAVES,
+    cases,
+    detail_value,
+    expected_mark,
+    find,
+    operand,
+    slots,
+    slots_of,
+)
+from test_facts import body
+from test_formulas import AXES
+
+from formats.notation import register
+from instructions import find_architecture
+from layouts import Modifiers, Place
+from matrix_api import matrices
 
 # ======================================================================================
 # 2. facts/gfx1250_rdna4.md part B and facts/gfx1250_examples.txt part 2 (RDNA4)

@@ -3,7 +3,24 @@ register slot in both wave sizes; the reference's known misprints stay listed.
 
 (Split from the former test_rdna.py; shared helpers in rdna_common.py.)
 """
-from rdna_common import *  # noqa: F403  (the shared fixtures and helpers)
+import re
+from collections import defaultdict
+
+import pytest
+from rdna_common import ALL, WAVES, cases, operand, slots
+from test_formulas import (
+    AXES,
+    backward_label,
+    backward_mismatches,
+    compile_formula,
+    compile_gpr,
+    forward_label,
+    span,
+)
+
+from layouts import formula_sections as sections
+from layouts.formulas_rdna import LANES_0_31, NOTE
+from matrix_api import matrices
 
 
 # ======================================================================================

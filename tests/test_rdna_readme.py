@@ -2,7 +2,12 @@
 
 (Split from the former test_rdna.py; shared helpers in rdna_common.py.)
 """
-from rdna_common import *  # noqa: F403  (the shared fixtures and helpers)
+import re
+import shlex
+
+import pytest
+from conftest import absent_reason, missing, shared_text
+from readme_examples_rdna import README_RDNA_EXAMPLES
 
 # ======================================================================================
 # 3. The RDNA examples of the upstream README, byte for byte

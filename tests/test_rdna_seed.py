@@ -3,7 +3,14 @@ store loops, re-implemented here, against the engine; its two kernels on a regis
 
 (Split from the former test_rdna.py; shared helpers in rdna_common.py.)
 """
-from rdna_common import *  # noqa: F403  (the shared fixtures and helpers)
+import random
+from collections import defaultdict
+
+import pytest
+import rdna_facts as facts
+from rdna_common import ALL, RDNA3, RDNA4, detail_value, ids, operand
+
+from layouts import Place
 
 # ======================================================================================
 # 1. Seed 001: the GPUOpen RDNA4 article (wave32, v_wmma_f32_16x16x16_f16)

@@ -3,7 +3,7 @@ import textwrap
 
 from formats.detail import wrap
 from instructions import ARCHITECTURES
-from layouts.formulas_rdna import sections
+from layouts import formula_sections as sections
 
 
 def bodies():

@@ -1,0 +1,120 @@
+"""The layout-family registry: one `Family` record per layout family, registered once.
+
+A family (an architecture's `family` trait, instructions/__init__.py) says where its
+layout generator, formula derivation, negation marks, modifier range functions and extra
+facts are, and declares the capabilities renderers read (`traits`, `detail`). The hooks
+are "module:function" paths loaded on first use, so that a point query imports only its
+own family's modules.
+
+Adding a family (see docs/contributing.md): a table module in instructions/ with its
+Architecture line, a generator module in layouts/, and one `Family(...)` line below.
+No code outside the registries tests a family or architecture name
+(tests/test_no_family_names.py).
+"""
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING, Record
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from instructions.model import Instruction
+
+# The capabilities a family may declare in `traits` (what renderers and checks read):
+TRAITS = {
+    "opsel_cd_half": "OPSEL[2] puts 16-bit C/D values in the high register halves "
+                     "(-d prints OPSEL[1:0] and OPSEL[2] apart)",
+    "formulas_per_wave": "the formula hook answers {wave: sections}, one per wave size "
+                         "(else it answers the sections of the one default wave size)",
+}
+
+# The -d renderers (formats/detail.py DETAILS) a family may name in `detail`.
+DETAILS = ("mai", "wmma", "sourced")
+
+
+class Family(Record):
+    """One layout family.
+
+    name: the family's name (Architecture.family); layout: the generator,
+    (inst, matrix, wave, mods) -> Layout; formulas: the formula derivation,
+    inst -> {wave: (element -> register lines, register -> element lines)} (the formula
+    engineer's layouts/formulas.py replaces the hand-written ones; without the trait
+    formulas_per_wave it answers the sections of the default wave size); mark: the mark of a
+    whole operand, (inst, matrix, mods) -> "", "-", "|" or "-|"; half_mark: the mark of
+    one slot when the halves of a packed value differ, (inst, matrix, mods, place) ->
+    mark ("" when they never do); ranges: range functions by name (instructions/
+    modifiers.py ModifierSpec.range) that replace the shared ones of
+    layouts/legality.py for this family; facts: the facts the family adds to (or
+    replaces in) matrix_api.facts, inst -> dict ("" for none); detail: which -d
+    renderer prints its instructions (DETAILS); traits: the capabilities it declares
+    (TRAITS); builtins: the HIP builtin conventions of its instructions, as data (None:
+    still in formats/hip.py, WMMA_BUILTINS, until the integrator moves them here).
+
+    Every hook is a "module:function" path (loaded on first use)."""
+    name: str
+    layout: str
+    formulas: str
+    mark: str = ""
+    half_mark: str = ""
+    ranges: Mapping[str, str] = {}  # noqa: RUF012  (a record: never mutated)
+    facts: str = ""
+    detail: str = "mai"
+    traits: frozenset[str] = frozenset()
+    builtins: object = None
+
+    def hook(self, field: str) -> Callable[..., Any] | None:
+        """The function a hook field names, loaded on first use (None when empty)."""
+        path = getattr(self, field)
+        return load(path) if path else None
+
+
+_LOADED: dict[str, Callable[..., Any]] = {}
+
+
+def load(path: str) -> Callable[..., Any]:
+    """The function at "module:function" (imported with __import__: importlib would
+    add to every query's start-up)."""
+    found = _LOADED.get(path)
+    if found is None:
+        module, _, name = path.partition(":")
+        found = _LOADED[path] = getattr(__import__(module, fromlist=[name]), name)
+    return found
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    """Add `family` to the registry (its name must be new)."""
+    if family.name in FAMILIES:
+        raise ValueError(f"layout family {family.name!r} is registered already")
+    unknown = set(family.traits) - set(TRAITS)
+    if unknown or family.detail not in DETAILS:
+        raise ValueError(f"layout family {family.name!r}: unknown traits {sorted(unknown)} "
+                         f"or detail {family.detail!r} (allowed: {', '.join(TRAITS)}; "
+                         f"{', '.join(DETAILS)})")
+    FAMILIES[family.name] = family
+    return family
+
+
+def family_of(inst: Instruction) -> Family:
+    """The registry record of `inst`'s layout family."""
+    return FAMILIES[inst.family]
+
+
+# ---- the families (one line each)
+register(Family("cdna", "layouts.cdna:family_layout", "layouts.formulas_cdna:sections",
+                mark="layouts.modifiers:blgp_mark"))
+register(Family("rdna3", "layouts.rdna:rdna3_layout", "layouts.formulas_rdna:rdna3_sections",
+                mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
+                ranges={"opsel": "layouts.legality:cd_half_opsel"},
+                detail="wmma", traits=frozenset(("opsel_cd_half", "formulas_per_wave"))))
+register(Family("rdna4", "layouts.rdna:rdna4_layout", "layouts.formulas_rdna:sections",
+                mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
+                ranges={"opsel": "layouts.legality:index_set_opsel"},
+                detail="wmma", traits=frozenset(("formulas_per_wave",))))
+register(Family("gfx1250", "layouts.gfx1250:family_layout", "layouts.gfx1250:formulas",
+                mark="layouts.gfx1250:mark", half_mark="layouts.gfx1250:half_mark",
+                ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250:facts",
+                detail="sourced", traits=frozenset(("formulas_per_wave",))))
