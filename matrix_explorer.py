@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matrix_cli
+from cli_options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,19 +26,13 @@ if TYPE_CHECKING:
 ASSETS = Path(__file__).resolve().parent / "formats" / "explorer"
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
-DEFAULT_PORT = 8642
-DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = EXPLORER_PORT
+DEFAULT_HOST = EXPLORER_HOST
 
-# This mode's options, for -h and completion (the command line's option table takes them
-# over): (dest, spelling, metavar or None for a flag, help).
-CLI_OPTIONS = (
-    ("serve", "--serve", None, "start the layout explorer, a local web page (see "
-     "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
-    ("port", "--port", "N", f"with --serve: the port (default {DEFAULT_PORT}; 0: any free "
-     "port)"),
-    ("host", "--host", "H", f"with --serve: the address to listen on (default {DEFAULT_HOST}: "
-     "this machine only)"),
-)
+# This mode's options (rows of the command line's option table, cli_options.OPTIONS):
+# (dest, spelling, metavar or None for a flag, help).
+CLI_OPTIONS = tuple((dest, BY_DEST[dest].spellings[0], BY_DEST[dest].metavar or None,
+                     BY_DEST[dest].help) for dest in ("serve", "port", "host"))
 
 # query name -> (the option shown, the option's long spelling for --name=value)
 VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
@@ -60,24 +55,22 @@ def modifier_options() -> list[dict[str, Any]]:
     """Every modifier of the command line: its library name, query name (the long option
     without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
     flag. Read from the command line's option table (the one place to port)."""
-    flags = {dest for dest, _, _ in matrix_cli.GFX1250_FLAGS}
-    helps = {dest: text for dest, _, text in matrix_cli.FLAGS}
     found = []
     for name in matrix_cli.MODIFIERS:
-        key = name.replace("_", "-")
-        found.append({"name": name, "key": key, "option": f"--{key}",
-                      "help": matrix_cli.VALUE_HELP.get(name) or helps.get(name, ""),
-                      "names": list(matrix_cli.GFX1250_NAMES.get(name, ())),
-                      "flag": name in flags})
+        key, option = name.replace("_", "-"), BY_DEST[name]
+        names = option.choices if option.choices and not option.choices[0].isdigit() else ()
+        found.append({"name": name, "key": key, "option": f"--{key}", "help": option.help,
+                      "names": list(names), "flag": option.kind == "flag"})
     return found
 
 
 def _matrices() -> dict[str, str]:
-    return dict(matrix_cli.MATRIX_FLAGS)
+    from cli_modes import MATRIX_FLAGS
+    return dict(MATRIX_FLAGS)
 
 
 def _shown_value(value: str) -> str:
-    return matrix_cli._shown(value)
+    return shown(value)
 
 
 def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
