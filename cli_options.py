@@ -21,7 +21,14 @@ from instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 from instructions.modifiers import ModifierSpec
 from instructions.record import TYPE_CHECKING, Record
-from matrix_cli_lds import LDS_FLAGS, LDS_GROUP, LDS_HELP, LDS_METAVARS, LDS_OPTIONS
+from matrix_cli_lds import (
+    LDS_FLAGS,
+    LDS_GROUP,
+    LDS_HELP,
+    LDS_LIMITS,
+    LDS_METAVARS,
+    LDS_OPTIONS,
+)
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -184,8 +191,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
     # issue 24: LDS load plans (the rows' texts live with their handling, matrix_cli_lds)
-    *(Option(dest, spelled, LDS, LDS_HELP[dest], VALUE, LDS_METAVARS[dest],
-             ("k", "mn") if dest == "lds_order" else ()) for dest, spelled, _ in LDS_OPTIONS),
+    *(Option(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
+             LDS_METAVARS[dest], ("k", "mn") if dest == "lds_order" else (),
+             limit=LDS_LIMITS.get(dest, 0)) for dest, spelled, _ in LDS_OPTIONS),
     *(Option(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
     # issue 20: chaining instructions (matrix_convert.run_convert)
     Option("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "

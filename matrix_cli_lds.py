@@ -53,6 +53,9 @@ LDS_HELP = {
 LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
                 "lds_swizzle": "VEC,PER_PHASE,MAX_PHASE", "lds_base": "BYTES",
                 "load": "NAME", "k_steps": "N", "lds_model": "NAME"}
+# The whole-number options and the largest value the command line accepts (an LDS is at
+# most a few hundred KiB; the library checks the architecture's own size).
+LDS_LIMITS = {"lds_pad": 1 << 20, "lds_base": 1 << 20, "k_steps": 1 << 10}
 LDS_GROUP = ("LDS load plans", tuple(d for d, _, _ in LDS_OPTIONS + LDS_FLAGS))
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
@@ -81,13 +84,11 @@ def _value(args: Any, dest: str) -> str | None:
 
 
 def _whole(args: Any, dest: str, default: int) -> int:
-    text = _value(args, dest)
-    if text is None:
+    """A whole-number option (cli_options.number: digits only, bounded by LDS_LIMITS)."""
+    if _value(args, dest) is None:
         return default
-    if not text.isdigit():
-        spelling = next(s[0] for d, s, _ in LDS_OPTIONS if d == dest)
-        raise _fail(f"{spelling} takes a whole number >= 0, not {text!r}")
-    return int(text)
+    from cli_options import number
+    return number(args, dest)
 
 
 def _matrix(args: Any) -> str:

@@ -104,3 +104,13 @@ def test_json_documents_of_the_library_renderers():
     doc = json.loads(call(CDNA3 + ["-A", "--linear-layout", "--json"])[1])
     assert doc["mode"] == "linear_layout" and doc["modifiers"]["cbsz"] == 0
     assert doc["bases"]["lane"][:2] == [[1, 0], [2, 0]]
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--k-steps", "9" * 5000, "--k-steps takes 0 to 1024"),
+    ("--lds-pad", "9" * 4000, "--lds-pad takes 0 to 1048576"),
+    ("--lds-base", "x", "--lds-base takes a whole number >= 0 written in digits"),
+])
+def test_lds_numbers_are_bounded_before_use(option, value, words):
+    status, out, err = call(CDNA3 + ["-A", "--lds-tile", "16x64", option, value])
+    assert (status, out) == (2, "") and words in err and len(err) < 200
