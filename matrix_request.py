@@ -112,7 +112,9 @@ ENGINES: dict[str, Callable[[Request], object]] = {
 
 def answer(request: Request) -> object:
     """The engine's answer to `request` (CalcError for a request it cannot answer)."""
-    engine = ENGINES.get(request.mode)
+    if not isinstance(request, Request):
+        raise CalcError(f"answer() takes a Request, not {request!r}")
+    engine = ENGINES.get(request.mode) if isinstance(request.mode, str) else None
     if engine is None:
         raise CalcError(f"unknown mode {request.mode!r}; the modes are "
                         + ", ".join(ENGINES))
