@@ -170,3 +170,5 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
 
 
 __all__.append("conversion")
+
+__all__ += ["Request", "answer"]; from matrix_request import Request, answer  # noqa: E402, E702, I001

@@ -10,9 +10,7 @@ import sys
 
 try:
     from matrix_cli import (  # noqa: F401
-        FLAGS,
-        MATRIX_FLAGS,
-        VALUE_OPTIONS,
+        OPTIONS,
         __version__,
         build_parser,
         command,

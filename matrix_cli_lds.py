@@ -1,6 +1,7 @@
-"""The command line of LDS load plans (issue 24): the option rows matrix_cli adds to its
-tables, and run_lds(), which answers a command line that has --lds-tile (or another LDS
-option) through matrix_api.lds_plan / lds_search and the renderers of formats/lds.py.
+"""The command line of LDS load plans (issue 24): the texts of the option rows
+cli_options makes (group LDS_GROUP), and run_lds(), which answers a command line that has
+--lds-tile (or another LDS option: the mode "lds" of cli_modes) through
+matrix_api.lds_plan / lds_search and the renderers of formats/lds.py.
 
     matrix_calculator.py -a cdna3 -i v_mfma_f32_16x16x16_f16 -A --lds-tile 16x64 \\
         --load ds_read_b64 [--lds-pad 4 | --lds-swizzle 4,1,16] [--lds-search] [--json]
@@ -14,11 +15,10 @@ from instructions.record import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from matrix_api_lds import LdsPlan
+ABSENT = ""  # the third field of an LDS_OPTIONS row (cli_options gives every value option
+# its own default: not given; None is given without a value)
 
-ABSENT = ""  # an LDS option's default: not given (None: given without a value)
-
-# dest, spellings, default (as matrix_cli.VALUE_OPTIONS and FLAGS hold them)
+# dest, spellings, default (cli_options makes one Option row of each)
 LDS_OPTIONS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("lds_tile", ("--lds-tile", "--lds_tile"), ABSENT),
     ("lds_order", ("--lds-order", "--lds_order"), ABSENT),
@@ -53,6 +53,9 @@ LDS_HELP = {
 LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
                 "lds_swizzle": "VEC,PER_PHASE,MAX_PHASE", "lds_base": "BYTES",
                 "load": "NAME", "k_steps": "N", "lds_model": "NAME"}
+# The whole-number options and the largest value the command line accepts (an LDS is at
+# most a few hundred KiB; the library checks the architecture's own size).
+LDS_LIMITS = {"lds_pad": 1 << 20, "lds_base": 1 << 20, "k_steps": 1 << 10}
 LDS_GROUP = ("LDS load plans", tuple(d for d, _, _ in LDS_OPTIONS + LDS_FLAGS))
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
@@ -61,8 +64,9 @@ _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "
 
 
 def wanted(args: Any) -> bool:
-    """Whether the command line asks for an LDS plan (any LDS option given)."""
-    return any(getattr(args, dest, ABSENT) != ABSENT for dest, _, _ in LDS_OPTIONS) \
+    """Whether the command line (cli_options.Args) asks for an LDS plan (any LDS option
+    given)."""
+    return any(args.given(dest) for dest, _, _ in LDS_OPTIONS) \
         or bool(getattr(args, "lds_search", False))
 
 
@@ -73,21 +77,18 @@ def _fail(message: str) -> Exception:
 
 def _value(args: Any, dest: str) -> str | None:
     """The option's text, or None when not given; CalcError when given without one."""
-    value = getattr(args, dest, ABSENT)
     spelling = next(s[0] for d, s, _ in LDS_OPTIONS if d == dest)
-    if value is None:
+    if args.given(dest) and args.text(dest) is None:
         raise _fail(f"the {spelling} option needs a value ({LDS_METAVARS[dest]})")
-    return None if value == ABSENT else str(value)
+    return args.text(dest)  # type: ignore[no-any-return]
 
 
 def _whole(args: Any, dest: str, default: int) -> int:
-    text = _value(args, dest)
-    if text is None:
+    """A whole-number option (cli_options.number: digits only, bounded by LDS_LIMITS)."""
+    if _value(args, dest) is None:
         return default
-    if not text.isdigit():
-        spelling = next(s[0] for d, s, _ in LDS_OPTIONS if d == dest)
-        raise _fail(f"{spelling} takes a whole number >= 0, not {text!r}")
-    return int(text)
+    from cli_options import number
+    return number(args, dest)
 
 
 def _matrix(args: Any) -> str:
@@ -100,7 +101,7 @@ def _matrix(args: Any) -> str:
 
 def _checked(args: Any) -> None:
     if _value(args, "lds_tile") is None:
-        given = [s[0] for d, s, _ in LDS_OPTIONS if getattr(args, d, ABSENT) != ABSENT]
+        given = [s[0] for d, s, _ in LDS_OPTIONS if args.given(d)]
         given += ["--lds-search"] * bool(getattr(args, "lds_search", False))
         raise _fail(f"{given[0]} describes an LDS plan: give the tile with --lds-tile "
                     "ROWSxCOLS")
@@ -108,26 +109,17 @@ def _checked(args: Any) -> None:
         if getattr(args, dest, False) is True:
             raise _fail(f"--lds-tile makes an LDS plan of -A/-B/-k/--A-scale/--B-scale: drop "
                         f"{flag}")
-    if getattr(args, "lds", False) and not isinstance(getattr(args, "emit", None), str):
+    if getattr(args, "lds", False) and not args.given("emit"):
         raise _fail("--lds goes with --emit hip (with --lds-tile: the LDS load code of the "
                     "tile described)")
 
 
 def _mods(args: Any, inst: Any) -> dict[str, int]:
     """The format-selecting modifiers (CBSZ/BLGP on CDNA4's f8f6f4 instructions,
-    matrix_a_fmt/matrix_b_fmt on gfx1250's: codes, or names as matrix_cli reads them),
-    which set the element width; the others do not change what is loaded."""
-    mods = {}
-    for name in getattr(inst, "format_fields", ()):
-        value = str(getattr(args, name, "0"))
-        if not value.isdigit():
-            from matrix_cli import _gfx1250_code  # (fp4 -> 4; a bad name: its error)
-            value = str(_gfx1250_code(name, value))
-        if not value.isdigit():
-            option = "--" + name.replace("_", "-")
-            raise _fail(f"{option} takes a whole number >= 0, not {value!r}")
-        mods[name] = int(value)
-    return mods
+    matrix_a_fmt/matrix_b_fmt on gfx1250's: codes, or names as the option table reads
+    them), which set the element width; the others do not change what is loaded."""
+    from cli_options import number  # (fp4 -> 4; a bad name: its error)
+    return {name: number(args, name) for name in getattr(inst, "format_fields", ())}
 
 
 # the library's argument names -> the options that give them
@@ -150,18 +142,16 @@ def run_lds(args: Any, inst: Any, wave: int) -> str:
         raise
 
 
-def _options(args: Any, inst: Any, wave: int) -> dict[str, Any]:
-    """The keyword arguments of matrix_api.lds_plan / lds_search the options give."""
+def _plan_options(args: Any, inst: Any, wave: int) -> dict[str, Any]:
+    """The keyword arguments of matrix_api.lds_plan / lds_search from the options."""
     order = _value(args, "lds_order") or "k"
     if order not in ("k", "mn"):
         raise _fail(f"--lds-order takes k or mn, not {order!r}")
-    swizzle = _value(args, "lds_swizzle")
-    return {
-        "tile": _value(args, "lds_tile"), "order": order,
-        "pad": _whole(args, "lds_pad", 0), "swizzle": swizzle,
-        "base": _whole(args, "lds_base", 0), "load": _value(args, "load"),
-        "k_steps": _whole(args, "k_steps", 1), "model": _value(args, "lds_model"),
-        "mods": _mods(args, inst), "wave": wave}
+    return {"tile": _value(args, "lds_tile"), "order": order,
+            "pad": _whole(args, "lds_pad", 0), "swizzle": _value(args, "lds_swizzle"),
+            "base": _whole(args, "lds_base", 0), "load": _value(args, "load"),
+            "k_steps": _whole(args, "k_steps", 1), "model": _value(args, "lds_model"),
+            "mods": _mods(args, inst), "wave": wave}
 
 
 def _run(args: Any, inst: Any, wave: int) -> str:
@@ -169,12 +159,12 @@ def _run(args: Any, inst: Any, wave: int) -> str:
     from formats import lds as render
     _checked(args)
     matrix = _matrix(args)
-    options = _options(args, inst, wave)
-    fmt = getattr(args, "format", None)
+    options = _plan_options(args, inst, wave)
+    fmt = args.text("format")
     fmt = fmt.lower() if isinstance(fmt, str) else None
-    emit = getattr(args, "emit", None)
+    emit = args.text("emit") or "" if args.given("emit") else None
     as_json = bool(getattr(args, "json", False))
-    if isinstance(emit, str):
+    if emit is not None:
         if emit.lower() != "hip":
             raise _fail(f"--emit takes hip, not {emit!r}")
         from formats.hip_lds import emit_lds
@@ -187,12 +177,7 @@ def _run(args: Any, inst: Any, wave: int) -> str:
         if as_json:
             return _dump("lds_search", render.search_document(search))
         return render.search_text(search)
-    return _drawn(matrix_api.lds_plan(inst, matrix, **options), fmt, as_json)
-
-
-def _drawn(plan: LdsPlan, fmt: str | None, as_json: bool) -> str:
-    """An LDS plan as --json, --format svg or html, or text."""
-    from formats import lds as render
+    plan = matrix_api.lds_plan(inst, matrix, **options)
     if as_json:
         return _dump("lds", render.document(plan))
     if fmt == "svg":

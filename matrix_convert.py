@@ -32,40 +32,15 @@ def _side(arch: Any, text: str, what: str) -> tuple[Any, str]:
 
 
 def _modifiers(args: Any) -> dict[str, int]:
-    """The modifier values given on the command line (numbers, or a gfx1250 name)."""
-    import matrix_api as mc
-    from layouts.modifiers import Modifiers
-    try:
-        from matrix_cli import GFX1250_NAMES as names
-    except ImportError:  # (the command line may name them elsewhere)
-        names = {}
-    out = {}
-    for name in Modifiers._fields:
-        value = getattr(args, name, 0)
-        if value is None or value is False or value == "0" or value == 0:
-            continue
-        if value is True:
-            out[name] = 1
-            continue
-        text = str(value).lower()
-        if text.isdigit():
-            out[name] = int(text)
-        elif text in names.get(name, ()):
-            out[name] = list(names[name]).index(text)
-        else:
-            raise mc.CalcError(f"--{name.replace('_', '-')} takes a whole number >= 0, "
-                               f"not {value!r}")
-    return out
+    """The modifier values given on the command line (numbers, or names: the option
+    table's reading, cli_modes.modifiers_of)."""
+    from cli_modes import modifiers_of
+    return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 
 def _wave(args: Any) -> int | None:
-    import matrix_api as mc
-    value = getattr(args, "wavefront", "0")
-    if value in (None, "0", 0):
-        return None
-    if not str(value).isdigit():
-        raise mc.CalcError(f"-w takes the wave size, 32 or 64, not {value!r}")
-    return int(value)
+    from cli_options import number
+    return number(args, "wavefront") or None
 
 
 def conversion_of(args: Any) -> Any:
@@ -74,8 +49,8 @@ def conversion_of(args: Any) -> Any:
     for dest, option in OTHER_MODES:
         if getattr(args, dest, False):
             raise mc.CalcError(f"--convert is a mode of its own: drop {option}")
-    given = getattr(args, "architecture", None)
-    if not isinstance(given, str):
+    given = args.text("architecture")
+    if given is None:
         raise mc.CalcError("--convert needs the architecture: -a NAME (one of "
                            + ", ".join(a.name.lower() for a in mc.architectures()) + ")")
     arch = mc.find_architecture(given)
@@ -89,15 +64,14 @@ def conversion_of(args: Any) -> Any:
 def run_convert(args: Any) -> str:
     """The output of a --convert command line: text, --json, or --emit hip."""
     import matrix_api as mc
-    emit = getattr(args, "emit", None)
-    emit = emit if isinstance(emit, str) else None
+    emit = args.text("emit") or "" if args.given("emit") else None
     json_wanted = bool(getattr(args, "json", False))
-    if emit is not None and emit.lower() != "hip":
+    if emit is not None and emit.lower() != "hip":  # (given without a value: '')
         raise mc.CalcError(f"--emit takes the language to write: hip (got {emit!r})")
-    if emit and json_wanted:
+    if emit is not None and json_wanted:
         raise mc.CalcError("--emit hip prints code: drop --json")
     conv = conversion_of(args)
-    if emit:
+    if emit is not None:
         from formats.hip_convert import emit_conversion
         return emit_conversion(conv)
     from formats import conversion

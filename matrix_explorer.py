@@ -17,6 +17,11 @@ table may read CLI_OPTIONS without loading the explorer.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import matrix_cli
+from cli_options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -26,37 +31,14 @@ if TYPE_CHECKING:
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
-DEFAULT_PORT = 8642
-DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = EXPLORER_PORT
+DEFAULT_HOST = EXPLORER_HOST
 
-# This mode's options, for -h, completion and did-you-mean, as rows of the command line's
-# option table (Option(dest, spellings, group, help, kind, metavar, choices)):
-# kind "flag" or "value" or "number", the metavar, the values completion offers.
-GROUP = "the layout explorer (docs/explorer.md)"
-CLI_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str, str, str, tuple[str, ...]], ...] = (
-    ("serve", ("--serve",), GROUP, "start the layout explorer, a local web page; its first "
-     "output line is its URL; Ctrl-C stops it", "flag", "", ()),
-    ("port", ("--port",), GROUP, f"with --serve: the port (default {DEFAULT_PORT}; 0: any "
-     "free port)", "number", "N", ("0", str(DEFAULT_PORT))),
-    ("host", ("--host",), GROUP, f"with --serve: the address to listen on (default "
-     f"{DEFAULT_HOST}: this machine only)", "value", "H", (DEFAULT_HOST, "0.0.0.0")),
-)
+# This mode's options (rows of the command line's option table, cli_options.OPTIONS):
+# (dest, spelling, metavar or None for a flag, help).
+CLI_OPTIONS = tuple((dest, BY_DEST[dest].spellings[0], BY_DEST[dest].metavar or None,
+                     BY_DEST[dest].help) for dest in ("serve", "port", "host"))
 
-
-def help_lines(width: int = 78) -> list[str]:
-    """CLI_OPTIONS as -h shows an option group (until the command line's option table
-    takes the rows over)."""
-    import textwrap
-    lines = [f"{GROUP}:"]
-    for _, spellings, _, text, _, metavar, _ in CLI_OPTIONS:
-        head = "  " + ", ".join(f"{s} {metavar}".rstrip() for s in spellings)
-        body = textwrap.wrap(text, max(width - 24, 20))
-        if len(head) <= 21:
-            lines.append(f"{head:<24}{body[0]}")
-        else:
-            lines += [head, " " * 24 + body[0]]
-        lines += [" " * 24 + more for more in body[1:]]
-    return lines
 
 
 # query name -> (the option shown, the option's long spelling for --name=value)
@@ -79,27 +61,25 @@ class BadQuery(ValueError):
 
 
 def modifier_options() -> list[dict[str, Any]]:
-    """Every modifier, from the modifier table (instructions/modifiers.py) alone: its
-    library name, query name (its long option without the dashes), option, help, value
-    names (fp8, bf8, ...) and whether it is a flag."""
-    from instructions.modifiers import MODIFIERS
+    """Every modifier of the command line: its library name, query name (the long option
+    without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
+    flag. Read from the command line's option table (the one place to port)."""
     found = []
-    for spec in MODIFIERS:
-        key = spec.name.replace("_", "-")
-        option = f"--{key}" if f"--{key}" in spec.options else spec.option
-        found.append({"name": spec.name, "key": option[2:], "option": option,
-                      "help": spec.help, "names": list(spec.names), "flag": spec.flag})
+    for name in matrix_cli.MODIFIERS:
+        key, option = name.replace("_", "-"), BY_DEST[name]
+        names = option.choices if option.choices and not option.choices[0].isdigit() else ()
+        found.append({"name": name, "key": key, "option": f"--{key}", "help": option.help,
+                      "names": list(names), "flag": option.kind == "flag"})
     return found
 
 
 def _matrices() -> dict[str, str]:
-    import matrix_cli
-    return dict(matrix_cli.MATRIX_FLAGS)
+    from cli_modes import MATRIX_FLAGS
+    return dict(MATRIX_FLAGS)
 
 
 def _shown_value(value: str) -> str:
-    import matrix_cli
-    return matrix_cli._shown(value)
+    return shown(value)
 
 
 def _allowed(kind: str, mods: Mapping[str, object], converting: bool) -> set[str]:

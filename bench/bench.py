@@ -20,6 +20,11 @@ CSV formats, which do not import tabulate, minus the floor alone).
 Part 2 renders every instruction x matrix x format x legal modifier value (and wave
 size) in this process and prints renders per second.
 
+By default part 1 measures the installed command: `pip install .` into a virtual
+environment in a temporary directory (bytecode compiled, as pip does), then its
+`matrix-calculator` against that environment's interpreter (--script measures
+`PYTHON matrix_calculator.py` from the clone instead; --command any command).
+
 PYTHONDONTWRITEBYTECODE is dropped for the measured processes: without cached bytecode
 every run would compile the calculator again, which no installed copy does.
 
@@ -48,8 +53,8 @@ from instructions import ARCHITECTURES  # noqa: E402
 FORMATS = ([], ["--csv"], ["--markdown"], ["--asciidoc"], ["--format", "rst"],
            ["--format", "long-csv"])
 COORDINATES = {"i", "j", "k", "block", "register", "lane", "wavefront"}
-MODIFIERS = [(dest, spellings[0]) for dest, spellings, default in matrix_calculator.VALUE_OPTIONS
-             if default == "0" and dest not in COORDINATES]
+MODIFIERS = [(o.dest, o.spellings[0]) for o in matrix_calculator.OPTIONS
+             if o.kind == "number" and o.dest not in COORDINATES and o.dest != "ld"]
 MATRIX_FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k"}
 
 
@@ -259,12 +264,28 @@ def sweep(archs):
     print(f"slowest render: {took * 1000:.1f} ms: {' '.join(argv)}")
 
 
+def install(python, stack):
+    """(interpreter, command) of `pip install .` into a temporary virtual environment."""
+    import tempfile
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-venv-")))
+    subprocess.run([python, "-m", "venv", str(folder)], check=True)
+    bin_dir = folder / ("Scripts" if os.name == "nt" else "bin")
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(ROOT)],
+                   check=True)
+    subprocess.run([str(bin_dir / "python"), "-m", "compileall", "-q", str(folder)],
+                   check=False, stdout=subprocess.DEVNULL)
+    print(f"installed into {folder} (pip install .): measuring {bin_dir / 'matrix-calculator'}")
+    return str(bin_dir / "python"), str(bin_dir / "matrix-calculator")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="runs per command (median)")
     parser.add_argument("--python", default=sys.executable, help="interpreter to measure")
     parser.add_argument("--command", help="measure this command instead of "
                         "'PYTHON matrix_calculator.py', e.g. matrix-calculator")
+    parser.add_argument("--script", action="store_true", help="measure 'PYTHON "
+                        "matrix_calculator.py' from the clone instead of the installed command")
     parser.add_argument("--metric", choices=("cpu", "wall"), default="cpu",
                         help="time that the ratios and budgets use (default: CPU time, "
                         "user + system, which load from other processes disturbs less)")
@@ -279,8 +300,13 @@ def main():
     prefix = (args.command.split() if args.command
               else [args.python, str(ROOT / "matrix_calculator.py")])
     over = 0
-    if not args.sweep_only:
-        over = processes(archs, args.runs, args.python, prefix, args.metric)
+    with contextlib.ExitStack() as stack:
+        python = args.python
+        if not (args.sweep_only or args.command or args.script):
+            python, command = install(args.python, stack)
+            prefix = [command]
+        if not args.sweep_only:
+            over = processes(archs, args.runs, python, prefix, args.metric)
     if not args.no_sweep:
         sweep(archs)
     return 1 if args.strict and over else 0

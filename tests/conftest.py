@@ -37,6 +37,12 @@ def call(argv):
     return status, out.getvalue(), err.getvalue()
 
 
+def documentation():
+    """README.md and docs/*.md, joined: the user documentation whose examples tests run."""
+    paths = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    return "\n".join(path.read_text(encoding="utf-8") for path in paths)
+
+
 def missing(reason):
     """Skip the calling test for `reason`; under CI=true fail it instead (CI must run it)."""
     if os.environ.get("CI", "").lower() in ("true", "1", "yes"):

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import documentation
 
 import matrix_api as api
 import matrix_calculator
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def readme_examples():
     """The ```python blocks of README.md that hold doctest examples."""
-    text = (ROOT / "README.md").read_text()
+    text = documentation()
     return [block for block in re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
             if ">>>" in block]
 

@@ -8,14 +8,14 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, documentation
 
 # ---- the README's CDNA4 examples ---------------------------------------------------------
 
 def readme_examples():
     """(command, output) pairs of the README's CDNA4 section: a ```sh block holding one
     command line, then a ``` block with what it prints."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = documentation()
     start = text.find("## CDNA4 (gfx950, MI350X/MI355X)")
     if start < 0:
         return []

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import call
 
+import cli_options
 import matrix_cli
 from instructions import ARCHITECTURES
 
@@ -110,7 +111,7 @@ def test_a_stream_closed_in_process_is_reported(monkeypatch):
 def test_help_groups_options_lists_architectures_and_ends_with_examples():
     status, out, err = call(["-h"])
     assert status == 0 and err == ""
-    titles = [title for title, _ in matrix_cli.GROUPS]
+    titles = list(cli_options.GROUPS)
     at = [out.index(f"\n{title}:\n") for title in titles]
     assert at == sorted(at)
     for arch in ARCHITECTURES:
@@ -122,10 +123,14 @@ def test_help_groups_options_lists_architectures_and_ends_with_examples():
         assert status == 0 and example_out
 
 
-def test_every_option_is_in_exactly_one_help_group():
-    grouped = [dest for _, dests in matrix_cli.GROUPS for dest in dests]
-    table = [d for d, _, _ in matrix_cli.VALUE_OPTIONS] + [d for d, _, _ in matrix_cli.FLAGS]
-    assert sorted(grouped) == sorted(table + ["filter"])
+def test_every_option_is_in_a_help_group_and_has_one_row():
+    assert {o.group for o in matrix_cli.OPTIONS} == set(cli_options.GROUPS)
+    dests = [o.dest for o in matrix_cli.OPTIONS]
+    assert len(dests) == len(set(dests))
+    spellings = [s for o in matrix_cli.OPTIONS for s in o.spellings]
+    assert len(spellings) == len(set(spellings))
+    out = call(["-h"])[1]
+    assert all(s in out for s in spellings)
 
 
 def test_list_architectures():
@@ -210,9 +215,14 @@ def test_json_schema_prints_the_packaged_schema():
 
 # ---- --format: documents for -R/-M, point queries unchanged
 
-def test_point_queries_ignore_format_like_the_legacy_flags():
+def test_point_queries_refuse_format_but_ignore_the_legacy_flags():
+    """--format is ours: a mode that does not use it refuses it; --markdown is the
+    reference's, which point queries ignore as the reference does."""
     argv = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A"]
-    assert call(argv + ["--format", "rst"]) == call(argv + ["--markdown"]) == call(argv)
+    assert call(argv + ["--markdown"]) == call(argv)
+    for mode in (["-g", "-A"], ["-m", "-A"], ["-d"], ["-L"], ["--emit", "hip"]):
+        err = error(argv[:4] + mode + ["--format", "rst"])
+        assert "--format" in err and "drop it" in err
 
 
 def test_long_forms_need_a_layout():

@@ -213,15 +213,15 @@ def test_a_defect_is_reported_on_one_line(monkeypatch):
 # ---------------------------------------------------------------------------------------
 # Property test: argument vectors drawn from the option grammar, valid and invalid.
 
-def _spellings(dest, table):
-    return next(spellings for d, spellings, _ in table if d == dest)
+def _spellings(dest):
+    return next(o.spellings for o in matrix_calculator.OPTIONS if o.dest == dest)
 
 
 NAMES = sorted({name for arch in ARCHITECTURES
                 for name in (arch.name, arch.name.lower()) + tuple(arch.aliases)})
 MNEMONICS = sorted({inst.mnemonic for arch in ARCHITECTURES for inst in arch.instructions})
-VALUE_DESTS = [dest for dest, _, default in matrix_calculator.VALUE_OPTIONS if default == "0"]
-FLAG_DESTS = [dest for dest, _, _ in matrix_calculator.FLAGS if dest != "version"]
+VALUE_DESTS = [o.dest for o in matrix_calculator.OPTIONS if o.kind == "number"]
+FLAG_DESTS = [o.dest for o in matrix_calculator.OPTIONS if o.kind == "flag" and o.dest != "version"]
 
 good_numbers = st.one_of(st.integers(0, 8).map(str), st.sampled_from(
     ["0", "00", "07", "15", "16", "31", "32", "63", "64", "127", "\uff11"]))
@@ -258,14 +258,14 @@ def argument_vectors(draw):
                              min_size=0, max_size=2))
     groups += [[flag] for flag in modes + matrices]
     for dest in draw(st.lists(st.sampled_from(VALUE_DESTS), max_size=4, unique=True)):
-        spelling = draw(st.sampled_from(_spellings(dest, matrix_calculator.VALUE_OPTIONS)))
+        spelling = draw(st.sampled_from(_spellings(dest)))
         value = draw(good_numbers if draw(st.integers(0, 4)) else bad_numbers)
         if dest == "wavefront" and draw(st.booleans()):
             value = draw(st.sampled_from(["32", "64", "0"]))
         groups.append(draw(_option(spelling, value)) if draw(st.integers(0, 9))
                       else [spelling])
     for dest in draw(st.lists(st.sampled_from(FLAG_DESTS), max_size=3)):
-        groups.append([draw(st.sampled_from(_spellings(dest, matrix_calculator.FLAGS)))])
+        groups.append([draw(st.sampled_from(_spellings(dest)))])
     if not draw(st.integers(0, 7)):
         groups.append([draw(junk)])
     order = draw(st.permutations(range(len(groups))))

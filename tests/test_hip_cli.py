@@ -6,7 +6,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import call
+from conftest import call, documentation
 
 import matrix_api as mc
 
@@ -17,7 +17,7 @@ def excerpts():
     """(arguments, lines) of every ```c block of docs/hip.md that starts with
     `// $ ./matrix_calculator.py ARGS (excerpt)`."""
     found = []
-    for block in re.findall(r"^```c\n(.*?)^```", README.read_text(),
+    for block in re.findall(r"^```c\n(.*?)^```", documentation(),
                             flags=re.MULTILINE | re.DOTALL):
         first, *lines = block.splitlines()
         match = re.match(r"// \$ \./matrix_calculator\.py (.*?)\s+\(excerpt\)$", first)
@@ -137,12 +137,12 @@ def test_option_spellings_agree_with_argparse():
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 --linear-layout", "needs a matrix"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip -g", "modes of their own"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -D --emit hip -o", "drop -o"),
-    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --json", "drop --json"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --json", "does not use --json"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A -B --emit hip", "at most one matrix"),
-    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --linear-layout --ld 16", "takes none of"),
-    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --ld 16", "--emit takes"),
-    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 2147483648", "1 to 2147483647"),
-    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 4294967296", "1 to 2147483647"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --linear-layout --ld 16", "does not use --ld"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --ld 16", "drop it (it goes with --emit hip)"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 2147483648", "0 to 2147483647"),
+    ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld 4294967296", "0 to 2147483647"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --ld " + "9" * 33, "--ld"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --prefix 1x", "C identifier"),
     ("-a cdna3 -i v_mfma_f32_16x16x16_f16 -k --emit hip", "is dense"),

@@ -7,6 +7,7 @@ import pytest
 from conftest import call
 from jsonschema import Draft202012Validator
 
+import cli_modes
 import matrix_api as api
 import matrix_calculator
 from formats.notation import marked
@@ -49,7 +50,7 @@ def base(inst):
 
 def cli_matrices(inst):
     """The instruction's matrices that the command line can name."""
-    named = dict(matrix_calculator.MATRIX_FLAGS)
+    named = dict(cli_modes.MATRIX_FLAGS)
     return [matrix for matrix in api.matrices(inst) if matrix in named]
 
 

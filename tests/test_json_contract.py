@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())
 VALIDATOR = Draft202012Validator(SCHEMA)
 CDNA3 = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
+LDS = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64"]
 GFX1250 = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16"]
 
 # One command line (or more) per mode of the schema.
@@ -33,10 +34,8 @@ COMMANDS = {
                       CDNA3 + ["--linear-layout", "-B", "--blgp", "0"],
                       ["-a", "cdna3", "-i", "v_mfma_f32_16x16x4_4b_f16", "--linear-layout", "-A",
                        "--cbsz", "2", "--abid", "1"]],
-    "lds": [["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64",
-             "--load", "ds_read_b64"]],
-    "lds_search": [["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x64",
-                    "--lds-search"]],
+    "lds": [LDS + ["--load", "ds_read_b64"]],
+    "lds_search": [LDS + ["--lds-search"]],
     "convert": [["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
                  "v_mfma_f32_16x16x16_f16:A"]],
 }

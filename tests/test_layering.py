@@ -16,11 +16,17 @@ LAYERS = {
     "matrix_conversion": 2,
     "matrix_library": 2,
     "matrix_notation": 2,
+    "matrix_request": 2,
     "formats": 3,
     "matrix_cli": 4,
     "matrix_cli_lds": 4,
     "matrix_convert": 4,
     "matrix_explorer": 4,
+    "cli_options": 4,
+    "cli_inputs": 4,
+    "cli_modes": 4,
+    "cli_batch": 4,
+    "cli_complete": 4,
     "matrix_calculator": 5,
 }
 

@@ -38,7 +38,7 @@ def setting(key):
 
 
 def test_version_comes_from_the_module():
-    assert setting("version") == '{attr = "matrix_cli.__version__"}'  # the CLI module
+    assert setting("version") == '{attr = "cli_options.__version__"}'  # the CLI's option table
     assert re.fullmatch(r"\d+\.\d+\.\d+", matrix_calculator.__version__)
 
 
@@ -234,5 +234,5 @@ def test_the_readme_installs_into_a_virtual_environment_first():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     first = readme.split("```sh\n", 1)[1].split("```", 1)[0].strip()
     assert first.startswith("python3 -m venv .venv && .venv/bin/pip install . && ")
-    assert ".venv/bin/matrix-calculator -a " in first
+    assert ". .venv/bin/activate" in first and ".venv/bin/matrix-calculator -a " in first
     assert "pipx install ." in readme.split("## Tests", 1)[0]

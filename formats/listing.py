@@ -1,0 +1,73 @@
+"""Text of the small modes: the two header lines, -L, --list-architectures and
+--linear-layout as text (their JSON documents: json_output), rendered from the library's answers."""
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from instructions import Architecture
+    from instructions.model import Instruction
+
+
+def header(inst: Instruction) -> str:
+    return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
+
+
+def listing(arch: Architecture) -> str:
+    lines = [f"Available instructions in the {arch.name} architecture:"]
+    lines += [f"    {inst.mnemonic}" for inst in arch.instructions]
+    return "\n".join(lines) + "\n"
+
+
+def architecture_lines(indent: str = "  ") -> list[str]:
+    """One line per architecture: its name, wave sizes and aliases, in aligned columns."""
+    from instructions import ARCHITECTURES
+    rows = [(a.name.lower(), "wave" + "/".join(map(str, a.waves)), ", ".join(a.aliases))
+            for a in ARCHITECTURES]
+    name_width = max(len(name) for name, _, _ in rows)
+    wave_width = max(len(waves) for _, waves, _ in rows)
+    return [f"{indent}{name:{name_width}}  {waves:{wave_width}}  {aliases}".rstrip()
+            for name, waves, aliases in rows]
+
+
+def architectures() -> str:
+    return "\n".join(["Architectures (name, wave sizes, aliases):"]
+                     + architecture_lines()) + "\n"
+
+
+ARCHITECTURE_HEADER = ("architecture", "waves", "aliases", "instructions")
+
+
+def architecture_rows() -> list[list[object]]:
+    from instructions import ARCHITECTURES
+    return [[a.name.lower(), "/".join(map(str, a.waves)), " ".join(a.aliases),
+             len(a.instructions)] for a in ARCHITECTURES]
+
+
+def architectures_table(fmt: str) -> str:
+    """The architectures as a table in format `fmt` (legacy or --format)."""
+    from . import LEGACY, render
+    header, rows = list(ARCHITECTURE_HEADER), architecture_rows()
+    if fmt in LEGACY:
+        return render(fmt, header, rows) + "\n"
+    from . import documents
+    return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
+                                                 catalog=(header, rows)))
+
+
+def linear_layout(inst: Instruction, matrix: str, wave: int,
+                  result: dict[str, object]) -> str:
+    """matrix_api.linear_layout's answer as text (--json: json_output.linear_layout)."""
+    lines = [header(inst).rstrip("\n"), f"Matrix: {matrix} (wave{wave})",
+             f"Out dims: {', '.join(result['out_dims'])}"]  # type: ignore[arg-type]
+    bases = result["bases"]
+    if bases is None:
+        lines.append(f"No linear layout: {result['reason']}")
+    else:
+        for name in result["in_dims"]:  # type: ignore[attr-defined]
+            text = ", ".join("[" + ", ".join(map(str, b)) + "]"
+                             for b in bases[name])  # type: ignore[index]
+            lines.append(f"{name}: [{text}]")
+    if result["note"]:
+        lines.append(f"Note: {result['note']}")
+    return "\n".join(lines) + "\n"

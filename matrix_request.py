@@ -1,0 +1,121 @@
+"""Any question to the calculator as one record, and the one door that answers it.
+
+A `Request` names a mode and what the mode needs (architecture, instruction, matrix,
+modifiers, wave, the query's numbers, mode options); `answer(request)` checks it and
+calls the mode's engine through the table `ENGINES`, returning the engine's typed answer.
+Front ends (the command line, `--batch`, a server) build Requests and give the answers
+to the renderers of `formats/`; nothing computes a fact twice.
+
+Adding a mode is adding an engine entry here (a function Request -> answer, which
+validates through matrix_api and raises CalcError for bad input), a renderer in
+`formats/`, and on the command line a row of cli_modes.MODES plus its option rows.
+"""
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING, Record
+from layouts.core import CalcError
+from layouts.modifiers import Modifiers
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from instructions import Architecture
+    from instructions.model import Instruction
+    from layouts import Operand
+    from matrix_library.typed import Facts, LinearLayoutBases
+
+NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
+
+
+class Request(Record):
+    """One question. `numbers`: (i, j, k, block, register, lane); `options`: the mode's
+    own settings as (name, value) pairs (output format, transpose, ...)."""
+    mode: str
+    arch: Architecture | None = None
+    inst: Instruction | None = None
+    matrix: str | None = None
+    mods: Modifiers = Modifiers()
+    wave: int = 0
+    numbers: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+    options: tuple[tuple[str, object], ...] = ()
+
+    def option(self, name: str, default: object = None) -> object:
+        """The mode option `name`, or `default`."""
+        return next((value for key, value in self.options if key == name), default)
+
+    @property
+    def number(self) -> dict[str, int]:
+        """The numbers by name (i, j, k, block, register, lane)."""
+        return dict(zip(NUMBER_NAMES, self.numbers))
+
+    @property
+    def instruction(self) -> Instruction:
+        if self.inst is None:
+            raise CalcError(f"the {self.mode} mode needs an instruction")
+        return self.inst
+
+
+def _architecture(request: Request) -> Architecture:
+    if request.arch is None:
+        raise CalcError(f"the {request.mode} mode needs an architecture")
+    return request.arch
+
+
+def _operand(request: Request) -> Operand:
+    """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
+    import matrix_api as api  # (matrix_api re-exports this module: imported when called)
+    inst = request.instruction
+    if request.matrix is None:
+        raise CalcError(f"the {request.mode} mode needs a matrix")
+    return api.operand(inst, request.matrix, mods=request.mods, wave=request.wave,
+                       output_calc=bool(request.option("output_calc")))
+
+
+def _detail(request: Request) -> Instruction:
+    """The instruction, with the A/B formats its format modifiers select."""
+    import matrix_api as api
+    inst = request.instruction
+    if inst.format_fields:
+        codes = {field: getattr(request.mods, field) for field in inst.format_fields}
+        return api.with_formats(inst, codes)
+    return inst
+
+
+def _catalog(request: Request) -> list[Facts]:
+    import matrix_api as api
+    filters = request.option("filters") or {}
+    rows = api.catalog(filters, request.wave or None)  # type: ignore[arg-type]
+    arch = request.arch
+    return [row for row in rows if arch is None or row["architecture"] == arch.name]
+
+
+def _code(request: Request) -> Operand | None:
+    """--emit: the operand written (checked), or None for a whole-instruction example."""
+    return None if request.matrix is None else _operand(request)
+
+
+def _linear(request: Request) -> LinearLayoutBases:
+    import matrix_api as api
+    return api.linear_layout(request.instruction, str(request.matrix), mods=request.mods,
+                             wave=request.wave)
+
+
+ENGINES: dict[str, Callable[[Request], object]] = {
+    "list": _architecture,
+    "detail": _detail,
+    "query": _operand,
+    "catalog": _catalog,
+    "linear": _linear,
+    "emit": _code,
+}
+
+
+def answer(request: Request) -> object:
+    """The engine's answer to `request` (CalcError for a request it cannot answer)."""
+    if not isinstance(request, Request):
+        raise CalcError(f"answer() takes a Request, not {request!r}")
+    engine = ENGINES.get(request.mode) if isinstance(request.mode, str) else None
+    if engine is None:
+        raise CalcError(f"unknown mode {request.mode!r}; the modes are "
+                        + ", ".join(ENGINES))
+    return engine(request)
