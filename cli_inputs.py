@@ -8,12 +8,13 @@ from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TypeVar
+    from typing import ParamSpec, TypeVar
 
     from instructions import Architecture
     from instructions.model import Instruction
 
     Result = TypeVar("Result")
+    Params = ParamSpec("Params")
 
 LEGACY_FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--asciidoc"))
 
@@ -71,7 +72,8 @@ def legacy_format(args: Args) -> str:
     return chosen[0] if chosen else "grid"
 
 
-def checked(function: Callable[..., Result], *values: object, **named: object) -> Result:
+def checked(function: Callable[Params, Result], *values: Params.args,
+            **named: Params.kwargs) -> Result:
     """function(*values, **named), its CalcErrors naming the option at fault."""
     from layouts.core import CalcError
     try:

@@ -13,7 +13,24 @@ from __future__ import annotations
 from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict
+
+    from cli_options import Args
+    from instructions.model import Instruction
+    from matrix_api import ModifierValues
+
+    class PlanOptions(TypedDict):
+        """The keyword arguments of matrix_api.lds_plan / lds_search."""
+        tile: object
+        order: str
+        pad: int
+        swizzle: object
+        base: int
+        load: str | None
+        k_steps: int
+        model: str | None
+        mods: ModifierValues
+        wave: int | None
 
 ABSENT = ""  # the third field of an LDS_OPTIONS row (cli_options gives every value option
 # its own default: not given; None is given without a value)
@@ -63,7 +80,7 @@ _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "
                 ("D", "-D"))
 
 
-def wanted(args: Any) -> bool:
+def wanted(args: Args) -> bool:
     """Whether the command line (cli_options.Args) asks for an LDS plan (any LDS option
     given)."""
     return any(args.given(dest) for dest, _, _ in LDS_OPTIONS) \
@@ -75,15 +92,15 @@ def _fail(message: str) -> Exception:
     return CalcError(message)
 
 
-def _value(args: Any, dest: str) -> str | None:
+def _value(args: Args, dest: str) -> str | None:
     """The option's text, or None when not given; CalcError when given without one."""
     spelling = next(s[0] for d, s, _ in LDS_OPTIONS if d == dest)
     if args.given(dest) and args.text(dest) is None:
         raise _fail(f"the {spelling} option needs a value ({LDS_METAVARS[dest]})")
-    return args.text(dest)  # type: ignore[no-any-return]
+    return args.text(dest)
 
 
-def _whole(args: Any, dest: str, default: int) -> int:
+def _whole(args: Args, dest: str, default: int) -> int:
     """A whole-number option (cli_options.number: digits only, bounded by LDS_LIMITS)."""
     if _value(args, dest) is None:
         return default
@@ -91,7 +108,7 @@ def _whole(args: Any, dest: str, default: int) -> int:
     return number(args, dest)
 
 
-def _matrix(args: Any) -> str:
+def _matrix(args: Args) -> str:
     chosen = [m for m, _ in _MATRICES if getattr(args, m, False)]
     if len(chosen) != 1:
         allowed = ", ".join(flag for _, flag in _MATRICES)
@@ -99,7 +116,7 @@ def _matrix(args: Any) -> str:
     return chosen[0]
 
 
-def _checked(args: Any) -> None:
+def _checked(args: Args) -> None:
     if _value(args, "lds_tile") is None:
         given = [s[0] for d, s, _ in LDS_OPTIONS if args.given(d)]
         given += ["--lds-search"] * bool(getattr(args, "lds_search", False))
@@ -114,7 +131,7 @@ def _checked(args: Any) -> None:
                     "tile described)")
 
 
-def _mods(args: Any, inst: Any) -> dict[str, int]:
+def _mods(args: Args, inst: Instruction) -> dict[str, int]:
     """The format-selecting modifiers (CBSZ/BLGP on CDNA4's f8f6f4 instructions,
     matrix_a_fmt/matrix_b_fmt on gfx1250's: codes, or names as the option table reads
     them), which set the element width; the others do not change what is loaded."""
@@ -128,7 +145,7 @@ _OPTION_OF = {"tile": "--lds-tile", "order": "--lds-order", "pad": "--lds-pad",
               "k_steps": "--k-steps", "model": "--lds-model"}
 
 
-def run_lds(args: Any, inst: Any, wave: int) -> str:
+def run_lds(args: Args, inst: Instruction, wave: int) -> str:
     """The output of a command line with --lds-tile: the plan (text, --json, --format
     svg/html), the search (--lds-search) or the load code (--emit hip); an error names
     the option at fault."""
@@ -142,7 +159,7 @@ def run_lds(args: Any, inst: Any, wave: int) -> str:
         raise
 
 
-def _plan_options(args: Any, inst: Any, wave: int) -> dict[str, Any]:
+def _plan_options(args: Args, inst: Instruction, wave: int) -> PlanOptions:
     """The keyword arguments of matrix_api.lds_plan / lds_search from the options."""
     order = _value(args, "lds_order") or "k"
     if order not in ("k", "mn"):
@@ -154,7 +171,7 @@ def _plan_options(args: Any, inst: Any, wave: int) -> dict[str, Any]:
             "mods": _mods(args, inst), "wave": wave}
 
 
-def _run(args: Any, inst: Any, wave: int) -> str:
+def _run(args: Args, inst: Instruction, wave: int) -> str:
     import matrix_api
     from formats import lds as render
     _checked(args)
@@ -190,6 +207,6 @@ def _run(args: Any, inst: Any, wave: int) -> str:
     return render.text(plan)
 
 
-def _dump(mode: str, fields: dict[str, Any]) -> str:
+def _dump(mode: str, fields: dict[str, object]) -> str:
     from formats.json_output import dump
     return dump(mode, **fields)

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from cli_options import Args
+    from instructions import Architecture
+    from instructions.model import Instruction
+    from matrix_conversion import Conversion
 
 USAGE = "--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B)"
 # Options of other modes that have no meaning here.
@@ -23,7 +26,7 @@ OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-
                ("D", "-D"), ("K", "-k"))
 
 
-def _side(arch: Any, text: str, what: str) -> tuple[Any, str]:
+def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
     import matrix_api as mc
     if not isinstance(text, str) or text.count(":") != 1:
         raise mc.CalcError(f"{USAGE}; got {text!r} as {what}")
@@ -31,19 +34,19 @@ def _side(arch: Any, text: str, what: str) -> tuple[Any, str]:
     return mc.find_instruction(arch, name), matrix.upper()
 
 
-def _modifiers(args: Any) -> dict[str, int]:
+def _modifiers(args: Args) -> dict[str, int]:
     """The modifier values given on the command line (numbers, or names: the option
     table's reading, cli_modes.modifiers_of)."""
     from cli_modes import modifiers_of
     return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 
-def _wave(args: Any) -> int | None:
+def _wave(args: Args) -> int | None:
     from cli_options import number
     return number(args, "wavefront") or None
 
 
-def conversion_of(args: Any) -> Any:
+def conversion_of(args: Args) -> Conversion:
     """The Conversion a command line asks for (CalcError naming the bad value)."""
     import matrix_api as mc
     for dest, option in OTHER_MODES:
@@ -54,14 +57,17 @@ def conversion_of(args: Any) -> Any:
         raise mc.CalcError("--convert needs the architecture: -a NAME (one of "
                            + ", ".join(a.name.lower() for a in mc.architectures()) + ")")
     arch = mc.find_architecture(given)
-    first, second = args.convert
+    pair = args.convert
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise mc.CalcError(USAGE)
+    first, second = str(pair[0]), str(pair[1])
     src, src_matrix = _side(arch, first, "FROM")
     dst, dst_matrix = _side(arch, second, "TO")
     return mc.conversion(src, src_matrix, dst, dst_matrix, mods=_modifiers(args),
                          wave=_wave(args), transposed=bool(getattr(args, "transpose", False)))
 
 
-def run_convert(args: Any) -> str:
+def run_convert(args: Args) -> str:
     """The output of a --convert command line: text, --json, or --emit hip."""
     import matrix_api as mc
     emit = args.text("emit") or "" if args.given("emit") else None

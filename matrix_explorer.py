@@ -60,7 +60,7 @@ class BadQuery(ValueError):
     """A query the explorer cannot turn into a command line (HTTP 400)."""
 
 
-def modifier_options() -> list[dict[str, Any]]:
+def modifier_options() -> list[dict[str, object]]:
     """Every modifier of the command line: its library name, query name (the long option
     without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
     flag. Read from the command line's option table (the one place to port)."""
@@ -111,7 +111,7 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
     """The command line of one /api query (without the program name). `kind`: json,
     text, svg or hip. Empty values count as absent; unknown names are refused."""
     query = {key: value for key, value in query.items() if value != ""}
-    mods = {m["key"]: m for m in modifier_options()}
+    mods = {str(m["key"]): m for m in modifier_options()}
     converting = query.get("mode") == "convert" if kind in ("json", "text") \
         else kind == "hip" and "convert" in query
     allowed = _allowed(kind, mods, converting)
@@ -142,7 +142,7 @@ def _flag(query: Mapping[str, str], key: str) -> bool:
     raise BadQuery(f"{key}= is a flag: 1 or 0, not {_shown_value(value)}")
 
 
-def _modifier_words(spec: Mapping[str, Any], key: str, value: str) -> list[str]:
+def _modifier_words(spec: Mapping[str, object], key: str, value: str) -> list[str]:
     option = str(spec["option"])
     if spec["flag"]:
         return [option] if _flag({key: value}, key) else []
@@ -299,7 +299,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, format: str, *args: Any) -> None:
+        def log_message(self, format: str, *args: object) -> None:
             pass  # quiet: standard output is the URL, standard error the errors
 
     class Server(ThreadingHTTPServer):
@@ -307,7 +307,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         request_queue_size = 256  # many requests at once wait instead of being refused
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
 
-        def handle_error(self, _request: Any, _client_address: Any) -> None:
+        def handle_error(self, _request: object, _client_address: object) -> None:
             import sys
 
             import matrix_cli
