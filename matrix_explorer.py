@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from http.server import ThreadingHTTPServer
     from pathlib import Path
-    from typing import Any
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
