@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import sys
 
-from cli_options import ArgumentError, BatchFailed, parse_args, program_name
+from amd_matrix_calculator.cli_options import ArgumentError, BatchFailed, parse_args, program_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from cli_options import Args
+    from amd_matrix_calculator.cli_options import Args
 
 MARKER = "#---"
 

@@ -8,15 +8,15 @@ without a space after it.
 """
 from __future__ import annotations
 
-from cli_options import OPTIONS, ArgumentError, shown, spellings
+from amd_matrix_calculator.cli_options import OPTIONS, ArgumentError, shown, spellings
 
 INSTALLED_NAME = "matrix-calculator"
 
 
 def _values() -> dict[str, list[str]]:
     """{dest: the words completion offers after the option} for every value option but -i."""
-    from formats.documents import NAMES
-    from instructions import ARCHITECTURES
+    from amd_matrix_calculator.formats.documents import NAMES
+    from amd_matrix_calculator.instructions import ARCHITECTURES
     arch_words = [w for a in ARCHITECTURES for w in (a.name.lower(),) + tuple(a.aliases)]
     dynamic = {"arch": arch_words + ["all"], "format": list(NAMES)}
     values = {}
@@ -32,7 +32,7 @@ def _values() -> dict[str, list[str]]:
 
 
 def _arches() -> dict[str, tuple[tuple[str, ...], list[str]]]:
-    from instructions import ARCHITECTURES
+    from amd_matrix_calculator.instructions import ARCHITECTURES
     return {a.name.lower(): (tuple(a.aliases), [i.mnemonic for i in a.instructions])
             for a in ARCHITECTURES}
 

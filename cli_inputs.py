@@ -3,15 +3,15 @@ and instruction named, one-of choices, the output options, and library errors na
 the option at fault."""
 from __future__ import annotations
 
-from cli_options import ABSENT, Args, ArgumentError, did_you_mean, shown
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.cli_options import ABSENT, Args, ArgumentError, did_you_mean, shown
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import ParamSpec, TypeVar
 
-    from instructions import Architecture
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions import Architecture
+    from amd_matrix_calculator.instructions.model import Instruction
 
     Result = TypeVar("Result")
     Params = ParamSpec("Params")
@@ -24,7 +24,7 @@ def _on(args: Args, dest: str) -> bool:
 
 
 def architecture(args: Args) -> Architecture:
-    from instructions import ARCHITECTURES, find_architecture
+    from amd_matrix_calculator.instructions import ARCHITECTURES, find_architecture
     names = ", ".join(a.name.lower() for a in ARCHITECTURES)
     value = args.text("architecture")
     if value is None:
@@ -39,7 +39,7 @@ def architecture(args: Args) -> Architecture:
 
 
 def instruction(arch: Architecture, value: str | None) -> Instruction:
-    from instructions import ARCHITECTURES
+    from amd_matrix_calculator.instructions import ARCHITECTURES
     if value is None:
         raise ArgumentError("the -i/--instruction option needs a value: an instruction of "
                             f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
@@ -75,7 +75,7 @@ def legacy_format(args: Args) -> str:
 def checked(function: Callable[Params, Result], *values: Params.args,
             **named: Params.kwargs) -> Result:
     """function(*values, **named), its CalcErrors naming the option at fault."""
-    from layouts.core import CalcError
+    from amd_matrix_calculator.layouts.core import CalcError
     try:
         return function(*values, **named)
     except CalcError as exc:
@@ -91,7 +91,7 @@ ARGUMENT_OPTIONS = {"i": "-I", "j": "-J", "k": "-K", "block": "-b", "register": 
 
 
 def _format_names() -> tuple[str, ...]:
-    from formats.documents import NAMES
+    from amd_matrix_calculator.formats.documents import NAMES
     return NAMES
 
 
@@ -114,7 +114,7 @@ def output_options(args: Args) -> None:
     if args.given("color_by") and args.text("color_by") is None:
         raise ArgumentError("the --color-by option needs a value: lane, register, block, "
                             "row or k")
-    from formats import COLOR_KEYS, PICTURES
+    from amd_matrix_calculator.formats import COLOR_KEYS, PICTURES
     color = args.text("color_by")
     if color is not None and color.lower() not in COLOR_KEYS:
         raise ArgumentError(f"--color-by takes {', '.join(COLOR_KEYS)}, not {shown(color)}")

@@ -9,8 +9,8 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 """
 from __future__ import annotations
 
-import matrix_request
-from cli_inputs import (
+from amd_matrix_calculator import matrix_request
+from amd_matrix_calculator.cli_inputs import (
     LEGACY_FORMATS,
     _on,
     architecture,
@@ -20,7 +20,7 @@ from cli_inputs import (
     one_of,
     output_options,
 )
-from cli_options import (
+from amd_matrix_calculator.cli_options import (
     BY_DEST,
     MODIFIERS,
     NUMBERS,
@@ -32,17 +32,17 @@ from cli_options import (
     program_name,
     shown,
 )
-from instructions.record import TYPE_CHECKING, Record
-from layouts.modifiers import Modifiers
-from matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
-from matrix_cli_lds import wanted as lds_wanted
-from matrix_request import Request
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts.modifiers import Modifiers
+from amd_matrix_calculator.matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
+from amd_matrix_calculator.matrix_cli_lds import wanted as lds_wanted
+from amd_matrix_calculator.matrix_request import Request
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from instructions import Architecture
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions import Architecture
+    from amd_matrix_calculator.instructions.model import Instruction
 
 
 QUERY_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
@@ -71,7 +71,7 @@ def _is_all(args: Args) -> bool:
 
 def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
     """A Request for `mode` on -a/-i with its wave size (checked by the library)."""
-    import matrix_api
+    from amd_matrix_calculator import matrix_api
     arch = architecture(args)
     inst = instruction(arch, args.text("instruction"))
     wave = checked(matrix_api.wave_size, inst, number(args, "wavefront"))
@@ -100,7 +100,7 @@ def _version_request(args: Args) -> Request:
 
 def _version(request: Request, args: Args) -> str:
     if _on(args, "json"):
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return json_output.version(__version__)
     return f"{program_name()} {__version__}\n"
 
@@ -112,16 +112,16 @@ def _simple(text: Callable[[Args], str]) -> Callable[[Request, Args], str]:
 
 
 def _architectures(args: Args) -> str:
-    from formats import listing
+    from amd_matrix_calculator.formats import listing
     if _on(args, "json"):
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
 def _completion(args: Args) -> str:
-    from cli_complete import completion
+    from amd_matrix_calculator.cli_complete import completion
     return completion(args.text("completion"))
 
 
@@ -129,14 +129,14 @@ def _schema(args: Args) -> str:
     """The JSON Schema shipped inside the formats package."""
     from pathlib import Path
 
-    import formats
+    from amd_matrix_calculator import formats
     return (Path(formats.__file__).resolve().parent / "output.schema.json").read_text(
         encoding="utf-8")
 
 
 def _catalog_request(args: Args) -> Request:
-    import matrix_api
-    from formats import catalog as table
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.formats import catalog as table
     filters = checked(matrix_api.parse_filters, list(args.__dict__["filter"]))
     table.check_filters(filters)
     arch = None if args.text("architecture") is None and not args.given("architecture") \
@@ -149,10 +149,10 @@ def _catalog_request(args: Args) -> Request:
 
 
 def _catalog(request: Request, args: Args) -> str:
-    from formats import catalog as table
+    from amd_matrix_calculator.formats import catalog as table
     rows = checked(matrix_request.answer, request)
     if _on(args, "json"):
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return json_output.catalog(rows, request.option("filters"),  # type: ignore[arg-type]
                                    request.wave or None, request.arch and request.arch.name)
     fmt = args.text("format") or legacy_format(args)
@@ -164,10 +164,10 @@ def _list_request(args: Args) -> Request:
 
 
 def _list(request: Request, args: Args) -> str:
-    from formats import listing
+    from amd_matrix_calculator.formats import listing
     arch: Architecture = matrix_request.answer(request)  # type: ignore[assignment]
     if _on(args, "json"):
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return json_output.listing(arch)
     return listing.listing(arch)
 
@@ -182,11 +182,11 @@ def _detail_request(args: Args) -> Request:
 
 
 def _detail(request: Request, args: Args) -> str:
-    from formats import listing
-    from formats.detail import detail
+    from amd_matrix_calculator.formats import listing
+    from amd_matrix_calculator.formats.detail import detail
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return json_output.detail(inst)
     text = listing.header(inst) + detail(inst)
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
@@ -227,9 +227,9 @@ def _code_request(args: Args) -> Request:
 
 
 def _linear(request: Request, args: Args) -> str:
-    from formats import listing
+    from amd_matrix_calculator.formats import listing
     if _on(args, "json"):  # (the schema's document: with the modifiers)
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return checked(json_output.linear_layout, request.instruction, str(request.matrix),
                        request.mods, request.wave)
     result = checked(matrix_request.answer, request)
@@ -238,7 +238,7 @@ def _linear(request: Request, args: Args) -> str:
 
 
 def _emit(request: Request, args: Args) -> str:
-    from formats import hip
+    from amd_matrix_calculator.formats import hip
     checked(matrix_request.answer, request)
     prefix = request.option("prefix")
     words = args.__dict__.get("words")  # the command line as given (matrix_cli.respond)
@@ -276,17 +276,17 @@ def _query_request(args: Args) -> Request:
 
 
 def _query(request: Request, args: Args) -> str:
-    from formats import listing, queries
+    from amd_matrix_calculator.formats import listing, queries
     inst, matrix, mods, wave = request.instruction, str(request.matrix), request.mods, \
         request.wave
     mode, fmt = str(request.option("query")), request.option("format")
     output_calc = bool(request.option("output_calc"))
     if _on(args, "json"):
-        from formats import json_output
+        from amd_matrix_calculator.formats import json_output
         return checked(json_output.query, inst, matrix, mods, wave, mode, request.number,
                        output_calc)
     if fmt is not None:
-        from formats import PICTURES, documents
+        from amd_matrix_calculator.formats import PICTURES, documents
         color = request.option("color_by") if fmt in PICTURES else None
         query = documents.Query(inst, matrix, mods, wave, mode,
                                 bool(request.option("transpose")),
@@ -313,14 +313,14 @@ def _lds_request(args: Args) -> Request:
 
 
 def _lds(request: Request, args: Args) -> str:
-    from matrix_cli_lds import run_lds
+    from amd_matrix_calculator.matrix_cli_lds import run_lds
     return run_lds(args, request.instruction, request.wave)
 
 
 def _convert(request: Request, args: Args) -> str:
     """--convert FROM TO (issue 20): matrix_convert reads the pair, -a, the modifiers, -w,
     --transpose, -o, --json and --emit hip."""
-    from matrix_convert import run_convert
+    from amd_matrix_calculator.matrix_convert import run_convert
     return run_convert(args)
 
 
@@ -339,7 +339,7 @@ def _batch_request(args: Args) -> Request:
 
 
 def _batch(request: Request, args: Args) -> str:
-    from cli_batch import run_batch
+    from amd_matrix_calculator.cli_batch import run_batch
     return run_batch(str(request.option("file")), _on(args, "json"), respond)
 
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 import os
 import sys
 
-from instructions.modifiers import GROUPS as MODIFIER_GROUPS
-from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from instructions.modifiers import ModifierSpec
-from instructions.record import TYPE_CHECKING, Record
-from matrix_cli_lds import (
+from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from amd_matrix_calculator.instructions.modifiers import ModifierSpec
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.matrix_cli_lds import (
     LDS_FLAGS,
     LDS_GROUP,
     LDS_HELP,

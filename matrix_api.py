@@ -20,16 +20,23 @@ matrix_library.typed) are loaded on first use, so point queries do not import ty
 """
 from __future__ import annotations
 
-from instructions import Architecture
-from instructions.model import Instruction
-from instructions.record import TYPE_CHECKING
-from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
-from layouts import MATRICES as MATRICES
-from layouts import Modifiers
-from layouts.core import CalcError
-from layouts.core import Place as Place  # (Location.place)
-from matrix_library.catalog import FILTERS, catalog, check_filters, parse_filters
-from matrix_library.checks import (
+from amd_matrix_calculator.instructions import Architecture
+from amd_matrix_calculator.instructions.model import Instruction
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.layouts import (
+    COORDINATES as COORDINATES,  # (which of i, j, k index each matrix)
+)
+from amd_matrix_calculator.layouts import MATRICES as MATRICES
+from amd_matrix_calculator.layouts import Modifiers
+from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.core import Place as Place  # (Location.place)
+from amd_matrix_calculator.matrix_library.catalog import (
+    FILTERS,
+    catalog,
+    check_filters,
+    parse_filters,
+)
+from amd_matrix_calculator.matrix_library.checks import (
     architecture_of,
     element_of,
     element_text,
@@ -42,9 +49,14 @@ from matrix_library.checks import (
     wave_size,
     with_formats,
 )
-from matrix_library.checks import architectures as architectures
-from matrix_library.facts import facts, formulas, linear_layout, supported_modifiers
-from matrix_library.queries import (
+from amd_matrix_calculator.matrix_library.checks import architectures as architectures
+from amd_matrix_calculator.matrix_library.facts import (
+    facts,
+    formulas,
+    linear_layout,
+    supported_modifiers,
+)
+from amd_matrix_calculator.matrix_library.queries import (
     calculation,
     calculations_at,
     elements_at,
@@ -56,41 +68,48 @@ from matrix_library.queries import (
     slot_grid,
     slots,
 )
-from matrix_library.records import Calculation, Element, Entry, Location, Product, Slot
+from amd_matrix_calculator.matrix_library.records import (
+    Calculation,
+    Element,
+    Entry,
+    Location,
+    Product,
+    Slot,
+)
 
 if TYPE_CHECKING:
-    from layouts import Operand
-    from layouts import check_modifiers as check_modifiers
-    from layouts import formula_sections as formula_sections
-    from layouts.cdna import ABShape as ABShape
-    from layouts.cdna import CDShape as CDShape
-    from layouts.cdna import sparse_lane_k as sparse_lane_k
-    from layouts.core import BIT as BIT
-    from layouts.core import BLOCK as BLOCK
-    from layouts.core import COL as COL
-    from layouts.core import COPY as COPY
-    from layouts.core import LANE as LANE
-    from layouts.core import ROW as ROW
-    from layouts.family import family_of as family_of
-    from layouts.formulas import Lines as Lines
-    from layouts.formulas import Section as Section
-    from layouts.formulas import Text as Text
-    from layouts.fragment import Digit as Digit
-    from layouts.fragment import Fragment as Fragment
-    from layouts.fragment import bit_of as bit_of
-    from layouts.fragment import digit_value as digit_value
-    from layouts.fragment import fragment as fragment
-    from layouts.gfx1250 import FORMATS as FORMATS
-    from layouts.gfx1250 import neg_masks as neg_masks
-    from layouts.gfx1250_facts import latencies as latencies
-    from layouts.gfx1250_facts import provenance as provenance
-    from layouts.lds import LANE_MAPS as LANE_MAPS
-    from layouts.lds import LoadPlan as LoadPlan
-    from layouts.lds import alignment as alignment
-    from layouts.rdna import index_bits_per_lane as index_bits_per_lane
-    from matrix_conversion import Conversion
-    from matrix_library.checks import ModifierValues as ModifierValues
-    from matrix_library.typed import (
+    from amd_matrix_calculator.layouts import Operand
+    from amd_matrix_calculator.layouts import check_modifiers as check_modifiers
+    from amd_matrix_calculator.layouts import formula_sections as formula_sections
+    from amd_matrix_calculator.layouts.cdna import ABShape as ABShape
+    from amd_matrix_calculator.layouts.cdna import CDShape as CDShape
+    from amd_matrix_calculator.layouts.cdna import sparse_lane_k as sparse_lane_k
+    from amd_matrix_calculator.layouts.core import BIT as BIT
+    from amd_matrix_calculator.layouts.core import BLOCK as BLOCK
+    from amd_matrix_calculator.layouts.core import COL as COL
+    from amd_matrix_calculator.layouts.core import COPY as COPY
+    from amd_matrix_calculator.layouts.core import LANE as LANE
+    from amd_matrix_calculator.layouts.core import ROW as ROW
+    from amd_matrix_calculator.layouts.family import family_of as family_of
+    from amd_matrix_calculator.layouts.formulas import Lines as Lines
+    from amd_matrix_calculator.layouts.formulas import Section as Section
+    from amd_matrix_calculator.layouts.formulas import Text as Text
+    from amd_matrix_calculator.layouts.fragment import Digit as Digit
+    from amd_matrix_calculator.layouts.fragment import Fragment as Fragment
+    from amd_matrix_calculator.layouts.fragment import bit_of as bit_of
+    from amd_matrix_calculator.layouts.fragment import digit_value as digit_value
+    from amd_matrix_calculator.layouts.fragment import fragment as fragment
+    from amd_matrix_calculator.layouts.gfx1250 import FORMATS as FORMATS
+    from amd_matrix_calculator.layouts.gfx1250 import neg_masks as neg_masks
+    from amd_matrix_calculator.layouts.gfx1250_facts import latencies as latencies
+    from amd_matrix_calculator.layouts.gfx1250_facts import provenance as provenance
+    from amd_matrix_calculator.layouts.lds import LANE_MAPS as LANE_MAPS
+    from amd_matrix_calculator.layouts.lds import LoadPlan as LoadPlan
+    from amd_matrix_calculator.layouts.lds import alignment as alignment
+    from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_library.checks import ModifierValues as ModifierValues
+    from amd_matrix_calculator.matrix_library.typed import (
         Facts,
         Formula,
         LayoutRow,
@@ -115,6 +134,8 @@ _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", 
 # emitter, the family traits, the formula texts' shapes...): formats/ reads layouts/ only
 # through this door. Not part of the documented API; each is loaded on first use, from
 # the module named here (point queries load only what they read).
+# The package prefix of the product's modules ("amd_matrix_calculator.", issue 23).
+_PACKAGE = __name__[: -len("matrix_api")]
 _ENGINE = {
     "check_modifiers": "layouts", "formula_sections": "layouts",
     "ABShape": "layouts.cdna", "CDShape": "layouts.cdna", "sparse_lane_k": "layouts.cdna",
@@ -134,10 +155,10 @@ def __getattr__(name: str) -> object:
     """The typed dictionaries (they import typing_extensions) and the engine's pieces of
     _ENGINE, loaded on first use."""
     if name in _TYPED:
-        from matrix_library import typed
+        from amd_matrix_calculator.matrix_library import typed
         return getattr(typed, name)
     if name in _ENGINE:
-        found: object = getattr(__import__(_ENGINE[name], fromlist=["_"]), name)
+        found: object = getattr(__import__(_PACKAGE + _ENGINE[name], fromlist=["_"]), name)
         globals()[name] = found
         return found
     raise AttributeError(f"module 'matrix_api' has no attribute {name!r}")
@@ -147,11 +168,11 @@ def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers()
                    wave: int = 64) -> Operand:
     """The engine's operand as is (no checks: for renderers that ask about operands they
     know to exist; `operand` is the checked one)."""
-    from layouts import operand as made
+    from amd_matrix_calculator.layouts import operand as made
     return made(inst, matrix, mods, wave)
 
 
-from matrix_api_lds import LdsPlan, LdsSearch, lds_plan, lds_search  # noqa: E402  (issue 24)
+from amd_matrix_calculator.matrix_api_lds import LdsPlan, LdsSearch, lds_plan, lds_search  # noqa: E402  (issue 24)
 
 __all__ += ["LdsPlan", "LdsSearch", "lds_plan", "lds_search"]
 
@@ -163,7 +184,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                advice: bool = True, route: str | None = None) -> Conversion:
     """The plan moving `src_matrix` (C or D) of `src_inst` into `dst_matrix` (A or B) of
     `dst_inst` (issue 20; matrix_conversion.conversion, loaded on first use)."""
-    from matrix_conversion import conversion as plan
+    from amd_matrix_calculator.matrix_conversion import conversion as plan
     return plan(src_inst, src_matrix, dst_inst, dst_matrix, mods=mods, src_mods=src_mods,
                 dst_mods=dst_mods, wave=wave, transposed=transposed, advice=advice,
                 route=route)
@@ -171,4 +192,6 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
 
 __all__.append("conversion")
 
-__all__ += ["Request", "answer"]; from matrix_request import Request, answer  # noqa: E402, E702, I001
+from amd_matrix_calculator.matrix_request import Request, answer  # noqa: E402
+
+__all__ += ["Request", "answer"]

@@ -12,18 +12,18 @@ lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.l
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
-from layouts.core import CalcError
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts.core import CalcError
 
 if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
     # matrix_api, which re-exports this module, is imported where it is used)
     from collections.abc import Callable
 
-    import matrix_api as _api
-    from instructions.lds import LdsFacts, Load, PhaseModel
-    from instructions.model import Instruction
-    from layouts.lds import LoadPlan, Plan, Tile
-    from matrix_library.checks import ModifierValues
+    from amd_matrix_calculator import matrix_api as _api
+    from amd_matrix_calculator.instructions.lds import LdsFacts, Load, PhaseModel
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.layouts.lds import LoadPlan, Plan, Tile
+    from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
 __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "lds_plan",
            "lds_search", "parse_swizzle", "parse_tile"]
@@ -139,8 +139,8 @@ def parse_swizzle(value: object) -> tuple[int, int, int] | None:
 
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
-    import matrix_api as _api
-    from instructions.lds import lds_facts
+    from amd_matrix_calculator import matrix_api as _api
+    from amd_matrix_calculator.instructions.lds import lds_facts
     facts = lds_facts(_api.architecture_of(inst).name)
     if facts is None:  # (every architecture has a row; a new one needs its own)
         raise CalcError(f"no LDS facts are recorded for {inst.arch}")
@@ -167,19 +167,19 @@ def _load(facts: LdsFacts, name: str | None) -> Load | None:
 
 
 def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) -> Tile:
-    from layouts.lds import Tile
+    from amd_matrix_calculator.layouts.lds import Tile
     rows, cols = parse_tile(tile)
     if order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
                         f"not {order!r}", "order")
-    from matrix_library.checks import whole
+    from amd_matrix_calculator.matrix_library.checks import whole
     padding = whole("pad", pad, "pad")
     start = whole("base", base, "base")
     return Tile(rows, cols, order, padding, parse_swizzle(swizzle), start)
 
 
 def _steps(k_steps: object) -> int:
-    from matrix_library.checks import whole
+    from amd_matrix_calculator.matrix_library.checks import whole
     steps = whole("k_steps", k_steps, "k_steps")
     if not 1 <= steps <= 64:
         raise CalcError(f"k_steps takes 1 to 64, not {k_steps!r}", "k_steps")
@@ -198,8 +198,8 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     max_phase), starting at byte `base`, with load instruction `load` (None: the widest
     that delivers the fragment), under phase model `model` (None: the architecture's
     default)."""
-    import matrix_api as _api
-    from layouts.lds import plan
+    from amd_matrix_calculator import matrix_api as _api
+    from amd_matrix_calculator.layouts.lds import plan
     operand = _api.operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
     chosen = _model(facts, model)
@@ -209,7 +209,7 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
 
 
 def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
-    from matrix_library.records import named
+    from amd_matrix_calculator.matrix_library.records import named
     new = tuple.__new__  # (records built directly: a plan has many)
     slots = tuple([new(LdsSlot, (lane, register, bits, address, bit,
                                  named(matrix, *element), step, load, where))
@@ -246,8 +246,8 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     load instructions, then fewest cycles); with the plan as given (pad, swizzle) and
     what Triton's and CK's formulas pick for this tile. `load` fixes the load
     instruction (None: the widest each setting allows)."""
-    import matrix_api as _api
-    from layouts.lds import Fragment, ck_swizzle, plan, triton_swizzle
+    from amd_matrix_calculator import matrix_api as _api
+    from amd_matrix_calculator.layouts.lds import Fragment, ck_swizzle, plan, triton_swizzle
     operand = _api.operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
     chosen = _model(facts, model)

@@ -9,7 +9,7 @@ Command-line compatible with AMD's Matrix Instruction Calculator; run with -h fo
 import sys
 
 try:
-    from matrix_cli import (  # noqa: F401
+    from amd_matrix_calculator.matrix_cli import (  # noqa: F401
         OPTIONS,
         __version__,
         build_parser,

@@ -9,7 +9,7 @@ import gc
 import os
 import sys
 
-from cli_options import (
+from amd_matrix_calculator.cli_options import (
     MODIFIERS,
     OPTIONS,
     Args,
@@ -22,8 +22,8 @@ from cli_options import (
     spellings,
     with_hint,
 )
-from cli_options import build_parser as _build_parser
-from cli_options import parse_args as _parse_args
+from amd_matrix_calculator.cli_options import build_parser as _build_parser
+from amd_matrix_calculator.cli_options import parse_args as _parse_args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
@@ -48,7 +48,7 @@ EXAMPLES = (
 
 
 def _epilog() -> str:
-    from formats.listing import architecture_lines
+    from amd_matrix_calculator.formats.listing import architecture_lines
     prog = program_name()
     lines = ["architectures (-a takes the name or an alias, any case):"]
     lines += architecture_lines()
@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = sys.argv[1:] if argv is None else list(argv)
         if "--serve" in words:  # issue 21: the explorer, a front end of its own
-            from matrix_explorer import serve
+            from amd_matrix_calculator.matrix_explorer import serve
             return serve(words)
         try:
             status, text = respond(words)
@@ -131,7 +131,7 @@ def answer(words: Sequence[str]) -> str:
 
 def run(args: Args) -> str:
     """The whole output of one parsed command line (cli_modes.respond)."""
-    from cli_modes import respond
+    from amd_matrix_calculator.cli_modes import respond
     return respond(args)
 
 

@@ -10,14 +10,14 @@ Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import TypedDict
 
-    from cli_options import Args
-    from instructions.model import Instruction
-    from matrix_api import ModifierValues
+    from amd_matrix_calculator.cli_options import Args
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import ModifierValues
 
     class PlanOptions(TypedDict):
         """The keyword arguments of matrix_api.lds_plan / lds_search."""
@@ -88,7 +88,7 @@ def wanted(args: Args) -> bool:
 
 
 def _fail(message: str) -> Exception:
-    from layouts.core import CalcError
+    from amd_matrix_calculator.layouts.core import CalcError
     return CalcError(message)
 
 
@@ -104,7 +104,7 @@ def _whole(args: Args, dest: str, default: int) -> int:
     """A whole-number option (cli_options.number: digits only, bounded by LDS_LIMITS)."""
     if _value(args, dest) is None:
         return default
-    from cli_options import number
+    from amd_matrix_calculator.cli_options import number
     return number(args, dest)
 
 
@@ -135,7 +135,7 @@ def _mods(args: Args, inst: Instruction) -> dict[str, int]:
     """The format-selecting modifiers (CBSZ/BLGP on CDNA4's f8f6f4 instructions,
     matrix_a_fmt/matrix_b_fmt on gfx1250's: codes, or names as the option table reads
     them), which set the element width; the others do not change what is loaded."""
-    from cli_options import number  # (fp4 -> 4; a bad name: its error)
+    from amd_matrix_calculator.cli_options import number  # (fp4 -> 4; a bad name: its error)
     return {name: number(args, name) for name in getattr(inst, "format_fields", ())}
 
 
@@ -149,7 +149,7 @@ def run_lds(args: Args, inst: Instruction, wave: int) -> str:
     """The output of a command line with --lds-tile: the plan (text, --json, --format
     svg/html), the search (--lds-search) or the load code (--emit hip); an error names
     the option at fault."""
-    from layouts.core import CalcError
+    from amd_matrix_calculator.layouts.core import CalcError
     try:
         return _run(args, inst, wave)
     except CalcError as error:
@@ -172,8 +172,8 @@ def _plan_options(args: Args, inst: Instruction, wave: int) -> PlanOptions:
 
 
 def _run(args: Args, inst: Instruction, wave: int) -> str:
-    import matrix_api
-    from formats import lds as render
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.formats import lds as render
     _checked(args)
     matrix = _matrix(args)
     options = _plan_options(args, inst, wave)
@@ -184,7 +184,7 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
     if emit is not None:
         if emit.lower() != "hip":
             raise _fail(f"--emit takes hip, not {emit!r}")
-        from formats.hip_lds import emit_lds
+        from amd_matrix_calculator.formats.hip_lds import emit_lds
         code: str = emit_lds(matrix_api.lds_plan(inst, matrix, **options))
         return code
     if getattr(args, "lds_search", False):
@@ -208,5 +208,5 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
 
 
 def _dump(mode: str, fields: dict[str, object]) -> str:
-    from formats.json_output import dump
+    from amd_matrix_calculator.formats.json_output import dump
     return dump(mode, **fields)

@@ -16,14 +16,14 @@ cheaper plans that swapping a product's operands gives.
 """
 from __future__ import annotations
 
-import matrix_api as _api
-from instructions.record import TYPE_CHECKING, Record
-from layouts.convert import CLASSES, Plan, plan
-from layouts.core import CalcError
+from amd_matrix_calculator import matrix_api as _api
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
+from amd_matrix_calculator.layouts.core import CalcError
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from matrix_api import ModifierValues
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import ModifierValues
 
 __all__ = ["Advice", "Conversion", "ConversionMove", "SourceSlot", "Step", "conversion"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from cli_options import Args
-    from instructions import Architecture
-    from instructions.model import Instruction
-    from matrix_conversion import Conversion
+    from amd_matrix_calculator.cli_options import Args
+    from amd_matrix_calculator.instructions import Architecture
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_conversion import Conversion
 
 USAGE = "--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B)"
 # Options of other modes that have no meaning here.
@@ -27,7 +27,7 @@ OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-
 
 
 def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
-    import matrix_api as mc
+    from amd_matrix_calculator import matrix_api as mc
     if not isinstance(text, str) or text.count(":") != 1:
         raise mc.CalcError(f"{USAGE}; got {text!r} as {what}")
     name, matrix = text.split(":")
@@ -37,18 +37,18 @@ def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
 def _modifiers(args: Args) -> dict[str, int]:
     """The modifier values given on the command line (numbers, or names: the option
     table's reading, cli_modes.modifiers_of)."""
-    from cli_modes import modifiers_of
+    from amd_matrix_calculator.cli_modes import modifiers_of
     return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 
 def _wave(args: Args) -> int | None:
-    from cli_options import number
+    from amd_matrix_calculator.cli_options import number
     return number(args, "wavefront") or None
 
 
 def conversion_of(args: Args) -> Conversion:
     """The Conversion a command line asks for (CalcError naming the bad value)."""
-    import matrix_api as mc
+    from amd_matrix_calculator import matrix_api as mc
     for dest, option in OTHER_MODES:
         if getattr(args, dest, False):
             raise mc.CalcError(f"--convert is a mode of its own: drop {option}")
@@ -69,7 +69,7 @@ def conversion_of(args: Args) -> Conversion:
 
 def run_convert(args: Args) -> str:
     """The output of a --convert command line: text, --json, or --emit hip."""
-    import matrix_api as mc
+    from amd_matrix_calculator import matrix_api as mc
     emit = args.text("emit") or "" if args.given("emit") else None
     json_wanted = bool(getattr(args, "json", False))
     if emit is not None and emit.lower() != "hip":  # (given without a value: '')
@@ -78,9 +78,9 @@ def run_convert(args: Args) -> str:
         raise mc.CalcError("--emit hip prints code: drop --json")
     conv = conversion_of(args)
     if emit is not None:
-        from formats.hip_convert import emit_conversion
+        from amd_matrix_calculator.formats.hip_convert import emit_conversion
         return emit_conversion(conv)
-    from formats import conversion
+    from amd_matrix_calculator.formats import conversion
     if json_wanted:
         import json
         return json.dumps(conversion.document(conv), indent=2) + "\n"

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matrix_cli
-from cli_options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
+from amd_matrix_calculator import matrix_cli
+from amd_matrix_calculator.cli_options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def modifier_options() -> list[dict[str, object]]:
 
 
 def _matrices() -> dict[str, str]:
-    from cli_modes import MATRIX_FLAGS
+    from amd_matrix_calculator.cli_modes import MATRIX_FLAGS
     return dict(MATRIX_FLAGS)
 
 
@@ -187,14 +187,14 @@ def _convert_words(query: Mapping[str, str]) -> list[str]:
 def command_line(words: Sequence[str]) -> str:
     import shlex
 
-    import matrix_cli
+    from amd_matrix_calculator import matrix_cli
     return shlex.join([matrix_cli.program_name(), *words])
 
 
 def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400)."""
-    import matrix_cli
+    from amd_matrix_calculator import matrix_cli
     try:
         words = argv_of(query, kind)
     except BadQuery as exc:
@@ -259,7 +259,7 @@ def _api_answer(path: str, query_text: str) -> tuple[int, str, str, str]:
     kind, content_type = API[path]
     query = _query_of(query_text)
     if isinstance(query, str):
-        import matrix_cli
+        from amd_matrix_calculator import matrix_cli
         return 400, matrix_cli.error_line(query), "text/plain", ""
     status, body, command = answer(kind, query)
     return status, body, content_type if status == 200 else "text/plain", command
@@ -309,7 +309,7 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         def handle_error(self, _request: object, _client_address: object) -> None:
             import sys
 
-            import matrix_cli
+            from amd_matrix_calculator import matrix_cli
             error = sys.exc_info()[1]
             if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)
                 sys.stderr.write(matrix_cli.error_line(f"{type(error).__name__}: {error}")
@@ -326,7 +326,7 @@ def url_of(server: ThreadingHTTPServer) -> str:
 
 def _options(words: Sequence[str]) -> tuple[str, int]:
     """(host, port) of `--serve [--port N] [--host H]`; ArgumentError otherwise."""
-    import matrix_cli
+    from amd_matrix_calculator import matrix_cli
     host, port, at = DEFAULT_HOST, str(DEFAULT_PORT), 0
     words = [w for word in words for w in (word.split("=", 1) if word.startswith("--")
                                            and "=" in word else [word])]
@@ -358,7 +358,7 @@ def serve(words: Sequence[str]) -> int:
     import gc
     import sys
 
-    import matrix_cli
+    from amd_matrix_calculator import matrix_cli
     gc.enable()  # (the command turns it off for one-shot queries; a server runs on)
     try:
         host, port = _options(words)

@@ -10,14 +10,14 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
-from layouts.core import Place
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.layouts.core import Place
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from layouts import Operand
-    from layouts.core import Elem
+    from amd_matrix_calculator.layouts import Operand
+    from amd_matrix_calculator.layouts.core import Elem
 
 
 def register(place: Place, lane: bool = True, whole: bool = False) -> str:

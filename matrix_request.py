@@ -12,17 +12,17 @@ validates through matrix_api and raises CalcError for bad input), a renderer in
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
-from layouts.core import CalcError
-from layouts.modifiers import Modifiers
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.modifiers import Modifiers
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from instructions import Architecture
-    from instructions.model import Instruction
-    from layouts import Operand
-    from matrix_library.typed import Facts, LinearLayoutBases
+    from amd_matrix_calculator.instructions import Architecture
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.layouts import Operand
+    from amd_matrix_calculator.matrix_library.typed import Facts, LinearLayoutBases
 
 NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
 
@@ -63,7 +63,9 @@ def _architecture(request: Request) -> Architecture:
 
 def _operand(request: Request) -> Operand:
     """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
-    import matrix_api as api  # (matrix_api re-exports this module: imported when called)
+    from amd_matrix_calculator import (
+        matrix_api as api,  # (matrix_api re-exports this module: imported when called)
+    )
     inst = request.instruction
     if request.matrix is None:
         raise CalcError(f"the {request.mode} mode needs a matrix")
@@ -73,7 +75,7 @@ def _operand(request: Request) -> Operand:
 
 def _detail(request: Request) -> Instruction:
     """The instruction, with the A/B formats its format modifiers select."""
-    import matrix_api as api
+    from amd_matrix_calculator import matrix_api as api
     inst = request.instruction
     if inst.format_fields:
         codes = {field: getattr(request.mods, field) for field in inst.format_fields}
@@ -82,7 +84,7 @@ def _detail(request: Request) -> Instruction:
 
 
 def _catalog(request: Request) -> list[Facts]:
-    import matrix_api as api
+    from amd_matrix_calculator import matrix_api as api
     filters = request.option("filters") or {}
     rows = api.catalog(filters, request.wave or None)  # type: ignore[arg-type]
     arch = request.arch
@@ -95,7 +97,7 @@ def _code(request: Request) -> Operand | None:
 
 
 def _linear(request: Request) -> LinearLayoutBases:
-    import matrix_api as api
+    from amd_matrix_calculator import matrix_api as api
     return api.linear_layout(request.instruction, str(request.matrix), mods=request.mods,
                              wave=request.wave)
 

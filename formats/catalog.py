@@ -2,11 +2,11 @@
 matrix_api.facts and drawn by the table renderers (or dumped as JSON)."""
 from __future__ import annotations
 
-from matrix_api import MATRICES, CalcError
+from amd_matrix_calculator.matrix_api import MATRICES, CalcError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from matrix_api import Facts
+    from amd_matrix_calculator.matrix_api import Facts
 
 FIXED = ["architecture", "instruction", "M", "N", "K", "blocks", "sparse", "A type",
          "B type", "C type", "D type", "cycles", "FLOPs", "FLOPs/unit/cycle", "unit", "wave"]
@@ -54,5 +54,5 @@ def text(fmt: str, facts: list[Facts]) -> str:
 def check_filters(filters: dict[str, list[str]]) -> None:
     """Raise CalcError naming a filter value that no instruction has (a value that matches
     nothing alone cannot be a narrowing, only a mistake), and the values there are."""
-    import matrix_api
+    from amd_matrix_calculator import matrix_api
     matrix_api.check_filters(filters)

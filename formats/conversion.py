@@ -7,15 +7,15 @@ document: {"schema_version", "mode": "convert", "class", "fragments",
 """
 from __future__ import annotations
 
-from matrix_api import Place
+from amd_matrix_calculator.matrix_api import Place
 
 from .json_output import SCHEMA_VERSION
 from .notation import register
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time)
-    from matrix_api import Instruction
-    from matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_api import Instruction
+    from amd_matrix_calculator.matrix_conversion import Conversion
 
 MODE = "convert"
 ROUTES = {"registers": "in registers", "lds": "a round trip through LDS"}

@@ -1,16 +1,16 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
 from __future__ import annotations
 
-from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
-from instructions.modifiers import modifier
-from instructions.record import TYPE_CHECKING
-from matrix_api import family_of
+from amd_matrix_calculator.instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
+from amd_matrix_calculator.instructions.modifiers import modifier
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.matrix_api import family_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from instructions.model import Instruction
-    from matrix_api import Facts, Lines, Section, Text
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import Facts, Lines, Section, Text
 
 
 def _yes(value: object) -> str:
@@ -139,7 +139,7 @@ def formula_lines(title: str, lines: Lines) -> list[str]:
 def _formulas(inst: Instruction) -> Mapping[int, Section]:
     """The formulas -d prints: the reference's texts where the architecture declares
     them (formats/quirks.py), else those derived from the layouts."""
-    from matrix_api import formula_sections
+    from amd_matrix_calculator.matrix_api import formula_sections
 
     from .quirks import reference_formulas
     return reference_formulas(inst) or formula_sections(inst)
@@ -233,7 +233,7 @@ DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
 
 
 def _facts(inst: Instruction) -> Facts:
-    import matrix_api
+    from amd_matrix_calculator import matrix_api
     return matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
 
 

@@ -16,16 +16,16 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import PICTURES
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
     from collections.abc import Callable, Iterator, Sequence
 
-    from instructions.model import Instruction
-    from matrix_api import LayoutRow as Row
-    from matrix_api import Modifiers
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import LayoutRow as Row
+    from amd_matrix_calculator.matrix_api import Modifiers
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -161,14 +161,14 @@ def _blocks(name: str | None) -> str:
 def _asked(query: Query) -> tuple[Instruction, Modifiers]:
     """The instruction and modifiers of a -R/-M query; CalcError for the catalog."""
     if query.inst is None or query.mods is None:
-        from matrix_api import CalcError
+        from amd_matrix_calculator.matrix_api import CalcError
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
     return query.inst, query.mods
 
 
 def _long_rows(query: Query) -> Iterator[Row]:
-    import matrix_api
+    from amd_matrix_calculator import matrix_api
     inst, mods = _asked(query)
     return matrix_api.layout_rows(inst, query.matrix, mods=mods, wave=query.wave)
 
@@ -202,7 +202,7 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
     def render(query: Query) -> str:
         if query.catalog is not None:
             if table is None:
-                from matrix_api import CalcError
+                from amd_matrix_calculator.matrix_api import CalcError
                 raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
         from . import pictures

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol
 
-    from matrix_api import Instruction
-    from matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_api import Instruction
+    from amd_matrix_calculator.matrix_conversion import Conversion
 
     class _Op(Protocol):
         """One op of a conversion program (layouts/convert.py Op), read here."""

@@ -6,13 +6,13 @@ ds_read/ds_load instruction when the tile is a __shared__ array. The same text c
 with gcc for the lane-emulation check (tests/test_lds_hip.py)."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
-from matrix_api import LANE_MAPS, CalcError, alignment
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.matrix_api import LANE_MAPS, CalcError, alignment
 
 from .hip import PRELUDE
 
 if TYPE_CHECKING:
-    from matrix_api_lds import LdsPlan
+    from amd_matrix_calculator.matrix_api_lds import LdsPlan
 
 
 def _fit(values: dict[int, int], lanes: int) -> str:

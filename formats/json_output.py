@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 
-import matrix_api as api
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator import matrix_api as api
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from matrix_api import Modifiers
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import Modifiers
 
     Json = dict[str, object]
 

@@ -2,11 +2,11 @@
 --linear-layout as text (their JSON documents: json_output), rendered from the library's answers."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from instructions import Architecture
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions import Architecture
+    from amd_matrix_calculator.instructions.model import Instruction
 
 
 def header(inst: Instruction) -> str:
@@ -21,7 +21,7 @@ def listing(arch: Architecture) -> str:
 
 def architecture_lines(indent: str = "  ") -> list[str]:
     """One line per architecture: its name, wave sizes and aliases, in aligned columns."""
-    from instructions import ARCHITECTURES
+    from amd_matrix_calculator.instructions import ARCHITECTURES
     rows = [(a.name.lower(), "wave" + "/".join(map(str, a.waves)), ", ".join(a.aliases))
             for a in ARCHITECTURES]
     name_width = max(len(name) for name, _, _ in rows)
@@ -39,7 +39,7 @@ ARCHITECTURE_HEADER = ("architecture", "waves", "aliases", "instructions")
 
 
 def architecture_rows() -> list[list[object]]:
-    from instructions import ARCHITECTURES
+    from amd_matrix_calculator.instructions import ARCHITECTURES
     return [[a.name.lower(), "/".join(map(str, a.waves)), " ".join(a.aliases),
              len(a.instructions)] for a in ARCHITECTURES]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import matrix_api as mc
+from amd_matrix_calculator import matrix_api as mc
 
 from . import palette
 from .svg import LINE_HEIGHT, Canvas, text_width

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import matrix_api as mc
+from amd_matrix_calculator import matrix_api as mc
 
 from . import COLOR_KEYS, palette
 from .html_page import page

@@ -7,9 +7,9 @@ lines; layout queries return tables (title, header, rows) for the renderers.
 """
 from __future__ import annotations
 
-import matrix_api as api
-from instructions.record import TYPE_CHECKING
-from matrix_api import CalcError
+from amd_matrix_calculator import matrix_api as api
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.matrix_api import CalcError
 
 from . import quirks
 from .notation import marked
@@ -17,8 +17,8 @@ from .notation import marked
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from instructions.model import Instruction
-    from matrix_api import Modifiers
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import Modifiers
 
     Cell = list[str] | str | int
     Table = tuple[str | None, list[Cell], list[list[Cell]]]

@@ -10,13 +10,13 @@ tests/test_reference_formulas.py lists them.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from instructions.model import Instruction
-    from matrix_api import Section, Text
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api import Section, Text
 
     Waves = Mapping[int, Section]  # wave size -> its formula lines
 

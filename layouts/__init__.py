@@ -6,8 +6,8 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
-from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from instructions.record import TYPE_CHECKING, cached, memoize
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, cached, memoize
 
 from .core import CalcError, Elem, Layout, Place
 from .family import FAMILIES, family_of
@@ -16,7 +16,7 @@ from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
     from .family import FamilyFacts
     from .formulas import Section

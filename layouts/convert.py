@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from math import lcm
 
-from instructions.lane_moves import (
+from amd_matrix_calculator.instructions.lane_moves import (
     LOAD_BITS,
     REPACK,
     SELECT,
@@ -36,14 +36,14 @@ from instructions.lane_moves import (
     ArchMoves,
     arch_moves,
 )
-from instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from .core import CalcError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
     from . import Operand
 

@@ -13,13 +13,13 @@ No code outside the registries tests a family or architecture name
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, TypedDict
 
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
     # A hook is a function found by name at run time ("module:function"): what it takes
     # and answers is the family's contract (Family's docstring), not a static type.
@@ -87,8 +87,17 @@ def load(path: str) -> Hook:
     found = _LOADED.get(path)
     if found is None:
         module, _, name = path.partition(":")
-        found = _LOADED[path] = getattr(__import__(module, fromlist=[name]), name)
+        try:  # a product module, inside the package the product is installed as
+            loaded = __import__(_PACKAGE + module, fromlist=[name])
+        except ModuleNotFoundError:  # a module of its own (a test's toy family)
+            loaded = __import__(module, fromlist=[name])
+        found = _LOADED[path] = getattr(loaded, name)
     return found
+
+
+# The package prefix of the product's modules: "amd_matrix_calculator." (issue 23), or
+# "" where layouts/ is imported as a top-level package.
+_PACKAGE = __name__[: __name__.rindex("layouts.")]
 
 
 FAMILIES: dict[str, Family] = {}

@@ -19,7 +19,7 @@ No display text beyond the formulas themselves: the reference tool's own texts, 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .core import BIT, BLOCK, COL, LANE, ROW
 

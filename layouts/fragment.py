@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
     from . import Operand
 

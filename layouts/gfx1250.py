@@ -15,13 +15,13 @@ The source and confidence of each placement: instructions/gfx1250_provenance.py.
 """
 from __future__ import annotations
 
-from instructions import gfx1250_provenance as sources
+from amd_matrix_calculator.instructions import gfx1250_provenance as sources
 
 from .core import BIT, COL, LANE, NONE, ROW, Factor, Layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
     from .core import Place
     from .modifiers import Modifiers

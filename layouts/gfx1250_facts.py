@@ -3,7 +3,7 @@ source and confidence of every fact and layout (instructions/gfx1250_provenance.
 each source's latency (-d, --json)."""
 from __future__ import annotations
 
-from instructions import gfx1250_provenance as sources
+from amd_matrix_calculator.instructions import gfx1250_provenance as sources
 
 from .gfx1250 import index_bits, sourced
 
@@ -11,8 +11,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
     from typing_extensions import NotRequired, TypedDict
 
-    from instructions.gfx1250_provenance import SourceDoc
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.gfx1250_provenance import SourceDoc
+    from amd_matrix_calculator.instructions.model import Instruction
 
     from .family import FamilyFacts
 
@@ -71,7 +71,7 @@ def provenance(inst: Instruction) -> Provenance:
 def latencies(inst: Instruction) -> list[Latency]:
     """Each source's latency of `inst` (formats as chosen), labelled: LLVM's scheduling
     model as llvm-mca-22 reports it and AMD origami's table (None: no figure)."""
-    from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
+    from amd_matrix_calculator.instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
     origami = ORIGAMI_CYCLES.get(inst.mnemonic)
     if inst.f8f6f4:
         origami = ORIGAMI_F8F6F4.get((inst.a_type.key, inst.b_type.key))

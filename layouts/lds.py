@@ -22,8 +22,8 @@ With one step the column is k.
 """
 from __future__ import annotations
 
-from instructions.lds import LdsFacts, Load, PhaseModel, PhaseRow
-from instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.lds import LdsFacts, Load, PhaseModel, PhaseRow
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COORDINATES, Operand
 from .core import CalcError

@@ -12,8 +12,8 @@ has the fixed range 0..`top` wherever an instruction declares it.
 """
 from __future__ import annotations
 
-from instructions.modifiers import MODIFIERS, Rule
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS, Rule
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .core import CalcError
 from .family import family_of, load
@@ -22,8 +22,8 @@ from .modifiers import blgp_negates
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from instructions.model import Instruction
-    from instructions.modifiers import Modifiers, ModifierSpec
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.instructions.modifiers import Modifiers, ModifierSpec
 
     RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 
@@ -50,7 +50,7 @@ def fixed(spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -
 # instructions CBSZ and BLGP name the A and B formats instead.
 
 def _format() -> Rule:
-    from instructions.modifiers import F8F6F4_NAMES
+    from amd_matrix_calculator.instructions.modifiers import F8F6F4_NAMES
     return Rule(len(F8F6F4_NAMES) - 1, ALL, names=F8F6F4_NAMES, meaning="format")
 
 
@@ -145,7 +145,7 @@ def rule(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> R
 
 def takes(inst: Instruction, wave: int) -> list[ModifierSpec]:
     """The modifiers `inst` takes (with all modifiers 0)."""
-    from instructions.modifiers import Modifiers
+    from amd_matrix_calculator.instructions.modifiers import Modifiers
     none = Modifiers()
     return [spec for spec in MODIFIERS if rule(spec, inst, none, wave) is not None]
 
@@ -194,7 +194,7 @@ def _not_taken(spec: ModifierSpec, inst: Instruction, value: int, wave: int) -> 
     taken = takes(inst, wave)
     listed = ", ".join(s.option for s in taken) or "no modifiers"
     if not any(spec.name in other.modifiers for other in inst.architecture.instructions):
-        from instructions import ARCHITECTURES
+        from amd_matrix_calculator.instructions import ARCHITECTURES
         archs = [arch.name for arch in ARCHITECTURES
                  if any(spec.name in other.modifiers for other in arch.instructions)]
         return CalcError(f"{title} is not a {inst.arch} modifier (it is one of "

@@ -7,13 +7,13 @@ swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instea
 """
 from __future__ import annotations
 
-from instructions.modifiers import Modifiers
-from instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.modifiers import Modifiers
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
     from .core import Place
 

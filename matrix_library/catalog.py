@@ -6,9 +6,9 @@ thousand filter values take milliseconds, not a catalog each.
 """
 from __future__ import annotations
 
-from instructions import ARCHITECTURES
-from instructions.record import TYPE_CHECKING, Record
-from layouts.core import CalcError
+from amd_matrix_calculator.instructions import ARCHITECTURES
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts.core import CalcError
 
 from .checks import find_architecture, shown, whole
 from .facts import facts

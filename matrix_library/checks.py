@@ -3,21 +3,28 @@ instructions, matrices, modifiers, wave sizes and coordinates. Each raises CalcE
 naming the bad value and what is allowed."""
 from __future__ import annotations
 
-import instructions as registry
-from instructions import ARCHITECTURES, Architecture
-from instructions.model import Instruction
-from instructions.record import TYPE_CHECKING
-from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
-from layouts import operand as cached_operand
-from layouts.core import CalcError
-from matrix_notation import element as element_name
+from amd_matrix_calculator import instructions as registry
+from amd_matrix_calculator.instructions import ARCHITECTURES, Architecture
+from amd_matrix_calculator.instructions.model import Instruction
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.layouts import (
+    COORDINATES,
+    MATRICES,
+    Modifiers,
+    Operand,
+    check_matrix,
+    check_modifiers,
+)
+from amd_matrix_calculator.layouts import operand as cached_operand
+from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_notation import element as element_name
 
 from .records import Element, named
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from layouts.core import Elem
+    from amd_matrix_calculator.layouts.core import Elem
     ModifierValues = Modifiers | Mapping[str, int] | None
 
 

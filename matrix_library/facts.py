@@ -2,9 +2,9 @@
 linear layout."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
-from layouts import Modifiers, Operand, family_facts
-from layouts.core import CalcError
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.layouts import Modifiers, Operand, family_facts
+from amd_matrix_calculator.layouts.core import CalcError
 
 from .checks import (
     architecture_of,
@@ -17,8 +17,8 @@ from .checks import (
 )
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from instructions.types import DataType
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.instructions.types import DataType
 
     from .checks import ModifierValues
     from .typed import Facts, Formula, LinearLayoutBases, TypeFacts
@@ -33,7 +33,7 @@ def _formats(inst: Instruction) -> list[TypeFacts]:
     """The A/B formats CBSZ/BLGP can select (CDNA4 f8f6f4 instructions), else []."""
     if not getattr(inst, "format_fields", ()):
         return []
-    from instructions.model import F8F6F4_FORMATS
+    from amd_matrix_calculator.instructions.model import F8F6F4_FORMATS
     return [_type(inst.with_formats(code, code).a_type)
             for code in range(len(F8F6F4_FORMATS))]
 
@@ -99,7 +99,7 @@ def formulas(inst: Instruction, *, mods: ModifierValues = None,
     one dict per line: wave, direction (element_to_register or register_to_element),
     label and text (-d --json); of every wave size, or of `wave` alone. `mods` must suit
     at least one matrix of `inst` (in each of those wave sizes)."""
-    from layouts import formula_sections
+    from amd_matrix_calculator.layouts import formula_sections
     inst, checked = instruction(inst), modifiers(mods)
     waves = inst.wave_sizes if wave is None else (wave_size(inst, wave),)
     if checked != Modifiers():
@@ -137,7 +137,7 @@ def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None
     "note": a remark or None}. Register bit b is value 2^b of the lane; dims are (row,
     col), or (block, row, col) for multi-block operands; sparse operands are given for
     their compressed matrix."""
-    from layouts.linear import bases_of
+    from amd_matrix_calculator.layouts.linear import bases_of
     result = bases_of(operand(inst, matrix, mods=mods, wave=wave))
     return {"in_dims": list(result.in_dims), "out_dims": list(result.out_dims),
             "bases": result.bases, "reason": result.reason or None,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from _operator import itemgetter  # (operator's C module, loaded with Python)
 
-from instructions.record import TYPE_CHECKING
-from layouts import check_modifiers
-from layouts import operand as cached_operand
-from layouts.core import Place
-from matrix_notation import register as register_name
-from matrix_notation import register_texts, slot_texts
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.layouts import check_modifiers
+from amd_matrix_calculator.layouts import operand as cached_operand
+from amd_matrix_calculator.layouts.core import Place
+from amd_matrix_calculator.matrix_notation import register as register_name
+from amd_matrix_calculator.matrix_notation import register_texts, slot_texts
 
 from .checks import (
     coordinates,
@@ -38,9 +38,9 @@ from .records import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from instructions.model import Instruction
-    from layouts import Operand
-    from layouts.core import Elem
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.layouts import Operand
+    from amd_matrix_calculator.layouts.core import Elem
 
     from .checks import ModifierValues
     from .typed import LayoutRow as Row

@@ -2,14 +2,14 @@
 (row, col, block) elements and places."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
-from layouts import COORDINATES
-from layouts.core import Place
-from matrix_notation import register as register_name
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts import COORDINATES
+from amd_matrix_calculator.layouts.core import Place
+from amd_matrix_calculator.matrix_notation import register as register_name
 
 if TYPE_CHECKING:
-    from layouts import Operand
-    from layouts.core import Elem
+    from amd_matrix_calculator.layouts import Operand
+    from amd_matrix_calculator.layouts.core import Elem
 
 
 class Element(Record):
@@ -33,7 +33,7 @@ class Element(Record):
     def _coordinate(self, which: int) -> int:
         value = self[AT.get(self.matrix, (1, 2))[which]]
         if not isinstance(value, int):
-            from layouts.core import CalcError
+            from amd_matrix_calculator.layouts.core import CalcError
             raise CalcError(f"{self!r} lacks a coordinate of its matrix (element_of makes "
                             "elements)")
         return value

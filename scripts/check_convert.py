@@ -41,10 +41,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
 
-import matrix_api as mc
-from formats import hip, hip_convert
-from instructions.builtins import TARGETS
-from instructions.lane_moves import arch_moves
+from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.formats import hip, hip_convert
+from amd_matrix_calculator.instructions.builtins import TARGETS
+from amd_matrix_calculator.instructions.lane_moves import arch_moves
 
 
 def _layout_key(operand: Any) -> tuple[Any, ...]:
@@ -97,7 +97,7 @@ def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,
                 s_op: Any, d_op: Any) -> tuple[Any, Any]:
     """(class key, the pair's description) after checking the types convert; the plan
     itself is made once per class, when it is needed (planned())."""
-    from layouts.convert import _conversion as types
+    from amd_matrix_calculator.layouts.convert import _conversion as types
     kind = types(arch_moves(src.arch), src, dst, matrix)[0]
     if dst.sparse and matrix == "A":
         raise mc.CalcError("sparse A destinations are not planned")

@@ -18,7 +18,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from instructions.lane_moves import mnemonics
+from amd_matrix_calculator.instructions.lane_moves import mnemonics
 
 FOUR = ("v_bfe_u32", "v_add3_u32", "v_perm_b32")
 THREE = ("ds_bpermute_b32", "v_pack_b32_f16")

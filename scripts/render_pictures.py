@@ -24,8 +24,8 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import matrix_api as mc  # noqa: E402  (after the path line above)
-from formats import pictures  # noqa: E402
+from amd_matrix_calculator import matrix_api as mc  # noqa: E402  (after the path line above)
+from amd_matrix_calculator.formats import pictures  # noqa: E402
 
 IMAGES = ROOT / "docs" / "images"
 

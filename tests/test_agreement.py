@@ -12,10 +12,10 @@ import json
 
 import pytest
 
-import matrix_api as api
-import matrix_cli
-from formats import quirks
-from instructions import ARCHITECTURES
+from amd_matrix_calculator import matrix_api as api
+from amd_matrix_calculator import matrix_cli
+from amd_matrix_calculator.formats import quirks
+from amd_matrix_calculator.instructions import ARCHITECTURES
 
 FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A-scale",
          "SB": "--B-scale"}

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import documentation
 
-import matrix_api as api
 import matrix_calculator
-from instructions import ARCHITECTURES
-from layouts import Modifiers
+from amd_matrix_calculator import matrix_api as api
+from amd_matrix_calculator.instructions import ARCHITECTURES
+from amd_matrix_calculator.layouts import Modifiers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def test_layout_and_slots_are_inverse(inst, wave):
 def expected_grids(inst, matrix, mods, wave):
     """register_grid() of every block and slot_grid(), rebuilt from the records of
     layout() and slots()."""
-    from matrix_notation import marked, register
+    from amd_matrix_calculator.matrix_notation import marked, register
     cells = {}
     for element, location in api.layout(inst, matrix, mods=mods, wave=wave):
         cells.setdefault((element.row, element.col, element.block), []).append(
@@ -240,7 +240,7 @@ def test_rdna_modifiers_are_rdna_ones():
 
 
 def _legal(inst, matrix, mods, wave):
-    from layouts import check_modifiers
+    from amd_matrix_calculator.layouts import check_modifiers
     try:
         check_modifiers(inst, matrix, api.Modifiers(**mods), True, "get", wave)
     except api.CalcError:

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-import cli_options
-import matrix_cli
-from instructions import ARCHITECTURES
+from amd_matrix_calculator import cli_options, matrix_cli
+from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(ROOT / "matrix_calculator.py")

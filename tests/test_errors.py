@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
-import matrix_cli
-from instructions import ARCHITECTURES
+from amd_matrix_calculator import matrix_cli
+from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT.parent / "shared" / "golden" / "public.jsonl.gz"

@@ -17,9 +17,8 @@ from urllib.parse import urlencode
 import pytest
 from conftest import call
 
-import matrix_cli
-import matrix_explorer
-from instructions.modifiers import MODIFIERS
+from amd_matrix_calculator import matrix_cli, matrix_explorer
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS
 
 ROOT = Path(__file__).resolve().parent.parent
 M32 = "v_mfma_f32_32x32x8_f16"

@@ -52,6 +52,7 @@ def imports(name, path, modules):
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 targets.add(sub if sub in modules else base)
+    targets = {t.removeprefix("amd_matrix_calculator.") for t in targets}
     return {t for t in targets if t in modules and t != name}
 
 

@@ -7,11 +7,11 @@ import pytest
 from conftest import call
 from jsonschema import Draft202012Validator
 
-import cli_modes
-import matrix_api as api
 import matrix_calculator
-from formats.notation import marked
-from instructions import ARCHITECTURES
+from amd_matrix_calculator import cli_modes
+from amd_matrix_calculator import matrix_api as api
+from amd_matrix_calculator.formats.notation import marked
+from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())

@@ -32,7 +32,7 @@ LAYERS = {
 
 
 def layer_of(module):
-    return LAYERS.get(module.split(".")[0])
+    return LAYERS.get(module.removeprefix("amd_matrix_calculator.").split(".")[0])
 
 
 def product_modules():

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-import matrix_api as mc
-from instructions.lds import lds_facts
-from layouts import COORDINATES
-from layouts.lds import LANE_MAPS, triton_swizzle
+from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.instructions.lds import lds_facts
+from amd_matrix_calculator.layouts import COORDINATES
+from amd_matrix_calculator.layouts.lds import LANE_MAPS, triton_swizzle
 
 F16_16 = ("cdna3", "v_mfma_f32_16x16x16_f16")
 F16_32 = ("cdna4", "v_mfma_f32_16x16x32_f16")
@@ -451,7 +451,7 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     reads."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from formats.hip_lds import emit_lds
+    from amd_matrix_calculator.formats.hip_lds import emit_lds
     found = plan(arch, name, matrix, tile=tile, **options)
     regs = max(s.register for s in found.slots) + 1
     regs += regs % 2
@@ -521,7 +521,7 @@ def clang_cases():
     import re
     import tempfile
 
-    from formats.hip_lds import emit_lds
+    from amd_matrix_calculator.formats.hip_lds import emit_lds
     cases = []
     for arch, gfx, name, matrix, tile, options in CLANG_CASES:
         found = plan(arch, name, matrix, tile=tile, **options)

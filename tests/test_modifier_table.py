@@ -2,9 +2,9 @@
 library and the instruction tables use, spellings that do not collide."""
 import pytest
 
-from instructions import ARCHITECTURES
-from instructions.modifiers import GROUPS, MODIFIERS, NAMES, modifier
-from layouts.modifiers import Modifiers
+from amd_matrix_calculator.instructions import ARCHITECTURES
+from amd_matrix_calculator.instructions.modifiers import GROUPS, MODIFIERS, NAMES, modifier
+from amd_matrix_calculator.layouts.modifiers import Modifiers
 
 MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
 
@@ -46,8 +46,8 @@ def test_value_text_names_codes():
 
 
 def test_every_family_has_one_registry_line():
-    from instructions import FAMILIES as NAMED
-    from layouts.family import FAMILIES, TRAITS, load
+    from amd_matrix_calculator.instructions import FAMILIES as NAMED
+    from amd_matrix_calculator.layouts.family import FAMILIES, TRAITS, load
     assert set(NAMED) == set(FAMILIES) and len(NAMED) >= 4
     for name, family in FAMILIES.items():
         assert family.name == name and family.hook("layout") and family.hook("formulas")

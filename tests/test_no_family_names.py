@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from instructions import ARCHITECTURES
+from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 # Not product code: the tests, the table package, tools and benchmarks.

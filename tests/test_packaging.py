@@ -16,7 +16,9 @@ import matrix_calculator
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-PACKAGES = ("instructions", "layouts", "formats", "formats.hip", "matrix_library")
+PACKAGES = ("instructions", "layouts", "formats", "matrix_library")
+SUBPACKAGES = ("formats.hip",)
+PKG = "amd_matrix_calculator"  # the one top-level import name installed (issue 23)
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -38,7 +40,7 @@ def setting(key):
 
 
 def test_version_comes_from_the_module():
-    assert setting("version") == '{attr = "cli_options.__version__"}'  # the CLI's option table
+    assert setting("version") == f'{{attr = "{PKG}.cli_options.__version__"}}'  # the options
     assert re.fullmatch(r"\d+\.\d+\.\d+", matrix_calculator.__version__)
 
 
@@ -51,31 +53,40 @@ def test_script_prints_its_version():
 
 
 def test_declared_contents_match_the_tree():
-    modules = [name[:-3] for name in top_level_modules()]
-    assert re.findall(r'"(\w+)"', setting("py-modules")) == modules, \
-        "declare every top-level module in pyproject.toml's py-modules"
+    """One package: the clone's folders mapped under it (package-dir), its top-level
+    modules linked into it (amd_matrix_calculator/NAME.py -> ../NAME.py; re-run
+    cli-codemod.py when modules are added); nothing else at the top of site-packages."""
+    modules = [name for name in top_level_modules() if name != "matrix_calculator.py"]
+    linked = sorted(p.name for p in (ROOT / PKG).glob("*.py") if p.is_symlink())
+    assert linked == modules, "link every module in amd_matrix_calculator/ (cli-codemod.py)"
+    assert all(os.readlink(ROOT / PKG / name) == f"../{name}" for name in linked)
     declared = re.findall(r'"([\w.]+)"', setting("packages"))
-    on_disk = sorted(".".join(p.parent.relative_to(ROOT).parts)
-                     for p in ROOT.glob("**/__init__.py")
-                     if p.parent.relative_to(ROOT).parts[0] in PACKAGES)
-    assert sorted(declared) == on_disk == sorted(PACKAGES), "declare every (sub)package"
-    data = [f"{pkg}/{p.name}" for pkg in PACKAGES
-            for p in (ROOT / pkg.replace(".", "/")).iterdir()
+    on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py")
+                     if p.parent.name != PKG and not p.parent.is_symlink())
+    assert on_disk == sorted(PACKAGES)
+    assert declared == [PKG] + [f"{PKG}.{name}" for name in sorted(PACKAGES + SUBPACKAGES)]
+    for name in PACKAGES:
+        assert f'"{PKG}.{name}" = "{name}"' in setting("package-dir")
+    nested = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("*/*/__init__.py")
+              if p.parts[-3] != PKG}
+    assert nested == set(SUBPACKAGES), "subpackages must be declared too"
+    assert "py-modules" not in PYPROJECT and "[project.scripts]" not in PYPROJECT
+    data = [f"{pkg}/{p.name}" for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
             if p.is_file() and p.suffix not in (".py", ".pyc")
-            and p.name not in ("py.typed", "ruff.toml")]  # (ruff.toml: lint config, not shipped)
+            and p.name not in ("py.typed", "ruff.toml")]  # (ruff.toml: lint config)
     assert data == ["formats/output.schema.json"], "data files: package them"
-    assert setting("formats").startswith('["output.schema.json", "explorer/*"]')
+    assert setting(f'"{PKG}.formats"').startswith('["output.schema.json", "explorer/*"]')
 
 
 def test_packages_ship_their_type_hints():
     """PEP 561: each package has a py.typed marker, and pyproject packages it."""
-    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES if "." not in pkg)
+    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES + (PKG,))
     assert re.search(r'^\[tool\.setuptools\.package-data\]\n(?:#.*\n)*"\*" = \["py\.typed"\]',
                      PYPROJECT, re.MULTILINE)
 
 
-TABULATE = "tabulate>=0.10.0,<0.11"
 TYPING_EXTENSIONS = "typing_extensions>=4.0"  # the typed records (matrix_api.Facts)
+TABULATE = "tabulate>=0.10.0,<0.11"
 
 
 def test_tabulate_is_the_one_run_time_dependency_pinned_where_the_golden_tests_pass():
@@ -127,8 +138,11 @@ def test_every_file_compiles_with_the_oldest_claimed_python():
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
-def test_the_command_calls_command():
-    assert setting("matrix-calculator") == '"matrix_calculator:command"'
+def test_the_command_is_the_script_installed_as_is():
+    """No console-script wrapper (its imports cost start-up): the build installs the
+    script itself as matrix-calculator."""
+    assert setting("script-files") == '["bin/matrix-calculator"]'
+    assert (ROOT / "bin" / "matrix-calculator").resolve() == (ROOT / "matrix_calculator.py")
 
 
 def test_readme_test_command_is_what_ci_runs():
@@ -152,23 +166,19 @@ def test_setuptools_packages_every_module(tmp_path):
     assert proc.returncode == 0, proc.stderr
     built = {p.relative_to(tmp_path / "lib").as_posix()
              for p in (tmp_path / "lib").rglob("*.py")}
-    assert (tmp_path / "lib" / "formats" / "output.schema.json").read_bytes() == \
+    assert (tmp_path / "lib" / PKG / "formats" / "output.schema.json").read_bytes() == \
         (ROOT / "formats" / "output.schema.json").read_bytes()
-    for asset in (ROOT / "formats" / "explorer").iterdir():  # --serve's page (issue 21)
-        assert (tmp_path / "lib" / "formats" / "explorer" / asset.name).read_bytes() == \
-            asset.read_bytes()
-    sources = set(top_level_modules()) | {f"{pkg.replace('.', '/')}/{p.name}"
+    sources = {f"{PKG}/{name}" for name in top_level_modules() if name != "matrix_calculator.py"}
+    sources |= {f"{PKG}/__init__.py"} | {f"{PKG}/{p.relative_to(ROOT).as_posix()}"
                                           for pkg in PACKAGES
-                                          for p in (ROOT / pkg.replace(".", "/")).glob("*.py")}
+                                          for p in (ROOT / pkg).rglob("*.py")}
     assert built == sources
     info, = tmp_path.glob("*.egg-info")
-    entry_points = (info / "entry_points.txt").read_text()
-    assert "matrix-calculator = matrix_calculator:command" in entry_points
     requires = info / "requires.txt"
-    required, extensions = requires.read_text().split()  # (specifiers may be reordered)
-    assert extensions == TYPING_EXTENSIONS
+    required, extensions = requires.read_text().split()  # (setuptools may reorder specifiers)
     assert required.startswith("tabulate") and \
         set(required[len("tabulate"):].split(",")) == set(TABULATE[len("tabulate"):].split(","))
+    assert extensions == TYPING_EXTENSIONS
     assert f"Version: {matrix_calculator.__version__}" in (info / "PKG-INFO").read_text()
 
 
@@ -236,3 +246,41 @@ def test_the_readme_installs_into_a_virtual_environment_first():
     assert first.startswith("python3 -m venv .venv && .venv/bin/pip install . && ")
     assert ". .venv/bin/activate" in first and ".venv/bin/matrix-calculator -a " in first
     assert "pipx install ." in readme.split("## Tests", 1)[0]
+
+
+def test_the_installed_command_lives_beside_pypis_formats_layouts_and_instructions(tmp_path):
+    """Issue 23: PyPI has unrelated projects called formats, layouts and instructions. The
+    wheel installs one top-level name (amd_matrix_calculator) beside them, and the command
+    still works after they are uninstalled."""
+    from conftest import missing
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    pip = [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    others = ["formats", "layouts", "instructions"]
+    proc = subprocess.run(pip + others, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        missing(f"cannot install {', '.join(others)} from PyPI (offline?): "
+                f"{proc.stderr.strip().splitlines()[-1:]}")
+    proc = subprocess.run(pip + [str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    site = Path(subprocess.run([str(bin_dir / "python"), "-c",
+                                "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    ours = [p.name for p in site.iterdir() if p.name.startswith(PKG)]
+    assert PKG in ours
+    for name in ("matrix_api.py", "matrix_cli.py", "matrix_calculator.py", "cli_options.py"):
+        assert not (site / name).exists(), name
+    subprocess.run([str(bin_dir / "python"), "-m", "pip", "uninstall", "-q", "-y", *others],
+                   check=True, capture_output=True)
+    args = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "rst"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    installed = subprocess.run([str(bin_dir / "matrix-calculator"), *args], capture_output=True,
+                               text=True, cwd=tmp_path, env=env)
+    script = subprocess.run([sys.executable, str(ROOT / "matrix_calculator.py"), *args],
+                            capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert (installed.returncode, installed.stderr) == (0, "")
+    assert installed.stdout == script.stdout
+    first = (bin_dir / "matrix-calculator").read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("#!") and "python" in first  # the script itself, not a wrapper
+    assert "matrix_cli import" in (bin_dir / "matrix-calculator").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ answer that JSON and the library give."""
 import pytest
 from conftest import absent_reason, call, golden_records, missing
 
-import instructions
-from instructions import QUIRKS
+from amd_matrix_calculator import instructions
+from amd_matrix_calculator.instructions import QUIRKS
 
 
 def _arch_of(argv):
@@ -73,8 +73,8 @@ def test_the_index_quirk_rule_explains_every_golden_swmmac_listing():
     the quirk, the reference lists exactly the lane's index entries (the library's, in its
     order) whose bits start within that many bits of the OPSEL slice; the rule covers both
     data widths of the corpus and both wave sizes."""
-    import matrix_api as api
-    from formats import quirks
+    from amd_matrix_calculator import matrix_api as api
+    from amd_matrix_calculator.formats import quirks
     records = golden_records()
     if records is None:
         missing(absent_reason("golden", "public.jsonl.gz"))

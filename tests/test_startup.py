@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from instructions import ARCHITECTURES
+from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # avoidable at start-up (shutil: argparse would import it to measure the terminal for
 # every option it adds; importlib and warnings: instruction tables load with __import__;
 # collections, functools, types: records and caches come from instructions.record).
-TABLES = ("formats.tables", "formats.documents", "tabulate", "csv", "_csv", "difflib")
+TABLES = ("amd_matrix_calculator.formats.tables", "amd_matrix_calculator.formats.documents",
+          "tabulate", "csv", "_csv", "difflib")
 AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "types", "re",
              "typing", "dataclasses")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE
@@ -53,7 +54,7 @@ def modules_after(*argvs):
 
 def test_get_register_does_not_import_the_table_drawer():
     modules = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A"])
-    assert "formats.tables" not in modules
+    assert "amd_matrix_calculator.formats.tables" not in modules
 
 
 def point_queries(arch):
@@ -75,11 +76,11 @@ def test_layout_queries_import_the_table_drawer():
     modules = modules_after(*[["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", mode, "-A"]
                               + fmt for mode in ("-R", "-M")
                               for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
-    assert {"formats.tables", "tabulate", "_csv"} <= modules
-    assert "formats.documents" not in modules
+    assert {"amd_matrix_calculator.formats.tables", "tabulate", "_csv"} <= modules
+    assert "amd_matrix_calculator.formats.documents" not in modules
     assert "tabulate" not in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--csv"])
-    assert "formats.documents" in modules_after(
+    assert "amd_matrix_calculator.formats.documents" in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "rst"])
 
 
@@ -90,7 +91,8 @@ def test_csv_documents_load_neither_tabulate_nor_re_nor_typing():
     modules = modules_after(*[base + [mode, "-A"] + fmt for mode in ("-R", "-M")
                               for fmt in (["--csv"], ["--format", "csv"], ["--format", "tsv"],
                                           ["--format", "long-csv"])])
-    assert {"_csv", "formats.tables", "formats.documents"} <= modules
+    assert {"_csv", "amd_matrix_calculator.formats.tables",
+            "amd_matrix_calculator.formats.documents"} <= modules
     loaded = modules & {"tabulate", "csv", "re", "typing", "dataclasses", "collections"}
     assert not loaded, f"CSV documents imported {sorted(loaded)}"
 
@@ -115,7 +117,7 @@ def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
 
 def test_a_point_query_loads_only_its_own_family_generator():
     """The family registry's hooks load on first use (layouts/family.py)."""
-    from layouts.family import FAMILIES
+    from amd_matrix_calculator.layouts.family import FAMILIES
     generators = {name: f.layout.partition(":")[0] for name, f in FAMILIES.items()}
     for arch in ARCHITECTURES:
         inst = arch.instructions[0].mnemonic

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from instructions.builtins import WmmaBuiltins, wmma_builtins
-from matrix_api import CalcError, Modifiers
+from amd_matrix_calculator.instructions.builtins import WmmaBuiltins, wmma_builtins
+from amd_matrix_calculator.matrix_api import CalcError, Modifiers
 
 from .common import FLOAT_TYPES, CType, fragment_of
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
 # One argument of a call: (name, C text); name "" for the operands A, B, C and the index.
 Argument = tuple[str, str]
@@ -34,7 +34,7 @@ def conventions(inst: Instruction) -> WmmaBuiltins:
 
 
 def register_bits(inst: Instruction, matrix: str, wave: int = 64) -> int:
-    from matrix_api import engine_operand
+    from amd_matrix_calculator.matrix_api import engine_operand
     return 32 * int(engine_operand(inst, matrix, Modifiers(), wave).register_count)
 
 
@@ -90,7 +90,7 @@ def _older_spelling(inst: Instruction) -> str:
     v_mfma_f32_32x32x1_2b_f32 -> mfma_f32_32x32x1f32, ..._32x32x8_bf16 -> ..._1k)."""
     if inst.kind != "mfma":
         return str(inst.mnemonic)
-    from instructions import ARCHITECTURES
+    from amd_matrix_calculator.instructions import ARCHITECTURES
 
     def key(one: Instruction) -> tuple[object, ...]:
         return (one.kind, one.m, one.n, one.k, one.blocks, one.a_type.key, one.b_type.key,
@@ -181,7 +181,7 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
     if wmma(inst):
         idx: list[Argument] = []
         if inst.sparse:
-            from matrix_api import index_bits_per_lane
+            from amd_matrix_calculator.matrix_api import index_bits_per_lane
             shift = mods.opsel * index_bits_per_lane(inst, wave)
             idx = [("index",
                     f"(short)({args['K']} >> {shift})" if shift else f"(short){args['K']}")]

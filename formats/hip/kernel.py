@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from matrix_api import CalcError, Fragment, Modifiers
+from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers
 
 from .calls import call_text as _call_text
 from .calls import check_builtin, conventions, operand_type, wmma
@@ -25,7 +25,7 @@ from .common import (
 from .loads import device_function, operand_name, tile_elements
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
 
 def emit_parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
@@ -132,7 +132,7 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
     """The __global__ wave-level example: loads, the builtin call, the store of D. With
     options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
     first copied to LDS by the wavefront and the fragments loaded from there."""
-    import matrix_api
+    from amd_matrix_calculator import matrix_api
     _check_example(inst, mods, wave)
     types: list[CType] = []
     parts: list[str] = []
@@ -202,8 +202,8 @@ def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
     """The modifiers must suit the instruction: as for D with -o (which takes the inputs'
     modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
     index set); the error is D's."""
-    import matrix_api
-    from matrix_api import check_modifiers
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.matrix_api import check_modifiers
     try:
         check_modifiers(inst, "D", mods, True, "get", wave)
     except CalcError:

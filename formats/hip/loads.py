@@ -16,7 +16,8 @@ from __future__ import annotations
 from math import gcd
 from typing import TYPE_CHECKING, NamedTuple
 
-from matrix_api import (
+from amd_matrix_calculator.formats.cexpr import Term, render, simplify
+from amd_matrix_calculator.matrix_api import (
     BIT,
     BLOCK,
     COL,
@@ -30,12 +31,10 @@ from matrix_api import (
     digit_value,
 )
 
-from formats.cexpr import Term, render, simplify
-
 from .common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
+    from amd_matrix_calculator.instructions.model import Instruction
 
 # ---- index arithmetic (plain C)
 
