@@ -575,7 +575,8 @@ def test_emit_hip_clang_live():
 def test_library_module_imports_first():
     """matrix_api re-exports matrix_api_lds: either may be imported first."""
     import sys
-    done = subprocess.run([sys.executable, "-c", "import matrix_api_lds, matrix_api; "
+    done = subprocess.run([sys.executable, "-c", "from amd_matrix_calculator import "
+                           "matrix_api_lds, matrix_api; "
                            "print(matrix_api.lds_plan is matrix_api_lds.lds_plan)"],
                           capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert done.stdout.strip() == "True", done.stderr

@@ -118,7 +118,8 @@ def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
 def test_a_point_query_loads_only_its_own_family_generator():
     """The family registry's hooks load on first use (layouts/family.py)."""
     from amd_matrix_calculator.layouts.family import FAMILIES
-    generators = {name: f.layout.partition(":")[0] for name, f in FAMILIES.items()}
+    generators = {name: "amd_matrix_calculator." + f.layout.partition(":")[0]
+                  for name, f in FAMILIES.items()}
     for arch in ARCHITECTURES:
         inst = arch.instructions[0].mnemonic
         loaded = modules_after(["-a", arch.name.lower(), "-i", inst, "-g", "-A"])
