@@ -318,7 +318,21 @@ def wrapper(conv: Conversion, name: str = "mc_convert") -> str:
         "}", "#endif"])
 
 
-def emit_conversion(conv: Conversion, name: str = "mc_convert") -> str:
-    """The whole HIP text of a conversion: preludes, the word function, the wrapper."""
-    return "\n".join([PRELUDE, CONVERT_PRELUDE, words_function(conv, name),
-                      wrapper(conv, name)]) + "\n"
+def conversion_name(conv: Conversion) -> str:
+    """mc_convert_<source>_<matrix>_to_<destination>_<matrix>[_t]_w<wave>_<route>: every
+    plan that differs in code differs in name (any number share one file, issue 22)."""
+    parts = ["mc_convert", conv.source.mnemonic[2:], conv.source_matrix.lower(), "to",
+             conv.destination.mnemonic[2:], conv.destination_matrix.lower()]
+    if conv.transposed:
+        parts.append("t")
+    return "_".join([*parts, f"w{conv.wave}", conv.route])
+
+
+def emit_conversion(conv: Conversion, name: str | None = None) -> str:
+    """The whole HIP text of a conversion: preludes, the word function, the wrapper
+    (named by conversion_name, guarded: the same plan twice in a file is defined once)."""
+    name = name or conversion_name(conv)
+    guard = f"{name.upper()}_DEFINED"
+    return "\n".join([PRELUDE, CONVERT_PRELUDE, f"#ifndef {guard}", f"#define {guard}",
+                      words_function(conv, name), wrapper(conv, name),
+                      f"#endif  /* {guard} */"]) + "\n"

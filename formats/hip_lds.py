@@ -6,6 +6,8 @@ ds_read/ds_load instruction when the tile is a __shared__ array. The same text c
 with gcc for the lane-emulation check (tests/test_lds_hip.py)."""
 from __future__ import annotations
 
+import re
+
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.matrix_api import LANE_MAPS, CalcError, alignment
 
@@ -47,7 +49,23 @@ def _fit(values: dict[int, int], lanes: int) -> str:
 
 
 def _name(plan: LdsPlan) -> str:
-    return f"mc_lds_{plan.matrix.lower()}"
+    """mc_lds_<instruction>_<matrix>_<tile>[_pad][_swizzle][_base]_<load>[_k<steps>]:
+    plans that differ in code differ in name (any number share one file, issue 22)."""
+    tile = plan.tile
+    parts = ["mc_lds", plan.instruction.lower()[2:], plan.matrix.lower(),
+             f"{tile.rows}x{tile.cols}", tile.order]
+    if tile.pad:
+        parts.append(f"pad{tile.pad}")
+    if tile.swizzle:
+        parts.append("sw" + "_".join(map(str, tile.swizzle)))
+    if tile.base:
+        parts.append(f"base{tile.base}")
+    parts += sorted({load.instruction for load in plan.loads})
+    if plan.k_steps > 1:
+        parts.append(f"k{plan.k_steps}")
+    if plan.model.key:
+        parts.append(re.sub(r"\W", "_", plan.model.key))
+    return "_".join(parts)
 
 
 # clang's builtins of the transpose loads: (builtin, vector element type, count)
@@ -98,6 +116,8 @@ def emit_lds(plan: LdsPlan) -> str:
              f"// {bits}-bit elements; phase model {plan.model.key}: worst "
              f"{plan.worst}-way, {len(plan.loads)} load(s). out[] holds {registers} "
              "VGPRs (32 bits each).",
+             f"#ifndef {name.upper()}_DEFINED  /* the same plan emitted twice: defined once */",
+             f"#define {name.upper()}_DEFINED",
              f"MC_FN unsigned int {name}_offset(unsigned int row, unsigned int col) {{"]
     if tile.swizzle:
         vec, per_phase, max_phase = tile.swizzle
@@ -137,6 +157,6 @@ def emit_lds(plan: LdsPlan) -> str:
         else:
             lines.append(f"    __builtin_memcpy({target}, __builtin_assume_aligned({source}, "
                          f"{align}), {size});")
-    lines += ["}", ""]
+    lines += ["}", f"#endif  /* {name.upper()}_DEFINED */", ""]
     return "\n".join(lines)
 

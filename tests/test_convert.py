@@ -298,10 +298,12 @@ def test_cli_emit_hip(run):
     name = "v_mfma_f32_16x16x16_f16"
     rc, out, _ = run(["-a", "cdna3", "--convert", f"{name}:D", f"{name}:A", "--emit", "hip"])
     assert rc == 0
-    assert "MC_FN void mc_convert_words(const unsigned int s[4], unsigned int d[2], " \
+    named = "mc_convert_mfma_f32_16x16x16_f16_d_to_mfma_f32_16x16x16_f16_a_w64_lds"
+    assert f"MC_FN void {named}_words(const unsigned int s[4], unsigned int d[2], " \
            "void* lds)" in out
-    assert "__device__ inline void mc_convert(const mc_f32x4 src[1], mc_f16x4 dst[1], " \
+    assert f"__device__ inline void {named}(const mc_f32x4 src[1], mc_f16x4 dst[1], " \
            "unsigned char* lds)" in out
+    assert f"#ifndef {named.upper()}_DEFINED" in out  # (one definition per file)
     assert "MC_LANE()" in out and "threadIdx" not in out.split("MC_CONVERT_PRELUDE")[1]
 
 

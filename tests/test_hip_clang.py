@@ -32,3 +32,40 @@ def test_clang_compiles_every_example():
     assert set(refused) == REFUSED and len(refused) == 2 * len(REFUSED) - 1
     for target in ("gfx1250", "gfx1251"):
         assert f"{target} wave32: " in done.stdout
+
+
+SHARED_FILE = [  # outputs of every kind of --emit hip, some twice, for one file
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 --emit hip",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --lds-tile 16x64 --load ds_read_b64",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --lds-tile 16x64 --load ds_read_b64 "
+    "--lds-pad 4",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --emit hip --lds-tile 16x64 --load ds_read_b64",
+    "-a cdna3 -i v_mfma_f32_32x32x8_f16 -A --emit hip --lds-tile 32x64",
+    "-a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A --emit hip",
+    "-a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A --emit hip",
+    "-a cdna3 --convert v_mfma_f32_32x32x8_f16:D v_mfma_f32_32x32x8_f16:B --emit hip",
+    "-a cdna3 --convert v_mfma_f32_16x16x16_bf16:D v_mfma_f32_16x16x16_bf16:B --emit hip",
+]
+
+
+@pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
+def test_every_kind_of_output_shares_one_file(tmp_path):
+    """Issue 22: fragment code, examples, LDS loads and conversions, some emitted twice,
+    concatenated into one translation unit, compile (names carry what differs in code;
+    definitions are guarded)."""
+    import shlex
+
+    from conftest import call
+    parts = []
+    for line in SHARED_FILE:
+        status, out, err = call(shlex.split(line))
+        assert (status, err) == (0, ""), (line, err)
+        parts.append(out)
+    path = tmp_path / "all.hip"
+    path.write_text("\n".join(parts))
+    done = subprocess.run(["clang-22", "-x", "hip", "--cuda-device-only", "-nogpulib",
+                           "-nogpuinc", "--offload-arch=gfx942", "-O1", "-S", "-o", "-",
+                           str(path)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "v_mfma_f32_16x16x16_f16" in done.stdout

@@ -451,7 +451,7 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     reads."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from amd_matrix_calculator.formats.hip_lds import emit_lds
+    from amd_matrix_calculator.formats.hip_lds import _name, emit_lds
     found = plan(arch, name, matrix, tile=tile, **options)
     regs = max(s.register for s in found.slots) + 1
     regs += regs % 2
@@ -459,7 +459,7 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     source = tmp_path / "lds.c"
     source.write_text(emit_lds(found) + HARNESS % {
         "bytes": size, "wave": found.wave, "regs": regs, "loads": len(found.loads),
-        "name": f"mc_lds_{found.matrix.lower()}"})
+        "name": _name(found)})
     subprocess.run(["gcc", "-O1", "-Wall", "-Werror", "-o", str(tmp_path / "lds"),
                     str(source)], check=True)
     run = subprocess.run([str(tmp_path / "lds")], capture_output=True, text=True, check=True)
@@ -521,7 +521,7 @@ def clang_cases():
     import re
     import tempfile
 
-    from amd_matrix_calculator.formats.hip_lds import emit_lds
+    from amd_matrix_calculator.formats.hip_lds import _name, emit_lds
     cases = []
     for arch, gfx, name, matrix, tile, options in CLANG_CASES:
         found = plan(arch, name, matrix, tile=tile, **options)
@@ -529,7 +529,7 @@ def clang_cases():
         regs += regs % 2
         code = emit_lds(found) + KERNEL % {"bytes": found.tile.base + found.lds_bytes,
                                            "regs": regs,
-                                           "name": f"mc_lds_{matrix.lower()}",
+                                           "name": _name(found),
                                            "wave": found.wave}
         with tempfile.TemporaryDirectory() as folder:
             source = Path(folder) / "lds.hip"
