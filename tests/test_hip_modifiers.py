@@ -9,7 +9,9 @@ at a time:
   functions is right), and where it says it moves a layout (other than a format's, which
   names every operand) the fragment indeed moves;
 - every bit of a negation mask the table gives a matrix changes the emitted example, or
-  the value is refused with a message naming the modifier.
+  the value is refused with a message naming the modifier;
+- each negation bit's action in the table (LOW/HIGH halves, NEGATE, ABS) is what the
+  engine marks on that matrix's values (-v, |v|), on every architecture.
 """
 import pytest
 
@@ -17,9 +19,12 @@ from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip
 from amd_matrix_calculator.instructions.builtins import TARGETS
 from amd_matrix_calculator.instructions.modifiers import (
+    ABS,
     EVERY,
     HIGH,
+    LOW,
     MODIFIERS,
+    NEGATE,
     SHAPES_BY_MEANING,
     Modifiers,
     modifier,
@@ -214,3 +219,38 @@ def test_every_negation_bit_changes_the_example_or_is_refused(inst, wave):
                 assert text == plain, (spec.name, bit, matrix)
             else:
                 assert text != plain, (spec.name, bit, matrix)
+
+
+def _expected_marks(act, lo, hi):
+    """(negated, absolute) the engine should mark on a value at bits lo..hi under `act`."""
+    width = hi - lo + 1
+    negated = act == NEGATE or (act == LOW and (width > 16 or lo % 32 == 0)) or \
+        (act == HIGH and width == 16 and lo % 32 == 16)
+    return negated, act == ABS
+
+
+@pytest.mark.parametrize("arch", [a.name for a in mc.architectures()])
+def test_the_negation_table_agrees_with_the_engines_marks(arch):
+    """Each negation bit's action (ModifierSpec.negation) is what the engine marks on the
+    values: -v / |v| on every value (NEGATE / ABS) or on the low or high 16-bit halves."""
+    checked = 0
+    for inst in mc.instructions(arch):
+        wave = mc.architecture_of(inst).waves[0]
+        for spec in MODIFIERS:
+            rule = mc.rule(spec, inst, Modifiers(), wave)
+            if rule is None or rule.meaning != "negate":
+                continue
+            for bit in range(rule.mask.bit_length()):
+                matrix, act = spec.negation[bit]
+                if not rule.mask >> bit & 1 or matrix not in mc.matrices(inst):
+                    continue
+                bits = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type}[matrix].bits
+                for entry in mc.layout(inst, matrix, mods={spec.name: 1 << bit}, wave=wave):
+                    loc = entry.location
+                    if loc.bits[1] - loc.bits[0] + 1 != bits or bits < 16:
+                        continue  # (marked only on a slot of one value of 16 bits or more)
+                    want = _expected_marks(act, *loc.bits)
+                    assert (loc.negated, loc.absolute) == want, (inst.name, spec.name, bit, loc)
+                    checked += 1
+    has_negations = arch.startswith(("CDNA3", "CDNA4", "RDNA", "GFX125"))
+    assert checked or not has_negations

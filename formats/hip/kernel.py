@@ -9,7 +9,7 @@ from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIE
 from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers
 
 from .calls import call_text as _call_text
-from .calls import check_builtin, named_arguments, operand_type
+from .calls import check_builtin, named_arguments, negation_acts, operand_type
 from .common import (
     DEFAULT,
     LOWER,
@@ -70,41 +70,21 @@ def emit(inst: Instruction, matrix: str | None, mods: object, wave: int,
 # ---- negations the builtin has no argument for
 
 
-def _negation_acts(inst: Instruction, matrix: str, mods: Modifiers,
-                   wave: int) -> dict[str, tuple[str, int]]:
-    """What the chosen negation masks do to `matrix`'s values (LOW, HIGH, NEGATE, ABS of
-    the modifier table's ModifierSpec.negation, for the modifiers whose rule here is a
-    negation mask), each with the label and bit that ask it ("NEG_HI", 2). Masks the
-    builtin passes through as arguments (MFMA's BLGP) are left to the instruction."""
-    from amd_matrix_calculator.matrix_api import rule
-    passed = {name for name, _ in named_arguments(inst, mods, wave, _PLACEHOLDERS)}
-    acts: dict[str, tuple[str, int]] = {}
-    for spec in MODIFIERS:
-        value = getattr(mods, spec.name)
-        if not value or not spec.negation or spec.name in passed:
-            continue
-        found = rule(spec, inst, mods, wave)
-        if found is None or found.meaning != "negate":
-            continue
-        for bit, (target, act) in enumerate(spec.negation):
-            if target == matrix and value >> bit & 1:
-                acts[act] = spec.label, bit
-    return acts
-
-
 # The operands' names in a call built only to read its argument names.
 _PLACEHOLDERS = {"A": "a", "B": "b", "C": "c", "K": "k", "SA": "sa", "SB": "sb"}
 
 
 def _negations(inst: Instruction, matrix: str, mods: Modifiers, wave: int, frag: Fragment,
                ctype: CType, name: str) -> list[str]:
-    """Negations the builtin has no argument for, done on the values (_negation_acts):
+    """Negations the builtin has no argument for, done on the values (calls.negation_acts):
     the low and/or high 16-bit halves of A or B, or C negated / its absolute value (the
     compiler folds whole-operand negations into the instruction's neg_lo/neg_hi bits).
     Where the modifiers are arguments (WmmaBuiltins.operand_modifiers), whole values
     (16-bit: both halves; wider: the low "half") and C's are arguments: only one half of
-    16-bit A or B values (neg_lo without neg_hi, or the reverse) is left to do."""
-    acts = _negation_acts(inst, matrix, mods, wave)
+    16-bit A or B values (neg_lo without neg_hi, or the reverse) is left to do. Masks the
+    builtin passes through as arguments (MFMA's BLGP) are left to the instruction."""
+    passed = {name for name, _ in named_arguments(inst, mods, wave, _PLACEHOLDERS)}
+    acts = negation_acts(inst, matrix, mods, wave, passed)
     if not acts:
         return []
     var = LOWER[matrix]
