@@ -106,6 +106,7 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.layouts.lds import LANE_MAPS as LANE_MAPS
     from amd_matrix_calculator.layouts.lds import LoadPlan as LoadPlan
     from amd_matrix_calculator.layouts.lds import alignment as alignment
+    from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
     from amd_matrix_calculator.matrix_conversion import Conversion
     from amd_matrix_calculator.matrix_library.checks import ModifierValues as ModifierValues
@@ -147,6 +148,7 @@ _ENGINE = {
     "FORMATS": "layouts.gfx1250", "neg_masks": "layouts.gfx1250",
     "latencies": "layouts.gfx1250_facts", "provenance": "layouts.gfx1250_facts",
     "LANE_MAPS": "layouts.lds", "alignment": "layouts.lds",
+    "rule": "layouts.legality",
     "index_bits_per_lane": "layouts.rdna",
 }
 

@@ -10,7 +10,12 @@ spec names a range function (`range`); the layout engine's legality check
 (layouts/family.py) or in the shared range functions, and gets a `Rule` back.
 
 Nothing here computes a layout: the effects are described by `effect` and applied by the
-family's generator.
+family's generator. Two effects are data the renderers read as well: `shapes`, the
+matrices whose layout a value moves (the HIP emitter names and builds each operand's
+functions by the modifiers that shape it), and `negation`, what each bit of a negation
+mask does to which matrix (the HIP emitter negates on the values what the builtin has no
+argument for). A rule's `meaning` overrides `shapes` where a modifier has more than one
+use (SHAPES_BY_MEANING: CBSZ as a format, BLGP as a negation mask).
 """
 from __future__ import annotations
 
@@ -18,6 +23,14 @@ from .record import Record
 
 # The matrices a modifier may name (layouts.MATRICES).
 A, B, C, D, K, SA, SB = "A", "B", "C", "D", "K", "SA", "SB"
+
+EVERY = (A, B, C, D, K, SA, SB)
+
+# What one bit of a negation mask does to its matrix's values (ModifierSpec.negation).
+LOW = "low"        # negates the low 16-bit half of each VGPR (wider values: the value)
+HIGH = "high"      # negates the high 16-bit halves (wider values: nothing)
+NEGATE = "negate"  # negates every value
+ABS = "abs"        # takes every value's absolute value
 
 # Names of codes 0, 1, ... of the enumerated modifiers.
 F8F6F4_NAMES = ("fp8", "bf8", "fp6", "bf6", "fp4")
@@ -46,7 +59,11 @@ class ModifierSpec(Record):
     -h group (GROUPS); shown: the -d line saying whether the instruction takes it
     ("" for none); title: how messages name it (its option when empty); anywhere: an
     instruction-wide setting, accepted with a query of any matrix (as LLVM's assembler
-    takes it on the instruction)."""
+    takes it on the instruction); shapes: the matrices whose layout the value moves
+    (a format: every matrix, as it sets the instruction's types; an instruction's rule
+    may narrow or override this, see `shaped`); negation: where the instruction uses
+    the value as a negation mask (its rule's meaning is "negate"), the (matrix, what it
+    does: LOW, HIGH, NEGATE or ABS) of bit 0, 1, 2..."""
     name: str
     options: tuple[str, ...]
     llvm: str
@@ -64,6 +81,8 @@ class ModifierSpec(Record):
     shown: str = ""
     title: str = ""
     anywhere: bool = False
+    shapes: tuple[str, ...] = ()
+    negation: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -114,51 +133,56 @@ MODIFIERS: tuple[ModifierSpec, ...] = (
     # ---- CDNA (MFMA, SMFMAC)
     _value("cbsz", ("--cbsz",), "CBSZ modifier (A-matrix block broadcast size)", CDNA,
            title="CBSZ", matrices=(A, K), range="cbsz", shown="CBSZ and ABID bits supported",
+           shapes=(A, K),
            effect="A: each aligned group of 2^CBSZ blocks reads block ABID of the group; "
                   "SMFMAC: with ABID, the index set; f8f6f4: the A format"),
     _value("abid", ("--abid",), "ABID modifier (A-matrix broadcast block id)", CDNA,
-           title="ABID", matrices=(A, K), range="abid",
+           title="ABID", matrices=(A, K), range="abid", shapes=(A, K),
            effect="A: the block of each CBSZ group that is broadcast; SMFMAC with CBSZ 0: "
                   "the compression-index set"),
     _value("blgp", ("--blgp",), "BLGP modifier (B-matrix lane group pattern)", CDNA,
            title="BLGP", matrices=(B,), range="blgp", shown="BLGP bits supported",
+           shapes=(B,), negation=((A, NEGATE), (B, NEGATE), (C, NEGATE)),
            effect="B: lanes read another lane's value (eight patterns); FP64 (CDNA3+): "
                   "negation mask of A, B, C; f8f6f4: the B format"),
     # ---- RDNA (WMMA, SWMMAC)
     _value("opsel", ("--opsel",), "OPSEL modifier (RDNA)", RDNA, title="OPSEL",
-           matrices=(C, D, K), range="opsel", shown="OPSEL supported",
+           matrices=(C, D, K), range="opsel", shown="OPSEL supported", shapes=(C, D, K),
            effect="RDNA3: OPSEL[2] puts 16-bit C/D values in the high halves; RDNA4 SWMMAC: "
                   "the compression-index set"),
     _value("neg", ("--neg",), "NEG modifier (RDNA)", RDNA, title="NEG",
            matrices=(A, B, C), mask=True, top=7, range="neg", shown="NEG bits supported",
+           negation=((A, LOW), (B, LOW), (C, NEGATE)),
            effect="negates the low 16-bit halves of A (bit 0), B (bit 1), C (bit 2); "
                   "integer: the signedness of A and B"),
     _value("neg_hi", ("--neg_hi", "--neg-hi"),
            "NEG_HI modifier (RDNA; gfx1250: neg_hi bits as --neg-lo, 4 = |C|)", RDNA,
            title="NEG_HI", matrices=(A, B, C), mask=True, top=7, range="neg",
+           negation=((A, HIGH), (B, HIGH), (C, ABS)),
            effect="negates the high 16-bit halves of A (bit 0), B (bit 1); bit 2: |C|"),
     # ---- CDNA4 v_mfma_scale_*
     _value("opsel_a", ("--opsel-a", "--opsel_a"),
            "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)", CDNA4_SCALE,
-           title="OPSEL_A", matrices=(SA,), top=3,
+           title="OPSEL_A", matrices=(SA,), top=3, shapes=(SA,),
            effect="SA: the byte of the scale VGPR that holds the A scales"),
     _value("opsel_b", ("--opsel-b", "--opsel_b"),
            "byte (0-3) of the B-scale VGPR (CDNA4 v_mfma_scale_*)", CDNA4_SCALE,
-           title="OPSEL_B", matrices=(SB,), top=3,
+           title="OPSEL_B", matrices=(SB,), top=3, shapes=(SB,),
            effect="SB: the byte of the scale VGPR that holds the B scales"),
     # ---- gfx1250 / gfx1251 (LLVM's names)
     _value("neg_lo", ("--neg-lo", "--neg_lo"),
            "gfx1250 neg_lo bits (1 = A, 2 = B, 4 = C; which are legal depends on the types)",
            GFX1250, matrices=(A, B, C), mask=True, top=7, range="neg",
+           negation=((A, LOW), (B, LOW), (C, NEGATE)),
            effect="negates A (bit 0) and B (bit 1) values (16-bit: the low halves) and "
                   "C (bit 2); integer: the signedness of A and B"),
     _value("matrix_a_fmt", ("--matrix-a-fmt", "--matrix_a_fmt"),
            "gfx1250 f8f6f4: A format, fp8, bf8, fp6, bf6, fp4 or 0-4", GFX1250,
-           anywhere=True, names=F8F6F4_NAMES, matrices=(A, B, C, D), top=4,
+           anywhere=True, names=F8F6F4_NAMES, matrices=(A, B, C, D), top=4, shapes=EVERY,
            effect="the format of A (and so its layout)"),
     _value("matrix_b_fmt", ("--matrix-b-fmt", "--matrix_b_fmt"),
            "gfx1250 f8f6f4: B format, fp8, bf8, fp6, bf6, fp4 or 0-4", GFX1250,
-           anywhere=True, names=F8F6F4_NAMES, matrices=(A, B, C, D), top=4,
+           anywhere=True, names=F8F6F4_NAMES, matrices=(A, B, C, D), top=4, shapes=EVERY,
            effect="the format of B (and so its layout)"),
     _value("index_key", ("--index-key", "--index_key"), "gfx1250 SWMMAC index_key (0-1)",
            GFX1250, anywhere=True, matrices=(K,), top=1,
@@ -166,11 +190,11 @@ MODIFIERS: tuple[ModifierSpec, ...] = (
                   "shown as set 0)"),
     _value("matrix_a_scale", ("--matrix-a-scale", "--matrix_a_scale"),
            "gfx1250 scaled WMMA: lanes of the A scales, row0 (0-15) or row1 (16-31)",
-           GFX1250, anywhere=True, names=SCALE_SELECTS, matrices=(SA,), top=1,
+           GFX1250, anywhere=True, names=SCALE_SELECTS, matrices=(SA,), top=1, shapes=(SA,),
            effect="SA: the lane half holding the A scales"),
     _value("matrix_b_scale", ("--matrix-b-scale", "--matrix_b_scale"),
            "gfx1250 scaled WMMA: lanes of the B scales, row0 (0-15) or row1 (16-31)",
-           GFX1250, anywhere=True, names=SCALE_SELECTS, matrices=(SB,), top=1,
+           GFX1250, anywhere=True, names=SCALE_SELECTS, matrices=(SB,), top=1, shapes=(SB,),
            effect="SB: the lane half holding the B scales"),
     _value("matrix_a_scale_fmt", ("--matrix-a-scale-fmt", "--matrix_a_scale_fmt"),
            "gfx1250 scaled WMMA: A scale format, e8, e5m3, e4m3 or 0-2", GFX1250,
@@ -191,6 +215,17 @@ MODIFIERS: tuple[ModifierSpec, ...] = (
 )
 
 NAMES = tuple(spec.name for spec in MODIFIERS)
+
+# Where an instruction's rule gives a modifier another use, the matrices whose layout
+# it then moves (instead of the spec's `shapes`): a format sets the instruction's types
+# (every matrix); a negation mask or the signedness changes values, not places.
+SHAPES_BY_MEANING: dict[str, tuple[str, ...]] = {"format": EVERY, "negate": (), "signed": ()}
+
+
+def shaped(spec: ModifierSpec, rule: Rule) -> tuple[str, ...]:
+    """The matrices whose layout `spec` moves on an instruction whose rule is `rule`."""
+    moved = SHAPES_BY_MEANING.get(rule.meaning, spec.shapes)
+    return tuple(matrix for matrix in moved if matrix in rule.matrices)
 _BY_NAME = {spec.name: spec for spec in MODIFIERS}
 
 

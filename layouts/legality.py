@@ -121,12 +121,14 @@ def neg(spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -> 
 
 def llvm_neg(spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
              _wave: int) -> Rule | None:
-    """neg_lo / neg_hi: the bits LLVM's assembler accepts (layouts.gfx1250.neg_masks)."""
+    """neg_lo / neg_hi: the bits LLVM's assembler accepts (layouts.gfx1250.neg_masks);
+    integer instructions: neg_lo[0/1] are the signedness of A and B."""
     if spec.name not in ("neg_lo", "neg_hi") or not inst.takes("neg_lo"):
         return None
     from .gfx1250 import neg_masks
     lo, hi = neg_masks(inst)
-    return Rule(7, INPUTS, mask=lo if spec.name == "neg_lo" else hi, meaning="negate")
+    return Rule(7, INPUTS, mask=lo if spec.name == "neg_lo" else hi,
+                meaning="signed" if inst.is_int else "negate")
 
 
 RANGES: dict[str, RangeFunction] = {"": fixed, "cbsz": cbsz, "abid": abid, "blgp": blgp,

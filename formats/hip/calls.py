@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from amd_matrix_calculator.instructions.builtins import WmmaBuiltins, wmma_builtins
+from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
 from amd_matrix_calculator.matrix_api import CalcError, Modifiers
 
 from .common import FLOAT_TYPES, CType, fragment_of
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from amd_matrix_calculator.instructions.model import Instruction
 
 # One argument of a call: (name, C text); name "" for the operands A, B, C and the index.
@@ -126,11 +129,32 @@ def check_builtin(inst: Instruction, wave: int) -> None:
                             + advice)
 
 
+def negation_acts(inst: Instruction, matrix: str, mods: Modifiers,
+                  wave: int, passed: Collection[str] = ()) -> dict[str, tuple[str, int]]:
+    """What the chosen negation masks do to `matrix`'s values (LOW, HIGH, NEGATE, ABS of
+    the modifier table's ModifierSpec.negation, for the modifiers whose rule here is a
+    negation mask), each with the label and bit that ask it ("NEG_HI", 2); modifiers
+    named in `passed` are left out."""
+    from amd_matrix_calculator.matrix_api import rule
+    acts: dict[str, tuple[str, int]] = {}
+    for spec in MODIFIERS:
+        value = getattr(mods, spec.name)
+        if not value or not spec.negation or spec.name in passed:
+            continue
+        found = rule(spec, inst, mods, wave)
+        if found is None or found.meaning != "negate":
+            continue
+        for bit, (target, act) in enumerate(spec.negation):
+            if target == matrix and value >> bit & 1:
+                acts[act] = spec.label, bit
+    return acts
+
+
 def _flag(on: int) -> str:
     return "true" if on else "false"
 
 
-def _modifier_arguments(inst: Instruction, mods: Modifiers,
+def _modifier_arguments(inst: Instruction, mods: Modifiers, wave: int,
                         args: dict[str, str]) -> list[Argument]:
     """Where the modifiers are arguments (WmmaBuiltins.operand_modifiers):
     [A's flag or format,] A, [B's flag or format,] B, [C modifier,] C[, index]
@@ -143,9 +167,9 @@ def _modifier_arguments(inst: Instruction, mods: Modifiers,
     elif fields:
         before = ([(fields[0], str(getattr(mods, fields[0])))],
                   [(fields[1], str(getattr(mods, fields[1])))])
-    elif inst.a_type.bits >= 16:  # whole values (16-bit: both halves; 32-bit: neg_lo)
-        whole = [mods.neg_lo & bit and (mods.neg_hi & bit or inst.a_type.bits > 16)
-                 for bit in (1, 2)]
+    elif inst.a_type.bits >= 16:  # whole values (16-bit: both halves; 32-bit: the low one)
+        acts = [negation_acts(inst, matrix, mods, wave) for matrix in ("A", "B")]
+        whole = [LOW in act and (HIGH in act or inst.a_type.bits > 16) for act in acts]
         before = [("a_neg", _flag(whole[0]))], [("b_neg", _flag(whole[1]))]
     else:
         before = [], []
@@ -159,7 +183,8 @@ def _modifier_arguments(inst: Instruction, mods: Modifiers,
     elif inst.is_int:
         out.append(("", c))
     else:
-        c_mod = (mods.neg_lo >> 2 & 1) | (mods.neg_hi >> 2 & 1) << 1
+        on_c = negation_acts(inst, "C", mods, wave)  # c_mod: bit 0 negates, bit 1 |C|
+        c_mod = (NEGATE in on_c) | (ABS in on_c) << 1
         out += [("c_mod", f"(short){c_mod}"), ("", c)]
     if inst.scaled:
         out += [("matrix_a_scale", str(mods.matrix_a_scale)),
@@ -177,7 +202,7 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
     """The builtin's arguments in clang's order, each with its name ("" for operands)."""
     a, b, c = args["A"], args["B"], args.get("C", "acc")
     if wmma(inst) and conventions(inst).operand_modifiers:
-        return _modifier_arguments(inst, mods, args)
+        return _modifier_arguments(inst, mods, wave, args)
     if wmma(inst):
         idx: list[Argument] = []
         if inst.sparse:

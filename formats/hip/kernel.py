@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from amd_matrix_calculator.instructions.builtins import wmma_builtins
+from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, shaped
 from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers
 
 from .calls import call_text as _call_text
-from .calls import check_builtin, conventions, operand_type, wmma
+from .calls import check_builtin, named_arguments, negation_acts, operand_type
 from .common import (
     DEFAULT,
     LOWER,
@@ -68,44 +70,50 @@ def emit(inst: Instruction, matrix: str | None, mods: object, wave: int,
 # ---- negations the builtin has no argument for
 
 
-def _negations(inst: Instruction, matrix: str, mods: Modifiers, frag: Fragment,
+# The operands' names in a call built only to read its argument names.
+_PLACEHOLDERS = {"A": "a", "B": "b", "C": "c", "K": "k", "SA": "sa", "SB": "sb"}
+
+
+def _negations(inst: Instruction, matrix: str, mods: Modifiers, wave: int, frag: Fragment,
                ctype: CType, name: str) -> list[str]:
-    """Negations the builtin has no argument for, done on the values: RDNA float
-    NEG/NEG_HI negate the low / high 16-bit halves of A or B, NEG[2] / NEG_HI[2] negate
-    C / take its absolute value (the compiler folds whole-operand negations into the
-    instruction's neg_lo/neg_hi bits); where the modifiers are arguments, only one half
-    of 16-bit A or B values (neg_lo without neg_hi, or the reverse) is left to do."""
-    if not wmma(inst) or inst.is_int:
-        return []
-    bit = {"A": 1, "B": 2}.get(matrix, 0)
-    if conventions(inst).operand_modifiers:
-        low, high = bool(mods.neg_lo & bit), bool(mods.neg_hi & bit)
-        if low == high or frag.bits != 16:
-            return []  # an argument (whole values), or 32-bit values (neg_hi not used)
-        return _half_negation(LOWER[matrix], frag, ctype, name, low, high)
-    if not inst.neg:
+    """Negations the builtin has no argument for, done on the values (calls.negation_acts):
+    the low and/or high 16-bit halves of A or B, or C negated / its absolute value (the
+    compiler folds whole-operand negations into the instruction's neg_lo/neg_hi bits).
+    Where the modifiers are arguments (WmmaBuiltins.operand_modifiers), whole values
+    (16-bit: both halves; wider: the low "half") and C's are arguments: only one half of
+    16-bit A or B values (neg_lo without neg_hi, or the reverse) is left to do. Masks the
+    builtin passes through as arguments (MFMA's BLGP) are left to the instruction."""
+    passed = {name for name, _ in named_arguments(inst, mods, wave, _PLACEHOLDERS)}
+    acts = negation_acts(inst, matrix, mods, wave, passed)
+    if not acts:
         return []
     var = LOWER[matrix]
-    if matrix in ("A", "B"):
-        low, high = bool(mods.neg & bit), bool(mods.neg_hi & bit)
-        if not (low or high):
+    low, high = LOW in acts, HIGH in acts
+    builtins = wmma_builtins(inst)
+    if builtins is not None and builtins.operand_modifiers:
+        if low == high or frag.bits != 16:
             return []
-        if low and high and ctype.element != "short":
-            return [f"    {var} = -{var};  // NEG and NEG_HI: every value"]
         return _half_negation(var, frag, ctype, name, low, high)
-    return _c_negations(var, mods, ctype) if matrix == "C" else []
+    if low and high and ctype.element != "short":
+        return [f"    {var} = -{var};  // {acts[LOW][0]} and {acts[HIGH][0]}: every value"]
+    if low or high:
+        return _half_negation(var, frag, ctype, name, low, high)
+    return _whole_negations(var, acts, ctype)
 
 
-def _c_negations(var: str, mods: Modifiers, ctype: CType) -> list[str]:
-    """RDNA NEG_HI[2] (|C|) and NEG[2] (-C), on the values."""
+def _whole_negations(var: str, acts: dict[str, tuple[str, int]], ctype: CType) -> list[str]:
+    """|C| (ABS), then -C (NEGATE), on the values (bf16 as bit patterns: the sign is bit
+    15). The labels name the bits that ask them (RDNA: NEG_HI[2], NEG[2])."""
     out = []
-    bf16 = ctype.element == "short"  # bf16 bit patterns: the sign is bit 15
-    if mods.neg_hi & 4:
-        out.append(f"    {var} = {var} & (short)0x7fff;  // NEG_HI[2]: |C|" if bf16 else
-                   f"    {var} = __builtin_elementwise_abs({var});  // NEG_HI[2]: |C|")
-    if mods.neg & 4:
-        out.append(f"    {var} = {var} ^ (short)0x8000;  // NEG[2]: -C" if bf16 else
-                   f"    {var} = -{var};  // NEG[2]: -C")
+    bf16 = ctype.element == "short"
+    if ABS in acts:
+        label = "{}[{}]".format(*acts[ABS])
+        out.append(f"    {var} = {var} & (short)0x7fff;  // {label}: |C|" if bf16 else
+                   f"    {var} = __builtin_elementwise_abs({var});  // {label}: |C|")
+    if NEGATE in acts:
+        label = "{}[{}]".format(*acts[NEGATE])
+        out.append(f"    {var} = {var} ^ (short)0x8000;  // {label}: -C" if bf16 else
+                   f"    {var} = -{var};  // {label}: -C")
     return out
 
 
@@ -143,7 +151,7 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
     d_ld = d_name = ""
     for matrix in matrix_api.matrices(inst):
         var = LOWER[matrix]
-        shaping = _for_operand(inst, matrix, mods)
+        shaping = _for_operand(inst, matrix, mods, wave)
         frag = fragment_of(inst, matrix, shaping, wave)
         mine = options
         if options.lds and options.ld is None:
@@ -174,7 +182,7 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
             d_ld, d_name = ld, name
             continue
         body.append(f"    {ctype.name} {var} = {name}_load({src}{ld});")
-        body += _negations(inst, matrix, mods, frag, ctype, name)
+        body += _negations(inst, matrix, mods, wave, frag, ctype, name)
         args[matrix] = var
     d_type = operand_type(inst, "D", wave)
     if inst.sparse:
@@ -216,19 +224,14 @@ def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
         raise
 
 
-def _for_operand(inst: Instruction, matrix: str, mods: Modifiers) -> Modifiers:
-    """The modifiers that shape `matrix`'s layout (the example's D-level modifiers apply
-    to every operand; each operand keeps the ones that concern it)."""
-    keep = {"A": ("cbsz", "abid"), "B": ("blgp",), "K": ("cbsz", "abid", "opsel"),
-            "C": ("opsel",), "D": ("opsel",), "SA": ("opsel_a", "matrix_a_scale"),
-            "SB": ("opsel_b", "matrix_b_scale")}[matrix]
-    if inst.f8f6f4:
-        keep = inst.format_fields + tuple(k for k in keep if k.startswith(("opsel_", "matrix_")))
-    values = {k: getattr(mods, k) for k in keep}
-    if not wmma(inst) and inst.out_type.bits == 64:
-        values.pop("blgp", None)  # CDNA3 FP64: BLGP negates, the layout stays
-    if wmma(inst) and matrix in ("C", "D") and not conventions(inst).opsel_argument:
-        values.pop("opsel", None)  # (OPSEL selects C/D halves only where it is an argument)
-    if wmma(inst) and matrix == "K" and conventions(inst).opsel_argument:
-        values.pop("opsel", None)
+def _for_operand(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Modifiers:
+    """The modifiers that shape `matrix`'s layout, as the modifier table says (`shaped`:
+    the spec's `shapes`, narrowed by the instruction's rule): the example's D-level
+    modifiers apply to every operand; each operand keeps the ones that move it."""
+    from amd_matrix_calculator.matrix_api import rule
+    values = {}
+    for spec in MODIFIERS:
+        found = rule(spec, inst, mods, wave)
+        if found is not None and matrix in shaped(spec, found):
+            values[spec.name] = getattr(mods, spec.name)
     return Modifiers(**values)

@@ -1,0 +1,163 @@
+"""The fragment an LDS plan loads, as the layout engine lays it out: every lane's register
+slots over the K steps, their tile positions and addresses (layouts/lds.py), and the lane
+maps of the transpose loads."""
+from __future__ import annotations
+
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+
+from . import COORDINATES, Operand
+from .core import CalcError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .lds_tile import Tile
+
+    LaneMap = Callable[[int, int], tuple[int, int]]
+
+
+# ---- transpose-load lane maps: (dest lane, dest element) -> (source lane, source element)
+
+def _tr16_gfx950(lane: int, e: int) -> tuple[int, int]:
+    # [SEC] rocjitsu PR #10175 and Triton's diagram agree (fact sheet A.3)
+    return (lane & ~15) + 4 * e + ((lane >> 2) & 3), lane & 3
+
+
+def _tr8_gfx1250(lane: int, e: int) -> tuple[int, int]:
+    # [SEC] ROCm blog's lane bases (L18), formula [INF] (fact sheet A.3)
+    return (16 * ((lane >> 4) & 1) + 8 * ((e >> 2) & 1) + 4 * ((lane >> 3) & 1) + (e & 3),
+            lane & 7)
+
+
+def _tr8_gfx950(lane: int, e: int) -> tuple[int, int]:
+    # [INF] the gfx1250 rule in every 16-lane group
+    source, elem = _tr8_gfx1250(lane & 31, e)
+    return (lane & ~15) + (source & 15), elem
+
+
+def _tr16_gfx1250(lane: int, e: int) -> tuple[int, int]:
+    # [SEC] L18: 8x8 transposes in groups of 8 lanes
+    return (lane & ~7) + e, lane & 7
+
+
+LANE_MAPS: dict[str, LaneMap] = {
+    "tr16_gfx950": _tr16_gfx950, "tr8_gfx950": _tr8_gfx950,
+    "tr16_gfx1250": _tr16_gfx1250, "tr8_gfx1250": _tr8_gfx1250,
+}
+
+# ---- the fragment as the layout engine lays it out
+
+def _placed(operand: Operand) -> list[list[tuple[int, tuple[int, int, int]]]]:
+    """Every lane's (bit, (row, col, block)) slots, in bit order (the layout's places in
+    bulk, lane by lane)."""
+    layout = operand.layout
+    placed: list[list[tuple[int, tuple[int, int, int]]]] = [[] for _ in range(operand.wave)]
+    for block in range(layout.shape[2]):
+        for row, cells in enumerate(layout.block_places(block)):
+            for col, places in enumerate(cells):
+                for p in places:
+                    placed[p.lane].append((p.reg * 32 + p.lo, (row, col, block)))
+    for held in placed:
+        held.sort()
+    return placed
+
+
+def _share(placed: list[list[tuple[int, tuple[int, int, int]]]]) -> int:
+    """How many elements a slot holds (those of the first lane's first slot)."""
+    for held in placed:
+        if held:
+            return sum(1 for bit, _ in held if bit == held[0][0])
+    return 1
+
+
+class Fragment:
+    """Every lane's register slots over `steps` K steps: slots[lane] = [(bit, element,
+    step, (tile row, tile col))], bit counted from the first VGPR of step 0."""
+
+    def __init__(self, operand: Operand, tile: Tile, steps: int) -> None:
+        coords = COORDINATES.get(operand.matrix, ())
+        if "k" not in coords:
+            raise CalcError(f"an LDS plan loads an input operand (A, B, K, SA or SB), "
+                            f"not {operand.matrix}")
+        self.operand, self.tile, self.steps = operand, tile, steps
+        layout = operand.layout
+        self.bits = layout.width
+        self.k_axis = coords.index("k")  # 0: the layout's rows are K (B, SB); 1: columns
+        rows, cols, blocks = layout.shape
+        self.k = (rows, cols)[self.k_axis]
+        self.mn_per_block = (rows, cols)[1 - self.k_axis]
+        self.mn = self.mn_per_block * blocks
+        self.registers = operand.register_count
+        placed = _placed(operand)
+        # A slot holding several elements stores one value: a sparse A slot holds the
+        # values kept of `share` = 4 K (the tile holds A compressed), an index slot the
+        # index of 4 K; the tile's K column counts slots, k // share.
+        self.share = _share(placed)
+        if self.share > 1:
+            placed = [held[::self.share] for held in placed]
+            self.k //= self.share
+        # (bit, element, k, mn) of every slot: k in slots (K // share), blocks one after
+        # another along M/N
+        k_axis, mn_axis, share, per_block = self.k_axis, 1 - self.k_axis, self.share, \
+            self.mn_per_block
+        lanes = [[(bit, elem, elem[k_axis] // share, elem[2] * per_block + elem[mn_axis])
+                  for bit, elem in held] for held in placed]
+        self.k_run = self._k_run(lanes)
+        self._chunks: dict[int, list[int]] = {}
+        self._addressed: Tile | None = None
+        self._addresses: list[list[int]] = []
+        step_bits, run, order_k = self.registers * 32, self.k_run, tile.order == "k"
+        self.slots: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
+        for mine in lanes:
+            slots = []
+            for s in range(steps):
+                for bit, elem, k, mn in mine:
+                    col = (k // run) * run * steps + s * run + k % run
+                    where = (mn, col) if order_k else (col, mn)
+                    slots.append((bit + s * step_bits, elem, s, where))
+            self.slots.append(slots)
+
+    def chunks(self, width: int) -> list[int]:
+        """The loads j of `width` bits whose bits [j*width, (j+1)*width) hold anything."""
+        if width not in self._chunks:
+            total = self.registers * 32 * self.steps
+            used = {bit for held in self.slots for bit, *_ in held}
+            self._chunks[width] = [
+                j for j in range(total // width)
+                if any(bit < (j + 1) * width and bit + self.bits > j * width for bit in used)]
+        return self._chunks[width]
+
+    def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int], int, int]]]) -> int:
+        """The largest kw dividing the start and the length of every run of consecutive
+        K values in consecutive slots of a lane (K itself when no lane breaks it)."""
+        from math import gcd
+        run, width = 0, self.bits
+        for held in lanes:
+            start = length = 0
+            last_bit = last_k = last_mn = -2
+            for bit, _, k, mn in held:
+                if bit == last_bit + width and k == last_k + 1 and mn == last_mn:
+                    length += 1
+                else:
+                    if length:
+                        run = gcd(run, gcd(start, length))
+                    start, length = k, 1
+                last_bit, last_k, last_mn = bit, k, mn
+            if length:
+                run = gcd(run, gcd(start, length))
+        return run or self.k
+
+    def addresses(self) -> list[list[int]]:
+        """The bit address of every slot (as `slots` lists them) in the current tile."""
+        tile = self.tile
+        if self._addressed is not tile:
+            start, bits, stride = tile.base * 8, self.bits, tile.cols + tile.pad
+            if tile.swizzle:
+                offset = tile.offset
+                self._addresses = [[start + offset(*where) * bits for *_, where in held]
+                                   for held in self.slots]
+            else:
+                self._addresses = [[start + (r * stride + c) * bits for *_, (r, c) in held]
+                                   for held in self.slots]
+            self._addressed = tile
+        return self._addresses

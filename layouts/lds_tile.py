@@ -1,0 +1,185 @@
+"""The LDS tile and the records of a load plan (layouts/lds.py makes the plans): how an
+operand's tile is stored (shape, order, padding, swizzle, base), the swizzles Triton and
+CK choose, the check that a tile can hold a fragment, and the plan's loads, phases and
+register slots."""
+from __future__ import annotations
+
+from amd_matrix_calculator.instructions.lds import LdsFacts, Load, PhaseModel
+from amd_matrix_calculator.instructions.record import Record
+
+from .core import CalcError
+
+
+class Tile(Record):
+    """An operand tile as stored in LDS: `rows` x `cols` elements, rows contiguous, row r
+    starting (cols + pad) elements after row r-1, at byte `base`. order "k": a row holds
+    K values (rows index M/N, blocks after one another); "mn": a row holds M/N values
+    (rows index K). swizzle (vec, per_phase, max_phase): chunk c of vec elements of row r
+    is stored at chunk c ^ ((r // per_phase) % max_phase), as Triton and CK define it."""
+    rows: int
+    cols: int
+    order: str = "k"
+    pad: int = 0
+    swizzle: tuple[int, int, int] | None = None
+    base: int = 0
+
+    def offset(self, row: int, col: int) -> int:
+        """The element offset of (row, col) from the tile's start."""
+        if self.swizzle:
+            vec, per_phase, max_phase = self.swizzle
+            col = ((col // vec) ^ ((row // per_phase) % max_phase)) * vec + col % vec
+        return row * (self.cols + self.pad) + col
+
+    def bytes(self, bits: int) -> int:
+        """The LDS bytes the tile occupies (padding included), from its base."""
+        return (self.rows * (self.cols + self.pad) * bits + 7) // 8
+
+    @property
+    def text(self) -> str:
+        parts = [f"{self.rows}x{self.cols}", f"order {self.order}"]
+        if self.pad:
+            parts.append(f"pad {self.pad}")
+        if self.swizzle:
+            parts.append("swizzle {},{},{}".format(*self.swizzle))
+        if self.base:
+            parts.append(f"base {self.base}")
+        return ", ".join(parts)
+
+
+class LaneRead(Record):
+    """One lane's read: `address` (bytes) and `bytes` read; a lane masked off (nothing of
+    its fragment in this load) has address None and 0 bytes."""
+    lane: int
+    address: int | None
+    bytes: int
+
+
+class Phase(Record):
+    """Lanes served together; `conflict`: the most distinct dwords any one bank holds
+    (1 = conflict-free, 0 = no lane active); `banks[b]`: the distinct dwords it reads
+    from bank b."""
+    lanes: tuple[int, ...]
+    conflict: int
+    banks: tuple[int, ...]
+
+
+class LoadPlan(Record):
+    """One load instruction of the wave: it writes VGPRs from `register` (counted from
+    the operand's first) on, from bit `at` of it."""
+    instruction: str
+    load: Load
+    register: int
+    lanes: tuple[LaneRead, ...]
+    phases: tuple[Phase, ...]
+    at: int = 0  # the bit of `register` a narrow load writes from
+
+    @property
+    def worst(self) -> int:
+        return max((p.conflict for p in self.phases), default=0)
+
+    @property
+    def cycles(self) -> int:
+        return sum(p.conflict for p in self.phases)
+
+
+class SlotPlan(Record):
+    """A register slot: bits `bits` (lo, hi) of VGPR `register` of `lane` receive element
+    `element` (row, col, block of the operand's matrix) of K step `step`, read from byte
+    `address` (bit `bit` of it: nonzero only for sub-byte elements) by load `load`;
+    `tile_at`: its (row, col) in the tile."""
+    lane: int
+    register: int
+    bits: tuple[int, int]
+    element: tuple[int, int, int]
+    step: int
+    address: int
+    bit: int
+    load: int
+    tile_at: tuple[int, int] = (0, 0)  # (row, col) of the element in the tile
+
+
+class Plan(Record):
+    """A whole plan; `worst`: the worst conflict of any phase of any load, `cycles`: the
+    LDS cycle estimate (one cycle per phase and way), `notes`: requirements the loads
+    place on the kernel (EXEC, VGPR alignment) and the model's assumptions."""
+    tile: Tile
+    model: PhaseModel
+    facts: LdsFacts
+    wave: int
+    element_bits: int
+    k_steps: int
+    k_run: int
+    loads: tuple[LoadPlan, ...]
+    slots: tuple[SlotPlan, ...]
+    notes: tuple[str, ...]
+    share: int = 1  # K values one tile element serves (4: sparse A and indices)
+
+    @property
+    def worst(self) -> int:
+        return max((load.worst for load in self.loads), default=0)
+
+    @property
+    def cycles(self) -> int:
+        return sum(load.cycles for load in self.loads)
+
+    @property
+    def lds_bytes(self) -> int:
+        return self.tile.bytes(self.element_bits)
+
+
+
+# ---- checks of the tile ------------------------------------------------------------
+
+def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
+               facts: LdsFacts) -> None:
+    """CalcError unless the tile holds the fragment, fits in LDS and swizzles within rows."""
+    if tile.order not in ("k", "mn"):
+        raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
+                        f"not {tile.order!r}", "order")
+    if tile.rows < frag_rows or tile.cols < frag_cols:
+        raise CalcError(f"a {tile.rows}x{tile.cols} tile (order {tile.order}) cannot hold "
+                        f"the fragment: it needs at least {frag_rows}x{frag_cols}", "tile")
+    if tile.swizzle:
+        vec, per_phase, max_phase = tile.swizzle
+        if tile.cols % vec:
+            raise CalcError(f"swizzle VEC {vec} must divide the tile's {tile.cols} columns",
+                            "swizzle")
+        chunks = tile.cols // vec
+        reach = max(((r // per_phase) % max_phase) ^ c for r in range(tile.rows)
+                    for c in range(chunks))
+        if reach >= chunks:
+            raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
+                            f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "
+                            f"{1 << (chunks.bit_length() - 1)}", "swizzle")
+    end = tile.base + tile.bytes(bits)
+    if end > facts.lds_bytes:
+        raise CalcError(f"the tile ends at byte {end}, beyond the {facts.lds_bytes} bytes of "
+                        f"LDS a workgroup may use on {facts.arch}", "base" if tile.base else "tile")
+
+
+# ---- the swizzles of Triton and CK
+
+def triton_swizzle(facts: LdsFacts, inst_m: int, wmma: bool, bits: int, cols: int, vec: int,
+                   order: str) -> tuple[int, int, int]:
+    """The swizzle Triton's composeSharedLayoutForOperand picks [SEC] L21 (fact sheet C.1):
+    (vec, per_phase, max_phase); (1, 1, 1) when K is not contiguous."""
+    if order != "k":
+        return (1, 1, 1)
+    banks = 32 if wmma else facts.triton_banks
+    per_row = banks * 32 // bits
+    per_phase = max(1, per_row // cols)
+    if wmma:
+        vec = min(vec * bits, 128) // bits
+        return (vec, per_phase, max(min(inst_m // per_phase, cols // vec), 1))
+    max_phase = 4 if inst_m == 4 else max(min(16 // per_phase, cols // vec), 1)
+    return (vec, per_phase, max_phase)
+
+
+def ck_swizzle(bits: int, cols: int, order: str) -> tuple[int, int, int]:
+    """CK's XOR preshuffle as the CK document shows it (L14): 16-byte chunks, x' = (y %
+    (cols / vec)) ^ x, i.e. (vec, 1, cols / vec) [INF]; (1, 1, 1) when K is not
+    contiguous."""
+    if order != "k":
+        return (1, 1, 1)
+    vec = max(1, 128 // bits)
+    return (vec, 1, max(1, cols // vec))
