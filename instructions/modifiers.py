@@ -185,9 +185,9 @@ MODIFIERS: tuple[ModifierSpec, ...] = (
            anywhere=True, names=F8F6F4_NAMES, matrices=(A, B, C, D), top=4, shapes=EVERY,
            effect="the format of B (and so its layout)"),
     _value("index_key", ("--index-key", "--index_key"), "gfx1250 SWMMAC index_key (0-1)",
-           GFX1250, anywhere=True, matrices=(K,), top=1,
-           effect="which index set of the index VGPRs is read (its placement was not found: "
-                  "shown as set 0)"),
+           GFX1250, anywhere=True, matrices=(K,), top=1, shapes=(K,),
+           effect="which index set the instruction reads: 1 reads the upper half of the "
+                  "index operand as its first entries (docs/gfx1250.md, decision 3)"),
     _value("matrix_a_scale", ("--matrix-a-scale", "--matrix_a_scale"),
            "gfx1250 scaled WMMA: lanes of the A scales, row0 (0-15) or row1 (16-31)",
            GFX1250, anywhere=True, names=SCALE_SELECTS, matrices=(SA,), top=1, shapes=(SA,),

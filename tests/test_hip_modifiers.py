@@ -99,10 +99,8 @@ def test_shaped_reads_the_rule():
     assert set(SHAPES_BY_MEANING) == {"format", "negate", "signed"}
 
 
-# Where the engine and the emitter knowingly disagree: index_key moves K in the engine (set 1
-# in bits [31:16]) but the example loads set 0's layout and passes K >> 16 to the builtin
-# (test_index_key_agrees below; the fix changes the emitted code, so it waits for a decision).
-KNOWN = {("index_key", "K")}
+# Where the engine and the emitter may knowingly disagree (none now).
+KNOWN: set[tuple[str, str]] = set()
 
 
 def _names(spec, inst, wave, wrong):
@@ -186,14 +184,21 @@ def test_the_engine_moves_what_the_table_says_and_nothing_else():
     assert len(moves) >= 10 and all(moves.values()), moves
 
 
-@pytest.mark.xfail(strict=True, reason="the example loads K's index set 0 with index_key 1")
-def test_index_key_agrees():
+def test_index_key_moves_k_in_the_engine_and_the_example():
+    """index_key 1 reads the upper half of the index operand as its first entries (issue
+    19, decision 3): the engine places set 1 elsewhere, and the example loads K in that
+    layout, names K's functions by it and issues index_key:1."""
     inst = mc.find_instruction("gfx1250", "v_swmmac_f32_16x16x64_f16")
     mods = Modifiers(index_key=1)
-    assert mc.fragment(mc.operand(inst, "K", mods=mods, wave=32)) == \
+    assert mc.fragment(mc.operand(inst, "K", mods=mods, wave=32)) != \
         mc.fragment(mc.operand(inst, "K", wave=32))
-    assert "index_key" not in shaped(modifier("index_key"), mc.rule(
-        modifier("index_key"), inst, mods, 32))
+    assert "K" in shaped(modifier("index_key"), mc.rule(modifier("index_key"), inst, mods, 32))
+    plain = hip.emit(inst, None, None, 32, FIXED)
+    keyed = hip.emit(inst, None, {"index_key": 1}, 32, FIXED)
+    assert keyed != plain
+    # the K loader puts entry v at bit 4v + 16 (set 1), then passes the upper half
+    assert "return v * 4 + 16;" in keyed and "return v * 4 + 16;" not in plain
+    assert ">> 16" in keyed and ">> 16" not in plain
 
 
 @pytest.mark.parametrize(("inst", "wave"), EXAMPLES,

@@ -11,10 +11,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 450
 PACKAGES = ("instructions", "layouts", "formats", "matrix_library")
-# Modules being split on another branch: the integrator removes each entry after merging.
-BEING_SPLIT = {
-    "layouts/convert.py",  # split on branch `moves` (issue 20's register program)
-}
 
 
 def product_modules() -> list[Path]:
@@ -41,13 +37,5 @@ def test_the_modules_are_found():
                          ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_module_is_at_most_450_lines(path):
     name = path.relative_to(ROOT).as_posix()
-    if name in BEING_SPLIT:
-        pytest.skip(f"{name} is being split on another branch")
     assert lines(path) <= LIMIT, f"{name} has {lines(path)} lines: split it by job"
 
-
-def test_the_exceptions_are_still_needed():
-    """An exception whose module is small again (or gone) must leave the list."""
-    for name in BEING_SPLIT:
-        path = ROOT / name
-        assert path.exists() and lines(path) > LIMIT, f"{name}: drop it from BEING_SPLIT"
