@@ -5,7 +5,8 @@ registers, with the architecture's lane moves and packs (instructions/lane_moves
 Per destination register it tries three strategies and keeps the cheapest: pack in the
 source lane, then move the packed word (possible when every piece of the register comes
 from one source lane); move every source word, then pack in place; or pack two words and
-exchange their lanes with one or two two-register permlane swaps.
+exchange their lanes with one or two two-register permlane swaps. The lane moves
+themselves (which move serves which lanes, and their cover) are layouts/convert_moves.py.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from amd_matrix_calculator.instructions.lane_moves import REPACK, SELECT, WAIT, 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_model import Move, Op, svar
+from .convert_moves import Builder, lane_mask, move_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
     _Word = list[tuple[int, int]]  # per lane: (packed word, source lane) it holds
     _Swap = tuple[int, tuple[int, int], int | None]  # (bit, operand order, result picked)
@@ -46,145 +48,7 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     return words
 
 
-class _Builder:
-    """Collects the ops of a program; names temporaries."""
-
-    def __init__(self, moves: ArchMoves, wave: int, convert: str,
-                 pack_issues: tuple[str, ...], made: dict[tuple[object, ...], str] | None = None
-                 ) -> None:
-        self.moves, self.wave, self.convert = moves, wave, convert
-        self.pack_issues = pack_issues
-        self.ops: list[Op] = []
-        self.count = 0
-        self.by_kind = {m.kind: m for m in moves.moves}
-        # ops of earlier registers by (op, args, info): a value made once is reused
-        self.made = made if made is not None else {}
-
-    def temp(self) -> str:
-        self.count += 1
-        return f"t{self.count}"
-
-    def add(self, op: str, args: tuple[str, ...], info: object, issues: tuple[str, ...],
-            out: str | None = None) -> str:
-        key = (op, args, repr(info))
-        if out is None and op != "select" and key in self.made:
-            return self.made[key]
-        name = out or self.temp()
-        self.ops.append(Op(op, name, args, info, issues))
-        return name
-
-
-def _mask(lanes: Iterable[int]) -> int:
-    return sum(1 << lane for lane in lanes)
-
-
-def _fits(kind: str, sigma: dict[int, int], wave: int, reach: int) -> dict[int, int] | None:
-    """The lanes of sigma that one move of `kind` serves: {lane: source lane}; for
-    row/xrow only the lanes agreeing with the most common selector of their position."""
-    if kind in ("swap32", "half"):
-        return {ln: s for ln, s in sigma.items() if s == ln ^ 32} if wave == 64 else {}
-    if kind == "swap16":
-        return {ln: s for ln, s in sigma.items() if s == ln ^ 16}
-    if kind in ("row", "xrow"):
-        flip = 1 if kind == "xrow" else 0
-        votes: dict[int, dict[int, int]] = {}
-        for ln, s in sigma.items():
-            if s // 16 == (ln // 16) ^ flip and (kind == "row" or ln // 32 == s // 32):
-                position = votes.setdefault(ln % 16, {})
-                position[s % 16] = position.get(s % 16, 0) + 1
-        chosen = {p: max(v, key=lambda k: v[k]) for p, v in votes.items()}
-        return {ln: s for ln, s in sigma.items()
-                if s // 16 == (ln // 16) ^ flip and chosen.get(ln % 16) == s % 16
-                and ln // 32 == s // 32}
-    if kind == "gather":
-        return {ln: s for ln, s in sigma.items() if reach >= wave or ln // reach == s // reach}
-    return {}
-
-
-_ORDER = ("swap32", "swap16", "half", "row", "xrow")
-
-
-def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int
-           ) -> list[tuple[str, dict[int, int]]]:
-    """Parts [(kind, {lane: source lane})] that together serve every lane of sigma:
-    the cheaper of (special moves greedily, then gathers) and (gathers only); "id"
-    is the lanes that already hold their value."""
-    ident = {ln: s for ln, s in sigma.items() if ln == s}
-    rest = {ln: s for ln, s in sigma.items() if ln != s}
-    kinds = {m.kind: m for m in moves.moves}
-    gather = kinds["gather"]
-
-    def gathers(left: dict[int, int]) -> list[tuple[str, dict[int, int]]]:
-        out: list[tuple[str, dict[int, int]]] = []
-        near = _fits("gather", left, wave, gather.reach) or {}
-        if near:
-            out.append(("gather", near))
-        far = {ln: s for ln, s in left.items() if ln not in near}
-        if far:  # across the wave64 halves: permlane64 first, then a gather
-            out.append(("half+gather", far))
-        return out
-
-    def cost(parts: list[tuple[str, dict[int, int]]]) -> int:
-        return sum(2 if k == "half+gather" else 1 for k, _ in parts) + len(parts) - 1
-
-    plain = ([("id", ident)] if ident else []) + gathers(rest)
-    special: list[tuple[str, dict[int, int]]] = [("id", ident)] if ident else []
-    left = dict(rest)
-    while left:
-        best = max(((len(_fits(k, left, wave, 64) or {}), k) for k in _ORDER if k in kinds),
-                   default=(0, ""))
-        if best[0] == 0:
-            special += gathers(left)
-            break
-        part = _fits(best[1], left, wave, 64) or {}
-        special.append((best[1], part))
-        left = {ln: s for ln, s in left.items() if ln not in part}
-    return special if cost(special) < cost(plain) else plain
-
-
-def _gather(b: _Builder, var: str, kind: str, part: dict[int, int]) -> str:
-    """_move's word of a gather part (half+gather: of the other half's word)."""
-    source, table = var, dict(part)
-    if kind == "half+gather":
-        source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
-        table = {ln: s ^ 32 for ln, s in part.items()}
-    sources = tuple(table.get(ln, -1) for ln in range(b.wave))
-    return b.add("move", (source,), ("gather", sources), (b.by_kind["gather"].mnemonic,))
-
-
-def _move(b: _Builder, var: str, sigma: dict[int, int]) -> str:
-    """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
-    parts = _cover(sigma, b.moves, b.wave)
-    made: list[tuple[str, dict[int, int]]] = []
-    for kind, part in parts:
-        if kind == "id":
-            made.append((var, part))
-        elif kind in ("swap32", "swap16"):
-            bit = 32 if kind == "swap32" else 16
-            # lanes with the bit set read result 0 (the VDST side), the others result 1
-            for index, lanes in ((0, {ln: s for ln, s in part.items() if ln & bit}),
-                                 (1, {ln: s for ln, s in part.items() if not ln & bit})):
-                if lanes:
-                    mnemonic = b.by_kind[kind].mnemonic
-                    made.append((b.add("move", (var,), (kind, index), (mnemonic,)), lanes))
-        elif kind in ("row", "xrow"):
-            selectors = [0] * 16
-            for ln, s in part.items():
-                selectors[ln % 16] = s % 16
-            made.append((b.add("move", (var,), (kind, tuple(selectors)),
-                               (b.by_kind[kind].mnemonic,)), part))
-        elif kind == "half":
-            made.append((b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,)),
-                         part))
-        else:
-            made.append((_gather(b, var, kind, part), part))
-    if len(made) == 1:
-        return made[0][0]
-    masks = tuple(_mask(lanes) for _, lanes in made)
-    return b.add("select", tuple(v for v, _ in made), masks, (SELECT,) * (len(made) - 1))
-
-
-def _pack_issues(b: _Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
+def _pack_issues(b: Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
     """Instructions of a pack of (var, source lo, source width, dest lo, width) parts."""
     if b.convert:
         values = 4 if b.convert.startswith(("fp8", "bf8")) else 2
@@ -197,7 +61,7 @@ def _pack_issues(b: _Builder, parts: list[tuple[str, int, int, int, int]]) -> tu
     return (REPACK,) * max(1, len(parts) - 1)
 
 
-def _pack(b: _Builder, parts: list[tuple[str, int, int, int, int]], out: str | None = None
+def _pack(b: Builder, parts: list[tuple[str, int, int, int, int]], out: str | None = None
           ) -> str:
     if not b.convert and len(parts) == 1 and parts[0][1] == 0 and parts[0][3] == 0 \
             and parts[0][2] == 32 and out is None:
@@ -208,7 +72,7 @@ def _pack(b: _Builder, parts: list[tuple[str, int, int, int, int]], out: str | N
 
 
 
-def _pack_then_move(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Pack in the source lane, then move: None when the pieces of a lane come from
     more than one source lane."""
     Recipe = tuple[tuple[int, int, int, int, int, int], ...]
@@ -224,14 +88,14 @@ def _pack_then_move(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
         parts = [(svar(f, reg), lo, width, dlo, dwidth)
                  for f, reg, lo, width, dlo, dwidth in recipe]
         packed = _pack(b, parts)
-        made.append((_move(b, packed, sigma), sigma))
+        made.append((move_value(b, packed, sigma), sigma))
     if len(made) == 1:
         return made[0][0]
-    return b.add("select", tuple(v for v, _ in made), tuple(_mask(s) for _, s in made),
+    return b.add("select", tuple(v for v, _ in made), tuple(lane_mask(s) for _, s in made),
                  (SELECT,) * (len(made) - 1))
 
 
-def _select_then_move(b: _Builder, sources: dict[tuple[int, int, int, int], dict[int, int]]
+def _select_then_move(b: Builder, sources: dict[tuple[int, int, int, int], dict[int, int]]
                       ) -> str | None:
     """When every source lane sends at most one value to this position, the source lane
     picks the register to send by its own lane, then one move delivers it: None
@@ -249,12 +113,12 @@ def _select_then_move(b: _Builder, sources: dict[tuple[int, int, int, int], dict
     for src_lane, var in chooser.items():
         by_var.setdefault(var, []).append(src_lane)
     names = list(by_var)
-    chosen = b.add("select", tuple(names), tuple(_mask(by_var[v]) for v in names),
+    chosen = b.add("select", tuple(names), tuple(lane_mask(by_var[v]) for v in names),
                    (SELECT,) * (len(names) - 1))
-    return _move(b, chosen, sigma)
+    return move_value(b, chosen, sigma)
 
 
-def _move_then_pack(b: _Builder, lanes: dict[int, list[Piece]]) -> str:
+def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
     """Move every source word to the lanes that need it, then pack in place."""
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
@@ -270,14 +134,14 @@ def _move_then_pack(b: _Builder, lanes: dict[int, list[Piece]]) -> str:
             continue
         made = []
         for (f, reg, slo, swidth), sigma in sources.items():
-            word = _move(b, svar(f, reg), sigma)
+            word = move_value(b, svar(f, reg), sigma)
             if len(common) > 1:  # different bits per lane: bring them to bit 0 first
                 word = b.add("pack", (word,), ("", ((slo, swidth, 0, swidth),)), (REPACK,))
             made.append((word, sigma))
         if len(made) == 1:
             value = made[0][0]
         else:
-            value = b.add("select", tuple(v for v, _ in made), tuple(_mask(s) for _, s in made),
+            value = b.add("select", tuple(v for v, _ in made), tuple(lane_mask(s) for _, s in made),
                           (SELECT,) * (len(made) - 1))
         slo, swidth = (0, next(iter(common))[1]) if len(common) > 1 else next(iter(common))
         parts.append((value, slo, swidth, lo, width))
@@ -350,7 +214,7 @@ def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word]
     return None
 
 
-def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def _pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Two packed words P0, P1 of the source lanes, brought together by one or two
     permlane swaps that exchange lanes between them (gfx950's way from transposed
     MFMA tiles to K-doubled operands): None when no such network gives the register."""
@@ -401,7 +265,7 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     for (t, reg), lanes in sorted(_pieces(moves).items()):
         trials = []
         for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
-            b = _Builder(arch, wave, convert, pack_issues, shared)
+            b = Builder(arch, wave, convert, pack_issues, shared)
             b.count = serial
             made = strategy(b, lanes)
             if made is not None:
