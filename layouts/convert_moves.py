@@ -4,7 +4,8 @@ cover of every lane of a move by the cheapest parts (`_cover`), and the ops that
 the moved word (`move_value`). layouts/convert_program.py builds the program with them."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.lane_moves import SELECT, ArchMoves
+from amd_matrix_calculator.instructions.dpp import CONTROLS, dpp_source
+from amd_matrix_calculator.instructions.lane_moves import SELECT, ArchMoves, LaneMove
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_model import Op
@@ -45,85 +46,177 @@ def lane_mask(lanes: Iterable[int]) -> int:
     return sum(1 << lane for lane in lanes)
 
 
-def _fits(kind: str, sigma: dict[int, int], wave: int, reach: int) -> dict[int, int] | None:
-    """The lanes of sigma that one move of `kind` serves: {lane: source lane}; for
-    row/xrow only the lanes agreeing with the most common selector of their position."""
-    if kind in ("swap32", "half"):
-        return {ln: s for ln, s in sigma.items() if s == ln ^ 32} if wave == 64 else {}
-    if kind == "swap16":
-        return {ln: s for ln, s in sigma.items() if s == ln ^ 16}
-    if kind in ("row", "xrow"):
-        flip = 1 if kind == "xrow" else 0
-        votes: dict[int, dict[int, int]] = {}
-        for ln, s in sigma.items():
-            if s // 16 == (ln // 16) ^ flip and (kind == "row" or ln // 32 == s // 32):
-                position = votes.setdefault(ln % 16, {})
-                position[s % 16] = position.get(s % 16, 0) + 1
-        chosen = {p: max(v, key=lambda k: v[k]) for p, v in votes.items()}
-        return {ln: s for ln, s in sigma.items()
-                if s // 16 == (ln // 16) ^ flip and chosen.get(ln % 16) == s % 16
-                and ln // 32 == s // 32}
-    if kind == "gather":
-        return {ln: s for ln, s in sigma.items() if reach >= wave or ln // reach == s // reach}
-    return {}
+# A part of a move: (kind, detail, {lane: source lane}) that one lane move (or, for
+# "id", no move) serves; detail: the row selectors, the DPP control, ...
+Part = tuple[str, object, dict[int, int]]
 
 
-_ORDER = ("swap32", "swap16", "half", "row", "xrow")
+def _vote(sigma: dict[int, int], size: int, flip: int = 0, keep: int = 64
+          ) -> tuple[tuple[int, ...], dict[int, int]]:
+    """A gather inside groups of `size` lanes that uses one selector per position in
+    the group for the whole wave, reading group g ^ flip (within blocks of `keep`
+    lanes): (the selectors, the lanes of sigma it serves), by the most common selector
+    of each position."""
+    votes: dict[int, dict[int, int]] = {}
+    for ln, s in sigma.items():
+        if s // size == (ln // size) ^ flip and ln // keep == s // keep:
+            position = votes.setdefault(ln % size, {})
+            position[s % size] = position.get(s % size, 0) + 1
+    chosen = [max(v, key=lambda k: v[k]) if (v := votes.get(p)) else 0 for p in range(size)]
+    served = {ln: s for ln, s in sigma.items() if s // size == (ln // size) ^ flip
+              and ln // keep == s // keep and chosen[ln % size] == s % size}
+    return tuple(chosen), served
 
 
-def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int
-           ) -> list[tuple[str, dict[int, int]]]:
-    """Parts [(kind, {lane: source lane})] that together serve every lane of sigma:
-    the cheaper of (special moves greedily, then gathers) and (gathers only); "id"
-    is the lanes that already hold their value."""
-    ident = {ln: s for ln, s in sigma.items() if ln == s}
-    rest = {ln: s for ln, s in sigma.items() if ln != s}
+_INDEX: dict[tuple[str, int], dict[tuple[int, int], list[tuple[str, int]]]] = {}
+
+
+def _dpp_index(moves: ArchMoves, wave: int) -> dict[tuple[int, int], list[tuple[str, int]]]:
+    """{(lane, source lane): the fixed DPP controls (name, value) that move it} of the
+    architecture's DPP controls (quad_perm is voted instead, as a row gather)."""
+    key = (moves.arch, wave)
+    if key not in _INDEX:
+        index: dict[tuple[int, int], list[tuple[str, int]]] = {}
+        for move in moves.moves:
+            for name in move.controls if move.kind == "dpp" else ():
+                if name == "quad_perm":
+                    continue
+                for value in CONTROLS[name].values:
+                    for lane in range(wave):
+                        src = dpp_source(name, value, lane, wave)
+                        if src is not None and src != lane:
+                            index.setdefault((lane, src), []).append((name, value))
+        _INDEX[key] = index
+    return _INDEX[key]
+
+
+def _candidates(left: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
+    """One part per lane move that serves some lanes of `left`; in wave64 with
+    v_permlane64, also the moves that serve lanes of the other half after it
+    ("half+<kind>": two instructions, no wait)."""
     kinds = {m.kind: m for m in moves.moves}
-    gather = kinds["gather"]
+    out = _direct(left, moves, wave, kinds)
+    if wave == 64 and "half" in kinds:
+        far = {ln: s ^ 32 for ln, s in left.items() if ln // 32 != s // 32 and s != ln ^ 32}
+        for kind, detail, served in _direct(far, moves, wave, kinds):
+            if kind in ("row", "xrow", "dpp", "dpp8"):
+                out.append((f"half+{kind}", detail, {ln: left[ln] for ln in served}))
+    return out
 
-    def gathers(left: dict[int, int]) -> list[tuple[str, dict[int, int]]]:
-        out: list[tuple[str, dict[int, int]]] = []
-        near = _fits("gather", left, wave, gather.reach) or {}
-        if near:
-            out.append(("gather", near))
-        far = {ln: s for ln, s in left.items() if ln not in near}
-        if far:  # across the wave64 halves: permlane64 first, then a gather
-            out.append(("half+gather", far))
-        return out
 
-    def cost(parts: list[tuple[str, dict[int, int]]]) -> int:
-        return sum(2 if k == "half+gather" else 1 for k, _ in parts) + len(parts) - 1
+def _direct(left: dict[int, int], moves: ArchMoves, wave: int, kinds: dict[str, LaneMove]
+            ) -> list[Part]:
+    """_candidates of one lane move."""
+    out: list[Part] = []
+    if wave == 64:
+        across = {ln: s for ln, s in left.items() if s == ln ^ 32}
+        for kind in ("half", "swap32"):
+            if across and kind in kinds:
+                out.append((kind, None, across))
+    pairs = {ln: s for ln, s in left.items() if s == ln ^ 16}
+    if pairs and "swap16" in kinds:
+        out.append(("swap16", None, pairs))
+    for kind, size, flip, keep in (("row", 16, 0, 64), ("xrow", 16, 1, 32),
+                                   ("dpp8", 8, 0, 64)):
+        if kind in kinds:
+            selectors, served = _vote(left, size, flip, keep)
+            if served:
+                out.append((kind, selectors, served))
+    return out + _dpp_candidates(left, kinds["dpp"].controls if "dpp" in kinds else (),
+                                 moves, wave)
 
-    plain = ([("id", ident)] if ident else []) + gathers(rest)
-    special: list[tuple[str, dict[int, int]]] = [("id", ident)] if ident else []
-    left = dict(rest)
-    while left:
-        best = max(((len(_fits(k, left, wave, 64) or {}), k) for k in _ORDER if k in kinds),
-                   default=(0, ""))
-        if best[0] == 0:
-            special += gathers(left)
+
+def _dpp_candidates(left: dict[int, int], controls: tuple[str, ...], moves: ArchMoves,
+                    wave: int) -> list[Part]:
+    """The DPP parts: quad_perm voted per position, the fixed control serving most."""
+    out: list[Part] = []
+    if "quad_perm" in controls:
+        selectors, served = _vote(left, 4)
+        if served:
+            code = sum(x << (2 * k) for k, x in enumerate(selectors))
+            out.append(("dpp", ("quad_perm", code), served))
+    if controls:
+        index = _dpp_index(moves, wave)
+        counts: dict[tuple[str, int], int] = {}
+        for pair in left.items():
+            for control in index.get(pair, ()):
+                counts[control] = counts.get(control, 0) + 1
+        if counts:
+            best = max(counts, key=lambda c: counts[c])
+            served = {ln: s for ln, s in left.items() if best in index.get((ln, s), ())}
+            out.append(("dpp", best, served))
+    return out
+
+
+def _words(parts: list[Part]) -> int:
+    """The words a cover makes (a one-register swap used on both sides: two)."""
+    return sum(2 if kind in ("swap32", "swap16") and len({ln & (32 if kind == "swap32"
+                                                                  else 16) > 0
+                                                          for ln in lanes}) == 2 else 1
+               for kind, _, lanes in parts)
+
+
+def _cost(parts: list[Part], moves: ArchMoves) -> int:
+    """The weight of a cover: each part's move (LaneMove.cost; a gather across the
+    wave64 halves also a permlane64) and the selects that join the words."""
+    kinds = {m.kind: m.cost for m in moves.moves}
+    total = 0
+    for kind, _, _ in parts:
+        if kind != "id":
+            total += sum(kinds[k] for k in kind.split("+"))
+    return total + _words(parts) - 1
+
+
+def _gathers(left: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
+    """ds_bpermute parts for the lanes left (across the wave64 halves of a gather that
+    reaches only its own half: a permlane64 first)."""
+    reach = next(m.reach for m in moves.moves if m.kind == "gather")
+    near = {ln: s for ln, s in left.items() if reach >= wave or ln // reach == s // reach}
+    out: list[Part] = [("gather", None, near)] if near else []
+    far = {ln: s for ln, s in left.items() if ln not in near}
+    if far:
+        out.append(("half+gather", None, far))
+    return out
+
+
+_COVERS: dict[tuple[object, ...], list[Part]] = {}
+
+
+def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
+    """Parts that together serve every lane of sigma, the cheapest found ("id": the
+    lanes that already hold their value): lane moves chosen greedily by lanes served
+    per cost, the rest gathered, keeping the cheapest point to stop at."""
+    key = (moves.arch, wave, tuple(sorted(sigma.items())))
+    if key in _COVERS:
+        return _COVERS[key]
+    ident = {ln: s for ln, s in sigma.items() if ln == s}
+    left = {ln: s for ln, s in sigma.items() if ln != s}
+    costs = {m.kind: m.cost for m in moves.moves}
+    parts: list[Part] = [("id", None, ident)] if ident else []
+    best = parts + _gathers(left, moves, wave)
+    for _ in range(8):
+        options = _candidates(left, moves, wave)
+        if not left or not options:
             break
-        part = _fits(best[1], left, wave, 64) or {}
-        special.append((best[1], part))
-        left = {ln: s for ln, s in left.items() if ln not in part}
-    return special if cost(special) < cost(plain) else plain
-
-
-def _gather(b: Builder, var: str, kind: str, part: dict[int, int]) -> str:
-    """move_value's word of a gather part (half+gather: of the other half's word)."""
-    source, table = var, dict(part)
-    if kind == "half+gather":
-        source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
-        table = {ln: s ^ 32 for ln, s in part.items()}
-    sources = tuple(table.get(ln, -1) for ln in range(b.wave))
-    return b.add("move", (source,), ("gather", sources), (b.by_kind["gather"].mnemonic,))
+        part = max(options, key=lambda p: len(p[2]) / sum(costs[k] for k in p[0].split("+")))
+        parts = parts + [part]
+        left = {ln: s for ln, s in left.items() if ln not in part[2]}
+        trial = parts + _gathers(left, moves, wave)
+        if _cost(trial, moves) < _cost(best, moves):
+            best = trial
+    _COVERS[key] = best
+    return best
 
 
 def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:
     """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
     parts = _cover(sigma, b.moves, b.wave)
     made: list[tuple[str, dict[int, int]]] = []
-    for kind, part in parts:
+    for kind, detail, part in parts:
+        source = var
+        if kind.startswith("half+"):  # v_permlane64 first: lane l then holds l ^ 32's
+            source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
+            kind = kind.removeprefix("half+")
         if kind == "id":
             made.append((var, part))
         elif kind in ("swap32", "swap16"):
@@ -134,17 +227,14 @@ def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:
                 if lanes:
                     mnemonic = b.by_kind[kind].mnemonic
                     made.append((b.add("move", (var,), (kind, index), (mnemonic,)), lanes))
-        elif kind in ("row", "xrow"):
-            selectors = [0] * 16
-            for ln, s in part.items():
-                selectors[ln % 16] = s % 16
-            made.append((b.add("move", (var,), (kind, tuple(selectors)),
+        elif kind == "gather":
+            table = {ln: s ^ 32 if source != var else s for ln, s in part.items()}
+            sources = tuple(table.get(ln, -1) for ln in range(b.wave))
+            made.append((b.add("move", (source,), ("gather", sources),
+                               (b.by_kind["gather"].mnemonic,)), part))
+        else:  # row, xrow, dpp, dpp8, half: the detail says what each lane reads
+            made.append((b.add("move", (source,), (kind, detail),
                                (b.by_kind[kind].mnemonic,)), part))
-        elif kind == "half":
-            made.append((b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,)),
-                         part))
-        else:
-            made.append((_gather(b, var, kind, part), part))
     if len(made) == 1:
         return made[0][0]
     masks = tuple(lane_mask(lanes) for _, lanes in made)

@@ -10,7 +10,13 @@ themselves (which move serves which lanes, and their cover) are layouts/convert_
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.lane_moves import REPACK, SELECT, WAIT, ArchMoves
+from amd_matrix_calculator.instructions.lane_moves import (
+    REPACK,
+    SELECT,
+    WAIT,
+    WAIT_COST,
+    ArchMoves,
+)
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_model import Move, Op, svar
@@ -151,11 +157,16 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
 SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
 
 
-def _cost(ops: list[Op]) -> int:
-    """Instructions of a trial's ops (the two results of one swap: one instruction)."""
+def _cost(ops: list[Op], arch: ArchMoves) -> int:
+    """The weight of a trial's ops: their instructions (the two results of one swap:
+    one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
+    lane address and wait)."""
+    weight = {m.mnemonic: m.cost for m in arch.moves}
     seen = set()
     total = 0
     for op in ops:
+        if op.op == "move":
+            total += sum(weight.get(name, 1) - 1 for name in op.issues)
         if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
             key = (op.args, op.info[0])
             if key in seen:
@@ -258,29 +269,50 @@ def _pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
 def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
             pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
     """The ops that build every destination register (`d<t>_<reg>`) and the count of
-    each instruction they issue (plus one s_waitcnt when any ds_bpermute is used)."""
+    each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
+
+    Values made for one register are reused by later ones, which the choice per
+    register cannot see (a packed word moved once may serve two registers): the whole
+    program is built with each strategy preferred in turn, too, and the cheapest kept."""
+    pieces = sorted(_pieces(moves).items())
+    best: tuple[int, list[Op]] | None = None
+    for prefer in (None, _pair_swaps, _pack_then_move, _move_then_pack):
+        ops = _build(pieces, Builder(arch, wave, convert, pack_issues), prefer)
+        weight = _cost(ops, arch)
+        if best is None or weight < best[0]:
+            best = (weight, ops)
+    assert best is not None
+    return best[1], _issued(best[1])
+
+
+def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder,
+           prefer: Callable[[Builder, dict[int, list[Piece]]], str | None] | None
+           ) -> list[Op]:
+    """program()'s ops, each register by `prefer` where it applies, else the cheapest
+    strategy for that register."""
     ops: list[Op] = []
     shared: dict[tuple[object, ...], str] = {}
     serial = 0
-    for (t, reg), lanes in sorted(_pieces(moves).items()):
+    for (t, reg), lanes in pieces:
         trials = []
         for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
-            b = Builder(arch, wave, convert, pack_issues, shared)
+            b = Builder(base.moves, base.wave, base.convert, base.pack_issues, shared)
             b.count = serial
             made = strategy(b, lanes)
             if made is not None:
-                trials.append((_cost(b.ops), b, made))
-        _, best, made = min(trials, key=lambda x: x[0])
-        serial = max(serial, max(b.count for _, b, _ in trials))
+                first = 0 if strategy is prefer else 1
+                trials.append((first, _cost(b.ops, base.moves), b, made))
+        _, _, chosen, made = min(trials, key=lambda x: x[:2])
+        serial = max(serial, max(b.count for _, _, b, _ in trials))
         target = f"d{t}_{reg}"
-        if best.ops and best.ops[-1].out == made:
-            best.ops[-1] = best.ops[-1]._replace(out=target)
+        if chosen.ops and chosen.ops[-1].out == made:
+            chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
         else:
-            best.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
-        for op in best.ops:
+            chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
+        for op in chosen.ops:
             shared.setdefault((op.op, op.args, repr(op.info)), op.out)
-        ops += best.ops
-    return ops, _issued(ops)
+        ops += chosen.ops
+    return ops
 
 
 def _issued(ops: list[Op]) -> list[tuple[str, int]]:
@@ -307,3 +339,9 @@ def _issued(ops: list[Op]) -> list[tuple[str, int]]:
 
 def total(counts: list[tuple[str, int]]) -> int:
     return sum(n for _, n in counts)
+
+
+def weight(counts: list[tuple[str, int]]) -> int:
+    """What the choice between the register and LDS routes compares: the instructions,
+    each s_waitcnt weighed at WAIT_COST (lane_moves.py)."""
+    return total(counts) + sum(n for name, n in counts if name == WAIT) * (WAIT_COST - 1)

@@ -242,6 +242,35 @@ static unsigned int mc_row(unsigned int x, unsigned int lo, unsigned int hi, int
 static unsigned int mc_half(unsigned int x) {
     return mc_wave == 64 ? mc_read(x, mc_lane ^ 32) : x;
 }
+/* v_mov_b32_dpp with every row and bank enabled and bound_ctrl set, decoded from the
+   dpp_ctrl code (instructions/dpp.py): the source lane, or -1 (no source: 0 is
+   written) or -2 (a lane the rule does not name: a poison value). */
+static int mc_dpp_lane(int ctrl) {
+    int l = mc_lane, row = l & ~15, at = l & 15, n = ctrl & 15;
+    if (ctrl < 0x100) return (l & ~3) + ((ctrl >> (2 * (l & 3))) & 3);
+    if (ctrl > 0x100 && ctrl < 0x110) return at + n < 16 ? l + n : -1;   /* row_shl */
+    if (ctrl > 0x110 && ctrl < 0x120) return at - n >= 0 ? l - n : -1;   /* row_shr */
+    if (ctrl > 0x120 && ctrl < 0x130) return row + ((at - n) & 15);      /* row_ror */
+    if (ctrl == 0x130) return l + 1 < mc_wave ? l + 1 : -1;              /* wave_shl */
+    if (ctrl == 0x134) return (l + 1) % mc_wave;                          /* wave_rol */
+    if (ctrl == 0x138) return l > 0 ? l - 1 : -1;                         /* wave_shr */
+    if (ctrl == 0x13C) return (l + mc_wave - 1) % mc_wave;                /* wave_ror */
+    if (ctrl == 0x140) return row + 15 - at;                              /* row_mirror */
+    if (ctrl == 0x141) return (l & ~7) + 7 - (l & 7);                     /* row_half_mirror */
+    if (ctrl == 0x142) return row ? row - 1 : -2;                         /* row_bcast:15 */
+    if (ctrl == 0x143) return l >= 32 ? 31 : -2;                          /* row_bcast:31 */
+    if ((ctrl & ~15) == 0x150) return row + n;                            /* row_share */
+    if ((ctrl & ~15) == 0x160) return row + (at ^ n);                     /* row_xmask */
+    return -2;
+}
+static unsigned int mc_dpp(unsigned int x, int ctrl) {
+    int from = mc_dpp_lane(ctrl);
+    unsigned int got = mc_read(x, from >= 0 ? from : mc_lane);
+    return from >= 0 ? got : from == -1 ? 0u : 0xDEAD0000u ^ (unsigned int)mc_lane;
+}
+static unsigned int mc_dpp8(unsigned int x, unsigned int sel) {
+    return mc_read(x, (mc_lane & ~7) + (int)((sel >> (3 * (mc_lane & 7))) & 7u));
+}
 static void mc_store(int at, int bits, unsigned int x) {
     for (int k = 0; k < bits / 8; k++) mc_lds_bytes[at + k] = (unsigned char)(x >> (8 * k));
 }
@@ -258,6 +287,8 @@ static unsigned int mc_load(int at) {
 #define MC_ROW(x, lo, hi) mc_row((x), (lo), (hi), 0)
 #define MC_XROW(x, lo, hi) mc_row((x), (lo), (hi), 1)
 #define MC_HALF(x) mc_half(x)
+#define MC_DPP(x, ctrl) mc_dpp((x), (ctrl))
+#define MC_DPP8(x, sel) mc_dpp8((x), (sel))
 #define MC_CVT_F16(x) (((unsigned int)(x) >> mc_shift) & 0xffffu)
 #define MC_CVT_BF16(x) (((unsigned int)(x) >> mc_shift) & 0xffffu)
 #define MC_CVT_FP8(x) (((unsigned int)(x) >> mc_shift) & 0xffu)
