@@ -75,7 +75,7 @@ def dpp_source(name: str, value: int, lane: int, wave: int) -> int | None:
     row, at = lane & ~15, lane & 15
     if name == "quad_perm":
         return (lane & ~3) + (value >> (2 * (lane & 3)) & 3)
-    if name.startswith(("row_sh", "row_ror", "wave_")):
+    if name in ("row_shl", "row_shr", "row_ror") or name.startswith("wave_"):
         return _shifted(name, value, lane, wave)
     if name == "row_mirror":
         return row + 15 - at

@@ -204,8 +204,23 @@ def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
         trial = parts + _gathers(left, moves, wave)
         if _cost(trial, moves) < _cost(best, moves):
             best = trial
-    _COVERS[key] = best
+    _COVERS[key] = best = _absorb(best, wave)
     return best
+
+
+def _absorb(parts: list[Part], wave: int) -> list[Part]:
+    """A DPP part whose control also leaves the "id" lanes their own value serves them,
+    which saves the select between the two."""
+    if not parts or parts[0][0] != "id":
+        return parts
+    ident = parts[0][2]
+    for index, (kind, detail, lanes) in enumerate(parts[1:], 1):
+        if kind == "dpp" and isinstance(detail, tuple) and all(
+                dpp_source(detail[0], detail[1], ln, wave) == ln for ln in ident):
+            merged = parts[1:]
+            merged[index - 1] = (kind, detail, {**lanes, **ident})
+            return merged
+    return parts
 
 
 def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:

@@ -435,7 +435,7 @@ def planned_moves(conv: Any) -> set[str]:
     for step in conv.steps:
         name = step.instruction
         if name.startswith(("v_permlane", "ds_bpermute", "ds_write", "ds_store", "ds_read",
-                            "ds_load")):
+                            "ds_load", "v_mov_b32_dpp")):
             wanted.add(name.rsplit("_b", 1)[0] if name.startswith("ds_") else name)
     return wanted
 
@@ -503,6 +503,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         if args.clang:
             failures, messages = clang_check(args.clang, args.headers, folder)
+            from check_lane_moves import clang_check as clang_moves
+            moves_failed, moves_messages = clang_moves(args.clang, folder, args.headers)
+            failures += moves_failed
+            messages += moves_messages
             for line in messages:
                 print(line)
             print(f"clang: {len(TARGETS)} targets, {failures} failures")
@@ -518,6 +522,10 @@ def main(argv: list[str] | None = None) -> int:
             keys = [keys[int(i * step)] for i in range(args.sample)]
         convs = [planned(k) for k in keys]
         failures, messages = run_host(convs, cc, folder)
+        from check_lane_moves import run as run_moves  # every lane move alone, too
+        moved, moves_failed, moves_messages = run_moves(args.arch, cc, folder)
+        messages += moves_messages
+        failures += moves_failed
         for line in messages:
             print(line)
         covered = sum(len(classes[k]) for k in keys)
@@ -525,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             for reason, count in sorted(refused.items(), key=lambda x: -x[1]):
                 print(f"refused {count}: {reason}")
+        print(f"lane moves alone (scripts/check_lane_moves.py): {moved} run, "
+              f"{moves_failed} programs failed")
         print(f"{len(keys)} of {len(classes)} classes run ({covered} of {total} planned pairs;"
               f" {sum(refused.values())} pairs refused), {failures} failed")
         return 1 if failures else 0
