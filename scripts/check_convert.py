@@ -25,7 +25,10 @@ every destination fragment, and the tile rule written out here once more).
 
 --clang compiles a sample per target (one cross-lane and one in-lane plan, with a
 kernel calling them) and checks the assembly contains the planned lane moves (and LDS
-accesses for LDS routes). Exit status 1 on any failure.
+accesses for LDS routes); also the register route of a plan that took LDS, where that
+route issues a lane move no sample compiles yet ("forced"), and every lane move alone
+(scripts/check_lane_moves.py: each DPP control, dpp8, the permlanes). Exit status 1 on
+any failure.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
+from check_lane_moves import DPP_HOST
 
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip, hip_convert
@@ -242,35 +246,6 @@ static unsigned int mc_row(unsigned int x, unsigned int lo, unsigned int hi, int
 static unsigned int mc_half(unsigned int x) {
     return mc_wave == 64 ? mc_read(x, mc_lane ^ 32) : x;
 }
-/* v_mov_b32_dpp with every row and bank enabled and bound_ctrl set, decoded from the
-   dpp_ctrl code (instructions/dpp.py): the source lane, or -1 (no source: 0 is
-   written) or -2 (a lane the rule does not name: a poison value). */
-static int mc_dpp_lane(int ctrl) {
-    int l = mc_lane, row = l & ~15, at = l & 15, n = ctrl & 15;
-    if (ctrl < 0x100) return (l & ~3) + ((ctrl >> (2 * (l & 3))) & 3);
-    if (ctrl > 0x100 && ctrl < 0x110) return at + n < 16 ? l + n : -1;   /* row_shl */
-    if (ctrl > 0x110 && ctrl < 0x120) return at - n >= 0 ? l - n : -1;   /* row_shr */
-    if (ctrl > 0x120 && ctrl < 0x130) return row + ((at - n) & 15);      /* row_ror */
-    if (ctrl == 0x130) return l + 1 < mc_wave ? l + 1 : -1;              /* wave_shl */
-    if (ctrl == 0x134) return (l + 1) % mc_wave;                          /* wave_rol */
-    if (ctrl == 0x138) return l > 0 ? l - 1 : -1;                         /* wave_shr */
-    if (ctrl == 0x13C) return (l + mc_wave - 1) % mc_wave;                /* wave_ror */
-    if (ctrl == 0x140) return row + 15 - at;                              /* row_mirror */
-    if (ctrl == 0x141) return (l & ~7) + 7 - (l & 7);                     /* row_half_mirror */
-    if (ctrl == 0x142) return row ? row - 1 : -2;                         /* row_bcast:15 */
-    if (ctrl == 0x143) return l >= 32 ? 31 : -2;                          /* row_bcast:31 */
-    if ((ctrl & ~15) == 0x150) return row + n;                            /* row_share */
-    if ((ctrl & ~15) == 0x160) return row + (at ^ n);                     /* row_xmask */
-    return -2;
-}
-static unsigned int mc_dpp(unsigned int x, int ctrl) {
-    int from = mc_dpp_lane(ctrl);
-    unsigned int got = mc_read(x, from >= 0 ? from : mc_lane);
-    return from >= 0 ? got : from == -1 ? 0u : 0xDEAD0000u ^ (unsigned int)mc_lane;
-}
-static unsigned int mc_dpp8(unsigned int x, unsigned int sel) {
-    return mc_read(x, (mc_lane & ~7) + (int)((sel >> (3 * (mc_lane & 7))) & 7u));
-}
 static void mc_store(int at, int bits, unsigned int x) {
     for (int k = 0; k < bits / 8; k++) mc_lds_bytes[at + k] = (unsigned char)(x >> (8 * k));
 }
@@ -287,8 +262,6 @@ static unsigned int mc_load(int at) {
 #define MC_ROW(x, lo, hi) mc_row((x), (lo), (hi), 0)
 #define MC_XROW(x, lo, hi) mc_row((x), (lo), (hi), 1)
 #define MC_HALF(x) mc_half(x)
-#define MC_DPP(x, ctrl) mc_dpp((x), (ctrl))
-#define MC_DPP8(x, sel) mc_dpp8((x), (sel))
 #define MC_CVT_F16(x) (((unsigned int)(x) >> mc_shift) & 0xffffu)
 #define MC_CVT_BF16(x) (((unsigned int)(x) >> mc_shift) & 0xffffu)
 #define MC_CVT_FP8(x) (((unsigned int)(x) >> mc_shift) & 0xffu)
@@ -349,7 +322,7 @@ def shifts(conv: Any) -> tuple[int, ...]:
 
 def harness(convs: list[Any]) -> str:
     """One C file running every conversion given (each with its own function name)."""
-    parts = [HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
+    parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
     calls = []
     for index, conv in enumerate(convs):
         name = f"mc_c{index}"
@@ -451,7 +424,33 @@ def samples(arch_name: str) -> list[Any]:
             continue
         kind = (conv.kind, conv.plan.route, tuple(sorted(planned_moves(conv))))
         chosen.setdefault(kind, conv)
-    return list(chosen.values())
+    return list(chosen.values()) + _forced(arch_name, classes, chosen)
+
+
+FORCED: set[int] = set()  # ids of the samples whose register route was forced
+
+
+def _forced(arch_name: str, classes: dict[Any, list[Any]], chosen: dict[Any, Any]
+            ) -> list[Any]:
+    """Register routes of cross-lane plans that took LDS (the default wave, at most 80
+    instructions), one per lane move none of the samples compiles yet, so that every
+    lane move the register route issues on the target is compiled in a plan too."""
+    covered = {name for kind in chosen for name in kind[2]}
+    out = []
+    for key in classes:
+        conv = planned(key)
+        if conv.wave != mc.find_architecture(arch_name).waves[0] or conv.transposed \
+                or conv.plan.route != "lds":
+            continue
+        src, dst, matrix, wave, transposed = _ARGS[key]
+        forced = mc.conversion(src, "D", dst, matrix, wave=wave, transposed=transposed,
+                               advice=False, route="registers")
+        moves = planned_moves(forced) - covered
+        if moves and forced.total <= 80:
+            covered |= moves
+            FORCED.add(id(forced))
+            out.append(forced)
+    return out
 
 
 def clang_check(clang: str, headers: bool, folder: str) -> tuple[int, list[str]]:
@@ -478,7 +477,8 @@ def clang_check(clang: str, headers: bool, folder: str) -> tuple[int, list[str]]
                            if f"mc_k{index}_kernel" in label)
             missing = [w for w in sorted(planned_moves(conv)) if w not in body]
             label = (f"{target} {conv.source.name}:D -> {conv.destination.name}:"
-                     f"{conv.destination_matrix} ({conv.kind}, {conv.plan.route})")
+                     f"{conv.destination_matrix} ({conv.kind}, {conv.plan.route}"
+                     + (", forced)" if id(conv) in FORCED else ")"))
             if missing:
                 failures += 1
                 messages.append(f"{label}: assembly lacks {', '.join(missing)}")

@@ -29,6 +29,42 @@ from amd_matrix_calculator.instructions.dpp import CONTROLS, dpp8_source, dpp_so
 from amd_matrix_calculator.instructions.lane_moves import arch_moves
 from amd_matrix_calculator.layouts.convert_model import Op, Plan
 
+# The host emulation of the DPP moves (scripts/check_convert.py's HOST has the other lane
+# moves and the barrier its mc_read meets the other lanes at).
+DPP_HOST = r"""
+/* v_mov_b32_dpp with every row and bank enabled and bound_ctrl set, decoded from the
+   dpp_ctrl code (instructions/dpp.py): the source lane, or -1 (no source: 0 is
+   written) or -2 (a lane the rule does not name: a poison value). */
+static int mc_dpp_lane(int ctrl) {
+    int l = mc_lane, row = l & ~15, at = l & 15, n = ctrl & 15;
+    if (ctrl < 0x100) return (l & ~3) + ((ctrl >> (2 * (l & 3))) & 3);
+    if (ctrl > 0x100 && ctrl < 0x110) return at + n < 16 ? l + n : -1;   /* row_shl */
+    if (ctrl > 0x110 && ctrl < 0x120) return at - n >= 0 ? l - n : -1;   /* row_shr */
+    if (ctrl > 0x120 && ctrl < 0x130) return row + ((at - n) & 15);      /* row_ror */
+    if (ctrl == 0x130) return l + 1 < mc_wave ? l + 1 : -1;              /* wave_shl */
+    if (ctrl == 0x134) return (l + 1) % mc_wave;                          /* wave_rol */
+    if (ctrl == 0x138) return l > 0 ? l - 1 : -1;                         /* wave_shr */
+    if (ctrl == 0x13C) return (l + mc_wave - 1) % mc_wave;                /* wave_ror */
+    if (ctrl == 0x140) return row + 15 - at;                              /* row_mirror */
+    if (ctrl == 0x141) return (l & ~7) + 7 - (l & 7);                     /* row_half_mirror */
+    if (ctrl == 0x142) return row ? row - 1 : -2;                         /* row_bcast:15 */
+    if (ctrl == 0x143) return l >= 32 ? 31 : -2;                          /* row_bcast:31 */
+    if ((ctrl & ~15) == 0x150) return row + n;                            /* row_share */
+    if ((ctrl & ~15) == 0x160) return row + (at ^ n);                     /* row_xmask */
+    return -2;
+}
+static unsigned int mc_dpp(unsigned int x, int ctrl) {
+    int from = mc_dpp_lane(ctrl);
+    unsigned int got = mc_read(x, from >= 0 ? from : mc_lane);
+    return from >= 0 ? got : from == -1 ? 0u : 0xDEAD0000u ^ (unsigned int)mc_lane;
+}
+static unsigned int mc_dpp8(unsigned int x, unsigned int sel) {
+    return mc_read(x, (mc_lane & ~7) + (int)((sel >> (3 * (mc_lane & 7))) & 7u));
+}
+#define MC_DPP(x, ctrl) mc_dpp((x), (ctrl))
+#define MC_DPP8(x, sel) mc_dpp8((x), (sel))
+"""
+
 _QUADS = (0x00, 0x1B, 0x4E, 0xB1, 0xE4, 0x93, 0x39, 0xFF)
 _EIGHTS = ((7, 6, 5, 4, 3, 2, 1, 0), (1, 0, 3, 2, 5, 4, 7, 6), (3, 3, 0, 6, 1, 7, 2, 5))
 _SIXTEENS = (tuple(range(16)), tuple(range(15, -1, -1)),
@@ -116,7 +152,7 @@ def harness(items: list[tuple[Any, list[list[int]], list[list[int]]]]) -> str:
     from check_convert import HOST, _array  # (this folder is on sys.path)
 
     from amd_matrix_calculator.formats import hip, hip_convert
-    parts = [HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
+    parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
     calls = []
     for index, (conv, want, care) in enumerate(items):
         name = f"mc_m{index}"
