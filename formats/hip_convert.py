@@ -73,6 +73,8 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
 #define MC_DPP(x, ctrl) \\
     ((unsigned int)__builtin_amdgcn_update_dpp(0, (int)(x), (ctrl), 0xf, 0xf, true))
 #define MC_DPP8(x, sel) ((unsigned int)__builtin_amdgcn_mov_dpp8((unsigned int)(x), (sel)))
+/* v_perm_b32: each result byte is byte sel[i] of {hi, lo} (hi: bytes 4-7; 12: zero) */
+#define MC_PERM(hi, lo, sel) __builtin_amdgcn_perm((hi), (lo), (sel))
 #define MC_F32(x) __builtin_bit_cast(float, (unsigned int)(x))
 #define MC_CVT_F16(x) ((unsigned int)__builtin_bit_cast(unsigned short, (_Float16)MC_F32(x)))
 #define MC_CVT_BF16(x) ((unsigned int)__builtin_bit_cast(unsigned short, (__bf16)MC_F32(x)))
@@ -148,8 +150,9 @@ def _lane_expr(table: tuple[int, ...], name: str, tables: list[str]) -> str:
     bits = max(1, top.bit_length())
     fit = _fit(table, bits)
     if fit is None:
-        values = ", ".join(str(max(0, v)) for v in table)
-        tables.append(f"    static const unsigned short {name}[{len(table)}] = {{{values}}};")
+        values = ", ".join(f"{max(0, v)}u" for v in table)
+        ctype = "unsigned short" if top < 1 << 16 else "unsigned int"
+        tables.append(f"    static const {ctype} {name}[{len(table)}] = {{{values}}};")
         return f"{name}[lane]"
     terms = []
     for k, (mask, const) in enumerate(fit):
@@ -242,6 +245,9 @@ def _op_lines(op: _Op, plan: _Words, var: Callable[[str], str],
         return [f"    {declare}{target} = {_move_expr(op, var, lanes)};"]
     if op.op == "select":
         return [f"    {declare}{target} = {_select_expr(op, var)};"]
+    if op.op == "perm":
+        return [f"    {declare}{target} = MC_PERM({var(op.args[0])}, {var(op.args[1])}, "
+                f"{lanes(op.info)});"]
     if op.op == "store":
         return _store_lines(op, var, lanes)
     if op.op == "load":

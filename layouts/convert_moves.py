@@ -27,6 +27,7 @@ class Builder:
         self.by_kind = {m.kind: m for m in moves.moves}
         # ops of earlier registers by (op, args, info): a value made once is reused
         self.made = made if made is not None else {}
+        self.local: dict[tuple[object, ...], str] = {}  # the same for this builder's ops
 
     def temp(self) -> str:
         self.count += 1
@@ -35,10 +36,15 @@ class Builder:
     def add(self, op: str, args: tuple[str, ...], info: object, issues: tuple[str, ...],
             out: str | None = None) -> str:
         key = (op, args, repr(info))
-        if out is None and op != "select" and key in self.made:
-            return self.made[key]
+        if out is None and op != "select":
+            if key in self.made:
+                return self.made[key]
+            if key in self.local:
+                return self.local[key]
         name = out or self.temp()
         self.ops.append(Op(op, name, args, info, issues))
+        if out is None:
+            self.local[key] = name
         return name
 
 

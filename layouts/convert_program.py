@@ -78,6 +78,81 @@ def _pack(b: Builder, parts: list[tuple[str, int, int, int, int]], out: str | No
 
 
 
+def _single_issues(b: Builder) -> tuple[str, ...]:
+    """The instructions converting one value alone (the Pack's `single`)."""
+    for pack in b.moves.packs:
+        if pack.mnemonics == b.pack_issues:
+            return pack.single or pack.mnemonics[:1]
+    return b.pack_issues[:1]
+
+
+def selector_cost(table: tuple[int, ...]) -> int:
+    """Instructions making a per-lane v_perm_b32 selector: none for one value (a literal
+    operand), else a v_mov and a v_cndmask per further value (an estimate, as the lane
+    addresses are)."""
+    values = {v for v in table if v >= 0}
+    return len(values) if len(values) > 1 else 0
+
+
+def _move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+    """Convert each source word in its own lane (a value alone), move it once to the
+    lanes that need it from another lane, then let each lane take its bytes from two
+    such words with one v_perm_b32 and a per-lane selector: None unless every lane reads
+    at most one other lane per source word and two words serve the whole register."""
+    found = _far_sources(b, lanes)
+    if found is None:
+        return None
+    moved, widths = found
+    words: dict[tuple[tuple[int, int, int, int], bool], tuple[str, int]] = {}
+
+    def word(key: tuple[int, int, int, int], far: bool) -> tuple[str, int]:
+        """(the word holding the value of `key`, its byte in it), own or moved."""
+        if (key, far) not in words:
+            f, reg, slo, swidth = key
+            if far:
+                name, at = word(key, False)
+                words[(key, True)] = (move_value(b, name, moved[key]), at)
+            elif b.convert:
+                words[(key, False)] = (b.add("pack", (svar(f, reg),), (b.convert, (
+                    (slo, swidth, 0, min(widths)),)), _single_issues(b)), 0)
+            else:
+                words[(key, False)] = (svar(f, reg), slo // 8)
+        return words[(key, far)]
+
+    picks = {lane: [(word((f, reg, slo, swidth), src != lane), lo, width)
+                    for lo, width, f, src, reg, slo, swidth in pieces]
+             for lane, pieces in lanes.items()}
+    names = list(dict.fromkeys(name for got in picks.values() for (name, _), _, _ in got))
+    if len(names) != 2 or len(widths) != 1:
+        return None
+    table = [-1] * b.wave
+    for lane, got in picks.items():
+        sel = [12, 12, 12, 12]  # (12: a zero byte)
+        for (name, at), lo, width in got:
+            for k in range(width // 8):
+                sel[lo // 8 + k] = at + k + (4 if name == names[0] else 0)
+        table[lane] = sum(x << (8 * i) for i, x in enumerate(sel))
+    return b.add("perm", (names[0], names[1]), tuple(table), (REPACK,))
+
+
+def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
+                 ) -> tuple[dict[tuple[int, int, int, int], dict[int, int]], set[int]] | None:
+    """({source word: {lane: the other lane it reads it from}}, the piece widths) for
+    _move_then_perm, or None when a piece is not whole bytes or a lane reads one source
+    word from two other lanes."""
+    moved: dict[tuple[int, int, int, int], dict[int, int]] = {}
+    widths = set()
+    for lane, pieces in lanes.items():
+        for lo, width, f, src, reg, slo, swidth in pieces:
+            widths.add(width)
+            if lo % 8 or width % 8 or (not b.convert and slo % 8):
+                return None
+            if src != lane and moved.setdefault((f, reg, slo, swidth), {}).setdefault(
+                    lane, src) != src:
+                return None
+    return moved, widths
+
+
 def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Pack in the source lane, then move: None when the pieces of a lane come from
     more than one source lane."""
@@ -165,6 +240,8 @@ def _cost(ops: list[Op], arch: ArchMoves) -> int:
     seen = set()
     total = 0
     for op in ops:
+        if op.op == "perm" and isinstance(op.info, tuple):
+            total += selector_cost(op.info)
         if op.op == "move":
             total += sum(weight.get(name, 1) - 1 for name in op.issues)
         if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
@@ -276,7 +353,7 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     program is built with each strategy preferred in turn, too, and the cheapest kept."""
     pieces = sorted(_pieces(moves).items())
     best: tuple[int, list[Op]] | None = None
-    for prefer in (None, _pair_swaps, _pack_then_move, _move_then_pack):
+    for prefer in (None, _pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
         ops = _build(pieces, Builder(arch, wave, convert, pack_issues), prefer)
         weight = _cost(ops, arch)
         if best is None or weight < best[0]:
@@ -295,7 +372,7 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
     serial = 0
     for (t, reg), lanes in pieces:
         trials = []
-        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
+        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
             b = Builder(base.moves, base.wave, base.convert, base.pack_issues, shared)
             b.count = serial
             made = strategy(b, lanes)
@@ -334,6 +411,10 @@ def _issued(ops: list[Op]) -> list[tuple[str, int]]:
     if gathers:
         counts["v_and/v_lshl (lane addresses)"] = len(gathers)
         counts[WAIT] = 1
+    selectors = sum(selector_cost(table) for table in {
+        op.info for op in ops if op.op == "perm" and isinstance(op.info, tuple)})
+    if selectors:
+        counts["v_mov/v_cndmask (lane selectors)"] = selectors
     return sorted(counts.items())
 
 

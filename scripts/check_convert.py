@@ -410,6 +410,8 @@ def planned_moves(conv: Any) -> set[str]:
         if name.startswith(("v_permlane", "ds_bpermute", "ds_write", "ds_store", "ds_read",
                             "ds_load", "v_mov_b32_dpp")):
             wanted.add(name.rsplit("_b", 1)[0] if name.startswith("ds_") else name)
+    if any(op.op == "perm" for op in conv.plan.ops):  # (a per-lane byte permute)
+        wanted.add("v_perm_b32")
     return wanted
 
 

@@ -61,6 +61,19 @@ static unsigned int mc_dpp(unsigned int x, int ctrl) {
 static unsigned int mc_dpp8(unsigned int x, unsigned int sel) {
     return mc_read(x, (mc_lane & ~7) + (int)((sel >> (3 * (mc_lane & 7))) & 7u));
 }
+/* v_perm_b32 (the ISA's BYTE_PERMUTE; S0 holds bytes 4-7): the selectors planned are
+   0-7 and 12 (a zero byte); others give a poison byte */
+static unsigned int mc_perm(unsigned int hi, unsigned int lo, unsigned int sel) {
+    unsigned long long data = ((unsigned long long)hi << 32) | lo;
+    unsigned int out = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned int s = (sel >> (8 * k)) & 255u;
+        unsigned int byte = s < 8 ? (unsigned int)(data >> (8 * s)) & 255u : s == 12 ? 0u : 0xA5u;
+        out |= byte << (8 * k);
+    }
+    return out;
+}
+#define MC_PERM(hi, lo, sel) mc_perm((hi), (lo), (sel))
 #define MC_DPP(x, ctrl) mc_dpp((x), (ctrl))
 #define MC_DPP8(x, sel) mc_dpp8((x), (sel))
 """

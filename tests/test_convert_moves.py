@@ -64,6 +64,22 @@ def test_rdna4_f16_into_fp8_b_takes_permlanex16():
     assert not any(k.startswith("ds_") for k in counts)
 
 
+def test_rdna3_16x16x16_d_into_b_is_permlanex16_and_v_perm():
+    """RDNA3's B holds all 16 K of a column in each lane, D only the rows of its lane's
+    parity: each source register is converted once, moved to the other row once, and
+    each destination register takes its two halves with one v_perm_b32 whose selector
+    depends on the row (was: LDS, 38 instructions with two waits)."""
+    name = "v_wmma_f32_16x16x16_f16"
+    plan, counts = steps("rdna3", name, name, "B", wave=32)
+    assert plan.route == "registers" and plan.total == 26
+    assert counts == {"v_cvt_f16_f32": 8, "v_permlanex16_b32": 8, "v_perm_b32": 8,
+                      "v_mov/v_cndmask (lane selectors)": 2}
+    perms = [op for op in plan.plan.ops if op.op == "perm"]
+    # lanes 0-15: own value low, the other row's high; lanes 16-31 the reverse
+    assert {op.info[0] for op in perms} == {0x01000504} and {op.info[16] for op in perms} \
+        == {0x05040100}
+
+
 def test_gfx1250_16x16x4_d_into_b_is_four_permlane16_swaps():
     plan, counts = steps("gfx1250", "v_wmma_f32_16x16x4_f32", "v_wmma_f32_16x16x4_f32", "B")
     assert counts == {"v_permlane16_swap_b32": 4}
