@@ -232,15 +232,17 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
 SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
 
 
-def _cost(ops: list[Op], arch: ArchMoves) -> int:
+def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> int:
     """The weight of a trial's ops: their instructions (the two results of one swap:
     one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
     lane address and wait)."""
     weight = {m.mnemonic: m.cost for m in arch.moves}
     seen = set()
+    paid = set(paid or ())  # per-lane selectors made already (earlier registers)
     total = 0
     for op in ops:
-        if op.op == "perm" and isinstance(op.info, tuple):
+        if op.op == "perm" and isinstance(op.info, tuple) and op.info not in paid:
+            paid.add(op.info)
             total += selector_cost(op.info)
         if op.op == "move":
             total += sum(weight.get(name, 1) - 1 for name in op.issues)
@@ -369,6 +371,7 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
     strategy for that register."""
     ops: list[Op] = []
     shared: dict[tuple[object, ...], str] = {}
+    paid: set[object] = set()
     serial = 0
     for (t, reg), lanes in pieces:
         trials = []
@@ -378,7 +381,7 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
             made = strategy(b, lanes)
             if made is not None:
                 first = 0 if strategy is prefer else 1
-                trials.append((first, _cost(b.ops, base.moves), b, made))
+                trials.append((first, _cost(b.ops, base.moves, paid), b, made))
         _, _, chosen, made = min(trials, key=lambda x: x[:2])
         serial = max(serial, max(b.count for _, _, b, _ in trials))
         target = f"d{t}_{reg}"
@@ -388,6 +391,8 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
             chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
         for op in chosen.ops:
             shared.setdefault((op.op, op.args, repr(op.info)), op.out)
+            if op.op == "perm":
+                paid.add(op.info)
         ops += chosen.ops
     return ops
 
