@@ -92,6 +92,52 @@ def test_register_route_prefers_a_permlane_to_a_bpermute():
     assert "ds_bpermute_b32" not in counts and counts["v_permlanex16_b32"] == 4
 
 
+# One named plan per architecture with its instructions (before this work in the
+# comment: the chosen route, its count).
+PLANS = [
+    # CDNA1-3: no DPP row control serves MFMA's cross-row moves; LDS stays cheaper
+    ("cdna1", "v_mfma_f32_32x32x2f32", "v_mfma_f32_32x32x2f32", "B", 64, "lds",  # lds 16
+     {"ds_read_b128": 4, "ds_write_b64": 8, "s_waitcnt": 2,
+      "v_and/v_lshl (lane addresses)": 2}),
+    ("cdna2", "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16f16", "B", 64, "registers",
+     {"v_cvt_f16_f32": 4, "v_pack_b32_f16": 2}),  # in-lane, unchanged
+    # one wait instead of two: 4 ds_bpermute (was LDS, 17)
+    ("cdna3", "v_mfma_f32_32x32x4_xf32", "v_mfma_f32_32x32x16_bf8_bf8", "B", 64, "registers",
+     {"ds_bpermute_b32": 4, "s_waitcnt": 1, "v_and/v_lshl (lane addresses)": 2,
+      "v_cndmask_b32": 4, "v_cvt_pk_bf8_f32": 8}),
+    ("cdna4", "v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x16_f16", "A", 64, "registers",
+     {"v_cvt_pk_f16_f32": 8, "v_permlane32_swap_b32": 4}),  # transposed (C.4), unchanged
+    ("rdna3", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 32, "registers",
+     {"v_cvt_f16_f32": 8, "v_permlanex16_b32": 8, "v_perm_b32": 8,
+      "v_mov/v_cndmask (lane selectors)": 2}),  # was lds 38
+    ("rdna3", "v_wmma_f16_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 32, "registers",
+     {"v_permlanex16_b32": 8, "v_perm_b32": 8,
+      "v_mov/v_cndmask (lane selectors)": 2}),  # was lds 22
+    ("rdna4", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 32, "registers",
+     {"v_cvt_f16_f32": 8, "v_pack_b32_f16": 4, "v_permlanex16_b32": 4,
+      "v_cndmask_b32": 4}),  # was lds 19
+    ("rdna4", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 64, "registers",
+     {"v_cvt_f16_f32": 4, "v_pack_b32_f16": 2, "v_permlane64_b32": 2,
+      "v_permlanex16_b32": 2, "v_cndmask_b32": 2}),  # was lds 12
+    ("gfx1250", "v_wmma_f32_16x16x4_f32", "v_wmma_f32_16x16x4_f32", "B", 32, "registers",
+     {"v_permlane16_swap_b32": 4}),  # unchanged
+    ("gfx1251", "v_wmma_f32_16x16x4_f32", "v_wmma_f32_16x16x4_f32", "B", 32, "registers",
+     {"v_permlane16_swap_b32": 4}),  # unchanged
+]
+
+
+@pytest.mark.parametrize("arch, src, dst, matrix, wave, route, counts", PLANS,
+                         ids=[f"{p[0]}-{p[3]}-w{p[4]}" for p in PLANS])
+def test_named_plans_per_architecture(arch, src, dst, matrix, wave, route, counts):
+    transposed = arch == "cdna4"
+    plan, got = steps(arch, src, dst, matrix, wave=wave, transposed=transposed)
+    assert plan.route == route and got == counts
+
+
+def test_every_architecture_has_a_named_plan():
+    assert {p[0].upper() for p in PLANS} == {e.arch for e in ARCH_MOVES}
+
+
 # ---- the cover: which move serves a lane pattern
 
 
