@@ -211,7 +211,7 @@ def _asm_text(kind: str, detail: Any, mnemonic: str) -> str:
 
 
 def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, list[str]]:
-    """Compile each target's lane-move program (its default wave) with clang and check
+    """Compile each target's lane-move programs (every wave size) with clang and check
     that the assembly shows every move: each DPP control as the assembler writes it,
     dpp8's selectors, the permlane mnemonics. (failures, messages)"""
     import re
@@ -220,9 +220,8 @@ def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, li
     from amd_matrix_calculator.formats import hip, hip_convert
     from amd_matrix_calculator.instructions.builtins import TARGETS
     failures, messages = 0, []
-    by_arch = {conv.architecture: (conv, want) for conv, want, _ in reversed(programs())}
-    for arch_name, target in TARGETS.items():
-        conv, _ = by_arch[arch_name]
+    for conv, _, _ in programs():
+        target = TARGETS[conv.architecture]
         name = "mc_lane_moves"
         text = "\n".join([hip.PRELUDE, hip_convert.CONVERT_PRELUDE,
                           hip_convert.words_function(conv, name),
@@ -232,7 +231,7 @@ def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, li
                           f"    {name}_words(in + MC_THREAD_X, d);",
                           f"    for (int k = 0; k < {conv.plan.registers}; k++) "
                           f"out[k * {conv.wave} + MC_THREAD_X] = d[k];", "}"]) + "\n"
-        path = os.path.join(folder, f"moves_{target}.hip")
+        path = os.path.join(folder, f"moves_{target}_{conv.wave}.hip")
         with open(path, "w") as handle:
             handle.write(text)
         cmd = [clang, "-x", "hip", "--cuda-device-only", "-nogpulib",
