@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from amd_matrix_calculator.instructions.dpp import asm as dpp_asm
+from amd_matrix_calculator.instructions.dpp import dpp_ctrl
+
 from .hip import PRELUDE, CType, operand_type
 
 if TYPE_CHECKING:
@@ -66,6 +69,12 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
 #define MC_ROW(x, lo, hi) __builtin_amdgcn_permlane16((x), (x), (lo), (hi), false, false)
 #define MC_XROW(x, lo, hi) __builtin_amdgcn_permlanex16((x), (x), (lo), (hi), false, false)
 #define MC_HALF(x) __builtin_amdgcn_permlane64(x)
+/* v_mov_b32_dpp: every row and bank written; bound_ctrl: a lane without a source gets 0 */
+#define MC_DPP(x, ctrl) \\
+    ((unsigned int)__builtin_amdgcn_update_dpp(0, (int)(x), (ctrl), 0xf, 0xf, true))
+#define MC_DPP8(x, sel) ((unsigned int)__builtin_amdgcn_mov_dpp8((unsigned int)(x), (sel)))
+/* v_perm_b32: each result byte is byte sel[i] of {hi, lo} (hi: bytes 4-7; 12: zero) */
+#define MC_PERM(hi, lo, sel) __builtin_amdgcn_perm((hi), (lo), (sel))
 #define MC_F32(x) __builtin_bit_cast(float, (unsigned int)(x))
 #define MC_CVT_F16(x) ((unsigned int)__builtin_bit_cast(unsigned short, (_Float16)MC_F32(x)))
 #define MC_CVT_BF16(x) ((unsigned int)__builtin_bit_cast(unsigned short, (__bf16)MC_F32(x)))
@@ -141,8 +150,9 @@ def _lane_expr(table: tuple[int, ...], name: str, tables: list[str]) -> str:
     bits = max(1, top.bit_length())
     fit = _fit(table, bits)
     if fit is None:
-        values = ", ".join(str(max(0, v)) for v in table)
-        tables.append(f"    static const unsigned short {name}[{len(table)}] = {{{values}}};")
+        values = ", ".join(f"{max(0, v)}u" for v in table)
+        ctype = "unsigned short" if top < 1 << 16 else "unsigned int"
+        tables.append(f"    static const {ctype} {name}[{len(table)}] = {{{values}}};")
         return f"{name}[lane]"
     terms = []
     for k, (mask, const) in enumerate(fit):
@@ -189,7 +199,19 @@ def _move_expr(op: _Op, var: Callable[[str], str],
         return f"MC_{kind.upper()}({source}, 0x{lo:08x}u, 0x{hi:08x}u)"
     if kind == "half":
         return f"MC_HALF({source})"
+    if kind in ("dpp", "dpp8"):
+        return _dpp_expr(kind, detail, source)
     return f"MC_BPERMUTE({lanes(detail)}, {source})"
+
+
+def _dpp_expr(kind: str, detail: object, source: str) -> str:
+    """A DPP move: (control name, value) of v_mov_b32_dpp, or dpp8's 8 selectors."""
+    assert isinstance(detail, tuple)
+    if kind == "dpp8":
+        sel = sum(s << (3 * i) for i, s in enumerate(detail))
+        return f"MC_DPP8({source}, 0x{sel:06x}u) /* dpp8:[{','.join(map(str, detail))}] */"
+    name, value = detail
+    return f"MC_DPP({source}, 0x{dpp_ctrl(name, value):03x}) /* {dpp_asm(name, value)} */"
 
 
 def _select_expr(op: _Op, var: Callable[[str], str]) -> str:
@@ -223,6 +245,9 @@ def _op_lines(op: _Op, plan: _Words, var: Callable[[str], str],
         return [f"    {declare}{target} = {_move_expr(op, var, lanes)};"]
     if op.op == "select":
         return [f"    {declare}{target} = {_select_expr(op, var)};"]
+    if op.op == "perm":
+        return [f"    {declare}{target} = MC_PERM({var(op.args[0])}, {var(op.args[1])}, "
+                f"{lanes(op.info)});"]
     if op.op == "store":
         return _store_lines(op, var, lanes)
     if op.op == "load":

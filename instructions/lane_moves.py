@@ -25,16 +25,23 @@ class LaneMove(Record):
       "row": v_permlane16 (any gather inside each 16-lane row, one selector for all rows);
       "xrow": v_permlanex16 (the same gather from the other row of the 32-lane half);
       "half": v_permlane64 (lane l reads lane l^32; wave64 only);
-      "gather": ds_bpermute_b32 (any lane from any lane; `reach` lanes at most).
-    builtin: the clang builtin that issues it; cost: instructions per use (a bpermute
-    also waits for the LDS unit: counted as one s_waitcnt per plan); reach: the lanes a
-    gather can read from (32: only within its 32-lane half in wave64); source: fact IDs."""
+      "gather": ds_bpermute_b32 (any lane from any lane; `reach` lanes at most);
+      "dpp": v_mov_b32_dpp with one of `controls` (instructions/dpp.py: the lane each
+        lane reads under each control);
+      "dpp8": v_mov_b32_dpp with a dpp8 selector (any permutation within 8 lanes).
+    builtin: the clang builtin that issues it; cost: what the planner weighs one use at
+    (facts B.1 "Costs"): 1 for a VALU lane move, which needs no wait; a bpermute is 3:
+    itself, its lane address (v_and/v_lshl) and the s_waitcnt for the LDS unit (~50
+    cycles on MI300 against 4-12 for DPP, L12), although the program counts the address
+    once per lane pattern and the wait once per plan; reach: the lanes a gather can read
+    from (32: only within its 32-lane half in wave64); source: fact IDs."""
     kind: str
     mnemonic: str
     builtin: str
     cost: int = 1
     reach: int = 64
     source: str = ""
+    controls: tuple[str, ...] = ()
 
 
 class Pack(Record):
@@ -61,7 +68,7 @@ class ArchMoves(Record):
         return f"{self.load if load else self.store}{bits}"
 
 
-_BPERMUTE = LaneMove("gather", "ds_bpermute_b32", "__builtin_amdgcn_ds_bpermute",
+_BPERMUTE = LaneMove("gather", "ds_bpermute_b32", "__builtin_amdgcn_ds_bpermute", cost=3,
                      source="L1 (DS op 63: src lane = (addr + offset) / 4 % 64)")
 # RDNA in wave64: a bpermute reads only within the lane's own 32-lane half [L26].
 _BPERMUTE_HALVES = _BPERMUTE._replace(reach=32, source="L1, L26 (wave64 halves on gfx10+)")
@@ -75,6 +82,19 @@ _XROW = LaneMove("xrow", "v_permlanex16_b32", "__builtin_amdgcn_permlanex16",
                  source="L4 (VOP3 604)")
 _HALF = LaneMove("half", "v_permlane64_b32", "__builtin_amdgcn_permlane64",
                  source="L26 (swaps the 32-lane halves; nothing in wave32)")
+# DPP controls by generation (facts B.2: L1 Tables 93/94, L11 printDPPCtrl): the row
+# controls everywhere, the wave shifts and row_bcast on gfx9 (CDNA), row_newbcast on
+# gfx90a+, row_share and row_xmask on gfx10+ (no wave shifts or row_bcast there), and
+# DPP8 on gfx10+.
+_DPP_ROWS = ("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror")
+_DPP_GFX9 = _DPP_ROWS + ("wave_shl", "wave_rol", "wave_shr", "wave_ror", "row_bcast")
+_DPP_SOURCE = "L1 Tables 93/94, L11; dpp_ctrl codes: LLVM SIDefines.h DppCtrl"
+_DPP_CDNA1 = LaneMove("dpp", "v_mov_b32_dpp", "__builtin_amdgcn_update_dpp",
+                      source=_DPP_SOURCE, controls=_DPP_GFX9)
+_DPP_CDNA2 = _DPP_CDNA1._replace(controls=_DPP_GFX9 + ("row_newbcast",))
+_DPP_GFX10 = _DPP_CDNA1._replace(controls=_DPP_ROWS + ("row_share", "row_xmask"))
+_DPP8 = LaneMove("dpp8", "v_mov_b32_dpp", "__builtin_amdgcn_mov_dpp8",
+                 source="L12 (RDNA: DPP8/DPP16); LLVM dpp8 syntax")
 
 # f16: two single conversions and a pack where there is no round-to-nearest pair
 # conversion (v_cvt_pkrtz_f16_f32 rounds toward zero, so it is not used) [INF, B.3].
@@ -92,23 +112,24 @@ _BF16_INT = Pack("bf16", _BF16_ONE * 2 + ("v_perm_b32",), 2,
 _FP8 = Pack("fp8", ("v_cvt_pk_fp8_f32", "v_cvt_pk_fp8_f32"), 4, "L1 L13213-13240; L31")
 _BF8 = Pack("bf8", ("v_cvt_pk_bf8_f32", "v_cvt_pk_bf8_f32"), 4, "L1 L13213-13240; L31")
 
-_CDNA12 = (_BPERMUTE,)
+_RDNA = (_ROW, _XROW, _HALF, _DPP_GFX10, _DPP8, _BPERMUTE_HALVES)
+_GFX125 = (_SWAP16, _ROW, _XROW, _DPP_GFX10, _DPP8, _BPERMUTE)
 _GFX11_LDS = ("ds_store_b", "ds_load_b")
 _PACKS_OLD = (_F16_SINGLE, _BF16_INT)
 
 ARCH_MOVES = (
-    ArchMoves("CDNA1", "gfx908", _CDNA12, _PACKS_OLD),
-    ArchMoves("CDNA2", "gfx90a", _CDNA12, _PACKS_OLD),
-    ArchMoves("CDNA3", "gfx942", _CDNA12, _PACKS_OLD + (_FP8, _BF8)),
-    ArchMoves("CDNA4", "gfx950", (_SWAP32, _SWAP16, _BPERMUTE),
+    ArchMoves("CDNA1", "gfx908", (_DPP_CDNA1, _BPERMUTE), _PACKS_OLD),
+    ArchMoves("CDNA2", "gfx90a", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD),
+    ArchMoves("CDNA3", "gfx942", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + (_FP8, _BF8)),
+    ArchMoves("CDNA4", "gfx950", (_SWAP32, _SWAP16, _DPP_CDNA2, _BPERMUTE),
               (_F16_PAIR, _BF16_PAIR, _FP8, _BF8)),
-    ArchMoves("RDNA3", "gfx1100", (_ROW, _XROW, _HALF, _BPERMUTE_HALVES),
+    ArchMoves("RDNA3", "gfx1100", _RDNA,
               (_F16_SINGLE, _BF16_INT), *_GFX11_LDS),
-    ArchMoves("RDNA4", "gfx1200", (_ROW, _XROW, _HALF, _BPERMUTE_HALVES),
+    ArchMoves("RDNA4", "gfx1200", _RDNA,
               (_F16_SINGLE, _BF16_INT, _FP8, _BF8), *_GFX11_LDS),
-    ArchMoves("GFX1250", "gfx1250", (_SWAP16, _ROW, _XROW, _BPERMUTE),
+    ArchMoves("GFX1250", "gfx1250", _GFX125,
               (_F16_PAIR, _BF16_PAIR, _FP8, _BF8), *_GFX11_LDS),
-    ArchMoves("GFX1251", "gfx1251", (_SWAP16, _ROW, _XROW, _BPERMUTE),
+    ArchMoves("GFX1251", "gfx1251", _GFX125,
               (_F16_PAIR, _BF16_PAIR, _FP8, _BF8), *_GFX11_LDS),
 )
 
@@ -118,8 +139,12 @@ LOAD_BITS = (32, 64, 128)
 
 # The selection of one of several moved values per lane (a lane mask in SGPRs).
 SELECT = "v_cndmask_b32"
-# The wait for a ds_bpermute's result.
+# The wait for a ds_bpermute's result (or an LDS store/load).
 WAIT = "s_waitcnt"
+# What the choice between routes weighs one such wait at, in instructions: the LDS unit
+# answers in about 50 cycles on MI300 where a VALU lane move (DPP, permlane) takes a
+# few (facts B.1 "Costs", L12, L28), so a wait counts as itself and two more.
+WAIT_COST = 3
 # In-lane packing of same-type 8/16-bit values into one register (byte select).
 REPACK = "v_perm_b32"
 

@@ -20,7 +20,8 @@ The plan has two parts, both read off the layouts given (never a layout of its o
     the sum. formats/hip_convert.py renders the same program as HIP.
 
 The register program is layouts/convert_program.py, the LDS round trip
-layouts/convert_lds.py; a cross-lane plan takes the one with fewer instructions.
+layouts/convert_lds.py; a cross-lane plan takes the one with fewer instructions, an
+s_waitcnt weighed as three (convert_program.weight).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
-from .convert_program import program, total
+from .convert_program import program, weight
 from .core import CalcError
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
         pair = pack.mnemonics[:len(pack.mnemonics) * 2 // pack.values] if pack else ()
         trip = lds_program(moves, arch, src.wave, convert, pair, single, fragments,
                            dst.register_count)
-        if trip is not None and (route == "lds" or total(trip[1]) < total(counts)):
+        if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
             ops, counts, lds_bytes = trip
             chosen = "lds"
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),

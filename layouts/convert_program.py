@@ -5,17 +5,25 @@ registers, with the architecture's lane moves and packs (instructions/lane_moves
 Per destination register it tries three strategies and keeps the cheapest: pack in the
 source lane, then move the packed word (possible when every piece of the register comes
 from one source lane); move every source word, then pack in place; or pack two words and
-exchange their lanes with one or two two-register permlane swaps.
+exchange their lanes with one or two two-register permlane swaps. The lane moves
+themselves (which move serves which lanes, and their cover) are layouts/convert_moves.py.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.lane_moves import REPACK, SELECT, WAIT, ArchMoves
+from amd_matrix_calculator.instructions.lane_moves import (
+    REPACK,
+    SELECT,
+    WAIT,
+    WAIT_COST,
+    ArchMoves,
+)
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_model import Move, Op, svar
+from .convert_moves import Builder, lane_mask, move_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
     _Word = list[tuple[int, int]]  # per lane: (packed word, source lane) it holds
     _Swap = tuple[int, tuple[int, int], int | None]  # (bit, operand order, result picked)
@@ -46,145 +54,7 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     return words
 
 
-class _Builder:
-    """Collects the ops of a program; names temporaries."""
-
-    def __init__(self, moves: ArchMoves, wave: int, convert: str,
-                 pack_issues: tuple[str, ...], made: dict[tuple[object, ...], str] | None = None
-                 ) -> None:
-        self.moves, self.wave, self.convert = moves, wave, convert
-        self.pack_issues = pack_issues
-        self.ops: list[Op] = []
-        self.count = 0
-        self.by_kind = {m.kind: m for m in moves.moves}
-        # ops of earlier registers by (op, args, info): a value made once is reused
-        self.made = made if made is not None else {}
-
-    def temp(self) -> str:
-        self.count += 1
-        return f"t{self.count}"
-
-    def add(self, op: str, args: tuple[str, ...], info: object, issues: tuple[str, ...],
-            out: str | None = None) -> str:
-        key = (op, args, repr(info))
-        if out is None and op != "select" and key in self.made:
-            return self.made[key]
-        name = out or self.temp()
-        self.ops.append(Op(op, name, args, info, issues))
-        return name
-
-
-def _mask(lanes: Iterable[int]) -> int:
-    return sum(1 << lane for lane in lanes)
-
-
-def _fits(kind: str, sigma: dict[int, int], wave: int, reach: int) -> dict[int, int] | None:
-    """The lanes of sigma that one move of `kind` serves: {lane: source lane}; for
-    row/xrow only the lanes agreeing with the most common selector of their position."""
-    if kind in ("swap32", "half"):
-        return {ln: s for ln, s in sigma.items() if s == ln ^ 32} if wave == 64 else {}
-    if kind == "swap16":
-        return {ln: s for ln, s in sigma.items() if s == ln ^ 16}
-    if kind in ("row", "xrow"):
-        flip = 1 if kind == "xrow" else 0
-        votes: dict[int, dict[int, int]] = {}
-        for ln, s in sigma.items():
-            if s // 16 == (ln // 16) ^ flip and (kind == "row" or ln // 32 == s // 32):
-                position = votes.setdefault(ln % 16, {})
-                position[s % 16] = position.get(s % 16, 0) + 1
-        chosen = {p: max(v, key=lambda k: v[k]) for p, v in votes.items()}
-        return {ln: s for ln, s in sigma.items()
-                if s // 16 == (ln // 16) ^ flip and chosen.get(ln % 16) == s % 16
-                and ln // 32 == s // 32}
-    if kind == "gather":
-        return {ln: s for ln, s in sigma.items() if reach >= wave or ln // reach == s // reach}
-    return {}
-
-
-_ORDER = ("swap32", "swap16", "half", "row", "xrow")
-
-
-def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int
-           ) -> list[tuple[str, dict[int, int]]]:
-    """Parts [(kind, {lane: source lane})] that together serve every lane of sigma:
-    the cheaper of (special moves greedily, then gathers) and (gathers only); "id"
-    is the lanes that already hold their value."""
-    ident = {ln: s for ln, s in sigma.items() if ln == s}
-    rest = {ln: s for ln, s in sigma.items() if ln != s}
-    kinds = {m.kind: m for m in moves.moves}
-    gather = kinds["gather"]
-
-    def gathers(left: dict[int, int]) -> list[tuple[str, dict[int, int]]]:
-        out: list[tuple[str, dict[int, int]]] = []
-        near = _fits("gather", left, wave, gather.reach) or {}
-        if near:
-            out.append(("gather", near))
-        far = {ln: s for ln, s in left.items() if ln not in near}
-        if far:  # across the wave64 halves: permlane64 first, then a gather
-            out.append(("half+gather", far))
-        return out
-
-    def cost(parts: list[tuple[str, dict[int, int]]]) -> int:
-        return sum(2 if k == "half+gather" else 1 for k, _ in parts) + len(parts) - 1
-
-    plain = ([("id", ident)] if ident else []) + gathers(rest)
-    special: list[tuple[str, dict[int, int]]] = [("id", ident)] if ident else []
-    left = dict(rest)
-    while left:
-        best = max(((len(_fits(k, left, wave, 64) or {}), k) for k in _ORDER if k in kinds),
-                   default=(0, ""))
-        if best[0] == 0:
-            special += gathers(left)
-            break
-        part = _fits(best[1], left, wave, 64) or {}
-        special.append((best[1], part))
-        left = {ln: s for ln, s in left.items() if ln not in part}
-    return special if cost(special) < cost(plain) else plain
-
-
-def _gather(b: _Builder, var: str, kind: str, part: dict[int, int]) -> str:
-    """_move's word of a gather part (half+gather: of the other half's word)."""
-    source, table = var, dict(part)
-    if kind == "half+gather":
-        source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
-        table = {ln: s ^ 32 for ln, s in part.items()}
-    sources = tuple(table.get(ln, -1) for ln in range(b.wave))
-    return b.add("move", (source,), ("gather", sources), (b.by_kind["gather"].mnemonic,))
-
-
-def _move(b: _Builder, var: str, sigma: dict[int, int]) -> str:
-    """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
-    parts = _cover(sigma, b.moves, b.wave)
-    made: list[tuple[str, dict[int, int]]] = []
-    for kind, part in parts:
-        if kind == "id":
-            made.append((var, part))
-        elif kind in ("swap32", "swap16"):
-            bit = 32 if kind == "swap32" else 16
-            # lanes with the bit set read result 0 (the VDST side), the others result 1
-            for index, lanes in ((0, {ln: s for ln, s in part.items() if ln & bit}),
-                                 (1, {ln: s for ln, s in part.items() if not ln & bit})):
-                if lanes:
-                    mnemonic = b.by_kind[kind].mnemonic
-                    made.append((b.add("move", (var,), (kind, index), (mnemonic,)), lanes))
-        elif kind in ("row", "xrow"):
-            selectors = [0] * 16
-            for ln, s in part.items():
-                selectors[ln % 16] = s % 16
-            made.append((b.add("move", (var,), (kind, tuple(selectors)),
-                               (b.by_kind[kind].mnemonic,)), part))
-        elif kind == "half":
-            made.append((b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,)),
-                         part))
-        else:
-            made.append((_gather(b, var, kind, part), part))
-    if len(made) == 1:
-        return made[0][0]
-    masks = tuple(_mask(lanes) for _, lanes in made)
-    return b.add("select", tuple(v for v, _ in made), masks, (SELECT,) * (len(made) - 1))
-
-
-def _pack_issues(b: _Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
+def _pack_issues(b: Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
     """Instructions of a pack of (var, source lo, source width, dest lo, width) parts."""
     if b.convert:
         values = 4 if b.convert.startswith(("fp8", "bf8")) else 2
@@ -197,7 +67,7 @@ def _pack_issues(b: _Builder, parts: list[tuple[str, int, int, int, int]]) -> tu
     return (REPACK,) * max(1, len(parts) - 1)
 
 
-def _pack(b: _Builder, parts: list[tuple[str, int, int, int, int]], out: str | None = None
+def _pack(b: Builder, parts: list[tuple[str, int, int, int, int]], out: str | None = None
           ) -> str:
     if not b.convert and len(parts) == 1 and parts[0][1] == 0 and parts[0][3] == 0 \
             and parts[0][2] == 32 and out is None:
@@ -208,7 +78,82 @@ def _pack(b: _Builder, parts: list[tuple[str, int, int, int, int]], out: str | N
 
 
 
-def _pack_then_move(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def _single_issues(b: Builder) -> tuple[str, ...]:
+    """The instructions converting one value alone (the Pack's `single`)."""
+    for pack in b.moves.packs:
+        if pack.mnemonics == b.pack_issues:
+            return pack.single or pack.mnemonics[:1]
+    return b.pack_issues[:1]
+
+
+def selector_cost(table: tuple[int, ...]) -> int:
+    """Instructions making a per-lane v_perm_b32 selector: none for one value (a literal
+    operand), else a v_mov and a v_cndmask per further value (an estimate, as the lane
+    addresses are)."""
+    values = {v for v in table if v >= 0}
+    return len(values) if len(values) > 1 else 0
+
+
+def _move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+    """Convert each source word in its own lane (a value alone), move it once to the
+    lanes that need it from another lane, then let each lane take its bytes from two
+    such words with one v_perm_b32 and a per-lane selector: None unless every lane reads
+    at most one other lane per source word and two words serve the whole register."""
+    found = _far_sources(b, lanes)
+    if found is None:
+        return None
+    moved, widths = found
+    words: dict[tuple[tuple[int, int, int, int], bool], tuple[str, int]] = {}
+
+    def word(key: tuple[int, int, int, int], far: bool) -> tuple[str, int]:
+        """(the word holding the value of `key`, its byte in it), own or moved."""
+        if (key, far) not in words:
+            f, reg, slo, swidth = key
+            if far:
+                name, at = word(key, False)
+                words[(key, True)] = (move_value(b, name, moved[key]), at)
+            elif b.convert:
+                words[(key, False)] = (b.add("pack", (svar(f, reg),), (b.convert, (
+                    (slo, swidth, 0, min(widths)),)), _single_issues(b)), 0)
+            else:
+                words[(key, False)] = (svar(f, reg), slo // 8)
+        return words[(key, far)]
+
+    picks = {lane: [(word((f, reg, slo, swidth), src != lane), lo, width)
+                    for lo, width, f, src, reg, slo, swidth in pieces]
+             for lane, pieces in lanes.items()}
+    names = list(dict.fromkeys(name for got in picks.values() for (name, _), _, _ in got))
+    if len(names) != 2 or len(widths) != 1:
+        return None
+    table = [-1] * b.wave
+    for lane, got in picks.items():
+        sel = [12, 12, 12, 12]  # (12: a zero byte)
+        for (name, at), lo, width in got:
+            for k in range(width // 8):
+                sel[lo // 8 + k] = at + k + (4 if name == names[0] else 0)
+        table[lane] = sum(x << (8 * i) for i, x in enumerate(sel))
+    return b.add("perm", (names[0], names[1]), tuple(table), (REPACK,))
+
+
+def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
+                 ) -> tuple[dict[tuple[int, int, int, int], dict[int, int]], set[int]] | None:
+    """({source word: {lane: the other lane it reads it from}}, the piece widths) for
+    _move_then_perm, or None when a piece is not whole bytes or a lane reads one source
+    word from two other lanes."""
+    moved: dict[tuple[int, int, int, int], dict[int, int]] = {}
+    widths = set()
+    for lane, pieces in lanes.items():
+        for lo, width, f, src, reg, slo, swidth in pieces:
+            widths.add(width)
+            if lo % 8 or width % 8 or (not b.convert and slo % 8):
+                return None
+            if src != lane and moved.setdefault((f, reg, slo, swidth), {}).setdefault(
+                    lane, src) != src:
+                return None
+    return moved, widths
+
+
+def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Pack in the source lane, then move: None when the pieces of a lane come from
     more than one source lane."""
     Recipe = tuple[tuple[int, int, int, int, int, int], ...]
@@ -224,14 +169,14 @@ def _pack_then_move(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
         parts = [(svar(f, reg), lo, width, dlo, dwidth)
                  for f, reg, lo, width, dlo, dwidth in recipe]
         packed = _pack(b, parts)
-        made.append((_move(b, packed, sigma), sigma))
+        made.append((move_value(b, packed, sigma), sigma))
     if len(made) == 1:
         return made[0][0]
-    return b.add("select", tuple(v for v, _ in made), tuple(_mask(s) for _, s in made),
+    return b.add("select", tuple(v for v, _ in made), tuple(lane_mask(s) for _, s in made),
                  (SELECT,) * (len(made) - 1))
 
 
-def _select_then_move(b: _Builder, sources: dict[tuple[int, int, int, int], dict[int, int]]
+def _select_then_move(b: Builder, sources: dict[tuple[int, int, int, int], dict[int, int]]
                       ) -> str | None:
     """When every source lane sends at most one value to this position, the source lane
     picks the register to send by its own lane, then one move delivers it: None
@@ -249,12 +194,12 @@ def _select_then_move(b: _Builder, sources: dict[tuple[int, int, int, int], dict
     for src_lane, var in chooser.items():
         by_var.setdefault(var, []).append(src_lane)
     names = list(by_var)
-    chosen = b.add("select", tuple(names), tuple(_mask(by_var[v]) for v in names),
+    chosen = b.add("select", tuple(names), tuple(lane_mask(by_var[v]) for v in names),
                    (SELECT,) * (len(names) - 1))
-    return _move(b, chosen, sigma)
+    return move_value(b, chosen, sigma)
 
 
-def _move_then_pack(b: _Builder, lanes: dict[int, list[Piece]]) -> str:
+def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
     """Move every source word to the lanes that need it, then pack in place."""
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
@@ -270,14 +215,14 @@ def _move_then_pack(b: _Builder, lanes: dict[int, list[Piece]]) -> str:
             continue
         made = []
         for (f, reg, slo, swidth), sigma in sources.items():
-            word = _move(b, svar(f, reg), sigma)
+            word = move_value(b, svar(f, reg), sigma)
             if len(common) > 1:  # different bits per lane: bring them to bit 0 first
                 word = b.add("pack", (word,), ("", ((slo, swidth, 0, swidth),)), (REPACK,))
             made.append((word, sigma))
         if len(made) == 1:
             value = made[0][0]
         else:
-            value = b.add("select", tuple(v for v, _ in made), tuple(_mask(s) for _, s in made),
+            value = b.add("select", tuple(v for v, _ in made), tuple(lane_mask(s) for _, s in made),
                           (SELECT,) * (len(made) - 1))
         slo, swidth = (0, next(iter(common))[1]) if len(common) > 1 else next(iter(common))
         parts.append((value, slo, swidth, lo, width))
@@ -287,11 +232,20 @@ def _move_then_pack(b: _Builder, lanes: dict[int, list[Piece]]) -> str:
 SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
 
 
-def _cost(ops: list[Op]) -> int:
-    """Instructions of a trial's ops (the two results of one swap: one instruction)."""
+def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> int:
+    """The weight of a trial's ops: their instructions (the two results of one swap:
+    one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
+    lane address and wait)."""
+    weight = {m.mnemonic: m.cost for m in arch.moves}
     seen = set()
+    paid = set(paid or ())  # per-lane selectors made already (earlier registers)
     total = 0
     for op in ops:
+        if op.op == "perm" and isinstance(op.info, tuple) and op.info not in paid:
+            paid.add(op.info)
+            total += selector_cost(op.info)
+        if op.op == "move":
+            total += sum(weight.get(name, 1) - 1 for name in op.issues)
         if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
             key = (op.args, op.info[0])
             if key in seen:
@@ -350,7 +304,7 @@ def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word]
     return None
 
 
-def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def _pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Two packed words P0, P1 of the source lanes, brought together by one or two
     permlane swaps that exchange lanes between them (gfx950's way from transposed
     MFMA tiles to K-doubled operands): None when no such network gives the register."""
@@ -394,29 +348,53 @@ def _pair_swaps(b: _Builder, lanes: dict[int, list[Piece]]) -> str | None:
 def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
             pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
     """The ops that build every destination register (`d<t>_<reg>`) and the count of
-    each instruction they issue (plus one s_waitcnt when any ds_bpermute is used)."""
+    each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
+
+    Values made for one register are reused by later ones, which the choice per
+    register cannot see (a packed word moved once may serve two registers): the whole
+    program is built with each strategy preferred in turn, too, and the cheapest kept."""
+    pieces = sorted(_pieces(moves).items())
+    best: tuple[int, list[Op]] | None = None
+    for prefer in (None, _pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
+        ops = _build(pieces, Builder(arch, wave, convert, pack_issues), prefer)
+        weight = _cost(ops, arch)
+        if best is None or weight < best[0]:
+            best = (weight, ops)
+    assert best is not None
+    return best[1], _issued(best[1])
+
+
+def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder,
+           prefer: Callable[[Builder, dict[int, list[Piece]]], str | None] | None
+           ) -> list[Op]:
+    """program()'s ops, each register by `prefer` where it applies, else the cheapest
+    strategy for that register."""
     ops: list[Op] = []
     shared: dict[tuple[object, ...], str] = {}
+    paid: set[object] = set()
     serial = 0
-    for (t, reg), lanes in sorted(_pieces(moves).items()):
+    for (t, reg), lanes in pieces:
         trials = []
-        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack):
-            b = _Builder(arch, wave, convert, pack_issues, shared)
+        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
+            b = Builder(base.moves, base.wave, base.convert, base.pack_issues, shared)
             b.count = serial
             made = strategy(b, lanes)
             if made is not None:
-                trials.append((_cost(b.ops), b, made))
-        _, best, made = min(trials, key=lambda x: x[0])
-        serial = max(serial, max(b.count for _, b, _ in trials))
+                first = 0 if strategy is prefer else 1
+                trials.append((first, _cost(b.ops, base.moves, paid), b, made))
+        _, _, chosen, made = min(trials, key=lambda x: x[:2])
+        serial = max(serial, max(b.count for _, _, b, _ in trials))
         target = f"d{t}_{reg}"
-        if best.ops and best.ops[-1].out == made:
-            best.ops[-1] = best.ops[-1]._replace(out=target)
+        if chosen.ops and chosen.ops[-1].out == made:
+            chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
         else:
-            best.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
-        for op in best.ops:
+            chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
+        for op in chosen.ops:
             shared.setdefault((op.op, op.args, repr(op.info)), op.out)
-        ops += best.ops
-    return ops, _issued(ops)
+            if op.op == "perm":
+                paid.add(op.info)
+        ops += chosen.ops
+    return ops
 
 
 def _issued(ops: list[Op]) -> list[tuple[str, int]]:
@@ -438,8 +416,18 @@ def _issued(ops: list[Op]) -> list[tuple[str, int]]:
     if gathers:
         counts["v_and/v_lshl (lane addresses)"] = len(gathers)
         counts[WAIT] = 1
+    selectors = sum(selector_cost(table) for table in {
+        op.info for op in ops if op.op == "perm" and isinstance(op.info, tuple)})
+    if selectors:
+        counts["v_mov/v_cndmask (lane selectors)"] = selectors
     return sorted(counts.items())
 
 
 def total(counts: list[tuple[str, int]]) -> int:
     return sum(n for _, n in counts)
+
+
+def weight(counts: list[tuple[str, int]]) -> int:
+    """What the choice between the register and LDS routes compares: the instructions,
+    each s_waitcnt weighed at WAIT_COST (lane_moves.py)."""
+    return total(counts) + sum(n for name, n in counts if name == WAIT) * (WAIT_COST - 1)

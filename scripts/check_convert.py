@@ -25,7 +25,10 @@ every destination fragment, and the tile rule written out here once more).
 
 --clang compiles a sample per target (one cross-lane and one in-lane plan, with a
 kernel calling them) and checks the assembly contains the planned lane moves (and LDS
-accesses for LDS routes). Exit status 1 on any failure.
+accesses for LDS routes); also the register route of a plan that took LDS, where that
+route issues a lane move no sample compiles yet ("forced"), and every lane move alone
+(scripts/check_lane_moves.py: each DPP control, dpp8, the permlanes). Exit status 1 on
+any failure.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
+from check_lane_moves import DPP_HOST
 
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip, hip_convert
@@ -318,7 +322,7 @@ def shifts(conv: Any) -> tuple[int, ...]:
 
 def harness(convs: list[Any]) -> str:
     """One C file running every conversion given (each with its own function name)."""
-    parts = [HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
+    parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
     calls = []
     for index, conv in enumerate(convs):
         name = f"mc_c{index}"
@@ -404,8 +408,10 @@ def planned_moves(conv: Any) -> set[str]:
     for step in conv.steps:
         name = step.instruction
         if name.startswith(("v_permlane", "ds_bpermute", "ds_write", "ds_store", "ds_read",
-                            "ds_load")):
+                            "ds_load", "v_mov_b32_dpp")):
             wanted.add(name.rsplit("_b", 1)[0] if name.startswith("ds_") else name)
+    if any(op.op == "perm" for op in conv.plan.ops):  # (a per-lane byte permute)
+        wanted.add("v_perm_b32")
     return wanted
 
 
@@ -420,7 +426,33 @@ def samples(arch_name: str) -> list[Any]:
             continue
         kind = (conv.kind, conv.plan.route, tuple(sorted(planned_moves(conv))))
         chosen.setdefault(kind, conv)
-    return list(chosen.values())
+    return list(chosen.values()) + _forced(arch_name, classes, chosen)
+
+
+FORCED: set[int] = set()  # ids of the samples whose register route was forced
+
+
+def _forced(arch_name: str, classes: dict[Any, list[Any]], chosen: dict[Any, Any]
+            ) -> list[Any]:
+    """Register routes of cross-lane plans that took LDS (the default wave, at most 80
+    instructions), one per lane move none of the samples compiles yet, so that every
+    lane move the register route issues on the target is compiled in a plan too."""
+    covered = {name for kind in chosen for name in kind[2]}
+    out = []
+    for key in classes:
+        conv = planned(key)
+        if conv.wave != mc.find_architecture(arch_name).waves[0] or conv.transposed \
+                or conv.plan.route != "lds":
+            continue
+        src, dst, matrix, wave, transposed = _ARGS[key]
+        forced = mc.conversion(src, "D", dst, matrix, wave=wave, transposed=transposed,
+                               advice=False, route="registers")
+        moves = planned_moves(forced) - covered
+        if moves and forced.total <= 80:
+            covered |= moves
+            FORCED.add(id(forced))
+            out.append(forced)
+    return out
 
 
 def clang_check(clang: str, headers: bool, folder: str) -> tuple[int, list[str]]:
@@ -447,7 +479,8 @@ def clang_check(clang: str, headers: bool, folder: str) -> tuple[int, list[str]]
                            if f"mc_k{index}_kernel" in label)
             missing = [w for w in sorted(planned_moves(conv)) if w not in body]
             label = (f"{target} {conv.source.name}:D -> {conv.destination.name}:"
-                     f"{conv.destination_matrix} ({conv.kind}, {conv.plan.route})")
+                     f"{conv.destination_matrix} ({conv.kind}, {conv.plan.route}"
+                     + (", forced)" if id(conv) in FORCED else ")"))
             if missing:
                 failures += 1
                 messages.append(f"{label}: assembly lacks {', '.join(missing)}")
@@ -472,6 +505,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         if args.clang:
             failures, messages = clang_check(args.clang, args.headers, folder)
+            from check_lane_moves import clang_check as clang_moves
+            moves_failed, moves_messages = clang_moves(args.clang, folder, args.headers)
+            failures += moves_failed
+            messages += moves_messages
             for line in messages:
                 print(line)
             print(f"clang: {len(TARGETS)} targets, {failures} failures")
@@ -487,6 +524,10 @@ def main(argv: list[str] | None = None) -> int:
             keys = [keys[int(i * step)] for i in range(args.sample)]
         convs = [planned(k) for k in keys]
         failures, messages = run_host(convs, cc, folder)
+        from check_lane_moves import run as run_moves  # every lane move alone, too
+        moved, moves_failed, moves_messages = run_moves(args.arch, cc, folder)
+        messages += moves_messages
+        failures += moves_failed
         for line in messages:
             print(line)
         covered = sum(len(classes[k]) for k in keys)
@@ -494,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             for reason, count in sorted(refused.items(), key=lambda x: -x[1]):
                 print(f"refused {count}: {reason}")
+        print(f"lane moves alone (scripts/check_lane_moves.py): {moved} run, "
+              f"{moves_failed} programs failed")
         print(f"{len(keys)} of {len(classes)} classes run ({covered} of {total} planned pairs;"
               f" {sum(refused.values())} pairs refused), {failures} failed")
         return 1 if failures else 0

@@ -5,8 +5,9 @@ llvm-mc for its architecture's target and record what llvm-mc answers.
     python3 scripts/record_lane_moves.py [--llvm-mc llvm-mc-22] > tests/data/lane_moves_llvm_mc.txt
 
 Each output line is `<target> | <assembly line> | <llvm-mc's answer>` (the encoding
-comment or the error). tests/test_lane_moves.py reads the file: every mnemonic the
-records name must have assembled for its target.
+comment or the error), then one line per DPP control the target's records name (its
+first and last value). tests/test_convert.py and tests/test_convert_moves.py read the
+file: every mnemonic and DPP control the records name must have assembled.
 """
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from amd_matrix_calculator.instructions.lane_moves import mnemonics
+from amd_matrix_calculator.instructions.dpp import CONTROLS
+from amd_matrix_calculator.instructions.dpp import asm as dpp_asm
+from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, mnemonics
 
 FOUR = ("v_bfe_u32", "v_add3_u32", "v_perm_b32")
 THREE = ("ds_bpermute_b32", "v_pack_b32_f16")
@@ -39,11 +42,48 @@ def line(target: str, mnemonic: str) -> str:
         return f"{mnemonic} v1, v2, v3"
     if mnemonic in ("v_permlane16_b32", "v_permlanex16_b32"):
         return f"{mnemonic} v1, v2, s1, s2"
+    if mnemonic == "v_mov_b32_dpp":
+        return dpp_line("quad_perm", 0xB1)
     if mnemonic == "v_cmp_u_f32":
         return f"{mnemonic} {vcc}, v1, v2"
     if mnemonic == "v_cndmask_b32":
         return f"{mnemonic} v1, v2, v3, {vcc}"
     return f"{mnemonic} v1, v2"
+
+
+def dpp_line(name: str, value: int) -> str:
+    """v_mov_b32_dpp with one control, as the planner emits it (every row and bank,
+    bound_ctrl set); dpp8 with its own syntax."""
+    if name == "dpp8":
+        return "v_mov_b32_dpp v1, v2 dpp8:[7,6,5,4,3,2,1,0]"
+    return f"v_mov_b32_dpp v1, v2 {dpp_asm(name, value)} row_mask:0xf bank_mask:0xf bound_ctrl:1"
+
+
+def dpp_lines(target: str) -> list[str]:
+    """Every DPP control the records give the target, with its first and last value
+    (quad_perm: [1,0,3,2]), and dpp8 where the target has it."""
+    entry = next(e for e in ARCH_MOVES if e.target == target)
+    lines = []
+    for move in entry.moves:
+        if move.kind == "dpp8":
+            lines.append(dpp_line("dpp8", 0))
+        for name in move.controls:
+            values = (0xB1,) if name == "quad_perm" else CONTROLS[name].values
+            lines += [dpp_line(name, v) for v in dict.fromkeys((values[0], values[-1]))]
+    return lines
+
+
+def assemble(llvm_mc: str, target: str, text: str) -> str:
+    """llvm-mc's answer (the encoding comment or the error) for one line."""
+    with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as handle:
+        handle.write(text + "\n")
+    done = subprocess.run([llvm_mc, "-triple=amdgcn", f"-mcpu={target}", "-show-encoding",
+                           handle.name], capture_output=True, text=True, check=False)
+    os.unlink(handle.name)
+    answer = [x.strip() for x in (done.stdout + done.stderr).splitlines()
+              if "encoding" in x or "error" in x]
+    shown = answer[0].replace(handle.name, "<file>") if answer else "(nothing)"
+    return " ".join(shown.split())
 
 
 def main() -> int:
@@ -54,18 +94,8 @@ def main() -> int:
           " regenerate with: python3 scripts/record_lane_moves.py > "
           "tests/data/lane_moves_llvm_mc.txt")
     for target, names in mnemonics().items():
-        for name in names:
-            text = line(target, name)
-            with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as handle:
-                handle.write(text + "\n")
-            done = subprocess.run([args.llvm_mc, "-triple=amdgcn", f"-mcpu={target}",
-                                   "-show-encoding", handle.name],
-                                  capture_output=True, text=True, check=False)
-            os.unlink(handle.name)
-            answer = [x.strip() for x in (done.stdout + done.stderr).splitlines()
-                      if "encoding" in x or "error" in x]
-            shown = answer[0].replace(handle.name, "<file>") if answer else "(nothing)"
-            print(f"{target} | {text} | {' '.join(shown.split())}")
+        for text in [line(target, name) for name in names] + dpp_lines(target):
+            print(f"{target} | {text} | {assemble(args.llvm_mc, target, text)}")
     return 0
 
 
