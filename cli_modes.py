@@ -17,9 +17,12 @@ from amd_matrix_calculator.cli_inputs import (
     checked,
     instruction,
     legacy_format,
+    modifiers_of,
     one_of,
     output_options,
 )
+from amd_matrix_calculator.cli_lds_options import LDS_FLAGS, LDS_OPTIONS
+from amd_matrix_calculator.cli_lds_options import wanted as lds_wanted
 from amd_matrix_calculator.cli_options import (
     BY_DEST,
     MODIFIERS,
@@ -34,8 +37,6 @@ from amd_matrix_calculator.cli_options import (
 )
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.modifiers import Modifiers
-from amd_matrix_calculator.matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
-from amd_matrix_calculator.matrix_cli_lds import wanted as lds_wanted
 from amd_matrix_calculator.matrix_request import Request
 
 if TYPE_CHECKING:
@@ -76,12 +77,6 @@ def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
     inst = instruction(arch, args.text("instruction"))
     wave = checked(matrix_api.wave_size, inst, number(args, "wavefront"))
     return Request(mode, arch, inst, wave=wave, **fields)  # type: ignore[arg-type]
-
-
-def modifiers_of(args: Args) -> Modifiers:
-    """The modifiers of the command line (names read as their codes, each bounded)."""
-    return Modifiers(**{d: number(args, d) if BY_DEST[d].kind == "number"
-                                       else int(_on(args, d)) for d in MODIFIERS})
 
 
 def _numbers(args: Args) -> tuple[int, ...]:

@@ -17,11 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
-from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from amd_matrix_calculator.instructions.modifiers import ModifierSpec
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
-from amd_matrix_calculator.matrix_cli_lds import (
+from amd_matrix_calculator.cli_lds_options import (
     LDS_FLAGS,
     LDS_GROUP,
     LDS_HELP,
@@ -29,6 +25,10 @@ from amd_matrix_calculator.matrix_cli_lds import (
     LDS_METAVARS,
     LDS_OPTIONS,
 )
+from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from amd_matrix_calculator.instructions.modifiers import ModifierSpec
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -190,7 +190,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
     Option("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
-    # issue 24: LDS load plans (the rows' texts live with their handling, matrix_cli_lds)
+    # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)
     *(Option(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
              LDS_METAVARS[dest], ("k", "mn") if dest == "lds_order" else (),
              limit=LDS_LIMITS.get(dest, 0)) for dest, spelled, _ in LDS_OPTIONS),
