@@ -380,6 +380,7 @@ def build_parser(description: str = "", epilog: str = "") -> ArgumentParser:
             raise ArgumentError(message)
 
         def print_help(self, file: object = None) -> None:  # main() writes the text
+            del file  # (argparse's own signature; the text is raised, not written)
             raise HelpRequested(self.format_help())
 
     class Formatter(argparse.RawDescriptionHelpFormatter):
