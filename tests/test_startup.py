@@ -162,3 +162,28 @@ def test_a_point_query_loads_only_its_own_family_generator():
         loaded = modules_after(["-a", arch.name.lower(), "-i", inst, "-g", "-A"])
         others = {m for name, m in generators.items() if m != generators[arch.family]}
         assert generators[arch.family] in loaded and not loaded & others, (arch.name, loaded)
+
+
+def test_the_script_ends_at_once_after_its_output():
+    """The script (and the installed command, the same file) ends through
+    matrix_cli.end: its whole output flushed, its exit status kept, and the
+    interpreter's teardown skipped (an atexit handler never runs)."""
+    script = str(ROOT / "matrix_calculator.py")
+    probe = ("import atexit, runpy, sys\n"
+             "atexit.register(lambda: sys.stderr.write('teardown\\n'))\n"
+             f"sys.argv = [{script!r}] + sys.argv[1:]\n"
+             f"runpy.run_path({script!r}, run_name='__main__')\n")
+    listing = subprocess.run([sys.executable, str(ROOT / "matrix_calculator.py"), "-a",
+                              "cdna3", "-L"], capture_output=True, text=True)
+    for argv, status in ((["-a", "cdna3", "-L"], 0), (["-a", "cdna3", "-i", "nope", "-g"], 2)):
+        proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                              text=True)
+        assert proc.returncode == status and "teardown" not in proc.stderr, proc.stderr
+        if status == 0:
+            assert proc.stdout == listing.stdout and proc.stdout.count("\n") > 20
+        else:
+            assert proc.stdout == "" and proc.stderr.count("\n") == 1
+    plain = subprocess.run([sys.executable, "-c", probe.replace("run_name='__main__'",
+                                                                "run_name='x'")],
+                           capture_output=True, text=True)
+    assert "teardown" in plain.stderr  # (the probe sees a teardown that does happen)
