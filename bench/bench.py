@@ -123,7 +123,7 @@ def measure(commands, runs, env):
     """Median (wall, CPU) per command name; the runs of all commands are interleaved so
     that a burst of load elsewhere spreads over all of them."""
     times = {name: [] for name in commands}
-    for name, command in commands.items():  # warm-up: bytecode, disk cache
+    for command in commands.values():  # warm-up: bytecode, disk cache
         if run_once(command, env)[2] != 0:
             raise SystemExit(f"bench: {' '.join(command)} failed")
     order = list(commands)
@@ -149,7 +149,7 @@ def processes(archs, runs, python, prefix, metric):
     for arch in archs:
         inst, matrix, rows = queries(arch)
         plan.append((arch, inst, matrix, rows))
-        for kind, label, args in rows:
+        for _kind, label, args in rows:
             commands[(arch.name, label)] = prefix + args
     print(f"Part 1: whole processes, median of {runs} runs each "
           f"({len(commands)} commands, {python})")
