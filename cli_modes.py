@@ -233,7 +233,7 @@ def _emit(request: Request, args: Args) -> str:
     from amd_matrix_calculator.formats import hip
     checked(matrix_request.answer, request)
     prefix = request.option("prefix")
-    words = args.__dict__.get("words")  # the command line as given (matrix_cli.respond)
+    words = args.__dict__.get("words")  # the command line as given (cli_respond.answer)
     options = hip.Options(ld=int(request.option("ld") or 0) or None,  # type: ignore[call-overload]
                           order=str(request.option("order")), lds=bool(request.option("lds")),
                           prefix=None if prefix is None else str(prefix),
