@@ -438,20 +438,5 @@ def did_you_mean(word: str, known: Iterable[str], limit: int = 3) -> str:
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
-def with_hint(message: str) -> str:
-    """argparse names an unknown option or stray word but not what is allowed: say where
-    to look, and the closest spelling of each unknown option."""
-    if message.startswith("unrecognized arguments"):
-        words = message.split(":", 1)[1].split() if ":" in message else []
-        hints = [f"{w} is not an option; did you mean {close[0]}?" for w in words
-                 if w.startswith("-") for close in [closest(w.split("=")[0], spellings(), 1)]
-                 if close]
-        return (message + ("; " + "; ".join(hints) if hints else "")
-                + " (run with -h to see the options)")
-    if "ignored explicit argument" in message:
-        return message + " (the option takes no value)"
-    return message
-
-
 if TYPE_CHECKING:
     from typing import NoReturn

@@ -14,8 +14,9 @@ from amd_matrix_calculator.cli_options import (
     Args,
     ArgumentError,
     HelpRequested,
+    closest,
     program_name,
-    with_hint,
+    spellings,
 )
 from amd_matrix_calculator.cli_options import build_parser as _build_parser
 from amd_matrix_calculator.cli_options import parse_args as _parse_args
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # annotations only: the command line imports no typing at sta
     from collections.abc import Sequence
 
 __all__ = ["MODIFIERS", "ArgumentError", "answer", "build_parser", "error_line", "parse_args",
-           "program_name", "respond", "run"]
+           "program_name", "respond", "run", "with_hint"]
 
 DESCRIPTION = ("Matrix instruction calculator for AMD GPUs: where every matrix element of an "
                "MFMA,\nSMFMAC, WMMA or SWMMAC instruction lives (VGPR, lane, bits), and the "
@@ -100,3 +101,18 @@ def error_line(message: str) -> str:
     """The one line an error is reported as (without its newline)."""
     text = " ".join(line.strip() for line in message.splitlines() if line.strip())
     return f"{program_name()}: error: {text}"
+
+
+def with_hint(message: str) -> str:
+    """argparse names an unknown option or stray word but not what is allowed: say where
+    to look, and the closest spelling of each unknown option."""
+    if message.startswith("unrecognized arguments"):
+        words = message.split(":", 1)[1].split() if ":" in message else []
+        hints = [f"{w} is not an option; did you mean {close[0]}?" for w in words
+                 if w.startswith("-") for close in [closest(w.split("=")[0], spellings(), 1)]
+                 if close]
+        return (message + ("; " + "; ".join(hints) if hints else "")
+                + " (run with -h to see the options)")
+    if "ignored explicit argument" in message:
+        return message + " (the option takes no value)"
+    return message
