@@ -17,9 +17,12 @@ from amd_matrix_calculator.cli_inputs import (
     checked,
     instruction,
     legacy_format,
+    modifiers_of,
     one_of,
     output_options,
 )
+from amd_matrix_calculator.cli_lds_options import LDS_FLAGS, LDS_OPTIONS
+from amd_matrix_calculator.cli_lds_options import wanted as lds_wanted
 from amd_matrix_calculator.cli_options import (
     BY_DEST,
     MODIFIERS,
@@ -34,8 +37,6 @@ from amd_matrix_calculator.cli_options import (
 )
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.modifiers import Modifiers
-from amd_matrix_calculator.matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
-from amd_matrix_calculator.matrix_cli_lds import wanted as lds_wanted
 from amd_matrix_calculator.matrix_request import Request
 
 if TYPE_CHECKING:
@@ -55,13 +56,18 @@ LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
 
 
 class Mode(Record):
-    """A row of the mode table."""
+    """A row of the mode table. A mode's output comes from `render` (the Request
+    answered, and the command line's output options) or, for a mode whose output reads
+    the command line alone, from `text`."""
     name: str
-    flag: str                              # how messages name the mode
-    selected: Callable[[Args], bool]       # whether the command line asks for this mode
-    uses: tuple[str, ...]                  # our own options it reads (others are errors)
-    request: Callable[[Args], Request]     # the command line as a Request (validate)
-    render: Callable[[Request, Args], str]  # the answer, as text
+    flag: str                                     # how messages name the mode
+    selected: Callable[[Args], bool] | None       # whether the command line asks for this
+    #                                               mode (None: every command line, last row)
+    uses: tuple[str, ...]                         # our own options it reads (others: errors)
+    request: Callable[[Args], Request] | None     # the command line as a Request (validate;
+    #                                               None: Request(name), all the mode needs)
+    render: Callable[[Request, Args], str] | None = None  # the answer, as text
+    text: Callable[[Args], str] | None = None     # or the output made from the command line
 
 
 def _is_all(args: Args) -> bool:
@@ -78,12 +84,6 @@ def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
     return Request(mode, arch, inst, wave=wave, **fields)  # type: ignore[arg-type]
 
 
-def modifiers_of(args: Args) -> Modifiers:
-    """The modifiers of the command line (names read as their codes, each bounded)."""
-    return Modifiers(**{d: number(args, d) if BY_DEST[d].kind == "number"
-                                       else int(_on(args, d)) for d in MODIFIERS})
-
-
 def _numbers(args: Args) -> tuple[int, ...]:
     """Every number of the command line is read (AMD's calculator checks their digits
     whatever the mode); the query's six are returned."""
@@ -94,21 +94,11 @@ def _numbers(args: Args) -> tuple[int, ...]:
 
 # ---- the modes: a request builder and a renderer each
 
-def _version_request(args: Args) -> Request:
-    return Request("version")
-
-
-def _version(request: Request, args: Args) -> str:
+def _version(args: Args) -> str:
     if _on(args, "json"):
         from amd_matrix_calculator.formats import json_output
         return json_output.version(__version__)
     return f"{program_name()} {__version__}\n"
-
-
-def _simple(text: Callable[[Args], str]) -> Callable[[Request, Args], str]:
-    def render(request: Request, args: Args) -> str:
-        return text(args)
-    return render
 
 
 def _architectures(args: Args) -> str:
@@ -126,7 +116,9 @@ def _completion(args: Args) -> str:
 
 
 def _schema(args: Args) -> str:
-    """The JSON Schema shipped inside the formats package."""
+    """The JSON Schema shipped inside the formats package (one document: no option
+    shapes it)."""
+    del args
     from pathlib import Path
 
     from amd_matrix_calculator import formats
@@ -241,7 +233,7 @@ def _emit(request: Request, args: Args) -> str:
     from amd_matrix_calculator.formats import hip
     checked(matrix_request.answer, request)
     prefix = request.option("prefix")
-    words = args.__dict__.get("words")  # the command line as given (matrix_cli.respond)
+    words = args.__dict__.get("words")  # the command line as given (cli_respond.answer)
     options = hip.Options(ld=int(request.option("ld") or 0) or None,  # type: ignore[call-overload]
                           order=str(request.option("order")), lds=bool(request.option("lds")),
                           prefix=None if prefix is None else str(prefix),
@@ -317,7 +309,7 @@ def _lds(request: Request, args: Args) -> str:
     return run_lds(args, request.instruction, request.wave)
 
 
-def _convert(request: Request, args: Args) -> str:
+def _convert(args: Args) -> str:
     """--convert FROM TO (issue 20): matrix_convert reads the pair, -a, the modifiers, -w,
     --transpose, -o, --json and --emit hip."""
     from amd_matrix_calculator.matrix_convert import run_convert
@@ -329,9 +321,14 @@ def _convert_request(args: Args) -> Request:
     return Request("convert", options=(("pair", args.__dict__["convert"]),))
 
 
-def _serve(request: Request, args: Args) -> str:
+def _serve(args: Args) -> str:
+    """--serve where a command line is answered (--batch, the explorer): refused, with
+    the command that starts the server (and the --port and --host given)."""
+    given = [f"--{dest} {args.text(dest)}" for dest in ("port", "host")
+             if args.text(dest) is not None]
     raise ArgumentError("--serve starts the explorer, a server: run it as a command of its "
-                        "own (matrix-calculator --serve), not from --batch or the explorer")
+                        f"own (matrix-calculator {' '.join(['--serve', *given])}), not from "
+                        "--batch or the explorer")
 
 
 def _batch_request(args: Args) -> Request:
@@ -343,30 +340,25 @@ def _batch(request: Request, args: Args) -> str:
     return run_batch(str(request.option("file")), _on(args, "json"), respond)
 
 
-def _query_selected(args: Args) -> bool:
-    return True
-
-
 MODES: tuple[Mode, ...] = (
     Mode("completion", "--completion", lambda a: a.given("completion"), ("completion",),
-         lambda a: Request("completion"), _simple(_completion)),
-    Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"),
-         lambda a: Request("serve"), _serve),
+         None, text=_completion),
+    Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
+         text=_serve),
     Mode("json_schema", "--json-schema", lambda a: _on(a, "json_schema"), ("json_schema",),
-         lambda a: Request("json_schema"), _simple(_schema)),
+         None, text=_schema),
     Mode("architectures", "--list-architectures", lambda a: _on(a, "list_architectures"),
-         ("list_architectures", "format", *JSON), lambda a: Request("architectures"),
-         _simple(_architectures)),
+         ("list_architectures", "format", *JSON), None, text=_architectures),
     Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request,
          _batch),
-    Mode("version", "-v", lambda a: _on(a, "version"), JSON, _version_request, _version),
+    Mode("version", "-v", lambda a: _on(a, "version"), JSON, None, text=_version),
     Mode("catalog", "--catalog", lambda a: _on(a, "catalog") or _on(a, "list") and _is_all(a),
          ("catalog", "filter", "format", *JSON), _catalog_request, _catalog),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
     Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt"),
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
-         ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, _convert),
+         ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),
@@ -375,14 +367,14 @@ MODES: tuple[Mode, ...] = (
     Mode("emit", "--emit", lambda a: a.given("emit"),
          ("emit", "ld", "order", "prefix", "lds", "SA", "SB", *OWN_MODIFIERS), _code_request,
          _emit),
-    Mode("query", "-g/-m/-R/-M", _query_selected, (*QUERY, "format", "color_by"),
+    Mode("query", "-g/-m/-R/-M", None, (*QUERY, "format", "color_by"),
          _query_request, _query),
 )
 
 
 def select(args: Args) -> Mode:
     """The mode of the command line, after refusing our own options it does not read."""
-    mode = next(m for m in MODES if m.selected(args))
+    mode = next(m for m in MODES if m.selected is None or m.selected(args))
     flag = mode.flag
     if mode.name == "query":
         chosen = [f for dest, f in QUERY_MODES if _on(args, dest)]
@@ -417,8 +409,7 @@ def _where(dest: str) -> str:
 def validate(args: Args) -> tuple[Mode, Request]:
     """The mode and Request of a parsed command line (ArgumentError/CalcError if bad)."""
     mode = select(args)
-    return mode, mode.request(args)
-
+    return mode, Request(mode.name) if mode.request is None else mode.request(args)
 
 
 def respond(args: Args) -> str:
@@ -426,8 +417,17 @@ def respond(args: Args) -> str:
     library and rendered."""
     output_options(args)
     mode, request = validate(args)
-    text = mode.render(request, args)
+    text = _output(mode, request, args)
     if _on(args, "compact"):
         import json
         text = json.dumps(json.loads(text), separators=(",", ":")) + "\n"
     return text
+
+
+def _output(mode: Mode, request: Request, args: Args) -> str:
+    """The mode's output: its Request rendered, or the text of the command line alone."""
+    if mode.text is not None:
+        return mode.text(args)
+    if mode.render is None:
+        raise ArgumentError(f"{mode.flag} has no output")  # (a row lacks both: a defect)
+    return mode.render(request, args)

@@ -17,11 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
-from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from amd_matrix_calculator.instructions.modifiers import ModifierSpec
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
-from amd_matrix_calculator.matrix_cli_lds import (
+from amd_matrix_calculator.cli_lds_options import (
     LDS_FLAGS,
     LDS_GROUP,
     LDS_HELP,
@@ -29,6 +25,10 @@ from amd_matrix_calculator.matrix_cli_lds import (
     LDS_METAVARS,
     LDS_OPTIONS,
 )
+from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from amd_matrix_calculator.instructions.modifiers import ModifierSpec
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -71,6 +71,16 @@ class Option(Record):
             else self.spellings[0]
 
 
+def _o(dest: str, spellings: tuple[str, ...], group: str, help: str, kind: str = FLAG,
+       metavar: str = "", choices: tuple[str, ...] = (), complete: str = "",
+       reference: bool = False, limit: int = 0) -> Option:
+    """A row (Option's fields, every one given: a record made from all its values is a
+    plain tuple, without the keyword handling of a partial one; the table is built at
+    every start)."""
+    return Option(dest, spellings, group, help, kind, metavar, choices, complete, reference,
+                  limit)
+
+
 def _r(dest: str, spellings: tuple[str, ...], group: str, help: str, kind: str = FLAG,
        metavar: str = "", choices: tuple[str, ...] = (), complete: str = "",
        limit: int = 0) -> Option:
@@ -93,8 +103,8 @@ REFERENCE_MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi")  # AMD'
 
 def _modifier(spec: ModifierSpec) -> Option:
     if spec.flag:
-        return Option(spec.name, spec.options, spec.group, spec.help, FLAG)
-    return Option(spec.name, spec.options, spec.group, spec.help, NUMBER, spec.metavar,
+        return _o(spec.name, spec.options, spec.group, spec.help, FLAG)
+    return _o(spec.name, spec.options, spec.group, spec.help, NUMBER, spec.metavar,
                   spec.names, reference=spec.name in REFERENCE_MODIFIERS,
                   limit=_FIELD_LIMITS.get(spec.name, 255))
 
@@ -110,7 +120,7 @@ _COORDINATE = 0  # coordinates, registers, lanes: the library checks them agains
 OPTIONS: tuple[Option, ...] = (
     _r("list", ("-L", "--list-instructions", "--list_instructions"), MODES_GROUP,
        "list the instructions of the architecture"),
-    Option("list_architectures", ("--list-architectures",), MODES_GROUP,
+    _o("list_architectures", ("--list-architectures",), MODES_GROUP,
            "list the architectures with their gfx and product aliases"),
     _r("detail", ("-d", "--detail-instruction", "--detail_instruction"), MODES_GROUP,
        "print the instruction's facts and mapping formulas"),
@@ -122,12 +132,12 @@ OPTIONS: tuple[Option, ...] = (
        "print the matrix with the register of every element"),
     _r("mlayout", ("-M", "--matrix-layout", "--matrix_layout"), MODES_GROUP,
        "print the registers and lanes with the element each holds"),
-    Option("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
+    _o("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
            "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
-    Option("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
+    _o("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
            "matching KEY=VALUE; KEY is arch, type, shape (MxNxK), sparse (yes/no), kind, m, n, "
            "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
-    Option("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
+    _o("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
            "from FILE (- for standard input); outputs are separated by a line '#---', or "
            "with --json are JSON Lines", VALUE, "FILE"),
     _r("architecture", ("-a", "--architecture"), INST,
@@ -144,9 +154,9 @@ OPTIONS: tuple[Option, ...] = (
     _r("D", ("-D", "--D-matrix", "--D_matrix"), MATRICES, "query the D matrix"),
     _r("K", ("-k", "--compression"), MATRICES,
        "query the compression-index matrix of a sparse instruction"),
-    Option("SA", ("--A-scale", "--A_scale"), MATRICES,
+    _o("SA", ("--A-scale", "--A_scale"), MATRICES,
            "query the A block scales SA[i][kb] (CDNA4 v_mfma_scale_*)"),
-    Option("SB", ("--B-scale", "--B_scale"), MATRICES,
+    _o("SB", ("--B-scale", "--B_scale"), MATRICES,
            "query the B block scales SB[kb][j] (CDNA4 v_mfma_scale_*)"),
     _r("output", ("-o", "--output-calculation", "--output_calculation"), MATRICES,
        "with -D: also show how the element is computed from A, B and C"),
@@ -164,51 +174,51 @@ OPTIONS: tuple[Option, ...] = (
     _r("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values"),
     _r("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table"),
     _r("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table"),
-    Option("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
+    _o("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
            "format NAME: any table format of tabulate (rst, latex, html-table, mediawiki, "
            "jira, orgtbl, pipe, ...), markdown, csv, tsv, long-csv, jsonl, json, or a picture: "
            "svg or html (see docs/formats.md)", VALUE, "NAME", complete="format"),
-    Option("color_by", ("--color-by", "--color_by"), OUTPUT, "with --format svg or html: "
+    _o("color_by", ("--color-by", "--color_by"), OUTPUT, "with --format svg or html: "
            "colour cells by lane, register, block, row or k (default: lane for -R, row for -M)",
            VALUE, "COLOURING", ("lane", "register", "block", "row", "k")),
     _r("transpose", ("--transpose",), OUTPUT, "swap the rows and columns of layouts"),
-    Option("json", ("--json",), OUTPUT,
+    _o("json", ("--json",), OUTPUT,
            "print one JSON document instead of text (any mode; see docs/json.md)"),
-    Option("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
-    Option("json_schema", ("--json-schema",), OUTPUT,
+    _o("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
+    _o("json_schema", ("--json-schema",), OUTPUT,
            "print the JSON Schema of the --json documents"),
-    Option("emit", ("--emit",), CODE, "print code: 'hip' (a __device__ load/store of the "
+    _o("emit", ("--emit",), CODE, "print code: 'hip' (a __device__ load/store of the "
            "matrix given, or with no matrix a __global__ example of the whole instruction)",
            VALUE, "LANGUAGE", ("hip",)),
-    Option("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
+    _o("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
            "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
-    Option("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
+    _o("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
            "(row-major, default) or col", VALUE, "row/col", ("row", "col")),
-    Option("prefix", ("--prefix",), CODE, "with --emit hip: name prefix of the emitted "
+    _o("prefix", ("--prefix",), CODE, "with --emit hip: name prefix of the emitted "
            "functions (default: made from the instruction, wave size, modifiers and storage "
            "options)", VALUE, "NAME"),
-    Option("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
-    Option("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
+    _o("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
+    _o("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
-    # issue 24: LDS load plans (the rows' texts live with their handling, matrix_cli_lds)
-    *(Option(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
+    # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)
+    *(_o(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
              LDS_METAVARS[dest], ("k", "mn") if dest == "lds_order" else (),
              limit=LDS_LIMITS.get(dest, 0)) for dest, spelled, _ in LDS_OPTIONS),
-    *(Option(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
+    *(_o(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
     # issue 20: chaining instructions (matrix_convert.run_convert)
-    Option("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
+    _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
            "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
            "FROM TO"),
     # issue 21: the layout explorer (matrix_explorer.serve)
-    Option("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
+    _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
-    Option("port", ("--port",), EXPLORER, f"with --serve: the port (default {EXPLORER_PORT}; "
+    _o("port", ("--port",), EXPLORER, f"with --serve: the port (default {EXPLORER_PORT}; "
            "0: any free port)", NUMBER, "N", limit=65535),
-    Option("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
+    _o("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
            f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
-    Option("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
-    Option("completion", ("--completion",), OTHER,
+    _o("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
+    _o("completion", ("--completion",), OTHER,
            "print a completion script for SHELL (bash or zsh) and exit", VALUE, "SHELL",
            ("bash", "zsh")),
 )
@@ -380,6 +390,7 @@ def build_parser(description: str = "", epilog: str = "") -> ArgumentParser:
             raise ArgumentError(message)
 
         def print_help(self, file: object = None) -> None:  # main() writes the text
+            del file  # (argparse's own signature; the text is raised, not written)
             raise HelpRequested(self.format_help())
 
     class Formatter(argparse.RawDescriptionHelpFormatter):
@@ -425,21 +436,6 @@ def did_you_mean(word: str, known: Iterable[str], limit: int = 3) -> str:
     """' (did you mean x or y?)' for the known words closest to `word`, or ''."""
     close = closest(word, known, limit)
     return f" (did you mean {' or '.join(close)}?)" if close else ""
-
-
-def with_hint(message: str) -> str:
-    """argparse names an unknown option or stray word but not what is allowed: say where
-    to look, and the closest spelling of each unknown option."""
-    if message.startswith("unrecognized arguments"):
-        words = message.split(":", 1)[1].split() if ":" in message else []
-        hints = [f"{w} is not an option; did you mean {close[0]}?" for w in words
-                 if w.startswith("-") for close in [closest(w.split("=")[0], spellings(), 1)]
-                 if close]
-        return (message + ("; " + "; ".join(hints) if hints else "")
-                + " (run with -h to see the options)")
-    if "ignored explicit argument" in message:
-        return message + " (the option takes no value)"
-    return message
 
 
 if TYPE_CHECKING:

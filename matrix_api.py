@@ -16,7 +16,9 @@ ValueError) whose message says what is allowed.
 This module is the library's one public door; the code lives in the matrix_library
 package, split by job (records, checks, queries, facts, catalog). The typed
 dictionaries `Facts`, `TypeFacts`, `Formula` and `LinearLayoutBases` (of
-matrix_library.typed) are loaded on first use, so point queries do not import typing.
+matrix_library.typed) are loaded on first use, so point queries do not import typing;
+so are the facts, the catalog, the LDS plans, conversions and `Request`/`answer`
+(matrix_request), which point queries do not need (docs/speed.md).
 """
 from __future__ import annotations
 
@@ -30,12 +32,6 @@ from amd_matrix_calculator.layouts import MATRICES as MATRICES
 from amd_matrix_calculator.layouts import Modifiers
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.core import Place as Place  # (Location.place)
-from amd_matrix_calculator.matrix_library.catalog import (
-    FILTERS,
-    catalog,
-    check_filters,
-    parse_filters,
-)
 from amd_matrix_calculator.matrix_library.checks import (
     architecture_of,
     element_of,
@@ -50,12 +46,6 @@ from amd_matrix_calculator.matrix_library.checks import (
     with_formats,
 )
 from amd_matrix_calculator.matrix_library.checks import architectures as architectures
-from amd_matrix_calculator.matrix_library.facts import (
-    facts,
-    formulas,
-    linear_layout,
-    supported_modifiers,
-)
 from amd_matrix_calculator.matrix_library.queries import (
     calculation,
     calculations_at,
@@ -77,7 +67,7 @@ from amd_matrix_calculator.matrix_library.records import (
     Slot,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __getattr__)
     from amd_matrix_calculator.layouts import Operand
     from amd_matrix_calculator.layouts import check_modifiers as check_modifiers
     from amd_matrix_calculator.layouts import formula_sections as formula_sections
@@ -108,8 +98,22 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.layouts.lds import alignment as alignment
     from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
+    from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
+    from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
+    from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
     from amd_matrix_calculator.matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
+    from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
+    from amd_matrix_calculator.matrix_library.catalog import check_filters as check_filters
+    from amd_matrix_calculator.matrix_library.catalog import parse_filters as parse_filters
     from amd_matrix_calculator.matrix_library.checks import ModifierValues as ModifierValues
+    from amd_matrix_calculator.matrix_library.facts import facts as facts
+    from amd_matrix_calculator.matrix_library.facts import formulas as formulas
+    from amd_matrix_calculator.matrix_library.facts import linear_layout as linear_layout
+    from amd_matrix_calculator.matrix_library.facts import (
+        supported_modifiers as supported_modifiers,
+    )
     from amd_matrix_calculator.matrix_library.typed import (
         Facts,
         Formula,
@@ -118,6 +122,8 @@ if TYPE_CHECKING:
         OperandTypes,
         TypeFacts,
     )
+    from amd_matrix_calculator.matrix_request import Request as Request
+    from amd_matrix_calculator.matrix_request import answer as answer
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS", "Facts",
            "Formula", "Instruction", "LayoutRow", "LinearLayoutBases", "Location", "Modifiers",
@@ -126,7 +132,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
-           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats"]
+           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -153,17 +160,33 @@ _ENGINE = {
 }
 
 
+# The library's parts that only some questions need, loaded on first use too, so that a
+# point query loads none of them: the catalog and the facts (--catalog, -d, --json), the
+# LDS plans (issue 24) and the Request door (issue 18; matrix_request reads the library's
+# modules directly, so it and this module do not import each other).
+_LIBRARY = {
+    "FILTERS": "matrix_library.catalog", "catalog": "matrix_library.catalog",
+    "check_filters": "matrix_library.catalog", "parse_filters": "matrix_library.catalog",
+    "facts": "matrix_library.facts", "formulas": "matrix_library.facts",
+    "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
+    "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
+    "lds_search": "matrix_api_lds",
+    "Request": "matrix_request", "answer": "matrix_request",
+}
+
+
 def __getattr__(name: str) -> object:
-    """The typed dictionaries (they import typing_extensions) and the engine's pieces of
-    _ENGINE, loaded on first use."""
+    """The typed dictionaries (they import typing_extensions), the library's parts of
+    _LIBRARY and the engine's pieces of _ENGINE, loaded on first use."""
     if name in _TYPED:
         from amd_matrix_calculator.matrix_library import typed
         return getattr(typed, name)
-    if name in _ENGINE:
-        found: object = getattr(__import__(_PACKAGE + _ENGINE[name], fromlist=["_"]), name)
-        globals()[name] = found
-        return found
-    raise AttributeError(f"module 'matrix_api' has no attribute {name!r}")
+    module = _LIBRARY.get(name) or _ENGINE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'matrix_api' has no attribute {name!r}")
+    found: object = getattr(__import__(_PACKAGE + module, fromlist=["_"]), name)
+    globals()[name] = found
+    return found
 
 
 def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
@@ -172,11 +195,6 @@ def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers()
     know to exist; `operand` is the checked one)."""
     from amd_matrix_calculator.layouts import operand as made
     return made(inst, matrix, mods, wave)
-
-
-from amd_matrix_calculator.matrix_api_lds import LdsPlan, LdsSearch, lds_plan, lds_search  # noqa: E402  (issue 24)
-
-__all__ += ["LdsPlan", "LdsSearch", "lds_plan", "lds_search"]
 
 
 def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
@@ -191,9 +209,3 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                 dst_mods=dst_mods, wave=wave, transposed=transposed, advice=advice,
                 route=route)
 
-
-__all__.append("conversion")
-
-from amd_matrix_calculator.matrix_request import Request, answer  # noqa: E402
-
-__all__ += ["Request", "answer"]

@@ -16,14 +16,15 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
 
 if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
-    # matrix_api, which re-exports this module, is imported where it is used)
+    # the library's checks come from matrix_library, below matrix_api, which re-exports
+    # this module: no import cycle)
     from collections.abc import Callable
 
-    from amd_matrix_calculator import matrix_api as _api
     from amd_matrix_calculator.instructions.lds import LdsFacts, Load, PhaseModel
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.layouts.lds import LoadPlan, Plan, Tile
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
+    from amd_matrix_calculator.matrix_library.records import Element
 
 __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "lds_plan",
            "lds_search", "parse_swizzle", "parse_tile"]
@@ -39,7 +40,7 @@ class LdsSlot(Record):
     bits: tuple[int, int]
     address: int
     bit: int
-    element: _api.Element
+    element: Element
     step: int
     load: int
     tile_at: tuple[int, int] = (0, 0)
@@ -139,9 +140,9 @@ def parse_swizzle(value: object) -> tuple[int, int, int] | None:
 
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
-    from amd_matrix_calculator import matrix_api as _api
     from amd_matrix_calculator.instructions.lds import lds_facts
-    facts = lds_facts(_api.architecture_of(inst).name)
+    from amd_matrix_calculator.matrix_library.checks import architecture_of
+    facts = lds_facts(architecture_of(inst).name)
     if facts is None:  # (every architecture has a row; a new one needs its own)
         raise CalcError(f"no LDS facts are recorded for {inst.arch}")
     return facts
@@ -198,9 +199,9 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     max_phase), starting at byte `base`, with load instruction `load` (None: the widest
     that delivers the fragment), under phase model `model` (None: the architecture's
     default)."""
-    from amd_matrix_calculator import matrix_api as _api
     from amd_matrix_calculator.layouts.lds import plan
-    operand = _api.operand(inst, matrix, mods=mods, wave=wave)
+    from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
+    operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)
@@ -246,9 +247,9 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     load instructions, then fewest cycles); with the plan as given (pad, swizzle) and
     what Triton's and CK's formulas pick for this tile. `load` fixes the load
     instruction (None: the widest each setting allows)."""
-    from amd_matrix_calculator import matrix_api as _api
     from amd_matrix_calculator.layouts.lds import Fragment, ck_swizzle, plan, triton_swizzle
-    operand = _api.operand(inst, matrix, mods=mods, wave=wave)
+    from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
+    operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)

@@ -14,11 +14,12 @@ try:
         __version__,
         build_parser,
         command,
+        end,
         main,
         run,
     )
 except KeyboardInterrupt:  # Ctrl-C while loading: end as main() would, without a traceback
     sys.exit(130)
 
-if __name__ == "__main__":
-    sys.exit(command())
+if __name__ == "__main__":  # (end: the output flushed, the process ends without teardown)
+    end(command())

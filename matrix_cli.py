@@ -15,57 +15,31 @@ from amd_matrix_calculator.cli_options import (
     Args,
     ArgumentError,
     BatchFailed,
-    HelpRequested,
     __version__,
     parse_plain,
     program_name,
     spellings,
-    with_hint,
 )
-from amd_matrix_calculator.cli_options import build_parser as _build_parser
-from amd_matrix_calculator.cli_options import parse_args as _parse_args
+from amd_matrix_calculator.cli_respond import (
+    EXAMPLES,
+    answer,
+    build_parser,
+    error_line,
+    parse_args,
+    respond,
+    run,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
-    from argparse import ArgumentParser
     from collections.abc import Sequence
+    from typing import NoReturn
 
-__all__ = ["MODIFIERS", "OPTIONS", "ArgumentError", "Args", "__version__", "build_parser",
-           "command", "error_line", "main", "parse_args", "parse_plain", "program_name",
-           "respond", "run", "spellings"]
-
-EXAMPLES = (
-    ("where element A[5][6] of an MFMA lives",
-     "-a cdna3 -i v_mfma_f32_32x32x8_f16 -g -A -I 5 -K 6"),
-    ("what register 1 of lane 3 holds", "-a cdna3 -i v_mfma_f32_32x32x8_f16 -m -B -r 1 -l 3"),
-    ("the register layout of C, as Markdown",
-     "-a rdna3 -i v_wmma_f32_16x16x16_f16 -R -C --format markdown"),
-    ("one CSV row per element location", "-a cdna3 -i v_mfma_f32_4x4x4_16b_f16 -R -A "
-     "--format long-csv"),
-    ("the facts and formulas of an instruction", "-a gfx950 -i v_mfma_f32_16x16x128_f8f6f4 -d"),
-    ("every fp8 instruction", "--catalog --filter type=fp8"),
-)
-
-
-def _epilog() -> str:
-    from amd_matrix_calculator.formats.listing import architecture_lines
-    prog = program_name()
-    lines = ["architectures (-a takes the name or an alias, any case):"]
-    lines += architecture_lines()
-    lines += ["", "examples:"]
-    for text, args in EXAMPLES:
-        lines += [f"  {prog} {args}", f"      {text}"]
-    return "\n".join(lines)
-
-
-def build_parser() -> ArgumentParser:
-    """The argparse parser of the option table, with -h's description and epilog."""
-    return _build_parser(str(__doc__).split("\n\n")[0], _epilog())
-
-
-def parse_args(words: Sequence[str]) -> Args:
-    """The parsed command line (cli_options.parse_args, with -h's text)."""
-    return _parse_args(words, build_parser)
+# (answering a command line is cli_respond's, which the explorer shares; this module is
+# the process around it: the output written, errors on one line, exit statuses)
+__all__ = ["EXAMPLES", "MODIFIERS", "OPTIONS", "ArgumentError", "Args", "__version__",
+           "answer", "build_parser", "command", "end", "error_line", "main", "parse_args",
+           "parse_plain", "program_name", "respond", "run", "spellings"]
 
 
 def command() -> int:
@@ -78,6 +52,23 @@ def command() -> int:
     the collector alone, for callers that run on afterwards."""
     gc.disable()
     return main()
+
+
+def end(status: int) -> NoReturn:
+    """End the command's process with `status` once its output is out: stdout and stderr
+    flushed, then os._exit, which skips the interpreter's teardown (every module and
+    object freed one by one, and a last cycle collection over all of them, even with the
+    collector off: about 3 ms of a point query and more of a table query, whose tabulate
+    import leaves tens of thousands of objects; docs/speed.md). The calculator needs no
+    teardown: no atexit handler, no file open but the standard streams. The script and
+    the installed command end with it; main() and command() return as before."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # the reader went away, or a closed stream
+            pass
+    os._exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,42 +94,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a defect: still one line, not a traceback
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report this "
                      "command line", status=1)
-
-
-def respond(argv: Sequence[str]) -> tuple[int, str]:
-    """One command line answered without writing anything: (0, its output) or (the exit
-    status, the error message main() prints). main() and the explorer's /api use it."""
-    try:
-        return 0, answer(argv)
-    except HelpRequested as help_text:
-        return 0, str(help_text)
-    except (ArgumentError, ValueError) as exc:  # CalcError and friends too
-        return 2, str(exc)
-    except ModuleNotFoundError as exc:  # a run-time dependency that is not installed
-        return 1, (f"this needs the Python package {exc.name}, which is not installed "
-                   "(install the calculator with pip, which brings its dependencies)")
-
-
-def answer(words: Sequence[str]) -> str:
-    """The output of one command line, or an exception naming its first problem."""
-    try:
-        args = parse_args(words)
-    except ArgumentError as exc:
-        raise ArgumentError(with_hint(str(exc))) from None
-    args.__dict__["words"] = list(words)  # the command line as given (recorded by --emit hip)
-    return run(args)
-
-
-def run(args: Args) -> str:
-    """The whole output of one parsed command line (cli_modes.respond)."""
-    from amd_matrix_calculator.cli_modes import respond
-    return respond(args)
-
-
-def error_line(message: str) -> str:
-    """The one line an error is reported as (without its newline)."""
-    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
-    return f"{program_name()}: error: {text}"
 
 
 def _fail(message: str, status: int = 2) -> int:

@@ -1,7 +1,7 @@
-"""The command line of LDS load plans (issue 24): the texts of the option rows
-cli_options makes (group LDS_GROUP), and run_lds(), which answers a command line that has
---lds-tile (or another LDS option: the mode "lds" of cli_modes) through
-matrix_api.lds_plan / lds_search and the renderers of formats/lds.py.
+"""The command line of LDS load plans (issue 24): run_lds(), which answers a command
+line that has --lds-tile (or another LDS option: the mode "lds" of cli_modes) through
+matrix_api.lds_plan / lds_search and the renderers of formats/lds.py. The option rows
+are data of their own (cli_lds_options), which point queries read without this module.
 
     matrix_calculator.py -a cdna3 -i v_mfma_f32_16x16x16_f16 -A --lds-tile 16x64 \\
         --load ds_read_b64 [--lds-pad 4 | --lds-swizzle 4,1,16] [--lds-search] [--json]
@@ -10,6 +10,12 @@ Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 
 """
 from __future__ import annotations
 
+from amd_matrix_calculator.cli_lds_options import (  # (the option rows, as data)
+    LDS_FLAGS as LDS_FLAGS,
+)
+from amd_matrix_calculator.cli_lds_options import LDS_METAVARS, LDS_OPTIONS
+from amd_matrix_calculator.cli_lds_options import wanted as wanted
+from amd_matrix_calculator.cli_options import number
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,59 +38,10 @@ if TYPE_CHECKING:
         mods: ModifierValues
         wave: int | None
 
-ABSENT = ""  # the third field of an LDS_OPTIONS row (cli_options gives every value option
-# its own default: not given; None is given without a value)
-
-# dest, spellings, default (cli_options makes one Option row of each)
-LDS_OPTIONS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("lds_tile", ("--lds-tile", "--lds_tile"), ABSENT),
-    ("lds_order", ("--lds-order", "--lds_order"), ABSENT),
-    ("lds_pad", ("--lds-pad", "--lds_pad"), ABSENT),
-    ("lds_swizzle", ("--lds-swizzle", "--lds_swizzle"), ABSENT),
-    ("lds_base", ("--lds-base", "--lds_base"), ABSENT),
-    ("load", ("--load",), ABSENT),
-    ("k_steps", ("--k-steps", "--k_steps"), ABSENT),
-    ("lds_model", ("--lds-model", "--lds_model"), ABSENT),
-)
-LDS_FLAGS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("lds_search", ("--lds-search", "--lds_search"),
-     "with --lds-tile: list the paddings and swizzles that make every load conflict-free "
-     "(and what Triton's and CK's formulas pick)"),
-)
-LDS_HELP = {
-    "lds_tile": "plan the loads of the operand (-A, -B, -k, --A-scale, --B-scale) from an "
-                "LDS tile of ROWSxCOLS elements: addresses, phases, bank conflicts "
-                "(docs/lds.md)",
-    "lds_order": "with --lds-tile: k (rows of K values, the default) or mn (rows of M/N "
-                 "values)",
-    "lds_pad": "with --lds-tile: elements added to every row",
-    "lds_swizzle": "with --lds-tile: chunk c of VEC elements of row r stored at "
-                   "c ^ ((r / PER_PHASE) %% MAX_PHASE)",
-    "lds_base": "with --lds-tile: byte address of the tile in LDS",
-    "load": "with --lds-tile: the load instruction (ds_read_b64, ds_read_b64_tr_b16, ...; "
-            "default: the widest that delivers the fragment)",
-    "k_steps": "with --lds-tile: load N consecutive K steps of the instruction at once",
-    "lds_model": "with --lds-tile: the phase model (default, or an alternative where sources "
-                 "disagree: rocroller on CDNA, banks64 on RDNA)",
-}
-LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
-                "lds_swizzle": "VEC,PER_PHASE,MAX_PHASE", "lds_base": "BYTES",
-                "load": "NAME", "k_steps": "N", "lds_model": "NAME"}
-# The whole-number options and the largest value the command line accepts (an LDS is at
-# most a few hundred KiB; the library checks the architecture's own size).
-LDS_LIMITS = {"lds_pad": 1 << 20, "lds_base": 1 << 20, "k_steps": 1 << 10}
-LDS_GROUP = ("LDS load plans", tuple(d for d, _, _ in LDS_OPTIONS + LDS_FLAGS))
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
                 ("output", "-o"), ("linear_layout", "--linear-layout"), ("C", "-C"),
                 ("D", "-D"))
-
-
-def wanted(args: Args) -> bool:
-    """Whether the command line (cli_options.Args) asks for an LDS plan (any LDS option
-    given)."""
-    return any(args.given(dest) for dest, _, _ in LDS_OPTIONS) \
-        or bool(getattr(args, "lds_search", False))
 
 
 def _fail(message: str) -> Exception:
@@ -104,7 +61,6 @@ def _whole(args: Args, dest: str, default: int) -> int:
     """A whole-number option (cli_options.number: digits only, bounded by LDS_LIMITS)."""
     if _value(args, dest) is None:
         return default
-    from amd_matrix_calculator.cli_options import number
     return number(args, dest)
 
 
@@ -135,7 +91,6 @@ def _mods(args: Args, inst: Instruction) -> dict[str, int]:
     """The format-selecting modifiers (CBSZ/BLGP on CDNA4's f8f6f4 instructions,
     matrix_a_fmt/matrix_b_fmt on gfx1250's: codes, or names as the option table reads
     them), which set the element width; the others do not change what is loaded."""
-    from amd_matrix_calculator.cli_options import number  # (fp4 -> 4; a bad name: its error)
     return {name: number(args, name) for name in getattr(inst, "format_fields", ())}
 
 

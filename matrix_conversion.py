@@ -16,14 +16,15 @@ cheaper plans that swapping a product's operands gives.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator import matrix_api as _api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_library.checks import architecture_of, wave_size
+from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
 if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import ModifierValues
+    from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
 __all__ = ["Advice", "Conversion", "ConversionMove", "SourceSlot", "Step", "conversion"]
 
@@ -113,7 +114,7 @@ def _purpose(name: str) -> str:
 
 def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) -> str:
     # (architecture_of raises CalcError for anything but an Instruction)
-    _api.architecture_of(inst)  # type: ignore[arg-type]
+    architecture_of(inst)  # type: ignore[arg-type]
     name = matrix.upper() if isinstance(matrix, str) else None
     if name not in allowed:
         raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not {matrix!r}")
@@ -123,7 +124,7 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
 
 def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
              output: bool) -> object:
-    operand = _api.operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
+    operand = checked_operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
     if operand.remapped or operand.block_source is not None:
         raise CalcError(f"the modifiers given broadcast lanes or blocks of {matrix} of "
                         f"{inst.name}; a conversion fills every slot of a plain operand: "
@@ -154,8 +155,8 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
     if not isinstance(transposed, bool):
         raise CalcError(f"transposed is True or False, not {transposed!r}")
-    size = _api.wave_size(src_inst, wave)
-    _api.wave_size(dst_inst, size)
+    size = wave_size(src_inst, wave)
+    wave_size(dst_inst, size)
     src_op = _operand(src_inst, source, src_mods if src_mods is not None else mods, size, True)
     dst_op = _operand(dst_inst, target, dst_mods if dst_mods is not None else mods, size,
                       False)

@@ -36,8 +36,8 @@ def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
 
 def _modifiers(args: Args) -> dict[str, int]:
     """The modifier values given on the command line (numbers, or names: the option
-    table's reading, cli_modes.modifiers_of)."""
-    from amd_matrix_calculator.cli_modes import modifiers_of
+    table's reading, cli_inputs.modifiers_of)."""
+    from amd_matrix_calculator.cli_inputs import modifiers_of
     return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 

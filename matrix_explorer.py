@@ -3,7 +3,7 @@
 A local web server from the standard library (threaded) that serves one page, its script
 and its styles from the package (formats/explorer/), and answers the page's questions
 under /api/ by running the equivalent command line through the command line's own
-parse-and-answer path (matrix_cli.respond): /api/json is what --json prints, /api/svg
+parse-and-answer path (cli_respond.respond): /api/json is what --json prints, /api/svg
 what --format svg prints, /api/text the plain output and /api/hip what --emit hip
 prints. Query names are the command line's: arch, inst, matrix, view, wave, each
 modifier by its long option name (cbsz, neg-lo, matrix-a-fmt, ...), and for /api/json
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amd_matrix_calculator import matrix_cli
+from amd_matrix_calculator import cli_respond
 from amd_matrix_calculator.cli_options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
 
 TYPE_CHECKING = False
@@ -64,7 +64,7 @@ def modifier_options() -> list[dict[str, object]]:
     without its dashes), option, help, value names (fp8, bf8, ...) and whether it is a
     flag. Read from the command line's option table (the one place to port)."""
     found = []
-    for name in matrix_cli.MODIFIERS:
+    for name in cli_respond.MODIFIERS:
         key, option = name.replace("_", "-"), BY_DEST[name]
         names = option.choices if option.choices and not option.choices[0].isdigit() else ()
         found.append({"name": name, "key": key, "option": f"--{key}", "help": option.help,
@@ -187,26 +187,26 @@ def _convert_words(query: Mapping[str, str]) -> list[str]:
 def command_line(words: Sequence[str]) -> str:
     import shlex
 
-    from amd_matrix_calculator import matrix_cli
-    return shlex.join([matrix_cli.program_name(), *words])
+    from amd_matrix_calculator import cli_respond
+    return shlex.join([cli_respond.program_name(), *words])
 
 
 def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400)."""
-    from amd_matrix_calculator import matrix_cli
+    from amd_matrix_calculator import cli_respond
     try:
         words = argv_of(query, kind)
     except BadQuery as exc:
-        return 400, matrix_cli.error_line(str(exc)), ""
+        return 400, cli_respond.error_line(str(exc)), ""
     try:
-        status, text = matrix_cli.respond(words)
+        status, text = cli_respond.respond(words)
     except Exception as exc:  # a defect: one line (as main() says it), never a traceback
-        return 500, matrix_cli.error_line(f"internal error ({type(exc).__name__}: {exc}); "
+        return 500, cli_respond.error_line(f"internal error ({type(exc).__name__}: {exc}); "
                                           "please report this query"), command_line(words)
     if status == 0:
         return 200, text, command_line(words)
-    return (400 if status == 2 else 500), matrix_cli.error_line(text), command_line(words)
+    return (400 if status == 2 else 500), cli_respond.error_line(text), command_line(words)
 
 
 def assets() -> dict[str, Path]:
@@ -259,8 +259,8 @@ def _api_answer(path: str, query_text: str) -> tuple[int, str, str, str]:
     kind, content_type = API[path]
     query = _query_of(query_text)
     if isinstance(query, str):
-        from amd_matrix_calculator import matrix_cli
-        return 400, matrix_cli.error_line(query), "text/plain", ""
+        from amd_matrix_calculator import cli_respond
+        return 400, cli_respond.error_line(query), "text/plain", ""
     status, body, command = answer(kind, query)
     return status, body, content_type if status == 200 else "text/plain", command
 
@@ -309,10 +309,10 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
         def handle_error(self, _request: object, _client_address: object) -> None:
             import sys
 
-            from amd_matrix_calculator import matrix_cli
+            from amd_matrix_calculator import cli_respond
             error = sys.exc_info()[1]
             if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)
-                sys.stderr.write(matrix_cli.error_line(f"{type(error).__name__}: {error}")
+                sys.stderr.write(cli_respond.error_line(f"{type(error).__name__}: {error}")
                                  + "\n")
 
     return Server((host, port), Handler)
@@ -326,7 +326,7 @@ def url_of(server: ThreadingHTTPServer) -> str:
 
 def _options(words: Sequence[str]) -> tuple[str, int]:
     """(host, port) of `--serve [--port N] [--host H]`; ArgumentError otherwise."""
-    from amd_matrix_calculator import matrix_cli
+    from amd_matrix_calculator import cli_respond
     host, port, at = DEFAULT_HOST, str(DEFAULT_PORT), 0
     words = [w for word in words for w in (word.split("=", 1) if word.startswith("--")
                                            and "=" in word else [word])]
@@ -336,18 +336,18 @@ def _options(words: Sequence[str]) -> tuple[str, int]:
             at += 1
         elif word in ("--port", "--host"):
             if at + 1 >= len(words):
-                raise matrix_cli.ArgumentError(f"the {word} option needs a value")
+                raise cli_respond.ArgumentError(f"the {word} option needs a value")
             if word == "--port":
                 port = words[at + 1]
             else:
                 host = words[at + 1]
             at += 2
         else:
-            raise matrix_cli.ArgumentError(
+            raise cli_respond.ArgumentError(
                 f"--serve starts the explorer and takes only --port N and --host H, "
                 f"not {_shown_value(word)}")
     if not port.isdigit() or int(port) > 65535:
-        raise matrix_cli.ArgumentError(f"--port takes a port number 0-65535 (0: any free "
+        raise cli_respond.ArgumentError(f"--port takes a port number 0-65535 (0: any free "
                                        f"port), not {_shown_value(port)}")
     return host, int(port)
 
@@ -358,18 +358,18 @@ def serve(words: Sequence[str]) -> int:
     import gc
     import sys
 
-    from amd_matrix_calculator import matrix_cli
+    from amd_matrix_calculator import cli_respond
     gc.enable()  # (the command turns it off for one-shot queries; a server runs on)
     try:
         host, port = _options(words)
-    except matrix_cli.ArgumentError as exc:
-        sys.stderr.write(matrix_cli.error_line(str(exc)) + "\n")
+    except cli_respond.ArgumentError as exc:
+        sys.stderr.write(cli_respond.error_line(str(exc)) + "\n")
         return 2
     try:
         server = make_server(host, port)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        sys.stderr.write(matrix_cli.error_line(f"cannot listen on {host} port {port}: "
+        sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
         return 1
     try:

@@ -7,14 +7,19 @@ Front ends (the command line, `--batch`, a server) build Requests and give the a
 to the renderers of `formats/`; nothing computes a fact twice.
 
 Adding a mode is adding an engine entry here (a function Request -> answer, which
-validates through matrix_api and raises CalcError for bad input), a renderer in
-`formats/`, and on the command line a row of cli_modes.MODES plus its option rows.
+validates through the library's checks and raises CalcError for bad input), a renderer
+in `formats/`, and on the command line a row of cli_modes.MODES plus its option rows.
+
+The engines call the library's modules (matrix_library) directly, never matrix_api,
+which re-exports this module: the dependency is one-way. What only some modes need
+(the catalog, linear layouts) is imported when such a request comes.
 """
 from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.modifiers import Modifiers
+from amd_matrix_calculator.matrix_library.checks import operand, with_formats
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -63,30 +68,26 @@ def _architecture(request: Request) -> Architecture:
 
 def _operand(request: Request) -> Operand:
     """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
-    from amd_matrix_calculator import (
-        matrix_api as api,  # (matrix_api re-exports this module: imported when called)
-    )
     inst = request.instruction
     if request.matrix is None:
         raise CalcError(f"the {request.mode} mode needs a matrix")
-    return api.operand(inst, request.matrix, mods=request.mods, wave=request.wave,
+    return operand(inst, request.matrix, mods=request.mods, wave=request.wave,
                        output_calc=bool(request.option("output_calc")))
 
 
 def _detail(request: Request) -> Instruction:
     """The instruction, with the A/B formats its format modifiers select."""
-    from amd_matrix_calculator import matrix_api as api
     inst = request.instruction
     if inst.format_fields:
         codes = {field: getattr(request.mods, field) for field in inst.format_fields}
-        return api.with_formats(inst, codes)
+        return with_formats(inst, codes)
     return inst
 
 
 def _catalog(request: Request) -> list[Facts]:
-    from amd_matrix_calculator import matrix_api as api
+    from amd_matrix_calculator.matrix_library.catalog import catalog
     filters = request.option("filters") or {}
-    rows = api.catalog(filters, request.wave or None)  # type: ignore[arg-type]
+    rows = catalog(filters, request.wave or None)  # type: ignore[arg-type]
     arch = request.arch
     return [row for row in rows if arch is None or row["architecture"] == arch.name]
 
@@ -97,8 +98,8 @@ def _code(request: Request) -> Operand | None:
 
 
 def _linear(request: Request) -> LinearLayoutBases:
-    from amd_matrix_calculator import matrix_api as api
-    return api.linear_layout(request.instruction, str(request.matrix), mods=request.mods,
+    from amd_matrix_calculator.matrix_library.facts import linear_layout
+    return linear_layout(request.instruction, str(request.matrix), mods=request.mods,
                              wave=request.wave)
 
 

@@ -12,11 +12,12 @@ its ratio to `python -c pass` (the floor; CPU time unless --metric wall). Target
 The calculator draws its tables with tabulate (imported only by table queries), so a
 layout query's verdict is against floor + tabulate's import + 10 ms (tabulate's import
 measured as `python -c "import tabulate"` minus the floor). The command runs with
-Python's cycle collector off (matrix_cli.command), which makes tabulate's own import
-cheaper too; so that this does not hide the calculator's own cost, each layout query
-also shows its own share, for information: its time minus the floor minus tabulate's
-import with the collector off (`python -c "import gc; gc.disable(); import tabulate"`;
-CSV formats, which do not import tabulate, minus the floor alone).
+Python's cycle collector off (matrix_cli.command) and ends without the interpreter's
+teardown (matrix_cli.end), which makes tabulate's own import cheaper too; so that this
+does not hide the calculator's own cost, each layout query also shows its own share,
+for information: its time minus the floor minus tabulate's import as the command pays
+for it (`python -c "import gc, os; gc.disable(); import tabulate; os._exit(0)"`; CSV
+formats, which do not import tabulate, minus the floor alone).
 Part 2 renders every instruction x matrix x format x legal modifier value (and wave
 size) in this process and prints renders per second.
 
@@ -122,7 +123,7 @@ def measure(commands, runs, env):
     """Median (wall, CPU) per command name; the runs of all commands are interleaved so
     that a burst of load elsewhere spreads over all of them."""
     times = {name: [] for name in commands}
-    for name, command in commands.items():  # warm-up: bytecode, disk cache
+    for command in commands.values():  # warm-up: bytecode, disk cache
         if run_once(command, env)[2] != 0:
             raise SystemExit(f"bench: {' '.join(command)} failed")
     order = list(commands)
@@ -140,13 +141,15 @@ def processes(archs, runs, python, prefix, metric):
     tabulate = run_once([python, "-c", "import tabulate"], env)[2] == 0
     if tabulate:
         commands["tabulate"] = [python, "-c", "import tabulate"]
-        commands["tabulate, collector off"] = [python, "-c",
-                                               "import gc; gc.disable(); import tabulate"]
+        # (as the command runs: the collector off, and the process ended by os._exit
+        # without the interpreter's teardown, matrix_cli.end)
+        commands["tabulate, collector off"] = [
+            python, "-c", "import gc, os; gc.disable(); import tabulate; os._exit(0)"]
     plan = []
     for arch in archs:
         inst, matrix, rows = queries(arch)
         plan.append((arch, inst, matrix, rows))
-        for kind, label, args in rows:
+        for _kind, label, args in rows:
             commands[(arch.name, label)] = prefix + args
     print(f"Part 1: whole processes, median of {runs} runs each "
           f"({len(commands)} commands, {python})")
@@ -158,7 +161,7 @@ def processes(archs, runs, python, prefix, metric):
     budgets = {"point": 2 * floor, "layout": floor + library + 10}
     for name, index in (("wall", 0), ("CPU", 1)):
         extra = (f", import tabulate +{result['tabulate'][index] - result['floor'][index]:5.1f}"
-                 " ms (the table library), with the collector off "
+                 " ms (the table library), as the command imports it (collector off, no teardown) "
                  f"+{result['tabulate, collector off'][index] - result['floor'][index]:5.1f} ms"
                  if tabulate else "")
         print(f"{name:4}: floor (python -c pass) {result['floor'][index]:5.1f} ms{extra}")

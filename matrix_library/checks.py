@@ -19,7 +19,7 @@ from amd_matrix_calculator.layouts import operand as cached_operand
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.matrix_notation import element as element_name
 
-from .records import Element, named
+from .records import AT, Element, named
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -240,6 +240,12 @@ def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) 
 def element_text(inst: Instruction, element: Element) -> str:
     """The element as the command line prints it: blocks shown when there are several."""
     blocks = instruction(inst).blocks
+    if type(element) is Element and element[0] in AT:  # (the library's own: checked fast)
+        first, second = AT[element[0]]
+        row, col, block = element[first], element[second], element[4]
+        if type(row) is int and type(col) is int and type(block) is int \
+                and row >= 0 and col >= 0 and block >= 0:
+            return element_name(element[0], (row, col, block), blocks)
     if not isinstance(element, Element):
         raise CalcError(f"expected an Element (element_of makes one), not {shown(element)}")
     i, j, k = (0 if c is None else c for c in (element.i, element.j, element.k))

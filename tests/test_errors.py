@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
-from amd_matrix_calculator import matrix_cli
+from amd_matrix_calculator import cli_respond
 from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,7 +204,7 @@ def test_a_real_process_reports_an_error_without_traceback():
 def test_a_defect_is_reported_on_one_line(monkeypatch):
     def broken(_args):
         raise RuntimeError("two\nlines")
-    monkeypatch.setattr(matrix_cli, "run", broken)  # main() lives in matrix_cli
+    monkeypatch.setattr(cli_respond, "run", broken)  # main() answers through cli_respond
     status, out, err = call(DENSE + ["-g", "-A"])
     assert status not in (0, 2)
     assert out == "" and err.count("\n") == 1 and "RuntimeError" in err

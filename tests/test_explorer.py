@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import matrix_cli, matrix_explorer
+from amd_matrix_calculator import cli_respond, matrix_cli, matrix_explorer
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -368,7 +368,7 @@ def test_a_port_in_use_is_one_line_and_status_1(server):
 def test_a_defect_is_one_line_with_status_500_not_a_traceback(monkeypatch):
     def broken(_words):
         raise KeyError("oops")
-    monkeypatch.setattr(matrix_cli, "respond", broken)
+    monkeypatch.setattr(cli_respond, "respond", broken)  # (the explorer answers through it)
     status, body, command = matrix_explorer.answer("json", {"arch": "cdna3", "mode": "L"})
     assert status == 500 and "\n" not in body and "internal error (KeyError" in body
     assert command.split()[1:] == ["-a", "cdna3", "-L", "--json"]

@@ -4,15 +4,16 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("instructions", "layouts", "formats")
-TOP = ("matrix_api", "matrix_notation", "matrix_cli", "matrix_calculator")
+PACKAGES = ("instructions", "layouts", "formats", "matrix_library")
+TOP = ("matrix_*.py", "cli_*.py")  # the top-level product modules
 
 
 def module_files(root=ROOT):
-    """{module name: path} of the product modules (any depth below the packages)."""
-    found = {name: root / f"{name}.py" for name in TOP if (root / f"{name}.py").exists()}
+    """{module name: path} of the product modules (the top-level ones and any depth below
+    the packages)."""
+    found = {path.stem: path for pattern in TOP for path in sorted(root.glob(pattern))}
     for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
+        for path in sorted((root / package).rglob("*.py")) if (root / package).is_dir() else ():
             parts = list(path.relative_to(root).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
@@ -49,11 +50,19 @@ def imports(name, path, modules):
                 base = base.rstrip(".")
             else:
                 base = node.module
+            base = _unprefixed(base)
             for alias in node.names:
-                sub = f"{base}.{alias.name}"
+                sub = f"{base}.{alias.name}" if base else alias.name
                 targets.add(sub if sub in modules else base)
-    targets = {t.removeprefix("amd_matrix_calculator.") for t in targets}
+    targets = {_unprefixed(t) for t in targets}
     return {t for t in targets if t in modules and t != name}
+
+
+def _unprefixed(module):
+    """The module's name in the clone: `amd_matrix_calculator.X` is X (issue 23), and
+    `from amd_matrix_calculator import matrix_api` imports matrix_api."""
+    return "" if module == "amd_matrix_calculator" \
+        else module.removeprefix("amd_matrix_calculator.")
 
 
 def graph(root=ROOT):
@@ -104,12 +113,35 @@ def test_the_graph_sees_function_level_imports():
     assert "layouts.core" in edges["layouts.cdna"]
 
 
+def test_the_graph_holds_every_product_module():
+    """The library's and the command line's modules too (matrix_request, matrix_library,
+    cli_*): a cycle between any two of them is seen."""
+    modules = set(module_files())
+    assert {"matrix_api", "matrix_request", "matrix_api_lds", "matrix_conversion",
+            "matrix_library.checks", "matrix_library.catalog", "matrix_cli", "matrix_cli_lds",
+            "cli_options", "cli_modes", "cli_inputs", "cli_respond", "matrix_explorer",
+            "matrix_calculator"} <= modules
+    edges = graph()
+    assert "cli_options" in edges["cli_modes"]
+    assert "matrix_api" in edges["cli_modes"]  # (from amd_matrix_calculator import matrix_api)
+
+
 def test_the_check_finds_a_cycle(tmp_path):
     (tmp_path / "layouts").mkdir()
     (tmp_path / "layouts" / "__init__.py").write_text("")
     (tmp_path / "layouts" / "a.py").write_text("def f():\n    from .b import g\n")
     (tmp_path / "layouts" / "b.py").write_text("from . import a\n")
     assert cycles(graph(tmp_path)) == [["layouts.a", "layouts.b"]]
+
+
+def test_the_check_finds_a_cycle_of_top_level_modules(tmp_path):
+    """A library door and a module it re-exports that imports the door back inside a
+    function, written with the package's name (as matrix_api and matrix_request did)."""
+    (tmp_path / "matrix_api.py").write_text(
+        "from amd_matrix_calculator.matrix_request import answer\n")
+    (tmp_path / "matrix_request.py").write_text(
+        "def answer():\n    from amd_matrix_calculator import matrix_api as api\n")
+    assert cycles(graph(tmp_path)) == [["matrix_api", "matrix_request"]]
 
 
 def test_no_import_cycles():

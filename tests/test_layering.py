@@ -23,6 +23,8 @@ LAYERS = {
     "matrix_convert": 4,
     "matrix_explorer": 4,
     "cli_options": 4,
+    "cli_lds_options": 4,
+    "cli_respond": 4,
     "cli_inputs": 4,
     "cli_modes": 4,
     "cli_batch": 4,

@@ -24,6 +24,12 @@ PROBES = [
     ("element_text(None, el)", lambda: api.element_text(None, A00), ["Instruction", "None"]),
     ("element_text(inst, Element(Z))",
      lambda: api.element_text(CDNA3, Element("Z", 0, 0, None)), ["'Z'", "A, B"]),
+    ("element_text(inst, Element(A, True, ...))",  # (built by hand: checked as element_of)
+     lambda: api.element_text(CDNA3, Element("A", True, None, 0)), ["i", "True"]),
+    ("element_text(inst, Element(A, -1, ...))",
+     lambda: api.element_text(CDNA3, Element("A", -1, None, 0)), ["i", "-1"]),
+    ("element_text(inst, Element(B, ..., block -2))",
+     lambda: api.element_text(CDNA3, Element("B", None, 1, 0, -2)), ["block", "-2"]),
     ("str(element_of(A, None, 0, 2))", lambda: str(api.element_of("A", None, 0, 2)),
      ["i", "None"]),
     ("catalog('arch=cdna3')", lambda: api.catalog("arch=cdna3"), ["mapping", "parse_filters"]),
@@ -82,6 +88,8 @@ def test_right_answers_are_kept():
     """(the checks refuse only what is wrong)"""
     assert str(api.element_of("a", 1, 99, 2)) == "A[1][2]"  # j is not A's: not read
     assert api.element_text(CDNA3, api.element_of("B", 0, 3, 5)) == "B[5][3]"
+    assert api.element_text(CDNA3, Element("b", None, 3, 5)) == "B[5][3]"  # (any case)
+    assert api.element_text(CDNA3, Element("A", 1, 99, 2)) == "A[1][2]"  # (j: not A's)
     assert api.wave_size(RDNA4, 0) == 32 and api.wave_size(RDNA4, 64) == 64
     assert api.facts(F8F6F4, mods={"cbsz": 4})["types"]["A"]["key"] == "fp4"
     assert api.facts(CDNA3, mods={})["mnemonic"] == CDNA3.mnemonic

@@ -19,7 +19,20 @@ TABLES = ("amd_matrix_calculator.formats.tables", "amd_matrix_calculator.formats
           "tabulate", "csv", "_csv", "difflib")
 AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "types", "re",
              "typing", "dataclasses")
-NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE
+# The library's and the command line's parts that only some modes need, loaded on first
+# use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
+# the facts (-d, --json), LDS plans (issue 24) and conversions (issue 20), the explorer,
+# batch answers, completion scripts, typing_extensions' typed dictionaries.
+LAZY = ("amd_matrix_calculator.matrix_library.catalog",
+        "amd_matrix_calculator.matrix_library.typed", "amd_matrix_calculator.matrix_api_lds",
+        "amd_matrix_calculator.matrix_cli_lds", "amd_matrix_calculator.matrix_conversion",
+        "amd_matrix_calculator.matrix_convert", "amd_matrix_calculator.matrix_explorer",
+        "amd_matrix_calculator.cli_batch", "amd_matrix_calculator.cli_complete",
+        "amd_matrix_calculator.formats.json_output", "amd_matrix_calculator.formats.hip",
+        "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib")
+NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
+# ... and the facts, which -d reads but -L, -g and -m do not
+NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("amd_matrix_calculator.matrix_library.facts",)
 
 # The probe loads nothing before taking its list of modules (its arguments come as a
 # Python literal, its output goes through json only afterwards), so that the modules the
@@ -68,6 +81,30 @@ def test_no_point_query_of_any_architecture_imports_table_modules():
     argvs = [argv for arch in ARCHITECTURES for argv in point_queries(arch)]
     loaded = modules_after(*argvs) & set(NOT_FOR_POINT_QUERIES)
     assert not loaded, f"point queries imported {sorted(loaded)}"
+
+
+def test_lookups_load_neither_the_facts_nor_the_catalog():
+    """-L, -g and -m (every architecture) read no facts module."""
+    argvs = [argv for arch in ARCHITECTURES for argv in point_queries(arch) if "-d" not in argv]
+    loaded = modules_after(*argvs) & set(NOT_FOR_LOOKUPS)
+    assert not loaded, f"lookups imported {sorted(loaded)}"
+
+
+def test_the_lazy_parts_load_when_used():
+    """(guards the lists above: the probe sees these modules when their modes run, and
+    matrix_api's names of them still resolve)"""
+    inst = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
+    assert {"amd_matrix_calculator.matrix_library.catalog",
+            "amd_matrix_calculator.matrix_library.facts"} <= modules_after(
+        ["--catalog", "--filter", "arch=cdna3"])
+    assert "amd_matrix_calculator.matrix_cli_lds" in modules_after(
+        inst + ["-A", "--lds-tile", "32x8"])
+    assert "amd_matrix_calculator.matrix_library.facts" in modules_after(inst + ["-d"])
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.matrix_library.catalog import catalog
+    from amd_matrix_calculator.matrix_request import Request
+    assert matrix_api.catalog is catalog and matrix_api.Request is Request
+    assert callable(matrix_api.lds_plan) and callable(matrix_api.facts)
 
 
 def test_layout_queries_import_the_table_drawer():
@@ -125,3 +162,28 @@ def test_a_point_query_loads_only_its_own_family_generator():
         loaded = modules_after(["-a", arch.name.lower(), "-i", inst, "-g", "-A"])
         others = {m for name, m in generators.items() if m != generators[arch.family]}
         assert generators[arch.family] in loaded and not loaded & others, (arch.name, loaded)
+
+
+def test_the_script_ends_at_once_after_its_output():
+    """The script (and the installed command, the same file) ends through
+    matrix_cli.end: its whole output flushed, its exit status kept, and the
+    interpreter's teardown skipped (an atexit handler never runs)."""
+    script = str(ROOT / "matrix_calculator.py")
+    probe = ("import atexit, runpy, sys\n"
+             "atexit.register(lambda: sys.stderr.write('teardown\\n'))\n"
+             f"sys.argv = [{script!r}] + sys.argv[1:]\n"
+             f"runpy.run_path({script!r}, run_name='__main__')\n")
+    listing = subprocess.run([sys.executable, str(ROOT / "matrix_calculator.py"), "-a",
+                              "cdna3", "-L"], capture_output=True, text=True)
+    for argv, status in ((["-a", "cdna3", "-L"], 0), (["-a", "cdna3", "-i", "nope", "-g"], 2)):
+        proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                              text=True)
+        assert proc.returncode == status and "teardown" not in proc.stderr, proc.stderr
+        if status == 0:
+            assert proc.stdout == listing.stdout and proc.stdout.count("\n") > 20
+        else:
+            assert proc.stdout == "" and proc.stderr.count("\n") == 1
+    plain = subprocess.run([sys.executable, "-c", probe.replace("run_name='__main__'",
+                                                                "run_name='x'")],
+                           capture_output=True, text=True)
+    assert "teardown" in plain.stderr  # (the probe sees a teardown that does happen)

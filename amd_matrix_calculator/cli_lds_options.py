@@ -1,0 +1,1 @@
+../cli_lds_options.py
