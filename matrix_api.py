@@ -81,6 +81,7 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.core import LANE as LANE
     from amd_matrix_calculator.layouts.core import ROW as ROW
     from amd_matrix_calculator.layouts.family import family_of as family_of
+    from amd_matrix_calculator.layouts.family import wmma_builtins as wmma_builtins
     from amd_matrix_calculator.layouts.formulas import Lines as Lines
     from amd_matrix_calculator.layouts.formulas import Section as Section
     from amd_matrix_calculator.layouts.formulas import Text as Text
@@ -149,7 +150,7 @@ _ENGINE = {
     "ABShape": "layouts.cdna", "CDShape": "layouts.cdna", "sparse_lane_k": "layouts.cdna",
     "BIT": "layouts.core", "BLOCK": "layouts.core", "COL": "layouts.core",
     "COPY": "layouts.core", "LANE": "layouts.core", "ROW": "layouts.core",
-    "family_of": "layouts.family",
+    "family_of": "layouts.family", "wmma_builtins": "layouts.family",
     "Digit": "layouts.fragment", "Fragment": "layouts.fragment", "bit_of": "layouts.fragment",
     "digit_value": "layouts.fragment", "fragment": "layouts.fragment",
     "FORMATS": "layouts.gfx1250", "neg_masks": "layouts.gfx1250",

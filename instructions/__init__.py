@@ -34,7 +34,8 @@ class Architecture(Record):
     unit: the compute unit FLOPs/unit/cycle counts ("CU" or "WGP"); waves: legal wave
     sizes, the first the default (an instruction may narrow them); public: whether the
     reference tool knows it; quirks: the reference behaviours its text reproduces
-    (names from QUIRKS).
+    (names from QUIRKS); target: the clang --offload-arch its generated HIP code is
+    compiled for (its first product; any of its gfx names works the same).
     """
     name: str
     module: str
@@ -44,6 +45,7 @@ class Architecture(Record):
     waves: tuple[int, ...] = (64,)
     public: bool = True
     quirks: frozenset[str] = frozenset()
+    target: str = ""
 
     @property
     def instructions(self) -> tuple[Instruction, ...]:
@@ -73,28 +75,29 @@ _REFERENCE = frozenset(("reference_formulas", "broadcast_skip_walk"))
 
 ARCHITECTURES = (
     Architecture("CDNA1", "cdna1", ("cdna", "gfx908", "mi100", "arcturus"), "cdna", "CU",
-                 quirks=_REFERENCE),
+                 quirks=_REFERENCE, target="gfx908"),
     Architecture("CDNA2", "cdna2", ("gfx90a", "mi200", "mi210", "mi250", "mi250x",
-                                    "aldebaran"), "cdna", "CU", quirks=_REFERENCE),
+                                    "aldebaran"), "cdna", "CU", quirks=_REFERENCE,
+                 target="gfx90a"),
     Architecture("CDNA3", "cdna3", ("gfx940", "gfx941", "gfx942", "mi300", "mi300a", "mi300x",
                                     "mi325x", "aqua_vanjaram"), "cdna", "CU",
-                 quirks=_REFERENCE),
+                 quirks=_REFERENCE, target="gfx942"),
     # Not known to the reference: correct formulas; -m keeps CDNA's broadcast listing.
     Architecture("CDNA4", "cdna4", ("gfx950", "mi350", "mi350x", "mi355", "mi355x"), "cdna",
-                 "CU", public=False, quirks=frozenset(("broadcast_skip_walk",))),
+                 "CU", public=False, quirks=frozenset(("broadcast_skip_walk",)), target="gfx950"),
     Architecture("RDNA3", "rdna3", ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
                                     "gfx1151", "gfx1152", "gfx1153"), "rdna3", "WGP",
                  waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks",
-                                                   "reference_formulas"))),
+                                                   "reference_formulas")), target="gfx1100"),
     Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), "rdna4", "WGP", waves=(32, 64),
                  quirks=frozenset(("index_entry_first_register", "untitled_blocks",
-                                   "reference_formulas"))),
+                                   "reference_formulas")), target="gfx1200"),
     # gfx1250 / gfx1251: wave32 only; the product names are from secondary sources
     # (layouts/gfx1250.py, PRODUCT_NAMES); not known to the reference.
     Architecture("GFX1250", "gfx1250", ("cdna5", "mi450", "mi450x", "mi455x"), "gfx1250",
-                 "CU", waves=(32,), public=False),
+                 "CU", waves=(32,), public=False, target="gfx1250"),
     Architecture("GFX1251", "gfx1251", ("mi430x",), "gfx1250", "CU", waves=(32,),
-                 public=False),
+                 public=False, target="gfx1251"),
 )
 
 _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}

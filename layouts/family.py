@@ -13,6 +13,7 @@ No code outside the registries tests a family or architecture name
 """
 from __future__ import annotations
 
+from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
@@ -57,8 +58,9 @@ class Family(Record):
     layouts/legality.py for this family; facts: the facts the family adds to (or
     replaces in) matrix_api.facts, inst -> dict ("" for none); detail: which -d
     renderer prints its instructions (DETAILS); traits: the capabilities it declares
-    (TRAITS); builtins: the HIP builtin conventions of its instructions, as data (None:
-    still in formats/hip.py, WMMA_BUILTINS, until the integrator moves them here).
+    (TRAITS); builtins: clang's conventions for the WMMA/SWMMAC builtins of its instructions, as
+    data (instructions/builtins.py WmmaBuiltins; None: MFMA families, whose builtins
+    follow one convention, or a family whose builtins are not charted).
 
     Every hook is a "module:function" path (loaded on first use)."""
     name: str
@@ -70,7 +72,7 @@ class Family(Record):
     facts: str = ""
     detail: str = "mai"
     traits: frozenset[str] = frozenset()
-    builtins: object = None
+    builtins: WmmaBuiltins | None = None
 
     def hook(self, field: str) -> Hook | None:
         """The function a hook field names, loaded on first use (None when empty)."""
@@ -121,6 +123,12 @@ def family_of(inst: Instruction) -> Family:
     return FAMILIES[inst.family]
 
 
+def wmma_builtins(inst: Instruction) -> WmmaBuiltins | None:
+    """clang's conventions for `inst`'s WMMA/SWMMAC builtins, from its family's registry
+    line (None: not charted)."""
+    return FAMILIES[inst.family].builtins
+
+
 # The formula derivation every family uses: formulas read off the layout's factors
 # (layouts/formulas.py), so a new family's generator brings its formulas with it.
 DERIVED = "layouts.formulas:derive"
@@ -131,12 +139,19 @@ register(Family("cdna", "layouts.cdna:family_layout", DERIVED,
 register(Family("rdna3", "layouts.rdna:rdna3_layout", DERIVED,
                 mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
                 ranges={"opsel": "layouts.legality:cd_half_opsel"},
-                detail="wmma", traits=frozenset(("opsel_cd_half",))))
+                detail="wmma", traits=frozenset(("opsel_cd_half",)),
+                builtins=WmmaBuiltins("", True)))
 register(Family("rdna4", "layouts.rdna:rdna4_layout", DERIVED,
                 mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
                 ranges={"opsel": "layouts.legality:index_set_opsel"},
-                detail="wmma"))
+                detail="wmma", builtins=WmmaBuiltins("_gfx12", False)))
 register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
                 mark="layouts.gfx1250:mark", half_mark="layouts.gfx1250:half_mark",
                 ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250_facts:facts",
-                detail="sourced"))
+                detail="sourced",
+                # clang-22: no index_key argument; it selects index_key:1 when the index
+                # argument is the index VGPR's high half (K >> 16). Its 8-bit SWMMACs take a
+                # 32-bit index for their 64-bit one; it has no f64 WMMA builtin (gfx1251).
+                builtins=WmmaBuiltins("", False, wave_suffix=False, operand_modifiers=True,
+                                      bf16="__bf16", index_bits=32, index_keys=2,
+                                      missing=("f64",))))

@@ -28,8 +28,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip
-from amd_matrix_calculator.instructions.builtins import TARGETS, wmma_builtins
+from amd_matrix_calculator.instructions.builtins import TARGETS
 from amd_matrix_calculator.layouts.modifiers import Modifiers
+from amd_matrix_calculator.matrix_api import wmma_builtins
 
 
 def modifier_arguments(inst: Any) -> bool:

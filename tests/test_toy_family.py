@@ -12,6 +12,7 @@ import amd_matrix_calculator.matrix_library.catalog
 import amd_matrix_calculator.matrix_library.checks  # noqa: F401  (patched below)
 from amd_matrix_calculator import instructions, matrix_library
 from amd_matrix_calculator.instructions import Architecture
+from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
 from amd_matrix_calculator.instructions.model import family as table_block
 from amd_matrix_calculator.layouts import family as registry
 from amd_matrix_calculator.layouts.core import BIT, COL, LANE, ROW, Factor, Layout
@@ -38,10 +39,13 @@ def _layout(_inst, matrix, _wave, _mods):
 
 GENERATOR.layout = _layout
 
-TOY = Architecture("TOY", "toy", ("gfx9999",), "toy", "WGP", waves=(32,), public=False)
+TOY = Architecture("TOY", "toy", ("gfx9999",), "toy", "WGP", waves=(32,), public=False,
+                   target="gfx1200")
+# (its clang builtins follow gfx12's conventions: the names end in _w32_gfx12)
 FAMILY = registry.Family("toy", "toy_layouts:layout", registry.DERIVED,
                          mark="layouts.modifiers:rdna_c_mark",
-                         half_mark="layouts.modifiers:rdna_half_mark", detail="wmma")
+                         half_mark="layouts.modifiers:rdna_half_mark", detail="wmma",
+                         builtins=WmmaBuiltins("_gfx12", False))
 
 
 @pytest.fixture
@@ -103,3 +107,12 @@ def test_the_registry_refuses_a_second_line_or_an_unknown_trait():
         registry.register(FAMILY)
     with pytest.raises(ValueError, match="unknown traits"):
         registry.register(FAMILY._replace(name="toy2", traits=frozenset(("flying",))))
+
+
+def test_emit_hip_reads_the_registry_line(toy):
+    """The HIP example: the builtin conventions of the Family line and the clang target of
+    the Architecture line, nothing else."""
+    status, out, err = call(toy + ["--emit", "hip"])
+    assert (status, err) == (0, ""), err
+    assert "Target: gfx1200, wave32" in out
+    assert "__builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(" in out

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amd_matrix_calculator.instructions.builtins import WmmaBuiltins, wmma_builtins
+from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
 from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
-from amd_matrix_calculator.matrix_api import CalcError, Modifiers
+from amd_matrix_calculator.matrix_api import CalcError, Modifiers, wmma_builtins
 
 from .common import FLOAT_TYPES, CType, fragment_of
 

@@ -95,9 +95,8 @@ def compile_command(inst: Instruction, wave: int) -> tuple[str, str]:
     without it (clang-22, -nogpuinc). Wave sizes other than the target's default need
     -mwavefrontsize<N>."""
     from amd_matrix_calculator import matrix_api
-    from amd_matrix_calculator.instructions.builtins import TARGETS
     arch = matrix_api.architecture_of(inst)
-    target = TARGETS[arch.name]
+    target = arch.target
     wave_flag = f" -mwavefrontsize{wave}" if wave != arch.waves[0] else ""
     return target, f"--offload-arch={target}{wave_flag}"
 

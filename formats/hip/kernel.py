@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amd_matrix_calculator.instructions.builtins import wmma_builtins
 from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, shaped
-from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers
+from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers, wmma_builtins
 
 from .calls import call_text as _call_text
 from .calls import check_builtin, named_arguments, negation_acts, operand_type
