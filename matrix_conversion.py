@@ -124,14 +124,32 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
 def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
              output: bool) -> object:
     operand = _api.operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
-    if operand.remapped or operand.block_source is not None:
+    if operand.block_source is not None or operand.remapped and not _permutes(operand):
         raise CalcError(f"the modifiers given broadcast lanes or blocks of {matrix} of "
-                        f"{inst.name}; a conversion fills every slot of a plain operand: "
-                        "drop --cbsz/--abid/--blgp")
+                        f"{inst.name}: several of its slots then read one value, which a D "
+                        "fills only when those values are equal; drop --cbsz/--abid/--blgp "
+                        "(a lane rotation such as BLGP 3 is planned)")
     if inst.sparse and matrix == "A":
-        raise CalcError(f"A of {inst.name} is sparse (two of every four K values, chosen "
-                        "by the indices): a conversion fills dense operands only")
+        raise CalcError(f"A of {inst.name} is sparse: it holds two of every four K values, "
+                        "chosen at run time by the indices, so which D values go where is "
+                        "not known when the code is written; a conversion fills dense "
+                        "operands only")
     return operand
+
+
+def _permutes(operand: object) -> bool:
+    """A lane remapping that only permutes (BLGP 3's rotation): every slot the hardware
+    reads serves one element, so the conversion can fill it."""
+    rows, cols = operand.shape[0], operand.shape[1]  # type: ignore[attr-defined]
+    seen = set()
+    for r in range(rows):
+        for c in range(cols):
+            for place in operand.places(r, c):  # type: ignore[attr-defined]
+                key = (place.lane, place.reg, place.lo)
+                if key in seen:
+                    return False
+                seen.add(key)
+    return True
 
 
 def _element(matrix: str, row: int, col: int) -> str:

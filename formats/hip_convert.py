@@ -73,6 +73,60 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
     ((unsigned int)__builtin_amdgcn_cvt_pk_fp8_f32(MC_F32(x), MC_F32(x), 0, false) & 0xffu)
 #define MC_CVT_BF8(x) \\
     ((unsigned int)__builtin_amdgcn_cvt_pk_bf8_f32(MC_F32(x), MC_F32(x), 0, false) & 0xffu)
+/* 16-bit sources (f16/bf16 D) into fp8/bf8: gfx1250 converts an f16 pair directly;
+   elsewhere the value widens to f32 first (exact), then converts as f32. */
+typedef _Float16 mc_h2 __attribute__((ext_vector_type(2)));
+#define MC_H(x) __builtin_bit_cast(_Float16, (unsigned short)(x))
+#define MC_CVT_FP8_F16(x) ((unsigned int)(unsigned short) \
+    __builtin_amdgcn_cvt_pk_fp8_f16((mc_h2){MC_H(x), MC_H(x)}) & 0xffu)
+#define MC_CVT_BF8_F16(x) ((unsigned int)(unsigned short) \
+    __builtin_amdgcn_cvt_pk_bf8_f16((mc_h2){MC_H(x), MC_H(x)}) & 0xffu)
+#define MC_WIDEN_F16(x) __builtin_bit_cast(unsigned int, (float)MC_H(x))
+#define MC_WIDEN_BF16(x) ((unsigned int)(x) << 16)
+typedef float mc_f32x2 __attribute__((ext_vector_type(2)));
+typedef __bf16 mc_b2 __attribute__((ext_vector_type(2)));
+#define MC_CVT2_F16(x, y) __builtin_bit_cast(unsigned int, \
+    __builtin_convertvector((mc_f32x2){MC_F32(x), MC_F32(y)}, mc_h2))
+#define MC_CVT2_BF16(x, y) __builtin_bit_cast(unsigned int, \
+    __builtin_convertvector((mc_f32x2){MC_F32(x), MC_F32(y)}, mc_b2))
+#define MC_CVT2_FP8(x, y) \
+    ((unsigned int)__builtin_amdgcn_cvt_pk_fp8_f32(MC_F32(x), MC_F32(y), 0, false) & 0xffffu)
+#define MC_CVT2_BF8(x, y) \
+    ((unsigned int)__builtin_amdgcn_cvt_pk_bf8_f32(MC_F32(x), MC_F32(y), 0, false) & 0xffffu)
+#define MC_CVT2_FP8_F16(x, y) ((unsigned int)(unsigned short) \
+    __builtin_amdgcn_cvt_pk_fp8_f16((mc_h2){MC_H(x), MC_H(y)}))
+#define MC_CVT2_BF8_F16(x, y) ((unsigned int)(unsigned short) \
+    __builtin_amdgcn_cvt_pk_bf8_f16((mc_h2){MC_H(x), MC_H(y)}))
+/* integers: saturate (a min of a max: v_med3_i32), keep the low bits */
+#define MC_CLAMP(x, lo, hi) \
+    __builtin_elementwise_min(__builtin_elementwise_max((int)(x), (lo)), (hi))
+#define MC_SAT_I8(x) ((unsigned int)MC_CLAMP(x, -128, 127) & 0xffu)
+#define MC_SAT_U8(x) ((unsigned int)MC_CLAMP(x, 0, 255))
+#define MC_SAT_I4(x) ((unsigned int)MC_CLAMP(x, -8, 7) & 0xfu)
+#define MC_SAT_U4(x) ((unsigned int)MC_CLAMP(x, 0, 15))
+/* wide packs, scale 1.0 (exponent 0): w = the registers, a = the f32 words in order */
+typedef float mc_f32x8 __attribute__((ext_vector_type(8)));
+typedef float mc_f32x16 __attribute__((ext_vector_type(16)));
+#define MC_A8(a, o) MC_F32((a)[(o)]), MC_F32((a)[(o) + 1]), MC_F32((a)[(o) + 2]), \
+    MC_F32((a)[(o) + 3]), MC_F32((a)[(o) + 4]), MC_F32((a)[(o) + 5]), MC_F32((a)[(o) + 6]), \
+    MC_F32((a)[(o) + 7])
+#define MC_X16(a, o) ((mc_f32x16){MC_A8(a, o), MC_A8(a, (o) + 8)})
+#define MC_W_PK_FP4(w, a, k) (w)[0] = __builtin_amdgcn_cvt_scalef32_pk_fp4_f32( \
+    (w)[0], MC_F32((a)[2 * (k)]), MC_F32((a)[2 * (k) + 1]), 1.0f, (k))
+#define MC_W_CVT_SCALEF32_PK_FP4_F32(w, a) do { (w)[0] = 0u; MC_W_PK_FP4(w, a, 0); \
+    MC_W_PK_FP4(w, a, 1); MC_W_PK_FP4(w, a, 2); MC_W_PK_FP4(w, a, 3); } while (0)
+#define MC_W_CVT_SCALEF32_PK8_FP4_F32(w, a) \
+    ((w)[0] = __builtin_amdgcn_cvt_scalef32_pk8_fp4_f32((mc_f32x8){MC_A8(a, 0)}, 1.0f))
+#define MC_W_SPLIT(w, r, n) do { for (int mc_k = 0; mc_k < (n); mc_k++) \
+    (w)[mc_k] = (r)[mc_k]; } while (0)
+#define MC_W_CVT_SCALEF32_PK16_FP6_F32(w, a) MC_W_SPLIT(w, \
+    __builtin_amdgcn_cvt_scalef32_pk16_fp6_f32(MC_X16(a, 0), 1.0f), 3)
+#define MC_W_CVT_SCALEF32_PK16_BF6_F32(w, a) MC_W_SPLIT(w, \
+    __builtin_amdgcn_cvt_scalef32_pk16_bf6_f32(MC_X16(a, 0), 1.0f), 3)
+#define MC_W_CVT_SCALEF32_2XPK16_FP6_F32(w, a) MC_W_SPLIT(w, \
+    __builtin_amdgcn_cvt_scalef32_2xpk16_fp6_f32(MC_X16(a, 0), MC_X16(a, 16), 1.0f), 6)
+#define MC_W_CVT_SCALEF32_2XPK16_BF6_F32(w, a) MC_W_SPLIT(w, \
+    __builtin_amdgcn_cvt_scalef32_2xpk16_bf6_f32(MC_X16(a, 0), MC_X16(a, 16), 1.0f), 6)
 #define MC_LDS(p) ((mc_lds_byte*)(p))
 #define MC_STORE(p, at, bits, x) MC_STORE_##bits(MC_LDS(p) + (at), (x))
 #define MC_STORE_8(q, x) (*(q) = (unsigned char)(x))
@@ -91,7 +145,27 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
 """
 
 CONVERT = {"f16": "MC_CVT_F16", "bf16": "MC_CVT_BF16", "fp8": "MC_CVT_FP8",
-           "bf8": "MC_CVT_BF8", "fp8_fnuz": "MC_CVT_FP8", "bf8_fnuz": "MC_CVT_BF8"}
+           "bf8": "MC_CVT_BF8", "fp8_fnuz": "MC_CVT_FP8", "bf8_fnuz": "MC_CVT_BF8",
+           # the keys of layouts/convert.py _choose: f16/bf16 sources, integers
+           "fp8_f16": "MC_CVT_FP8_F16", "bf8_f16": "MC_CVT_BF8_F16",
+           "fp8_f16_via_f32": "MC_CVT_FP8(MC_WIDEN_F16", "bf8_f16_via_f32":
+           "MC_CVT_BF8(MC_WIDEN_F16", "fp8_bf16_via_f32": "MC_CVT_FP8(MC_WIDEN_BF16",
+           "bf8_bf16_via_f32": "MC_CVT_BF8(MC_WIDEN_BF16",
+           "i8": "MC_SAT_I8", "u8": "MC_SAT_U8", "i4": "MC_SAT_I4", "u4": "MC_SAT_U4"}
+
+
+# Conversions of two adjacent values at once (the pair instructions: clang selects
+# v_cvt_pk_f16_f32 / v_cvt_pk_bf16_f32 for a two-lane vector conversion where the
+# target has it, and two conversions and a pack elsewhere).
+PAIRS = {"f16": "MC_CVT2_F16", "bf16": "MC_CVT2_BF16", "fp8": "MC_CVT2_FP8",
+         "bf8": "MC_CVT2_BF8", "fp8_fnuz": "MC_CVT2_FP8", "bf8_fnuz": "MC_CVT2_BF8",
+         "fp8_f16": "MC_CVT2_FP8_F16", "bf8_f16": "MC_CVT2_BF8_F16"}
+
+
+def _convert(kind: str, value: str) -> str:
+    """The C expression converting `value` (the source bits) as `kind` says."""
+    macro = CONVERT[kind]
+    return f"{macro}({value}){')' * macro.count('(')}"
 
 
 def _fit(table: tuple[int, ...], bits: int) -> list[tuple[int, int]] | None:
@@ -162,14 +236,24 @@ def _mask(mask: int) -> str:
 
 def _pack_expr(op: _Op, var: Callable[[str], str]) -> str:
     kind, parts = op.info
-    terms = []
-    for (lo, width, dlo, _), name in zip(parts, op.args):
+    values = []
+    for (lo, width, dlo, dwidth), name in zip(parts, op.args):
         value = var(name)
-        if kind:
-            value = f"{CONVERT[kind]}({value})"
-        elif lo or width < 32:
+        if lo or width < 32:  # part of a word (a 16-bit source value, or a repack)
             value = f"(({value} >> {lo}) & 0x{(1 << width) - 1:x}u)"
+        values.append((value, dlo, dwidth))
+    terms = []
+    at = 0
+    while at < len(values):
+        value, dlo, dwidth = values[at]
+        pair = PAIRS.get(kind) if at + 1 < len(values) else None
+        if pair and values[at + 1][1] == dlo + dwidth:  # adjacent: one pair conversion
+            value = f"{pair}({value}, {values[at + 1][0]})"
+            at += 1
+        elif kind:
+            value = _convert(kind, value)
         terms.append(f"{value} << {dlo}" if dlo else value)
+        at += 1
     return " | ".join(terms)
 
 
@@ -225,6 +309,12 @@ def _op_lines(op: _Op, plan: _Words, var: Callable[[str], str],
         return [f"    {declare}{target} = {_select_expr(op, var)};"]
     if op.op == "store":
         return _store_lines(op, var, lanes)
+    if op.op == "packw":  # a wide pack: op.info = (key, span, width, builtin)
+        words = ", ".join(var(name) for name in op.args)
+        macro = "MC_W_" + op.info[3].removeprefix("__builtin_amdgcn_").upper()
+        return [f"    const unsigned int {target}_in[{len(op.args)}] = {{{words}}};",
+                f"    unsigned int {target}[{op.info[1]}];",
+                f"    {macro}({target}, {target}_in);"]
     if op.op == "load":
         return [f"    {target} = MC_LOAD(lds, lane * {4 * plan.fragments * plan.registers}"
                 f" + {op.info});"]
@@ -309,12 +399,16 @@ def wrapper(conv: Conversion, name: str = "mc_convert") -> str:
         f"{dst.name} dst[{plan.fragments}]{extra}) {{",
         f"    _Static_assert(sizeof({src.name}) * {plan.source_fragments} == "
         f"4 * {src_words}, \"source words\");",
-        f"    _Static_assert(sizeof({dst.name}) * {plan.fragments} == 4 * {dst_words}, "
+        # (an f8f6f4 operand's vector has room for 8-bit data; fp6/fp4 fill its start)
+        f"    _Static_assert(sizeof({dst.name}) >= 4 * {plan.registers}, "
         "\"destination words\");",
         f"    unsigned int s[{src_words}], d[{dst_words}];",
         "    __builtin_memcpy(s, src, sizeof s);",
         f"    {name}_words(s, d{', lds' if lds else ''});",
-        "    __builtin_memcpy(dst, d, sizeof d);",
+        f"    for (int f = 0; f < {plan.fragments}; f++) {{",
+        "        __builtin_memset(&dst[f], 0, sizeof dst[f]);",
+        f"        __builtin_memcpy(&dst[f], d + f * {plan.registers}, {4 * plan.registers});",
+        "    }",
         "}", "#endif"])
 
 
