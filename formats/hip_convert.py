@@ -104,29 +104,24 @@ typedef __bf16 mc_b2 __attribute__((ext_vector_type(2)));
 #define MC_SAT_U8(x) ((unsigned int)MC_CLAMP(x, 0, 255))
 #define MC_SAT_I4(x) ((unsigned int)MC_CLAMP(x, -8, 7) & 0xfu)
 #define MC_SAT_U4(x) ((unsigned int)MC_CLAMP(x, 0, 15))
-/* wide packs, scale 1.0 (exponent 0): w = the registers, a = the f32 words in order */
+/* the wide packs' builtins at scale 1.0 (exponent 0: no scaling); w: registers */
 typedef float mc_f32x8 __attribute__((ext_vector_type(8)));
 typedef float mc_f32x16 __attribute__((ext_vector_type(16)));
-#define MC_A8(a, o) MC_F32((a)[(o)]), MC_F32((a)[(o) + 1]), MC_F32((a)[(o) + 2]), \
-    MC_F32((a)[(o) + 3]), MC_F32((a)[(o) + 4]), MC_F32((a)[(o) + 5]), MC_F32((a)[(o) + 6]), \
-    MC_F32((a)[(o) + 7])
-#define MC_X16(a, o) ((mc_f32x16){MC_A8(a, o), MC_A8(a, (o) + 8)})
-#define MC_W_PK_FP4(w, a, k) (w)[0] = __builtin_amdgcn_cvt_scalef32_pk_fp4_f32( \
-    (w)[0], MC_F32((a)[2 * (k)]), MC_F32((a)[2 * (k) + 1]), 1.0f, (k))
-#define MC_W_CVT_SCALEF32_PK_FP4_F32(w, a) do { (w)[0] = 0u; MC_W_PK_FP4(w, a, 0); \
-    MC_W_PK_FP4(w, a, 1); MC_W_PK_FP4(w, a, 2); MC_W_PK_FP4(w, a, 3); } while (0)
-#define MC_W_CVT_SCALEF32_PK8_FP4_F32(w, a) \
-    ((w)[0] = __builtin_amdgcn_cvt_scalef32_pk8_fp4_f32((mc_f32x8){MC_A8(a, 0)}, 1.0f))
+#define MC_V8(...) ((mc_f32x8){__VA_ARGS__})
+#define MC_V16(...) ((mc_f32x16){__VA_ARGS__})
 #define MC_W_SPLIT(w, r, n) do { for (int mc_k = 0; mc_k < (n); mc_k++) \
     (w)[mc_k] = (r)[mc_k]; } while (0)
-#define MC_W_CVT_SCALEF32_PK16_FP6_F32(w, a) MC_W_SPLIT(w, \
-    __builtin_amdgcn_cvt_scalef32_pk16_fp6_f32(MC_X16(a, 0), 1.0f), 3)
-#define MC_W_CVT_SCALEF32_PK16_BF6_F32(w, a) MC_W_SPLIT(w, \
-    __builtin_amdgcn_cvt_scalef32_pk16_bf6_f32(MC_X16(a, 0), 1.0f), 3)
-#define MC_W_CVT_SCALEF32_2XPK16_FP6_F32(w, a) MC_W_SPLIT(w, \
-    __builtin_amdgcn_cvt_scalef32_2xpk16_fp6_f32(MC_X16(a, 0), MC_X16(a, 16), 1.0f), 6)
-#define MC_W_CVT_SCALEF32_2XPK16_BF6_F32(w, a) MC_W_SPLIT(w, \
-    __builtin_amdgcn_cvt_scalef32_2xpk16_bf6_f32(MC_X16(a, 0), MC_X16(a, 16), 1.0f), 6)
+#define MC_B_PK_FP4(old, x, y, k) \
+    __builtin_amdgcn_cvt_scalef32_pk_fp4_f32((old), (x), (y), 1.0f, (k))
+#define MC_B_PK8_FP4(w, x) ((w)[0] = __builtin_amdgcn_cvt_scalef32_pk8_fp4_f32((x), 1.0f))
+#define MC_B_PK16_FP6(w, x) \
+    MC_W_SPLIT(w, __builtin_amdgcn_cvt_scalef32_pk16_fp6_f32((x), 1.0f), 3)
+#define MC_B_PK16_BF6(w, x) \
+    MC_W_SPLIT(w, __builtin_amdgcn_cvt_scalef32_pk16_bf6_f32((x), 1.0f), 3)
+#define MC_B_2XPK16_FP6(w, x, y) \
+    MC_W_SPLIT(w, __builtin_amdgcn_cvt_scalef32_2xpk16_fp6_f32((x), (y), 1.0f), 6)
+#define MC_B_2XPK16_BF6(w, x, y) \
+    MC_W_SPLIT(w, __builtin_amdgcn_cvt_scalef32_2xpk16_bf6_f32((x), (y), 1.0f), 6)
 #define MC_LDS(p) ((mc_lds_byte*)(p))
 #define MC_STORE(p, at, bits, x) MC_STORE_##bits(MC_LDS(p) + (at), (x))
 #define MC_STORE_8(q, x) (*(q) = (unsigned char)(x))
@@ -139,6 +134,29 @@ typedef float mc_f32x16 __attribute__((ext_vector_type(16)));
                         __builtin_amdgcn_wave_barrier(), \\
                         __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
 #endif
+/* The wide packs (a: the words of the values in order; w: the registers): how the
+   words feed each builtin. pk_fp4: value pair k into byte k (the even value in the low
+   nibble); pk8/pk16: in order; 2xpk16 interleaves its sources (code 2i from src0[i],
+   2i+1 from src1[i]), so it gets the even values, then the odd ones. */
+#define MC_A8(a, o) MC_F32((a)[(o)]), MC_F32((a)[(o) + 1]), MC_F32((a)[(o) + 2]), \
+    MC_F32((a)[(o) + 3]), MC_F32((a)[(o) + 4]), MC_F32((a)[(o) + 5]), MC_F32((a)[(o) + 6]), \
+    MC_F32((a)[(o) + 7])
+#define MC_E8(a, o) MC_F32((a)[(o)]), MC_F32((a)[(o) + 2]), MC_F32((a)[(o) + 4]), \
+    MC_F32((a)[(o) + 6]), MC_F32((a)[(o) + 8]), MC_F32((a)[(o) + 10]), \
+    MC_F32((a)[(o) + 12]), MC_F32((a)[(o) + 14])
+#define MC_W_PK_FP4(w, a, k) \
+    ((w)[0] = MC_B_PK_FP4((w)[0], MC_F32((a)[2 * (k)]), MC_F32((a)[2 * (k) + 1]), (k)))
+#define MC_W_CVT_SCALEF32_PK_FP4_F32(w, a) do { (w)[0] = 0u; MC_W_PK_FP4(w, a, 0); \
+    MC_W_PK_FP4(w, a, 1); MC_W_PK_FP4(w, a, 2); MC_W_PK_FP4(w, a, 3); } while (0)
+#define MC_W_CVT_SCALEF32_PK8_FP4_F32(w, a) MC_B_PK8_FP4(w, MC_V8(MC_A8(a, 0)))
+#define MC_W_CVT_SCALEF32_PK16_FP6_F32(w, a) \
+    MC_B_PK16_FP6(w, MC_V16(MC_A8(a, 0), MC_A8(a, 8)))
+#define MC_W_CVT_SCALEF32_PK16_BF6_F32(w, a) \
+    MC_B_PK16_BF6(w, MC_V16(MC_A8(a, 0), MC_A8(a, 8)))
+#define MC_W_CVT_SCALEF32_2XPK16_FP6_F32(w, a) \
+    MC_B_2XPK16_FP6(w, MC_V16(MC_E8(a, 0), MC_E8(a, 16)), MC_V16(MC_E8(a, 1), MC_E8(a, 17)))
+#define MC_W_CVT_SCALEF32_2XPK16_BF6_F32(w, a) \
+    MC_B_2XPK16_BF6(w, MC_V16(MC_E8(a, 0), MC_E8(a, 16)), MC_V16(MC_E8(a, 1), MC_E8(a, 17)))
 #define MC_PICK(mask, lane, x, y) ((((mask) >> (lane)) & 1u) ? (x) : (y))
 #define MC_BIT(x, at) (((unsigned int)(x) >> (at)) & 1u)
 #endif

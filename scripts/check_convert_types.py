@@ -71,15 +71,39 @@ static unsigned int mc_cv(unsigned int x, int kind, int from16, int bits) {
     }
     return 0xdeadu;
 }
-static void mc_wide(unsigned int* w, const unsigned int* a, int values, int span, int kind,
-                    int bits) {
+/* the builtins of the wide packs, on floats (tag passes: their bits) */
+static unsigned int mc_cvf(float f, int kind, int bits) {
+    unsigned int x; memcpy(&x, &f, 4);
+    return mc_cv(x, kind, 0, bits);
+}
+static void mc_put(unsigned int* w, int at, int bits, unsigned int v) {
+    for (int b = 0; b < bits; b++)
+        if (v >> b & 1u) w[(at + b) / 32] |= 1u << ((at + b) %% 32);
+}
+static unsigned int mc_pk_fp4(unsigned int old, float x, float y, int k) {
+    unsigned int byte = mc_cvf(x, %(fp4)d, 4) | mc_cvf(y, %(fp4)d, 4) << 4;
+    return (old & ~(0xffu << (8 * k))) | byte << (8 * k);
+}
+static void mc_seq(unsigned int* w, const float* x, int n, int span, int kind, int bits) {
     for (int k = 0; k < span; k++) w[k] = 0u;
-    for (int i = 0; i < values; i++) {
-        unsigned int v = mc_cv(a[i], kind, 0, bits);
-        for (int b = 0; b < bits; b++)
-            if (v >> b & 1u) w[(i * bits + b) / 32] |= 1u << ((i * bits + b) %% 32);
+    for (int i = 0; i < n; i++) mc_put(w, i * bits, bits, mc_cvf(x[i], kind, bits));
+}
+static void mc_2xpk16(unsigned int* w, const float* x, const float* y, int kind) {
+    for (int k = 0; k < 6; k++) w[k] = 0u;
+    for (int i = 0; i < 16; i++) {   /* interleaved: code 2i from x[i], 2i+1 from y[i] */
+        mc_put(w, 12 * i, 6, mc_cvf(x[i], kind, 6));
+        mc_put(w, 12 * i + 6, 6, mc_cvf(y[i], kind, 6));
     }
 }
+#define MC_F32(x) mc_f32_value(x)
+#define MC_V8(...) ((const float[8]){__VA_ARGS__})
+#define MC_V16(...) ((const float[16]){__VA_ARGS__})
+#define MC_B_PK_FP4(old, x, y, k) mc_pk_fp4((old), (x), (y), (k))
+#define MC_B_PK8_FP4(w, x) mc_seq((w), (x), 8, 1, %(fp4)d, 4)
+#define MC_B_PK16_FP6(w, x) mc_seq((w), (x), 16, 3, %(fp6)d, 6)
+#define MC_B_PK16_BF6(w, x) mc_seq((w), (x), 16, 3, %(bf6)d, 6)
+#define MC_B_2XPK16_FP6(w, x, y) mc_2xpk16((w), (x), (y), %(fp6)d)
+#define MC_B_2XPK16_BF6(w, x, y) mc_2xpk16((w), (x), (y), %(bf6)d)
 #undef MC_CVT_F16
 #undef MC_CVT_BF16
 #undef MC_CVT_FP8
@@ -108,12 +132,6 @@ static unsigned int mc_widen(unsigned int x, int bf16) {
 #define MC_SAT_U8(x) mc_cv((x), %(u8)d, 0, 8)
 #define MC_SAT_I4(x) mc_cv((x), %(i4)d, 0, 4)
 #define MC_SAT_U4(x) mc_cv((x), %(u4)d, 0, 4)
-#define MC_W_CVT_SCALEF32_PK_FP4_F32(w, a) mc_wide((w), (a), 8, 1, %(fp4)d, 4)
-#define MC_W_CVT_SCALEF32_PK8_FP4_F32(w, a) mc_wide((w), (a), 8, 1, %(fp4)d, 4)
-#define MC_W_CVT_SCALEF32_PK16_FP6_F32(w, a) mc_wide((w), (a), 16, 3, %(fp6)d, 6)
-#define MC_W_CVT_SCALEF32_PK16_BF6_F32(w, a) mc_wide((w), (a), 16, 3, %(bf6)d, 6)
-#define MC_W_CVT_SCALEF32_2XPK16_FP6_F32(w, a) mc_wide((w), (a), 32, 6, %(fp6)d, 6)
-#define MC_W_CVT_SCALEF32_2XPK16_BF6_F32(w, a) mc_wide((w), (a), 32, 6, %(bf6)d, 6)
 """
 
 
