@@ -333,9 +333,10 @@ def _op_lines(op: _Op, plan: _Words, var: Callable[[str], str],
         return [f"    const unsigned int {target}_in[{len(op.args)}] = {{{words}}};",
                 f"    unsigned int {target}[{op.info[1]}];",
                 f"    {macro}({target}, {target}_in);"]
-    if op.op == "load":
-        return [f"    {target} = MC_LOAD(lds, lane * {4 * plan.fragments * plan.registers}"
-                f" + {op.info});"]
+    if op.op == "load":  # info: the byte offset, or (offset, a lane's bytes)
+        at, stride = op.info if isinstance(op.info, tuple) else \
+            (op.info, 4 * plan.fragments * plan.registers)
+        return [f"    {declare}{target} = MC_LOAD(lds, lane * {stride} + {at});"]
     return []
 
 

@@ -32,7 +32,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
 from .convert_program import program, total
-from .convert_wide import wide_program
+from .convert_wide import wide_lds, wide_program
 from .core import CalcError
 
 if TYPE_CHECKING:
@@ -217,9 +217,13 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
         ops, counts = program(moves, arch, src.wave, convert, issues)
     kind = overall(moves)
     chosen, lds_bytes = "registers", 0
-    if kind == "cross-lane" and route != "registers" and not (pack and pack.span):
-        trip = lds_program(moves, arch, src.wave, convert, pack, fragments,
-                           dst.register_count)
+    if kind == "cross-lane" and route != "registers":
+        if pack and pack.span:
+            trip = wide_lds(moves, arch, src.wave, convert, pack, fragments,
+                            dst.register_count)
+        else:
+            trip = lds_program(moves, arch, src.wave, convert, pack, fragments,
+                               dst.register_count)
         if trip is not None and (route == "lds" or total(trip[1]) < total(counts)):
             ops, counts, lds_bytes = trip
             chosen = "lds"

@@ -15,13 +15,20 @@ instruction where the lane already holds it), then issues one op `packw` per gro
 
 whose result `w<n>` is `span` registers (`w<n>[k]`), renamed into the destination
 registers `d<t>_<reg>` without an instruction. Groups whose words are the same are
-packed once. There is no LDS route for these: their slots are not byte-aligned.
+packed once.
+
+The LDS route (wide_lds): the slots are not byte-aligned, so the values travel
+unconverted. Each source lane stores its f32 words at the positions they take in a
+lane-major staging copy of the destination's value words (layouts/convert_lds.py's
+round trip, with one 32-bit "register" per value), every lane loads its words back,
+and packs them in place (the same `packw` ops).
 """
 from __future__ import annotations
 
 from amd_matrix_calculator.instructions.lane_moves import SELECT, ArchMoves, Pack
 
-from .convert_model import Move, Op, svar
+from .convert_lds import lds_program
+from .convert_model import Move, Op, Slot, svar
 from .convert_program import _Builder, _issued, _mask, _move
 
 
@@ -73,3 +80,40 @@ def wide_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pa
             b.ops.append(Op("pack", f"d{t}_{group * pack.span + k}", (f"{wide}[{k}]",),
                             ("", ((0, 32, 0, 32),)), ()))
     return b.ops, _issued(b.ops)
+
+
+def wide_lds(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack,
+             fragments: int, registers: int
+             ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
+    """The round trip through LDS of a wide pack: (ops, counts, LDS bytes per wave)."""
+    width = moves[0].to.width
+    values = registers * 32 // width       # value words of one destination fragment
+    staged = []
+    for move in moves:
+        to = move.to
+        index = (to.reg * 32 + to.lo) // width
+        staged.append(move._replace(to=Slot(to.fragment, to.lane, index, 0, 32)))
+    trip = lds_program(staged, arch, wave, "", None, fragments, values)
+    if trip is None:
+        return None
+    ops, counts, lds_bytes = trip
+    lane_bytes = 4 * fragments * values
+    out: list[Op] = []
+    for op in ops:
+        if op.op == "load":
+            op = op._replace(out="v" + op.out[1:], info=(op.info, lane_bytes))
+        out.append(op)
+    steps = pack.step * (pack.values // pack.per)
+    groups = registers // pack.span
+    for t in range(fragments):
+        for g in range(groups):
+            words = tuple(f"v{t}_{g * pack.values + p}" for p in range(pack.values))
+            wide = f"w{t}_{g}"
+            out.append(Op("packw", wide, words, (convert, pack.span, width, pack.builtin),
+                          steps))
+            out += [Op("pack", f"d{t}_{g * pack.span + k}", (f"{wide}[{k}]",),
+                       ("", ((0, 32, 0, 32),)), ()) for k in range(pack.span)]
+    total = dict(counts)
+    for name in steps:
+        total[name] = total.get(name, 0) + fragments * groups
+    return out, sorted(total.items()), lds_bytes

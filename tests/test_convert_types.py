@@ -130,7 +130,11 @@ def test_gfx950_fp4_and_fp6_follow_the_format_modifiers():
         plan = _plan("cdna4", src, dst, "A", dst_mods={"cbsz": code})
         assert plan.plan.registers == 6
         assert _counts(plan)[name] == plan.fragments
-        assert plan.route == "registers"  # 6-bit slots: no byte-wise LDS round trip
+        # 6-bit slots: the LDS round trip stages the f32 words, packs after the loads
+        assert plan.route == "lds" and "ds_read_b128" in _counts(plan)
+        by_registers = _plan("cdna4", src, dst, "A", dst_mods={"cbsz": code},
+                             route="registers")
+        assert by_registers.total > plan.total and _counts(by_registers)[name] == 1
 
 
 def test_gfx1250_fp4_and_fp6_packs():
@@ -225,6 +229,13 @@ def test_emulation_checks_every_new_conversion_by_value():
         conv = _plan(arch, src, dst, matrix, transposed=True, dst_mods=mods)
         check_convert.DST_MODS[id(conv)] = mods
         convs.append(conv)
+    for mods in ({"cbsz": 4}, {"cbsz": 2}):  # the wide packs' two routes, cross-lane
+        for route in ("lds", "registers"):
+            conv = _plan("cdna4", "v_mfma_f32_16x16x32_f16", "v_mfma_f32_16x16x128_f8f6f4",
+                         "A", dst_mods=mods, route=route)
+            assert conv.kind == "cross-lane" and conv.route == route
+            check_convert.DST_MODS[id(conv)] = mods
+            convs.append(conv)
     keys = {models.value_key(c) for c in convs}
     assert keys == {"fp8_f16_via_f32", "bf8_bf16_via_f32", "fp8_f16", "bf8_f16", "fp4",
                     "fp6", "bf6", "i8", "u8", "i4", "u4", "fp8_fnuz"}
