@@ -101,13 +101,13 @@ def wide_lds(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: 
     out: list[Op] = []
     for op in ops:
         if op.op == "load":
-            op = op._replace(out="v" + op.out[1:], info=(op.info, lane_bytes))
+            op = op._replace(out="u" + op.out[1:], info=(op.info, lane_bytes))
         out.append(op)
     steps = pack.step * (pack.values // pack.per)
     groups = registers // pack.span
     for t in range(fragments):
         for g in range(groups):
-            words = tuple(f"v{t}_{g * pack.values + p}" for p in range(pack.values))
+            words = tuple(f"u{t}_{g * pack.values + p}" for p in range(pack.values))
             wide = f"w{t}_{g}"
             out.append(Op("packw", wide, words, (convert, pack.span, width, pack.builtin),
                           steps))
