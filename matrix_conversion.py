@@ -185,8 +185,9 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     for flip, other in ((not transposed, target), (not transposed, _other(target)),
                         (transposed, _other(target))):
         try:
-            alt_op = _operand(dst_inst, other, dst_mods if dst_mods is not None else mods,
-                              size, False)
+            given = dst_mods if dst_mods is not None else mods
+            alt_op = _operand(dst_inst, other, given if other == target else
+                              _swapped(dst_inst, given), size, False)
             alt = plan(src_op, alt_op, flip)  # type: ignore[arg-type]
         except CalcError:
             continue
@@ -205,6 +206,21 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                    == (item.conversion.kind, item.conversion.total) for k in kept):
             kept.append(item)
     return found._replace(advice=tuple(kept))
+
+
+def _swapped(inst: Instruction, mods: ModifierValues) -> dict[str, int]:
+    """The destination's modifiers for its other operand: the tile keeps its format and
+    signedness (CBSZ <-> BLGP or matrix_a_fmt <-> matrix_b_fmt where they pick formats;
+    NEG / neg_lo bits 0 <-> 1 where they pick the signedness of integers)."""
+    values = dict(_api.modifiers(mods)._asdict())
+    fields = inst.format_fields
+    if fields:
+        values[fields[0]], values[fields[1]] = values[fields[1]], values[fields[0]]
+    if inst.a_type.is_int:
+        for name in ("neg", "neg_lo"):
+            bits = values[name]
+            values[name] = (bits & ~3) | (bits & 1) << 1 | (bits & 2) >> 1
+    return {k: v for k, v in values.items() if v}
 
 
 def _other(matrix: str) -> str:

@@ -229,4 +229,22 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
             chosen = "lds"
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
-                chosen, lds_bytes)
+                chosen, lds_bytes, _types(src.inst, dst, convert, pack))
+
+
+# How each kind of conversion rounds or saturates (docs/chaining.md says why).
+_SEMANTICS = {"i8": "saturated to -128..127", "u8": "saturated to 0..255",
+              "i4": "saturated to -8..7", "u4": "saturated to 0..15",
+              "fp4": "scale 1.0, round to nearest even", "fp6": "scale 1.0, round to "
+              "nearest even", "bf6": "scale 1.0, round to nearest even"}
+
+
+def _types(src: Instruction, dst: Operand, convert: str, pack: Pack | None) -> str:
+    """The Types line of a plan: the types, how values round, the instructions."""
+    if not convert or pack is None:
+        return ""
+    want = (dst.inst.a_type if dst.matrix == "A" else dst.inst.b_type).key
+    how = _SEMANTICS.get(pack.to, "round to nearest even")
+    per = f"per {pack.span} registers" if pack.span > 1 else "per register"
+    return (f"{src.out_type.key} -> {want} ({pack.to if pack.to != want else ''}"
+            f"{', ' if pack.to != want else ''}{how}) with {' + '.join(pack.mnemonics)} {per}")

@@ -75,6 +75,7 @@ class Plan(Record):
     conversion: str  # "" or the Pack's mnemonics joined, e.g. "v_cvt_pk_f16_f32"
     route: str = "registers"  # or "lds": a round trip through LDS
     lds_bytes: int = 0        # LDS bytes per wave of an "lds" route
+    types: str = ""           # what the conversion does, e.g. "i32 -> u8 (saturated ...)"
 
     @property
     def total(self) -> int:
