@@ -119,7 +119,8 @@ def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,
     kind = _choose(arch_moves(src.arch), src, d_op.inst, matrix, _signed(d_op))[0]
     if dst.sparse and matrix == "A":
         raise mc.CalcError("sparse A destinations are not planned")
-    key = (src.arch, wave, _layout_key(s_op), _layout_key(d_op), matrix, transposed, kind)
+    key = (src.arch, wave, _layout_key(s_op), _layout_key(d_op), matrix, transposed, kind,
+           tuple(sorted((mods or {}).items())))  # (a lane remap is not in the layout key)
     _ARGS.setdefault(key, (src, dst, matrix, wave, transposed, mods or {}))
     return key, (src, dst, matrix, wave, transposed)
 

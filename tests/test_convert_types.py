@@ -159,6 +159,8 @@ def test_integer_saturation_and_signedness():
         conv = _plan("rdna4", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu8", "B",
                      dst_mods={"neg": neg})
         keys[neg] = models.value_key(conv)
+        bounds = "-128..127" if neg else "0..255"
+        assert conv.plan.types.startswith(f"i32 -> iu8 ({keys[neg]}, saturated to {bounds})")
     assert keys == {0: "u8", 2: "i8"}
     iu4 = _plan("rdna3", "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x16_iu4", "B",
                 dst_mods={"neg": 2})
