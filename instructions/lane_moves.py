@@ -249,7 +249,8 @@ def mnemonics() -> dict[str, tuple[str, ...]]:
     out = {}
     for entry in ARCH_MOVES:
         names = [m.mnemonic for m in entry.moves]
-        names += [n for p in entry.packs for n in p.mnemonics]
+        names += [n for p in entry.packs
+                  for n in p.mnemonics + p.single + p.each + p.step + p.join]
         names += [SELECT, REPACK]
         names += [entry.lds(bits) for bits in STORE_BITS]
         names += [entry.lds(bits, load=True) for bits in LOAD_BITS]
