@@ -155,7 +155,8 @@ _F16_BF8 = _F16_FP8._replace(to="bf8", mnemonics=("v_cvt_pk_bf8_f16",) * 2,
 # ---- f32 into fp4, fp6 and bf6 (the f8f6f4 formats): the scalef32 conversions with
 # scale 1.0 (exponent 0, i.e. no scaling), round to nearest even.
 # gfx950: v_cvt_scalef32_pk_fp4_f32 writes two values into the byte OPSEL[3:2] picks,
-# keeping the other bytes: four make a register [SRC L1 L12373-12383].
+# keeping the other bytes: four make a register [SRC L1 L12373-12383]; the first value
+# in the low nibble [SEC: a public FlyDSL MXFP4 kernel].
 _FP4_PAIRS = Pack("fp4", ("v_cvt_scalef32_pk_fp4_f32",) * 4, 8, "L1 L12373-12383",
                   step=("v_cvt_scalef32_pk_fp4_f32",), per=2, span=1,
                   builtin="__builtin_amdgcn_cvt_scalef32_pk_fp4_f32")
@@ -173,7 +174,8 @@ _BF6_2X16 = _FP6_2X16._replace(to="bf6", mnemonics=("v_cvt_scalef32_2xpk16_bf6_f
                                builtin="__builtin_amdgcn_cvt_scalef32_2xpk16_bf6_f32")
 # gfx1250: eight f32 -> one register of fp4; sixteen f32 -> three registers of fp6/bf6
 # [llvm-mc-22 gfx1250; clang-22 __builtin_amdgcn_cvt_scalef32_pk8_fp4_f32 and
-# __builtin_amdgcn_cvt_scalef32_pk16_{fp6,bf6}_f32].
+# __builtin_amdgcn_cvt_scalef32_pk16_{fp6,bf6}_f32]; value i at bits width*i [INF:
+# the vector's order; no public statement found].
 _FP4_PK8 = Pack("fp4", ("v_cvt_scalef32_pk8_fp4_f32",), 8, "llvm-mc-22 gfx1250",
                 step=("v_cvt_scalef32_pk8_fp4_f32",), per=8, span=1,
                 builtin="__builtin_amdgcn_cvt_scalef32_pk8_fp4_f32")
