@@ -73,7 +73,7 @@ def _pairs_from(src: Any, insts: list[Any], wave: int, classes: dict[Any, list[A
     s_op = mc.operand(src, "D", wave=wave, output_calc=True)
     m, n = s_op.shape[0], s_op.shape[1]
     for dst in insts:
-        for matrix, mods in _variants(dst):
+        for matrix, mods in types_c.variants(dst):
             d_op = mc.operand(dst, matrix, wave=wave, mods=mods)
             rows, cols = d_op.shape[0], d_op.shape[1]
             for transposed in (False, True):
@@ -92,23 +92,6 @@ def _pairs_from(src: Any, insts: list[Any], wave: int, classes: dict[Any, list[A
 
 
 _CACHE: dict[Any, Any] = {}
-
-
-def _variants(dst: Any) -> list[tuple[str, dict[str, int]]]:
-    """(matrix, destination modifiers) to plan into: A and B plainly, plus each format
-    an f8f6f4 operand can select and the signed reading of an iu8/iu4 operand."""
-    out: list[tuple[str, dict[str, int]]] = []
-    for index, matrix in enumerate("AB"):
-        out.append((matrix, {}))
-        fields = dst.format_fields
-        if fields:
-            out += [(matrix, {fields[index]: code}) for code in range(1, 5)]
-        if matrix == "B" and dst.blgp:
-            out.append((matrix, {"blgp": 3}))  # the lane rotation (a permutation)
-        key = (dst.a_type if matrix == "A" else dst.b_type).key
-        if key.startswith("iu"):
-            out.append((matrix, {"neg_lo" if dst.takes("neg_lo") else "neg": 1 << index}))
-    return out
 
 
 def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,

@@ -149,6 +149,24 @@ def c_text() -> str:
     return C_TYPES % {"cases": "\n".join(cases), **_KIND}
 
 
+def variants(dst: object) -> list[tuple[str, dict[str, int]]]:
+    """(matrix, destination modifiers) to plan into: A and B plainly, plus each format
+    an f8f6f4 operand can select and the signed reading of an iu8/iu4 operand."""
+    out: list[tuple[str, dict[str, int]]] = []
+    for index, matrix in enumerate("AB"):
+        out.append((matrix, {}))
+        fields = dst.format_fields  # type: ignore[attr-defined]
+        if fields:
+            out += [(matrix, {fields[index]: code}) for code in range(1, 5)]
+        if matrix == "B" and dst.blgp:  # type: ignore[attr-defined]
+            out.append((matrix, {"blgp": 3}))  # the lane rotation (a permutation)
+        key = (dst.a_type if matrix == "A" else dst.b_type).key  # type: ignore[attr-defined]
+        if key.startswith("iu"):
+            name = "neg_lo" if dst.takes("neg_lo") else "neg"  # type: ignore[attr-defined]
+            out.append((matrix, {name: 1 << index}))
+    return out
+
+
 # ---- the Python models
 
 

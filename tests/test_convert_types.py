@@ -57,7 +57,7 @@ def _pairs(arch: mc.Architecture) -> dict[tuple[str, str], set[str]]:
         for dst in insts:
             if wave not in dst.wave_sizes:
                 continue
-            for matrix, mods in check_convert._variants(dst):
+            for matrix, mods in models.variants(dst):
                 op = mc.operand(dst, matrix, mods=mods, wave=wave)
                 have = src.out_type.key
                 want = (op.inst.a_type if matrix == "A" else op.inst.b_type).key
