@@ -20,6 +20,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.matrix_library.checks import architecture_of, wave_size
+from amd_matrix_calculator.matrix_library.checks import modifiers as checked_modifiers
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
 if TYPE_CHECKING:
@@ -125,14 +126,32 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
 def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
              output: bool) -> object:
     operand = checked_operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
-    if operand.remapped or operand.block_source is not None:
+    if operand.block_source is not None or operand.remapped and not _permutes(operand):
         raise CalcError(f"the modifiers given broadcast lanes or blocks of {matrix} of "
-                        f"{inst.name}; a conversion fills every slot of a plain operand: "
-                        "drop --cbsz/--abid/--blgp")
+                        f"{inst.name}: several of its slots then read one value, which a D "
+                        "fills only when those values are equal; drop --cbsz/--abid/--blgp "
+                        "(a lane rotation such as BLGP 3 is planned)")
     if inst.sparse and matrix == "A":
-        raise CalcError(f"A of {inst.name} is sparse (two of every four K values, chosen "
-                        "by the indices): a conversion fills dense operands only")
+        raise CalcError(f"A of {inst.name} is sparse: it holds two of every four K values, "
+                        "chosen at run time by the indices, so which D values go where is "
+                        "not known when the code is written; a conversion fills dense "
+                        "operands only")
     return operand
+
+
+def _permutes(operand: object) -> bool:
+    """A lane remapping that only permutes (BLGP 3's rotation): every slot the hardware
+    reads serves one element, so the conversion can fill it."""
+    rows, cols = operand.shape[0], operand.shape[1]  # type: ignore[attr-defined]
+    seen = set()
+    for r in range(rows):
+        for c in range(cols):
+            for place in operand.places(r, c):  # type: ignore[attr-defined]
+                key = (place.lane, place.reg, place.lo)
+                if key in seen:
+                    return False
+                seen.add(key)
+    return True
 
 
 def _element(matrix: str, row: int, col: int) -> str:
@@ -168,8 +187,9 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     for flip, other in ((not transposed, target), (not transposed, _other(target)),
                         (transposed, _other(target))):
         try:
-            alt_op = _operand(dst_inst, other, dst_mods if dst_mods is not None else mods,
-                              size, False)
+            given = dst_mods if dst_mods is not None else mods
+            alt_op = _operand(dst_inst, other, given if other == target else
+                              _swapped(dst_inst, given), size, False)
             alt = plan(src_op, alt_op, flip)  # type: ignore[arg-type]
         except CalcError:
             continue
@@ -188,6 +208,21 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                    == (item.conversion.kind, item.conversion.total) for k in kept):
             kept.append(item)
     return found._replace(advice=tuple(kept))
+
+
+def _swapped(inst: Instruction, mods: ModifierValues) -> dict[str, int]:
+    """The destination's modifiers for its other operand: the tile keeps its format and
+    signedness (CBSZ <-> BLGP or matrix_a_fmt <-> matrix_b_fmt where they pick formats;
+    NEG / neg_lo bits 0 <-> 1 where they pick the signedness of integers)."""
+    values = dict(checked_modifiers(mods)._asdict())
+    fields = inst.format_fields
+    if fields:
+        values[fields[0]], values[fields[1]] = values[fields[1]], values[fields[0]]
+    if inst.a_type.is_int:
+        for name in ("neg", "neg_lo"):
+            bits = values[name]
+            values[name] = (bits & ~3) | (bits & 1) << 1 | (bits & 2) >> 1
+    return {k: v for k, v in values.items() if v}
 
 
 def _other(matrix: str) -> str:

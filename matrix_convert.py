@@ -63,8 +63,14 @@ def conversion_of(args: Args) -> Conversion:
     first, second = str(pair[0]), str(pair[1])
     src, src_matrix = _side(arch, first, "FROM")
     dst, dst_matrix = _side(arch, second, "TO")
-    return mc.conversion(src, src_matrix, dst, dst_matrix, mods=_modifiers(args),
-                         wave=_wave(args), transposed=bool(getattr(args, "transpose", False)))
+    # each side gets the modifiers it takes (a destination's --cbsz/--blgp or
+    # --matrix-a-fmt picks its format); one neither takes goes to both, to be refused
+    given_mods = _modifiers(args)
+    side_mods = [{k: v for k, v in given_mods.items()
+                  if inst.takes(k) or not (src.takes(k) or dst.takes(k))} for inst in (src, dst)]
+    return mc.conversion(src, src_matrix, dst, dst_matrix, src_mods=side_mods[0],
+                         dst_mods=side_mods[1], wave=_wave(args),
+                         transposed=bool(getattr(args, "transpose", False)))
 
 
 def run_convert(args: Args) -> str:

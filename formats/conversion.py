@@ -49,7 +49,9 @@ def summary(conv: Conversion) -> list[str]:
     lines = [f"Class: {conv.kind} ({len(conv.moves)} slots: "
              + ", ".join(f"{n} {k}" for k, n in kinds.items()) + ")",
              f"Plan: {route}, {_plural(conv.total, 'instruction')}: {_steps(conv)}"]
-    if conv.conversion:
+    if conv.plan.types:
+        lines.append(f"Types: {conv.plan.types}")
+    elif conv.conversion:
         lines.append(f"Types: {conv.source.out_type.key} -> "
                      f"{_type(conv)} with {conv.conversion} per register")
     return lines

@@ -22,6 +22,7 @@ from amd_matrix_calculator.instructions.dpp import asm as dpp_asm
 from amd_matrix_calculator.instructions.dpp import dpp_ctrl
 
 from .hip import PRELUDE, CType, operand_type
+from .hip_convert_types import COMMON_TYPES, HIP_TYPES, PAIRS, convert_expr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -82,6 +83,7 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
     ((unsigned int)__builtin_amdgcn_cvt_pk_fp8_f32(MC_F32(x), MC_F32(x), 0, false) & 0xffu)
 #define MC_CVT_BF8(x) \\
     ((unsigned int)__builtin_amdgcn_cvt_pk_bf8_f32(MC_F32(x), MC_F32(x), 0, false) & 0xffu)
+""" + HIP_TYPES + """\
 #define MC_LDS(p) ((mc_lds_byte*)(p))
 #define MC_STORE(p, at, bits, x) MC_STORE_##bits(MC_LDS(p) + (at), (x))
 #define MC_STORE_8(q, x) (*(q) = (unsigned char)(x))
@@ -94,14 +96,11 @@ typedef __attribute__((address_space(3))) unsigned char mc_lds_byte;
                         __builtin_amdgcn_wave_barrier(), \\
                         __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
 #endif
+""" + COMMON_TYPES + """\
 #define MC_PICK(mask, lane, x, y) ((((mask) >> (lane)) & 1u) ? (x) : (y))
 #define MC_BIT(x, at) (((unsigned int)(x) >> (at)) & 1u)
 #endif
 """
-
-CONVERT = {"f16": "MC_CVT_F16", "bf16": "MC_CVT_BF16", "fp8": "MC_CVT_FP8",
-           "bf8": "MC_CVT_BF8", "fp8_fnuz": "MC_CVT_FP8", "bf8_fnuz": "MC_CVT_BF8"}
-
 
 def _fit(table: tuple[int, ...], bits: int) -> list[tuple[int, int]] | None:
     """An affine map over GF(2) that agrees with `table` (entry l: the value for lane l,
@@ -172,14 +171,24 @@ def _mask(mask: int) -> str:
 
 def _pack_expr(op: _Op, var: Callable[[str], str]) -> str:
     kind, parts = op.info
-    terms = []
-    for (lo, width, dlo, _), name in zip(parts, op.args):
+    values = []
+    for (lo, width, dlo, dwidth), name in zip(parts, op.args):
         value = var(name)
-        if kind:
-            value = f"{CONVERT[kind]}({value})"
-        elif lo or width < 32:
+        if lo or width < 32:  # part of a word (a 16-bit source value, or a repack)
             value = f"(({value} >> {lo}) & 0x{(1 << width) - 1:x}u)"
+        values.append((value, dlo, dwidth))
+    terms = []
+    at = 0
+    while at < len(values):
+        value, dlo, dwidth = values[at]
+        pair = PAIRS.get(kind) if at + 1 < len(values) else None
+        if pair and values[at + 1][1] == dlo + dwidth:  # adjacent: one pair conversion
+            value = f"{pair}({value}, {values[at + 1][0]})"
+            at += 1
+        elif kind:
+            value = convert_expr(kind, value)
         terms.append(f"{value} << {dlo}" if dlo else value)
+        at += 1
     return " | ".join(terms)
 
 
@@ -250,9 +259,16 @@ def _op_lines(op: _Op, plan: _Words, var: Callable[[str], str],
                 f"{lanes(op.info)});"]
     if op.op == "store":
         return _store_lines(op, var, lanes)
-    if op.op == "load":
-        return [f"    {target} = MC_LOAD(lds, lane * {4 * plan.fragments * plan.registers}"
-                f" + {op.info});"]
+    if op.op == "packw":  # a wide pack: op.info = (key, span, width, builtin)
+        words = ", ".join(var(name) for name in op.args)
+        macro = "MC_W_" + op.info[3].removeprefix("__builtin_amdgcn_").upper()
+        return [f"    const unsigned int {target}_in[{len(op.args)}] = {{{words}}};",
+                f"    unsigned int {target}[{op.info[1]}];",
+                f"    {macro}({target}, {target}_in);"]
+    if op.op == "load":  # info: the byte offset, or (offset, a lane's bytes)
+        at, stride = op.info if isinstance(op.info, tuple) else \
+            (op.info, 4 * plan.fragments * plan.registers)
+        return [f"    {declare}{target} = MC_LOAD(lds, lane * {stride} + {at});"]
     return []
 
 
@@ -334,12 +350,16 @@ def wrapper(conv: Conversion, name: str = "mc_convert") -> str:
         f"{dst.name} dst[{plan.fragments}]{extra}) {{",
         f"    _Static_assert(sizeof({src.name}) * {plan.source_fragments} == "
         f"4 * {src_words}, \"source words\");",
-        f"    _Static_assert(sizeof({dst.name}) * {plan.fragments} == 4 * {dst_words}, "
+        # (an f8f6f4 operand's vector has room for 8-bit data; fp6/fp4 fill its start)
+        f"    _Static_assert(sizeof({dst.name}) >= 4 * {plan.registers}, "
         "\"destination words\");",
         f"    unsigned int s[{src_words}], d[{dst_words}];",
         "    __builtin_memcpy(s, src, sizeof s);",
         f"    {name}_words(s, d{', lds' if lds else ''});",
-        "    __builtin_memcpy(dst, d, sizeof d);",
+        f"    for (int f = 0; f < {plan.fragments}; f++) {{",
+        "        __builtin_memset(&dst[f], 0, sizeof dst[f]);",
+        f"        __builtin_memcpy(&dst[f], d + f * {plan.registers}, {4 * plan.registers});",
+        "    }",
         "}", "#endif"])
 
 

@@ -45,13 +45,37 @@ class LaneMove(Record):
 
 
 class Pack(Record):
-    """Packing of 32-bit accumulator values into a narrower operand type: `mnemonics`
-    converts `values` values into one 32-bit register (the sequence as issued)."""
+    """Packing of accumulator values (type `frm`) into a narrower operand type `to`:
+    `mnemonics` fills one 32-bit register with `values` values (the sequence as issued).
+
+    How the count grows with the values n of one pack (issues()): `each` per value,
+    `step` per `per` values, `join` per group beyond the first (a group: `per` values,
+    or one value when per is 0). `paired`: the step reads its two 16-bit values from
+    the halves of one register (another order costs a v_perm_b32 first). `span`: a wide
+    pack, whose one step writes `span` registers (`values` values) at once.
+    `builtin`: the clang builtin of the step or of the per-value conversion."""
     to: str                      # the operand type keys it produces (fp8 covers fp8_fnuz)
     mnemonics: tuple[str, ...]
     values: int
     source: str = ""
     single: tuple[str, ...] = ()  # converting one value alone (default: the first mnemonic)
+    frm: str = "f32"
+    each: tuple[str, ...] = ()
+    step: tuple[str, ...] = ()
+    per: int = 0
+    join: tuple[str, ...] = ()
+    paired: bool = False
+    span: int = 0
+    builtin: str = ""
+
+    def issues(self, n: int) -> tuple[str, ...]:
+        """The instructions converting and packing n values into one register."""
+        if not (self.each or self.step or self.join):
+            return self.mnemonics
+        if n == 1 and self.single:
+            return self.single
+        groups = -(-n // self.per) if self.per else n
+        return self.each * n + self.step * groups + self.join * max(0, groups - 1)
 
 
 class ArchMoves(Record):
@@ -99,38 +123,126 @@ _DPP8 = LaneMove("dpp8", "v_mov_b32_dpp", "__builtin_amdgcn_mov_dpp8",
 # f16: two single conversions and a pack where there is no round-to-nearest pair
 # conversion (v_cvt_pkrtz_f16_f32 rounds toward zero, so it is not used) [INF, B.3].
 _F16_SINGLE = Pack("f16", ("v_cvt_f16_f32", "v_cvt_f16_f32", "v_pack_b32_f16"), 2,
-                   "L1 (VOP1 v_cvt_f16_f32, VOP3 v_pack_b32_f16); facts B.3 [INF]")
-_F16_PAIR = Pack("f16", ("v_cvt_pk_f16_f32",), 2, "L1 L12881 (VOP3 615); L32")
-_BF16_PAIR = Pack("bf16", ("v_cvt_pk_bf16_f32",), 2, "L1 L12890 (VOP3 616); L32")
+                   "L1 (VOP1 v_cvt_f16_f32, VOP3 v_pack_b32_f16); facts B.3 [INF]",
+                   each=("v_cvt_f16_f32",), join=("v_pack_b32_f16",))
+_F16_PAIR = Pack("f16", ("v_cvt_pk_f16_f32",), 2, "L1 L12881 (VOP3 615); L32",
+                 ("v_cvt_f16_f32",), step=("v_cvt_pk_f16_f32",), per=2)
+_BF16_PAIR = Pack("bf16", ("v_cvt_pk_bf16_f32",), 2, "L1 L12890 (VOP3 616); L32",
+                  step=("v_cvt_pk_bf16_f32",), per=2)
 # bf16 without a conversion instruction: round to nearest even in integer arithmetic,
 # as compilers do (v_bfe_u32, v_add3_u32, v_cmp_u_f32, v_cndmask_b32 per value, a
 # v_perm_b32 to pack) [INF].
 _BF16_ONE = ("v_bfe_u32", "v_add3_u32", "v_cmp_u_f32", "v_cndmask_b32")
 _BF16_INT = Pack("bf16", _BF16_ONE * 2 + ("v_perm_b32",), 2,
-                 "integer round-to-nearest-even [INF]", _BF16_ONE)
+                 "integer round-to-nearest-even [INF]", _BF16_ONE, each=_BF16_ONE,
+                 join=("v_perm_b32",))
 # fp8/bf8: two values per instruction into one 16-bit half (OPSEL / word_sel picks it).
-_FP8 = Pack("fp8", ("v_cvt_pk_fp8_f32", "v_cvt_pk_fp8_f32"), 4, "L1 L13213-13240; L31")
-_BF8 = Pack("bf8", ("v_cvt_pk_bf8_f32", "v_cvt_pk_bf8_f32"), 4, "L1 L13213-13240; L31")
+_FP8 = Pack("fp8", ("v_cvt_pk_fp8_f32", "v_cvt_pk_fp8_f32"), 4, "L1 L13213-13240; L31",
+            step=("v_cvt_pk_fp8_f32",), per=2, builtin="__builtin_amdgcn_cvt_pk_fp8_f32")
+_BF8 = Pack("bf8", ("v_cvt_pk_bf8_f32", "v_cvt_pk_bf8_f32"), 4, "L1 L13213-13240; L31",
+            step=("v_cvt_pk_bf8_f32",), per=2, builtin="__builtin_amdgcn_cvt_pk_bf8_f32")
+
+# ---- f16 and bf16 accumulators into fp8/bf8 (RDNA4, gfx1250: f16/bf16-D WMMAs and
+# fp8/bf8 WMMAs on one architecture). Evidence: llvm-mc-22 -mcpu=gfx1200/gfx1250
+# assembles each mnemonic; clang-22 -O2 turns each builtin into it (tests/data/
+# convert_clang.txt).
+# RDNA4 has no 16-bit -> fp8 instruction: widen each f16 (v_cvt_f32_f16, exact) and
+# convert pairs with v_cvt_pk_fp8_f32; a bf16 widens with one shift or mask (exact).
+_F16_FP8_WIDE = Pack("fp8", ("v_cvt_f32_f16",) * 4 + ("v_cvt_pk_fp8_f32",) * 2, 4,
+                     "llvm-mc-22 gfx1200; f16 -> f32 exact, then L1 L13213", frm="f16",
+                     each=("v_cvt_f32_f16",), step=("v_cvt_pk_fp8_f32",), per=2)
+_F16_BF8_WIDE = _F16_FP8_WIDE._replace(
+    to="bf8", mnemonics=("v_cvt_f32_f16",) * 4 + ("v_cvt_pk_bf8_f32",) * 2,
+    step=("v_cvt_pk_bf8_f32",))
+_BF16_FP8_WIDE = Pack("fp8", ("v_lshlrev_b32",) * 4 + ("v_cvt_pk_fp8_f32",) * 2, 4,
+                      "llvm-mc-22 gfx1200/gfx1250; bf16 -> f32 is a 16-bit shift [INF]",
+                      frm="bf16", each=("v_lshlrev_b32",), step=("v_cvt_pk_fp8_f32",),
+                      per=2)
+_BF16_BF8_WIDE = _BF16_FP8_WIDE._replace(
+    to="bf8", mnemonics=("v_lshlrev_b32",) * 4 + ("v_cvt_pk_bf8_f32",) * 2,
+    step=("v_cvt_pk_bf8_f32",))
+# gfx1250: v_cvt_pk_fp8_f16 / v_cvt_pk_bf8_f16 convert the two f16 halves of one
+# register into one 16-bit half (op_sel picks it) [llvm-mc-22 gfx1250; clang-22
+# __builtin_amdgcn_cvt_pk_fp8_f16(half2)].
+_F16_FP8 = Pack("fp8", ("v_cvt_pk_fp8_f16",) * 2, 4,
+                "llvm-mc-22 gfx1250 (VOP1 v_cvt_pk_fp8_f16); clang-22 builtin", frm="f16",
+                step=("v_cvt_pk_fp8_f16",), per=2, paired=True,
+                builtin="__builtin_amdgcn_cvt_pk_fp8_f16")
+_F16_BF8 = _F16_FP8._replace(to="bf8", mnemonics=("v_cvt_pk_bf8_f16",) * 2,
+                             step=("v_cvt_pk_bf8_f16",),
+                             builtin="__builtin_amdgcn_cvt_pk_bf8_f16")
+
+# ---- f32 into fp4, fp6 and bf6 (the f8f6f4 formats): the scalef32 conversions with
+# scale 1.0 (exponent 0, i.e. no scaling), round to nearest even.
+# gfx950: v_cvt_scalef32_pk_fp4_f32 writes two values into the byte OPSEL[3:2] picks,
+# keeping the other bytes: four make a register [SRC L1 L12373-12383]; the first value
+# in the low nibble [SEC: a public FlyDSL MXFP4 kernel].
+_FP4_PAIRS = Pack("fp4", ("v_cvt_scalef32_pk_fp4_f32",) * 4, 8, "L1 L12373-12383",
+                  step=("v_cvt_scalef32_pk_fp4_f32",), per=2, span=1,
+                  builtin="__builtin_amdgcn_cvt_scalef32_pk_fp4_f32")
+# gfx950: v_cvt_scalef32_2xpk16_fp6_f32 / _bf6_f32: 2 x 16 f32 -> 32 values in six
+# registers [L1 L12691-12726 (the pk32 forms), llvm-mc-22 gfx950, clang-22 builtin];
+# the sources interleave (value 2i from src0[i], 2i+1 from src1[i]) as a public FlyDSL
+# MXFP6 kernel and a device test of the builtin state [SEC; not checked against the ISA
+# pseudocode: docs/chaining.md].
+_FP6_2X16 = Pack("fp6", ("v_cvt_scalef32_2xpk16_fp6_f32",), 32,
+                 "L1 L12691-12726; llvm-mc-22 gfx950",
+                 step=("v_cvt_scalef32_2xpk16_fp6_f32",), per=32, span=6,
+                 builtin="__builtin_amdgcn_cvt_scalef32_2xpk16_fp6_f32")
+_BF6_2X16 = _FP6_2X16._replace(to="bf6", mnemonics=("v_cvt_scalef32_2xpk16_bf6_f32",),
+                               step=("v_cvt_scalef32_2xpk16_bf6_f32",),
+                               builtin="__builtin_amdgcn_cvt_scalef32_2xpk16_bf6_f32")
+# gfx1250: eight f32 -> one register of fp4; sixteen f32 -> three registers of fp6/bf6
+# [llvm-mc-22 gfx1250; clang-22 __builtin_amdgcn_cvt_scalef32_pk8_fp4_f32 and
+# __builtin_amdgcn_cvt_scalef32_pk16_{fp6,bf6}_f32]; value i at bits width*i [INF:
+# the vector's order; no public statement found].
+_FP4_PK8 = Pack("fp4", ("v_cvt_scalef32_pk8_fp4_f32",), 8, "llvm-mc-22 gfx1250",
+                step=("v_cvt_scalef32_pk8_fp4_f32",), per=8, span=1,
+                builtin="__builtin_amdgcn_cvt_scalef32_pk8_fp4_f32")
+_FP6_PK16 = Pack("fp6", ("v_cvt_scalef32_pk16_fp6_f32",), 16, "llvm-mc-22 gfx1250",
+                 step=("v_cvt_scalef32_pk16_fp6_f32",), per=16, span=3,
+                 builtin="__builtin_amdgcn_cvt_scalef32_pk16_fp6_f32")
+_BF6_PK16 = _FP6_PK16._replace(to="bf6", mnemonics=("v_cvt_scalef32_pk16_bf6_f32",),
+                               step=("v_cvt_scalef32_pk16_bf6_f32",),
+                               builtin="__builtin_amdgcn_cvt_scalef32_pk16_bf6_f32")
+
+# ---- i32 into 8- and 4-bit integers: saturate each value with v_med3_i32 (the middle
+# of value, low and high bounds: a clamp), then pack: bytes with v_perm_b32, nibbles
+# with v_and_b32 (signed values only: drop the sign bits) and v_lshl_or_b32
+# [llvm-mc-22 on every target; the operations are plain VOP3 integer arithmetic].
+# `to`: i8 / u8 / i4 / u4, the signedness the destination reads (CDNA i8: signed;
+# RDNA/gfx1250 iu8/iu4: the NEG / neg_lo bit of the operand).
+_I8 = Pack("i8", ("v_med3_i32",) * 4 + ("v_perm_b32",) * 3, 4,
+           "llvm-mc-22 (VOP3 v_med3_i32, v_perm_b32)", frm="i32", each=("v_med3_i32",),
+           join=("v_perm_b32",))
+_U8 = _I8._replace(to="u8")
+_I4 = Pack("i4", ("v_med3_i32", "v_and_b32") * 8 + ("v_lshl_or_b32",) * 7, 8,
+           "llvm-mc-22 (VOP3 v_med3_i32, v_and_b32, v_lshl_or_b32)", frm="i32",
+           each=("v_med3_i32", "v_and_b32"), join=("v_lshl_or_b32",))
+_U4 = Pack("u4", ("v_med3_i32",) * 8 + ("v_lshl_or_b32",) * 7, 8,
+           "llvm-mc-22 (VOP3 v_med3_i32, v_lshl_or_b32)", frm="i32", each=("v_med3_i32",),
+           join=("v_lshl_or_b32",))
+_INTS = (_I8, _U8, _I4, _U4)
 
 _RDNA = (_ROW, _XROW, _HALF, _DPP_GFX10, _DPP8, _BPERMUTE_HALVES)
 _GFX125 = (_SWAP16, _ROW, _XROW, _DPP_GFX10, _DPP8, _BPERMUTE)
 _GFX11_LDS = ("ds_store_b", "ds_load_b")
 _PACKS_OLD = (_F16_SINGLE, _BF16_INT)
+_PACKS_1250 = (_F16_PAIR, _BF16_PAIR, _FP8, _BF8, _F16_FP8, _F16_BF8, _BF16_FP8_WIDE,
+               _BF16_BF8_WIDE, _FP4_PK8, _FP6_PK16, _BF6_PK16) + _INTS
 
 ARCH_MOVES = (
-    ArchMoves("CDNA1", "gfx908", (_DPP_CDNA1, _BPERMUTE), _PACKS_OLD),
-    ArchMoves("CDNA2", "gfx90a", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD),
-    ArchMoves("CDNA3", "gfx942", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + (_FP8, _BF8)),
+    ArchMoves("CDNA1", "gfx908", (_DPP_CDNA1, _BPERMUTE), _PACKS_OLD + _INTS),
+    ArchMoves("CDNA2", "gfx90a", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + _INTS),
+    ArchMoves("CDNA3", "gfx942", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + (_FP8, _BF8) + _INTS),
     ArchMoves("CDNA4", "gfx950", (_SWAP32, _SWAP16, _DPP_CDNA2, _BPERMUTE),
-              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8)),
-    ArchMoves("RDNA3", "gfx1100", _RDNA,
-              (_F16_SINGLE, _BF16_INT), *_GFX11_LDS),
+              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8, _FP4_PAIRS, _FP6_2X16, _BF6_2X16) + _INTS),
+    ArchMoves("RDNA3", "gfx1100", _RDNA, (_F16_SINGLE, _BF16_INT) + _INTS, *_GFX11_LDS),
     ArchMoves("RDNA4", "gfx1200", _RDNA,
-              (_F16_SINGLE, _BF16_INT, _FP8, _BF8), *_GFX11_LDS),
-    ArchMoves("GFX1250", "gfx1250", _GFX125,
-              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8), *_GFX11_LDS),
-    ArchMoves("GFX1251", "gfx1251", _GFX125,
-              (_F16_PAIR, _BF16_PAIR, _FP8, _BF8), *_GFX11_LDS),
+              (_F16_SINGLE, _BF16_INT, _FP8, _BF8, _F16_FP8_WIDE, _F16_BF8_WIDE,
+               _BF16_FP8_WIDE, _BF16_BF8_WIDE) + _INTS, *_GFX11_LDS),
+    ArchMoves("GFX1250", "gfx1250", _GFX125, _PACKS_1250, *_GFX11_LDS),
+    ArchMoves("GFX1251", "gfx1251", _GFX125, _PACKS_1250, *_GFX11_LDS),
 )
 
 # An LDS round trip stores values of these widths and loads 1, 2 or 4 registers at once.
@@ -162,7 +274,8 @@ def mnemonics() -> dict[str, tuple[str, ...]]:
     out = {}
     for entry in ARCH_MOVES:
         names = [m.mnemonic for m in entry.moves]
-        names += [n for p in entry.packs for n in p.mnemonics]
+        names += [n for p in entry.packs
+                  for n in p.mnemonics + p.single + p.each + p.step + p.join]
         names += [SELECT, REPACK]
         names += [entry.lds(bits) for bits in STORE_BITS]
         names += [entry.lds(bits, load=True) for bits in LOAD_BITS]

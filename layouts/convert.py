@@ -27,12 +27,13 @@ from __future__ import annotations
 
 from math import lcm
 
-from amd_matrix_calculator.instructions.lane_moves import ArchMoves, arch_moves
+from amd_matrix_calculator.instructions.lane_moves import ArchMoves, Pack, arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
 from .convert_program import program, weight
+from .convert_wide import wide_lds, wide_program
 from .core import CalcError
 
 if TYPE_CHECKING:
@@ -45,11 +46,16 @@ if TYPE_CHECKING:
 __all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "overall", "plan",
            "slot_moves", "tile"]
 
-# Source types that convert into narrower operand types with a Pack (`Pack.to`).
-CONVERTS = {"f32": ("f16", "bf16", "fp8", "bf8", "fp8_fnuz", "bf8_fnuz")}
+# Source types that convert into narrower operand types with a Pack (`Pack.to`), on
+# the architectures whose records (instructions/lane_moves.py) have that Pack.
+CONVERTS = {"f32": ("f16", "bf16", "fp8", "bf8", "fp8_fnuz", "bf8_fnuz", "fp6", "bf6", "fp4",
+                    "f4"),
+            "f16": ("fp8", "bf8"), "bf16": ("fp8", "bf8"),
+            "i32": ("i8", "iu8", "iu4")}
 SAME = {("f32", "xf32")}  # different names, the same 32-bit values
-
-
+# The Pack kind an operand type needs (fp8 covers fp8_fnuz); iu8/iu4 are signed or
+# unsigned by the destination's modifiers (see _signed).
+_TARGETS = {"fp8_fnuz": "fp8", "bf8_fnuz": "bf8", "f4": "fp4", "iu8": "8", "iu4": "4"}
 
 
 # ---- the tile rule
@@ -59,7 +65,8 @@ def _dims(operand: Operand) -> tuple[int, int]:
     rows, cols, blocks = operand.shape
     if blocks != 1:
         raise CalcError(f"{operand.inst.name} has {blocks} blocks; conversions are planned "
-                        "between single-block instructions")
+                        "between single-block instructions (each block is a product of its "
+                        "own, and which block feeds which is the kernel's choice)")
     return rows, cols
 
 
@@ -97,23 +104,60 @@ def tile(src: Operand, dst: Operand, transposed: bool = False
 # ---- which conversion
 
 
-def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: str
-                ) -> tuple[str, tuple[str, ...]]:
-    """("" or the destination type key, the Pack's mnemonics) for the types involved."""
+def _signed(operand: Operand) -> bool:
+    """Whether an iu8/iu4 operand reads signed values: its NEG (RDNA) or neg_lo
+    (gfx1250) bit, bit 0 for A and bit 1 for B (0: unsigned)."""
+    mods = operand.mods
+    bits = mods.neg | mods.neg_lo
+    return bool(bits & (1 if operand.matrix == "A" else 2))
+
+
+def _choose(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: str,
+            signed: bool = True) -> tuple[str, Pack | None]:
+    """("" or the conversion's key, the Pack) for the types involved. The key is the
+    destination type the values become (iu8/iu4 as i8/u8/i4/u4), with the source type
+    appended when it is not f32, and `_via_f32` when the pack widens to f32 first."""
     have = src.out_type.key
     want = (dst.a_type if matrix == "A" else dst.b_type).key
     if have == want or (have, want) in SAME:
-        return "", ()
-    target = want.replace("_fnuz", "")
+        return "", None
     if want in CONVERTS.get(have, ()):
+        target = _TARGETS.get(want, want)
+        if target in ("8", "4"):
+            target = ("i" if signed else "u") + target
         for pack in moves.packs:
-            if pack.to == target:
-                return want, pack.mnemonics
-        raise CalcError(f"{src.arch} has no instruction that packs {have} into {want}")
-    allowed = ", ".join(f"{a} -> {b}" for a, bs in CONVERTS.items() for b in bs)
+            if pack.to == target and pack.frm == have:
+                key = want if want in ("fp8_fnuz", "bf8_fnuz") else target
+                if have not in ("f32", "i32"):  # 16-bit sources name themselves
+                    key += f"_{have}" + ("_via_f32" if pack.each and pack.step else "")
+                return key, pack
+        raise CalcError(f"{src.arch} has no instruction that packs {have} into {want}"
+                        f"{'' if target == want else f' ({target})'}")
+    allowed = "; ".join(f"{a} -> {', '.join(b)}" for a, b in CONVERTS.items())
     raise CalcError(f"no conversion of {have} values (D of {src.name}) into {want} "
-                    f"operands ({matrix} of {dst.name}) is planned; planned are the same "
-                    f"type, f32 -> xf32 and {allowed}")
+                    f"operands ({matrix} of {dst.name}) is planned ({_why(src, dst, matrix)}); "
+                    f"planned are the same type, f32 -> xf32 and {allowed} (where the "
+                    "architecture packs them)")
+
+
+def _why(src: Instruction, dst: Instruction, matrix: str) -> str:
+    """What a refused pair of types lacks, in a few words."""
+    have, want = src.out_type, dst.a_type if matrix == "A" else dst.b_type
+    if have.is_int != want.is_int:
+        return "integer and floating-point values: the chain would change number kind"
+    if want.bits > have.bits:
+        return f"a widening: the {want.key} operand is wider than the {have.key} values"
+    if have.bits == want.bits:
+        return f"{have.key} and {want.key} are different {have.bits}-bit formats: no " \
+               "instruction converts one into the other directly"
+    return f"no pack from {have.key} into {want.key} on any architecture"
+
+
+def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: str,
+                signed: bool = True) -> tuple[str, tuple[str, ...]]:
+    """("" or the conversion's key, the Pack's mnemonics) for the types involved."""
+    key, pack = _choose(moves, src, dst, matrix, signed)
+    return key, pack.mnemonics if pack else ()
 
 
 # ---- the moves
@@ -163,22 +207,45 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
         raise CalcError(f"{src.inst.name} is a {src.inst.arch} and {dst.inst.name} a "
                         f"{dst.inst.arch} instruction: a conversion stays on one architecture")
     arch = arch_moves(src.inst.arch)
-    convert, issues = _conversion(arch, src.inst, dst.inst, dst.matrix)
+    convert, pack = _choose(arch, src.inst, dst.inst, dst.matrix, _signed(dst))
+    issues = pack.mnemonics if pack else ()
     sources, fragments, moves = slot_moves(src, dst, transposed)
     if convert:  # a converted value is never in the same bits
         moves = [m._replace(kind="in-lane") if m.kind == "none" else m for m in moves]
-    ops, counts = program(moves, arch, src.wave, convert, issues)
+    if pack and pack.span:  # a wide pack: whole groups of registers at once
+        ops, counts = wide_program(moves, arch, src.wave, convert, pack)
+    else:
+        ops, counts = program(moves, arch, src.wave, convert, issues)
     kind = overall(moves)
     chosen, lds_bytes = "registers", 0
     if kind == "cross-lane" and route != "registers":
-        pack = next((p for p in arch.packs if p.mnemonics == issues), None)
-        single = (pack.single or pack.mnemonics[:1]) if pack else ()
-        pair = pack.mnemonics[:len(pack.mnemonics) * 2 // pack.values] if pack else ()
-        trip = lds_program(moves, arch, src.wave, convert, pair, single, fragments,
-                           dst.register_count)
+        if pack and pack.span:
+            trip = wide_lds(moves, arch, src.wave, convert, pack, fragments,
+                            dst.register_count)
+        else:
+            trip = lds_program(moves, arch, src.wave, convert, pack, fragments,
+                               dst.register_count)
         if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
             ops, counts, lds_bytes = trip
             chosen = "lds"
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
-                chosen, lds_bytes)
+                chosen, lds_bytes, _types(src.inst, dst, convert, pack))
+
+
+# How each kind of conversion rounds or saturates (docs/chaining.md says why).
+_SEMANTICS = {"i8": "saturated to -128..127", "u8": "saturated to 0..255",
+              "i4": "saturated to -8..7", "u4": "saturated to 0..15",
+              "fp4": "scale 1.0, round to nearest even", "fp6": "scale 1.0, round to "
+              "nearest even", "bf6": "scale 1.0, round to nearest even"}
+
+
+def _types(src: Instruction, dst: Operand, convert: str, pack: Pack | None) -> str:
+    """The Types line of a plan: the types, how values round, the instructions."""
+    if not convert or pack is None:
+        return ""
+    want = (dst.inst.a_type if dst.matrix == "A" else dst.inst.b_type).key
+    how = _SEMANTICS.get(pack.to, "round to nearest even")
+    per = f"per {pack.span} registers" if pack.span > 1 else "per register"
+    return (f"{src.out_type.key} -> {want} ({pack.to if pack.to != want else ''}"
+            f"{', ' if pack.to != want else ''}{how}) with {' + '.join(pack.mnemonics)} {per}")

@@ -10,6 +10,7 @@ from amd_matrix_calculator.instructions.lane_moves import (
     STORE_BITS,
     WAIT,
     ArchMoves,
+    Pack,
 )
 from amd_matrix_calculator.instructions.record import Record
 
@@ -73,11 +74,14 @@ def _merge(items: list[_Item]) -> list[_Item]:
 
 
 def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
-                     pair: tuple[str, ...], single: tuple[str, ...]) -> tuple[str, ...]:
-    """Instructions building one stored register: conversions by pairs of values
-    (`pair`; `single` for an odd one), or in-lane repacking."""
-    if convert:
-        return pair * (len(parts) // 2) + single * (len(parts) % 2)
+                     pack: Pack | None) -> tuple[str, ...]:
+    """Instructions building one stored register: the Pack's conversions of its values
+    (Pack.issues; a paired step whose two values are not one register's halves in
+    order repacks them first), or in-lane repacking."""
+    if convert and pack is not None:
+        unpaired = sum(1 for a, c in zip(parts[::2], parts[1::2])
+                       if pack.paired and (a[0] != c[0] or (a[1], c[1]) != (0, 16)))
+        return (REPACK,) * unpaired + pack.issues(len(parts))
     if len(parts) == 1:
         return (REPACK,) if parts[0][1] else ()
     return (REPACK,) * (len(parts) - 1)
@@ -131,8 +135,7 @@ def _loads(arch: ArchMoves, words: int, registers: int) -> list[Op]:
 
 
 def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-                pair: tuple[str, ...], single: tuple[str, ...], fragments: int,
-                registers: int
+                pack: Pack | None, fragments: int, registers: int
                 ) -> tuple[list[Op], list[tuple[str, int]], int] | None:
     """The round trip through LDS: every source lane stores each value (converted
     first) at the byte its destination slot has in a lane-major copy of the destination
@@ -153,7 +156,7 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
                 args.append(parts[0][0])
                 continue
             count += 1
-            issues = _lds_pack_issues(parts, convert, pair, single)
+            issues = _lds_pack_issues(parts, convert, pack)
             ops.append(Op("pack", f"t{count}", tuple(p[0] for p in parts),
                           (convert, tuple(p[1:] for p in parts)), issues))
             args.append(f"t{count}")

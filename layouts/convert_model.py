@@ -47,7 +47,11 @@ class Op(Record):
     op "store": LDS store of args (one word, or the two of a 64-bit value): info is
       (bits, the byte address of every lane, -1 where the lane stores nothing);
     op "sync": the wave waits for its LDS stores before loading;
-    op "load": out = the LDS word at byte info + lane * (the bytes of a lane's words).
+    op "load": out = the LDS word at byte info + lane * (the bytes of a lane's words);
+      info (offset, a lane's bytes) when the lanes' region is not the destination's
+      registers (the f32 staging of a wide pack, layouts/convert_wide.py);
+    op "packw": out (`span` registers, out[k]) = the wide pack of args, one word per
+      value: info (conversion key, span, width, builtin) (layouts/convert_wide.py).
     `issues`: the instructions the op issues (an empty tuple: a renaming)."""
     op: str
     out: str
@@ -71,6 +75,7 @@ class Plan(Record):
     conversion: str  # "" or the Pack's mnemonics joined, e.g. "v_cvt_pk_f16_f32"
     route: str = "registers"  # or "lds": a round trip through LDS
     lds_bytes: int = 0        # LDS bytes per wave of an "lds" route
+    types: str = ""           # what the conversion does, e.g. "i32 -> u8 (saturated ...)"
 
     @property
     def total(self) -> int:

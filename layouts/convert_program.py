@@ -57,11 +57,13 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
 def _pack_issues(b: Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
     """Instructions of a pack of (var, source lo, source width, dest lo, width) parts."""
     if b.convert:
-        values = 4 if b.convert.startswith(("fp8", "bf8")) else 2
-        per = b.pack_issues
-        if values == 4 and len(parts) <= 2:
-            per = per[:1]
-        return per
+        pack = next((p for p in b.moves.packs if p.mnemonics == b.pack_issues), None)
+        if pack is None:
+            return b.pack_issues
+        # a step reading a pair from one register's halves: other pairs repack first
+        unpaired = sum(1 for a, c in zip(parts[::2], parts[1::2])
+                       if pack.paired and (a[0] != c[0] or (a[1], c[1]) != (0, 16)))
+        return (REPACK,) * unpaired + pack.issues(len(parts))
     if len(parts) == 1 and parts[0][1] == parts[0][3]:
         return () if parts[0][2] == 32 or parts[0][1] == 0 and parts[0][4] == 32 else (REPACK,)
     return (REPACK,) * max(1, len(parts) - 1)

@@ -42,6 +42,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import check_convert_types as types_c
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
 from check_lane_moves import DPP_HOST
 
@@ -76,8 +77,8 @@ def _pairs_from(src: Any, insts: list[Any], wave: int, classes: dict[Any, list[A
     s_op = mc.operand(src, "D", wave=wave, output_calc=True)
     m, n = s_op.shape[0], s_op.shape[1]
     for dst in insts:
-        for matrix in "AB":
-            d_op = mc.operand(dst, matrix, wave=wave)
+        for matrix, mods in types_c.variants(dst):
+            d_op = mc.operand(dst, matrix, wave=wave, mods=mods)
             rows, cols = d_op.shape[0], d_op.shape[1]
             for transposed in (False, True):
                 if transposed and m != n:
@@ -85,7 +86,7 @@ def _pairs_from(src: Any, insts: list[Any], wave: int, classes: dict[Any, list[A
                 if (rows != m) if matrix == "A" else (cols != n):
                     continue  # no common tile
                 try:
-                    conv = _conversion(src, dst, matrix, wave, transposed, s_op, d_op)
+                    conv = _conversion(src, dst, matrix, wave, transposed, s_op, d_op, mods)
                 except mc.CalcError as exc:
                     reason = str(exc).split(";")[0]
                     reason = reason.split(" (")[0] + " ..." if "(" in reason else reason
@@ -98,28 +99,31 @@ _CACHE: dict[Any, Any] = {}
 
 
 def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,
-                s_op: Any, d_op: Any) -> tuple[Any, Any]:
+                s_op: Any, d_op: Any, mods: dict[str, int] | None = None) -> tuple[Any, Any]:
     """(class key, the pair's description) after checking the types convert; the plan
     itself is made once per class, when it is needed (planned())."""
-    from amd_matrix_calculator.layouts.convert import _conversion as types
-    kind = types(arch_moves(src.arch), src, dst, matrix)[0]
+    from amd_matrix_calculator.layouts.convert import _choose, _signed
+    kind = _choose(arch_moves(src.arch), src, d_op.inst, matrix, _signed(d_op))[0]
     if dst.sparse and matrix == "A":
         raise mc.CalcError("sparse A destinations are not planned")
-    key = (src.arch, wave, _layout_key(s_op), _layout_key(d_op), matrix, transposed, kind)
-    _ARGS.setdefault(key, (src, dst, matrix, wave, transposed))
+    key = (src.arch, wave, _layout_key(s_op), _layout_key(d_op), matrix, transposed, kind,
+           tuple(sorted((mods or {}).items())))  # (a lane remap is not in the layout key)
+    _ARGS.setdefault(key, (src, dst, matrix, wave, transposed, mods or {}))
     return key, (src, dst, matrix, wave, transposed)
 
 
 _ARGS: dict[Any, Any] = {}
+DST_MODS: dict[int, dict[str, int]] = {}  # id(Conversion): its destination's modifiers
 ROUTE: list[str | None] = [None]  # --route: force one route of the cross-lane plans
 
 
 def planned(key: Any) -> Any:
     """The Conversion of a class (planned on first use)."""
     if key not in _CACHE:
-        src, dst, matrix, wave, transposed = _ARGS[key]
+        src, dst, matrix, wave, transposed, mods = _ARGS[key]
         _CACHE[key] = mc.conversion(src, "D", dst, matrix, wave=wave, transposed=transposed,
-                                    advice=False, route=ROUTE[0])
+                                    advice=False, route=ROUTE[0], dst_mods=mods)
+        DST_MODS[id(_CACHE[key])] = mods
     return _CACHE[key]
 
 
@@ -168,7 +172,8 @@ def expected_words(conv: Any, shift: int) -> tuple[list[list[int]], list[list[in
                                                      list[list[int]]]:
     """(source words, expected destination words, care masks), each per lane."""
     src_op = mc.operand(conv.source, "D", wave=conv.wave, output_calc=True)
-    dst_op = mc.operand(conv.destination, conv.destination_matrix, wave=conv.wave)
+    dst_op = mc.operand(conv.destination, conv.destination_matrix, wave=conv.wave,
+                        mods=DST_MODS.get(id(conv)))
     m, n = src_op.shape[0], src_op.shape[1]
     rows, cols = dst_op.shape[0], dst_op.shape[1]
     plan = conv.plan
@@ -180,10 +185,12 @@ def expected_words(conv: Any, shift: int) -> tuple[list[list[int]], list[list[in
     def ident(s: int, i: int, j: int) -> int:
         return s * m * n + i * n + j + 1
 
+    key = types_c.value_key(conv) if shift < 0 else ""
     for s in range(plan.source_fragments):
         for i in range(m):
             for j in range(n):
-                value = _expected(ident(s, i, j), False, 0, src_bits)
+                value = types_c.source_value(key, ident(s, i, j))[0] if key else \
+                    _expected(ident(s, i, j), False, 0, src_bits)
                 for place in src_op.places(i, j):
                     put(s_words, plan.source_registers, s, place, value, src_bits)
     d_words = [[0] * (plan.fragments * plan.registers) for _ in range(wave)]
@@ -194,7 +201,8 @@ def expected_words(conv: Any, shift: int) -> tuple[list[list[int]], list[list[in
         for r in range(rows):
             for c in range(cols):
                 s, i, j = _source_of(conv, t, r, c, (m, n, rows, cols))
-                value = _expected(ident(s, i, j), converting, shift, dst_bits)
+                value = types_c.expected_value(key, ident(s, i, j)) if key else \
+                    _expected(ident(s, i, j), converting, shift, dst_bits)
                 for place in dst_op.places(r, c):
                     put(d_words, plan.registers, t, place, value, dst_bits)
                     put(care, plan.registers, t, place, (1 << dst_bits) - 1, dst_bits)
@@ -314,15 +322,18 @@ def _array(name: str, rows: list[list[int]]) -> str:
 
 
 def shifts(conv: Any) -> tuple[int, ...]:
+    """The tag passes (bits `shift`.. of each identity) and -1: the value pass."""
     if not conv.plan.conversion:
         return (0,)
-    dst_op = mc.operand(conv.destination, conv.destination_matrix, wave=conv.wave)
-    return (0, 8) if dst_op.layout.width == 8 else (0,)
+    dst_op = mc.operand(conv.destination, conv.destination_matrix, wave=conv.wave,
+                        mods=DST_MODS.get(id(conv)))
+    width = dst_op.layout.width
+    return (*range(0, 16 if width < 16 else 1, width), -1)
 
 
 def harness(convs: list[Any]) -> str:
     """One C file running every conversion given (each with its own function name)."""
-    parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
+    parts = [HOST, DPP_HOST, types_c.c_text(), hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
     calls = []
     for index, conv in enumerate(convs):
         name = f"mc_c{index}"
@@ -331,10 +342,12 @@ def harness(convs: list[Any]) -> str:
                     if m.kind == "gather")
         for shift in shifts(conv):
             src, want, care = expected_words(conv, shift)
-            tag = f"{name}_{shift}"
+            tag = f"{name}_{shift}".replace("-", "v")
             parts += [_array(f"{tag}_src", src), _array(f"{tag}_want", want),
                       _array(f"{tag}_care", care)]
+            fnuz = int(types_c.value_key(conv).endswith("fnuz"))
             calls.append(
+                f"    mc_fnuz = {fnuz};\n"
                 f"    bad += mc_check(\"{name}\", (mc_words_fn){name}_words, {conv.wave}, "
                 f"{reach}, {shift}, {tag}_src, {len(src[0])}, {tag}_want, {tag}_care, "
                 f"{len(want[0])});")
@@ -424,7 +437,8 @@ def samples(arch_name: str) -> list[Any]:
         conv = planned(key)
         if conv.wave != mc.find_architecture(arch_name).waves[0] or conv.transposed:
             continue
-        kind = (conv.kind, conv.plan.route, tuple(sorted(planned_moves(conv))))
+        kind = (conv.kind, conv.plan.route, tuple(sorted(planned_moves(conv))),
+                types_c.value_key(conv))  # and every kind of conversion
         chosen.setdefault(kind, conv)
     return list(chosen.values()) + _forced(arch_name, classes, chosen)
 
@@ -444,9 +458,10 @@ def _forced(arch_name: str, classes: dict[Any, list[Any]], chosen: dict[Any, Any
         if conv.wave != mc.find_architecture(arch_name).waves[0] or conv.transposed \
                 or conv.plan.route != "lds":
             continue
-        src, dst, matrix, wave, transposed = _ARGS[key]
+        src, dst, matrix, wave, transposed, mods = _ARGS[key]
         forced = mc.conversion(src, "D", dst, matrix, wave=wave, transposed=transposed,
-                               advice=False, route="registers")
+                               advice=False, route="registers", dst_mods=mods)
+        DST_MODS[id(forced)] = mods
         moves = planned_moves(forced) - covered
         if moves and forced.total <= 80:
             covered |= moves
@@ -477,16 +492,19 @@ def clang_check(clang: str, headers: bool, folder: str) -> tuple[int, list[str]]
         for index, conv in enumerate(convs):
             body = "".join(text for label, text in bodies.items()
                            if f"mc_k{index}_kernel" in label)
-            missing = [w for w in sorted(planned_moves(conv)) if w not in body]
+            wanted = planned_moves(conv) | types_c.planned_packs(conv)
+            missing = [w for w in sorted(wanted) if w not in body]
+            mods = ",".join(f"{k}={v}" for k, v in DST_MODS.get(id(conv), {}).items())
             label = (f"{target} {conv.source.name}:D -> {conv.destination.name}:"
-                     f"{conv.destination_matrix} ({conv.kind}, {conv.plan.route}"
+                     f"{conv.destination_matrix}{' ' + mods if mods else ''} "
+                     f"({conv.kind}, {conv.plan.route}"
                      + (", forced)" if id(conv) in FORCED else ")"))
             if missing:
                 failures += 1
                 messages.append(f"{label}: assembly lacks {', '.join(missing)}")
             else:
                 messages.append(f"{label}: ok, contains "
-                                + (", ".join(sorted(planned_moves(conv))) or "no lane move"))
+                                + (", ".join(sorted(wanted)) or "no lane move"))
     return failures, messages
 
 

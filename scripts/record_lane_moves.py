@@ -23,8 +23,16 @@ from amd_matrix_calculator.instructions.dpp import CONTROLS
 from amd_matrix_calculator.instructions.dpp import asm as dpp_asm
 from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, mnemonics
 
-FOUR = ("v_bfe_u32", "v_add3_u32", "v_perm_b32")
-THREE = ("ds_bpermute_b32", "v_pack_b32_f16")
+FOUR = ("v_bfe_u32", "v_add3_u32", "v_perm_b32", "v_med3_i32", "v_lshl_or_b32",
+        "v_cvt_scalef32_pk_fp4_f32")
+THREE = ("ds_bpermute_b32", "v_pack_b32_f16", "v_and_b32", "v_lshlrev_b32")
+# the packs' operands that are not one register each (the type-conversion packs)
+OPERANDS = {"v_cvt_pk_fp8_f16": "v1, v2", "v_cvt_pk_bf8_f16": "v1, v2",
+            "v_cvt_scalef32_pk8_fp4_f32": "v1, v[2:9], v10",
+            "v_cvt_scalef32_pk16_fp6_f32": "v[0:2], v[6:21], v7",
+            "v_cvt_scalef32_pk16_bf6_f32": "v[0:2], v[6:21], v7",
+            "v_cvt_scalef32_2xpk16_fp6_f32": "v[0:5], v[6:21], v[22:37], v38",
+            "v_cvt_scalef32_2xpk16_bf6_f32": "v[0:5], v[6:21], v[22:37], v38"}
 
 
 def line(target: str, mnemonic: str) -> str:
@@ -36,6 +44,8 @@ def line(target: str, mnemonic: str) -> str:
     if mnemonic.startswith(("ds_read", "ds_load")):
         bits = int(mnemonic.rsplit("_b", 1)[1])
         return f"{mnemonic} v[4:{4 + bits // 32 - 1}], v1" if bits > 32 else f"{mnemonic} v4, v1"
+    if mnemonic in OPERANDS:
+        return f"{mnemonic} {OPERANDS[mnemonic]}"
     if mnemonic in FOUR:
         return f"{mnemonic} v1, v2, v3, v4"
     if mnemonic in THREE or mnemonic.startswith("v_cvt_pk"):

@@ -105,8 +105,9 @@ def test_library_refusals(args, message):
 
 def test_refuses_types_multiblock_and_broadcasts():
     i8 = mc.find_instruction("cdna3", "v_mfma_i32_16x16x32_i8")
+    f16_mfma = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
     with pytest.raises(mc.CalcError, match="no conversion of i32 values"):
-        mc.conversion(i8, "D", i8, "A")
+        mc.conversion(i8, "D", f16_mfma, "A")  # (i32 -> i8 is planned: saturation)
     multi = mc.find_instruction("cdna3", "v_mfma_f32_16x16x4_4b_f16")
     with pytest.raises(mc.CalcError, match="4 blocks"):
         mc.conversion(multi, "D", multi, "A")
@@ -333,6 +334,7 @@ def test_recorded_clang_samples_match_the_plans():
     assert "clang: 8 targets, 0 failures" in text
     sys.path.insert(0, str(ROOT / "scripts"))
     from check_convert import planned_moves
+    from check_convert_types import planned_packs
     checked = 0
     for line in text.splitlines():
         if ": ok, contains " not in line:
@@ -340,6 +342,8 @@ def test_recorded_clang_samples_match_the_plans():
         head, moves = line.split(": ok, contains ")
         target, src, dst = head.split(" (")[0].split(" -> ")[0].split() + [
             head.split(" -> ")[1].split(" (")[0]]
+        dst, _, mods_text = dst.partition(" ")  # the destination's modifiers, k=v,...
+        mods = {k: int(v) for k, v in (m.split("=") for m in mods_text.split(",") if m)}
         arch = {"gfx908": "cdna1", "gfx90a": "cdna2", "gfx942": "cdna3", "gfx950": "cdna4",
                 "gfx1100": "rdna3", "gfx1200": "rdna4", "gfx1250": "gfx1250",
                 "gfx1251": "gfx1251"}[target]
@@ -347,8 +351,8 @@ def test_recorded_clang_samples_match_the_plans():
         forced = {"route": "registers"} if ", forced)" in head else {}
         plan = mc.conversion(mc.find_instruction(arch, src_name), "D",
                              mc.find_instruction(arch, dst_name), dst.split(":")[1],
-                             advice=False, **forced)
-        wanted = ", ".join(sorted(planned_moves(plan))) or "no lane move"
+                             advice=False, dst_mods=mods, **forced)
+        wanted = ", ".join(sorted(planned_moves(plan) | planned_packs(plan))) or "no lane move"
         assert wanted == moves.strip(), line
         checked += 1
     assert checked >= 19

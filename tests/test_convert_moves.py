@@ -308,4 +308,4 @@ def test_recorded_clang_shows_every_lane_move():
     lines = [line for line in text.splitlines() if line.startswith("lane moves ")]
     assert lines and all(": ok, the assembly shows all " in line for line in lines)
     assert ("gfx1200 V_WMMA_F32_16X16X16_F16:D -> V_WMMA_F32_16X16X16_F16:B (cross-lane, "
-            "registers): ok, contains v_permlanex16_b32") in text
+            "registers): ok, contains v_cvt_f16_f32, v_permlanex16_b32") in text
