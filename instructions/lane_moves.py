@@ -183,8 +183,9 @@ _FP4_PAIRS = Pack("fp4", ("v_cvt_scalef32_pk_fp4_f32",) * 4, 8, "L1 L12373-12383
 # gfx950: v_cvt_scalef32_2xpk16_fp6_f32 / _bf6_f32: 2 x 16 f32 -> 32 values in six
 # registers [L1 L12691-12726 (the pk32 forms), llvm-mc-22 gfx950, clang-22 builtin];
 # the sources interleave (value 2i from src0[i], 2i+1 from src1[i]) as a public FlyDSL
-# MXFP6 kernel and a device test of the builtin state [SEC; not checked against the ISA
-# pseudocode: docs/chaining.md].
+# MXFP6 kernel, a device test of the builtin and gem5's MI355X model (gem5/gem5
+# src/arch/amdgpu/vega/insts/vop3_cvt.hh @ f147327f) state [SEC; not checked against the
+# ISA pseudocode: docs/chaining.md].
 _FP6_2X16 = Pack("fp6", ("v_cvt_scalef32_2xpk16_fp6_f32",), 32,
                  "L1 L12691-12726; llvm-mc-22 gfx950",
                  step=("v_cvt_scalef32_2xpk16_fp6_f32",), per=32, span=6,

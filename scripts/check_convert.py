@@ -44,7 +44,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import check_convert_types as types_c
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
-from check_lane_moves import DPP_HOST
+from check_lane_moves import DPP_HOST, clang_asm
 
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip, hip_convert
@@ -479,11 +479,7 @@ def clang_check(clang: str, headers: bool, folder: str) -> tuple[int, list[str]]
         path = os.path.join(folder, f"{target}.hip")
         with open(path, "w") as handle:
             handle.write(text)
-        cmd = [clang, "-x", "hip", "--cuda-device-only", "-nogpulib",
-               f"--offload-arch={target}", "-O2", "-S", "-o", "-", path]
-        if not headers:
-            cmd.insert(4, "-nogpuinc")
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        done = clang_asm(clang, target, path, headers)
         if done.returncode:
             failures += 1
             messages.append(f"{target}: compile failed: {done.stderr[:1500]}")

@@ -17,6 +17,7 @@ not compared. scripts/check_convert.py runs this too.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 from types import SimpleNamespace
@@ -184,7 +185,6 @@ def harness(items: list[tuple[Any, list[list[int]], list[list[int]]]]) -> str:
 
 def run(arch_names: list[str] | None, cc: str, folder: str) -> tuple[int, int, list[str]]:
     """(moves checked, failures, messages)."""
-    import subprocess
     items = programs(arch_names)
     path = os.path.join(folder, "lane_moves.c")
     with open(path, "w") as handle:
@@ -210,12 +210,24 @@ def _asm_text(kind: str, detail: Any, mnemonic: str) -> str:
     return mnemonic
 
 
+def clang_asm(clang: str, target: str, path: str, headers: bool, wave64: bool = False
+              ) -> subprocess.CompletedProcess[str]:
+    """clang's device assembly of the HIP file `path` for `target` (-nogpuinc without
+    ROCm headers; -mwavefrontsize64 for wave64 on gfx10+)."""
+    cmd = [clang, "-x", "hip", "--cuda-device-only", "-nogpulib",
+           f"--offload-arch={target}", "-O2", "-S", "-o", "-", path]
+    if not headers:
+        cmd.insert(4, "-nogpuinc")
+    if wave64:
+        cmd.insert(4, "-mwavefrontsize64")
+    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+
+
 def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, list[str]]:
     """Compile each target's lane-move programs (every wave size) with clang and check
     that the assembly shows every move: each DPP control as the assembler writes it,
     dpp8's selectors, the permlane mnemonics. (failures, messages)"""
     import re
-    import subprocess
 
     from amd_matrix_calculator.formats import hip, hip_convert
     from amd_matrix_calculator.instructions.builtins import TARGETS
@@ -234,13 +246,8 @@ def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, li
         path = os.path.join(folder, f"moves_{target}_{conv.wave}.hip")
         with open(path, "w") as handle:
             handle.write(text)
-        cmd = [clang, "-x", "hip", "--cuda-device-only", "-nogpulib",
-               f"--offload-arch={target}", "-O2", "-S", "-o", "-", path]
-        if not headers:
-            cmd.insert(4, "-nogpuinc")
-        if conv.wave == 64 and target.startswith("gfx1"):
-            cmd.insert(4, "-mwavefrontsize64")
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        done = clang_asm(clang, target, path, headers,
+                         wave64=conv.wave == 64 and target.startswith("gfx1"))
         if done.returncode:
             failures += 1
             messages.append(f"lane moves {target}: compile failed: {done.stderr[:1500]}")

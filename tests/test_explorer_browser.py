@@ -342,6 +342,9 @@ def test_a_state_url_with_a_conversion_shows_its_plan(page, into, kind):
     assert [tab.locator(f"#{n}").input_value() for n in ("convert-inst", "convert-matrix")] \
         == [M16, into]
     tab.locator("#convert-moves-box > summary").click()
+    # (the table is built by the details' toggle event, which fires after the click
+    # returns: wait for its last row, header included)
+    tab.locator("#convert-moves tr").nth(len(plan["moves"])).wait_for(state="attached")
     rows = tab.locator("#convert-moves tr").evaluate_all(
         "rows => rows.slice(1).map(r => [...r.cells].map(c => c.textContent))")
     assert len(rows) == len(plan["moves"])
