@@ -16,9 +16,11 @@ cheaper plans that swapping a product's operands gives.
 """
 from __future__ import annotations
 
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.legality import rule
 from amd_matrix_calculator.matrix_library.checks import architecture_of, wave_size
 from amd_matrix_calculator.matrix_library.checks import modifiers as checked_modifiers
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
@@ -189,7 +191,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
         try:
             given = dst_mods if dst_mods is not None else mods
             alt_op = _operand(dst_inst, other, given if other == target else
-                              _swapped(dst_inst, given), size, False)
+                              _swapped(dst_inst, given, size), size, False)
             alt = plan(src_op, alt_op, flip)  # type: ignore[arg-type]
         except CalcError:
             continue
@@ -210,18 +212,23 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     return found._replace(advice=tuple(kept))
 
 
-def _swapped(inst: Instruction, mods: ModifierValues) -> dict[str, int]:
+def _swapped(inst: Instruction, mods: ModifierValues, wave: int) -> dict[str, int]:
     """The destination's modifiers for its other operand: the tile keeps its format and
     signedness (CBSZ <-> BLGP or matrix_a_fmt <-> matrix_b_fmt where they pick formats;
-    NEG / neg_lo bits 0 <-> 1 where they pick the signedness of integers)."""
-    values = dict(checked_modifiers(mods)._asdict())
+    the A and B bits of a mask the modifier table's `negation` names, where the
+    instruction's rule says the mask picks the signedness of integers)."""
+    given = checked_modifiers(mods)
+    values = dict(given._asdict())
     fields = inst.format_fields
     if fields:
         values[fields[0]], values[fields[1]] = values[fields[1]], values[fields[0]]
-    if inst.a_type.is_int:
-        for name in ("neg", "neg_lo"):
-            bits = values[name]
-            values[name] = (bits & ~3) | (bits & 1) << 1 | (bits & 2) >> 1
+    for spec in MODIFIERS:
+        found = rule(spec, inst, given, wave) if spec.negation else None
+        if found is None or found.meaning != "signed":
+            continue
+        bit = {matrix: 1 << i for i, (matrix, _) in enumerate(spec.negation)}
+        a, b, bits = bit["A"], bit["B"], values[spec.name]
+        values[spec.name] = bits & ~(a | b) | (b if bits & a else 0) | (a if bits & b else 0)
     return {k: v for k, v in values.items() if v}
 
 

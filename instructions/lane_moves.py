@@ -13,6 +13,7 @@ and the command that regenerates them (scripts/record_lane_moves.py).
 """
 from __future__ import annotations
 
+from . import ARCHITECTURES
 from .record import Record
 
 
@@ -79,10 +80,8 @@ class Pack(Record):
 
 
 class ArchMoves(Record):
-    """The lane moves and packs of one architecture (`arch`: its canonical name).
-    target: the LLVM processor the mnemonics were checked on."""
+    """The lane moves and packs of one architecture (`arch`: its canonical name)."""
     arch: str
-    target: str
     moves: tuple[LaneMove, ...]
     packs: tuple[Pack, ...]
     store: str = "ds_write_b"   # LDS store and load mnemonics, without the width
@@ -90,6 +89,12 @@ class ArchMoves(Record):
 
     def lds(self, bits: int, load: bool = False) -> str:
         return f"{self.load if load else self.store}{bits}"
+
+    @property
+    def target(self) -> str:
+        """The LLVM processor the mnemonics are checked on: the architecture's clang
+        target (its Architecture line)."""
+        return next(a.target for a in ARCHITECTURES if a.name == self.arch)
 
 
 _BPERMUTE = LaneMove("gather", "ds_bpermute_b32", "__builtin_amdgcn_ds_bpermute", cost=3,
@@ -233,17 +238,17 @@ _PACKS_1250 = (_F16_PAIR, _BF16_PAIR, _FP8, _BF8, _F16_FP8, _F16_BF8, _BF16_FP8_
                _BF16_BF8_WIDE, _FP4_PK8, _FP6_PK16, _BF6_PK16) + _INTS
 
 ARCH_MOVES = (
-    ArchMoves("CDNA1", "gfx908", (_DPP_CDNA1, _BPERMUTE), _PACKS_OLD + _INTS),
-    ArchMoves("CDNA2", "gfx90a", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + _INTS),
-    ArchMoves("CDNA3", "gfx942", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + (_FP8, _BF8) + _INTS),
-    ArchMoves("CDNA4", "gfx950", (_SWAP32, _SWAP16, _DPP_CDNA2, _BPERMUTE),
+    ArchMoves("CDNA1", (_DPP_CDNA1, _BPERMUTE), _PACKS_OLD + _INTS),
+    ArchMoves("CDNA2", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + _INTS),
+    ArchMoves("CDNA3", (_DPP_CDNA2, _BPERMUTE), _PACKS_OLD + (_FP8, _BF8) + _INTS),
+    ArchMoves("CDNA4", (_SWAP32, _SWAP16, _DPP_CDNA2, _BPERMUTE),
               (_F16_PAIR, _BF16_PAIR, _FP8, _BF8, _FP4_PAIRS, _FP6_2X16, _BF6_2X16) + _INTS),
-    ArchMoves("RDNA3", "gfx1100", _RDNA, (_F16_SINGLE, _BF16_INT) + _INTS, *_GFX11_LDS),
-    ArchMoves("RDNA4", "gfx1200", _RDNA,
+    ArchMoves("RDNA3", _RDNA, (_F16_SINGLE, _BF16_INT) + _INTS, *_GFX11_LDS),
+    ArchMoves("RDNA4", _RDNA,
               (_F16_SINGLE, _BF16_INT, _FP8, _BF8, _F16_FP8_WIDE, _F16_BF8_WIDE,
                _BF16_FP8_WIDE, _BF16_BF8_WIDE) + _INTS, *_GFX11_LDS),
-    ArchMoves("GFX1250", "gfx1250", _GFX125, _PACKS_1250, *_GFX11_LDS),
-    ArchMoves("GFX1251", "gfx1251", _GFX125, _PACKS_1250, *_GFX11_LDS),
+    ArchMoves("GFX1250", _GFX125, _PACKS_1250, *_GFX11_LDS),
+    ArchMoves("GFX1251", _GFX125, _PACKS_1250, *_GFX11_LDS),
 )
 
 # An LDS round trip stores values of these widths and loads 1, 2 or 4 registers at once.

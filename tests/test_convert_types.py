@@ -257,3 +257,19 @@ def test_command_line_gives_each_side_the_modifiers_it_takes():
     status, text = respond(["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
                             "v_mfma_f32_16x16x16_f16:A", "--cbsz", "1"])
     assert status == 2 and "CBSZ" in text
+
+
+def test_advice_for_the_other_operand_keeps_format_and_signedness():
+    """The modifiers of the swapped destination: the signedness bits of A and B trade
+    places (read from the modifier table's negation bits and the instruction's rule),
+    as do the format fields; a negation of floats or C is left as it is."""
+    from amd_matrix_calculator.matrix_conversion import _swapped
+    iu8 = mc.find_instruction("rdna4", "v_wmma_i32_16x16x16_iu8")
+    assert _swapped(iu8, {"neg": 1}, 32) == {"neg": 2}
+    assert _swapped(iu8, {"neg": 3}, 32) == {"neg": 3}
+    gfx1250 = mc.find_instruction("gfx1250", "v_wmma_i32_16x16x64_iu8")
+    assert _swapped(gfx1250, {"neg_lo": 2}, 32) == {"neg_lo": 1}
+    f16 = mc.find_instruction("rdna4", "v_wmma_f32_16x16x16_f16")
+    assert _swapped(f16, {"neg": 1}, 32) == {"neg": 1}
+    f8f6f4 = mc.find_instruction("cdna4", "v_mfma_f32_16x16x128_f8f6f4")
+    assert _swapped(f8f6f4, {"cbsz": 4}, 64) == {"blgp": 4}
