@@ -93,20 +93,16 @@ def _spell(dest: str) -> tuple[str, ...]:
     return (f"--{dashed}", f"--{dest}") if dashed != dest else (f"--{dest}",)
 
 
-# The modifiers, one row each, from the modifier table (instructions/modifiers.py). The
-# command line's limit of a modifier whose range depends on the instruction is the width
-# of its encoding field: a larger value is wrong for every instruction (the library then
-# checks the instruction's own range).
-_FIELD_LIMITS = {"cbsz": 7, "abid": 15, "blgp": 7, "opsel": 7}
-REFERENCE_MODIFIERS = ("cbsz", "abid", "blgp", "opsel", "neg", "neg_hi")  # AMD's calculator's
+# The modifiers, one row each, from the modifier table (instructions/modifiers.py): a
+# value over its encoding field (`field`) is wrong for every instruction (the library then
+# checks the instruction's own range); `reference`: AMD's calculator has it too.
 
 
 def _modifier(spec: ModifierSpec) -> Option:
     if spec.flag:
         return _o(spec.name, spec.options, spec.group, spec.help, FLAG)
     return _o(spec.name, spec.options, spec.group, spec.help, NUMBER, spec.metavar,
-                  spec.names, reference=spec.name in REFERENCE_MODIFIERS,
-                  limit=_FIELD_LIMITS.get(spec.name, 255))
+                  spec.names, reference=spec.reference, limit=spec.field)
 
 
 MODES_GROUP, INST, MATRICES = "query modes", "instruction", "matrices"

@@ -63,7 +63,10 @@ class ModifierSpec(Record):
     (a format: every matrix, as it sets the instruction's types; an instruction's rule
     may narrow or override this, see `shaped`); negation: where the instruction uses
     the value as a negation mask (its rule's meaning is "negate"), the (matrix, what it
-    does: LOW, HIGH, NEGATE or ABS) of bit 0, 1, 2..."""
+    does: LOW, HIGH, NEGATE or ABS) of bit 0, 1, 2...; field: the largest value its
+    encoding field holds where the range depends on the instruction (the command line's
+    limit; the library then checks the instruction's own range); reference: AMD's
+    calculator has the option too (its behaviours are kept)."""
     name: str
     options: tuple[str, ...]
     llvm: str
@@ -83,6 +86,8 @@ class ModifierSpec(Record):
     anywhere: bool = False
     shapes: tuple[str, ...] = ()
     negation: tuple[tuple[str, str], ...] = ()
+    field: int = 255
+    reference: bool = False
 
     @property
     def label(self) -> str:
@@ -135,31 +140,37 @@ MODIFIERS: tuple[ModifierSpec, ...] = (
            title="CBSZ", matrices=(A, K), range="cbsz", shown="CBSZ and ABID bits supported",
            shapes=(A, K),
            effect="A: each aligned group of 2^CBSZ blocks reads block ABID of the group; "
-                  "SMFMAC: with ABID, the index set; f8f6f4: the A format"),
+                  "SMFMAC: with ABID, the index set; f8f6f4: the A format",
+           field=7, reference=True),
     _value("abid", ("--abid",), "ABID modifier (A-matrix broadcast block id)", CDNA,
            title="ABID", matrices=(A, K), range="abid", shapes=(A, K),
            effect="A: the block of each CBSZ group that is broadcast; SMFMAC with CBSZ 0: "
-                  "the compression-index set"),
+                  "the compression-index set",
+           field=15, reference=True),
     _value("blgp", ("--blgp",), "BLGP modifier (B-matrix lane group pattern)", CDNA,
            title="BLGP", matrices=(B,), range="blgp", shown="BLGP bits supported",
            shapes=(B,), negation=((A, NEGATE), (B, NEGATE), (C, NEGATE)),
            effect="B: lanes read another lane's value (eight patterns); FP64 (CDNA3+): "
-                  "negation mask of A, B, C; f8f6f4: the B format"),
+                  "negation mask of A, B, C; f8f6f4: the B format",
+           field=7, reference=True),
     # ---- RDNA (WMMA, SWMMAC)
     _value("opsel", ("--opsel",), "OPSEL modifier (RDNA)", RDNA, title="OPSEL",
            matrices=(C, D, K), range="opsel", shown="OPSEL supported", shapes=(C, D, K),
            effect="RDNA3: OPSEL[2] puts 16-bit C/D values in the high halves; RDNA4 SWMMAC: "
-                  "the compression-index set"),
+                  "the compression-index set",
+           field=7, reference=True),
     _value("neg", ("--neg",), "NEG modifier (RDNA)", RDNA, title="NEG",
            matrices=(A, B, C), mask=True, top=7, range="neg", shown="NEG bits supported",
            negation=((A, LOW), (B, LOW), (C, NEGATE)),
            effect="negates the low 16-bit halves of A (bit 0), B (bit 1), C (bit 2); "
-                  "integer: the signedness of A and B"),
+                  "integer: the signedness of A and B",
+           reference=True),
     _value("neg_hi", ("--neg_hi", "--neg-hi"),
            "NEG_HI modifier (RDNA; gfx1250: neg_hi bits as --neg-lo, 4 = |C|)", RDNA,
            title="NEG_HI", matrices=(A, B, C), mask=True, top=7, range="neg",
            negation=((A, HIGH), (B, HIGH), (C, ABS)),
-           effect="negates the high 16-bit halves of A (bit 0), B (bit 1); bit 2: |C|"),
+           effect="negates the high 16-bit halves of A (bit 0), B (bit 1); bit 2: |C|",
+           reference=True),
     # ---- CDNA4 v_mfma_scale_*
     _value("opsel_a", ("--opsel-a", "--opsel_a"),
            "byte (0-3) of the A-scale VGPR (CDNA4 v_mfma_scale_*)", CDNA4_SCALE,
