@@ -41,11 +41,11 @@ import tempfile
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
 import check_convert_types as types_c
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
 from check_lane_moves import DPP_HOST, clang_asm
 
+import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip, hip_convert
 from amd_matrix_calculator.instructions.builtins import TARGETS

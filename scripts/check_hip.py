@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
+import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip
 from amd_matrix_calculator.instructions.builtins import TARGETS

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
+import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.instructions.dpp import CONTROLS, dpp8_source, dpp_source
 from amd_matrix_calculator.instructions.lane_moves import arch_moves

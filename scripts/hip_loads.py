@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
+import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip
 from amd_matrix_calculator.formats.hip.common import prefix_of

@@ -1,9 +1,9 @@
 """Shared helpers of the test suite.
 
-`SHARED` is the project's shared data folder beside the repository (../shared): the golden
-corpus, the reference CLI notes and the README seed. Tests that need it (or an optional
-test dependency such as tabulate) skip, saying so, only when it is absent, and only
-outside CI: under CI=true a missing dependency fails the test (`missing`).
+`DATA` is tests/data: everything the tests read lies in the repository (its README says
+where each file came from), so a lone clone runs every test. A test that needs an
+optional dependency (a package, a compiler) skips, saying so, only when it is absent,
+and only outside CI: under CI=true a missing dependency fails the test (`missing`).
 """
 import gzip
 import json
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+DATA = REPO / "tests" / "data"
 
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -60,40 +60,40 @@ def need_module(name, reason):
         missing(f"{name} is not installed: {reason}")
 
 
-def shared_file(*parts):
-    """Path of a file below ../shared, or None when it is not there."""
-    path = SHARED.joinpath(*parts)
-    return path if path.is_file() else None
-
-
-def absent_reason(*parts):
-    return (f"../shared/{'/'.join(parts)} is absent (looked in {SHARED}); "
-            "this test needs the project's shared reference data")
-
-
-def require_shared(*parts):
-    """The path of a ../shared file; skips the calling test when it is absent."""
-    path = shared_file(*parts)
-    if path is None:
-        missing(absent_reason(*parts))
+def data_file(*parts):
+    """The path of a file below tests/data (it is part of the repository: a missing one is
+    a broken checkout, and fails the calling test)."""
+    path = DATA.joinpath(*parts)
+    if not path.is_file():
+        pytest.fail(f"tests/data/{'/'.join(parts)} is missing from the checkout", pytrace=False)
     return path
 
 
 @cache
 def golden_records():
-    """Every record of ../shared/golden/public.jsonl.gz (a tuple), or None if absent."""
-    path = shared_file("golden", "public.jsonl.gz")
-    if path is None:
-        return None
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
+    """Every record of tests/data/golden/public.jsonl.gz (a tuple): AMD's calculator's
+    recorded outputs (tests/data/README.md)."""
+    with gzip.open(data_file("golden", "public.jsonl.gz"), "rt", encoding="utf-8") as handle:
         return tuple(json.loads(line) for line in handle if line.strip())
 
 
 @cache
-def shared_text(*parts):
-    """Text of a ../shared file, or None if absent."""
-    path = shared_file(*parts)
-    return None if path is None else path.read_text(encoding="utf-8")
+def data_text(*parts):
+    """Text of a file below tests/data."""
+    return data_file(*parts).read_text(encoding="utf-8")
+
+
+@cache
+def reference_examples():
+    """The examples of AMD's calculator's README, (line, arguments, output) each: the
+    command's arguments after `./matrix_calculator.py` and its output lines, as the README
+    prints them at that line (tests/data/reference/readme_examples.txt)."""
+    found = []
+    for block in data_text("reference", "readme_examples.txt").split("@@ line ")[1:]:
+        number, command, *output = block.split("\n")
+        args = command.split("./matrix_calculator.py ", 1)[1]
+        found.append((int(number), args, "\n".join(output).rstrip("\n") + "\n"))
+    return tuple(found)
 
 
 @pytest.fixture

@@ -1,9 +1,9 @@
-"""The CDNA examples of the upstream README (../shared/seeds/004_ce971d2592b01a50.txt).
+"""The CDNA examples of the upstream README (tests/data/reference/readme_examples.txt).
 
 Each entry: (line of the command in the seed, the arguments after
 `./matrix_calculator.py`, the output the README shows for them, byte for byte).
 Extracted once from the seed and kept here as literal data, so that the tests run
-without ../shared. The RDNA examples of the README are not included.
+from the repository alone. The RDNA examples of the README are not included.
 """
 
 README_EXAMPLES = (

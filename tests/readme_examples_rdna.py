@@ -1,10 +1,10 @@
-"""The RDNA examples of the upstream README (../shared/seeds/004_ce971d2592b01a50.txt,
+"""The RDNA examples of the upstream README (tests/data/reference/readme_examples.txt,
 section "Examples of Setting Modifiers on AMD RDNA Architectures": OPSEL on a 16-bit D
 matrix and NEG/NEG_HI on B, all RDNA3 and wave32).
 
 Same shape as readme_examples.py: (line of the command in the seed, the arguments after
 `./matrix_calculator.py`, the output the README shows for them, byte for byte), kept as
-literal data so that the tests run without ../shared.
+literal data so that the tests run from the repository alone.
 """
 
 README_RDNA_EXAMPLES = (

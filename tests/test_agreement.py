@@ -13,7 +13,7 @@ import json
 import pytest
 
 from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator import matrix_cli
+from amd_matrix_calculator.cli import matrix_cli
 from amd_matrix_calculator.formats import quirks
 from amd_matrix_calculator.instructions import ARCHITECTURES
 

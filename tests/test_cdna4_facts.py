@@ -1,4 +1,4 @@
-"""Every fact E01-E64 of ../shared/facts/cdna4_examples.txt (literal data in
+"""Every fact E01-E64 of tests/data/facts/cdna4_examples.txt (literal data in
 cdna4_facts.py), one test each; facts about something the calculator does not model are
 asserted through the nearest thing it does model (each check's comment says which).
 
@@ -38,7 +38,7 @@ from cdna4_facts import (
     U16,
     U32,
 )
-from conftest import absent_reason, missing, shared_text
+from conftest import data_text
 
 from amd_matrix_calculator.instructions.model import F8F6F4_FORMATS
 
@@ -398,9 +398,7 @@ def test_every_fact_has_a_check():
 
 
 def test_fact_ids_match_the_fact_sheet():
-    text = shared_text("facts", "cdna4_examples.txt")
-    if text is None:
-        missing(absent_reason("facts", "cdna4_examples.txt"))
+    text = data_text("facts", "cdna4_examples.txt")
     listed = re.findall(r"^(E\d\d) \| ([^|]+?) \|", text, re.M)
     assert [fid for fid, _ in listed] == list(FACT_IDS)
     for fid, names in listed:

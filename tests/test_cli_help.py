@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import cli_options, matrix_cli
+from amd_matrix_calculator.cli import cli_options, matrix_cli
 from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ import json
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import cli_modes, cli_options, matrix_cli, matrix_explorer
-from amd_matrix_calculator.matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
+from amd_matrix_calculator.cli import cli_modes, cli_options, matrix_cli, matrix_explorer
+from amd_matrix_calculator.cli.matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
 
 CDNA3 = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16"]
 PAIR = ["v_mfma_f32_16x16x16_f16:D", "v_mfma_f32_16x16x16_f16:A"]

@@ -250,7 +250,7 @@ def test_emulation_checks_every_new_conversion_by_value():
 def test_command_line_gives_each_side_the_modifiers_it_takes():
     """--cbsz picks the f8f6f4 destination's A format although the source takes no
     modifiers; a modifier neither side takes is still refused."""
-    from amd_matrix_calculator.matrix_cli import respond
+    from amd_matrix_calculator.cli.matrix_cli import respond
     status, text = respond(["-a", "gfx950", "--convert", "v_mfma_f32_16x16x32_f16:D",
                             "v_mfma_f32_16x16x128_f8f6f4:A", "--cbsz", "4"])
     assert status == 0 and "Types: f32 -> fp4 (scale 1.0, round to nearest even)" in text

@@ -6,24 +6,21 @@ The table covers every class of bad input once; the property test draws whole ar
 vectors, good and bad, from the option grammar; the golden corpus adds every error the
 reference tool was seen to report.
 """
-import gzip
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import call, require_shared
+from conftest import call, golden_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
-from amd_matrix_calculator import cli_respond
+from amd_matrix_calculator.cli import cli_respond
 from amd_matrix_calculator.instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT.parent / "shared" / "golden" / "public.jsonl.gz"
 
 
 
@@ -345,11 +342,7 @@ def test_valid_argument_vectors_succeed(argv):
 # Every error of the golden corpus, reported our way.
 
 def _golden_errors():
-    if not GOLDEN.exists():
-        return []
-    with gzip.open(GOLDEN, "rt", encoding="utf-8") as stream:
-        records = [json.loads(line) for line in stream]
-    return [r["args"] for r in records if r["rc"] != 0 and not r.get("any")]
+    return [r["args"] for r in golden_records() if r["rc"] != 0 and not r.get("any")]
 
 
 EXTENSIONS = tuple(arch.name for arch in ARCHITECTURES if not getattr(arch, "public", True))
@@ -362,7 +355,6 @@ def _extension_answer(status, out, err):
 
 
 def test_every_golden_error_is_one_clean_line():
-    require_shared("golden", "public.jsonl.gz")
     failures = []
     for argv in _golden_errors():
         status, out, err = call(argv)

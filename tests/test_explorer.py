@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import cli_respond, matrix_cli, matrix_explorer
+from amd_matrix_calculator.cli import cli_respond, matrix_cli, matrix_explorer
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ import re
 import shlex
 
 import pytest
-from conftest import absent_reason, missing, shared_text
+from conftest import reference_examples
 from readme_examples import README_EXAMPLES
 
 from amd_matrix_calculator.formats.notation import register
@@ -108,16 +108,8 @@ def test_readme_example(run, line, command, expected):
 
 
 def test_readme_examples_are_those_of_the_seed():
-    text = shared_text("seeds", "004_ce971d2592b01a50.txt")
-    if text is None:
-        missing(absent_reason("seeds", "004_ce971d2592b01a50.txt"))
-    lines = text.split("\n")
-    found = []
-    for number, line in enumerate(lines, 1):
-        match = re.match(r"(?:\$ )?\./matrix_calculator\.py (.*)$", line)
-        if match and " cdna" in match.group(1):
-            end = lines.index("", number)
-            found.append((number, match.group(1), "\n".join(lines[number:end]) + "\n"))
+    """README_EXAMPLES are the CDNA examples of AMD's calculator's README, line by line."""
+    found = [(line, args, out) for line, args, out in reference_examples() if " cdna" in args]
     assert tuple(found) == README_EXAMPLES
 
 

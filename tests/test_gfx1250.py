@@ -1,5 +1,5 @@
 """gfx1250 / gfx1251 through the command line, the JSON output and the library:
-every example fact of ../shared/facts/gfx1250_examples.txt (part 1), opcodes, operand
+every example fact of tests/data/facts/gfx1250_examples.txt (part 1), opcodes, operand
 widths and modifier legality against LLVM's recorded answers (tests/data), the
 wave32-only rule, the catalog, the sources in -d / --json, and the printed formulas
 evaluated element by element against the layouts.

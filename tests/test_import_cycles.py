@@ -3,22 +3,14 @@ functions too (only those under `if TYPE_CHECKING:` are left out: they never run
 import ast
 from pathlib import Path
 
+from product_tree import product_modules, unprefixed
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("instructions", "layouts", "formats", "matrix_library")
-TOP = ("matrix_*.py", "cli_*.py")  # the top-level product modules
 
 
 def module_files(root=ROOT):
-    """{module name: path} of the product modules (the top-level ones and any depth below
-    the packages)."""
-    found = {path.stem: path for pattern in TOP for path in sorted(root.glob(pattern))}
-    for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")) if (root / package).is_dir() else ():
-            parts = list(path.relative_to(root).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
+    """{module name: path} of the product modules (tests/product_tree.py)."""
+    return {name: path for name, path in product_modules(root).items() if name}
 
 
 def _type_checking_only(tree):
@@ -59,10 +51,9 @@ def imports(name, path, modules):
 
 
 def _unprefixed(module):
-    """The module's name in the clone: `amd_matrix_calculator.X` is X (issue 23), and
-    `from amd_matrix_calculator import matrix_api` imports matrix_api."""
-    return "" if module == "amd_matrix_calculator" \
-        else module.removeprefix("amd_matrix_calculator.")
+    """The module's name without the package prefix: `from amd_matrix_calculator import
+    matrix_api` imports matrix_api."""
+    return unprefixed(module)
 
 
 def graph(root=ROOT):
@@ -118,12 +109,12 @@ def test_the_graph_holds_every_product_module():
     cli_*): a cycle between any two of them is seen."""
     modules = set(module_files())
     assert {"matrix_api", "matrix_request", "matrix_api_lds", "matrix_conversion",
-            "matrix_library.checks", "matrix_library.catalog", "matrix_cli", "matrix_cli_lds",
-            "cli_options", "cli_modes", "cli_inputs", "cli_respond", "matrix_explorer",
-            "matrix_calculator"} <= modules
+            "matrix_library.checks", "matrix_library.catalog", "cli.matrix_cli",
+            "cli.matrix_cli_lds", "cli.cli_options", "cli.cli_modes", "cli.cli_inputs",
+            "cli.cli_respond", "cli.matrix_explorer", "matrix_calculator"} <= modules
     edges = graph()
-    assert "cli_options" in edges["cli_modes"]
-    assert "matrix_api" in edges["cli_modes"]  # (from amd_matrix_calculator import matrix_api)
+    assert "cli.cli_options" in edges["cli.cli_modes"]
+    assert "matrix_api" in edges["cli.cli_modes"]  # (from amd_matrix_calculator import matrix_api)
 
 
 def test_the_check_finds_a_cycle(tmp_path):
@@ -137,9 +128,10 @@ def test_the_check_finds_a_cycle(tmp_path):
 def test_the_check_finds_a_cycle_of_top_level_modules(tmp_path):
     """A library door and a module it re-exports that imports the door back inside a
     function, written with the package's name (as matrix_api and matrix_request did)."""
-    (tmp_path / "matrix_api.py").write_text(
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "matrix_api.py").write_text(
         "from amd_matrix_calculator.matrix_request import answer\n")
-    (tmp_path / "matrix_request.py").write_text(
+    (tmp_path / "library" / "matrix_request.py").write_text(
         "def answer():\n    from amd_matrix_calculator import matrix_api as api\n")
     assert cycles(graph(tmp_path)) == [["matrix_api", "matrix_request"]]
 

@@ -8,8 +8,8 @@ from conftest import call
 from jsonschema import Draft202012Validator
 
 import matrix_calculator
-from amd_matrix_calculator import cli_modes
 from amd_matrix_calculator import matrix_api as api
+from amd_matrix_calculator.cli import cli_modes
 from amd_matrix_calculator.formats.notation import marked
 from amd_matrix_calculator.instructions import ARCHITECTURES
 

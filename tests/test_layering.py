@@ -6,8 +6,11 @@ import ast
 from pathlib import Path
 
 import pytest
+from product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parent.parent
+# The layer of each top-level name under the package (tests/product_tree.py): the folders
+# are the layers, and the package's own modules (library/) are the library.
 LAYERS = {
     "instructions": 0,
     "layouts": 1,
@@ -18,32 +21,24 @@ LAYERS = {
     "matrix_notation": 2,
     "matrix_request": 2,
     "formats": 3,
-    "matrix_cli": 4,
-    "matrix_cli_lds": 4,
-    "matrix_convert": 4,
-    "matrix_explorer": 4,
-    "cli_options": 4,
-    "cli_lds_options": 4,
-    "cli_respond": 4,
-    "cli_inputs": 4,
-    "cli_modes": 4,
-    "cli_batch": 4,
-    "cli_complete": 4,
+    "cli": 4,
     "matrix_calculator": 5,
 }
 
 
 def layer_of(module):
-    return LAYERS.get(module.removeprefix("amd_matrix_calculator.").split(".")[0])
+    return LAYERS.get(unprefixed(module).split(".")[0])
 
 
-def product_modules():
-    for path in sorted(ROOT.glob("*.py")) + sorted(ROOT.glob("*/*.py")):
-        rel = path.relative_to(ROOT).with_suffix("")
-        name = ".".join(rel.parts)
-        if name.endswith(".__init__"):
-            name = name[: -len(".__init__")]
-        if layer_of(name) is not None:
+def test_every_library_module_has_its_layer():
+    """A module added to library/ is named here, so that its layer is checked."""
+    top = {name.split(".")[0] for name in product_modules() if name}
+    assert top <= set(LAYERS), top - set(LAYERS)
+
+
+def product_modules_named():
+    for name, path in sorted(product_modules().items()):
+        if name and layer_of(name) is not None:
             yield name, path
 
 
@@ -61,14 +56,14 @@ def imported(name, path):
 
 
 def test_every_layer_is_known():
-    names = {name for name, _ in product_modules()}
+    names = {name for name, _ in product_modules_named()}
     assert {"instructions.model", "layouts.core", "matrix_api", "formats.queries",
-            "matrix_cli"} <= names
+            "cli.matrix_cli"} <= names
 
 
 def test_no_module_imports_upwards():
     upward = []
-    for name, path in product_modules():
+    for name, path in product_modules_named():
         for target in imported(name, path):
             if layer_of(target) is not None and layer_of(target) > layer_of(name):
                 upward.append(f"{name} imports {target}")
@@ -88,7 +83,7 @@ def test_no_code_tests_an_architecture_name():
     import re
     pattern = re.compile(r"""["'](?:RDNA[34]|CDNA[1-4])["']""")
     found = []
-    for name, path in product_modules():
+    for name, path in product_modules_named():
         if layer_of(name) == 0:  # the tables name their architecture
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -114,7 +109,7 @@ def test_layouts_build_no_register_text():
     import re
     pattern = re.compile(r"""f?["']v[\[{]|\}\.\[|["'][A-D]\[\{""")
     found = [f"{path.name}:{n}: {line.strip()}"
-             for name, path in product_modules()
+             for name, path in product_modules_named()
              if layer_of(name) == 1 and "formulas" not in name  # (formula texts: issue 18.3)
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line) and not line.lstrip().startswith("#")]

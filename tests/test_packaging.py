@@ -16,8 +16,9 @@ import matrix_calculator
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-PACKAGES = ("instructions", "layouts", "formats", "matrix_library")
-SUBPACKAGES = ("formats.hip",)
+# The layer folders mapped under the package (library/ is the package itself, issue 28).
+PACKAGES = ("instructions", "layouts", "formats", "cli")
+SUBPACKAGES = ("formats.hip", "matrix_library")  # (matrix_library: library/matrix_library)
 PKG = "amd_matrix_calculator"  # the one top-level import name installed (issue 23)
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -40,7 +41,7 @@ def setting(key):
 
 
 def test_version_comes_from_the_module():
-    assert setting("version") == f'{{attr = "{PKG}.cli_options.__version__"}}'  # the options
+    assert setting("version") == f'{{attr = "{PKG}.__version__"}}'  # library/__init__.py
     assert re.fullmatch(r"\d+\.\d+\.\d+", matrix_calculator.__version__)
 
 
@@ -53,34 +54,71 @@ def test_script_prints_its_version():
 
 
 def test_declared_contents_match_the_tree():
-    """One package: the clone's folders mapped under it (package-dir), its top-level
-    modules linked into it (amd_matrix_calculator/NAME.py -> ../NAME.py; re-run
-    cli-codemod.py when modules are added); nothing else at the top of site-packages."""
-    modules = [name for name in top_level_modules() if name != "matrix_calculator.py"]
-    linked = sorted(p.name for p in (ROOT / PKG).glob("*.py") if p.is_symlink())
-    assert linked == modules, "link every module in amd_matrix_calculator/ (cli-codemod.py)"
-    assert all(os.readlink(ROOT / PKG / name) == f"../{name}" for name in linked)
+    """One package: library/ is amd_matrix_calculator, the layer folders are mapped under
+    it (package-dir), matrix_calculator.py is the only top-level module, and nothing else
+    lands at the top of site-packages."""
+    assert top_level_modules() == ["matrix_calculator.py"]
     declared = re.findall(r'"([\w.]+)"', setting("packages"))
-    on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py")
-                     if p.parent.name != PKG and not p.parent.is_symlink())
-    assert on_disk == sorted(PACKAGES)
-    assert declared == [PKG] + [f"{PKG}.{name}" for name in sorted(PACKAGES + SUBPACKAGES)]
+    on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+    assert on_disk == sorted((*PACKAGES, "library"))
+    assert sorted(declared) == sorted([PKG] + [f"{PKG}.{name}"
+                                               for name in PACKAGES + SUBPACKAGES])
+    assert f'"{PKG}" = "library"' in setting("package-dir")
     for name in PACKAGES:
         assert f'"{PKG}.{name}" = "{name}"' in setting("package-dir")
-    nested = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("*/*/__init__.py")
-              if p.parts[-3] != PKG}
+    nested = {".".join(p.parent.relative_to(ROOT).parts).removeprefix("library.")
+              for p in ROOT.glob("*/*/__init__.py")}
     assert nested == set(SUBPACKAGES), "subpackages must be declared too"
     assert "py-modules" not in PYPROJECT and "[project.scripts]" not in PYPROJECT
-    data = [f"{pkg}/{p.name}" for pkg in PACKAGES for p in (ROOT / pkg).iterdir()
+    data = [f"{pkg}/{p.name}" for pkg in PACKAGES + ("library",) for p in (ROOT / pkg).iterdir()
             if p.is_file() and p.suffix not in (".py", ".pyc")
-            and p.name not in ("py.typed", "ruff.toml")]  # (ruff.toml: lint config)
+            and p.name not in ("py.typed", "ruff.toml", "matrix-calculator")]  # (ruff.toml: lint)
     assert data == ["formats/output.schema.json"], "data files: package them"
     assert setting(f'"{PKG}.formats"').startswith('["output.schema.json", "explorer/*"]')
 
 
+def tracked_links():
+    """The files git tracks as symbolic links (mode 120000)."""
+    listed = subprocess.run(["git", "ls-files", "-s"], capture_output=True, text=True,
+                            cwd=ROOT)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    return [line.split("\t", 1)[1] for line in listed.stdout.splitlines()
+            if line.startswith("120000 ")]
+
+
+def test_the_repository_holds_no_links():
+    """Issue 28: a clone with core.symlinks=false (Windows' default) is the same tree."""
+    assert tracked_links() == []
+    assert not [p for p in ROOT.rglob("*") if p.is_symlink() and ".venv" not in p.parts]
+
+
+def test_a_clone_without_links_answers_without_installing(tmp_path):
+    """A clone made with core.symlinks=false and nothing installed: the script imports the
+    clone's own folders as the package."""
+    if subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, cwd=ROOT).returncode:
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "-c", "core.symlinks=false", str(ROOT), str(clone)],
+                   check=True, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-S", "-c",
+                           "import sys; sys.path.insert(0, sys.argv[1]); sys.argv[1:] = "
+                           "sys.argv[2:]; import matrix_calculator as m; "
+                           "import amd_matrix_calculator.cli.matrix_cli as c; "
+                           "print(c.__file__); sys.exit(m.main())", str(clone),
+                           "-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A",
+                           "-I", "5", "-K", "6"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    where, *answer = proc.stdout.splitlines()
+    assert Path(where) == clone / "cli" / "matrix_cli.py"  # (-S: no site-packages at all)
+    assert answer[-1] == "A[5][6] = v1{37}.[15:0]"
+
+
 def test_packages_ship_their_type_hints():
     """PEP 561: each package has a py.typed marker, and pyproject packages it."""
-    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES + (PKG,))
+    assert all((ROOT / pkg / "py.typed").is_file() for pkg in PACKAGES + ("library",))
     assert re.search(r'^\[tool\.setuptools\.package-data\]\n(?:#.*\n)*"\*" = \["py\.typed"\]',
                      PYPROJECT, re.MULTILINE)
 
@@ -141,8 +179,10 @@ def test_every_file_compiles_with_the_oldest_claimed_python():
 def test_the_command_is_the_script_installed_as_is():
     """No console-script wrapper (its imports cost start-up): the build installs the
     script itself as matrix-calculator."""
-    assert setting("script-files") == '["bin/matrix-calculator"]'
-    assert (ROOT / "bin" / "matrix-calculator").resolve() == (ROOT / "matrix_calculator.py")
+    assert setting("script-files") == '["cli/matrix-calculator"]'
+    launcher = (ROOT / "cli" / "matrix-calculator").read_text(encoding="utf-8")
+    assert launcher.startswith("#!/usr/bin/env python3\n")
+    assert "from amd_matrix_calculator.cli.matrix_cli import command, end" in launcher
 
 
 def test_readme_test_command_is_what_ci_runs():
@@ -168,10 +208,10 @@ def test_setuptools_packages_every_module(tmp_path):
              for p in (tmp_path / "lib").rglob("*.py")}
     assert (tmp_path / "lib" / PKG / "formats" / "output.schema.json").read_bytes() == \
         (ROOT / "formats" / "output.schema.json").read_bytes()
-    sources = {f"{PKG}/{name}" for name in top_level_modules() if name != "matrix_calculator.py"}
-    sources |= {f"{PKG}/__init__.py"} | {f"{PKG}/{p.relative_to(ROOT).as_posix()}"
-                                          for pkg in PACKAGES
-                                          for p in (ROOT / pkg).rglob("*.py")}
+    sources = {f"{PKG}/{p.relative_to(ROOT / 'library').as_posix()}"
+               for p in (ROOT / "library").rglob("*.py")}
+    sources |= {f"{PKG}/{p.relative_to(ROOT).as_posix()}"
+                for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
     assert built == sources
     info, = tmp_path.glob("*.egg-info")
     requires = info / "requires.txt"
@@ -269,7 +309,7 @@ def test_the_installed_command_lives_beside_pypis_formats_layouts_and_instructio
                                capture_output=True, text=True, check=True).stdout.strip())
     ours = [p.name for p in site.iterdir() if p.name.startswith(PKG)]
     assert PKG in ours
-    for name in ("matrix_api.py", "matrix_cli.py", "matrix_calculator.py", "cli_options.py"):
+    for name in ("matrix_api.py", "matrix_cli.py", "matrix_calculator.py", "cli", "library"):
         assert not (site / name).exists(), name
     subprocess.run([str(bin_dir / "python"), "-m", "pip", "uninstall", "-q", "-y", *others],
                    check=True, capture_output=True)

@@ -2,11 +2,10 @@
 
 (Split from the former test_rdna.py; shared helpers in rdna_common.py.)
 """
-import re
 import shlex
 
 import pytest
-from conftest import absent_reason, missing, shared_text
+from conftest import reference_examples
 from readme_examples_rdna import README_RDNA_EXAMPLES
 
 # ======================================================================================
@@ -22,12 +21,6 @@ def test_readme_rdna_example(run, _line, command, expected):
 
 
 def test_readme_rdna_examples_are_those_of_the_seed():
-    text = shared_text("seeds", "004_ce971d2592b01a50.txt")
-    if text is None:
-        missing(absent_reason("seeds", "004_ce971d2592b01a50.txt"))
-    found = []
-    for match in re.finditer(r"^(?:\$ )?\./matrix_calculator\.py (.*--architecture rdna.*)\n"
-                             r"((?:.+\n)+)", text, re.M):
-        line = text.count("\n", 0, match.start()) + 1
-        found.append((line, match.group(1), match.group(2)))
+    found = [(line, args, out) for line, args, out in reference_examples()
+             if "--architecture rdna" in args]
     assert tuple(found) == README_RDNA_EXAMPLES

@@ -25,9 +25,9 @@ AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "typ
 # batch answers, completion scripts, typing_extensions' typed dictionaries.
 LAZY = ("amd_matrix_calculator.matrix_library.catalog",
         "amd_matrix_calculator.matrix_library.typed", "amd_matrix_calculator.matrix_api_lds",
-        "amd_matrix_calculator.matrix_cli_lds", "amd_matrix_calculator.matrix_conversion",
-        "amd_matrix_calculator.matrix_convert", "amd_matrix_calculator.matrix_explorer",
-        "amd_matrix_calculator.cli_batch", "amd_matrix_calculator.cli_complete",
+        "amd_matrix_calculator.cli.matrix_cli_lds", "amd_matrix_calculator.matrix_conversion",
+        "amd_matrix_calculator.cli.matrix_convert", "amd_matrix_calculator.cli.matrix_explorer",
+        "amd_matrix_calculator.cli.cli_batch", "amd_matrix_calculator.cli.cli_complete",
         "amd_matrix_calculator.formats.json_output", "amd_matrix_calculator.formats.hip",
         "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
@@ -97,7 +97,7 @@ def test_the_lazy_parts_load_when_used():
     assert {"amd_matrix_calculator.matrix_library.catalog",
             "amd_matrix_calculator.matrix_library.facts"} <= modules_after(
         ["--catalog", "--filter", "arch=cdna3"])
-    assert "amd_matrix_calculator.matrix_cli_lds" in modules_after(
+    assert "amd_matrix_calculator.cli.matrix_cli_lds" in modules_after(
         inst + ["-A", "--lds-tile", "32x8"])
     assert "amd_matrix_calculator.matrix_library.facts" in modules_after(inst + ["-d"])
     from amd_matrix_calculator import matrix_api

@@ -1,1 +1,0 @@
-../cli_complete.py

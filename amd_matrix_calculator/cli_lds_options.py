@@ -1,1 +1,0 @@
-../cli_lds_options.py

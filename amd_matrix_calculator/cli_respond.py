@@ -1,1 +1,0 @@
-../cli_respond.py

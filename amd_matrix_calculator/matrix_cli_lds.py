@@ -1,1 +1,0 @@
-../matrix_cli_lds.py

@@ -1,1 +1,0 @@
-../matrix_explorer.py

@@ -1,0 +1,218 @@
+"""The calculator as a library: find instructions, read their facts, and map matrix
+elements to registers and back with the layout engine the command line uses.
+
+    >>> from amd_matrix_calculator import matrix_api as mc
+    >>> inst = mc.find_instruction("mi300x", "V_MFMA_F32_32X32X8_F16")
+    >>> [str(loc) for loc in mc.locate(inst, "A", i=5, k=6)]
+    ['v1{37}.[15:0]']
+
+Elements are named by the coordinates of the product D = A x B + C: A[i][k], B[k][j],
+C and D[i][j], the compression indices of a sparse instruction K[i][k], and the block
+scales of CDNA4's v_mfma_scale_* SA[i][k] and SB[k][j] (there k counts blocks of 32 K
+values). A location is a lane and a bit range of the operand's registers, counted from
+its first VGPR (v0). Every function checks its arguments and raises CalcError (a
+ValueError) whose message says what is allowed.
+
+This module is the library's one public door; the code lives in the matrix_library
+package, split by job (records, checks, queries, facts, catalog). The typed
+dictionaries `Facts`, `TypeFacts`, `Formula` and `LinearLayoutBases` (of
+matrix_library.typed) are loaded on first use, so point queries do not import typing;
+so are the facts, the catalog, the LDS plans, conversions and `Request`/`answer`
+(matrix_request), which point queries do not need (docs/speed.md).
+"""
+from __future__ import annotations
+
+from amd_matrix_calculator.instructions import Architecture
+from amd_matrix_calculator.instructions.model import Instruction
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.layouts import (
+    COORDINATES as COORDINATES,  # (which of i, j, k index each matrix)
+)
+from amd_matrix_calculator.layouts import MATRICES as MATRICES
+from amd_matrix_calculator.layouts import Modifiers
+from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.core import Place as Place  # (Location.place)
+from amd_matrix_calculator.matrix_library.checks import (
+    architecture_of,
+    element_of,
+    element_text,
+    find_architecture,
+    find_instruction,
+    instructions,
+    matrices,
+    modifiers,
+    operand,
+    wave_size,
+    with_formats,
+)
+from amd_matrix_calculator.matrix_library.checks import architectures as architectures
+from amd_matrix_calculator.matrix_library.queries import (
+    calculation,
+    calculations_at,
+    elements_at,
+    layout,
+    layout_rows,
+    locate,
+    register_count,
+    register_grid,
+    slot_grid,
+    slots,
+)
+from amd_matrix_calculator.matrix_library.records import (
+    Calculation,
+    Element,
+    Entry,
+    Location,
+    Product,
+    Slot,
+)
+
+if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __getattr__)
+    from amd_matrix_calculator.layouts import Operand
+    from amd_matrix_calculator.layouts import check_modifiers as check_modifiers
+    from amd_matrix_calculator.layouts import formula_sections as formula_sections
+    from amd_matrix_calculator.layouts.cdna import ABShape as ABShape
+    from amd_matrix_calculator.layouts.cdna import CDShape as CDShape
+    from amd_matrix_calculator.layouts.cdna import sparse_lane_k as sparse_lane_k
+    from amd_matrix_calculator.layouts.core import BIT as BIT
+    from amd_matrix_calculator.layouts.core import BLOCK as BLOCK
+    from amd_matrix_calculator.layouts.core import COL as COL
+    from amd_matrix_calculator.layouts.core import COPY as COPY
+    from amd_matrix_calculator.layouts.core import LANE as LANE
+    from amd_matrix_calculator.layouts.core import ROW as ROW
+    from amd_matrix_calculator.layouts.family import family_of as family_of
+    from amd_matrix_calculator.layouts.family import wmma_builtins as wmma_builtins
+    from amd_matrix_calculator.layouts.formulas import Lines as Lines
+    from amd_matrix_calculator.layouts.formulas import Section as Section
+    from amd_matrix_calculator.layouts.formulas import Text as Text
+    from amd_matrix_calculator.layouts.fragment import Digit as Digit
+    from amd_matrix_calculator.layouts.fragment import Fragment as Fragment
+    from amd_matrix_calculator.layouts.fragment import bit_of as bit_of
+    from amd_matrix_calculator.layouts.fragment import digit_value as digit_value
+    from amd_matrix_calculator.layouts.fragment import fragment as fragment
+    from amd_matrix_calculator.layouts.gfx1250 import FORMATS as FORMATS
+    from amd_matrix_calculator.layouts.gfx1250 import neg_masks as neg_masks
+    from amd_matrix_calculator.layouts.gfx1250_facts import latencies as latencies
+    from amd_matrix_calculator.layouts.gfx1250_facts import provenance as provenance
+    from amd_matrix_calculator.layouts.lds import LANE_MAPS as LANE_MAPS
+    from amd_matrix_calculator.layouts.lds import LoadPlan as LoadPlan
+    from amd_matrix_calculator.layouts.lds import alignment as alignment
+    from amd_matrix_calculator.layouts.legality import rule as rule
+    from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
+    from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
+    from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
+    from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
+    from amd_matrix_calculator.matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
+    from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
+    from amd_matrix_calculator.matrix_library.catalog import check_filters as check_filters
+    from amd_matrix_calculator.matrix_library.catalog import parse_filters as parse_filters
+    from amd_matrix_calculator.matrix_library.checks import ModifierValues as ModifierValues
+    from amd_matrix_calculator.matrix_library.facts import facts as facts
+    from amd_matrix_calculator.matrix_library.facts import formulas as formulas
+    from amd_matrix_calculator.matrix_library.facts import linear_layout as linear_layout
+    from amd_matrix_calculator.matrix_library.facts import (
+        supported_modifiers as supported_modifiers,
+    )
+    from amd_matrix_calculator.matrix_library.typed import (
+        Facts,
+        Formula,
+        LayoutRow,
+        LinearLayoutBases,
+        OperandTypes,
+        TypeFacts,
+    )
+    from amd_matrix_calculator.matrix_request import Request as Request
+    from amd_matrix_calculator.matrix_request import answer as answer
+
+__all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS", "Facts",
+           "Formula", "Instruction", "LayoutRow", "LinearLayoutBases", "Location", "Modifiers",
+           "OperandTypes", "Product", "Slot", "TypeFacts", "architecture_of", "architectures",
+           "calculation", "calculations_at", "catalog", "check_filters", "element_of",
+           "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
+           "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
+           "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
+           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer"]
+
+_TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
+
+
+# The engine's pieces the renderers of formats/ draw with (the fragment digits of the HIP
+# emitter, the family traits, the formula texts' shapes...): formats/ reads layouts/ only
+# through this door. Not part of the documented API; each is loaded on first use, from
+# the module named here (point queries load only what they read).
+# The package prefix of the product's modules ("amd_matrix_calculator.", issue 23).
+_PACKAGE = __name__[: -len("matrix_api")]
+_ENGINE = {
+    "check_modifiers": "layouts", "formula_sections": "layouts",
+    "ABShape": "layouts.cdna", "CDShape": "layouts.cdna", "sparse_lane_k": "layouts.cdna",
+    "BIT": "layouts.core", "BLOCK": "layouts.core", "COL": "layouts.core",
+    "COPY": "layouts.core", "LANE": "layouts.core", "ROW": "layouts.core",
+    "family_of": "layouts.family", "wmma_builtins": "layouts.family",
+    "Digit": "layouts.fragment", "Fragment": "layouts.fragment", "bit_of": "layouts.fragment",
+    "digit_value": "layouts.fragment", "fragment": "layouts.fragment",
+    "FORMATS": "layouts.gfx1250", "neg_masks": "layouts.gfx1250",
+    "latencies": "layouts.gfx1250_facts", "provenance": "layouts.gfx1250_facts",
+    "LANE_MAPS": "layouts.lds", "alignment": "layouts.lds",
+    "rule": "layouts.legality",
+    "index_bits_per_lane": "layouts.rdna",
+}
+
+
+# The library's parts that only some questions need, loaded on first use too, so that a
+# point query loads none of them: the catalog and the facts (--catalog, -d, --json), the
+# LDS plans (issue 24) and the Request door (issue 18; matrix_request reads the library's
+# modules directly, so it and this module do not import each other).
+_LIBRARY = {
+    "FILTERS": "matrix_library.catalog", "catalog": "matrix_library.catalog",
+    "check_filters": "matrix_library.catalog", "parse_filters": "matrix_library.catalog",
+    "facts": "matrix_library.facts", "formulas": "matrix_library.facts",
+    "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
+    "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
+    "lds_search": "matrix_api_lds",
+    "Request": "matrix_request", "answer": "matrix_request",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The typed dictionaries (they import typing_extensions), the library's parts of
+    _LIBRARY and the engine's pieces of _ENGINE, loaded on first use."""
+    if name in _TYPED:
+        from amd_matrix_calculator.matrix_library import typed
+        return getattr(typed, name)
+    module = _LIBRARY.get(name) or _ENGINE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'matrix_api' has no attribute {name!r}")
+    found: object = getattr(__import__(_PACKAGE + module, fromlist=["_"]), name)
+    globals()[name] = found
+    return found
+
+
+def __dir__() -> list[str]:
+    """The module's names, the ones loaded on first use included (tab completion, dir()
+    and help() list the whole public API before any of it is loaded)."""
+    return sorted({*globals(), *__all__})
+
+
+def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
+                   wave: int = 64) -> Operand:
+    """The engine's operand as is (no checks: for renderers that ask about operands they
+    know to exist; `operand` is the checked one)."""
+    from amd_matrix_calculator.layouts import operand as made
+    return made(inst, matrix, mods, wave)
+
+
+def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
+               dst_matrix: str, *, mods: ModifierValues = None,
+               src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
+               wave: int | None = None, transposed: bool = False,
+               advice: bool = True, route: str | None = None) -> Conversion:
+    """The plan moving `src_matrix` (C or D) of `src_inst` into `dst_matrix` (A or B) of
+    `dst_inst` (issue 20; matrix_conversion.conversion, loaded on first use)."""
+    from amd_matrix_calculator.matrix_conversion import conversion as plan
+    return plan(src_inst, src_matrix, dst_inst, dst_matrix, mods=mods, src_mods=src_mods,
+                dst_mods=dst_mods, wave=wave, transposed=transposed, advice=advice,
+                route=route)
+

@@ -1,0 +1,262 @@
+"""The library side of conversions between instructions (issue 20), re-exported by
+matrix_api as `conversion(...)`.
+
+    >>> from amd_matrix_calculator import matrix_api as mc
+    >>> mfma = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
+    >>> mc.conversion(mfma, "D", mfma, "B").kind
+    'in-lane'
+    >>> mc.conversion(mfma, "D", mfma, "A").kind
+    'cross-lane'
+
+A conversion moves the D (or C) fragments of one instruction into the A or B
+fragments of the next (layouts/convert.py has the tile rule and the planner). The
+record says, for every destination slot, where its element comes from and how far it
+moves, and lists the instructions that do it with their counts; `advice` lists the
+cheaper plans that swapping a product's operands gives.
+"""
+from __future__ import annotations
+
+from amd_matrix_calculator.instructions.modifiers import MODIFIERS
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
+from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.legality import rule
+from amd_matrix_calculator.matrix_library.checks import architecture_of, wave_size
+from amd_matrix_calculator.matrix_library.checks import modifiers as checked_modifiers
+from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
+
+if TYPE_CHECKING:
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_library.checks import ModifierValues
+
+__all__ = ["Advice", "Conversion", "ConversionMove", "SourceSlot", "Step", "conversion"]
+
+SOURCES = ("C", "D")
+DESTINATIONS = ("A", "B")
+
+
+class SourceSlot(Record):
+    """Bits (lo, hi) of `register` of `lane` of source fragment `fragment`, and the
+    source element it holds (e.g. D[3][5])."""
+    fragment: int
+    lane: int
+    register: int
+    bits: tuple[int, int]
+    element: str
+
+
+class ConversionMove(Record):
+    """One destination slot, the element it receives and where that comes from;
+    `kind` is none, in-lane or cross-lane."""
+    fragment: int
+    lane: int
+    register: int
+    bits: tuple[int, int]
+    element: str
+    source: SourceSlot
+    kind: str
+
+
+class Step(Record):
+    """`times` issues of `instruction`, for `purpose`."""
+    instruction: str
+    times: int
+    purpose: str
+
+
+class Advice(Record):
+    """A cheaper way: what to change (`change`) and the plan it gives."""
+    change: str
+    conversion: Conversion
+
+
+class Conversion(Record):
+    """The plan of moving `source_matrix` of `source` (source_fragments fragments) into
+    `destination_matrix` of `destination` (fragments fragments): `kind` (none,
+    in-lane or cross-lane), every destination slot's move, the instructions (`steps`,
+    `total` of them), the `route` (registers, or a round trip through `lds_bytes` of
+    LDS per wave), and `advice`. `transposed`: the source instruction computed D^T
+    (its A and B swapped). `plan` is the engine's plan (its program, for emitters)."""
+    architecture: str
+    source: Instruction
+    source_matrix: str
+    destination: Instruction
+    destination_matrix: str
+    wave: int
+    transposed: bool
+    kind: str
+    fragments: int
+    source_fragments: int
+    moves: tuple[ConversionMove, ...]
+    steps: tuple[Step, ...]
+    total: int
+    route: str
+    lds_bytes: int
+    conversion: str
+    advice: tuple[Advice, ...]
+    plan: Plan
+
+
+def _purpose(name: str) -> str:
+    if name.startswith(("v_cvt", "v_pack", "v_bfe", "v_add3", "v_cmp")):
+        return "convert and pack"
+    if name == "v_perm_b32":
+        return "repack within the lane"
+    if name.startswith(("v_permlane", "ds_bpermute")):
+        return "move between lanes"
+    if name == "v_cndmask_b32":
+        return "choose per lane"
+    if name.startswith(("ds_write", "ds_store")):
+        return "store to LDS"
+    if name.startswith(("ds_read", "ds_load")):
+        return "load from LDS"
+    if name == "s_waitcnt":
+        return "wait for LDS"
+    return "lane addresses"
+
+
+def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) -> str:
+    # (architecture_of raises CalcError for anything but an Instruction)
+    architecture_of(inst)  # type: ignore[arg-type]
+    name = matrix.upper() if isinstance(matrix, str) else None
+    if name not in allowed:
+        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not {matrix!r}")
+    assert name is not None
+    return name
+
+
+def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
+             output: bool) -> object:
+    operand = checked_operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
+    if operand.block_source is not None or operand.remapped and not _permutes(operand):
+        raise CalcError(f"the modifiers given broadcast lanes or blocks of {matrix} of "
+                        f"{inst.name}: several of its slots then read one value, which a D "
+                        "fills only when those values are equal; drop --cbsz/--abid/--blgp "
+                        "(a lane rotation such as BLGP 3 is planned)")
+    if inst.sparse and matrix == "A":
+        raise CalcError(f"A of {inst.name} is sparse: it holds two of every four K values, "
+                        "chosen at run time by the indices, so which D values go where is "
+                        "not known when the code is written; a conversion fills dense "
+                        "operands only")
+    return operand
+
+
+def _permutes(operand: object) -> bool:
+    """A lane remapping that only permutes (BLGP 3's rotation): every slot the hardware
+    reads serves one element, so the conversion can fill it."""
+    rows, cols = operand.shape[0], operand.shape[1]  # type: ignore[attr-defined]
+    seen = set()
+    for r in range(rows):
+        for c in range(cols):
+            for place in operand.places(r, c):  # type: ignore[attr-defined]
+                key = (place.lane, place.reg, place.lo)
+                if key in seen:
+                    return False
+                seen.add(key)
+    return True
+
+
+def _element(matrix: str, row: int, col: int) -> str:
+    return f"{matrix}[{row}][{col}]"
+
+
+def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
+               dst_matrix: str, *, mods: ModifierValues = None,
+               src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
+               wave: int | None = None, transposed: bool = False,
+               advice: bool = True, route: str | None = None) -> Conversion:
+    """Plan moving `src_matrix` (C or D) of `src_inst` into `dst_matrix` (A or B) of
+    `dst_inst`, both of one architecture, in wave size `wave` (None: the default).
+    `mods` apply to both instructions, `src_mods` / `dst_mods` to one side instead.
+    `transposed`: the source instruction computed D^T = B^T A^T (operands swapped).
+    With `advice`, the plans of swapped products that are better (a lower class, or
+    at most 3/4 of the instructions) are listed too. `route` "registers" or "lds"
+    forces that route of a cross-lane plan (None: the one with fewer instructions)."""
+    source = _check(src_inst, src_matrix, SOURCES, "source")
+    target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
+    if not isinstance(transposed, bool):
+        raise CalcError(f"transposed is True or False, not {transposed!r}")
+    size = wave_size(src_inst, wave)
+    wave_size(dst_inst, size)
+    src_op = _operand(src_inst, source, src_mods if src_mods is not None else mods, size, True)
+    dst_op = _operand(dst_inst, target, dst_mods if dst_mods is not None else mods, size,
+                      False)
+    made = plan(src_op, dst_op, transposed, route)  # type: ignore[arg-type]
+    found = _record(made, src_inst, source, dst_inst, target, size, transposed, ())
+    if not advice or made.kind == "none":
+        return found
+    better = []
+    for flip, other in ((not transposed, target), (not transposed, _other(target)),
+                        (transposed, _other(target))):
+        try:
+            given = dst_mods if dst_mods is not None else mods
+            alt_op = _operand(dst_inst, other, given if other == target else
+                              _swapped(dst_inst, given, size), size, False)
+            alt = plan(src_op, alt_op, flip)  # type: ignore[arg-type]
+        except CalcError:
+            continue
+        # better: a lower class, or the same class in at most 3/4 of the instructions
+        if CLASSES.index(alt.kind) < CLASSES.index(made.kind) or \
+                alt.kind == made.kind and 4 * alt.total <= 3 * made.total:
+            record = _record(alt, src_inst, source, dst_inst, other, size, flip, ())
+            swap_next = other != target
+            better.append(Advice(_change(src_inst, dst_inst, (flip != transposed) != swap_next,
+                                         swap_next), record))
+    better.sort(key=lambda a: (CLASSES.index(a.conversion.kind), a.conversion.total,
+                               a.change.count("; and")))
+    kept: list[Advice] = []
+    for item in better:  # one change per outcome: the simplest
+        if not any((k.conversion.kind, k.conversion.total)
+                   == (item.conversion.kind, item.conversion.total) for k in kept):
+            kept.append(item)
+    return found._replace(advice=tuple(kept))
+
+
+def _swapped(inst: Instruction, mods: ModifierValues, wave: int) -> dict[str, int]:
+    """The destination's modifiers for its other operand: the tile keeps its format and
+    signedness (CBSZ <-> BLGP or matrix_a_fmt <-> matrix_b_fmt where they pick formats;
+    the A and B bits of a mask the modifier table's `negation` names, where the
+    instruction's rule says the mask picks the signedness of integers)."""
+    given = checked_modifiers(mods)
+    values = dict(given._asdict())
+    fields = inst.format_fields
+    if fields:
+        values[fields[0]], values[fields[1]] = values[fields[1]], values[fields[0]]
+    for spec in MODIFIERS:
+        found = rule(spec, inst, given, wave) if spec.negation else None
+        if found is None or found.meaning != "signed":
+            continue
+        bit = {matrix: 1 << i for i, (matrix, _) in enumerate(spec.negation)}
+        a, b, bits = bit["A"], bit["B"], values[spec.name]
+        values[spec.name] = bits & ~(a | b) | (b if bits & a else 0) | (a if bits & b else 0)
+    return {k: v for k, v in values.items() if v}
+
+
+def _other(matrix: str) -> str:
+    return "B" if matrix == "A" else "A"
+
+
+def _change(src: Instruction, dst: Instruction, flip: bool, swap: bool) -> str:
+    parts = []
+    if flip:
+        parts.append(f"issue {src.name} with its A and B swapped (it then computes "
+                     "D^T = B^T A^T)")
+    if swap:
+        parts.append(f"compute the next product transposed with {dst.name} (C^T = B^T A^T), "
+                     "so that this tile is its other operand")
+    return "; and ".join(parts)
+
+
+def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target: str,
+            wave: int, transposed: bool, advice: tuple[Advice, ...]) -> Conversion:
+    moves = tuple(
+        ConversionMove(m.to.fragment, m.to.lane, m.to.reg, (m.to.lo, m.to.hi),
+                       _element(target, *m.element),
+                       SourceSlot(m.source.fragment, m.source.lane, m.source.reg,
+                                  (m.source.lo, m.source.hi),
+                                  _element(source, *m.source_element)), m.kind)
+        for m in made.moves)
+    steps = tuple(Step(name, count, _purpose(name)) for name, count in made.counts)
+    return Conversion(src.arch, src, source, dst, target, wave, transposed, made.kind,
+                      made.fragments, made.source_fragments, moves, steps, made.total,
+                      made.route, made.lds_bytes, made.conversion, advice, made)
