@@ -120,14 +120,20 @@ PRELUDE = """\
 // lane within the wavefront (never threadIdx.x itself), so the code is correct for any
 // block size: each wavefront of the block loads and stores its own tile through the
 // pointers it is given. Offsets are 64-bit (long): a tile may exceed 2^31 elements.
-#if defined(__HIP__) && __has_include(<hip/hip_runtime.h>)
-#include <hip/hip_runtime.h>
-#define MC_THREAD_X threadIdx.x
-#define MC_SYNC() __syncthreads()
-#elif defined(__HIP__)  /* no ROCm headers (-nogpuinc): declare what is used */
+// The prelude includes no header: it reads the lane and syncs the wavefront through
+// clang's builtins, and declares the HIP attributes only where no header did (clang's
+// HIP wrapper, hip_runtime.h before or after it: the same definitions), so the code
+// compiles beside any HIP headers, old ones (a distribution's ROCm 5) included, or none.
+#if defined(__HIP__)
+#ifndef __device__
 #define __device__ __attribute__((device))
+#endif
+#ifndef __global__
 #define __global__ __attribute__((global))
+#endif
+#ifndef __shared__
 #define __shared__ __attribute__((shared))
+#endif
 #define MC_THREAD_X __builtin_amdgcn_workitem_id_x()
 #define MC_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"), \\
                    __builtin_amdgcn_s_barrier(), \\
