@@ -35,6 +35,8 @@ from amd_matrix_calculator.cli.cli_options import (
     program_name,
     shown,
 )
+from amd_matrix_calculator.cli.cli_probe import probe_request, probe_text
+from amd_matrix_calculator.cli.cli_probe import wanted as probe_wanted
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.modifiers import Modifiers
 from amd_matrix_calculator.matrix_request import Request
@@ -190,6 +192,10 @@ def _detail(request: Request, args: Args) -> str:
 
 def _code_request(args: Args) -> Request:
     _numbers(args)
+    language = args.text("emit")
+    if args.given("emit") and (language is None or language.lower() != "hip"):
+        given = "no value" if language is None else shown(language)
+        raise ArgumentError(f"--emit takes the language to write: hip or probe (got {given})")
     request = _instruction_request(args, "linear" if _on(args, "linear_layout") else "emit")
     chosen = [flag for dest, flag in MATRIX_FLAGS if _on(args, dest)]
     if len(chosen) > 1:
@@ -204,10 +210,6 @@ def _code_request(args: Args) -> Request:
         raise ArgumentError("--linear-layout needs a matrix: one of "
                             + ", ".join(flag for _, flag in MATRIX_FLAGS))
     if request.mode == "emit":
-        language = args.text("emit")
-        if language is None or language.lower() != "hip":
-            given = "no value" if language is None else shown(language)
-            raise ArgumentError(f"--emit takes the language to write: hip (got {given})")
         order = (args.text("order") or "row").lower() if args.given("order") else "row"
         if args.given("order") and order not in ("row", "col"):
             raise ArgumentError(f"--order takes row or col, not {shown(order)}")
@@ -364,6 +366,7 @@ MODES: tuple[Mode, ...] = (
           "matrix_b_fmt"), _lds_request, _lds),
     Mode("linear", "--linear-layout", lambda a: _on(a, "linear_layout"),
          ("linear_layout", *QUERY), _code_request, _linear),
+    Mode("probe", "--emit probe", probe_wanted, ("emit",), probe_request, probe_text),
     Mode("emit", "--emit", lambda a: a.given("emit"),
          ("emit", "ld", "order", "prefix", "lds", "SA", "SB", *OWN_MODIFIERS), _code_request,
          _emit),

@@ -184,8 +184,9 @@ OPTIONS: tuple[Option, ...] = (
     _o("json_schema", ("--json-schema",), OUTPUT,
            "print the JSON Schema of the --json documents"),
     _o("emit", ("--emit",), CODE, "print code: 'hip' (a __device__ load/store of the "
-           "matrix given, or with no matrix a __global__ example of the whole instruction)",
-           VALUE, "LANGUAGE", ("hip",)),
+           "matrix given, or with no matrix a __global__ example of the whole instruction); "
+           "'probe' (a self-checking HIP program for -i, or every instruction of -a)",
+           VALUE, "LANGUAGE", ("hip", "probe")),
     _o("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
            "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
     _o("order", ("--order",), CODE, "with --emit hip: tile storage order, row "

@@ -89,6 +89,7 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.fragment import Fragment as Fragment
     from amd_matrix_calculator.layouts.fragment import bit_of as bit_of
     from amd_matrix_calculator.layouts.fragment import digit_value as digit_value
+    from amd_matrix_calculator.layouts.fragment import element as element
     from amd_matrix_calculator.layouts.fragment import fragment as fragment
     from amd_matrix_calculator.layouts.gfx1250 import FORMATS as FORMATS
     from amd_matrix_calculator.layouts.gfx1250 import neg_masks as neg_masks
@@ -152,6 +153,7 @@ _ENGINE = {
     "COPY": "layouts.core", "LANE": "layouts.core", "ROW": "layouts.core",
     "family_of": "layouts.family", "wmma_builtins": "layouts.family",
     "Digit": "layouts.fragment", "Fragment": "layouts.fragment", "bit_of": "layouts.fragment",
+    "element": "layouts.fragment",
     "digit_value": "layouts.fragment", "fragment": "layouts.fragment",
     "FORMATS": "layouts.gfx1250", "neg_masks": "layouts.gfx1250",
     "latencies": "layouts.gfx1250_facts", "provenance": "layouts.gfx1250_facts",

@@ -97,6 +97,13 @@ def _code(request: Request) -> Operand | None:
     return None if request.matrix is None else _operand(request)
 
 
+def _probe(request: Request) -> list[Instruction]:
+    """--emit probe: the instructions probed (the one asked, or every one of -a)."""
+    if request.inst is not None:
+        return [request.inst]
+    return list(_architecture(request).instructions)
+
+
 def _linear(request: Request) -> LinearLayoutBases:
     from amd_matrix_calculator.matrix_library.facts import linear_layout
     return linear_layout(request.instruction, str(request.matrix), mods=request.mods,
@@ -110,6 +117,7 @@ ENGINES: dict[str, Callable[[Request], object]] = {
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,
+    "probe": _probe,
 }
 
 
