@@ -183,6 +183,10 @@ def _detail(request: Request, args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.detail(inst)
     text = listing.header(inst) + detail(inst)
+    if _on(args, "verification") or not inst.architecture.public:
+        from amd_matrix_calculator import matrix_api
+        from amd_matrix_calculator.formats.verification import section
+        text += section(matrix_api.facts(inst))
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
@@ -357,7 +361,8 @@ MODES: tuple[Mode, ...] = (
     Mode("catalog", "--catalog", lambda a: _on(a, "catalog") or _on(a, "list") and _is_all(a),
          ("catalog", "filter", "format", *JSON), _catalog_request, _catalog),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
-    Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt"),
+    Mode("detail", "-d", lambda a: _on(a, "detail"),
+         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification"),
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),

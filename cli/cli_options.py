@@ -195,6 +195,8 @@ OPTIONS: tuple[Option, ...] = (
            "functions (default: made from the instruction, wave size, modifiers and storage "
            "options)", VALUE, "NAME"),
     _o("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
+    _o("verification", ("--verification",), OUTPUT, "with -d: what the instruction was checked "
+       "against (shown anyway beyond AMD's calculator's architectures; docs/verification.md)"),
     _o("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
     # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)

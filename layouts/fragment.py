@@ -78,7 +78,7 @@ def value_bits(inst: Instruction, matrix: str) -> int:
         return 4
     if matrix in ("SA", "SB"):
         return 8
-    return int(inst.out_type.bits)
+    return int((inst.c_type if matrix == "C" else inst.out_type).bits)  # (bf16f32: f32 C)
 
 
 # BLGP lane remaps for loads: the lane whose (unmodified) elements lane X must hold so

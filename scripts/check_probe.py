@@ -54,7 +54,8 @@ SAMPLES = (
     ("rdna3", "v_wmma_f16_16x16x16_f16"), ("rdna3", "v_wmma_i32_16x16x16_iu4"),
     ("rdna4", "v_swmmac_f32_16x16x32_f16"), ("rdna4", "v_wmma_f32_16x16x16_fp8_bf8"),
     ("gfx1250", "v_wmma_scale_f32_16x16x128_f8f6f4"), ("gfx1250", "v_swmmac_f32_16x16x64_f16"),
-    ("gfx1250", "v_wmma_f32_16x16x4_f32"), ("gfx1251", "v_wmma_f32_32x16x128_f4"),
+    ("gfx1250", "v_wmma_f32_16x16x4_f32"), ("gfx1250", "v_wmma_bf16f32_16x16x32_bf16"),
+    ("gfx1251", "v_wmma_f32_32x16x128_f4"),
 )
 
 PRE = r"""

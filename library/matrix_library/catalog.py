@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     FilterValue = str | int | bool
     Filters = Mapping[str, FilterValue | Iterable[FilterValue]]
 
-FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
+FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks", "checked")
 NUMBER_FILTERS = ("m", "n", "k", "blocks")
 LARGEST = 10**6  # (a number filter above this matches nothing and is refused)
 
@@ -34,6 +34,7 @@ class Row(Record):
     sparse: bool
     dims: tuple[int, int, int]  # m, n, k
     blocks: int
+    checked: frozenset[str]  # the verification record's source keys
 
 
 def _all_types(fact: Facts) -> list[TypeFacts]:
@@ -61,7 +62,9 @@ def rows(wave: int | None) -> tuple[Row, ...]:
     if found is None:
         found = _ROWS[wave] = tuple(
             Row(fact, fact["architecture"], _type_keys(fact), fact["kind"], fact["sparse"],
-                (fact["m"], fact["n"], fact["k"]), fact["blocks"])
+                (fact["m"], fact["n"], fact["k"]), fact["blocks"],
+                frozenset(c["source"] for c in fact["verification"]["checks"]
+                          if c["source"] != "hardware" or c["detail"] != "none yet"))
             for arch in ARCHITECTURES for inst in arch.instructions
             if wave is None or wave in inst.wave_sizes
             for fact in [facts(inst, wave or inst.wave_sizes[0])])
@@ -87,6 +90,7 @@ def _copy(fact: Facts) -> Facts:
     out["formats"] = [t.copy() for t in fact["formats"]]
     out["waves"], out["modifiers"] = list(fact["waves"]), list(fact["modifiers"])
     out["registers"] = {w: dict(counts) for w, counts in fact["registers"].items()}
+    out["verification"] = _plain(fact["verification"])  # type: ignore[typeddict-item]
     if "provenance" in fact:
         out["provenance"] = {k: _plain(v) for k, v in fact["provenance"].items()}
     return out
@@ -147,6 +151,13 @@ def matcher(key: str, value: object) -> Callable[[Row], bool]:
     if key == "sparse":
         sparse = _yes_no(value)
         return lambda r: r.sparse == sparse
+    if key == "checked":
+        from amd_matrix_calculator.instructions.verification import SOURCE_KEYS
+        source = _text(key, value).lower()
+        if source not in SOURCE_KEYS:
+            raise CalcError(f"checked= takes a source: {', '.join(SOURCE_KEYS)}; not "
+                            f"{shown(value)}")
+        return lambda r: source in r.checked
     if key == "kind":
         kind = _text(key, value).lower()
         return lambda r: r.kind == kind
@@ -222,6 +233,8 @@ def known_values(key: str, every: Iterable[Row]) -> list[str]:
         found = {"yes", "no"}
     elif key == "blocks":
         found = {str(r.blocks) for r in every}
+    elif key == "checked":
+        found = {source for r in every for source in r.checked}
     else:
         found = {str(r.dims["mnk".index(key)]) for r in every}
     return sorted(found, key=lambda v: (len(v), v) if v.isdigit() else (0, v))

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.types import DataType
 
     from .checks import ModifierValues
-    from .typed import Facts, Formula, LinearLayoutBases, TypeFacts
+    from .typed import Facts, Formula, LinearLayoutBases, TypeFacts, Verification
 
 
 def _type(data_type: DataType) -> TypeFacts:
@@ -85,12 +85,25 @@ def facts(inst: Instruction, wave: int | None = None,
         "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
                                for m in matrices(inst)} for w in waves},
         "modifiers": list(supported_modifiers(inst)),
+        "verification": verification(inst),
     }
     if "prefix_opcode" in extra:
         found["prefix_opcode"] = extra["prefix_opcode"]
     if "provenance" in extra:
         found["provenance"] = extra["provenance"]
     return found
+
+
+def verification(inst: Instruction) -> Verification:
+    """What `inst`'s layouts and facts were checked against (instructions/verification.py):
+    each source's finding, where sources disagree, and where a hardware run is reported."""
+    from amd_matrix_calculator.instructions import verification as record
+    titles = {source.key: source.title for source in record.SOURCES}
+    arch = architecture_of(inst).name
+    return {"checks": [{"source": key, "title": titles[key], "detail": detail}
+                       for key, detail in record.checks(arch, inst.mnemonic)],
+            "disagreements": list(record.disagreements(arch, inst.mnemonic)),
+            "report": record.REPORT}
 
 
 def formulas(inst: Instruction, *, mods: ModifierValues = None,

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 
 from typing_extensions import NotRequired, TypedDict
 
-__all__ = ["Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts"]
+__all__ = ["Check", "Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes",
+           "TypeFacts", "Verification"]
 
 # One element location as matrix_api.layout_rows() gives it: (matrix, i, j, k, block,
 # register, registers, lane, bit_lo, bit_hi, negated, absolute)
@@ -33,6 +34,21 @@ class OperandTypes(TypedDict):
     B: TypeFacts
     C: TypeFacts | None
     D: TypeFacts
+
+
+class Check(TypedDict):
+    """One check of an instruction's verification record: the source's key (the
+    catalog's checked= value), its title and what it found."""
+    source: str
+    title: str
+    detail: str
+
+
+class Verification(TypedDict):
+    """What an instruction's layouts and facts were checked against (issue 36)."""
+    checks: list[Check]
+    disagreements: list[str]
+    report: str
 
 
 class Facts(TypedDict):
@@ -67,6 +83,7 @@ class Facts(TypedDict):
     waves: list[int]
     registers: dict[str, dict[str, int]]
     modifiers: list[str]
+    verification: Verification
     prefix_opcode: NotRequired[int | None]
     provenance: NotRequired[Mapping[str, object]]
 
