@@ -23,6 +23,8 @@ from amd_matrix_calculator.cli.cli_inputs import (
 )
 from amd_matrix_calculator.cli.cli_lds_options import LDS_FLAGS, LDS_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import wanted as lds_wanted
+from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_DESTS, store_wanted
+from amd_matrix_calculator.cli.cli_preshuffle_options import wanted as preshuffle_wanted
 from amd_matrix_calculator.cli.cli_options import (
     BY_DEST,
     MODIFIERS,
@@ -304,6 +306,23 @@ def _lds_request(args: Args) -> Request:
     return _instruction_request(args, "lds")
 
 
+def _preshuffle_request(args: Args) -> Request:
+    """--preshuffle and --store-d (issue 33): the instruction and wave size checked here,
+    the rest by cli.matrix_cli_preshuffle."""
+    _numbers(args)
+    return _instruction_request(args, "preshuffle" if preshuffle_wanted(args) else "store")
+
+
+def _preshuffle(request: Request, args: Args) -> str:
+    from amd_matrix_calculator.cli.matrix_cli_preshuffle import run_preshuffle
+    return run_preshuffle(args, request.instruction, request.wave)
+
+
+def _store(request: Request, args: Args) -> str:
+    from amd_matrix_calculator.cli.matrix_cli_preshuffle import run_store
+    return run_store(args, request.instruction, request.wave)
+
+
 def _lds(request: Request, args: Args) -> str:
     from amd_matrix_calculator.cli.matrix_cli_lds import run_lds
     return run_lds(args, request.instruction, request.wave)
@@ -359,6 +378,12 @@ MODES: tuple[Mode, ...] = (
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("preshuffle", "--preshuffle", preshuffle_wanted,
+         (*PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "SA", "SB", *OWN_MODIFIERS),
+         _preshuffle_request, _preshuffle),
+    Mode("store", "--store-d", store_wanted,
+         (*PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS),
+         _preshuffle_request, _store),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),
