@@ -23,8 +23,6 @@ from amd_matrix_calculator.cli.cli_inputs import (
 )
 from amd_matrix_calculator.cli.cli_lds_options import LDS_FLAGS, LDS_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import wanted as lds_wanted
-from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_DESTS, store_wanted
-from amd_matrix_calculator.cli.cli_preshuffle_options import wanted as preshuffle_wanted
 from amd_matrix_calculator.cli.cli_options import (
     BY_DEST,
     MODIFIERS,
@@ -37,6 +35,8 @@ from amd_matrix_calculator.cli.cli_options import (
     program_name,
     shown,
 )
+from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_DESTS, store_wanted
+from amd_matrix_calculator.cli.cli_preshuffle_options import wanted as preshuffle_wanted
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.modifiers import Modifiers
 from amd_matrix_calculator.matrix_request import Request

@@ -21,11 +21,14 @@ from __future__ import annotations
 from math import lcm
 
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS, Modifiers
-from amd_matrix_calculator.instructions.record import Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COORDINATES, operand
 from .core import CalcError
 from .fragment import Fragment, bit_of, element, fragment
+
+if TYPE_CHECKING:
+    from amd_matrix_calculator.instructions.model import Instruction
 
 WIDTHS = (16, 12, 8, 4, 2, 1)   # bytes one lane's global load can fetch
 
@@ -93,7 +96,7 @@ class Preshuffle(Record):
         return lcm(self.bits, 8) if self.bits < 8 else self.bits
 
 
-def selector_of(inst: object, matrix: str) -> str:
+def selector_of(inst: Instruction, matrix: str) -> str:
     """The modifier whose values pick the place of this operand's values in the same
     registers (one per tile of a supertile): read off the modifier table."""
     for spec in MODIFIERS:
@@ -112,7 +115,7 @@ def _storage(matrix: str, order: str | None) -> tuple[str, bool]:
     return order, (order == "row") == k_col
 
 
-def plan(inst: object, matrix: str, mods: Modifiers = Modifiers(), wave: int = 64,
+def plan(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(), wave: int = 64,
          width: int | None = None, supertile: tuple[int, int] = (1, 1),
          order: str | None = None) -> Preshuffle:
     """The preshuffle of `matrix` of `inst` (modifiers and formats applied in `inst` and
@@ -158,7 +161,7 @@ def plan(inst: object, matrix: str, mods: Modifiers = Modifiers(), wave: int = 6
                       tiles, tuple(slots), registers)
 
 
-def _tiles(inst: object, matrix: str, mods: Modifiers, wave: int, selector: str,
+def _tiles(inst: Instruction, matrix: str, mods: Modifiers, wave: int, selector: str,
            count: int) -> list[tuple[int, Fragment, int]]:
     """(selector value, fragment, first VGPR) of each tile of the supertile."""
     values = 1
@@ -169,7 +172,7 @@ def _tiles(inst: object, matrix: str, mods: Modifiers, wave: int, selector: str,
     for t in range(count):
         select = t % values
         picked = mods._replace(**{selector: select}) if selector else mods
-        frag = fragment(operand(inst, matrix, picked, wave))  # type: ignore[arg-type]
+        frag = fragment(operand(inst, matrix, picked, wave))
         out.append((select, frag, (t // values) * frag.registers))
     return out
 

@@ -51,13 +51,17 @@ def chain(plan: Preshuffle, unit_bits: int | None = None) -> Chain:
     return Chain(tuple(digits), extents, unit, items)
 
 
+NOT_A_CHAIN = ("the preshuffle is not a reshape/permute of the stored matrix (a modifier "
+               "rotates the lanes, as BLGP 3 does): no NumPy chain or digit formula for it")
+
+
 def _digits(at: dict[int, tuple[int, int]], total: int) -> list[Digit]:
     digits: list[Digit] = []
     stride = 1
     while stride < total:
         o, i = at[stride]
         if o and i:
-            raise CalcError("the preshuffle is not a reshape/permute of the stored matrix")
+            raise CalcError(NOT_A_CHAIN)
         axis, step = (0, o) if o else (1, i)
         line = 1   # the elements follow in line for `line` steps
         while stride * (line + 1) <= total and at.get(stride * line) == (
@@ -75,16 +79,16 @@ def _check(digits: list[Digit], at: dict[int, tuple[int, int]], extents: tuple[i
         step = 1
         for d in sorted((d for d in digits if d.axis == axis), key=lambda d: d.step):
             if d.step != step:
-                raise CalcError("the preshuffle is not a reshape/permute of the stored matrix")
+                raise CalcError(NOT_A_CHAIN)
             step *= d.size
         if step != extents[axis]:
-            raise CalcError("the preshuffle is not a reshape/permute of the stored matrix")
+            raise CalcError(NOT_A_CHAIN)
     for u, cell in at.items():
         got = [0, 0]
         for d in digits:
             got[d.axis] += (u // d.stride) % d.size * d.step
         if tuple(got) != cell:
-            raise CalcError("the preshuffle is not a reshape/permute of the stored matrix")
+            raise CalcError(NOT_A_CHAIN)
 
 
 def _axis_digits(ch: Chain, axis: int) -> list[Digit]:
