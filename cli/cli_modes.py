@@ -10,6 +10,7 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
+from amd_matrix_calculator.cli import cli_preshuffle_options as pre
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -35,8 +36,6 @@ from amd_matrix_calculator.cli.cli_options import (
     program_name,
     shown,
 )
-from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_DESTS, store_wanted
-from amd_matrix_calculator.cli.cli_preshuffle_options import wanted as preshuffle_wanted
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.modifiers import Modifiers
 from amd_matrix_calculator.matrix_request import Request
@@ -55,6 +54,7 @@ JSON = ("json", "compact")
 OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
+PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS)  # issue 33
 
 
 class Mode(Record):
@@ -306,21 +306,14 @@ def _lds_request(args: Args) -> Request:
     return _instruction_request(args, "lds")
 
 
-def _preshuffle_request(args: Args) -> Request:
-    """--preshuffle and --store-d (issue 33): the instruction and wave size checked here,
-    the rest by cli.matrix_cli_preshuffle."""
+def _plan_request(args: Args) -> Request:  # --preshuffle, --store-d (issue 33)
     _numbers(args)
-    return _instruction_request(args, "preshuffle" if preshuffle_wanted(args) else "store")
+    return _instruction_request(args, "preshuffle" if pre.wanted(args) else "store")
 
 
-def _preshuffle(request: Request, args: Args) -> str:
-    from amd_matrix_calculator.cli.matrix_cli_preshuffle import run_preshuffle
-    return run_preshuffle(args, request.instruction, request.wave)
-
-
-def _store(request: Request, args: Args) -> str:
-    from amd_matrix_calculator.cli.matrix_cli_preshuffle import run_store
-    return run_store(args, request.instruction, request.wave)
+def _plan(request: Request, args: Args) -> str:
+    from amd_matrix_calculator.cli.matrix_cli_preshuffle import render
+    return render(request, args)
 
 
 def _lds(request: Request, args: Args) -> str:
@@ -378,12 +371,8 @@ MODES: tuple[Mode, ...] = (
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
-    Mode("preshuffle", "--preshuffle", preshuffle_wanted,
-         (*PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "SA", "SB", *OWN_MODIFIERS),
-         _preshuffle_request, _preshuffle),
-    Mode("store", "--store-d", store_wanted,
-         (*PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS),
-         _preshuffle_request, _store),
+    Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB"), _plan_request, _plan),
+    Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),

@@ -18,6 +18,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 if TYPE_CHECKING:
     from amd_matrix_calculator.cli.cli_options import Args
     from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_request import Request
 
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
@@ -113,3 +114,9 @@ def run_store(args: Args, inst: Instruction, wave: int) -> str:
         from amd_matrix_calculator.formats.json_output import dump
         return dump("store", **render.document(plan))
     return render.text(plan)
+
+
+def render(request: Request, args: Args) -> str:
+    """The output of the mode "preshuffle" or "store" (cli_modes)."""
+    run = run_preshuffle if request.mode == "preshuffle" else run_store
+    return run(args, request.instruction, request.wave)
