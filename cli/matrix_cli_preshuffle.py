@@ -93,6 +93,12 @@ def run_preshuffle(args: Args, inst: Instruction, wave: int) -> str:
     if getattr(args, "json", False):
         from amd_matrix_calculator.formats.json_output import dump
         return dump("preshuffle", **render.document(plan))
+    fmt = str(args.text("format") or "").lower() if args.given("format") else ""
+    if fmt in ("svg", "html"):
+        return render.svg(plan) if fmt == "svg" else render.html(plan)
+    if fmt:
+        raise _fail(f"a preshuffle is drawn with --format svg or html (or --json), not "
+                    f"--format {fmt}")
     return render.text(plan)
 
 

@@ -131,3 +131,47 @@ def document(plan: PreshufflePlan) -> dict[str, object]:
                    "element": element_text(inst, s.element), "tile": s.tile,
                    "offset": s.offset, "load": s.load} for s in plan.slots],
     }
+
+
+_CELL, _LEFT, _TOP, _ROW = 12, 90, 34, 64   # px per byte, margins, bytes per row
+
+
+def svg(plan: PreshufflePlan, standalone: bool = True) -> str:
+    """One block of the buffer, byte by byte (64 a row), each byte coloured by the lane
+    that loads it; a byte's tooltip names the lane, the load and the values it holds."""
+    from .palette import fill, text_on
+    from .svg import Canvas
+    held: dict[int, list[str]] = {}
+    owner: dict[int, tuple[int, int]] = {}
+    for s in plan.slots:
+        byte = s.offset // 8
+        e = s.element
+        held.setdefault(byte, []).append(",".join(
+            f"{n}{v}" for n, v in (("i", e.i), ("j", e.j), ("k", e.k)) if v is not None))
+        owner[byte] = (s.lane, s.load)
+    rows = -(-plan.block_bytes // _ROW)
+    canvas = Canvas()
+    title = (f"{plan.instruction} {plan.matrix}: preshuffled block of {plan.block_bytes} "
+             f"bytes, {plan.loads} x {plan.load} per lane")
+    canvas.text(4, 12, title, 12, anchor="start")
+    lanes = len(plan.lanes)
+    for byte in range(plan.block_bytes):
+        row, col = divmod(byte, _ROW)
+        x, y = _LEFT + col * _CELL, _TOP + row * _CELL
+        lane, load = owner.get(byte, (-1, -1))
+        colour = fill(plan.lanes.index(lane), lanes) if lane >= 0 else "#ffffff"
+        canvas.cell(x, y, _CELL, _CELL, colour, {"lane": lane, "load": load},
+                    f"byte {byte}: lane {lane}, load {load}: " + " ".join(held.get(byte, [])))
+        if col % 16 == 0 and lane >= 0:
+            canvas.text(x + _CELL / 2, y + _CELL / 2, str(lane), 7, text_on(colour))
+        if col == 0:
+            canvas.text(4, y + _CELL / 2, f"byte {byte}", 9, anchor="start")
+    return canvas.document(_LEFT + _ROW * _CELL + 8, _TOP + rows * _CELL + 8, title,
+                           ".cell{stroke:#888;stroke-width:0.3}", standalone=standalone)
+
+
+def html(plan: PreshufflePlan) -> str:
+    from html import escape
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+            f"{escape(plan.instruction)} {plan.matrix} preshuffle</title></head><body>\n"
+            f"<pre>{escape(text(plan))}</pre>\n{svg(plan, standalone=False)}</body></html>\n")

@@ -399,3 +399,27 @@ def test_emit_hip_clang_live():
 
 if __name__ == "__main__":   # regenerate the record (clang-22 needed)
     regenerate(RECORDED, COMMAND, clang_cases())
+
+
+def test_request_door():
+    """The same plans through Request/answer (the one query flow of the library)."""
+    inst = mc.find_instruction(*SCALE16)
+    found = mc.answer(mc.Request("preshuffle", inst=inst, matrix="SB",
+                                 options=(("supertile", "2x2"),)))
+    assert found == mc.preshuffle(inst, "SB", supertile="2x2")
+    stored = mc.answer(mc.Request("store", inst=mc.find_instruction("cdna4",
+                                                                    "v_mfma_f32_16x16x32_bf16"),
+                                  options=(("store_type", "bf16"),)))
+    assert stored.chosen.name == "lds-transpose"
+
+
+def test_picture_colours_each_byte_by_its_loading_lane():
+    """--format svg: one cell per byte of a block; the lane of byte b is the lane of rank
+    (b / width) % lanes (the buffer's order), and html holds the text and the picture."""
+    status, out, _ = call(BASE + ["--B-scale", "--preshuffle", "--supertile", "2x2",
+                                  "--format", "svg"])
+    assert status == 0 and out.startswith("<svg")
+    lanes = [int(x) for x in re.findall(r'class="cell"[^>]*data-lane="(-?\d+)"', out)]
+    assert lanes == [(b // 4) % 64 for b in range(256)]
+    status, out, _ = call(BASE + ["-B", "--blgp", "4", "--preshuffle", "--format", "html"])
+    assert status == 0 and "<pre>" in out and "<svg" in out
