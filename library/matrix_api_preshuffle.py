@@ -162,7 +162,13 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     size = wave_size(inst, wave)
     if order is not None and order not in ("row", "col"):
         raise CalcError(f"the stored matrix is row- or col-major, not {order!r}", "order")
-    found = plan(formatted, name, values, size, _width(load_width, picked), rows_cols, order)
+    width = _width(load_width, picked)
+    if picked is not None and picked.width and supertile == picked.supertile == (1, 1):
+        # a scheme loading more than one tile's bytes per lane: tiles along K make it up
+        lane_bytes = plan(formatted, name, values, size, None, (1, 1), order).lane_bytes
+        if picked.width > lane_bytes and picked.width % lane_bytes == 0:
+            rows_cols = (1, picked.width // lane_bytes)
+    found = plan(formatted, name, values, size, width, rows_cols, order)
     inner = found.block[1]
     stride = inner if ld is None else whole("ld", ld, "ld")
     if stride < inner or stride % inner:
@@ -170,6 +176,8 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
                         "ld")
     arch = architecture_of(inst).name
     load = GLOBAL_LOADS[arch_moves(arch).load][found.width]
+    if isinstance(load_width, str) and load_width.lower().startswith("buffer_"):
+        load = load.replace("global_", "buffer_")  # (the same bytes through a descriptor)
     return PreshufflePlan(
         inst.arch, inst.name, name, size, found.bits, found.order, found.k_inner, stride,
         found.tile, found.supertile, found.block, found.block_bytes, found.width, load,
