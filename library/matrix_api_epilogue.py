@@ -69,10 +69,11 @@ def _bits(key: str) -> int:
 
 def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,
                store_type: str | None = None, order: str = "row",
-               ld: int | None = None) -> StorePlan:
+               ld: int | None = None, route: str | None = None) -> StorePlan:
     """The epilogue store plan of `inst`'s D as `store_type` (None: D's own type) into
     an `order`-major (row or col) global tile with leading dimension `ld` (None: the
-    tile's own width)."""
+    tile's own width). `route` (direct, lds, lds-transpose) takes that route instead of
+    the cheapest (CalcError when it is not possible)."""
     from amd_matrix_calculator.layouts.epilogue import plan
     from amd_matrix_calculator.matrix_library.checks import architecture_of, whole
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
@@ -90,5 +91,14 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     values = operand.register_count * 32 // operand.layout.width
     pack = _pack(arch, frm, to, values)
     found = plan(operand, arch, bits, order, stride, pack)
+    chosen = found.chosen
+    if route is not None:
+        named = [r for r in found.routes if r.name == route]
+        if not named:
+            raise CalcError(f"route {route!r}: the routes are "
+                            + ", ".join(r.name for r in found.routes), "route")
+        if named[0].refused:
+            raise CalcError(f"route {route}: {named[0].refused}", "route")
+        chosen = named[0]
     return StorePlan(inst.arch, inst.name, operand.wave, to, bits, order, found.ld,
-                     found.shape, pack, found.routes, found.chosen, found)
+                     found.shape, pack, found.routes, chosen, found)

@@ -204,14 +204,23 @@ def _converted(x, kind):
     return bits
 
 
-EMULATED = [c for c in CASES if c[2].get("store_type", "f32") in ("bf16", "f16", "f32")]
+def _routes(arch, name, options):
+    """The possible routes of a case."""
+    return [r.name for r in plan(arch, name, **options).routes if not r.refused]
+
+
+EMULATED = [(arch, name, {**options, "route": route})
+            for arch, name, options in CASES
+            if options.get("store_type", "f32") in ("bf16", "f16", "f32")
+            for route in _routes(arch, name, options)]
 
 
 @pytest.mark.parametrize("case", EMULATED, ids=[_case_id(c) for c in EMULATED])
 def test_emit_hip_gcc_emulation(tmp_path, case):
     """gcc runs the emitted _write in every lane, then _store in every lane, on D values
     placed by the layout engine: every element of the global tile holds its value after
-    the conversion's model (bf16: round to nearest even; f16: gcc's _Float16)."""
+    the conversion's model (bf16: round to nearest even; f16: gcc's _Float16). Every
+    possible route of each plan is emitted and run."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
     from amd_matrix_calculator.formats.hip_epilogue import emit, name_of
