@@ -72,16 +72,20 @@ def instruction(arch: Architecture, value: str | None) -> Instruction:
     return inst
 
 
-def one_of(args: Args, choices: tuple[tuple[str, str], ...], what: str,
-           others: str = "") -> str:
-    """The one dest of `choices` given; else an error naming them (and `others`, the
+# What else answers where none of a choice was given (one_of's message).
+OTHERS = {"query mode": "; or -d for the instruction's facts, or -L without -i to list the "
+                        "instructions"}
+
+
+def one_of(args: Args, choices: tuple[tuple[str, str], ...], what: str) -> str:
+    """The one dest of `choices` given; else an error naming them (and OTHERS[what], the
     modes beside them, when none was given)."""
     chosen = [flag for dest, flag in choices if _on(args, dest)]
     if len(chosen) != 1:
         flags = ", ".join(flag for _, flag in choices)
         found = "none" if not chosen else " and ".join(chosen)
         raise ArgumentError(f"choose exactly one {what} of {flags} (got {found})"
-                            + (others if not chosen else ""))
+                            + ("" if chosen else OTHERS.get(what, "")))
     return next(dest for dest, _ in choices if _on(args, dest))
 
 

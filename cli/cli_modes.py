@@ -109,8 +109,8 @@ def _architectures(args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
-    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):
-        fmt = legacy_format(args)  # --csv, --markdown, --asciidoc: a table in that form
+    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):  # (a table)
+        fmt = legacy_format(args)
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
@@ -248,9 +248,7 @@ def _emit(request: Request, args: Args) -> str:
 def _query_request(args: Args) -> Request:
     numbers = _numbers(args)
     request = _instruction_request(args, "query")
-    mode = one_of(args, QUERY_MODES, "query mode",
-                  "; or -d for the instruction's facts, or -L without -i to list the "
-                  "instructions")
+    mode = one_of(args, QUERY_MODES, "query mode")
     matrix = one_of(args, MATRIX_FLAGS, "matrix")
     if _on(args, "output") and matrix != "D":
         raise ArgumentError(f"-o/--output-calculation works only with -D, not with -{matrix}")
