@@ -109,6 +109,8 @@ def _architectures(args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
+    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):  # (a table)
+        fmt = legacy_format(args)
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
