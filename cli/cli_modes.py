@@ -10,6 +10,7 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
+from amd_matrix_calculator.cli import cli_preshuffle_options as pre
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -35,8 +36,7 @@ from amd_matrix_calculator.cli.cli_options import (
     program_name,
     shown,
 )
-from amd_matrix_calculator.cli.cli_probe import probe_request, probe_text
-from amd_matrix_calculator.cli.cli_probe import wanted as probe_wanted
+from amd_matrix_calculator.cli.cli_probe import checked_language, probe, verified, wanted
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.modifiers import Modifiers
 from amd_matrix_calculator.matrix_request import Request
@@ -55,6 +55,7 @@ JSON = ("json", "compact")
 OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
+PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS)  # issue 33
 
 
 class Mode(Record):
@@ -109,6 +110,8 @@ def _architectures(args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
+    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):  # (a table)
+        fmt = legacy_format(args)
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
@@ -183,10 +186,7 @@ def _detail(request: Request, args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.detail(inst)
     text = listing.header(inst) + detail(inst)
-    if _on(args, "verification") or not inst.architecture.public:
-        from amd_matrix_calculator import matrix_api
-        from amd_matrix_calculator.formats.verification import section
-        text += section(matrix_api.facts(inst))
+    text += verified(args, inst)  # (the verification record: cli_probe)
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
@@ -196,10 +196,7 @@ def _detail(request: Request, args: Args) -> str:
 
 def _code_request(args: Args) -> Request:
     _numbers(args)
-    language = args.text("emit")
-    if args.given("emit") and (language is None or language.lower() != "hip"):
-        given = "no value" if language is None else shown(language)
-        raise ArgumentError(f"--emit takes the language to write: hip or probe (got {given})")
+    checked_language(args)
     request = _instruction_request(args, "linear" if _on(args, "linear_layout") else "emit")
     chosen = [flag for dest, flag in MATRIX_FLAGS if _on(args, dest)]
     if len(chosen) > 1:
@@ -304,10 +301,19 @@ def command_line(words: list[str]) -> str:
 # ---- the modes of other engineers' modules: their own handling, reached through the table
 
 def _lds_request(args: Args) -> Request:
-    """--lds-tile (issue 24): the instruction and wave size checked here, the rest by
-    matrix_cli_lds.run_lds."""
+    """--lds-tile (issue 24): -i and -w are checked here, the rest by matrix_cli_lds."""
     _numbers(args)
     return _instruction_request(args, "lds")
+
+
+def _plan_request(args: Args) -> Request:  # --preshuffle, --store-d (issue 33)
+    _numbers(args)
+    return _instruction_request(args, "preshuffle" if pre.wanted(args) else "store")
+
+
+def _plan(request: Request, args: Args) -> str:
+    from amd_matrix_calculator.cli.matrix_cli_preshuffle import render
+    return render(request, args)
 
 
 def _lds(request: Request, args: Args) -> str:
@@ -366,12 +372,15 @@ MODES: tuple[Mode, ...] = (
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
+         _plan),
+    Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),
     Mode("linear", "--linear-layout", lambda a: _on(a, "linear_layout"),
          ("linear_layout", *QUERY), _code_request, _linear),
-    Mode("probe", "--emit probe", probe_wanted, ("emit",), probe_request, probe_text),
+    Mode("probe", "--emit probe", wanted, ("emit",), *probe),
     Mode("emit", "--emit", lambda a: a.given("emit"),
          ("emit", "ld", "order", "prefix", "lds", "SA", "SB", *OWN_MODIFIERS), _code_request,
          _emit),

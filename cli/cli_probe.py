@@ -1,11 +1,16 @@
 """--emit probe (issue 36): the self-checking HIP program for one instruction (-a ARCH
 -i INST) or every instruction of an architecture (-a ARCH), in the wave size of -w (the
-architecture's default without it). Reached through the mode table of cli_modes."""
+architecture's default without it). Reached through the mode table of cli_modes, as are
+the checks of --emit's language and the verification record -d adds."""
 from __future__ import annotations
 
-from amd_matrix_calculator.cli.cli_inputs import architecture, checked, instruction
-from amd_matrix_calculator.cli.cli_options import Args, ArgumentError, number
+from amd_matrix_calculator.cli.cli_inputs import _on, architecture, checked, instruction
+from amd_matrix_calculator.cli.cli_options import Args, ArgumentError, number, shown
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.matrix_request import Request
+
+if TYPE_CHECKING:
+    from amd_matrix_calculator.instructions.model import Instruction
 
 
 def wanted(args: Args) -> bool:
@@ -34,3 +39,24 @@ def probe_text(request: Request, args: Args) -> str:
     words = args.__dict__.get("words")
     return probe(insts, request.wave,  # type: ignore[arg-type]
                  None if words is None else command_line(words)) + "\n"
+
+
+probe = (probe_request, probe_text)  # (the mode table's request and renderer)
+
+
+def checked_language(args: Args) -> None:
+    """--emit names a language the code modes write: hip (probe is a mode of its own)."""
+    language = args.text("emit")
+    if args.given("emit") and (language is None or language.lower() != "hip"):
+        given = "no value" if language is None else shown(language)
+        raise ArgumentError(f"--emit takes the language to write: hip or probe (got {given})")
+
+
+def verified(args: Args, inst: Instruction) -> str:
+    """What -d adds: the verification record, beyond AMD's calculator's architectures
+    (whose -d stays byte-compatible) and with --verification on its own."""
+    if not (_on(args, "verification") or not inst.architecture.public):
+        return ""
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.formats.verification import section
+    return section(matrix_api.facts(inst))
