@@ -199,7 +199,7 @@ OPTIONS: tuple[Option, ...] = (
            "options)", VALUE, "NAME"),
     _o("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
     _o("verification", ("--verification",), OUTPUT, "with -d: what the instruction was checked "
-       "against (shown anyway beyond AMD's calculator's architectures; docs/verification.md)"),
+       "against, and where sources disagree (docs/verification.md)"),
     _o("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
     # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)

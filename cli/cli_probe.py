@@ -53,9 +53,9 @@ def checked_language(args: Args) -> None:
 
 
 def verified(args: Args, inst: Instruction) -> str:
-    """What -d adds: the verification record, beyond AMD's calculator's architectures
-    (whose -d stays byte-compatible) and with --verification on its own."""
-    if not (_on(args, "verification") or not inst.architecture.public):
+    """What -d --verification adds: the verification record (without the option -d
+    prints what it printed before, byte for byte)."""
+    if not _on(args, "verification"):
         return ""
     from amd_matrix_calculator import matrix_api
     from amd_matrix_calculator.formats.verification import section

@@ -48,9 +48,10 @@ def test_the_record_says_what_was_run():
 
 
 def test_detail_shows_the_record(run):
-    """-d prints it beyond AMD's calculator's architectures; on its own architectures -d
-    stays byte-compatible and --verification adds it."""
-    status, out, err = run(["-a", "gfx1250", "-i", "v_swmmac_f32_16x16x64_f16", "-d"])
+    """-d --verification adds it to -d's text, which without the option stays as it was
+    (byte-compatible with AMD's calculator on its architectures)."""
+    status, out, err = run(["-a", "gfx1250", "-i", "v_swmmac_f32_16x16x64_f16", "-d",
+                            "--verification"])
     assert status == 0 and "    Verified against:\n" in out
     assert "        a run on the GPU: none yet\n" in out and "Where sources disagree:" in out
     status, plain, _ = run(["-a", "gfx942", "-i", "v_mfma_f32_16x16x16_f16", "-d"])
