@@ -10,8 +10,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: E402,F401  (the clone's package, without installing)
-from amd_matrix_calculator.matrix_library.modifier_values import family_table  # noqa: E402
+import matrix_calculator  # noqa: F401  (the clone's package, without installing)
+from amd_matrix_calculator.matrix_library.modifier_values import family_table
 
 BEGIN = "<!-- modifier values: written by scripts/write_modifier_table.py -->\n"
 END = "<!-- end of modifier values -->\n"

@@ -15,8 +15,8 @@ from amd_matrix_calculator.instructions.modifiers import (
     LOW,
     MODIFIERS,
     NEGATE,
-    ModifierSpec,
     Modifiers,
+    ModifierSpec,
     Rule,
 )
 from amd_matrix_calculator.layouts.legality import rule
@@ -107,9 +107,10 @@ def _slice(inst: Instruction, spec: ModifierSpec, value: int, wave: int) -> str:
     return f"{matrix}: its entries in bits [{high}:{low}] of its VGPRs"
 
 
-def _values(spec: ModifierSpec, found: Rule) -> list[int]:
+def _values(found: Rule) -> list[int]:
     if found.mask >= 0:  # a mask: each bit alone
-        return [0] + [1 << bit for bit in range(found.top.bit_length()) if found.mask >> bit & 1]
+        bits = range(found.top.bit_length())
+        return [0] + [1 << bit for bit in bits if found.mask >> bit & 1]
     if found.values:
         return [0, *found.values]
     return list(range(found.top + 1))
@@ -132,7 +133,7 @@ def value_meanings(inst: Instruction, wave: int) -> dict[str, list[tuple[int, st
         if got is None:
             continue
         found[spec.name] = [(v, meaning(inst, spec, got, v, wave))
-                            for v in _values(spec, got)]
+                            for v in _values(got)]
     return found
 
 
