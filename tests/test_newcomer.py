@@ -106,3 +106,12 @@ def test_the_library_lists_its_lazy_names():
     root = str(Path(__file__).resolve().parent.parent)
     proc = subprocess.run([sys.executable, "-c", probe, root], capture_output=True, text=True)
     assert proc.stdout.split("\n")[0] == "[] []", proc.stdout + proc.stderr
+
+
+def test_the_help_synopsis_shows_the_shapes_of_a_query():
+    """-h opens with the command line's shapes, not every option with an optional value."""
+    status, out, _ = call(["-h"])
+    synopsis = out.split("\n\n", 1)[0]
+    assert status == 0 and "[-a [ARCH]]" not in out and len(synopsis.splitlines()) <= 6
+    assert "-a ARCH -i INSTRUCTION {-g,-m,-R,-M}" in synopsis and "-d" in synopsis
+    assert "documentation: the docs/ pages named above are in" in out
