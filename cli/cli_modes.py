@@ -10,6 +10,7 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
+from amd_matrix_calculator.cli.cli_budget_options import BUDGET_MODES, with_product
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -145,10 +146,11 @@ def _catalog(request: Request, args: Args) -> str:
     rows = checked(matrix_request.answer, request)
     if _on(args, "json"):
         from amd_matrix_calculator.formats import json_output
-        return json_output.catalog(rows, request.option("filters"),  # type: ignore[arg-type]
-                                   request.wave or None, request.arch and request.arch.name)
+        return with_product(args, rows, json_output.catalog(
+            rows, request.option("filters"), request.wave or None,  # type: ignore[arg-type]
+            request.arch and request.arch.name))
     fmt = args.text("format") or legacy_format(args)
-    return table.text(fmt, rows)  # type: ignore[arg-type]
+    return with_product(args, rows, table.text(fmt, rows))  # type: ignore[arg-type]
 
 
 def _list_request(args: Args) -> Request:
@@ -179,13 +181,16 @@ def _detail(request: Request, args: Args) -> str:
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
         from amd_matrix_calculator.formats import json_output
-        return json_output.detail(inst)
+        return with_product(args, request, json_output.detail(inst))
     text = listing.header(inst) + detail(inst)
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
         text = text.replace(" with no modifiers:", f" with {', '.join(given)}:")
-    return text
+    return with_product(args, request, text)
+
+
+
 
 
 def _code_request(args: Args) -> Request:
@@ -352,10 +357,12 @@ MODES: tuple[Mode, ...] = (
     Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request,
          _batch),
     Mode("version", "-v", lambda a: _on(a, "version"), JSON, None, text=_version),
+    *(Mode(*row) for row in BUDGET_MODES),
     Mode("catalog", "--catalog", lambda a: _on(a, "catalog") or _on(a, "list") and _is_all(a),
-         ("catalog", "filter", "format", *JSON), _catalog_request, _catalog),
+         ("catalog", "filter", "format", "product", *JSON), _catalog_request, _catalog),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
-    Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt"),
+    Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt",
+                                                      "product"),
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),

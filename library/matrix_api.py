@@ -104,6 +104,17 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
     from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
     from amd_matrix_calculator.matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_library.budget import Budget as Budget
+    from amd_matrix_calculator.matrix_library.budget import GpuProduct as GpuProduct
+    from amd_matrix_calculator.matrix_library.budget import Limits as Limits
+    from amd_matrix_calculator.matrix_library.budget import Peak as Peak
+    from amd_matrix_calculator.matrix_library.budget import (
+        architecture_limits as architecture_limits,
+    )
+    from amd_matrix_calculator.matrix_library.budget import budget as budget
+    from amd_matrix_calculator.matrix_library.budget import find_product as find_product
+    from amd_matrix_calculator.matrix_library.budget import peak as peak
+    from amd_matrix_calculator.matrix_library.budget import products as products
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
     from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
     from amd_matrix_calculator.matrix_library.catalog import check_filters as check_filters
@@ -134,7 +145,9 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer"]
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer",
+           "Budget", "GpuProduct", "Limits", "Peak", "architecture_limits", "budget",
+           "find_product", "peak", "products"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -173,6 +186,11 @@ _LIBRARY = {
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
     "lds_search": "matrix_api_lds",
     "Request": "matrix_request", "answer": "matrix_request",
+    "Budget": "matrix_library.budget", "GpuProduct": "matrix_library.budget",
+    "Limits": "matrix_library.budget", "Peak": "matrix_library.budget",
+    "architecture_limits": "matrix_library.budget", "budget": "matrix_library.budget",
+    "find_product": "matrix_library.budget", "peak": "matrix_library.budget",
+    "products": "matrix_library.budget",
 }
 
 

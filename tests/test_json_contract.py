@@ -24,12 +24,13 @@ COMMANDS = {
     "version": [["--version"]],
     "architectures": [["--list-architectures"]],
     "list": [["-a", "rdna4", "-L"]],
-    "detail": [CDNA3 + ["-d"], GFX1250 + ["-d"]],
+    "detail": [CDNA3 + ["-d"], GFX1250 + ["-d"], CDNA3 + ["-d", "--product", "mi300x"]],
     "get": [CDNA3 + ["-g", "-A", "-I", "3", "-K", "2"], CDNA3 + ["-g", "-D", "-o"]],
     "entry": [CDNA3 + ["-m", "-B", "-r", "1", "-l", "5"]],
     "register_layout": [CDNA3 + ["-R", "-C"]],
     "matrix_layout": [GFX1250 + ["-M", "-A"]],
-    "catalog": [["--catalog", "--filter", "type=fp8"], ["-L", "-a", "all", "-w", "32"]],
+    "catalog": [["--catalog", "--filter", "type=fp8"], ["-L", "-a", "all", "-w", "32"],
+                ["--catalog", "-a", "cdna4", "--product", "mi355x"]],
     "linear_layout": [CDNA3 + ["--linear-layout", "-B"],
                       CDNA3 + ["--linear-layout", "-B", "--blgp", "0"],
                       ["-a", "cdna3", "-i", "v_mfma_f32_16x16x4_4b_f16", "--linear-layout", "-A",
@@ -38,6 +39,9 @@ COMMANDS = {
     "lds_search": [LDS + ["--lds-search"]],
     "convert": [["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
                  "v_mfma_f32_16x16x16_f16:A"]],
+    "products": [["--list-products"], ["--list-products", "-a", "rdna4"]],
+    "budget": [CDNA3 + ["--budget", "--wave-tile", "2x2", "--waves-per-group", "2x2"],
+               CDNA3 + ["--budget", "--product", "mi325x", "--k-steps", "2"]],
 }
 
 
