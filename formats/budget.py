@@ -162,8 +162,8 @@ def budget_text(inst: Instruction, wave: int, result: Budget,
         lines.append(f"        {part.name}: {part.copies} x {part.each} = {part.total} "
                      f"{files[part.file]}{note}")
     regs = f"{result.vgprs} VGPRs" + (f" + {result.agprs} AGPRs" if result.agprs else "")
-    lines += [f"    Registers: {regs} (estimate; at least {result.least} VGPRs+AGPRs for "
-              f"the data), allocated {result.allocated}",
+    lines += [f"    Registers: {regs} (estimate; the data alone needs {result.least}), "
+              f"allocated {result.allocated}",
               f"    LDS: {result.lds} bytes per workgroup",
               f"    Occupancy: {occ.waves} waves per SIMD, bound by "
               f"{' and '.join(occ.binding)}; {occ.groups} workgroups = "
