@@ -11,6 +11,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from amd_matrix_calculator.cli.cli_modes import Mode
     from amd_matrix_calculator.cli.cli_options import Args
     from amd_matrix_calculator.matrix_request import Request
 
@@ -54,16 +55,19 @@ def _budget(request: Request, args: Args) -> str:
     return budget(request, args)
 
 
-def with_product(args: Args, answered: object, text: str) -> str:
-    """-d or --catalog with --product: the peak added to the output (`answered`: the
-    detail's Request, or the catalog's rows)."""
-    if not args.given("product"):
-        return text
-    from amd_matrix_calculator.cli import cli_budget
-    from amd_matrix_calculator.matrix_request import Request
-    if isinstance(answered, Request):
-        return cli_budget.detail_peak(answered, args, text)
-    return cli_budget.catalog_peaks(args, answered, text)  # type: ignore[arg-type]
+def _with_peaks(render: Callable[[Request, Args], str]) -> Callable[[Request, Args], str]:
+    """A renderer of -d or --catalog, with --product's peaks added to its output."""
+    def rendered(request: Request, args: Args) -> str:
+        text = render(request, args)
+        if not args.given("product"):
+            return text
+        from amd_matrix_calculator import matrix_request
+        from amd_matrix_calculator.cli import cli_budget
+        if request.mode == "detail":
+            return cli_budget.detail_peak(request, args, text)
+        rows = matrix_request.answer(request)  # (the catalog's rows, made once and kept)
+        return cli_budget.catalog_peaks(args, rows, text)  # type: ignore[arg-type]
+    return rendered
 
 
 def _selected(dest: str) -> Callable[[Args], bool]:
@@ -78,3 +82,18 @@ BUDGET_MODES = (
     ("budget", "--budget", _selected("budget"), ("budget", *BUDGET_USES), _budget_request,
      _budget, None),
 )
+# The modes that take --product besides --budget: their output gets the peaks.
+PEAK_MODES = ("detail", "catalog")
+
+
+def with_budget(mode: type[Mode], modes: tuple[Mode, ...]) -> tuple[Mode, ...]:
+    """cli_modes.MODES with issue 35's rows (after -v: --budget must be chosen before the
+    LDS plans, which --k-steps and --lds-pad also select) and --product on -d/--catalog."""
+    found: list[Mode] = []
+    for row in modes:
+        if row.name in PEAK_MODES and row.render is not None:
+            row = row._replace(uses=(*row.uses, "product"), render=_with_peaks(row.render))
+        found.append(row)
+        if row.name == "version":
+            found += [mode(*fields) for fields in BUDGET_MODES]
+    return tuple(found)

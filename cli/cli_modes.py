@@ -10,7 +10,8 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
-from amd_matrix_calculator.cli.cli_budget_options import BUDGET_MODES, with_product
+from amd_matrix_calculator.cli import cli_preshuffle_options as pre
+from amd_matrix_calculator.cli.cli_budget_options import with_budget
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -54,6 +55,7 @@ JSON = ("json", "compact")
 OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
+PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS)  # issue 33
 
 
 class Mode(Record):
@@ -108,6 +110,8 @@ def _architectures(args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
+    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):  # (a table)
+        fmt = legacy_format(args)
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
@@ -146,11 +150,10 @@ def _catalog(request: Request, args: Args) -> str:
     rows = checked(matrix_request.answer, request)
     if _on(args, "json"):
         from amd_matrix_calculator.formats import json_output
-        return with_product(args, rows, json_output.catalog(
-            rows, request.option("filters"), request.wave or None,  # type: ignore[arg-type]
-            request.arch and request.arch.name))
+        return json_output.catalog(rows, request.option("filters"),  # type: ignore[arg-type]
+                                   request.wave or None, request.arch and request.arch.name)
     fmt = args.text("format") or legacy_format(args)
-    return with_product(args, rows, table.text(fmt, rows))  # type: ignore[arg-type]
+    return table.text(fmt, rows)  # type: ignore[arg-type]
 
 
 def _list_request(args: Args) -> Request:
@@ -181,16 +184,13 @@ def _detail(request: Request, args: Args) -> str:
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
         from amd_matrix_calculator.formats import json_output
-        return with_product(args, request, json_output.detail(inst))
+        return json_output.detail(inst)
     text = listing.header(inst) + detail(inst)
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
         text = text.replace(" with no modifiers:", f" with {', '.join(given)}:")
-    return with_product(args, request, text)
-
-
-
+    return text
 
 
 def _code_request(args: Args) -> Request:
@@ -309,6 +309,16 @@ def _lds_request(args: Args) -> Request:
     return _instruction_request(args, "lds")
 
 
+def _plan_request(args: Args) -> Request:  # --preshuffle, --store-d (issue 33)
+    _numbers(args)
+    return _instruction_request(args, "preshuffle" if pre.wanted(args) else "store")
+
+
+def _plan(request: Request, args: Args) -> str:
+    from amd_matrix_calculator.cli.matrix_cli_preshuffle import render
+    return render(request, args)
+
+
 def _lds(request: Request, args: Args) -> str:
     from amd_matrix_calculator.cli.matrix_cli_lds import run_lds
     return run_lds(args, request.instruction, request.wave)
@@ -345,7 +355,7 @@ def _batch(request: Request, args: Args) -> str:
     return run_batch(str(request.option("file")), _on(args, "json"), respond)
 
 
-MODES: tuple[Mode, ...] = (
+MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_options
     Mode("completion", "--completion", lambda a: a.given("completion"), ("completion",),
          None, text=_completion),
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
@@ -354,18 +364,18 @@ MODES: tuple[Mode, ...] = (
          None, text=_schema),
     Mode("architectures", "--list-architectures", lambda a: _on(a, "list_architectures"),
          ("list_architectures", "format", *JSON), None, text=_architectures),
-    Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request,
-         _batch),
+    Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request, _batch),
     Mode("version", "-v", lambda a: _on(a, "version"), JSON, None, text=_version),
-    *(Mode(*row) for row in BUDGET_MODES),
     Mode("catalog", "--catalog", lambda a: _on(a, "catalog") or _on(a, "list") and _is_all(a),
-         ("catalog", "filter", "format", "product", *JSON), _catalog_request, _catalog),
+         ("catalog", "filter", "format", *JSON), _catalog_request, _catalog),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
-    Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt",
-                                                      "product"),
+    Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt"),
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
+         _plan),
+    Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),
@@ -376,7 +386,7 @@ MODES: tuple[Mode, ...] = (
          _emit),
     Mode("query", "-g/-m/-R/-M", None, (*QUERY, "format", "color_by"),
          _query_request, _query),
-)
+))
 
 
 def select(args: Args) -> Mode:

@@ -42,6 +42,10 @@ COMMANDS = {
     "products": [["--list-products"], ["--list-products", "-a", "rdna4"]],
     "budget": [CDNA3 + ["--budget", "--wave-tile", "2x2", "--waves-per-group", "2x2"],
                CDNA3 + ["--budget", "--product", "mi325x", "--k-steps", "2"]],
+    "preshuffle": [["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "--B-scale",
+                    "--preshuffle", "--supertile", "2x2", "--preset", "aiter-scale"]],
+    "store": [["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-d", "--store-type",
+               "bf16"]],
 }
 
 
