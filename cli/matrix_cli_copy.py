@@ -1,0 +1,65 @@
+"""The command line of copy plans (issue 32): --lds-tile with --copy (and --global-order,
+--ld, --waves, --wave-split, --lds-type, --tdm-pad-interval, --tdm-pad-amount), answered
+through matrix_api.lds_copy and rendered by formats/lds_copy.py (text, --json) or
+formats/hip_copy.py (--emit hip). matrix_cli_lds hands the command line over.
+
+    matrix_calculator.py -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 -A --cbsz 4 \\
+        --lds-type bf16 --lds-tile 16x128 --copy buffer_load_dwordx4 --load ds_read_b128 \\
+        --lds-swizzle xor:4^8,5^9,7^10
+"""
+from __future__ import annotations
+
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from amd_matrix_calculator.cli.cli_options import Args
+    from amd_matrix_calculator.cli.matrix_cli_lds import PlanOptions
+    from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.matrix_api_copy import LdsCopy
+
+
+def _copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions) -> LdsCopy:
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.cli.cli_options import number
+    from amd_matrix_calculator.layouts.core import CalcError
+
+    def _value(dest: str) -> str | None:
+        if args.given(dest) and args.text(dest) is None:
+            raise CalcError(f"--{dest.replace('_', '-')} needs a value")
+        return args.text(dest)
+
+    copy = _value("copy")
+    if copy is None:
+        given = next(d for d in ("global_order", "waves", "wave_split", "tdm_pad_interval",
+                                 "tdm_pad_amount") if args.given(d))
+        raise CalcError(f"--{given.replace('_', '-')} describes a copy: give --copy NAME")
+
+    def whole(dest: str) -> int | None:
+        return number(args, dest) if _value(dest) is not None else None
+
+    return matrix_api.lds_copy(
+        inst, matrix, copy=copy, global_order=_value("global_order"),
+        ld=number(args, "ld") if args.given("ld") else None, waves=whole("waves") or 1,
+        wave_split=_value("wave_split") or "block",
+        tdm_pad_interval=whole("tdm_pad_interval"), tdm_pad_amount=whole("tdm_pad_amount"),
+        **options)
+
+
+def run_copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
+             fmt: str | None, emit: bool, as_json: bool) -> str:
+    """The copy plan of the command line: text, --json or --emit hip (the copy code, then
+    the read code of the same tile)."""
+    from amd_matrix_calculator.layouts.core import CalcError
+    if getattr(args, "lds_search", False):
+        raise CalcError("--lds-search ranks read plans: drop --copy (or --lds-search)")
+    if fmt is not None:
+        raise CalcError(f"a copy plan is text, --json or --emit hip, not --format {fmt}")
+    found = _copy(args, inst, matrix, options)
+    if emit:
+        from amd_matrix_calculator.formats.hip_copy import emit_copy
+        return emit_copy(found)
+    from amd_matrix_calculator.formats import lds_copy as render
+    if as_json:
+        from amd_matrix_calculator.formats.json_output import dump
+        return dump("lds_copy", **render.document(found))
+    return render.text(found)
