@@ -15,11 +15,10 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.cli.cli_options import Args
     from amd_matrix_calculator.cli.matrix_cli_lds import PlanOptions
     from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api_copy import LdsCopy
 
 
-def _copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions) -> LdsCopy:
-    from amd_matrix_calculator import matrix_api
+def _options(args: Args, options: PlanOptions) -> dict[str, object]:
+    """lds_copy's keyword arguments from the command line (the tile's are `options`)."""
     from amd_matrix_calculator.cli.cli_options import number
     from amd_matrix_calculator.layouts.core import CalcError
 
@@ -37,29 +36,38 @@ def _copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions) -> L
     def whole(dest: str) -> int | None:
         return number(args, dest) if _value(dest) is not None else None
 
-    return matrix_api.lds_copy(
-        inst, matrix, copy=copy, global_order=_value("global_order"),
-        ld=number(args, "ld") if args.given("ld") else None, waves=whole("waves") or 1,
-        wave_split=_value("wave_split") or "block",
-        tdm_pad_interval=whole("tdm_pad_interval"), tdm_pad_amount=whole("tdm_pad_amount"),
-        **options)
+    return {"copy": copy, "global_order": _value("global_order"),
+            "ld": number(args, "ld") if args.given("ld") else None,
+            "waves": whole("waves") or 1, "wave_split": _value("wave_split") or "block",
+            "tdm_pad_interval": whole("tdm_pad_interval"),
+            "tdm_pad_amount": whole("tdm_pad_amount"), **options}
 
 
 def run_copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
              fmt: str | None, emit: bool, as_json: bool) -> str:
-    """The copy plan of the command line: text, --json or --emit hip (the copy code, then
-    the read code of the same tile)."""
+    """The copy plan of the command line: text, --json, --format svg|html, --emit hip (the
+    copy code, then the read code of the same tile), or --lds-search (settings ranked by
+    read and write conflicts, coalescing and bytes)."""
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.formats import lds_copy as render
+    from amd_matrix_calculator.formats.json_output import dump
     from amd_matrix_calculator.layouts.core import CalcError
+    if fmt not in (None, "svg", "html"):
+        raise CalcError(f"a copy plan is drawn with --format svg or html (or --json), not "
+                        f"--format {fmt}")
+    copying = _options(args, options)
     if getattr(args, "lds_search", False):
-        raise CalcError("--lds-search ranks read plans: drop --copy (or --lds-search)")
-    if fmt is not None:
-        raise CalcError(f"a copy plan is text, --json or --emit hip, not --format {fmt}")
-    found = _copy(args, inst, matrix, options)
+        if fmt is not None or emit:
+            raise CalcError("--lds-search ranks settings: drop --format and --emit")
+        search = matrix_api.lds_copy_search(inst, matrix, **copying)  # type: ignore[arg-type]
+        return dump("lds_copy_search", **render.search_document(search)) if as_json \
+            else render.search_text(search)
+    found = matrix_api.lds_copy(inst, matrix, **copying)  # type: ignore[arg-type]
     if emit:
         from amd_matrix_calculator.formats.hip_copy import emit_copy
         return emit_copy(found)
-    from amd_matrix_calculator.formats import lds_copy as render
     if as_json:
-        from amd_matrix_calculator.formats.json_output import dump
         return dump("lds_copy", **render.document(found))
-    return render.text(found)
+    if fmt == "svg":
+        return render.svg(found)
+    return render.html(found) if fmt == "html" else render.text(found)

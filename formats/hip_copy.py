@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.matrix_api_copy import LdsCopy
 
 _WAIT = {"direct": "__builtin_amdgcn_s_waitcnt(0);  /* vmcnt(0): direct loads are not tracked */",
-         "async": "__builtin_amdgcn_s_wait_asynccnt(0);"}
+         "async": "__builtin_amdgcn_s_wait_asynccnt(0);",
+         "tdm": "__builtin_amdgcn_s_wait_tensorcnt(0);"}
 
 
 def name_of(found: LdsCopy) -> str:
@@ -192,14 +193,65 @@ def _body(found: LdsCopy, arch_word3: int | None) -> tuple[list[str], int]:
     return [line for line in lines if line], per_wave
 
 
+def _tdm_body(found: LdsCopy) -> tuple[list[str], int]:
+    """The statements of <name>_copy for tensor_load_to_lds: wave w builds the descriptor
+    of its block of rows (groups 0 and 1, 2D) and issues one load; without __AMDGCN__ the
+    mover is emulated from the descriptor's own fields (sizes, stride, padding)."""
+    copy, tile, name = found.copy, found.read.tile, name_of(found)
+    assert found.tdm is not None
+    fields = {f.name: f for f in found.tdm.fields}
+    d0 = found.tdm.group1[0]
+    size = copy.element_bits // 8
+    inner = fields["tile_dim0"].value
+    per = -(-tile.rows // copy.waves)
+    pad = (fields["pad_interval"].value, fields["pad_amount"].value) if "pad_interval" in \
+        fields else None
+    padded = f"x + x / {pad[0] * 4}u * {pad[1] * 4}u" if pad else "x"
+    lines = [f"    const unsigned int w = MC_UNIFORM(wave), first = w * {per}u;",
+             f"    if (first >= {tile.rows}u) return;",
+             f"    const unsigned int rows = first + {per}u > {tile.rows}u ? {tile.rows}u - first "
+             f": {per}u;",
+             f"    const unsigned int x = first * {inner * size}u;",
+             f"    const unsigned int lds_at = {tile.base}u + ({padded});",
+             f"    const unsigned long goff = {name}_global(first, 0);",
+             f"    const unsigned int g1[8] = {{{d0:#010x}u, {copy.ld & 0xFFFF}u << 16, "
+             f"{copy.ld >> 16}u | rows << 16, rows >> 16 | {inner}u << 16, rows, {copy.ld}u, "
+             "0u, 0u};",
+             "    (void)lane;",
+             "#if defined(__AMDGCN__)",
+             "    { typedef int mc_v4 __attribute__((ext_vector_type(4)));",
+             "      typedef int mc_v8 __attribute__((ext_vector_type(8)));",
+             "      const unsigned long ga = (unsigned long)(g + goff);",
+             "      const unsigned int la = (unsigned int)(unsigned long)(MC_LDS void*)lds "
+             "+ lds_at;",
+             "      mc_v4 g0 = {1, (int)la, (int)ga, (int)((ga >> 32) & 0x1ffffffu) | (2 << 30)};",
+             "      mc_v8 d1 = {(int)g1[0], (int)g1[1], (int)g1[2], (int)g1[3], (int)g1[4], "
+             "(int)g1[5], (int)g1[6], (int)g1[7]};",
+             "      mc_v4 z = {0, 0, 0, 0};",
+             f"      {copy.load.builtin}(g0, d1, z, z, 0); }}",
+             "#else  /* the mover, from the descriptor's fields */",
+             "    { const unsigned int bytes = 1u << (g1[0] >> 16 & 3u);",
+             "      const unsigned int interval = 4u << ((g1[0] >> 22 & 7u) + 1u);",
+             "      const unsigned int amount = 4u * ((g1[0] >> 25 & 127u) + 1u);",
+             "      const unsigned int dim0 = g1[3] >> 16, dim1 = g1[4] & 0xffffu;",
+             "      for (unsigned int r = 0; r < dim1; ++r)",
+             "          for (unsigned int c = 0; c < dim0; ++c) {",
+             "              unsigned int y = (r * dim0 + c) * bytes;",
+             "              if (g1[0] >> 20 & 1u) y += y / interval * amount;",
+             "              __builtin_memcpy(lds + lds_at + y, g + goff + ((unsigned long)r * "
+             "g1[5] + c) * bytes, bytes);",
+             "          }",
+             "    }",
+             "#endif"]
+    return lines, 1
+
+
 def emit_copy(found: LdsCopy) -> str:
     """The HIP/C code of the copy and of the read of the same tile."""
     copy = found.copy
-    if copy.route == "tdm":
-        raise CalcError("--emit hip does not write tensor_load_to_lds code yet (the descriptor "
-                        "is in the text and --json answers)")
     name = name_of(found)
-    body, per_wave = _body(found, found.buffer_word3 or None)
+    body, per_wave = _tdm_body(found) if copy.route == "tdm" else \
+        _body(found, found.buffer_word3 or None)
     wait = _WAIT.get(copy.route, "")
     lines = [emit_lds(found.read).rstrip("\n"),
              f"// Copy of {found.matrix}'s tile into LDS for {found.instruction} "

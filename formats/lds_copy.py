@@ -1,7 +1,9 @@
 """Renderers of copy plans (issue 32): text (the copy instructions of every wave, their
 global segments and LDS write phases, every lane's global offset and LDS address, the
-tensor data mover's descriptor, then the read plan) and the --json document (mode
-"lds_copy"). They read matrix_api_copy's answers only."""
+tensor data mover's descriptor, then the read plan), the --json document (mode
+"lds_copy"), the search (text and mode "lds_copy_search") and a picture of the tile in
+LDS coloured by the writing lane (SVG, or an HTML page holding it and the text). They read
+matrix_api_copy's answers only."""
 from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
@@ -11,7 +13,7 @@ from .lds import document as read_document
 from .lds import text as read_text
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.matrix_api_copy import LdsCopy
+    from amd_matrix_calculator.matrix_api_copy import CopyCandidate, LdsCopy, LdsCopySearch
 
 _SHOWN = 4  # instructions of wave 0 whose lanes the text lists (every one: --json)
 
@@ -170,3 +172,102 @@ def document(found: LdsCopy) -> dict[str, object]:
                                  for f in found.tdm.fields],
                       "group0": list(found.tdm.group0), "group1": list(found.tdm.group1)}
     return out
+
+
+def search_text(search: LdsCopySearch, limit: int = 10) -> str:
+    """The ranked settings as text: the given one, Triton's and CK's picks, then the best."""
+    def row(c: CopyCandidate) -> str:
+        setting = f"pad {c.pad}" + (f", swizzle {c.swizzle}" if c.swizzle else "")
+        if c.failure:
+            return f"  {setting:<28} refused: {c.failure}"
+        return (f"  {setting:<28} read {_way(c.read_worst):<14} write {_way(c.write_worst):<14} "
+                f"coalescing {100 * c.coalescing:.0f}%  {c.lds_bytes} bytes  "
+                f"{c.instructions} instructions per wave")
+    lines = [f"Architecture: {search.architecture}", f"Instruction: {search.instruction}",
+             f"LDS settings for {search.matrix} copied with {search.copy}: read conflicts, "
+             "write conflicts, coalescing, LDS bytes, instructions (in that order)",
+             "As given:", row(search.given), "Triton's formula:", row(search.triton),
+             "CK's XOR:", row(search.ck), ""]
+    if not search.ranked:
+        lines.append("No setting that makes the reads conflict-free can be copied this way.")
+    else:
+        lines.append(f"Read-conflict-free settings, ranked ({len(search.ranked)}):")
+        lines += [row(c) for c in search.ranked[:limit]]
+    return "\n".join(lines) + "\n"
+
+
+def search_document(search: LdsCopySearch) -> dict[str, object]:
+    """The search as the --json document (mode "lds_copy_search")."""
+    def one(c: CopyCandidate) -> dict[str, object]:
+        return {"pad": c.pad, "swizzle": c.swizzle or None, "read_worst": c.read_worst,
+                "write_worst": c.write_worst, "coalescing": c.coalescing,
+                "lds_bytes": c.lds_bytes, "instructions": c.instructions,
+                "failure": c.failure or None}
+    return {"architecture": search.architecture, "instruction": search.instruction,
+            "matrix": search.matrix, "copy": search.copy, "given": one(search.given),
+            "triton": one(search.triton), "ck": one(search.ck),
+            "ranked": [one(c) for c in search.ranked]}
+
+
+_CELL, _LEFT, _TOP = 14, 70, 40
+
+
+def svg(found: LdsCopy) -> str:
+    """The tile in LDS: a row of dword cells per tile row (padding included), each cell
+    coloured by the lane that writes it (hue: lane / wave size), numbered with that lane,
+    its bank in the tooltip with the instruction; grey: padding nobody writes."""
+    from html import escape
+    copy, tile = found.copy, found.read.tile
+    size = copy.element_bits // 8
+    stride = (tile.cols + tile.pad) * size
+    words = -(-stride // 4)
+    banks = found.read.facts.banks
+    writer: dict[int, tuple[int, int, int, int]] = {}  # dword -> (wave, number, lane, global)
+    for step in copy.steps:
+        if step.route == "load":
+            continue
+        for lane in step.lanes:
+            if lane.lds_at is None:
+                continue
+            for byte in range(lane.lds_at, lane.lds_at + lane.bytes, 4):
+                writer[(byte - tile.base) // 4] = (step.wave, step.number, lane.lane,
+                                                   lane.global_at or 0)
+    wave = found.read.wave
+    width, height = _LEFT + words * _CELL + 20, _TOP + tile.rows * _CELL + 20
+    title = (f"{found.instruction} {found.matrix}: {tile.text} copied by "
+             f"{copy.load.name}{' + ' + copy.write.name if copy.write else ''}; colour: the "
+             "writing lane")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'font-family="monospace" font-size="8">', f"<title>{escape(title)}</title>",
+             f'<text x="4" y="14" font-size="12">{escape(title)}</text>']
+    for word in range(0, words, 8):
+        parts.append(f'<text x="{_LEFT + word * _CELL + 2}" y="{_TOP - 6}">'
+                     f'b{(tile.base // 4 + word) % banks}</text>')
+    for row in range(tile.rows):
+        y = _TOP + row * _CELL
+        parts.append(f'<text x="4" y="{y + 10}" font-size="10">row {row}</text>')
+        for word in range(words):
+            at = (row * stride) // 4 + word
+            x = _LEFT + word * _CELL
+            who = writer.get(at)
+            bank = (tile.base // 4 + at) % banks
+            if who is None:
+                parts.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" '
+                             f'fill="#ddd" stroke="#999"><title>dword {at}, bank {bank}: '
+                             'not written (padding)</title></rect>')
+                continue
+            w, number, who_lane, glob = who
+            parts.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" '
+                         f'fill="hsl({360 * who_lane // wave},70%,75%)" stroke="#999"><title>'
+                         f'dword {at}, bank {bank}: wave {w} instruction {number} lane '
+                         f'{who_lane} (global byte {glob})</title></rect>'
+                         f'<text x="{x + 1}" y="{y + 10}">{who_lane}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def html(found: LdsCopy) -> str:
+    from html import escape
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+            f"{escape(found.instruction)} {found.matrix} copy into LDS</title></head><body>\n"
+            f"{svg(found)}<pre>{escape(text(found))}</pre>\n</body></html>\n")

@@ -136,23 +136,46 @@ class Global(Record):
 
 # ---- the maps of the tile -----------------------------------------------------------
 
+def _lds_bits(tile: Tile, bits: int) -> list[int]:
+    """The LDS bit address of every tile element, row by row (Tile.bit_offset in bulk)."""
+    start, stride = tile.base * 8, (tile.cols + tile.pad) * bits
+    cols = range(tile.cols)
+    out: list[int] = []
+    for row in range(tile.rows):
+        if tile.swizzle:
+            vec, per_phase, max_phase = tile.swizzle
+            phase = (row // per_phase) % max_phase
+            offsets = [((col // vec) ^ phase) * vec + col % vec for col in cols]
+        else:
+            offsets = list(cols)
+        base = row * stride
+        if tile.xor:
+            out += [start + _xor(base + col * bits, tile.xor) for col in offsets]
+        else:
+            out += [start + base + col * bits for col in offsets]
+    return out
+
+
+def _xor(at: int, pairs: tuple[tuple[int, int], ...]) -> int:
+    for dst, src in pairs:
+        at ^= ((at >> (src + 3)) & 1) << (dst + 3)
+    return at
+
+
 class _Maps:
     """Bit addresses of every tile element in LDS and in global memory, both ways."""
 
     def __init__(self, tile: Tile, bits: int, glob: Global) -> None:
         self.bits = bits
-        start = tile.base * 8
-        self.lds: dict[int, tuple[int, int]] = {}
-        self.glob: dict[int, tuple[int, int]] = {}
-        self.lds_of: dict[tuple[int, int], int] = {}
-        self.glob_of: dict[tuple[int, int], int] = {}
-        for row in range(tile.rows):
-            for col in range(tile.cols):
-                at = (row, col)
-                lds = start + tile.bit_offset(row, col, bits)
-                glo = glob.offset(tile, row, col) * bits
-                self.lds[lds], self.glob[glo] = at, at
-                self.lds_of[at], self.glob_of[at] = lds, glo
+        at = [(row, col) for row in range(tile.rows) for col in range(tile.cols)]
+        lds = _lds_bits(tile, bits)
+        # the global offset is linear in (row, col): one of them steps by ld
+        first, second = glob.offset(tile, 1, 0), glob.offset(tile, 0, 1)
+        glo = [(row * first + col * second) * bits for row, col in at]
+        self.lds = dict(zip(lds, at))
+        self.glob = dict(zip(glo, at))
+        self.lds_of = dict(zip(at, lds))
+        self.glob_of = dict(zip(at, glo))
 
     def run(self, table: dict[int, tuple[int, int]], start: int, count: int
             ) -> list[tuple[int, int] | None]:
@@ -311,46 +334,46 @@ def direct_steps(maps: _Maps, tile: Tile, load: CopyOp, wave: int, waves: int, s
     count = size * 8 // bits
     row = model.row(size * 8)
     steps: list[CopyStep] = []
+    lds, glob_of, new = maps.lds, maps.glob_of, tuple.__new__  # (lanes built directly)
+    offsets = [j * bits for j in range(count)]
     for (w, n), g in sorted(_groups(-(-image // stride), wave, waves, split).items()):
         m0 = tile.base + g * span
         lanes = []
         for lane in range(wave):
             at = m0 + lane * stride
-            elems = maps.run(maps.lds, at * 8, count)
-            if all(e is None for e in elems):
-                lanes.append(CopyLane(lane, None, None, 0))
+            elems = [lds.get(at * 8 + j) for j in offsets]
+            if elems[0] is None and elems[-1] is None and not any(elems):
+                lanes.append(new(CopyLane, (lane, None, None, 0)))
                 continue
-            if any(e is None for e in elems):
+            if None in elems:
                 return (f"lane {lane} of instruction {g} would write LDS bytes {at}-"
                         f"{at + size - 1}, partly padding: {load.name} writes {size} bytes "
                         f"per lane at lane x {stride}")
-            glob = maps.glob_of[elems[0]]  # type: ignore[index]
-            for j, elem in enumerate(elems):
-                if maps.glob_of[elem] != glob + j * bits:  # type: ignore[index]
-                    r, c = elems[0]  # type: ignore[misc]
-                    return (f"lane {lane} of instruction {g} writes LDS bytes {at}-"
-                            f"{at + size - 1}, whose elements (from ({r}, {c})) are not "
-                            f"contiguous in global memory: the swizzle breaks the "
-                            f"{size}-byte runs {load.name} needs")
-            skipped = maps.run(maps.lds, (at + size) * 8, (stride - size) * 8 // bits)
-            if any(e is not None for e in skipped):
+            glob = glob_of[elems[0]]  # type: ignore[index]
+            if any(glob_of[elem] != glob + j for elem, j in zip(elems, offsets)):  # type: ignore[index]
+                r, c = elems[0]  # type: ignore[misc]
+                return (f"lane {lane} of instruction {g} writes LDS bytes {at}-"
+                        f"{at + size - 1}, whose elements (from ({r}, {c})) are not "
+                        f"contiguous in global memory: the swizzle breaks the "
+                        f"{size}-byte runs {load.name} needs")
+            if stride > size and any(e is not None for e in maps.run(
+                    lds, (at + size) * 8, (stride - size) * 8 // bits)):
                 return (f"{load.name} skips LDS bytes {at + size}-{at + stride - 1} of lane "
                         f"{lane} (it writes {size} of every {stride}), but the tile stores "
                         "elements there")
-            bad = _check_align(glob // 8, 4, "a global offset")
-            if bad:
-                return f"lane {lane}: {bad}"
-            lanes.append(CopyLane(lane, glob // 8, at, size))
+            if glob % 32:
+                return f"lane {lane}: a global offset {glob // 8} is not a multiple of 4"
+            lanes.append(new(CopyLane, (lane, glob // 8, at, size)))
         done = tuple(lanes)
         steps.append(CopyStep(w, n, load.name, "direct", done, _segments(done),
                               write_phases(done, row), m0))
     return steps
 
 
-def check(plan: CopyPlan, tile: Tile, glob: Global) -> list[str]:
+def check(plan: CopyPlan, tile: Tile, glob: Global, maps: _Maps | None = None) -> list[str]:
     """Replays the plan: the element each lane's global bytes hold must be the one the
     tile keeps at the LDS bytes the lane writes, and every element is written once."""
-    maps = _Maps(tile, plan.element_bits, glob)
+    maps = maps or _Maps(tile, plan.element_bits, glob)
     bits = plan.element_bits
     written: dict[int, int] = {}
     errors = []
@@ -408,6 +431,10 @@ def plan_copy(tile: Tile, bits: int, glob: Global, load: CopyOp, write: CopyOp |
                  "aligned for the segment counts")
     if model.assumed:
         notes.append(f"write model assumed: {model.confidence}")
-    return CopyPlan(load.route if load.route != "load" else "register", load,
+    plan = CopyPlan(load.route if load.route != "load" else "register", load,
                     write if load.route == "load" else None, glob.order, glob.ld, waves,
                     split, bits, tuple(found), model, tuple(notes), glob.k_axis)
+    errors = check(plan, tile, glob, maps)
+    if errors:  # (a plan that does not replay is a bug of the engine: say so)
+        raise CalcError("internal: the copy plan does not replay: " + "; ".join(errors[:3]))
+    return plan

@@ -133,7 +133,8 @@ def plan_tdm(tile: Tile, bits: int, glob: Global, op: CopyOp, waves: int,
     row_bytes = tile.cols * size
     pad, pads = _pad(tile, size, interval, amount)
     _check_image(tile, bits, pad)
-    per = -(-tile.rows // waves)
+    per = -(-tile.rows // waves)  # (the pad interval is one row: each wave's count restarts
+    # on a row, as the whole tile's would)
     steps, first = [], None
     for w in range(waves):
         rows = range(w * per, min(tile.rows, (w + 1) * per))

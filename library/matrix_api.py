@@ -100,7 +100,9 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
     from amd_matrix_calculator.matrix_api_copy import LdsCopy as LdsCopy
+    from amd_matrix_calculator.matrix_api_copy import LdsCopySearch as LdsCopySearch
     from amd_matrix_calculator.matrix_api_copy import lds_copy as lds_copy
+    from amd_matrix_calculator.matrix_api_copy import lds_copy_search as lds_copy_search
     from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
     from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
     from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
@@ -136,7 +138,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "conversion",
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
+           "lds_copy_search", "conversion",
            "Request", "answer"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
@@ -175,6 +178,7 @@ _LIBRARY = {
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
     "lds_search": "matrix_api_lds", "LdsCopy": "matrix_api_copy", "lds_copy": "matrix_api_copy",
+    "LdsCopySearch": "matrix_api_copy", "lds_copy_search": "matrix_api_copy",
     "Request": "matrix_request", "answer": "matrix_request",
 }
 

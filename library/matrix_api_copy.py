@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.matrix_api_lds import LdsPlan
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
-__all__ = ["LdsCopy", "lds_copy"]
+__all__ = ["CopyCandidate", "LdsCopy", "LdsCopySearch", "lds_copy", "lds_copy_search"]
 
 
 class LdsCopy(Record):
@@ -145,8 +145,83 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
                             "tensor_load_to_lds (--copy tensor_load_to_lds)", "copy")
         found = plan_copy(described, bits, glob, first, write, operand.wave, count,
                           wave_split, write_model)
-    errors = check(found, described, glob)
-    if errors:  # (a plan that does not replay is a bug of the engine: say so)
+    errors = check(found, described, glob) if first.route == "tdm" else []
+    if errors:  # (plan_copy replays its own plans; a plan that does not is a bug: say so)
         raise CalcError("internal: the copy plan does not replay: " + "; ".join(errors[:3]))
     return LdsCopy(inst.arch, inst.name, operand.matrix, lds_type.lower(), found,
                    _answer(operand.inst, operand.matrix, read), tdm, True, cfacts.buffer_word3)
+
+
+# ---- the search: read conflicts, write conflicts, coalescing and bytes together
+
+class CopyCandidate(Record):
+    """One tile setting tried by lds_copy_search(): padding, swizzle (its --lds-swizzle
+    text, '' for none), the read plan's worst conflict, the copy's worst write conflict,
+    its coalescing (bytes used of the 128-byte segments it touches), the LDS bytes and
+    the instructions per wave (copy and read); `failure`: why the copy or the read cannot
+    be made ('' otherwise)."""
+    pad: int
+    swizzle: str
+    read_worst: int
+    write_worst: int
+    coalescing: float
+    lds_bytes: int
+    instructions: int
+    failure: str = ""
+
+    @property
+    def rank(self) -> tuple[int, int, float, int, int]:
+        return (self.read_worst, self.write_worst, -self.coalescing, self.lds_bytes,
+                self.instructions)
+
+
+class LdsCopySearch(Record):
+    """The answer of lds_copy_search(): the setting as given, the settings tried ranked
+    best first (read conflicts, then write conflicts, then coalescing, then LDS bytes,
+    then instructions), and what Triton's and CK's swizzle rules pick, with the same
+    copy."""
+    architecture: str
+    instruction: str
+    matrix: str
+    copy: str
+    given: CopyCandidate
+    ranked: tuple[CopyCandidate, ...]
+    triton: CopyCandidate
+    ck: CopyCandidate
+
+
+def _tried(inst: Instruction, matrix: str, options: dict[str, object], pad: object,
+           swizzle: object) -> CopyCandidate:
+    text = ",".join(map(str, swizzle)) if isinstance(swizzle, tuple) else str(swizzle or "")
+    try:
+        found = lds_copy(inst, matrix, **{**options, "pad": pad,  # type: ignore[arg-type]
+                                          "swizzle": text or None})
+    except CalcError as error:
+        return CopyCandidate(int(str(pad or 0)), text, 0, 0, 0.0, 0, 0, str(error))
+    per_wave = sum(found.copy.per_wave().values()) + len(found.read.loads)
+    return CopyCandidate(found.read.tile.pad, text, found.read.worst, found.copy.worst_write,
+                         round(found.copy.coalescing(128).efficiency, 4),
+                         found.read.lds_bytes, per_wave)
+
+
+_READ_OPTIONS = ("tile", "order", "base", "load", "k_steps", "model", "mods", "wave", "pad",
+                 "lds_type")
+
+
+def lds_copy_search(inst: Instruction, matrix: str, *, limit: int = 16,
+                    **options: object) -> LdsCopySearch:
+    """The paddings and swizzles lds_search() finds conflict-free for the reads (the
+    `limit` with the fewest LDS bytes), the setting given, and Triton's and CK's picks,
+    each tried with the copy of `options` (lds_copy's arguments) and ranked by read
+    conflicts, write conflicts, coalescing, LDS bytes and instructions together."""
+    from amd_matrix_calculator.matrix_api_lds import lds_search
+    read = {k: v for k, v in options.items() if k in _READ_OPTIONS}
+    search = lds_search(inst, matrix, **read)  # type: ignore[arg-type]
+    ranked = sorted((c for c in (_tried(inst, matrix, options, f.pad, f.swizzle)
+                                 for f in search.found[:limit]) if not c.failure),
+                    key=lambda c: c.rank)
+    return LdsCopySearch(
+        inst.arch, inst.name, search.matrix, str(options.get("copy")),
+        _tried(inst, matrix, options, options.get("pad", 0), options.get("swizzle")),
+        tuple(ranked), _tried(inst, matrix, options, 0, search.triton.swizzle),
+        _tried(inst, matrix, options, 0, search.ck.swizzle))

@@ -36,6 +36,8 @@ COMMANDS = {
                        "--cbsz", "2", "--abid", "1"]],
     "lds": [LDS + ["--load", "ds_read_b64"]],
     "lds_search": [LDS + ["--lds-search"]],
+    "lds_copy_search": [LDS + ["--copy", "global_load_dwordx4+ds_write_b64", "--load",
+                               "ds_read_b64", "--lds-search"]],
     "lds_copy": [LDS + ["--copy", "global_load_dwordx4+ds_write_b64", "--load", "ds_read_b64"],
                  ["-a", "gfx950", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-A", "--cbsz", "4",
                   "--lds-type", "bf16", "--lds-tile", "16x128", "--copy", "buffer_load_dwordx4",

@@ -311,3 +311,30 @@ def test_emit_hip_cli():
     assert (status, err) == (0, "")
     assert "__builtin_amdgcn_raw_ptr_buffer_load_lds" in out and "_copy(" in out
     assert "a ^= ((a >> 10u) & 1u) << 7u;" in out
+
+
+# ---- the search and the picture
+
+def test_search_ranks_reads_writes_coalescing_and_bytes():
+    """gfx942 16x16x16 f16 A (ds_read_b64) copied with global_load_dwordx4 + ds_write_b64:
+    unswizzled, reads 16-way and writes 2-way (lanes l and l + 8 of a 16-lane b64 phase
+    write 128 bytes apart); Triton's 4,1,16 is conflict-free both ways and ranks first
+    (fewest bytes); CK's 8,1,8 keeps 2-way reads (fact sheet C.2 i)."""
+    found = mc.lds_copy_search(mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16"), "A",
+                               tile="16x64", copy="global_load_dwordx4+ds_write_b64",
+                               load="ds_read_b64")
+    assert (found.given.read_worst, found.given.write_worst) == (16, 2)
+    assert (found.triton.swizzle, found.triton.read_worst, found.triton.write_worst) == \
+        ("4,1,16", 1, 1)
+    assert found.ck.read_worst == 2
+    best = found.ranked[0]
+    assert (best.swizzle, best.read_worst, best.write_worst, best.coalescing) == \
+        ("4,1,16", 1, 1, 1.0)
+    assert [c.rank for c in found.ranked] == sorted(c.rank for c in found.ranked)
+
+
+def test_svg_colours_the_writing_lanes():
+    status, out, _ = call(SEED_ARGV + ["--lds-swizzle", "xor:4^8,5^9,7^10", "--format", "svg"])
+    assert status == 0 and out.startswith("<svg")
+    assert out.count("<rect") == 16 * 64  # 16 rows of 64 dwords
+    assert "dword 64, bank 0: wave 0 instruction 0 lane 16 (global byte 272)" in out

@@ -55,6 +55,9 @@ CASES = [  # (arch, instruction, matrix, options)
     ("gfx1250", "v_wmma_f32_16x16x32_f16", "B",
      {"tile": "16x32", "copy": "global_load_b64", "load": "ds_load_b128", "pad": 8,
       "waves": 2}),
+    ("gfx1250", "v_wmma_f32_16x16x32_f16", "A",
+     {"tile": "16x32", "copy": "tensor_load_to_lds", "load": "ds_load_b128", "pad": 8,
+      "waves": 2}),
     ("rdna4", "v_wmma_f32_16x16x16_f16", "A",
      {"tile": "16x16", "copy": "global_load_b128"}),
 ]
