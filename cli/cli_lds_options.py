@@ -68,6 +68,8 @@ LDS_HELP = {
     "tdm_pad_interval": "with --copy tensor_load_to_lds: LDS padding interval in dwords",
     "tdm_pad_amount": "with --copy tensor_load_to_lds: LDS padding amount in dwords",
 }
+# What completion offers after an LDS option (cli_complete: every architecture's names).
+LDS_COMPLETE = {"load": "lds_load", "lds_model": "lds_model"}
 LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
                 "lds_swizzle": "VEC,PER_PHASE,MAX_PHASE", "lds_base": "BYTES",
                 "load": "NAME", "k_steps": "N", "lds_model": "NAME", "copy": "LOAD[+WRITE]",

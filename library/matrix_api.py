@@ -103,10 +103,14 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_api_copy import LdsCopySearch as LdsCopySearch
     from amd_matrix_calculator.matrix_api_copy import lds_copy as lds_copy
     from amd_matrix_calculator.matrix_api_copy import lds_copy_search as lds_copy_search
+    from amd_matrix_calculator.matrix_api_epilogue import StorePlan as StorePlan
+    from amd_matrix_calculator.matrix_api_epilogue import store_plan as store_plan
     from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
     from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
     from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
     from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
+    from amd_matrix_calculator.matrix_api_preshuffle import PreshufflePlan as PreshufflePlan
+    from amd_matrix_calculator.matrix_api_preshuffle import preshuffle as preshuffle
     from amd_matrix_calculator.matrix_conversion import Conversion
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
     from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
@@ -139,8 +143,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
            "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
-           "lds_copy_search", "conversion",
-           "Request", "answer"]
+           "lds_copy_search", "conversion", "Request", "answer",
+           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -179,6 +183,8 @@ _LIBRARY = {
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
     "lds_search": "matrix_api_lds", "LdsCopy": "matrix_api_copy", "lds_copy": "matrix_api_copy",
     "LdsCopySearch": "matrix_api_copy", "lds_copy_search": "matrix_api_copy",
+    "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",
+    "StorePlan": "matrix_api_epilogue", "store_plan": "matrix_api_epilogue",
     "Request": "matrix_request", "answer": "matrix_request",
 }
 

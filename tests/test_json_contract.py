@@ -46,6 +46,10 @@ COMMANDS = {
                             "--tdm-pad-interval", "16", "--tdm-pad-amount", "4", "--lds-pad", "8"]],
     "convert": [["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
                  "v_mfma_f32_16x16x16_f16:A"]],
+    "preshuffle": [["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "--B-scale",
+                    "--preshuffle", "--supertile", "2x2", "--preset", "aiter-scale"]],
+    "store": [["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-d", "--store-type",
+               "bf16"]],
 }
 
 
