@@ -30,7 +30,7 @@ HEADER = ("# llvm-mc-22 -triple=amdgcn -mcpu=<target> -show-encoding, one line a
 CLANG = ["clang-22", "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-nostdlibinc",
          "-O2", "-S", "-o", "-"]
 COPY_RE = re.compile(r"^\s+((?:global|buffer)_load\w*|ds_write\w*|ds_store\w*|ds_read\w*|"
-                     r"ds_load\w*|tensor_load\w*)", re.M)
+                     r"ds_load\w*|tensor_load\w*)([^\n]*)", re.M)
 
 
 def probe(op: CopyOp) -> str:
@@ -90,7 +90,10 @@ def clang_counts(code: str, target: str, wave64: bool = False) -> list[str]:
         if wave64:
             cmd.insert(4, "-mwavefrontsize64")
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    return COPY_RE.findall(done.stdout)
+    # (gfx9's global load into LDS is spelled global_load_dword ... lds: the facts name it
+    # global_load_dword_lds)
+    return [name + "_lds" if name.startswith("global_load_dword") and rest.split(";")[0]
+            .rstrip().endswith(" lds") else name for name, rest in COPY_RE.findall(done.stdout)]
 
 
 def clang_record() -> dict[str, object]:

@@ -58,6 +58,12 @@ CASES = [  # (arch, instruction, matrix, options)
     ("gfx1250", "v_wmma_f32_16x16x32_f16", "A",
      {"tile": "16x32", "copy": "tensor_load_to_lds", "load": "ds_load_b128", "pad": 8,
       "waves": 2}),
+    ("cdna1", "v_mfma_f32_16x16x16f16", "A",
+     {"tile": "16x64", "copy": "global_load_dword_lds", "load": "ds_read_b64", "pad": 4}),
+    ("rdna3", "v_wmma_f32_16x16x16_f16", "B",
+     {"tile": "16x16", "copy": "global_load_b64", "swizzle": "xor:3^6"}),
+    ("gfx1251", "v_wmma_f32_16x16x32_f16", "B",
+     {"tile": "16x32", "copy": "global_load_async_to_lds_b64", "swizzle": "xor:4^7"}),
     ("rdna4", "v_wmma_f32_16x16x16_f16", "A",
      {"tile": "16x16", "copy": "global_load_b128"}),
 ]
