@@ -38,7 +38,8 @@ def _options(args: Args, options: PlanOptions) -> dict[str, object]:
 
     return {"copy": copy, "global_order": _value("global_order"),
             "ld": number(args, "ld") if args.given("ld") else None,
-            "waves": whole("waves") or 1, "wave_split": _value("wave_split") or "block",
+            "waves": 1 if _value("waves") is None else whole("waves"),
+            "wave_split": _value("wave_split") or "block",
             "tdm_pad_interval": whole("tdm_pad_interval"),
             "tdm_pad_amount": whole("tdm_pad_amount"), **options}
 

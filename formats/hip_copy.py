@@ -56,8 +56,10 @@ def _position(found: LdsCopy) -> list[str]:
     tile position of the e-th element in global order) and `<name>_stored(p, &row, &col)`
     (the tile position whose element LDS byte p of the tile holds; 0: padding)."""
     copy, tile = found.copy, found.read.tile
-    name, size = name_of(found), copy.element_bits // 8
-    stride = (tile.cols + tile.pad) * size
+    name, bits = name_of(found), copy.element_bits
+    stride = (tile.cols + tile.pad) * bits // 8
+    to_bytes = f" * {bits // 8}" if bits % 8 == 0 else f" * {bits} / 8"  # (elements -> bytes)
+    to_elements = f" / {bits // 8}u" if bits % 8 == 0 else f" * 8u / {bits}u"
     lines = [f"MC_FN unsigned int {name}_col(unsigned int row, unsigned int col) {{"]
     if tile.swizzle:
         vec, per_phase, max_phase = tile.swizzle
@@ -76,10 +78,12 @@ def _position(found: LdsCopy) -> list[str]:
         f"MC_FN unsigned long {name}_global(unsigned int row, unsigned int col) {{",
         f"    const unsigned long mn = {mn_k.split(', ')[0]}, k = {mn_k.split(', ')[1]};",
         f"    const unsigned long i = {i_j.split(', ')[0]}, j = {i_j.split(', ')[1]};",
-        f"    return ({index.replace('LD', str(copy.ld) + 'ul')}) * {size}ul;", "}",
+        f"    return ({index.replace('LD', str(copy.ld) + 'ul')})"
+        f"{to_bytes.replace(' /', 'ul /')}ul;",
+        "}",
         f"MC_FN unsigned int {name}_lds(unsigned int row, unsigned int col) {{",
-        f"    return {tile.base}u + {name}_xor(row * {stride}u + {name}_col(row, col) * "
-        f"{size}u);", "}"]
+        f"    return {tile.base}u + {name}_xor(row * {stride}u + {name}_col(row, col)"
+        f"{to_bytes.replace(' /', 'u /')}u);", "}"]
     extent = (tile.cols, tile.rows) if tile.order == "k" else (tile.rows, tile.cols)  # (k, mn)
     rows, cols = (extent[1], extent[0]) if k_axis else extent  # the matrix's i, j extents
     inner = cols if copy.global_order == "row" else rows
@@ -93,8 +97,9 @@ def _position(found: LdsCopy) -> list[str]:
               f"MC_FN int {name}_stored(unsigned int p, unsigned int* row, unsigned int* col) {{",
               f"    const unsigned int q = {name}_xor(p);",
               f"    *row = q / {stride}u;",
-              f"    if (q % {stride}u >= {tile.cols * size}u || *row >= {tile.rows}u) return 0;",
-              f"    *col = {name}_col(*row, q % {stride}u / {size}u);",
+              f"    if (q % {stride}u >= {tile.cols * bits // 8}u || *row >= {tile.rows}u) "
+              "return 0;",
+              f"    *col = {name}_col(*row, q % {stride}u{to_elements});",
               "    return 1;", "}"]
     return lines
 

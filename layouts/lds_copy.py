@@ -354,8 +354,8 @@ def direct_steps(maps: _Maps, tile: Tile, load: CopyOp, wave: int, waves: int, s
                 r, c = elems[0]  # type: ignore[misc]
                 return (f"lane {lane} of instruction {g} writes LDS bytes {at}-"
                         f"{at + size - 1}, whose elements (from ({r}, {c})) are not "
-                        f"contiguous in global memory: the swizzle breaks the "
-                        f"{size}-byte runs {load.name} needs")
+                        f"contiguous in global memory: the swizzle or the global order "
+                        f"breaks the {size}-byte runs {load.name} needs")
             if stride > size and any(e is not None for e in maps.run(
                     lds, (at + size) * 8, (stride - size) * 8 // bits)):
                 return (f"{load.name} skips LDS bytes {at + size}-{at + stride - 1} of lane "
@@ -404,9 +404,6 @@ def plan_copy(tile: Tile, bits: int, glob: Global, load: CopyOp, write: CopyOp |
     (and `write` on the register route)."""
     if split not in ("block", "interleave"):
         raise CalcError(f"--wave-split is block or interleave, not {split!r}", "wave_split")
-    if bits < 8 and load.route != "tdm":
-        raise CalcError(f"a copy moves whole bytes: store the {bits}-bit elements packed "
-                        "(give --lds-type with 8 bits or more)", "lds_type")
     maps = _Maps(tile, bits, glob)
     notes = []
     if load.route == "direct":

@@ -28,6 +28,11 @@ CASES = [  # (arch, instruction, matrix, options)
      {"tile": "16x128", "mods": {"cbsz": 4}, "lds_type": "bf16",
       "copy": "global_load_lds_dwordx4", "load": "ds_read_b128", "swizzle": "8,1,8",
       "ld": 4096}),
+    ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "B",
+     {"tile": "16x128", "mods": {"blgp": 4}, "copy": "buffer_load_dword"}),
+    ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
+     {"tile": "16x128", "mods": {"cbsz": 4}, "copy": "global_load_dwordx4+ds_write_b64",
+      "swizzle": "xor:4^6"}),
     ("cdna4", "v_mfma_f32_16x16x32_f16", "A",
      {"tile": "16x64", "copy": "global_load_dwordx4", "load": "ds_read_b128",
       "swizzle": "8,2,8", "waves": 2, "wave_split": "interleave"}),
@@ -194,11 +199,11 @@ def test_gcc_emulation_copy_then_read(tmp_path, case):
         if line:
             lane, register, word = map(int, line.split())
             words[lane, register] = word
-    glob = copy.glob
-    size = read.element_bits // 8
+    glob, bits = copy.glob, read.element_bits
     for slot in read.slots:
-        at = glob.offset(read.tile, *slot.tile_at) * size
-        expected = sum(((p * 7 + (p >> 8) * 31 + 3) & 255) << (8 * b)
-                       for b, p in enumerate(range(at, at + size)))
-        got = words[slot.lane, slot.register] >> slot.bits[0] & ((1 << read.element_bits) - 1)
+        at = glob.offset(read.tile, *slot.tile_at) * bits  # (a bit address: fp4 tiles too)
+        word = sum(((p * 7 + (p >> 8) * 31 + 3) & 255) << (8 * b)
+                   for b, p in enumerate(range(at // 8, at // 8 + 4)))
+        expected = word >> at % 8 & ((1 << bits) - 1)
+        got = words[slot.lane, slot.register] >> slot.bits[0] & ((1 << bits) - 1)
         assert got == expected, slot
