@@ -186,6 +186,8 @@ def _descriptor(w: int, tile: Tile, size: int, glob: Global, rows: int, lds: int
         _field("tile_dim0", inner, "elements", (1, 3, 16, 16), inner, legal16),
         _field("tile_dim1", rows, "elements", (1, 4, 0, 16), rows, legal16),
         _field("tensor_dim0_stride", glob.ld, "elements", (1, 5, 0, 48), glob.ld, legal48),
+        _field("count", 1, "", (0, 0, 0, 2), 1,
+               "1 (CK sets count = 1; Triton fills these bits with the predicate)"),
         _field("lds_address", lds, "bytes", (0, 1, 0, 32), lds, legal32),
         _field("type", 2, "", (0, 3, 30, 2), 2, "2"),
     ]
