@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
 from amd_matrix_calculator.cli import cli_preshuffle_options as pre
-from amd_matrix_calculator.cli.cli_budget_options import with_budget
+from amd_matrix_calculator.cli.cli_budget_modes import with_budget
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -355,7 +355,7 @@ def _batch(request: Request, args: Args) -> str:
     return run_batch(str(request.option("file")), _on(args, "json"), respond)
 
 
-MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_options
+MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
     Mode("completion", "--completion", lambda a: a.given("completion"), ("completion",),
          None, text=_completion),
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
