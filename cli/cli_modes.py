@@ -417,8 +417,15 @@ def respond(args: Args) -> str:
     library and rendered."""
     output_options(args)
     mode, request = validate(args)
-    text = _output(mode, request, args)
-    if _on(args, "compact"):
+    if not _on(args, "compact"):
+        return _output(mode, request, args)
+    from amd_matrix_calculator.formats.json_text import COMPACT
+    token = COMPACT.set(True)  # the document is written on one line at once
+    try:
+        text = _output(mode, request, args)
+    finally:
+        COMPACT.reset(token)
+    if text.startswith("{\n"):  # a document written without json_text: on one line too
         import json
         text = json.dumps(json.loads(text), separators=(",", ":")) + "\n"
     return text
