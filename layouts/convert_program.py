@@ -39,15 +39,16 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     """{(fragment, register): {lane: pieces}} of every destination register. 64-bit
     values are two 32-bit pieces; a converted value reads its whole 32-bit source."""
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
-    for move in moves:
-        to, src = move.to, move.source
-        if to.width == 64:
-            parts = [(to.reg + h, 0, 32, src.reg + h, 0, 32) for h in (0, 1)]
+    for to, _, src, _, _ in moves:
+        fragment, lane, reg, lo, width = to
+        sfragment, slane, sreg, slo, swidth = src
+        if width == 64:
+            parts = [(reg + h, 0, 32, sreg + h, 0, 32) for h in (0, 1)]
         else:
-            parts = [(to.reg, to.lo, to.width, src.reg, src.lo, src.width)]
+            parts = [(reg, lo, width, sreg, slo, swidth)]
         for reg, lo, width, sreg, slo, swidth in parts:
-            lane = words.setdefault((to.fragment, reg), {}).setdefault(to.lane, [])
-            lane.append((lo, width, src.fragment, src.lane, sreg, slo, swidth))
+            words.setdefault((fragment, reg), {}).setdefault(lane, []).append(
+                (lo, width, sfragment, slane, sreg, slo, swidth))
     for lanes in words.values():
         for pieces in lanes.values():
             pieces.sort()
@@ -234,11 +235,22 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
 SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
 
 
+_WEIGHTS: dict[int, tuple[ArchMoves, dict[str, int]]] = {}
+
+
+def _weights(arch: ArchMoves) -> dict[str, int]:
+    """{lane move mnemonic: its LaneMove.cost} of the architecture's record."""
+    found = _WEIGHTS.get(id(arch))
+    if found is None or found[0] is not arch:
+        found = _WEIGHTS[id(arch)] = (arch, {m.mnemonic: m.cost for m in arch.moves})
+    return found[1]
+
+
 def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> int:
     """The weight of a trial's ops: their instructions (the two results of one swap:
     one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
     lane address and wait)."""
-    weight = {m.mnemonic: m.cost for m in arch.moves}
+    weight = _weights(arch)
     seen = set()
     paid = set(paid or ())  # per-lane selectors made already (earlier registers)
     total = 0
@@ -356,47 +368,84 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     register cannot see (a packed word moved once may serve two registers): the whole
     program is built with each strategy preferred in turn, too, and the cheapest kept."""
     pieces = sorted(_pieces(moves).items())
+    built = _build(pieces, Builder(arch, wave, convert, pack_issues))
     best: tuple[int, list[Op]] | None = None
-    for prefer in (None, _pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
-        ops = _build(pieces, Builder(arch, wave, convert, pack_issues), prefer)
-        weight = _cost(ops, arch)
+    weights: dict[int, int] = {}
+    for prefer in PREFERRED:
+        ops = built[prefer]
+        weight = weights.get(id(ops))
+        if weight is None:
+            weight = weights[id(ops)] = _cost(ops, arch)
         if best is None or weight < best[0]:
             best = (weight, ops)
     assert best is not None
     return best[1], _issued(best[1])
 
 
-def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder,
-           prefer: Callable[[Builder, dict[int, list[Piece]]], str | None] | None
-           ) -> list[Op]:
-    """program()'s ops, each register by `prefer` where it applies, else the cheapest
-    strategy for that register."""
-    ops: list[Op] = []
-    shared: dict[tuple[object, ...], str] = {}
-    paid: set[object] = set()
-    serial = 0
+STRATEGIES = (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm)
+PREFERRED = (None, *STRATEGIES)  # program()'s builds: the cheapest per register first
+
+
+class _Build:
+    """One build of program() under way: the builds that preferred strategies have made
+    the same choices so far share one (their ops, the values made, the selectors paid
+    for and the temporaries' serial number)."""
+
+    def __init__(self, prefers: tuple[object, ...], ops: list[Op],
+                 shared: dict[tuple[object, ...], str], paid: set[object], serial: int
+                 ) -> None:
+        self.prefers, self.ops, self.shared, self.paid = prefers, ops, shared, paid
+        self.serial = serial
+
+
+def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder
+           ) -> dict[object, list[Op]]:
+    """program()'s ops with each strategy of PREFERRED preferred (None: none): each
+    register by the preferred strategy where it applies, else the cheapest strategy for
+    that register. Builds that have chosen alike so far are one build, which splits
+    where their choices part: the strategies are tried once per register and build."""
+    builds = [_Build(PREFERRED, [], {}, set(), 0)]
     for (t, reg), lanes in pieces:
-        trials = []
-        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
-            b = Builder(base.moves, base.wave, base.convert, base.pack_issues, shared)
-            b.count = serial
-            made = strategy(b, lanes)
-            if made is not None:
-                first = 0 if strategy is prefer else 1
-                trials.append((first, _cost(b.ops, base.moves, paid), b, made))
-        _, _, chosen, made = min(trials, key=lambda x: x[:2])
-        serial = max(serial, max(b.count for _, _, b, _ in trials))
-        target = f"d{t}_{reg}"
-        if chosen.ops and chosen.ops[-1].out == made:
-            chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
-        else:
-            chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
-        for op in chosen.ops:
-            shared.setdefault((op.op, op.args, repr(op.info)), op.out)
-            if op.op == "perm":
-                paid.add(op.info)
-        ops += chosen.ops
-    return ops
+        split = []
+        for build in builds:
+            trials = []
+            for strategy in STRATEGIES:
+                b = Builder(base.moves, base.wave, base.convert, base.pack_issues,
+                            build.shared)
+                b.count = build.serial
+                made = strategy(b, lanes)
+                if made is not None:
+                    trials.append((strategy, _cost(b.ops, base.moves, build.paid), b, made))
+            serial = max(build.serial, max(b.count for _, _, b, _ in trials))
+            picks: dict[int, list[object]] = {}
+            for prefer in build.prefers:
+                index = min(range(len(trials)),
+                            key=lambda n: (trials[n][0] is not prefer, trials[n][1]))
+                picks.setdefault(index, []).append(prefer)
+            for number, (index, prefers) in enumerate(picks.items()):
+                # the first choice goes on in this build's records, the others in copies
+                later = number < len(picks) - 1
+                chosen, made = trials[index][2], trials[index][3]
+                after = _Build(tuple(prefers), list(build.ops) if later else build.ops,
+                               dict(build.shared) if later else build.shared,
+                               set(build.paid) if later else build.paid, serial)
+                _choose(after, chosen, made, f"d{t}_{reg}")
+                split.append(after)
+        builds = split
+    return {prefer: build.ops for build in builds for prefer in build.prefers}
+
+
+def _choose(build: _Build, chosen: Builder, made: str, target: str) -> None:
+    """Add the chosen strategy's ops to the build, the last one writing `target`."""
+    if chosen.ops and chosen.ops[-1].out == made:
+        chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
+    else:
+        chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
+    for op in chosen.ops:
+        build.shared.setdefault((op.op, op.args, op.info), op.out)
+        if op.op == "perm":
+            build.paid.add(op.info)
+    build.ops += chosen.ops
 
 
 def _issued(ops: list[Op]) -> list[tuple[str, int]]:

@@ -69,7 +69,7 @@ def wide_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pa
                 words.append(b.add("select", tuple(v for v, _ in made),
                                    tuple(lane_mask(s) for _, s in made),
                                    (SELECT,) * (len(made) - 1)))
-        key = ("packw", tuple(words), repr((convert, pack.span)))
+        key = ("packw", tuple(words), (convert, pack.span))
         wide = shared.get(key)
         if wide is None:
             b.count += 1
