@@ -26,6 +26,9 @@ import matrix_calculator  # noqa: E402,F401  (registers the package of the clone
 from amd_matrix_calculator import matrix_api as mc  # noqa: E402
 from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from plans import plannable  # noqa: E402  (bench/plans.py: the pairs conversion() plans)
+
 OUT = ROOT / "tests" / "data" / "plan_samples.txt"
 
 
@@ -57,24 +60,6 @@ def digest(value):
 
 def _instruction(arch, name):
     return mc.find_instruction(arch, name)
-
-
-def plannable(src, dst, matrix):
-    """Whether the planner accepts D of `src` into `matrix` of `dst` (default wave and
-    modifiers): the checks conversion() makes before it plans, without planning."""
-    from amd_matrix_calculator import matrix_conversion as conversion
-    from amd_matrix_calculator.instructions.lane_moves import arch_moves
-    from amd_matrix_calculator.layouts import convert
-    try:
-        source = conversion._operand(src, "D", None, None, True)
-        target = conversion._operand(dst, matrix, None, None, False)
-        if source.wave != target.wave:
-            return False
-        convert.tile(source, target)
-        convert._choose(arch_moves(src.arch), src, dst, matrix, convert._signed(target))
-    except mc.CalcError:
-        return False
-    return True
 
 
 def _conversion_cases():
