@@ -166,7 +166,8 @@ def _picture(args: Args, fmt: str, legacy: list[str]) -> None:
                             + " and ".join(legacy))
     if args.rlayout is False and args.mlayout is False and not (
             fmt == "html" and (args.catalog or args.list)) \
-            and not args.given("lds_tile"):  # (an LDS plan draws its banks)
+            and not args.given("lds_tile") \
+            and not getattr(args, "preshuffle", False):  # (LDS plans, preshuffles: their own)
         modes = [flag for dest, flag in (("get", "-g"), ("entry", "-m"), ("detail", "-d"),
                                          ("list", "-L")) if args.__dict__[dest]]
         raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M"
