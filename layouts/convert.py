@@ -30,9 +30,9 @@ from math import lcm
 from amd_matrix_calculator.instructions.lane_moves import ArchMoves, Pack, arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
+from .convert_build import program, weight
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
-from .convert_program import program, weight
 from .convert_wide import wide_lds, wide_program
 from .core import CalcError
 

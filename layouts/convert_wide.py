@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.lane_moves import SELECT, ArchMoves, Pack
 
+from .convert_build import _issued
 from .convert_lds import lds_program
 from .convert_model import Move, Op, Slot, svar
 from .convert_moves import Builder, lane_mask, move_value
-from .convert_program import _issued
 
 
 def _groups(moves: list[Move], pack: Pack
