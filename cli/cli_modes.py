@@ -434,16 +434,8 @@ def respond(args: Args) -> str:
     mode, request = validate(args)
     if not _on(args, "compact"):
         return _output(mode, request, args)
-    from amd_matrix_calculator.formats.json_text import COMPACT
-    token = COMPACT.set(True)  # the document is written on one line at once
-    try:
-        text = _output(mode, request, args)
-    finally:
-        COMPACT.reset(token)
-    if text.startswith("{\n"):  # a document written without json_text: on one line too
-        import json
-        text = json.dumps(json.loads(text), separators=(",", ":")) + "\n"
-    return text
+    from amd_matrix_calculator.formats.json_text import on_one_line
+    return on_one_line(lambda: _output(mode, request, args))
 
 
 def _output(mode: Mode, request: Request, args: Args) -> str:

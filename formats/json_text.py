@@ -38,6 +38,19 @@ def text(document: object) -> str:
     return indented(document) + "\n"
 
 
+def on_one_line(render: Callable[[], str]) -> str:
+    """What `render` writes with COMPACT set (--compact): a document written by `text`
+    comes on one line at once; one written otherwise is read back and written so."""
+    token = COMPACT.set(True)
+    try:
+        written = render()
+    finally:
+        COMPACT.reset(token)
+    if written.startswith("{\n"):
+        written = json.dumps(json.loads(written), separators=(",", ":")) + "\n"
+    return written
+
+
 def indented(document: object) -> str:
     """`json.dumps(document, indent=2)`, the same bytes."""
     out: list[str] = []
