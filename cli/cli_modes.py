@@ -54,7 +54,7 @@ JSON = ("json", "compact")
 OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
-PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS)  # issue 33
+PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "global_order", *OWN_MODIFIERS)
 
 
 class Mode(Record):
@@ -109,6 +109,8 @@ def _architectures(args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
+    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):  # (a table)
+        fmt = legacy_format(args)
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
