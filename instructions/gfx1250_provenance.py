@@ -138,8 +138,9 @@ F64_K_ORDER = Provenance("our choice", "INF", "16x4 f64 A/B (gfx1251): not found
                          "the f32 rule, k = 2*g + value, one VGPR pair per value")
 MIXED_RJ = ("rocjitsu", "the sub-byte operand of a mixed pair in an order of its own "
             "(mma_exec.h wmma_f8f6f4_mixed_subbyte_input_loc): lane half = bit 5 of k, the "
-            "value's slot in the lane k's bits 0, 1, 3, 4, 2, 6; with fp8 x fp4, A[0][4] in "
-            "v2{0}.[3:0] where composable_kernel gives v0{0}.[19:16]: another product, which "
+            "value's slot in the lane k's bits 0, 1, 3, 4, 2, 6; with an fp4 A and an fp8 B, "
+            "A[0][4] in v2{0}.[3:0] where composable_kernel gives v0{0}.[19:16]: another "
+            "product, which "
             "no K relabelling of both operands gives (the 8-bit operand is read in this "
             "table's order); rocjitsu's own scaled WMMA, the same opcode 0x33 after a scale "
             "load, reads this table's order")
