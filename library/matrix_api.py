@@ -99,10 +99,14 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.lds import alignment as alignment
     from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_api_epilogue import StorePlan as StorePlan
+    from amd_matrix_calculator.matrix_api_epilogue import store_plan as store_plan
     from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
     from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
     from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
     from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
+    from amd_matrix_calculator.matrix_api_preshuffle import PreshufflePlan as PreshufflePlan
+    from amd_matrix_calculator.matrix_api_preshuffle import preshuffle as preshuffle
     from amd_matrix_calculator.matrix_conversion import Conversion
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
     from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
@@ -114,6 +118,9 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_library.facts import linear_layout as linear_layout
     from amd_matrix_calculator.matrix_library.facts import (
         supported_modifiers as supported_modifiers,
+    )
+    from amd_matrix_calculator.matrix_library.modifier_values import (
+        value_meanings as value_meanings,
     )
     from amd_matrix_calculator.matrix_library.typed import (
         Facts,
@@ -133,8 +140,10 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
-           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer"]
+           "slot_grid", "slots", "supported_modifiers", "value_meanings", "wave_size",
+           "with_formats",
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer",
+           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -170,8 +179,11 @@ _LIBRARY = {
     "check_filters": "matrix_library.catalog", "parse_filters": "matrix_library.catalog",
     "facts": "matrix_library.facts", "formulas": "matrix_library.facts",
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
+    "value_meanings": "matrix_library.modifier_values",
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
     "lds_search": "matrix_api_lds",
+    "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",
+    "StorePlan": "matrix_api_epilogue", "store_plan": "matrix_api_epilogue",
     "Request": "matrix_request", "answer": "matrix_request",
 }
 
