@@ -115,3 +115,17 @@ def test_the_help_synopsis_shows_the_shapes_of_a_query():
     assert status == 0 and "[-a [ARCH]]" not in out and len(synopsis.splitlines()) <= 6
     assert "-a ARCH -i INSTRUCTION {-g,-m,-R,-M}" in synopsis and "-d" in synopsis
     assert "documentation: the docs/ pages named above are in" in out
+
+
+def test_readme_example_6_is_a_table_pandoc_reads():
+    """A Markdown table needs a blank line before it (pandoc -f gfm: else 0 rows): the
+    README's example prints a heading, a blank line, then the table's 16 rows."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme.split("\n6. ", 1)[1].split("\n7. ", 1)[0]
+    command = example.split("`matrix-calculator ", 1)[1].split("`", 1)[0].split()
+    status, out, _ = call(command)
+    lines = out.splitlines()
+    first = next(n for n, line in enumerate(lines) if line.startswith("|"))
+    assert status == 0 and first >= 1 and lines[first - 1] == ""
+    assert sum(line.startswith("| ") and not line.startswith("|--") for line in lines) == 17
