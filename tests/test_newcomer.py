@@ -129,3 +129,28 @@ def test_readme_example_6_is_a_table_pandoc_reads():
     first = next(n for n, line in enumerate(lines) if line.startswith("|"))
     assert status == 0 and first >= 1 and lines[first - 1] == ""
     assert sum(line.startswith("| ") and not line.startswith("|--") for line in lines) == 17
+
+
+@pytest.mark.parametrize("argv", [
+    ["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-M", "-A", "--cbsz", "2"],
+    ["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-M", "-B", "--blgp", "3"]],
+    ids=["fp6-A-M", "bf6-B-M"])
+def test_no_vgpr_border_runs_through_a_cell(argv):
+    """fp6/bf6 values straddle two VGPRs: the VGPR border is cut where such a cell
+    crosses it, so no border runs through a label."""
+    import re
+    status, svg, _ = call(argv + ["--format", "svg"])
+    number = r"(-?[\d.]+)"
+    cells = [tuple(map(float, m)) for m in re.findall(
+        rf'<rect class="cell" x="{number}" y="{number}" width="{number}" height="{number}"',
+        svg)]
+    borders = [tuple(map(float, m)) for m in re.findall(
+        rf'<line x1="{number}" y1="{number}" x2="{number}" y2="{number}"[^>]*class="border"',
+        svg)]
+    assert status == 0 and cells and borders
+    for x1, y1, x2, y2 in borders:
+        for x, y, w, h in cells:
+            if y1 == y2:  # horizontal: may not pass strictly inside a cell
+                assert not (y < y1 < y + h and min(x2, x + w) - max(x1, x) > 1e-6)
+            else:
+                assert not (x < x1 < x + w and min(y2, y + h) - max(y1, y) > 1e-6)
