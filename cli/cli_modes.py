@@ -377,7 +377,7 @@ MODES: tuple[Mode, ...] = (
          _plan),
     Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
     Mode("lds", "--lds-tile", lds_wanted,
-         (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
+         (*LDS_DESTS, *JSON, "format", "emit", "lds", "ld", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),
     Mode("linear", "--linear-layout", lambda a: _on(a, "linear_layout"),
          ("linear_layout", *QUERY), _code_request, _linear),

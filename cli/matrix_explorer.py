@@ -371,7 +371,7 @@ def serve(words: Sequence[str]) -> int:
         reason = exc.strerror or str(exc)
         sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
-        return 1
+        return 2  # (a port taken or not ours: the command line's to change, as any error)
     try:
         sys.stdout.write(url_of(server) + "\n")
         sys.stdout.flush()
