@@ -155,13 +155,3 @@ def test_no_vgpr_border_runs_through_a_cell(argv):
             else:
                 assert not (x < x1 < x + w and min(y2, y + h) - max(y1, y) > 1e-6)
 
-
-def test_serve_on_a_busy_port_is_an_error_of_the_command_line():
-    """--serve on a port another program holds: one line, exit 2 (as every error)."""
-    import socket
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen(1)
-        port = taken.getsockname()[1]
-        status, out, err = call(["--serve", "--port", str(port)])
-    assert (status, out) == (2, "") and err.count("\n") == 1 and str(port) in err
