@@ -215,7 +215,7 @@ def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder (formats/explorer/), by name,
+    """URL path -> file: the files of the assets folder (formats/explorer/, beside cli/), by name,
     and / for the page. Nothing else is ever served (no path is joined from the
     request)."""
     from pathlib import Path
@@ -376,7 +376,7 @@ def serve(words: Sequence[str]) -> int:
         reason = exc.strerror or str(exc)
         sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
-        return 1
+        return 2  # (a port taken or not ours: the command line's to change, as any error)
     try:
         sys.stdout.write(url_of(server) + "\n")
         sys.stdout.flush()
