@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from amd_matrix_calculator.cli.cli_budget_options import BUDGET_GROUP, BUDGET_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_COMPLETE,
     LDS_FLAGS,
@@ -186,10 +187,8 @@ OPTIONS: tuple[Option, ...] = (
     _o("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
     _o("json_schema", ("--json-schema",), OUTPUT,
            "print the JSON Schema of the --json documents"),
-    _o("emit", ("--emit",), CODE, "print code: 'hip' (a __device__ load/store of the "
-           "matrix given, or with no matrix a __global__ example of the whole instruction); "
-           "'probe' (a self-checking HIP program for -i, or every instruction of -a)",
-           VALUE, "LANGUAGE", ("hip", "probe")),
+    _o("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an example of "
+       "-i) or probe (a self-checking program)", VALUE, "LANGUAGE", ("hip", "probe")),
     _o("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
            "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
     _o("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
@@ -198,8 +197,7 @@ OPTIONS: tuple[Option, ...] = (
            "functions (default: made from the instruction, wave size, modifiers and storage "
            "options)", VALUE, "NAME"),
     _o("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
-    _o("verification", ("--verification",), OUTPUT, "with -d: what the instruction was checked "
-       "against, and where sources disagree (docs/verification.md)"),
+    _o("verification", ("--verification",), OUTPUT, "with -d: what it was checked against"),
     _o("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
     # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)
@@ -212,6 +210,8 @@ OPTIONS: tuple[Option, ...] = (
     # handling: cli.matrix_cli_preshuffle)
     *(_o(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
       for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
+    # issue 35: products, peaks and budgets (the rows: cli_budget_options; handling: cli_budget)
+    *(_o(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
     # issue 20: chaining instructions (matrix_convert.run_convert)
     _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
@@ -230,7 +230,7 @@ OPTIONS: tuple[Option, ...] = (
            ("bash", "zsh")),
 )
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
-          CONVERT, EXPLORER, OTHER)
+          BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
@@ -387,7 +387,8 @@ def _terminal_width() -> int:
     return (columns or 80) - 2
 
 
-def build_parser(description: str = "", epilog: str = "") -> ArgumentParser:
+def build_parser(description: str = "", epilog: str = "",
+                 usage: str | None = None) -> ArgumentParser:
     """The argparse parser, which defines the command-line grammar; -h shows the options
     in the groups of GROUPS."""
     import argparse
@@ -408,7 +409,7 @@ def build_parser(description: str = "", epilog: str = "") -> ArgumentParser:
             super().__init__(prog, width=_terminal_width(), max_help_position=34)
 
     parser = Parser(prog=program_name(), description=description, epilog=epilog,
-                    formatter_class=Formatter)
+                    formatter_class=Formatter, usage=usage)
     for title in GROUPS:
         group = parser.add_argument_group(title)
         for option in OPTIONS:

@@ -45,9 +45,13 @@ VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
           "wave": ("-w", "--wavefront"), "i": ("-I", "--I-coordinate"),
           "j": ("-J", "--J-coordinate"), "k": ("-K", "--K-coordinate"),
           "block": ("-b", "--block"), "register": ("-r", "--register"),
-          "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by")}
+          "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by"),
+          **{key: (f"--{key}", f"--{key}") for key in (
+              "wave-tile", "waves-per-group", "k-steps", "lds-buffers", "lds-pad", "product")}}
 MODES = {"L": "-L", "d": "-d", "g": "-g", "m": "-m", "R": "-R", "M": "-M",
-         "catalog": "--catalog", "convert": "--convert"}
+         "catalog": "--catalog", "convert": "--convert", "budget": "--budget",
+         "products": "--list-products"}
+BUDGET = ("wave-tile", "waves-per-group", "k-steps", "lds-buffers", "lds-pad", "product")
 # What a conversion query takes besides the modifiers (FROM is inst:matrix).
 CONVERT = {"arch", "inst", "matrix", "wave", "convert", "transpose"}
 VIEWS = ("R", "M")
@@ -121,7 +125,8 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
                        f"the explorer takes {', '.join(sorted(allowed))}")
     words = _values(query, "arch") + _convert_words(query) if converting \
         else _values(query, "arch", "inst") + _mode_words(query, kind)
-    words += _values(query, "wave", "i", "j", "k", "block", "register", "lane", "color-by")
+    words += _values(query, "wave", "i", "j", "k", "block", "register", "lane", "color-by",
+                     *BUDGET)
     for key, spec in mods.items():
         if key in query:
             words += _modifier_words(spec, key, query[key])
@@ -210,11 +215,11 @@ def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder (formats/explorer/), by name,
+    """URL path -> file: the files of the assets folder (formats/explorer/, beside cli/), by name,
     and / for the page. Nothing else is ever served (no path is joined from the
     request)."""
     from pathlib import Path
-    folder = Path(__file__).resolve().parent / "formats" / "explorer"
+    folder = Path(__file__).resolve().parent.parent / "formats" / "explorer"
     found = {f"/{path.name}": path for path in sorted(folder.iterdir())
              if path.is_file() and path.suffix in CONTENT_TYPES}
     found["/"] = folder / "index.html"
@@ -371,7 +376,7 @@ def serve(words: Sequence[str]) -> int:
         reason = exc.strerror or str(exc)
         sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
-        return 1
+        return 2  # (a port taken or not ours: the command line's to change, as any error)
     try:
         sys.stdout.write(url_of(server) + "\n")
         sys.stdout.flush()

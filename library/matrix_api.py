@@ -100,6 +100,10 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.lds import alignment as alignment
     from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_api_copy import LdsCopy as LdsCopy
+    from amd_matrix_calculator.matrix_api_copy import LdsCopySearch as LdsCopySearch
+    from amd_matrix_calculator.matrix_api_copy import lds_copy as lds_copy
+    from amd_matrix_calculator.matrix_api_copy import lds_copy_search as lds_copy_search
     from amd_matrix_calculator.matrix_api_epilogue import StorePlan as StorePlan
     from amd_matrix_calculator.matrix_api_epilogue import store_plan as store_plan
     from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
@@ -109,6 +113,17 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_api_preshuffle import PreshufflePlan as PreshufflePlan
     from amd_matrix_calculator.matrix_api_preshuffle import preshuffle as preshuffle
     from amd_matrix_calculator.matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_library.budget import Budget as Budget
+    from amd_matrix_calculator.matrix_library.budget import GpuProduct as GpuProduct
+    from amd_matrix_calculator.matrix_library.budget import Limits as Limits
+    from amd_matrix_calculator.matrix_library.budget import Peak as Peak
+    from amd_matrix_calculator.matrix_library.budget import (
+        architecture_limits as architecture_limits,
+    )
+    from amd_matrix_calculator.matrix_library.budget import budget as budget
+    from amd_matrix_calculator.matrix_library.budget import find_product as find_product
+    from amd_matrix_calculator.matrix_library.budget import peak as peak
+    from amd_matrix_calculator.matrix_library.budget import products as products
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
     from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
     from amd_matrix_calculator.matrix_library.catalog import check_filters as check_filters
@@ -119,6 +134,9 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_library.facts import linear_layout as linear_layout
     from amd_matrix_calculator.matrix_library.facts import (
         supported_modifiers as supported_modifiers,
+    )
+    from amd_matrix_calculator.matrix_library.modifier_values import (
+        value_meanings as value_meanings,
     )
     from amd_matrix_calculator.matrix_library.typed import (
         Facts,
@@ -138,8 +156,12 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
-           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer",
+           "slot_grid", "slots", "supported_modifiers", "value_meanings", "wave_size",
+           "with_formats",
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
+           "lds_copy_search", "conversion", "Request", "answer",
+           "Budget", "GpuProduct", "Limits", "Peak", "architecture_limits", "budget",
+           "find_product", "peak", "products",
            "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
@@ -177,11 +199,18 @@ _LIBRARY = {
     "check_filters": "matrix_library.catalog", "parse_filters": "matrix_library.catalog",
     "facts": "matrix_library.facts", "formulas": "matrix_library.facts",
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
+    "value_meanings": "matrix_library.modifier_values",
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
-    "lds_search": "matrix_api_lds",
+    "lds_search": "matrix_api_lds", "LdsCopy": "matrix_api_copy", "lds_copy": "matrix_api_copy",
+    "LdsCopySearch": "matrix_api_copy", "lds_copy_search": "matrix_api_copy",
     "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",
     "StorePlan": "matrix_api_epilogue", "store_plan": "matrix_api_epilogue",
     "Request": "matrix_request", "answer": "matrix_request",
+    "Budget": "matrix_library.budget", "GpuProduct": "matrix_library.budget",
+    "Limits": "matrix_library.budget", "Peak": "matrix_library.budget",
+    "architecture_limits": "matrix_library.budget", "budget": "matrix_library.budget",
+    "find_product": "matrix_library.budget", "peak": "matrix_library.budget",
+    "products": "matrix_library.budget",
 }
 
 

@@ -4,6 +4,7 @@ Lines, the corner of a transposed -M table, and what completion offers."""
 import json
 import shutil
 import subprocess
+import sys
 
 import pytest
 from conftest import call
@@ -89,4 +90,68 @@ def test_the_zsh_script_completes_files_and_filter_values():
     proc = subprocess.run(["zsh", "-n"], input=script, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
+
+
+
+def test_the_library_lists_its_lazy_names():
+    """dir() and help() name the whole API before any lazy part is loaded (a fresh
+    interpreter: tab completion sees what the docs promise)."""
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator, pydoc; "
+             "from amd_matrix_calculator import matrix_api as mc; "
+             "names = set(dir(mc)); text = pydoc.render_doc(mc, renderer=pydoc.plaintext); "
+             "wanted = {'facts', 'catalog', 'formulas', 'linear_layout', 'lds_plan', 'answer', "
+             "'Facts', 'Request', 'value_meanings'}; "
+             "print(sorted(wanted - names), [w for w in sorted(wanted) if w not in text])")
+    from pathlib import Path
+    root = str(Path(__file__).resolve().parent.parent)
+    proc = subprocess.run([sys.executable, "-c", probe, root], capture_output=True, text=True)
+    assert proc.stdout.split("\n")[0] == "[] []", proc.stdout + proc.stderr
+
+
+def test_the_help_synopsis_shows_the_shapes_of_a_query():
+    """-h opens with the command line's shapes, not every option with an optional value."""
+    status, out, _ = call(["-h"])
+    synopsis = out.split("\n\n", 1)[0]
+    assert status == 0 and "[-a [ARCH]]" not in out and len(synopsis.splitlines()) <= 6
+    assert "-a ARCH -i INSTRUCTION {-g,-m,-R,-M}" in synopsis and "-d" in synopsis
+    assert "documentation: the docs/ pages named above are in" in out
+
+
+def test_readme_example_6_is_a_table_pandoc_reads():
+    """A Markdown table needs a blank line before it (pandoc -f gfm: else 0 rows): the
+    README's example prints a heading, a blank line, then the table's 16 rows."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme.split("\n6. ", 1)[1].split("\n7. ", 1)[0]
+    command = example.split("`matrix-calculator ", 1)[1].split("`", 1)[0].split()
+    status, out, _ = call(command)
+    lines = out.splitlines()
+    first = next(n for n, line in enumerate(lines) if line.startswith("|"))
+    assert status == 0 and first >= 1 and lines[first - 1] == ""
+    assert sum(line.startswith("| ") and not line.startswith("|--") for line in lines) == 17
+
+
+@pytest.mark.parametrize("argv", [
+    ["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-M", "-A", "--cbsz", "2"],
+    ["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-M", "-B", "--blgp", "3"]],
+    ids=["fp6-A-M", "bf6-B-M"])
+def test_no_vgpr_border_runs_through_a_cell(argv):
+    """fp6/bf6 values straddle two VGPRs: the VGPR border is cut where such a cell
+    crosses it, so no border runs through a label."""
+    import re
+    status, svg, _ = call(argv + ["--format", "svg"])
+    number = r"(-?[\d.]+)"
+    cells = [tuple(map(float, m)) for m in re.findall(
+        rf'<rect class="cell" x="{number}" y="{number}" width="{number}" height="{number}"',
+        svg)]
+    borders = [tuple(map(float, m)) for m in re.findall(
+        rf'<line x1="{number}" y1="{number}" x2="{number}" y2="{number}"[^>]*class="border"',
+        svg)]
+    assert status == 0 and cells and borders
+    for x1, y1, x2, y2 in borders:
+        for x, y, w, h in cells:
+            if y1 == y2:  # horizontal: may not pass strictly inside a cell
+                assert not (y < y1 < y + h and min(x2, x + w) - max(x1, x) > 1e-6)
+            else:
+                assert not (x < x1 < x + w and min(y2, y + h) - max(y1, y) > 1e-6)
 
