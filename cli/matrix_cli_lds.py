@@ -137,8 +137,7 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
     emit = args.text("emit") or "" if args.given("emit") else None
     as_json = bool(getattr(args, "json", False))
     if emit is not None:
-        if emit.lower() != "hip":
-            raise _fail(f"--emit takes hip, not {emit!r}")
+        _code_alone(args, emit, as_json, fmt)
         from amd_matrix_calculator.formats.hip_lds import emit_lds
         code: str = emit_lds(matrix_api.lds_plan(inst, matrix, **options))
         return code
@@ -160,6 +159,17 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
         raise _fail(f"an LDS plan is drawn with --format svg or html (or --json), not "
                     f"--format {fmt}")
     return render.text(plan)
+
+
+def _code_alone(args: Args, emit: str, as_json: bool, fmt: str | None) -> None:
+    """--emit hip writes the load code of one plan, as text: what it would drop is
+    refused (issue 30)."""
+    if emit.lower() != "hip":
+        raise _fail(f"--emit takes hip, not {emit!r}")
+    for dropped, flag in ((as_json, "--json"), (getattr(args, "lds_search", False),
+                                                 "--lds-search"), (fmt, "--format")):
+        if dropped:
+            raise _fail(f"--emit hip writes the load code of one plan, as text: drop {flag}")
 
 
 def _dump(mode: str, fields: dict[str, object]) -> str:

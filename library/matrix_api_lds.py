@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_library.bounds import check_plan, check_search
+from amd_matrix_calculator.matrix_library.checks import shown
 
 if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
     # the library's checks come from matrix_library, below matrix_api, which re-exports
@@ -108,34 +110,54 @@ def parse_tile(text: object) -> tuple[int, int]:
     """(rows, cols) from 'ROWSxCOLS' or a pair of whole numbers."""
     if isinstance(text, str):
         parts = text.lower().split("x")
-        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+        if len(parts) == 2 and all(_digits(p.strip()) for p in parts):
             rows, cols = (int(p) for p in parts)
             if rows and cols:
                 return rows, cols
-    elif isinstance(text, (tuple, list)) and len(text) == 2 \
-            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in text):
-        return int(text[0]), int(text[1])
-    raise CalcError(f"an LDS tile is ROWSxCOLS (whole numbers > 0, e.g. 16x64), not {text!r}",
-                    "tile")
+    elif isinstance(text, (tuple, list)) and len(text) == 2:
+        rows, cols = (_positive(v) for v in text)
+        if rows and cols:
+            return rows, cols
+    raise CalcError(f"an LDS tile is ROWSxCOLS (whole numbers 1 to {_LARGEST} in ASCII "
+                    f"digits, e.g. 16x64), not {shown(text)}", "tile")
+
+
+_LARGEST = 1 << 30  # (a tile's side, a swizzle's number: far more than any LDS holds)
+
+
+def _digits(text: str) -> bool:
+    """Whether `text` is a whole number in ASCII digits, at most _LARGEST (checked on
+    its digits before int() reads it: a 5,000-digit number is refused at once)."""
+    digits = text.lstrip("0")
+    return text.isascii() and text.isdigit() and len(digits) <= 10 \
+        and int(digits or "0") <= _LARGEST
+
+
+def _positive(value: object) -> int:
+    """A whole number 1 to _LARGEST as a plain int (an int subclass's own arithmetic is
+    not used), or 0 when `value` is none."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = int.__index__(value)
+        return number if 0 < number <= _LARGEST else 0
+    return 0
 
 
 def parse_swizzle(value: object) -> tuple[int, int, int] | None:
     """(vec, per_phase, max_phase) from 'VEC,PER_PHASE,MAX_PHASE' or a triple; None."""
     if value is None:
         return None
-    parts: list[object]
+    parts: list[int]
     if isinstance(value, str):
-        parts = [int(p) if p.strip().isdigit() else p for p in value.split(",")]
+        parts = [int(p) if _digits(p.strip()) else 0 for p in value.split(",", 3)]
     elif isinstance(value, (tuple, list)):
-        parts = list(value)
+        parts = [_positive(p) for p in value[:4]]
     else:
         parts = []
-    if len(parts) == 3 and all(isinstance(p, int) and not isinstance(p, bool) and p > 0
-                               for p in parts):
-        vec, per_phase, max_phase = (int(str(p)) for p in parts)
+    if len(parts) == 3 and all(parts):
+        vec, per_phase, max_phase = parts
         return vec, per_phase, max_phase
-    raise CalcError(f"a swizzle is VEC,PER_PHASE,MAX_PHASE (three whole numbers > 0, e.g. "
-                    f"8,2,8), not {value!r}", "swizzle")
+    raise CalcError(f"a swizzle is VEC,PER_PHASE,MAX_PHASE (three whole numbers 1 to "
+                    f"{_LARGEST} in ASCII digits, e.g. 8,2,8), not {shown(value)}", "swizzle")
 
 
 def lds_facts_of(inst: Instruction) -> LdsFacts:
@@ -205,7 +227,9 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     facts = lds_facts_of(inst)
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)
-    found = plan(operand, described, facts, chosen, _load(facts, load), _steps(k_steps))
+    steps = _steps(k_steps)
+    check_plan(operand, steps)  # (its size known before it is made: issue 30)
+    found = plan(operand, described, facts, chosen, _load(facts, load), steps)
     return _answer(operand.inst, operand.matrix, found)
 
 
@@ -238,6 +262,19 @@ def _powers(limit: int) -> list[int]:
     return [1 << n for n in range(limit.bit_length()) if 1 << n <= limit]
 
 
+def _settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | None]]:
+    """The (pad, swizzle) settings a search tries: paddings of 0 to one row of 128 bytes
+    more, and swizzles of powers of two (chunks of at most 512 bits)."""
+    found: list[tuple[int, tuple[int, int, int] | None]] = [
+        (pad_elems, None) for pad_elems in range(0, max(1, 1024 // bits) + 1)]
+    for vec in _powers(cols):
+        if vec * bits > 512:
+            break
+        found += [(0, (vec, per_phase, max_phase)) for per_phase in _powers(16)
+                  for max_phase in _powers(cols // vec)[1:]]
+    return found
+
+
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
                model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
@@ -261,18 +298,12 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
         return plan(operand, described._replace(pad=pad, swizzle=swizzle), facts, chosen,
                     fixed, steps, frag, with_slots=False)
 
-    given = _candidate(plan_of, described.pad, described.swizzle)
     bits = operand.layout.width
     cols = described.cols
-    tried: list[LdsCandidate] = []
-    for pad_elems in range(0, max(1, 1024 // bits) + 1):
-        tried.append(_candidate(plan_of, pad_elems, None))
-    for vec in _powers(cols):
-        if vec * bits > 512:
-            break
-        for per_phase in _powers(16):
-            for max_phase in _powers(cols // vec)[1:]:
-                tried.append(_candidate(plan_of, 0, (vec, per_phase, max_phase)))
+    settings = _settings(bits, cols)
+    check_search(operand, steps, len(settings) + 4, cols)  # (+ given, first, Triton, CK)
+    given = _candidate(plan_of, described.pad, described.swizzle)
+    tried = [_candidate(plan_of, pad_elems, swizzled) for pad_elems, swizzled in settings]
     free = [c for c in tried if not c.failure and c.worst == 1]
     free.sort(key=lambda c: (c.lds_bytes, c.instructions, c.cycles,
                              c.swizzle is not None, c.pad, c.swizzle or (0, 0, 0)))
