@@ -337,7 +337,8 @@ def _batch_request(args: Args) -> Request:
 
 def _batch(request: Request, args: Args) -> str:
     from amd_matrix_calculator.cli.cli_batch import run_batch
-    return run_batch(str(request.option("file")), _on(args, "json"), respond)
+    source = request.option("file")  # (None: --batch given without a FILE)
+    return run_batch(None if source is None else str(source), _on(args, "json"), respond)
 
 
 MODES: tuple[Mode, ...] = (

@@ -261,6 +261,25 @@ class Args:
         return None if value is None or value == ABSENT else str(value)
 
 
+MESSAGE_WORD, MESSAGE_LENGTH = 80, 1000  # (characters of one word, of a whole message)
+
+
+def message_text(message: str) -> str:
+    """A message as the one line every refusal is written as (issue 30): control
+    characters escaped (no raw terminal bytes), whitespace runs one space, a word longer
+    than MESSAGE_WORD cut short and the whole at most about MESSAGE_LENGTH characters.
+    Every path that reports an error (the command line, argparse's own messages, --batch,
+    the explorer) goes through it."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() or c in " \n\t" else repr(c)[1:-1]
+                          for c in message)
+    words = [word if len(word) <= MESSAGE_WORD else
+             f"{word[:MESSAGE_WORD // 2]}... ({len(word):,} characters)"
+             for word in message.split()]
+    text = " ".join(words)
+    return text if len(text) <= MESSAGE_LENGTH else text[:MESSAGE_LENGTH - 3] + "..."
+
+
 def spellings() -> list[str]:
     """Every option spelling, in the order of the option table."""
     return ["-h", "--help"] + [s for option in OPTIONS for s in option.spellings]
@@ -288,23 +307,20 @@ def number(args: Args, dest: str) -> int:
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:
         return names.index(text.lower())
-    if not text.isdigit():
-        allowed = (f"{', '.join(names)} or their codes 0-{len(names) - 1}"
-                   if names else "a whole number >= 0 written in digits")
+    whole = (f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit
+             else "a whole number >= 0 in ASCII digits")
+    if not (text.isascii() and text.isdigit()):  # (not other scripts' digits: issue 30)
+        allowed = f"{', '.join(names)} or their codes 0-{len(names) - 1}" if names else whole
         raise ArgumentError(f"{option.name} takes {allowed}, not {shown(text)}")
-    digits = text.lstrip("0") or "0"  # (str.isdigit: also other scripts' digits)
+    digits = text.lstrip("0") or "0"
     if option.limit and len(digits) > len(str(option.limit)):
-        raise ArgumentError(f"{option.name} takes 0 to {option.limit}, not {shown(text)}")
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}")
     if len(digits) > 4300:  # (as int() refuses since Python 3.10.7, in constant time)
-        raise ArgumentError(f"{option.name} takes a whole number of at most 4300 digits, "
+        raise ArgumentError(f"{option.name} takes {whole} of at most 4300 digits, "
                             f"not {shown(text)}")
-    try:
-        value = int(digits)
-    except ValueError:  # digits that int() does not read (superscripts), or too many
-        raise ArgumentError(f"{option.name} takes a decimal whole number, not {shown(text)}"
-                            ) from None
+    value = int(digits)
     if option.limit and value > option.limit:
-        raise ArgumentError(f"{option.name} takes 0 to {option.limit}, not {shown(text)}")
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}")
     return value
 
 

@@ -214,7 +214,7 @@ def assets() -> dict[str, Path]:
     and / for the page. Nothing else is ever served (no path is joined from the
     request)."""
     from pathlib import Path
-    folder = Path(__file__).resolve().parent / "formats" / "explorer"
+    folder = Path(__file__).resolve().parent.parent / "formats" / "explorer"
     found = {f"/{path.name}": path for path in sorted(folder.iterdir())
              if path.is_file() and path.suffix in CONTENT_TYPES}
     found["/"] = folder / "index.html"
@@ -346,9 +346,11 @@ def _options(words: Sequence[str]) -> tuple[str, int]:
             raise cli_respond.ArgumentError(
                 f"--serve starts the explorer and takes only --port N and --host H, "
                 f"not {_shown_value(word)}")
-    if not port.isdigit() or int(port) > 65535:
-        raise cli_respond.ArgumentError(f"--port takes a port number 0-65535 (0: any free "
-                                       f"port), not {_shown_value(port)}")
+    if not (port.isascii() and port.isdigit()) or len(port.lstrip("0")) > 5 \
+            or int(port) > 65535:  # (ASCII digits only, checked before int(): issue 30)
+        raise cli_respond.ArgumentError(f"--port takes a port number 0 to 65535 (0: any "
+                                       f"free port), written in ASCII digits, not "
+                                       f"{_shown_value(port)}")
     return host, int(port)
 
 

@@ -287,7 +287,8 @@ def test_the_modifiers_offered_are_the_modifier_tables(server):
 def test_importing_the_explorer_loads_no_server_or_argparse():
     """The explorer's options are rows of the command line's option table (cli_options);
     importing the explorer loads neither the HTTP server nor argparse until it serves."""
-    code = ("import sys, matrix_explorer; print(sorted(m for m in ("
+    code = ("import sys, matrix_calculator; from amd_matrix_calculator.cli import "
+            "matrix_explorer; print(sorted(m for m in ("
             "'argparse', 'http.server') if m in sys.modules)); "
             "print(len(matrix_explorer.CLI_OPTIONS))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -348,8 +349,8 @@ def test_serve_prints_its_url_first_and_stops_cleanly_on_ctrl_c():
 
 
 @pytest.mark.parametrize("argv, wanted", [
-    (["--serve", "--port", "http"], "--port takes a port number 0-65535"),
-    (["--serve", "--port", "70000"], "--port takes a port number 0-65535"),
+    (["--serve", "--port", "http"], "--port takes a port number 0 to 65535"),
+    (["--serve", "--port", "70000"], "--port takes a port number 0 to 65535"),
     (["--serve", "--port"], "the --port option needs a value"),
     (["--serve", "-a", "cdna3"], "takes only --port N and --host H, not '-a'"),
 ])
