@@ -117,7 +117,7 @@ def test_junk_in_every_keyword_gets_an_answer_or_a_calc_error(name, data):
     function = getattr(api, name)
     parameters = list(inspect.signature(function).parameters.values())
     args = []
-    for n, p in enumerate(parameters):
+    for p in parameters:
         if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             break
         good = (st.sampled_from(INSTRUCTIONS) if p.name.endswith("inst") else
@@ -132,10 +132,10 @@ def test_junk_in_every_keyword_gets_an_answer_or_a_calc_error(name, data):
         assert clean(str(error)), str(error)
 
 
-@pytest.mark.parametrize("function", [api.catalog, lambda wave: api.wave_size(INSTRUCTIONS[0], wave),
-                                      lambda wave: api.locate(INSTRUCTIONS[0], "A", wave=wave),
-                                      lambda wave: api.conversion(
-                                          INSTRUCTIONS[0], "D", INSTRUCTIONS[0], "A", wave=wave)])
+@pytest.mark.parametrize("function", [
+    api.catalog, lambda wave: api.wave_size(INSTRUCTIONS[0], wave),
+    lambda wave: api.locate(INSTRUCTIONS[0], "A", wave=wave),
+    lambda wave: api.conversion(INSTRUCTIONS[0], "D", INSTRUCTIONS[0], "A", wave=wave)])
 def test_an_int_subclass_is_read_by_its_value(function):
     """OddInt(64) is 64 (the wave size CDNA3 has), OddInt(7) is 7 (none has)."""
     consume(function(wave=OddInt(64)) if function is api.catalog else function(OddInt(64)))
