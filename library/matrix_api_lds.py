@@ -174,7 +174,7 @@ def _model(facts: LdsFacts, key: str | None) -> PhaseModel:
     model = facts.model(key)
     if model is None:
         keys = ", ".join(m.key for m in facts.models)
-        raise CalcError(f"{facts.arch} has no phase model {key!r}; choose {keys}", "model")
+        raise CalcError(f"{facts.arch} has no phase model {shown(key)}; choose {keys}", "model")
     return model
 
 
@@ -184,7 +184,7 @@ def _load(facts: LdsFacts, name: str | None) -> Load | None:
     load = facts.load(str(name))
     if load is None:
         names = ", ".join(known.name for known in facts.loads)
-        raise CalcError(f"{facts.arch} has no LDS load {name!r}; choose one of {names}",
+        raise CalcError(f"{facts.arch} has no LDS load {shown(name)}; choose one of {names}",
                         "load")
     return load
 
@@ -194,7 +194,7 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     rows, cols = parse_tile(tile)
     if order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
-                        f"not {order!r}", "order")
+                        f"not {shown(order)}", "order")
     from amd_matrix_calculator.matrix_library.checks import whole
     padding = whole("pad", pad, "pad")
     start = whole("base", base, "base")
@@ -205,7 +205,7 @@ def _steps(k_steps: object) -> int:
     from amd_matrix_calculator.matrix_library.checks import whole
     steps = whole("k_steps", k_steps, "k_steps")
     if not 1 <= steps <= 64:
-        raise CalcError(f"k_steps takes 1 to 64, not {k_steps!r}", "k_steps")
+        raise CalcError(f"k_steps takes 1 to 64, not {shown(k_steps)}", "k_steps")
     return steps
 
 

@@ -21,7 +21,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.legality import rule
-from amd_matrix_calculator.matrix_library.checks import architecture_of, wave_size
+from amd_matrix_calculator.matrix_library.checks import architecture_of, shown, wave_size
 from amd_matrix_calculator.matrix_library.checks import modifiers as checked_modifiers
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
@@ -120,7 +120,7 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
     architecture_of(inst)  # type: ignore[arg-type]
     name = matrix.upper() if isinstance(matrix, str) else None
     if name not in allowed:
-        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not {matrix!r}")
+        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not {shown(matrix)}")
     assert name is not None
     return name
 
@@ -175,7 +175,9 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     source = _check(src_inst, src_matrix, SOURCES, "source")
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
     if not isinstance(transposed, bool):
-        raise CalcError(f"transposed is True or False, not {transposed!r}")
+        raise CalcError(f"transposed is True or False, not {shown(transposed)}")
+    if route is not None and (type(route) is not str or route not in ("registers", "lds")):
+        raise CalcError(f"the route of a conversion is registers or lds, not {shown(route)}")
     size = wave_size(src_inst, wave)
     wave_size(dst_inst, size)
     src_op = _operand(src_inst, source, src_mods if src_mods is not None else mods, size, True)

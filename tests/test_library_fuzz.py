@@ -178,3 +178,22 @@ def test_any_request_gets_an_answer_or_a_calc_error(mode, arch, inst, matrix, mo
 def test_the_issues_requests_get_a_calc_error(request_):
     with pytest.raises(CalcError):
         api.answer(request_())
+
+
+LONG = "x" * 100000
+
+
+@pytest.mark.parametrize("call_", [
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", load=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", model=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", swizzle=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", order=LONG),
+    lambda: api.conversion(INSTRUCTIONS[0], "D", INSTRUCTIONS[0], "A", route=LONG),
+    lambda: api.conversion(INSTRUCTIONS[0], LONG, INSTRUCTIONS[0], "A"),
+    lambda: api.find_architecture(LONG), lambda: api.answer(api.Request(LONG)),
+])
+def test_a_long_value_gets_a_short_message(call_):
+    with pytest.raises(CalcError) as refused:
+        call_()
+    assert clean(str(refused.value)) and len(str(refused.value)) < 300
