@@ -120,7 +120,8 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
     architecture_of(inst)  # type: ignore[arg-type]
     name = matrix.upper() if isinstance(matrix, str) else None
     if name not in allowed:
-        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not {shown(matrix)}")
+        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not "
+                        f"{shown(matrix)}")
     assert name is not None
     return name
 
