@@ -55,4 +55,5 @@ def check_search(operand: Operand, steps: int, settings: int, cols: int) -> None
     raise CalcError(f"this search would try {settings} paddings and swizzles of a plan "
                     f"placing {slots:,} elements: {work:,} placements, over the "
                     f"{SEARCH_PLACEMENTS:,} a search makes at most; {narrower}, or search a "
-                    f"tile of fewer columns than {cols} (fewer swizzles to try)", "k_steps")
+                    f"tile of fewer columns than {cols} (fewer swizzles to try)",
+                    "k_steps" if fewer >= 1 else "tile")
