@@ -181,6 +181,7 @@ class Server(ThreadingHTTPServer):
         self.hosts = {host.strip("[]"), str(self.server_address[0]).lower(), "localhost"}
         if not beyond_loopback(host) or host in ("", "0.0.0.0", "::"):
             self.hosts |= set(LOOPBACK_NAMES)
+        self.hosts.discard("")  # (a request must name its host)
 
     def _reap(self) -> None:
         """Close the connections whose request is not read by its deadline."""
@@ -253,7 +254,7 @@ class Handler(BaseHTTPRequestHandler):
         )
         host = host_name(self.headers.get("Host", ""))
         if host not in self.server.hosts:
-            allowed = ", ".join(sorted(self.server.hosts - {""}))
+            allowed = ", ".join(sorted(self.server.hosts))
             self._send(400, f"this server answers requests for {allowed} only", "text/plain")
             return
         url = urlsplit(self.path)
@@ -304,6 +305,7 @@ def on_sigterm() -> None:
     import signal
 
     def stop(_signal: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (once: a second one waits too)
         raise Terminated
 
     signal.signal(signal.SIGTERM, stop)
