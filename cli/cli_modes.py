@@ -349,10 +349,9 @@ def _batch_request(args: Args) -> Request:
     return Request("batch", options=(("file", args.text("batch")),))
 
 
-def _batch(request: Request, args: Args) -> str:
+def _batch(_request: Request, args: Args) -> str:
     from amd_matrix_calculator.cli.cli_batch import run_batch
-    source = request.option("file")  # (None: --batch given without a FILE)
-    return run_batch(None if source is None else str(source), _on(args, "json"), respond)
+    return run_batch(args.text("batch"), _on(args, "json"), respond)  # (None: no FILE)
 
 
 MODES: tuple[Mode, ...] = (

@@ -26,6 +26,8 @@ from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_METAVARS,
     LDS_OPTIONS,
 )
+from amd_matrix_calculator.cli.cli_messages import MESSAGE_LENGTH as MESSAGE_LENGTH
+from amd_matrix_calculator.cli.cli_messages import message_text as message_text
 from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
 from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
@@ -267,25 +269,6 @@ class Args:
         """A VALUE option's value: None when absent or given without a value."""
         value = self.__dict__[dest]
         return None if value is None or value == ABSENT else str(value)
-
-
-MESSAGE_WORD, MESSAGE_LENGTH = 80, 1000  # (characters of one word, of a whole message)
-
-
-def message_text(message: str) -> str:
-    """A message as the one line every refusal is written as (issue 30): control
-    characters escaped (no raw terminal bytes), whitespace runs one space, a word longer
-    than MESSAGE_WORD cut short and the whole at most about MESSAGE_LENGTH characters.
-    Every path that reports an error (the command line, argparse's own messages, --batch,
-    the explorer) goes through it."""
-    if not message.isprintable():
-        message = "".join(c if c.isprintable() or c in " \n\t" else repr(c)[1:-1]
-                          for c in message)
-    words = [word if len(word) <= MESSAGE_WORD else
-             f"{word[:MESSAGE_WORD // 2]}... ({len(word):,} characters)"
-             for word in message.split()]
-    text = " ".join(words)
-    return text if len(text) <= MESSAGE_LENGTH else text[:MESSAGE_LENGTH - 3] + "..."
 
 
 def spellings() -> list[str]:
