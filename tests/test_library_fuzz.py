@@ -123,8 +123,8 @@ def test_junk_in_every_keyword_gets_an_answer_or_a_calc_error(name, data):
         good = (st.sampled_from(INSTRUCTIONS) if p.name.endswith("inst") else
                 st.sampled_from(["A", "B", "C", "D"]) if p.name.endswith("matrix") else more_junk)
         args.append(data.draw(good | more_junk, label=p.name))
-    kwargs = {p.name: data.draw(ALL_KEYWORDS[p.name], label=p.name) for p in parameters
-              if p.kind == p.KEYWORD_ONLY and p.name in ALL_KEYWORDS
+    kwargs = {p.name: data.draw(ALL_KEYWORDS.get(p.name, more_junk), label=p.name)
+              for p in parameters if p.kind == p.KEYWORD_ONLY
               and (p.default is p.empty or data.draw(st.booleans(), label=f"give {p.name}"))}
     try:
         consume(function(*args, **kwargs))
