@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_library.bounds import check_supertile
 from amd_matrix_calculator.matrix_library.checks import shown
 
 if TYPE_CHECKING:
@@ -167,7 +168,8 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
         supertile = picked.supertile
     rows_cols = parse_supertile(supertile)
     values = modifiers(mods)
-    checked_operand(inst, name, mods=values, wave=wave)  # legality of the modifiers
+    checked = checked_operand(inst, name, mods=values, wave=wave)  # (the modifiers' legality)
+    check_supertile(checked, rows_cols)  # (its size known before it is made: issue 30)
     formatted = with_formats(inst, values)
     size = wave_size(inst, wave)
     if order is not None and order not in ("row", "col"):

@@ -79,6 +79,8 @@ def test_the_library_refuses_a_huge_swizzled_tile_at_once():
      ["this search would try", "placements, over the 1,048,576", "fewer columns than 1024"]),
     (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x8192",
       "--k-steps", "64", "--json"], ["262,144 elements", "lower k_steps to at most 8"]),
+    (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--preshuffle", "--supertile",
+      "1x64", "--json"], ["--supertile 1x64", "262,144 slots", "at most 32 tiles"]),
 ])
 def test_legal_work_over_its_bound_is_refused_with_the_estimate(argv, texts):
     assert_refused(argv, *texts)
@@ -141,6 +143,9 @@ def test_the_farthest_chunk_of_a_swizzle_is_the_walks():
     # a search near SEARCH_PLACEMENTS (397 settings x 2,048 slots)
     ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-A", "--matrix-a-fmt", "fp4",
      "--lds-tile", "16x128", "--lds-search"],
+    # a preshuffle of PRESHUFFLE_SLOTS slots (4,096 elements a tile x 32), as JSON
+    ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--preshuffle", "--supertile",
+     "1x32", "--json"],
 ])
 def test_the_largest_work_allowed_stays_within_the_bound(argv):
     status, out, err, cpu = bounded_run(argv)

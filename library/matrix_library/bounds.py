@@ -21,6 +21,9 @@ PLAN_SLOTS = 1 << 15
 # An LDS search plans the fragment once per candidate setting (paddings and swizzles):
 # at most SEARCH_PLACEMENTS element placements (settings x slots) in all.
 SEARCH_PLACEMENTS = 1 << 20
+# A preshuffle lists every slot of every tile of its supertile: at most PRESHUFFLE_SLOTS
+# (64 tiles of a 2,048-element fragment; 32 of the largest, 4,096).
+PRESHUFFLE_SLOTS = 1 << 17
 
 
 def plan_slots(operand: Operand, steps: int) -> int:
@@ -57,3 +60,16 @@ def check_search(operand: Operand, steps: int, settings: int, cols: int) -> None
                     f"{SEARCH_PLACEMENTS:,} a search makes at most; {narrower}, or search a "
                     f"tile of fewer columns than {cols} (fewer swizzles to try)",
                     "k_steps" if fewer >= 1 else "tile")
+
+
+def check_supertile(operand: Operand, tiles: tuple[int, int]) -> None:
+    """CalcError (argument supertile) when a preshuffle of `tiles` (R x C) tiles of
+    `operand` would list more than PRESHUFFLE_SLOTS slots."""
+    per_tile = plan_slots(operand, 1)
+    slots = per_tile * tiles[0] * tiles[1]
+    if slots > PRESHUFFLE_SLOTS:
+        raise CalcError(f"--supertile {tiles[0]}x{tiles[1]}: this preshuffle would list "
+                        f"{slots:,} slots ({per_tile:,} a tile x {tiles[0] * tiles[1]} tiles), "
+                        f"over the {PRESHUFFLE_SLOTS:,} one preshuffle lists at most; use a "
+                        f"supertile of at most "
+                        f"{max(1, PRESHUFFLE_SLOTS // per_tile)} tiles", "supertile")
