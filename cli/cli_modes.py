@@ -54,7 +54,7 @@ JSON = ("json", "compact")
 OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
-PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS)  # issue 33
+PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "global_order", *OWN_MODIFIERS)
 
 
 class Mode(Record):

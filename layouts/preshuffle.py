@@ -169,11 +169,13 @@ def _tiles(inst: Instruction, matrix: str, mods: Modifiers, wave: int, selector:
         spec = next(s for s in MODIFIERS if s.name == selector)
         values = int(spec.top) + 1
     out = []
+    frags: dict[int, Fragment] = {}
     for t in range(count):
         select = t % values
-        picked = mods._replace(**{selector: select}) if selector else mods
-        frag = fragment(operand(inst, matrix, picked, wave))
-        out.append((select, frag, (t // values) * frag.registers))
+        if select not in frags:
+            picked = mods._replace(**{selector: select}) if selector else mods
+            frags[select] = fragment(operand(inst, matrix, picked, wave))
+        out.append((select, frags[select], (t // values) * frags[select].registers))
     return out
 
 
@@ -184,19 +186,22 @@ def _streams(picks: list[tuple[int, Fragment, int]], rows_t: int, k_axis: int,
     engine's fragment of each tile, with the tile's selector, at its VGPRs)."""
     mn_ext, k_ext = tile_ext
     streams: dict[int, dict[int, tuple[int, int, int]]] = {}
+    held: dict[int, list[tuple[int, int, int, int]]] = {}   # per fragment: lane, v, mn, k
     for t, (_, frag, vgpr) in enumerate(picks):
         ir, ic = t % rows_t, t // rows_t
+        if id(frag) not in held:   # (tiles read with one selector share the fragment)
+            held[id(frag)] = [(lane, v, e[1 - k_axis], e[k_axis]) for lane in range(wave)
+                              for v in range(frag.values)
+                              if (e := element(frag, lane, v)) is not None]
         bits = [bit_of(frag, v) + 32 * vgpr for v in range(frag.values)]
-        for lane in range(wave):
-            for v, bit in enumerate(bits):
-                elem = element(frag, lane, v)
-                if elem is None:
-                    continue
-                mn, k = elem[1 - k_axis] + ir * mn_ext, elem[k_axis] + ic * k_ext
-                stream = streams.setdefault(lane, {})
-                if bit in stream:
-                    raise CalcError(f"lane {lane} holds two values at bit {bit}")
-                stream[bit] = ((mn, k, t) if k_inner else (k, mn, t))
+        for lane, v, mn, k in held[id(frag)]:
+            mn, k = mn + ir * mn_ext, k + ic * k_ext
+            stream = streams.setdefault(lane, {})
+            if bits[v] in stream:
+                raise CalcError(f"tile {t} would share bit {bits[v]} of lane {lane} with tile "
+                                f"{stream[bits[v]][2]}: the operand's selector values cannot "
+                                "place this many tiles in its registers")
+            stream[bits[v]] = ((mn, k, t) if k_inner else (k, mn, t))
     return streams
 
 
@@ -221,7 +226,8 @@ def _loaders(streams: dict[int, dict[int, tuple[int, int, int]]], bits: int,
         if starts != list(range(0, bits * len(starts), bits)):
             raise CalcError(f"lane {lane}'s values are not contiguous from bit 0 (bits "
                             f"{starts[0]}..{starts[-1] + bits - 1}): no contiguous load "
-                            "fills them")
+                            "fills them (a tile that leaves part of its VGPRs empty, without "
+                            "a selector of its place, cannot share a load with the next)")
         if lane_bits not in (-1, bits * len(starts)):
             raise CalcError("the lanes hold different numbers of values: no preshuffle "
                             "gives every lane the same loads")

@@ -286,6 +286,10 @@ def test_cli_text_and_json():
      "rotates the lanes"),
     (["-a", "cdna3", "-i", "v_mfma_f32_32x32x2_f32", "-B", "--blgp", "1", "--preshuffle"],
      "32 of the 64 elements"),
+    (["-a", "gfx1250", "-i", "v_swmmac_f32_16x16x64_f16", "-k", "--preshuffle", "--supertile",
+      "1x2"], "cannot place this many tiles"),
+    (["-a", "cdna4", "-i", "v_smfmac_f32_16x16x32_f16", "-k", "--preshuffle", "--supertile",
+      "1x2"], "not contiguous from bit 0"),
 ])
 def test_cli_errors_are_one_line(argv, needle):
     status, out, err = call(BASE + argv)
@@ -397,8 +401,6 @@ def test_emit_hip_clang_live():
     assert clang_cases() == recorded(RECORDED, COMMAND)
 
 
-if __name__ == "__main__":   # regenerate the record (clang-22 needed)
-    regenerate(RECORDED, COMMAND, clang_cases())
 
 
 def test_request_door():
@@ -423,3 +425,74 @@ def test_picture_colours_each_byte_by_its_loading_lane():
     assert lanes == [(b // 4) % 64 for b in range(256)]
     status, out, _ = call(BASE + ["-B", "--blgp", "4", "--preshuffle", "--format", "html"])
     assert status == 0 and "<pre>" in out and "<svg" in out
+
+
+# ---- the seed's kernel: preshuffled B and B scales into four scaled MFMAs
+
+SEED_KERNEL = """
+typedef float mc_f32x4 __attribute__((ext_vector_type(4)));
+typedef int mc_i32x8 __attribute__((ext_vector_type(8)));
+extern "C" __global__ void k(const unsigned char* b, const unsigned char* sb, mc_f32x4* out,
+                             long ld, long sld) {
+    unsigned int lane = __builtin_amdgcn_workitem_id_x() %% 64u;
+    unsigned int s[1];
+    %(scales)s_load(sb, lane, 0, 0, sld, s);
+    mc_f32x4 acc[4] = {};
+%(tiles)s
+    for (int t = 0; t < 4; ++t) out[lane * 4 + t] = acc[t];
+}
+"""
+TILE = """    {   unsigned int w[4];
+        %(weights)s_load(b, lane, %(ir)d, %(ic)d, ld, w);
+        mc_i32x8 v = {(int)w[0], (int)w[1], (int)w[2], (int)w[3], 0, 0, 0, 0};
+        acc[%(t)d] = __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(v, v, acc[%(t)d], 4, 4, 0,
+            127, %(select)d, (int)s[0]);   /* tile %(t)d: OPSEL_B %(select)d */
+    }"""
+SEED_RECORD = Path(__file__).parent / "data" / "preshuffle_seed_kernel.txt"
+SEED_COMMAND = (f"python3 tests/test_preshuffle.py ({CLANG}, gfx950, on the --emit hip loads "
+                "of B (--blgp 4) and of the 2x2 B-scale supertile of "
+                "v_mfma_scale_f32_16x16x128_f8f6f4 in a kernel issuing one scaled MFMA per "
+                "tile with the plan's OPSEL_B); the lines: the global loads and MFMAs")
+
+
+def seed_kernel_lines():
+    """The global loads and scaled MFMAs clang-22 makes of the seed's kernel, built from
+    the plans' own code and OPSEL values."""
+    from amd_matrix_calculator.formats.hip_preshuffle import emit, name_of
+    weights = plan(*SCALE16, "B", mods={"blgp": 4})
+    scales = plan(*SCALE16, "SB", supertile="2x2")
+    tiles = "\n".join(TILE % {"weights": name_of(weights), "ir": tile.ir, "ic": tile.ic,
+                              "t": t, "select": tile.select}
+                      for t, tile in enumerate(scales.tiles))
+    code = emit(weights) + emit(scales) + SEED_KERNEL % {"scales": name_of(scales),
+                                                         "tiles": tiles}
+    asm = device_asm(code, "gfx950")
+    return [line.strip() for line in asm.splitlines()
+            if re.match(r"\s+(global_load|v_mfma_scale)", line)]
+
+
+def test_seed_kernel_clang_facts():
+    """One global_load_dword fetches the four tiles' scales, one global_load_dwordx4 each
+    tile's fp4 weights, and the four MFMAs read bytes 0-3 of the scale VGPR: OPSEL_B =
+    2 op_sel_hi + op_sel of their second source (facts/cdna4.md 5.4)."""
+    command, *lines = SEED_RECORD.read_text().splitlines()
+    assert command == SEED_COMMAND
+    loads = sorted(re.match(r"(\w+)", line).group(1) for line in lines if "load" in line)
+    assert loads == ["global_load_dword"] + ["global_load_dwordx4"] * 4
+    selects = set()
+    for line in lines:
+        if line.startswith("v_mfma_scale"):
+            lo = re.search(r" op_sel:\[\d,(\d),\d\]", line)
+            hi = re.search(r"op_sel_hi:\[\d,(\d),\d\]", line)
+            selects.add(2 * int(hi.group(1) if hi else 0) + int(lo.group(1) if lo else 0))
+    assert selects == {0, 1, 2, 3}
+
+
+@pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
+def test_seed_kernel_clang_live():
+    assert SEED_RECORD.read_text().splitlines()[1:] == seed_kernel_lines()
+
+
+if __name__ == "__main__":   # regenerate the records (clang-22 needed)
+    regenerate(RECORDED, COMMAND, clang_cases())
+    SEED_RECORD.write_text("\n".join([SEED_COMMAND, *seed_kernel_lines()]) + "\n")
