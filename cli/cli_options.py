@@ -300,7 +300,8 @@ def number(args: Args, dest: str) -> int:
         return names.index(text.lower())
     whole = (f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit
              else "a whole number >= 0 in ASCII digits")
-    if not (text.isascii() and text.isdigit()):  # (not other scripts' digits: issue 30)
+    # (our own options: ASCII digits only, issue 30; AMD's calculator's: what int() reads)
+    if not (text.isascii() or option.reference) or not text.isdigit():
         allowed = f"{', '.join(names)} or their codes 0-{len(names) - 1}" if names else whole
         raise ArgumentError(f"{option.name} takes {allowed}, not {shown(text)}")
     digits = text.lstrip("0") or "0"
@@ -309,7 +310,10 @@ def number(args: Args, dest: str) -> int:
     if len(digits) > 4300:  # (as int() refuses since Python 3.10.7, in constant time)
         raise ArgumentError(f"{option.name} takes {whole} of at most 4300 digits, "
                             f"not {shown(text)}")
-    value = int(digits)
+    try:
+        value = int(digits)
+    except ValueError:  # (digits int() does not read: superscripts)
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}") from None
     if option.limit and value > option.limit:
         raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}")
     return value

@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -156,9 +157,27 @@ def respond_with(heavy: Heavy | None) -> Respond:
     return respond
 
 
-def _no_answer(_path: str, _query: str, _respond: Respond | None
-               ) -> tuple[int, str, str, str]:
-    return 404, "no answers here", "text/plain", ""
+class Site(NamedTuple):
+    """What the server serves: `files` (URL path -> (file, content type)), the /api
+    paths `api` answered by `answer(path, query, respond)`, and /api/options's body."""
+    files: dict[str, tuple[Path, str]]
+    api: frozenset[str]
+    answer: Answer | None
+    options: Callable[[], str]
+
+
+def headers_of(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
+    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
+    if "charset" not in content_type:
+        content_type += "; charset=utf-8"
+    found = [("Content-Type", content_type), ("Content-Length", str(length)),
+             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
+    if command:  # (a header is one line of printable ASCII: escape the rest)
+        printable = all(" " <= c <= "~" for c in command)
+        found.append(("X-Command-Line", command if printable else
+                      command.encode("unicode_escape").decode("ascii")))
+    return found
+
 
 
 class Server(ThreadingHTTPServer):
@@ -171,8 +190,7 @@ class Server(ThreadingHTTPServer):
         super().__init__(address, handler)
         self.heavy = heavy
         self.respond = respond_with(heavy)
-        self.files: dict[str, Path] = {}
-        self.answer: Answer = _no_answer
+        self.site = Site({}, frozenset(), None, str)
         self.reading: dict[socket.socket, float] = {}  # connection -> its deadline
         self.in_flight = 0
         self.guard = threading.Condition()
@@ -210,8 +228,9 @@ class Server(ThreadingHTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
-        if self.heavy is not None:
-            self.heavy.close()
+        heavy = getattr(self, "heavy", None)  # (None too when the address was refused)
+        if heavy is not None:
+            heavy.close()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -246,34 +265,26 @@ class Handler(BaseHTTPRequestHandler):
 
     def _get(self) -> None:
         from urllib.parse import urlsplit
-
-        from amd_matrix_calculator.cli.matrix_explorer import (
-            API,
-            CONTENT_TYPES,
-            modifier_options,
-        )
         host = host_name(self.headers.get("Host", ""))
         if host not in self.server.hosts:
             allowed = ", ".join(sorted(self.server.hosts))
             self._send(400, f"this server answers requests for {allowed} only", "text/plain")
             return
-        url = urlsplit(self.path)
-        if url.path in API:
-            self._send(*self.server.answer(url.path, url.query, self.server.respond))
+        site, url = self.server.site, urlsplit(self.path)
+        if url.path in site.api and site.answer is not None:
+            self._send(*site.answer(url.path, url.query, self.server.respond))
         elif url.path == "/api/options":
-            import json
-            self._send(200, json.dumps(modifier_options()), "application/json")
-        elif url.path in self.server.files:
-            path = self.server.files[url.path]
-            self._send(200, path.read_text(encoding="utf-8"), CONTENT_TYPES[path.suffix])
+            self._send(200, site.options(), "application/json")
+        elif url.path in site.files:
+            path, content_type = site.files[url.path]
+            self._send(200, path.read_text(encoding="utf-8"), content_type)
         else:
             self._send(404, f"no such page: {url.path}", "text/plain")
 
     def _send(self, status: int, body: str, content_type: str, command: str = "") -> None:
-        from amd_matrix_calculator.cli.matrix_explorer import _headers
         data = body.encode("utf-8")
         self.send_response(status)
-        for name, value in _headers(content_type, len(data), command):
+        for name, value in headers_of(content_type, len(data), command):
             if name not in ("Cache-Control", "X-Content-Type-Options"):
                 self.send_header(name, value)
         for name, value in SECURITY_HEADERS:
@@ -285,14 +296,14 @@ class Handler(BaseHTTPRequestHandler):
         pass  # quiet: standard output is the URL, standard error the errors
 
 
-def make_server(host: str, port: int, files: dict[str, Path],
-                answer: Answer,
-                pool: bool = True) -> Server:
-    """A server bound to (host, port), not yet serving: `files` are the pages served by
-    path, `answer(path, query, respond)` the /api answers; `pool`: heavy queries in
-    worker processes."""
-    server = Server((host, port), Handler, Heavy() if pool else None)
-    server.files, server.answer = files, answer
+def make_server(host: str, port: int, site: Site, pool: bool = True) -> Server:
+    """A server bound to (host, port), not yet serving, serving `site`; `pool`: heavy
+    queries in worker processes."""
+    server = Server((host, port), Handler, None)  # (bound first: no workers for a refusal)
+    server.site = site
+    if pool:
+        server.heavy = Heavy()
+        server.respond = respond_with(server.heavy)
     return server
 
 

@@ -247,19 +247,6 @@ def _query_of(text: str) -> dict[str, str] | str:
     return query
 
 
-def _headers(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
-    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
-    if "charset" not in content_type:
-        content_type += "; charset=utf-8"
-    found = [("Content-Type", content_type), ("Content-Length", str(length)),
-             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-    if command:  # (a header is one line of printable ASCII: escape the rest)
-        printable = all(" " <= c <= "~" for c in command)
-        found.append(("X-Command-Line", command if printable else
-                      command.encode("unicode_escape").decode("ascii")))
-    return found
-
-
 def _api_answer(path: str, query_text: str,
                 respond: Callable[[Sequence[str]], tuple[int, str]] | None = None
                 ) -> tuple[int, str, str, str]:
@@ -278,8 +265,12 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0, pool: bool = False
     """A threaded HTTP server bound to (host, port), not yet serving (explorer_server:
     Host checks, security headers, timeouts; `pool`: heavy queries in worker
     processes, as --serve runs them)."""
+    import json
+
     from amd_matrix_calculator.cli import explorer_server
-    return explorer_server.make_server(host, port, assets(), _api_answer, pool)
+    files = {path: (file, CONTENT_TYPES[file.suffix]) for path, file in assets().items()}
+    return explorer_server.make_server(host, port, explorer_server.Site(
+        files, frozenset(API), _api_answer, lambda: json.dumps(modifier_options())), pool)
 
 
 def url_of(server: ThreadingHTTPServer) -> str:
