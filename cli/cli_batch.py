@@ -153,7 +153,16 @@ def run_batch(source: str | None, as_json: bool, respond: Callable[[Args], str],
               write: Callable[[str], None] = _stdout) -> str:
     """Answer every command line of `source`, each answer written (`write`: to standard
     output) as soon as its line is done; `respond` answers one parsed line. Returns ''
-    (everything is written); BatchFailed when a line failed or the input ended early."""
+    (everything is written); BatchFailed when a line failed or the input ended early.
+    With --json each document is written on one line at once (json_text.on_one_line)."""
+    if not as_json:
+        return _run(source, as_json, respond, write)
+    from amd_matrix_calculator.formats.json_text import on_one_line
+    return on_one_line(lambda: _run(source, as_json, respond, write))
+
+
+def _run(source: str | None, as_json: bool, respond: Callable[[Args], str],
+         write: Callable[[str], None]) -> str:
     stream = _open(source)
     failed = 0
     try:

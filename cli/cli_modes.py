@@ -377,7 +377,7 @@ MODES: tuple[Mode, ...] = (
          _plan),
     Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
     Mode("lds", "--lds-tile", lds_wanted,
-         (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
+         (*LDS_DESTS, *JSON, "format", "emit", "lds", "ld", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),
     Mode("linear", "--linear-layout", lambda a: _on(a, "linear_layout"),
          ("linear_layout", *QUERY), _code_request, _linear),
@@ -434,11 +434,10 @@ def respond(args: Args) -> str:
     library and rendered."""
     output_options(args)
     mode, request = validate(args)
-    text = _output(mode, request, args)
-    if _on(args, "compact"):
-        import json
-        text = json.dumps(json.loads(text), separators=(",", ":")) + "\n"
-    return text
+    if not _on(args, "compact"):
+        return _output(mode, request, args)
+    from amd_matrix_calculator.formats.json_text import on_one_line
+    return on_one_line(lambda: _output(mode, request, args))
 
 
 def _output(mode: Mode, request: Request, args: Args) -> str:

@@ -216,7 +216,7 @@ def answer(kind: str, query: Mapping[str, str],
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder (formats/explorer/), by name,
+    """URL path -> file: the files of the assets folder (formats/explorer/, beside cli/), by name,
     and / for the page. Nothing else is ever served (no path is joined from the
     request)."""
     from pathlib import Path
@@ -329,7 +329,7 @@ def serve(words: Sequence[str]) -> int:
         reason = exc.strerror or str(exc)
         sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
-        return 1
+        return 2  # (a port taken or not ours: the command line's to change, as any error)
     if explorer_server.beyond_loopback(host):
         where = "every interface" if host in ("", "0.0.0.0", "::") else repr(host)
         sys.stderr.write(f"{cli_respond.program_name()}: warning: the explorer listens on "

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries
     from amd_matrix_calculator.matrix_library.records import Element
 
 __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "lds_plan",
-           "lds_search", "parse_swizzle", "parse_tile"]
+           "lds_search", "parse_swizzle", "parse_tile", "parse_xor", "stored_bits"]
 
 
 class LdsSlot(Record):
@@ -160,6 +160,34 @@ def parse_swizzle(value: object) -> tuple[int, int, int] | None:
                     f"{_LARGEST} in ASCII digits, e.g. 8,2,8), not {shown(value)}", "swizzle")
 
 
+def parse_xor(value: object) -> tuple[tuple[int, int], ...]:
+    """((dst, src), ...) from 'xor:DST^SRC,...' (byte-address bits, e.g. xor:4^8,5^9)."""
+    pairs = []
+    text = value[4:] if isinstance(value, str) else ""
+    parts = text.split(",", 32)  # (at most 32 pairs: a bit is changed once; issue 30)
+    for part in parts if len(parts) <= 32 else ["too many"]:
+        dst, _, src = part.strip().partition("^")
+        if not (_digits(dst) and _digits(src) and int(dst) < 32 and int(src) < 32):
+            raise CalcError(f"an XOR swizzle is xor:DST^SRC,... (at most 32 pairs of "
+                            f"byte-address bits 0-31, e.g. xor:4^8,5^9,7^10), not "
+                            f"{shown(value)}", "swizzle")
+        pairs.append((int(dst), int(src)))
+    return tuple(pairs)
+
+
+def stored_bits(lds_type: str, width: int) -> int:
+    """The bits of the type the tile stores (`lds_type`; '' or None: `width`, the
+    operand's)."""
+    if not lds_type:
+        return width
+    from amd_matrix_calculator.instructions.types import TYPES
+    found = TYPES.get(str(lds_type).lower())
+    if found is None:
+        raise CalcError(f"--lds-type names a data type ({', '.join(sorted(TYPES))}), not "
+                        f"{lds_type!r}", "lds_type")
+    return found.bits
+
+
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
     from amd_matrix_calculator.instructions.lds import lds_facts
@@ -198,6 +226,8 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     from amd_matrix_calculator.matrix_library.checks import whole
     padding = whole("pad", pad, "pad")
     start = whole("base", base, "base")
+    if isinstance(swizzle, str) and swizzle.strip().lower().startswith("xor:"):
+        return Tile(rows, cols, order, padding, None, start, parse_xor(swizzle.strip().lower()))
     return Tile(rows, cols, order, padding, parse_swizzle(swizzle), start)
 
 
@@ -214,14 +244,15 @@ def _steps(k_steps: object) -> int:
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
              k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
-             wave: int | None = None) -> LdsPlan:
+             wave: int | None = None, lds_type: str = "") -> LdsPlan:
     """The plan of loading operand `matrix` of `inst` (k_steps consecutive steps) from an
     LDS tile of `tile` = 'ROWSxCOLS' elements stored in `order` (k: rows of K values;
     mn: rows of M/N values), `pad` elements added per row, `swizzle` (vec, per_phase,
     max_phase), starting at byte `base`, with load instruction `load` (None: the widest
     that delivers the fragment), under phase model `model` (None: the architecture's
-    default)."""
-    from amd_matrix_calculator.layouts.lds import plan
+    default); `lds_type`: the type the tile stores when not the operand's (a bf16 tile
+    each lane converts after its read: the slots are read at its width)."""
+    from amd_matrix_calculator.layouts.lds import Fragment, plan
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
     operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
@@ -229,15 +260,21 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     described = _tile(tile, order, pad, swizzle, base)
     steps = _steps(k_steps)
     check_plan(operand, steps)  # (its size known before it is made: issue 30)
-    found = plan(operand, described, facts, chosen, _load(facts, load), steps)
+    frag = Fragment(operand, described, steps, stored_bits(lds_type, 0)) if lds_type else None
+    found = plan(operand, described, facts, chosen, _load(facts, load), steps, frag)
     return _answer(operand.inst, operand.matrix, found)
 
 
 def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
     from amd_matrix_calculator.matrix_library.records import named
     new = tuple.__new__  # (records built directly: a plan has many)
-    slots = tuple([new(LdsSlot, (lane, register, bits, address, bit,
-                                 named(matrix, *element), step, load, where))
+    names: dict[tuple[int, int, int], Element] = {}  # (each element once: the K steps
+    for slot in found.slots:                          # and lanes name it again)
+        element = slot[3]
+        if element not in names:
+            names[element] = named(matrix, *element)
+    slots = tuple([new(LdsSlot, (lane, register, bits, address, bit, names[element], step,
+                                 load, where))
                    for lane, register, bits, element, step, address, bit, load, where
                    in found.slots])
     return LdsPlan(inst.arch, inst.name, matrix, found.wave, found.element_bits,
@@ -278,7 +315,7 @@ def _settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | No
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
                model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
-               pad: int = 0, swizzle: object = None) -> LdsSearch:
+               pad: int = 0, swizzle: object = None, lds_type: str = "") -> LdsSearch:
     """Padding (0 to one row of 128 bytes more) and swizzle settings (powers of two) that
     make every load of the plan conflict-free, best first (fewest LDS bytes, then fewest
     load instructions, then fewest cycles); with the plan as given (pad, swizzle) and
@@ -291,14 +328,14 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)
     fixed, steps = _load(facts, load), _steps(k_steps)
-
-    frag = Fragment(operand, described, steps)
+    check_plan(operand, steps)  # (the fragment's size bounded before it is made: issue 30)
+    frag = Fragment(operand, described, steps, stored_bits(lds_type, 0) if lds_type else 0)
 
     def plan_of(pad: int, swizzle: tuple[int, int, int] | None) -> Plan:
         return plan(operand, described._replace(pad=pad, swizzle=swizzle), facts, chosen,
                     fixed, steps, frag, with_slots=False)
 
-    bits = operand.layout.width
+    bits = frag.bits
     cols = described.cols
     settings = _settings(bits, cols)
     check_search(operand, steps, len(settings) + 4, cols)  # (+ given, first, Triton, CK)

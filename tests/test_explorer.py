@@ -359,10 +359,11 @@ def test_serve_refuses_bad_options_in_one_line(argv, wanted):
     assert status == 2 and out == "" and err.count("\n") == 1 and wanted in err
 
 
-def test_a_port_in_use_is_one_line_and_status_1(server):
+def test_a_port_in_use_is_one_line_and_status_2(server):
+    """(issue 28: status 2, as every error the command line can mend; was 1)"""
     port = server.server_address[1]
     status, out, err = cli(["--serve", "--port", str(port)])
-    assert status == 1 and out == "" and err.count("\n") == 1
+    assert status == 2 and out == "" and err.count("\n") == 1
     assert f"cannot listen on 127.0.0.1 port {port}" in err
 
 
