@@ -76,7 +76,7 @@ def test_the_library_refuses_a_huge_swizzled_tile_at_once():
      ["--k-steps", "131,072 elements", "lower k_steps to at most 16"]),
     (["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-A", "--matrix-a-fmt", "fp4",
       "--lds-tile", "16x1024", "--k-steps", "8", "--lds-search"],
-     ["this search would try", "placements, over the 1,048,576", "fewer columns than 1024"]),
+     ["this search would try", "placements, over the 2,097,152", "fewer columns than 1024"]),
     (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x8192",
       "--k-steps", "64", "--json"], ["262,144 elements", "lower k_steps to at most 8"]),
     (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--preshuffle", "--supertile",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 PLAN_SLOTS = 1 << 15
 # An LDS search plans the fragment once per candidate setting (paddings and swizzles):
 # at most SEARCH_PLACEMENTS element placements (settings x slots) in all.
-SEARCH_PLACEMENTS = 1 << 20
+SEARCH_PLACEMENTS = 1 << 21
 # A preshuffle lists every slot of every tile of its supertile: at most PRESHUFFLE_SLOTS
 # (64 tiles of a 2,048-element fragment; 32 of the largest, 4,096).
 PRESHUFFLE_SLOTS = 1 << 17
