@@ -434,11 +434,10 @@ def respond(args: Args) -> str:
     library and rendered."""
     output_options(args)
     mode, request = validate(args)
-    text = _output(mode, request, args)
-    if _on(args, "compact"):
-        import json
-        text = json.dumps(json.loads(text), separators=(",", ":")) + "\n"
-    return text
+    if not _on(args, "compact"):
+        return _output(mode, request, args)
+    from amd_matrix_calculator.formats.json_text import on_one_line
+    return on_one_line(lambda: _output(mode, request, args))
 
 
 def _output(mode: Mode, request: Request, args: Args) -> str:
