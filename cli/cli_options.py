@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from amd_matrix_calculator.cli.cli_budget_options import BUDGET_GROUP, BUDGET_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_COMPLETE,
     LDS_FLAGS,
@@ -209,6 +210,8 @@ OPTIONS: tuple[Option, ...] = (
     # handling: cli.matrix_cli_preshuffle)
     *(_o(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
       for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
+    # issue 35: products, peaks and budgets (the rows: cli_budget_options; handling: cli_budget)
+    *(_o(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
     # issue 20: chaining instructions (matrix_convert.run_convert)
     _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
@@ -227,7 +230,7 @@ OPTIONS: tuple[Option, ...] = (
            ("bash", "zsh")),
 )
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
-          CONVERT, EXPLORER, OTHER)
+          BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
