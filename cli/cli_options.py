@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from amd_matrix_calculator.cli.cli_budget_options import BUDGET_GROUP, BUDGET_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_COMPLETE,
     LDS_FLAGS,
@@ -26,7 +27,6 @@ from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_METAVARS,
     LDS_OPTIONS,
 )
-from amd_matrix_calculator.cli.cli_messages import MESSAGE_LENGTH as MESSAGE_LENGTH
 from amd_matrix_calculator.cli.cli_messages import message_text as message_text
 from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
 from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
@@ -211,6 +211,8 @@ OPTIONS: tuple[Option, ...] = (
     # handling: cli.matrix_cli_preshuffle)
     *(_o(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
       for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
+    # issue 35: products, peaks and budgets (the rows: cli_budget_options; handling: cli_budget)
+    *(_o(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
     # issue 20: chaining instructions (matrix_convert.run_convert)
     _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
@@ -229,7 +231,7 @@ OPTIONS: tuple[Option, ...] = (
            ("bash", "zsh")),
 )
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
-          CONVERT, EXPLORER, OTHER)
+          BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
@@ -298,18 +300,16 @@ def number(args: Args, dest: str) -> int:
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:
         return names.index(text.lower())
-    whole = (f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit
-             else "a whole number >= 0 in ASCII digits")
     # (our own options: ASCII digits only, issue 30; AMD's calculator's: what int() reads)
+    whole = f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit else \
+        "a whole number >= 0 in ASCII digits"
     if not (text.isascii() or option.reference) or not text.isdigit():
         allowed = f"{', '.join(names)} or their codes 0-{len(names) - 1}" if names else whole
         raise ArgumentError(f"{option.name} takes {allowed}, not {shown(text)}")
-    digits = text.lstrip("0") or "0"
-    if option.limit and len(digits) > len(str(option.limit)):
-        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}")
-    if len(digits) > 4300:  # (as int() refuses since Python 3.10.7, in constant time)
-        raise ArgumentError(f"{option.name} takes {whole} of at most 4300 digits, "
-                            f"not {shown(text)}")
+    digits = text.lstrip("0") or "0"  # (its length checked before int(): constant time)
+    if len(digits) > (len(str(option.limit)) if option.limit else 4300):
+        raise ArgumentError(f"{option.name} takes {whole}" + ("" if option.limit else
+                            " of at most 4300 digits") + f", not {shown(text)}")
     try:
         value = int(digits)
     except ValueError:  # (digits int() does not read: superscripts)

@@ -4,9 +4,9 @@ option table names itself and its range and takes ASCII digits only."""
 import pytest
 from conftest import call
 
+from amd_matrix_calculator.cli.cli_messages import MESSAGE_LENGTH
 from amd_matrix_calculator.cli.cli_options import (
     BY_DEST,
-    MESSAGE_LENGTH,
     NUMBERS,
     OPTIONS,
     Args,
