@@ -40,7 +40,7 @@ TRAITS = {
 }
 
 # The -d renderers (formats/detail.py DETAILS) a family may name in `detail`.
-DETAILS = ("mai", "wmma", "sourced")
+DETAILS = ("mai", "wmma", "sourced", "nvidia")
 
 
 class Family(Record):
@@ -155,3 +155,5 @@ register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
                 builtins=WmmaBuiltins("", False, wave_suffix=False, operand_modifiers=True,
                                       bf16="__bf16", index_bits=32, index_keys=2,
                                       missing=("f64",))))
+# NVIDIA (issue 34): mma.sync, wgmma.mma_async, ldmatrix and stmatrix fragments
+register(Family("nvidia", "layouts.nvidia:family_layout", DERIVED, detail="nvidia"))

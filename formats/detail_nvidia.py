@@ -1,0 +1,91 @@
+"""The --detail-instruction text of NVIDIA's instructions (instructions/nvidia.py): the
+facts the PTX ISA and CUDA give, with their sources, then the mapping formulas derived
+from the layouts (layouts/nvidia.py)."""
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
+    from amd_matrix_calculator.matrix_api import Instruction
+
+PTX = "PTX ISA 9.0 (docs.nvidia.com/cuda/parallel-thread-execution)"
+SECTIONS = {"mma": "9.7.14.5 (Matrix Fragments for mma.m*n*k*)",
+            "wgmma": "9.7.15.5.1 (Register Fragments and Shared Memory Matrix Layouts)",
+            "ldmatrix": "9.7.14.5.15 (ldmatrix)", "stmatrix": "9.7.14.5.16 (stmatrix)"}
+HARDWARE = ("tests/data/nvidia/ (an NVIDIA H200, driver 580.159.04, CUDA 13.0: sm_80 and "
+            "sm_89 code as PTX compiled by the driver, sm_90a as machine code)")
+
+
+def ptx_spelling(inst: Instruction) -> str:
+    """The full PTX spelling: `.sync.aligned` (and mma's only layout, `.row.col`) put back."""
+    head, _, rest = inst.mnemonic.partition(".")
+    if head == "mma" and not rest.split(".")[1] in ("row", "col"):
+        shape, _, types = rest.partition(".")
+        rest = f"{shape}.row.col.{types}"
+    return f"{head}.sync.aligned.{rest}"
+
+
+def _fact(inst: Instruction, key: str) -> str:
+    return dict(inst.facts).get(key, "")
+
+
+def _operands(inst: Instruction) -> list[str]:
+    from amd_matrix_calculator.matrix_api import facts
+    counts = facts(inst)["registers"][str(inst.wave_sizes[0])]
+    if inst.kind in ("ldmatrix", "stmatrix"):
+        verb = "loads into" if inst.kind == "ldmatrix" else "stores from"
+        return ["Fragment (operand D here):",
+                f"    {inst.blocks} matrices of 8x8 b16; each thread {verb} {counts['D']} "
+                "32-bit registers (matrix i in register i)",
+                "    rows: the addresses threads 8i..8i+7 give for matrix i"]
+    lines = ["Registers per thread (32-bit registers of each operand's vector):"]
+    types = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type, "D": inst.d_type}
+    for m in "ABCD":
+        if m not in counts:
+            lines.append(f"    {m}: " + ("a shared-memory matrix descriptor" if m == "B"
+                                           else "D's registers (accumulated in place)"))
+            continue
+        lines.append(f"    {m}: {counts[m]} ({types[m].describe()})")
+    return lines
+
+
+def lines(inst: Instruction) -> list[str]:
+    threads = inst.wave_sizes[0]
+    group = ("a warpgroup: four warps, warp w = floor(lane / 32) holds rows 16w..16w+15"
+             if threads == 128 else "one warp")
+    atom = _fact(inst, "cute")
+    out = [f"PTX: {ptx_spelling(inst)}",
+           f"    [{PTX}, {SECTIONS[inst.kind]}]",
+           f"Minimum architecture: {_fact(inst, 'first')}",
+           "CUDA: inline PTX (asm volatile) of the line above"]
+    if atom:
+        files = {"SM70": "mma_traits_sm70.hpp", "SM75": "copy_traits_sm75.hpp",
+                 "SM80": "mma_traits_sm80.hpp", "SM89": "mma_traits_sm89.hpp",
+                 "SM90": "mma_traits_sm90.hpp"}
+        where = files[atom[:4]]
+        if atom.startswith("SM90::GMMA"):
+            where = "mma_traits_sm90_gmma.hpp"
+        elif "STSM" in atom:
+            where = "copy_traits_sm90.hpp"
+        out += [f"CuTe atom: cute::{atom}",
+                f"    [NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4 "
+                f"include/cute/atom/{where}]"]
+    if inst.kind not in ("ldmatrix", "stmatrix"):
+        out += ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
+        if inst.blocks > 1:
+            out.append(f"    Blocks: {inst.blocks} (quad pairs: lanes 4q..4q+3 and 4q+16..4q+19 "
+                       "hold product q)")
+        ops = "Ops" if inst.a_type.is_int else "FLOPs"
+        out.append(f"    {ops}: {inst.flops}")
+    out += [f"Threads: {threads} ({group})"]
+    out += _operands(inst)
+    out += ["Register notation: v<r>{<lane>} is 32-bit register r of the fragment's vector "
+            "in thread <lane>;",
+            "    PTX's element x<e> (a0, a1, ... in the PTX ISA's figures) is e = b / bits "
+            "(f64: one element a register pair)",
+            f"Verified: on hardware, {HARDWARE}; against CuTe (tests/test_nvidia.py)"]
+    from amd_matrix_calculator.matrix_api import formula_sections
+
+    from .detail import formula_lines
+    forward, backward = formula_sections(inst)[threads]
+    out += formula_lines("Matrix element to register mapping:", forward)
+    return out + formula_lines("Register to matrix element mapping:", backward)
