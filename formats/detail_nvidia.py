@@ -18,7 +18,7 @@ HARDWARE = ("tests/data/nvidia/ (an NVIDIA H200, driver 580.159.04, CUDA 13.0: s
 def ptx_spelling(inst: Instruction) -> str:
     """The full PTX spelling: `.sync.aligned` (and mma's only layout, `.row.col`) put back."""
     head, _, rest = inst.mnemonic.partition(".")
-    if head == "mma" and not rest.split(".")[1] in ("row", "col"):
+    if head == "mma" and rest.split(".")[1] not in ("row", "col"):
         shape, _, types = rest.partition(".")
         rest = f"{shape}.row.col.{types}"
     return f"{head}.sync.aligned.{rest}"

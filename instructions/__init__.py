@@ -57,11 +57,11 @@ class Architecture(Record):
         """The instruction spelled `mnemonic`: any case, or as the table module's
         `spelling(name)` function (if it has one) turns other spellings into its own."""
         key = mnemonic.lower()
-        self.instructions  # (loads the table module, and its spelling function)
+        table = self.instructions  # (loads the table module, and its spelling function)
         respell = _SPELLINGS.get(self.module)
         if respell is not None:
             key = respell(key)
-        for inst in self.instructions:
+        for inst in table:
             if inst.mnemonic == key:
                 return inst
         return None

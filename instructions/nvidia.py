@@ -37,25 +37,27 @@ def _mma() -> Iterator[Line]:
         yield f"mma.m16n8k{k}.f32.bf16.bf16.f32", "sm_80", f"SM80_16x8x{k}_F32BF16BF16F32_TN"
     for k in (4, 8):
         yield f"mma.m16n8k{k}.f32.tf32.tf32.f32", "sm_80", f"SM80_16x8x{k}_F32TF32TF32F32_TN"
-    for k, types in ((16, ("s8", "u8")), (32, ("s8", "u8")), (32, ("s4", "u4")), (64, ("s4", "u4"))):
-        for a in types:
-            for b in types:
-                yield (f"mma.m16n8k{k}.s32.{a}.{b}.s32", "sm_80",
-                       f"SM80_16x8x{k}_S32{a.upper()}{b.upper()}S32_TN")
+    for k, types in ((16, ("s8", "u8")), (32, ("s8", "u8")), (32, ("s4", "u4")),
+                     (64, ("s4", "u4"))):
+        yield from ((f"mma.m16n8k{k}.s32.{a}.{b}.s32", "sm_80",
+                     f"SM80_16x8x{k}_S32{a.upper()}{b.upper()}S32_TN")
+                    for a in types for b in types)
     yield "mma.m8n8k4.f64.f64.f64.f64", "sm_80", "SM80_8x8x4_F64F64F64F64_TN"
-    # m8n8k4 .f16: A and B layouts are chosen (.row/.col); CuTe's T is row (A) / col (B)
+    yield from _m8n8k4_f16()
+    fp8 = ("e4m3", "e5m2")
+    yield from ((f"mma.m16n8k{k}.{d}.{a}.{b}.{d}", "sm_89",
+                 f"SM89_16x8x32_{d.upper()}{a.upper()}{b.upper()}{d.upper()}_TN" if k == 32 else "")
+                for k in (16, 32) for a in fp8 for b in fp8 for d in ("f32", "f16"))
+    for k in (4, 8, 16):
+        yield f"mma.m16n8k{k}.f64.f64.f64.f64", "sm_90", f"SM90_16x8x{k}_F64F64F64F64_TN"
+
+
+def _m8n8k4_f16() -> Iterator[Line]:
+    """m8n8k4 .f16: A and B layouts are chosen (.row/.col); CuTe's T is row (A) / col (B)."""
     for lay, tn in (("row.col", "TN"), ("col.row", "NT"), ("col.col", "NN"), ("row.row", "TT")):
         for d, c in (("f16", "f16"), ("f32", "f32"), ("f32", "f16")):
             atom = f"SM70_8x8x4_{d.upper()}F16F16{c.upper()}_{tn}" if d == c else ""
             yield f"mma.m8n8k4.{lay}.{d}.f16.f16.{c}", "sm_80", atom
-    for k in (16, 32):
-        for a in ("e4m3", "e5m2"):
-            for b in ("e4m3", "e5m2"):
-                for d in ("f32", "f16"):
-                    atom = f"SM89_16x8x32_{d.upper()}{a.upper()}{b.upper()}{d.upper()}_TN"
-                    yield f"mma.m16n8k{k}.{d}.{a}.{b}.{d}", "sm_89", atom if k == 32 else ""
-    for k in (4, 8, 16):
-        yield f"mma.m16n8k{k}.f64.f64.f64.f64", "sm_90", f"SM90_16x8x{k}_F64F64F64F64_TN"
 
 
 def _wgmma() -> Iterator[Line]:

@@ -65,12 +65,16 @@ def _quad_pairs(inst: Instruction, matrix: str, bits: int) -> list[Factor]:
     pairs = Factor(BLOCK, 4, LANE, 4)
     if matrix == "A":
         if a_row:
-            return [Factor(ROW, 4, LANE, 1), Factor(ROW, 2, LANE, 16), Factor(COL, 4, BIT, 16), pairs]
-        return [Factor(COL, 4, LANE, 1), Factor(ROW, 4, BIT, 16), Factor(ROW, 2, LANE, 16), pairs]
+            return [Factor(ROW, 4, LANE, 1), Factor(ROW, 2, LANE, 16), Factor(COL, 4, BIT, 16),
+                    pairs]
+        return [Factor(COL, 4, LANE, 1), Factor(ROW, 4, BIT, 16), Factor(ROW, 2, LANE, 16),
+                pairs]
     if matrix == "B":
         if b_row:
-            return [Factor(ROW, 4, LANE, 1), Factor(COL, 4, BIT, 16), Factor(COL, 2, LANE, 16), pairs]
-        return [Factor(COL, 4, LANE, 1), Factor(COL, 2, LANE, 16), Factor(ROW, 4, BIT, 16), pairs]
+            return [Factor(ROW, 4, LANE, 1), Factor(COL, 4, BIT, 16), Factor(COL, 2, LANE, 16),
+                    pairs]
+        return [Factor(COL, 4, LANE, 1), Factor(COL, 2, LANE, 16), Factor(ROW, 4, BIT, 16),
+                pairs]
     if bits == 16:
         return [Factor(ROW, 4, LANE, 1), Factor(ROW, 2, LANE, 16), Factor(COL, 8, BIT, 16), pairs]
     return [Factor(ROW, 2, LANE, 1), Factor(ROW, 2, BIT, 64), Factor(ROW, 2, LANE, 16),
@@ -81,7 +85,8 @@ def _matrices(inst: Instruction) -> Layout:
     """ldmatrix / stmatrix: x1, x2 or x4 8x8 matrices of b16, matrix i in register i."""
     trans = ".trans." in inst.mnemonic
     line, across = (ROW, COL) if trans else (COL, ROW)
-    factors = [Factor(line, 2, BIT, 16), Factor(line, 4, LANE, QUAD), Factor(across, 8, LANE, GROUP)]
+    factors = [Factor(line, 2, BIT, 16), Factor(line, 4, LANE, QUAD),
+               Factor(across, 8, LANE, GROUP)]
     if inst.blocks > 1:
         factors.append(Factor(BLOCK, inst.blocks, BIT, 32))
     return Layout((8, 8, inst.blocks), 16, factors)
