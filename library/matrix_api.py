@@ -134,7 +134,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "Request", "answer"]
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "port", "Request",
+           "answer"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -216,3 +217,12 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                 dst_mods=dst_mods, wave=wave, transposed=transposed, advice=advice,
                 route=route)
 
+
+
+def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matrix: str, *,
+         wave: int | None = None, route: str | None = None) -> Conversion:
+    """The plan porting `src_matrix` of another architecture's `src_inst` (an NVIDIA
+    fragment) into the same matrix's operand of `dst_inst` (issue 34;
+    matrix_conversion.port, loaded on first use)."""
+    from amd_matrix_calculator.matrix_conversion import port as plan
+    return plan(src_inst, src_matrix, dst_inst, dst_matrix, wave=wave, route=route)
