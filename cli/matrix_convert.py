@@ -8,8 +8,10 @@ instructions of the architecture -a. A port (issue 34) names another architectur
 `ARCH:INSTRUCTION:MATRIX` (an NVIDIA fragment: sm80:mma.m16n8k16.f32.f16.f16.f32:A), and TO
 is the same matrix of an instruction of -a:
 
-    matrix_calculator.py -a gfx1100 --convert sm80:mma.m16n8k16.f32.f16.f16.f32:A v_wmma_f32_16x16x16_f16:A
- The modifiers and -w apply as elsewhere (to both
+    matrix_calculator.py -a gfx1100 --convert sm80:mma.m16n8k16.f32.f16.f16.f32:A \
+        v_wmma_f32_16x16x16_f16:A
+
+The modifiers and -w apply as elsewhere (to both
 instructions); --transpose says the source instruction was issued with A and B
 swapped (it computed D^T); -o adds the move of every slot; --json prints the document;
 --emit hip prints a device function doing the conversion.

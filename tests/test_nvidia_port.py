@@ -15,7 +15,7 @@ from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.layouts.port import port_tile
 
 sys.path.insert(0, str(REPO / "scripts"))
-import check_port  # noqa: E402
+import check_port
 
 EXAMPLE = ["-a", "gfx1100", "--convert", "sm80:mma.m16n8k16.f32.f16.f16.f32:A",
            "v_wmma_f32_16x16x16_f16:A"]
