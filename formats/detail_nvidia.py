@@ -3,26 +3,11 @@ facts the PTX ISA and CUDA give, with their sources, then the mapping formulas d
 from the layouts (layouts/nvidia.py)."""
 from __future__ import annotations
 
+from amd_matrix_calculator.instructions.nvidia import HARDWARE, PTX, SECTIONS, ptx_spelling
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
     from amd_matrix_calculator.matrix_api import Instruction
-
-PTX = "PTX ISA 9.0 (docs.nvidia.com/cuda/parallel-thread-execution)"
-SECTIONS = {"mma": "9.7.14.5 (Matrix Fragments for mma.m*n*k*)",
-            "wgmma": "9.7.15.5.1 (Register Fragments and Shared Memory Matrix Layouts)",
-            "ldmatrix": "9.7.14.5.15 (ldmatrix)", "stmatrix": "9.7.14.5.16 (stmatrix)"}
-HARDWARE = ("tests/data/nvidia/ (an NVIDIA H200, driver 580.159.04, CUDA 13.0: sm_80 and "
-            "sm_89 code as PTX compiled by the driver, sm_90a as machine code)")
-
-
-def ptx_spelling(inst: Instruction) -> str:
-    """The full PTX spelling: `.sync.aligned` (and mma's only layout, `.row.col`) put back."""
-    head, _, rest = inst.mnemonic.partition(".")
-    if head == "mma" and rest.split(".")[1] not in ("row", "col"):
-        shape, _, types = rest.partition(".")
-        rest = f"{shape}.row.col.{types}"
-    return f"{head}.sync.aligned.{rest}"
-
 
 def _fact(inst: Instruction, key: str) -> str:
     return dict(inst.facts).get(key, "")

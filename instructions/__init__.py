@@ -37,7 +37,8 @@ class Architecture(Record):
     sizes, the first the default (an instruction may narrow them); public: whether the
     reference tool knows it; quirks: the reference behaviours its text reproduces
     (names from QUIRKS); target: the clang --offload-arch its generated HIP code is
-    compiled for (its first product; any of its gfx names works the same).
+    compiled for (its first product; any of its gfx names works the same); vendor: amd
+    or nvidia (the catalog's vendor= filter).
     """
     name: str
     module: str
@@ -48,6 +49,7 @@ class Architecture(Record):
     public: bool = True
     quirks: frozenset[str] = frozenset()
     target: str = ""
+    vendor: str = "amd"
 
     @property
     def instructions(self) -> tuple[Instruction, ...]:
@@ -114,12 +116,12 @@ ARCHITECTURES = (
     # clang target.
     Architecture("SM80", "nvidia_sm80", ("sm_80", "a100", "a800", "a30", "ampere", "sm86",
                                          "sm_86", "rtx3090", "a10", "a40"),
-                 "nvidia", "SM", waves=(32,), public=False),
+                 "nvidia", "SM", waves=(32,), public=False, vendor="nvidia"),
     Architecture("SM89", "nvidia_sm89", ("sm_89", "l40s", "l40", "l4", "ada", "rtx4090"),
-                 "nvidia", "SM", waves=(32,), public=False),
+                 "nvidia", "SM", waves=(32,), public=False, vendor="nvidia"),
     Architecture("SM90", "nvidia_sm90", ("sm_90", "sm90a", "sm_90a", "h100", "h200", "h800",
                                          "h20", "gh200", "hopper"),
-                 "nvidia", "SM", waves=(32, 128), public=False),
+                 "nvidia", "SM", waves=(32, 128), public=False, vendor="nvidia"),
 )
 
 _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}

@@ -96,6 +96,25 @@ def _moves() -> Iterator[Line]:
 
 LINES: tuple[Line, ...] = (*_mma(), *_wgmma(), *_moves())
 
+# The sources -d and --json name (formats/detail_nvidia.py, layouts/nvidia.py facts)
+PTX = "PTX ISA 9.0 (docs.nvidia.com/cuda/parallel-thread-execution)"
+SECTIONS = {"mma": "9.7.14.5 (Matrix Fragments for mma.m*n*k*)",
+            "wgmma": "9.7.15.5.1 (Register Fragments and Shared Memory Matrix Layouts)",
+            "ldmatrix": "9.7.14.5.15 (ldmatrix)", "stmatrix": "9.7.14.5.16 (stmatrix)"}
+HARDWARE = ("tests/data/nvidia/ (an NVIDIA H200, driver 580.159.04, CUDA 13.0: sm_80 and "
+            "sm_89 code as PTX compiled by the driver, sm_90a as machine code)")
+
+
+def ptx_spelling(inst: Instruction) -> str:
+    """The full PTX spelling: `.sync.aligned` (and mma's only layout, `.row.col`) put back."""
+    head, _, rest = inst.mnemonic.partition(".")
+    if head == "mma" and rest.split(".")[1] not in ("row", "col"):
+        shape, _, types = rest.partition(".")
+        rest = f"{shape}.row.col.{types}"
+    return f"{head}.sync.aligned.{rest}"
+
+
+
 
 def parts(spelling: str) -> Mnemonic:
     """Kind, shape and types of a spelling of LINES (ldmatrix/stmatrix: an 8x8 b16 matrix,

@@ -156,4 +156,5 @@ register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
                                       bf16="__bf16", index_bits=32, index_keys=2,
                                       missing=("f64",))))
 # NVIDIA (issue 34): mma.sync, wgmma.mma_async, ldmatrix and stmatrix fragments
-register(Family("nvidia", "layouts.nvidia:family_layout", DERIVED, detail="nvidia"))
+register(Family("nvidia", "layouts.nvidia:family_layout", DERIVED, detail="nvidia",
+                facts="layouts.nvidia:facts"))

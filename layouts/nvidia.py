@@ -105,3 +105,19 @@ def family_layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) 
     else:
         factors = _cd(inst, bits)
     return Layout((*shape, inst.blocks), bits, factors)
+
+
+def facts(inst: Instruction) -> dict[str, object]:
+    """What matrix_api.facts adds (--json -d): the PTX spelling, the first architecture,
+    the CuTe atom, each with its source, and the hardware record."""
+    from amd_matrix_calculator.instructions.nvidia import HARDWARE, PTX, SECTIONS, ptx_spelling
+    given = dict(inst.facts)
+    provenance: dict[str, dict[str, str]] = {
+        "ptx": {"spelling": ptx_spelling(inst), "first_architecture": given.get("first", ""),
+                "source": f"{PTX}, {SECTIONS[inst.kind]}"},
+        "hardware": {"source": HARDWARE}}
+    if given.get("cute"):
+        provenance["cute"] = {"atom": "cute::" + given["cute"],
+                              "source": "NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4"
+                                        " include/cute/atom/"}
+    return {"provenance": provenance}
