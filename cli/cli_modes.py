@@ -321,6 +321,13 @@ def _convert_request(args: Args) -> Request:
     return Request("convert", options=(("pair", args.__dict__["convert"]),))
 
 
+def _compare(args: Args) -> str:
+    """--compare ARCH:INSTRUCTION (issue 34): matrix_compare reads -a, -i, the matrix, the
+    coordinates, -w and --json."""
+    from amd_matrix_calculator.cli.matrix_compare import run_compare
+    return run_compare(args)
+
+
 def _serve(args: Args) -> str:
     """--serve where a command line is answered (--batch, the explorer): refused, with
     the command that starts the server (and the --port and --host given)."""
@@ -359,6 +366,8 @@ MODES: tuple[Mode, ...] = (
          _detail_request, _detail),
     Mode("convert", "--convert", lambda a: a.given("convert"),
          ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("compare", "--compare", lambda a: a.given("compare"), ("compare", *JSON), None,
+         text=_compare),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),

@@ -206,6 +206,11 @@ OPTIONS: tuple[Option, ...] = (
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
            "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
            "FROM TO"),
+    # issue 34: side by side (matrix_compare.run_compare)
+    _o("compare", ("--compare",), CONVERT, "show the matrix (-A/-B/-C/-D) of -a/-i beside the "
+           "same matrix of ARCH:INSTRUCTION (an NVIDIA fragment and an AMD operand, say), "
+           "element by element (-I/-J/-K: one), with both layouts' formulas (see "
+           "docs/nvidia.md)", VALUE, "ARCH:INSTRUCTION"),
     # issue 21: the layout explorer (matrix_explorer.serve)
     _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),

@@ -103,6 +103,7 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
     from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
     from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
+    from amd_matrix_calculator.matrix_compare import Comparison
     from amd_matrix_calculator.matrix_conversion import Conversion
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
     from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
@@ -134,7 +135,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "port", "Request",
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "port", "compare",
+           "Request",
            "answer"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
@@ -226,3 +228,13 @@ def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matr
     matrix_conversion.port, loaded on first use)."""
     from amd_matrix_calculator.matrix_conversion import port as plan
     return plan(src_inst, src_matrix, dst_inst, dst_matrix, wave=wave, route=route)
+
+
+def compare(first: Instruction, second: Instruction, matrix: str, *,
+            first_wave: int | None = None, second_wave: int | None = None,
+            element: tuple[int, int] | None = None) -> Comparison:
+    """`matrix` of two instructions (an NVIDIA fragment and an AMD operand, say) side by
+    side, element by element (issue 34; matrix_compare.compare, loaded on first use)."""
+    from amd_matrix_calculator.matrix_compare import compare as made
+    return made(first, second, matrix, first_wave=first_wave, second_wave=second_wave,
+                element=element)

@@ -85,3 +85,34 @@ def test_refusals():
     status, out, err = call([*EXAMPLE[:3], "sm80:mma.m16n8k16.f32.f16.f16.f32:A",
                              "v_wmma_f32_16x16x16_f16:A", "--transpose"])
     assert (status, out) == (2, "") and "no modifiers" in err
+
+
+COMPARE = ["-a", "sm80", "-i", "mma.m16n8k16.f32.f16.f16.f32", "-D", "--compare",
+           "gfx1100:v_wmma_f32_16x16x16_f16"]
+
+
+def test_compare_translates_one_element():
+    """D[3][5]: mma.m16n8k16 thread 4 * 3 + 5 / 2 = 14, c2/c3? no: row 3 < 8 and column 5
+    odd: c1, register 1; RDNA3 wave32: lane 16 * (3 % 2) + 5 = 21, VGPR 3 / 2 = 1."""
+    status, out, err = call([*COMPARE, "-I", "3", "-J", "5"])
+    assert (status, err) == (0, ""), err
+    assert "\nD[3][5] = v1{14} | v1{21}\n" in out
+    assert "C or D[i][j] Lane: 4 * (i % 8) + floor(j / 2)" in out  # NVIDIA's formula
+    assert "C or D[i][j] Lane: 16 * (i % 2) + j" in out            # RDNA3's
+
+
+def test_compare_agrees_with_both_layouts_cell_by_cell():
+    nv = mc.find_instruction("sm80", "mma.m16n8k16.f32.f16.f16.f32")
+    amd = mc.find_instruction("gfx1200", "v_wmma_f32_16x16x16_f16")
+    comp = mc.compare(nv, amd, "B")
+    assert (comp.rows, comp.cols, len(comp.cells)) == (16, 8, 128)
+    ops = [mc.operand(nv, "B", wave=32), mc.operand(amd, "B", wave=32)]
+    for cell in comp.cells:
+        for texts, op in zip((cell.first, cell.second), ops):
+            places = op.places(cell.row, cell.col)
+            assert texts == tuple(f"v{p.reg}{{{p.lane}}}.[{p.lo + p.width - 1}:{p.lo}]"
+                                  for p in places)
+    status, out, err = call([*COMPARE, "--json"])
+    assert (status, err) == (0, "") and '"mode": "compare"' in out
+    status, out, err = call([*COMPARE[:5], "--compare", "gfx1100"])
+    assert (status, out) == (2, "") and "ARCH:INSTRUCTION" in err
