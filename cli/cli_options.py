@@ -208,9 +208,9 @@ OPTIONS: tuple[Option, ...] = (
            "FROM TO"),
     # issue 34: side by side (matrix_compare.run_compare)
     _o("compare", ("--compare",), CONVERT, "show the matrix (-A/-B/-C/-D) of -a/-i beside the "
-           "same matrix of ARCH:INSTRUCTION (an NVIDIA fragment and an AMD operand, say), "
+           "same matrix of ARCH:INSTRUCTION (another architecture's, say), "
            "element by element (-I/-J/-K: one), with both layouts' formulas (see "
-           "docs/nvidia.md)", VALUE, "ARCH:INSTRUCTION"),
+           "docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
     # issue 21: the layout explorer (matrix_explorer.serve)
     _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
