@@ -257,3 +257,15 @@ def test_wgmma_has_only_register_operands():
     # row 45: warp 2 (rows 32-47), groupID 5, + 8 (d2, d3 of an n-block); column 11:
     # n-block 1 (d4-d7), threadID_in_group 1, odd: lane 64 + 4 * 5 + 1, register 4 + 2 + 1
     assert (status, err) == (0, "") and out.endswith("D[45][11] = v7{85}\n"), out
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["-a", "h100", "-i", "wgmma.mma_async.m64n8k16.f32.f16.f16", "-g", "-D", "-o"],
+     "only A and D in registers"),
+    (["-a", "sm80", "-i", "mma.m16n8k16.f32.f16.f16.f32", "--emit", "hip"], "AMD targets"),
+    (["-a", "sm80", "-i", "ldmatrix.m8n8.x2.b16", "-g", "-A"], "query D"),
+    (["-a", "h100", "-i", "wgmma.mma_async.m64n8k16.f32.f16.f16", "-g", "-A", "-w", "32"],
+     "use 128")])
+def test_what_nvidia_instructions_refuse(argv, says):
+    status, out, err = call(argv)
+    assert (status, out) == (2, "") and says in err and err.count("\n") == 1, err
