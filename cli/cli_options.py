@@ -143,7 +143,7 @@ OPTIONS: tuple[Option, ...] = (
        "instruction mnemonic, any case (see -L)", VALUE, "INSTRUCTION", complete="instruction"),
     _r("wavefront", ("-w", "--wavefront"), INST,
        "wave size: 32 or 64, where the architecture has both (RDNA)", NUMBER, "32/64",
-       ("32", "64"), limit=64),
+       ("32", "64"), limit=128),  # (128: a wgmma warpgroup)
     _r("A", ("-A", "--A-matrix", "--A_matrix"), MATRICES, "query the A matrix"),
     _r("B", ("-B", "--B-matrix", "--B_matrix"), MATRICES, "query the B matrix"),
     _r("C", ("-C", "--C-matrix", "--C_matrix"), MATRICES, "query the C matrix"),

@@ -165,6 +165,7 @@ class Instruction(Record):
     d_type_key: str = ""        # the D type when it is not the mnemonic's (gfx1250 bf16f32 SWMMAC)
     parts: Mnemonic | None = None  # kind, shape and types when the name is not AMD-style
     matrices: tuple[str, ...] = ()  # its register operands when not all of A B C/K D
+    products: bool = True       # False: it moves a matrix and multiplies nothing (0 FLOPs)
     facts: tuple[tuple[str, str], ...] = ()  # a family's own facts, (label, text) ((): none)
 
     @property
@@ -344,7 +345,7 @@ class Instruction(Record):
     @property
     def flops(self) -> int:
         """2*M*N*K per block; a sparse instruction counts its full (uncompressed) K."""
-        return 2 * self.m * self.n * self.k * self.blocks
+        return 2 * self.m * self.n * self.k * self.blocks if self.products else 0
 
     @property
     def coexec_cycles(self) -> int | None:

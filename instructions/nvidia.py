@@ -157,7 +157,7 @@ def table(arch: str) -> tuple[Instruction, ...]:
         # have one fragment, counted as D
         only = {"wgmma": ("A", "D"), "ldmatrix": ("D",), "stmatrix": ("D",)}.get(p.kind, ())
         out.append(Instruction(name, 0, 0, arch=arch, blocks=p.blocks, coexec=False,
-                               matrices=only,
+                               matrices=only, products=not p.kind.endswith("matrix"),
                                encoding="PTX", align=4, parts=p,
                                waves=(128,) if p.kind == "wgmma" else (32,),
                                facts=(("first", first), ("cute", atom))))

@@ -120,4 +120,5 @@ def facts(inst: Instruction) -> dict[str, object]:
         provenance["cute"] = {"atom": "cute::" + given["cute"],
                               "source": "NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4"
                                         " include/cute/atom/"}
-    return {"provenance": provenance}
+    # (no cycle counts: the PTX ISA gives none)
+    return {"cycles": None, "provenance": provenance}

@@ -154,10 +154,10 @@ def test_the_table_covers_each_class_once():
 
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_every_architecture_names_its_wave_sizes(arch):
-    inst = arch.instructions[0].mnemonic
-    status, out, err = call(["-a", arch.name, "-i", inst, "-g", "-A", "-w", "16"])
+    inst = arch.instructions[0]
+    status, out, err = call(["-a", arch.name, "-i", inst.mnemonic, "-g", "-A", "-w", "16"])
     assert_clean_error(status, out, err)
-    assert "16" in err and all(str(wave) in err for wave in arch.waves), err
+    assert "16" in err and all(str(wave) in err for wave in inst.wave_sizes), err
 
 
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)

@@ -151,6 +151,8 @@ def _cases():
             if "k" not in COORDINATES.get(matrix, ()):
                 continue
             facts = lds_facts(inst.arch)  # (gfx1251 = gfx1250: one of them)
+            if facts is None:  # (NVIDIA's architectures: no LDS facts, no plans)
+                continue
             key = (inst.family, facts.loads, facts.models, facts.even_vgpr_tuples, matrix,
                    mc.operand(inst, matrix).layout.width, inst.m)
             if key not in seen:
