@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 import pytest
-from conftest import data_text
+from conftest import data_text, swept
 
 from amd_matrix_calculator.instructions import ARCHITECTURES
 from amd_matrix_calculator.layouts import Modifiers, Operand
@@ -20,8 +20,8 @@ from amd_matrix_calculator.matrix_api import matrices
 
 def _cases():
     for arch in ARCHITECTURES:
-        for inst in arch.instructions:
-            for wave in arch.waves:
+        for inst in swept(arch):
+            for wave in arch.waves if arch.vendor == "amd" else inst.wave_sizes:
                 for matrix in matrices(inst):
                     if matrix in ("SA", "SB"):  # (the scales: test_cdna4_*, test_gfx1250*)
                         continue
