@@ -18,10 +18,13 @@ def _values() -> dict[str, list[str]]:
     from amd_matrix_calculator.formats.documents import NAMES
     from amd_matrix_calculator.instructions import ARCHITECTURES
     arch_words = [w for a in ARCHITECTURES for w in (a.name.lower(),) + tuple(a.aliases)]
-    dynamic = {"arch": arch_words + ["all"], "format": list(NAMES)}
+    from amd_matrix_calculator.instructions.lds import LDS
+    dynamic = {"arch": arch_words + ["all"], "format": list(NAMES),
+               "lds_load": sorted({load.name for f in LDS for load in f.loads}),
+               "lds_model": sorted({model.key for f in LDS for model in f.models})}
     values = {}
     for option in OPTIONS:
-        if option.kind == "flag" or option.complete == "instruction":
+        if option.kind == "flag" or option.complete in ("instruction", "file"):
             continue
         words = dynamic.get(option.complete, list(option.choices))
         if option.kind == "number" and option.choices:
@@ -29,6 +32,28 @@ def _values() -> dict[str, list[str]]:
         if words:
             values[option.dest] = words
     return values
+
+
+def _filter_values() -> dict[str, list[str]]:
+    """{filter key: the values the catalog's instructions have} (--filter KEY=VALUE)."""
+    from amd_matrix_calculator.matrix_library.catalog import rows
+    found: dict[str, set[str]] = {"arch": set(), "type": set(), "shape": set(),
+                                  "sparse": {"yes", "no"}, "kind": set(), "m": set(),
+                                  "n": set(), "k": set(), "blocks": set()}
+    for row in rows(None):
+        m, n, k = row.dims
+        found["arch"].add(row.arch.lower())
+        found["type"] |= row.types
+        found["shape"].add(f"{m}x{n}x{k}")
+        found["kind"].add(row.kind)
+        for key, value in (("m", m), ("n", n), ("k", k), ("blocks", row.blocks)):
+            found[key].add(str(value))
+    return {key: sorted(words, key=lambda w: (len(w), w)) for key, words in found.items()}
+
+
+def _spelled(kind: str) -> list[str]:
+    """Every spelling of the value options whose completion is `kind`."""
+    return [s for o in OPTIONS if o.complete == kind for s in o.spellings]
 
 
 def _arches() -> dict[str, tuple[tuple[str, ...], list[str]]]:
@@ -50,7 +75,11 @@ def _bash() -> str:
     cases = "".join(f"        {'|'.join(by_dest[dest].spellings)}) words=\"{' '.join(words)}\";;\n"
                     for dest, words in values.items())
     bare = "|".join(s for o in OPTIONS if o.kind != "flag" and o.dest not in values
-                    and o.complete != "instruction" for s in o.spellings)
+                    and o.complete not in ("instruction", "file") for s in o.spellings)
+    instruction = "|".join(_spelled("instruction") + ["--instr*", "--in"])
+    files = "|".join(_spelled("file"))
+    filters = "".join(f"            {key}) words=\"{' '.join(words)}\";;\n"
+                      for key, words in _filter_values().items())
     arches = "".join(f"            {'|'.join((name,) + aliases)}) "
                      f"words=\"{' '.join(mnemonics)}\";;\n"
                      for name, (aliases, mnemonics) in _arches().items())
@@ -60,9 +89,19 @@ def _bash() -> str:
 _matrix_calculator() {{
     local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}} words="" arch="" w at
     if [[ $cur == = ]]; then cur=""; fi
-    if [[ $prev == = && $COMP_CWORD -ge 2 ]]; then prev=${{COMP_WORDS[COMP_CWORD-2]}}; fi
+    if [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
+        prev=${{COMP_WORDS[COMP_CWORD-2]}}
+        if [[ $COMP_CWORD -ge 3 && ${{COMP_WORDS[COMP_CWORD-3]}} == --filter ]]; then
+            case $prev in  # --filter KEY=: the values the instructions have
+{filters}            esac
+            COMPREPLY=($(compgen -W "$words" -- "${{cur,,}}"))
+            return
+        fi
+    fi
     case $prev in
-{cases}        -i|--instruction|--instr*|--in)
+        {files}) COMPREPLY=($(compgen -f -- "$cur")); return;;
+{cases}        {instruction})
+            cur=${{cur,,}}  # (instructions in any case: offered in lower case)
             for ((w = 1; w < COMP_CWORD; w++)); do
                 at=${{COMP_WORDS[w]}}
                 case $at in
@@ -105,6 +144,8 @@ def _zsh() -> str:
                 continue
             if option.complete == "instruction":
                 action = "_matrix_calculator_instructions"
+            elif option.complete == "file":
+                action = "_files"
             elif option.dest == "filter":
                 action = "_matrix_calculator_filters"
             else:
@@ -118,6 +159,8 @@ def _zsh() -> str:
                      for name, (aliases, mnemonics) in _arches().items())
     every = " ".join(sorted({m for _, ms in _arches().values() for m in ms}))
     filters = " ".join(values.get("filter", []))
+    filter_values = "".join(f"      ({key}) found=({' '.join(words)});;\n"
+                            for key, words in _filter_values().items())
     return f"""#compdef {INSTALLED_NAME} matrix_calculator.py
 # zsh completion for {INSTALLED_NAME} (made by: {INSTALLED_NAME} --completion zsh)
 # Load it with: source <({INSTALLED_NAME} --completion zsh), or save it as _{INSTALLED_NAME}
@@ -137,10 +180,19 @@ _matrix_calculator_instructions() {{
   case ${{arch:l}} in
 {arches}    (*) found=({every});;
   esac
-  compadd -a found
+  compadd -M 'm:{{a-z}}={{A-Z}}' -a found
 }}
 _matrix_calculator_filters() {{
-  compadd -S '' -- {filters}
+  if [[ $PREFIX == *=* ]]; then  # KEY=: the values the instructions have
+    local key=${{PREFIX%%=*}}
+    local -a found
+    case $key in
+{filter_values}    esac
+    compset -P '*='
+    compadd -M 'm:{{a-z}}={{A-Z}}' -a found
+  else
+    compadd -S '' -- {filters}
+  fi
 }}
 _matrix_calculator() {{
   _arguments -s \\

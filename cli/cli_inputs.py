@@ -72,12 +72,20 @@ def instruction(arch: Architecture, value: str | None) -> Instruction:
     return inst
 
 
+# What else answers where none of a choice was given (one_of's message).
+OTHERS = {"query mode": "; or -d for the instruction's facts, or -L without -i to list the "
+                        "instructions"}
+
+
 def one_of(args: Args, choices: tuple[tuple[str, str], ...], what: str) -> str:
+    """The one dest of `choices` given; else an error naming them (and OTHERS[what], the
+    modes beside them, when none was given)."""
     chosen = [flag for dest, flag in choices if _on(args, dest)]
     if len(chosen) != 1:
         flags = ", ".join(flag for _, flag in choices)
         found = "none" if not chosen else " and ".join(chosen)
-        raise ArgumentError(f"choose exactly one {what} of {flags} (got {found})")
+        raise ArgumentError(f"choose exactly one {what} of {flags} (got {found})"
+                            + ("" if chosen else OTHERS.get(what, "")))
     return next(dest for dest, _ in choices if _on(args, dest))
 
 
@@ -165,8 +173,9 @@ def _picture(args: Args, fmt: str, legacy: list[str]) -> None:
         raise ArgumentError(f"--format {fmt} is an output format of its own: drop "
                             + " and ".join(legacy))
     if args.rlayout is False and args.mlayout is False and not (
-            fmt == "html" and (args.catalog or args.list)) \
-            and not args.given("lds_tile"):  # (an LDS plan draws its banks)
+            fmt == "html" and (args.catalog or args.list or args.list_architectures)) \
+            and not args.given("lds_tile") \
+            and not getattr(args, "preshuffle", False):  # (LDS plans, preshuffles: their own)
         modes = [flag for dest, flag in (("get", "-g"), ("entry", "-m"), ("detail", "-d"),
                                          ("list", "-L")) if args.__dict__[dest]]
         raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M"

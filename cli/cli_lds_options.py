@@ -45,6 +45,8 @@ LDS_HELP = {
     "lds_model": "with --lds-tile: the phase model (default, or an alternative where sources "
                  "disagree: rocroller on CDNA, banks64 on RDNA)",
 }
+# What completion offers after an LDS option (cli_complete: every architecture's names).
+LDS_COMPLETE = {"load": "lds_load", "lds_model": "lds_model"}
 LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
                 "lds_swizzle": "VEC,PER_PHASE,MAX_PHASE", "lds_base": "BYTES",
                 "load": "NAME", "k_steps": "N", "lds_model": "NAME"}

@@ -10,6 +10,7 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
+from amd_matrix_calculator.cli import cli_preshuffle_options as pre
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -53,6 +54,7 @@ JSON = ("json", "compact")
 OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
+PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", *OWN_MODIFIERS)  # issue 33
 
 
 class Mode(Record):
@@ -107,6 +109,8 @@ def _architectures(args: Args) -> str:
         from amd_matrix_calculator.formats import json_output
         return json_output.architectures()
     fmt = args.text("format")
+    if fmt is None and any(_on(args, dest) for dest, _ in LEGACY_FORMATS):  # (a table)
+        fmt = legacy_format(args)
     return listing.architectures() if fmt is None else listing.architectures_table(fmt)
 
 
@@ -304,6 +308,16 @@ def _lds_request(args: Args) -> Request:
     return _instruction_request(args, "lds")
 
 
+def _plan_request(args: Args) -> Request:  # --preshuffle, --store-d (issue 33)
+    _numbers(args)
+    return _instruction_request(args, "preshuffle" if pre.wanted(args) else "store")
+
+
+def _plan(request: Request, args: Args) -> str:
+    from amd_matrix_calculator.cli.matrix_cli_preshuffle import render
+    return render(request, args)
+
+
 def _lds(request: Request, args: Args) -> str:
     from amd_matrix_calculator.cli.matrix_cli_lds import run_lds
     return run_lds(args, request.instruction, request.wave)
@@ -319,13 +333,6 @@ def _convert(args: Args) -> str:
 def _convert_request(args: Args) -> Request:
     _numbers(args)
     return Request("convert", options=(("pair", args.__dict__["convert"]),))
-
-
-def _compare(args: Args) -> str:
-    """--compare ARCH:INSTRUCTION (issue 34): matrix_compare reads -a, -i, the matrix, the
-    coordinates, -w and --json."""
-    from amd_matrix_calculator.cli.matrix_compare import run_compare
-    return run_compare(args)
 
 
 def _serve(args: Args) -> str:
@@ -364,10 +371,11 @@ MODES: tuple[Mode, ...] = (
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
     Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt"),
          _detail_request, _detail),
-    Mode("convert", "--convert", lambda a: a.given("convert"),
-         ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
-    Mode("compare", "--compare", lambda a: a.given("compare"), ("compare", *JSON), None,
-         text=_compare),
+    Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
+         ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
+         _plan),
+    Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
     Mode("lds", "--lds-tile", lds_wanted,
          (*LDS_DESTS, *JSON, "format", "emit", "lds", "SA", "SB", "matrix_a_fmt",
           "matrix_b_fmt"), _lds_request, _lds),

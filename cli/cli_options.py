@@ -18,6 +18,7 @@ import os
 import sys
 
 from amd_matrix_calculator.cli.cli_lds_options import (
+    LDS_COMPLETE,
     LDS_FLAGS,
     LDS_GROUP,
     LDS_HELP,
@@ -25,6 +26,7 @@ from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_METAVARS,
     LDS_OPTIONS,
 )
+from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
 from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 from amd_matrix_calculator.instructions.modifiers import ModifierSpec
@@ -109,6 +111,7 @@ MODES_GROUP, INST, MATRICES = "query modes", "instruction", "matrices"
 COORDS, OUTPUT = "coordinates (-g) and registers (-m)", "output formats"
 CODE, OTHER = "code for kernel writers", "other"
 LDS, CONVERT, EXPLORER = LDS_GROUP[0], "chaining instructions", "layout explorer"
+PRESHUFFLE = PRESHUFFLE_GROUP[0]
 FILTER_KEYS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
 _COORDINATE = 0  # coordinates, registers, lanes: the library checks them against the
 # instruction (AMD's calculator accepts any number in an option the mode does not use)
@@ -135,7 +138,7 @@ OPTIONS: tuple[Option, ...] = (
            "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
     _o("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
            "from FILE (- for standard input); outputs are separated by a line '#---', or "
-           "with --json are JSON Lines", VALUE, "FILE"),
+           "with --json are JSON Lines", VALUE, "FILE", complete="file"),
     _r("architecture", ("-a", "--architecture"), INST,
        "target architecture (e.g. cdna3, gfx942, mi300x; -L needs only this)", VALUE, "ARCH",
        complete="arch"),
@@ -199,18 +202,22 @@ OPTIONS: tuple[Option, ...] = (
     # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)
     *(_o(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
              LDS_METAVARS[dest], ("k", "mn") if dest == "lds_order" else (),
-             limit=LDS_LIMITS.get(dest, 0)) for dest, spelled, _ in LDS_OPTIONS),
+             complete=LDS_COMPLETE.get(dest, ""), limit=LDS_LIMITS.get(dest, 0))
+      for dest, spelled, _ in LDS_OPTIONS),
     *(_o(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
+    # issue 33: preshuffled operands and epilogue stores (rows: cli_preshuffle_options;
+    # handling: cli.matrix_cli_preshuffle)
+    *(_o(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
+      for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
     # issue 20: chaining instructions (matrix_convert.run_convert)
     _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
            "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
-           "FROM TO"),
+           "FROM TO", complete="instruction"),
     # issue 34: side by side (matrix_compare.run_compare)
-    _o("compare", ("--compare",), CONVERT, "show the matrix (-A/-B/-C/-D) of -a/-i beside the "
-           "same matrix of ARCH:INSTRUCTION (another architecture's, say), "
-           "element by element (-I/-J/-K: one), with both layouts' formulas (see "
-           "docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
+    _o("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of ARCH:"
+           "INSTRUCTION, element by element (-I/-J/-K: one), with both layouts' formulas "
+           "(see docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
     # issue 21: the layout explorer (matrix_explorer.serve)
     _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
@@ -223,8 +230,8 @@ OPTIONS: tuple[Option, ...] = (
            "print a completion script for SHELL (bash or zsh) and exit", VALUE, "SHELL",
            ("bash", "zsh")),
 )
-GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, CONVERT,
-          EXPLORER, OTHER)
+GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
+          CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)

@@ -77,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     exception escapes."""
     try:
         words = sys.argv[1:] if argv is None else list(argv)
+        if not words:  # (nothing asked: say how to ask, not which option lacks a value)
+            return _fail("no query given: name an architecture and a mode, e.g. "
+                         f"{program_name()} -a cdna3 -L, or run with -h for every option")
         if "--serve" in words:  # issue 21: the explorer, a front end of its own
             from amd_matrix_calculator.cli.matrix_explorer import serve
             return serve(words)

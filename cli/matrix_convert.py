@@ -91,6 +91,9 @@ def conversion_of(args: Args) -> Conversion:
 def run_convert(args: Args) -> str:
     """The output of a --convert command line: text, --json, or --emit hip."""
     from amd_matrix_calculator import matrix_api as mc
+    if args.given("compare"):  # --compare (issue 34) shares this mode's row
+        from amd_matrix_calculator.cli.matrix_compare import run_compare
+        return run_compare(args)
     emit = args.text("emit") or "" if args.given("emit") else None
     json_wanted = bool(getattr(args, "json", False))
     if emit is not None and emit.lower() != "hip":  # (given without a value: '')

@@ -44,9 +44,12 @@ def text(fmt: str, facts: list[Facts]) -> str:
     if fmt in LEGACY:
         return render(fmt, HEADER, rows) + "\n"
     from . import documents
+    if fmt == "jsonl":  # JSON Lines: one instruction's facts (those of --json) a line
+        import json
+        return "".join(json.dumps(fact, separators=(",", ":")) + "\n" for fact in facts)
     if fmt in documents.LONG_FORMS:
         raise CalcError(f"--format {fmt} lists element locations: use it with -R or -M "
-                        "(the catalog's data formats are csv, tsv and json)")
+                        "(the catalog's data formats are csv, tsv, jsonl and json)")
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(HEADER, rows)))
 

@@ -56,6 +56,7 @@ class Query(Record):
     view: str  # "rlayout" or "mlayout"
     transpose: bool = False
     catalog: tuple[list[str], list[list[object]]] | None = None
+    heading: str = "Instruction catalog"  # the title of a catalog-shaped table
     color_by: str | None = None  # pictures: what colours the cells (None: the view's default)
 
 
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 
 def title(query: Query) -> str:
     if query.catalog is not None:
-        return "Instruction catalog"
+        return query.heading
     inst, chosen = _asked(query)
     mods = ", ".join(f"{name} {value}" for name, value in zip(chosen._fields, chosen) if value)
     wave = f", wave{query.wave}" if len(inst.architecture.waves) > 1 else ""

@@ -51,8 +51,20 @@ def architectures_table(fmt: str) -> str:
     if fmt in LEGACY:
         return render(fmt, header, rows) + "\n"
     from . import documents
+    if fmt == "jsonl":  # JSON Lines: one architecture a line (the entries of --json)
+        import json
+
+        from amd_matrix_calculator.instructions import ARCHITECTURES
+        return "".join(json.dumps({"name": a.name, "waves": list(a.waves),
+                                   "aliases": list(a.aliases),
+                                   "instructions": len(a.instructions)},
+                                  separators=(",", ":")) + "\n" for a in ARCHITECTURES)
+    if fmt in documents.LONG_FORMS:
+        from amd_matrix_calculator.matrix_api import CalcError
+        raise CalcError(f"--format {fmt} lists element locations: use it with -R or -M")
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
-                                                 catalog=(header, rows)))
+                                                 catalog=(header, rows),
+                                                 heading="Architectures"))
 
 
 def linear_layout(inst: Instruction, matrix: str, wave: int,

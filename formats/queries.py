@@ -154,7 +154,7 @@ def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
     names, rows = api.slot_grid(inst, matrix, mods=mods, wave=wave)
     if transpose:
         lanes = [lane for lane, _ in rows]
-        return (["lane", *lanes],
+        return (["register", *lanes],
                 [[name, *column] for name, column in zip(names, zip(*(cells for _, cells
                                                                        in rows)))])
     return ["lane", *names], [[lane, *cells] for lane, cells in rows]
@@ -174,7 +174,11 @@ def answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str
                        + "\n" for title, header, rows
                        in register_layout(inst, matrix, mods, wave, transpose))
     else:
-        return render(fmt, *matrix_layout(inst, matrix, mods, wave, transpose)) + "\n"
+        header, rows = matrix_layout(inst, matrix, mods, wave, transpose)
+        if transpose:
+            from .quirks import transposed_lane_corner
+            header = transposed_lane_corner(inst, header)
+        return render(fmt, header, rows) + "\n"
     return "".join(line + "\n" for line in lines)
 
 

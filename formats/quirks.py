@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.matrix_api import Calculation, Entry, ModifierValues, Section
 
+    from .queries import Cell
+
 
 def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
                         remapped: bool) -> list[Entry]:
@@ -55,6 +57,14 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
     if "opsel_cd_half" in family_of(inst).traits:
         return rdna.rdna3_sections(inst)
     return rdna.rdna4_sections(inst)
+
+
+def transposed_lane_corner(inst: Instruction, header: list[Cell]) -> list[Cell]:
+    """Quirk `transposed_lane_corner` (-M --transpose text): the reference heads the column
+    of register names `lane`, as in the untransposed table, where it heads the lanes."""
+    if "transposed_lane_corner" not in inst.quirks:
+        return header
+    return ["lane", *header[1:]]
 
 
 def listed_index_bits(inst: Instruction) -> int:

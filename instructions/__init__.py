@@ -24,6 +24,7 @@ QUIRKS = {
     "index_entry_first_register": "-m -k lists only the first K/(2*bits) index groups "
                                   "of the lane's slice (RDNA4 SWMMAC)",
     "untitled_blocks": "-R prints the one block of a WMMA operand without a block title",
+    "transposed_lane_corner": "-M --transpose heads the register column `lane`",
 }
 
 
@@ -84,7 +85,7 @@ def _table(module: str) -> tuple[Instruction, ...]:
     return _TABLES[module]
 
 
-_REFERENCE = frozenset(("reference_formulas", "broadcast_skip_walk"))
+_REFERENCE = frozenset(("reference_formulas", "broadcast_skip_walk", "transposed_lane_corner"))
 
 ARCHITECTURES = (
     Architecture("CDNA1", "cdna1", ("cdna", "gfx908", "mi100", "arcturus"), "cdna", "CU",
@@ -101,10 +102,12 @@ ARCHITECTURES = (
     Architecture("RDNA3", "rdna3", ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
                                     "gfx1151", "gfx1152", "gfx1153"), "rdna3", "WGP",
                  waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks",
-                                                   "reference_formulas")), target="gfx1100"),
+                                                   "reference_formulas",
+                                                   "transposed_lane_corner")), target="gfx1100"),
     Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), "rdna4", "WGP", waves=(32, 64),
                  quirks=frozenset(("index_entry_first_register", "untitled_blocks",
-                                   "reference_formulas")), target="gfx1200"),
+                                   "reference_formulas", "transposed_lane_corner")),
+                 target="gfx1200"),
     # gfx1250 / gfx1251: wave32 only; the product names are from secondary sources
     # (layouts/gfx1250.py, PRODUCT_NAMES); not known to the reference.
     Architecture("GFX1250", "gfx1250", ("cdna5", "mi450", "mi450x", "mi455x"), "gfx1250",

@@ -34,8 +34,7 @@ def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
                 wave: int = 64) -> Layout:
     """The layout of `matrix` with no lane/block modifiers (K: the selected index set):
     the family's generator (layouts/family.py)."""
-    made: Layout = family_of(inst).hook("layout")(inst, matrix, wave, mods)  # type: ignore[misc]
-    return made
+    return family_of(inst).layout(inst, matrix, wave, mods)
 
 
 def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
@@ -44,21 +43,18 @@ def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
     formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
     `inst`), derived from the layouts themselves (layouts/formulas.py), for every
     layout family."""
-    derive = family_of(inst).hook("formulas")  # the family's derivation (layouts/family.py)
-    assert derive is not None
+    derive = family_of(inst).formulas  # the family's derivation (layouts/family.py)
     matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
     if inst.matrices:
         matrices = [m for m in matrices if m in inst.matrices]
-    made: dict[int, Section] = derive(lambda matrix, wave: base_layout(inst, matrix, mods, wave),
-                                      matrices, waves or inst.wave_sizes, inst.sparse)
-    return made
+    return derive(lambda matrix, wave: base_layout(inst, matrix, mods, wave),
+                  matrices, waves or inst.wave_sizes, inst.sparse)
 
 
 def family_facts(inst: Instruction) -> FamilyFacts:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
-    facts = family_of(inst).hook("facts")
-    found: FamilyFacts = facts(inst) if facts else {}
-    return found
+    facts = family_of(inst).facts
+    return facts(inst) if facts else {}
 
 
 class Operand:
@@ -69,7 +65,7 @@ class Operand:
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
         self.layout = base_layout(inst, matrix, mods, wave)
         family = family_of(inst)
-        mark, half_mark = family.hook("mark"), family.hook("half_mark")
+        mark, half_mark = family.mark, family.half_mark
         self.mark: str = mark(inst, matrix, mods) if mark else ""
         self._half_mark = half_mark
         # What the modifiers do, settled once: every table cell asks again. The halves

@@ -1,10 +1,10 @@
 """The layout-family registry: one `Family` record per layout family, registered once.
 
-A family (an architecture's `family` trait, instructions/__init__.py) says where its
-layout generator, formula derivation, negation marks, modifier range functions and extra
-facts are, and declares the capabilities renderers read (`traits`, `detail`). The hooks
-are "module:function" paths loaded on first use, so that a point query imports only its
-own family's modules.
+A family (an architecture's `family` trait, instructions/__init__.py) names its layout
+generator, formula derivation, negation marks, modifier range functions and extra facts
+(typed functions of layouts/hooks.py, each importing its module on first call, so that a
+point query imports only its own family's modules), and declares the capabilities
+renderers read (`traits`, `detail`).
 
 Adding a family (see docs/contributing.md): a table module in instructions/ with its
 Architecture line, a generator module in layouts/, and one `Family(...)` line below.
@@ -16,15 +16,26 @@ from __future__ import annotations
 from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
+from . import hooks
+
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from typing import Any, TypedDict
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import TypedDict
 
     from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.instructions.modifiers import ModifierSpec, Rule
 
-    # A hook is a function found by name at run time ("module:function"): what it takes
-    # and answers is the family's contract (Family's docstring), not a static type.
-    Hook = Callable[..., Any]  # type: ignore[explicit-any]
+    from .core import Layout, Place
+    from .formulas import Section
+    from .modifiers import Modifiers
+
+    # The hooks' types (Family's docstring says what each answers).
+    Generator = Callable[[Instruction, str, int, Modifiers], Layout]
+    Derivation = Callable[[Callable[[str, int], Layout], Sequence[str], Sequence[int], bool],
+                          dict[int, Section]]
+    Mark = Callable[[Instruction, str, Modifiers], str]
+    HalfMark = Callable[[Instruction, str, Modifiers, Place], str]
+    RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 
     class FamilyFacts(TypedDict, total=False):
         """What a family's `facts` hook adds to (or replaces in) matrix_api.facts."""
@@ -56,50 +67,23 @@ class Family(Record):
     mark ("" when they never do); ranges: range functions by name (instructions/
     modifiers.py ModifierSpec.range) that replace the shared ones of
     layouts/legality.py for this family; facts: the facts the family adds to (or
-    replaces in) matrix_api.facts, inst -> dict ("" for none); detail: which -d
+    replaces in) matrix_api.facts, inst -> dict (None for none); detail: which -d
     renderer prints its instructions (DETAILS); traits: the capabilities it declares
     (TRAITS); builtins: clang's conventions for the WMMA/SWMMAC builtins of its instructions, as
     data (instructions/builtins.py WmmaBuiltins; None: MFMA families, whose builtins
     follow one convention, or a family whose builtins are not charted).
 
-    Every hook is a "module:function" path (loaded on first use)."""
+    Every hook is a function (layouts/hooks.py: each loads its module on first call)."""
     name: str
-    layout: str
-    formulas: str
-    mark: str = ""
-    half_mark: str = ""
-    ranges: Mapping[str, str] = {}
-    facts: str = ""
+    layout: Generator
+    formulas: Derivation
+    mark: Mark | None = None
+    half_mark: HalfMark | None = None
+    ranges: Mapping[str, RangeFunction] = {}
+    facts: Callable[[Instruction], FamilyFacts] | None = None
     detail: str = "mai"
     traits: frozenset[str] = frozenset()
     builtins: WmmaBuiltins | None = None
-
-    def hook(self, field: str) -> Hook | None:
-        """The function a hook field names, loaded on first use (None when empty)."""
-        path = getattr(self, field)
-        return load(path) if path else None
-
-
-_LOADED: dict[str, Hook] = {}
-
-
-def load(path: str) -> Hook:
-    """The function at "module:function" (imported with __import__: importlib would
-    add to every query's start-up)."""
-    found = _LOADED.get(path)
-    if found is None:
-        module, _, name = path.partition(":")
-        try:  # a product module, inside the package the product is installed as
-            loaded = __import__(_PACKAGE + module, fromlist=[name])
-        except ModuleNotFoundError:  # a module of its own (a test's toy family)
-            loaded = __import__(module, fromlist=[name])
-        found = _LOADED[path] = getattr(loaded, name)
-    return found
-
-
-# The package prefix of the product's modules: "amd_matrix_calculator." (issue 23), or
-# "" where layouts/ is imported as a top-level package.
-_PACKAGE = __name__[: __name__.rindex("layouts.")]
 
 
 FAMILIES: dict[str, Family] = {}
@@ -131,23 +115,22 @@ def wmma_builtins(inst: Instruction) -> WmmaBuiltins | None:
 
 # The formula derivation every family uses: formulas read off the layout's factors
 # (layouts/formulas.py), so a new family's generator brings its formulas with it.
-DERIVED = "layouts.formulas:derive"
+DERIVED = hooks.derive
 
 # ---- the families (one line each)
-register(Family("cdna", "layouts.cdna:family_layout", DERIVED,
-                mark="layouts.modifiers:blgp_mark"))
-register(Family("rdna3", "layouts.rdna:rdna3_layout", DERIVED,
-                mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
-                ranges={"opsel": "layouts.legality:cd_half_opsel"},
+register(Family("cdna", hooks.cdna_layout, DERIVED, mark=hooks.blgp_mark))
+register(Family("rdna3", hooks.rdna3_layout, DERIVED,
+                mark=hooks.rdna_c_mark, half_mark=hooks.rdna_half_mark,
+                ranges={"opsel": hooks.cd_half_opsel},
                 detail="wmma", traits=frozenset(("opsel_cd_half",)),
                 builtins=WmmaBuiltins("", True)))
-register(Family("rdna4", "layouts.rdna:rdna4_layout", DERIVED,
-                mark="layouts.modifiers:rdna_c_mark", half_mark="layouts.modifiers:rdna_half_mark",
-                ranges={"opsel": "layouts.legality:index_set_opsel"},
+register(Family("rdna4", hooks.rdna4_layout, DERIVED,
+                mark=hooks.rdna_c_mark, half_mark=hooks.rdna_half_mark,
+                ranges={"opsel": hooks.index_set_opsel},
                 detail="wmma", builtins=WmmaBuiltins("_gfx12", False)))
-register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
-                mark="layouts.gfx1250:mark", half_mark="layouts.gfx1250:half_mark",
-                ranges={"neg": "layouts.legality:llvm_neg"}, facts="layouts.gfx1250_facts:facts",
+register(Family("gfx1250", hooks.gfx1250_layout, DERIVED,
+                mark=hooks.gfx1250_mark, half_mark=hooks.gfx1250_half_mark,
+                ranges={"neg": hooks.llvm_neg}, facts=hooks.gfx1250_facts,
                 detail="sourced",
                 # clang-22: no index_key argument; it selects index_key:1 when the index
                 # argument is the index VGPR's high half (K >> 16). Its 8-bit SWMMACs take a
@@ -155,6 +138,18 @@ register(Family("gfx1250", "layouts.gfx1250:family_layout", DERIVED,
                 builtins=WmmaBuiltins("", False, wave_suffix=False, operand_modifiers=True,
                                       bf16="__bf16", index_bits=32, index_keys=2,
                                       missing=("f64",))))
-# NVIDIA (issue 34): mma.sync, wgmma.mma_async, ldmatrix and stmatrix fragments
-register(Family("nvidia", "layouts.nvidia:family_layout", DERIVED, detail="nvidia",
-                facts="layouts.nvidia:facts"))
+
+
+# NVIDIA (issue 34): mma.sync, wgmma.mma_async, ldmatrix and stmatrix fragments; its two
+# hooks load layouts/nvidia.py on their first call, as layouts/hooks.py's do
+def _nvidia_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
+    from .nvidia import family_layout
+    return family_layout(inst, matrix, wave, mods)
+
+
+def _nvidia_facts(inst: Instruction) -> FamilyFacts:
+    from .nvidia import facts
+    return facts(inst)
+
+
+register(Family("nvidia", _nvidia_layout, DERIVED, detail="nvidia", facts=_nvidia_facts))

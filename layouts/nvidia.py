@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.instructions.modifiers import Modifiers
 
+    from .family import FamilyFacts
+
 GROUP, QUAD, WARP = 4, 1, 32  # lane strides: groupID, threadID_in_group, warp
 
 
@@ -107,7 +109,7 @@ def family_layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) 
     return Layout((*shape, inst.blocks), bits, factors)
 
 
-def facts(inst: Instruction) -> dict[str, object]:
+def facts(inst: Instruction) -> FamilyFacts:
     """What matrix_api.facts adds (--json -d): the PTX spelling, the first architecture,
     the CuTe atom, each with its source, and the hardware record."""
     from amd_matrix_calculator.instructions.nvidia import HARDWARE, PTX, SECTIONS, ptx_spelling

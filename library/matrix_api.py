@@ -99,10 +99,14 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.lds import alignment as alignment
     from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_api_epilogue import StorePlan as StorePlan
+    from amd_matrix_calculator.matrix_api_epilogue import store_plan as store_plan
     from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
     from amd_matrix_calculator.matrix_api_lds import LdsSearch as LdsSearch
     from amd_matrix_calculator.matrix_api_lds import lds_plan as lds_plan
     from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
+    from amd_matrix_calculator.matrix_api_preshuffle import PreshufflePlan as PreshufflePlan
+    from amd_matrix_calculator.matrix_api_preshuffle import preshuffle as preshuffle
     from amd_matrix_calculator.matrix_compare import Comparison
     from amd_matrix_calculator.matrix_conversion import Conversion
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
@@ -136,8 +140,7 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
            "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "port", "compare",
-           "Request",
-           "answer"]
+           "Request", "answer", "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -175,6 +178,8 @@ _LIBRARY = {
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
     "lds_search": "matrix_api_lds",
+    "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",
+    "StorePlan": "matrix_api_epilogue", "store_plan": "matrix_api_epilogue",
     "Request": "matrix_request", "answer": "matrix_request",
 }
 

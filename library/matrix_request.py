@@ -108,6 +108,21 @@ def _linear(request: Request) -> LinearLayoutBases:
                              wave=request.wave)
 
 
+def _preshuffle(request: Request) -> object:
+    """--preshuffle (issue 33): options load_width, supertile, order, ld, preset."""
+    from amd_matrix_calculator.matrix_api_preshuffle import preshuffle
+    options = dict(request.options)
+    return preshuffle(request.instruction, str(request.matrix), mods=request.mods,
+                      wave=request.wave or None, **options)  # type: ignore[arg-type]
+
+
+def _store(request: Request) -> object:
+    """--store-d (issue 33): options store_type, order, ld."""
+    from amd_matrix_calculator.matrix_api_epilogue import store_plan
+    return store_plan(request.instruction, mods=request.mods, wave=request.wave or None,
+                      **dict(request.options))  # type: ignore[arg-type]
+
+
 ENGINES: dict[str, Callable[[Request], object]] = {
     "list": _architecture,
     "detail": _detail,
@@ -115,6 +130,8 @@ ENGINES: dict[str, Callable[[Request], object]] = {
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,
+    "preshuffle": _preshuffle,
+    "store": _store,
 }
 
 

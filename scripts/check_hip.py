@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -99,24 +100,27 @@ def argument_texts(inst: Any, mods: Modifiers) -> list[str]:
     return out
 
 
-def _wmma_samples(inst: Any) -> list[Modifiers]:
+def _wmma_samples(inst: Any, wave: int) -> list[Modifiers]:
     out = [Modifiers()]
+    if inst.sparse and inst.opsel:  # every index set OPSEL picks (index_key in assembly)
+        out += [Modifiers(opsel=o) for o in range(1, 32 // mc.index_bits_per_lane(inst, wave))]
     if inst.is_int and inst.neg:
         out.append(Modifiers(neg=3))
     elif inst.neg:
         out += [Modifiers(neg=1, neg_hi=1), Modifiers(neg=4, neg_hi=4)]
     conventions = wmma_builtins(inst)
-    if inst.opsel and conventions is not None and conventions.opsel_argument:
+    if inst.opsel and not inst.sparse and conventions is not None and \
+            conventions.opsel_argument:
         out.append(Modifiers(opsel=4))
     return out
 
 
-def samples(inst: Any) -> list[Modifiers]:
-    """Default modifiers plus one or two that change the emitted call."""
+def samples(inst: Any, wave: int) -> list[Modifiers]:
+    """Default modifiers plus those that change the emitted call."""
     if modifier_arguments(inst):
         return argument_samples(inst)
     if inst.kind in ("wmma", "swmmac"):
-        return _wmma_samples(inst)
+        return _wmma_samples(inst, wave)
     out = [Modifiers()]
     if inst.f8f6f4:
         out += [Modifiers(cbsz=2, blgp=4), Modifiers(cbsz=4, blgp=1)]
@@ -131,20 +135,27 @@ def samples(inst: Any) -> list[Modifiers]:
     return out
 
 
+def _wmma_expected(inst: Any, mods: Modifiers) -> list[str]:
+    out: list[str] = []
+    if inst.is_int and mods.neg:
+        out.append(f"neg_lo:[{mods.neg & 1},{mods.neg >> 1 & 1},0]")
+    # Float NEG/NEG_HI have no builtin operand: the example negates the values in code,
+    # which the compiler folds into neg_lo/neg_hi only sometimes (f16 on gfx12); those
+    # kernels are checked for the mnemonic only.
+    if mods.opsel and inst.sparse:  # OPSEL picks the index set: index_key
+        out.append(f"index_key:{mods.opsel}")
+    elif mods.opsel:
+        out.append("op_sel:[0,0,1]")
+    return out
+
+
 def expected(inst: Any, mods: Modifiers) -> list[str]:
     """Modifier texts LLVM prints for these modifiers."""
     if modifier_arguments(inst):
         return argument_texts(inst, mods)
-    out: list[str] = []
     if (inst.kind in ("wmma", "swmmac")):
-        if inst.is_int and mods.neg:
-            out.append(f"neg_lo:[{mods.neg & 1},{mods.neg >> 1 & 1},0]")
-        # Float NEG/NEG_HI have no builtin operand: the example negates the values in
-        # code, which the compiler folds into neg_lo/neg_hi only sometimes (f16 on
-        # gfx12); those kernels are checked for the mnemonic only.
-        if mods.opsel:
-            out.append("op_sel:[0,0,1]")
-        return out
+        return _wmma_expected(inst, mods)
+    out: list[str] = []
     if inst.out_type.bits == 64 and mods.blgp:
         return ["neg:[" + ",".join(str(mods.blgp >> i & 1) for i in range(3)) + "]"]
     if inst.f8f6f4 and inst.scaled and (mods.opsel_a or mods.opsel_b):
@@ -197,6 +208,39 @@ def operand_widths(line: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _writes(line: str, register: int) -> bool:
+    """Whether an assembly line writes VGPR `register` (its destination, the first operand;
+    each half of a dual-issue `X :: Y` line)."""
+    for half in line.split("::"):
+        parts = half.strip().split(None, 1)
+        if len(parts) < 2 or not parts[0].startswith("v_"):
+            continue
+        first = parts[1].split(",")[0].strip()
+        if first.startswith("v["):
+            low, high = first[2:].split("]")[0].split(":")
+            if int(low) <= register <= int(high):
+                return True
+        elif first == f"v{register}":
+            return True
+    return False
+
+
+def constant_index(mnem: str, line: str, code: str) -> bool:
+    """Whether a SWMMAC's index operand (its fourth) was last written with a constant
+    before the SWMMAC (the index thrown away, as an index loaded into the wrong half
+    once was)."""
+    if not mnem.startswith("v_swmmac"):
+        return False
+    index = line.split(None, 1)[1].split(", ")[3].split()[0]
+    if not re.fullmatch(r"v\d+", index):
+        return False
+    lines = code.splitlines()
+    for earlier in reversed(lines[: lines.index(line)]):
+        if _writes(earlier, int(index[1:])):
+            return re.match(r"\s*v_mov_b32(?:_e32)?\s+v\d+,\s*(?:0|0x0)\s*$", earlier) is not None
+    return False
+
+
 def refusal(inst: Any, wave: int) -> str | None:
     """Why --emit hip has no wave-level example for `inst` (None: it has one)."""
     try:
@@ -215,7 +259,7 @@ def build(arch: Any, wave: int) -> tuple[str, list[Kernel]]:
     runs: list[tuple[Any, Modifiers, hip.Options, tuple[str, ...]]] = []
     emitted = [inst for inst in arch.instructions if refusal(inst, wave) is None]
     for inst in emitted:
-        runs += [(inst, mods, hip.Options(), ()) for mods in samples(inst)]
+        runs += [(inst, mods, hip.Options(), ()) for mods in samples(inst, wave)]
     for inst in emitted[:3]:
         runs += [(inst, Modifiers(), options, needs) for options, needs in LAYOUT_VARIANTS]
     for inst, mods, options, needs in runs:
@@ -276,12 +320,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clang", default="clang-22")
     parser.add_argument("--headers", action="store_true",
                         help="compile with the ROCm headers (without -nogpuinc)")
+    parser.add_argument("--arch", action="append", default=[],
+                        help="only this architecture (a name or alias; repeatable)")
     args = parser.parse_args(argv)
+    only = {mc.find_architecture(name).name for name in args.arch}
     jobs = []
     refused = refusals()
     with tempfile.TemporaryDirectory() as folder, \
             ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for arch in mc.architectures():
+            if only and arch.name not in only:
+                continue
             target = TARGETS.get(arch.name)
             for wave in arch.waves if target is not None else ():
                 text, kernels = build(arch, wave)
@@ -320,6 +369,10 @@ def check_kernels(target: str, wave: int, kernels: list[Kernel],
         mods = [m for m in mods if not m.endswith("_")]
         if not any(all(m in ln for m in mods) for ln in lines):
             print(f"{target} wave{wave} {kernel}: {mnem} without {mods}: {lines[0].strip()}")
+            continue
+        if constant_index(mnem, lines[0], code):
+            print(f"{target} wave{wave} {kernel}: the sparse index is a constant: "
+                  f"{lines[0].strip()}")
             continue
         if sizes is not None and any(operand_widths(ln.strip()) != sizes for ln in lines):
             print(f"{target} wave{wave} {kernel}: {mnem} operands are not {sizes} VGPRs "

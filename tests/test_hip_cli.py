@@ -54,7 +54,7 @@ def test_readme_excerpt_is_in_the_output(args, lines):
     ("-a cdna3 -i v_smfmac_f32_16x16x32_f16 --abid 1 --emit hip",
      "__builtin_amdgcn_smfmac_f32_16x16x32_f16(a, b, acc, k, 0, 1)"),
     ("-a rdna4 -i v_swmmac_f32_16x16x32_f16 --opsel 1 --emit hip",
-     "__builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a, b, acc, (short)(k >> 16))"),
+     "__builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a, b, acc, (int)((unsigned int)k >> 16))"),
     ("-a rdna3 -i v_wmma_i32_16x16x16_iu8 -w 64 --neg 1 --emit hip",
      "__builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(true, a, false, b, c, false)"),
     ("-a rdna3 -i v_wmma_f16_16x16x16_f16 --opsel 4 -D --emit hip",

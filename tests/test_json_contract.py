@@ -38,6 +38,10 @@ COMMANDS = {
     "lds_search": [LDS + ["--lds-search"]],
     "convert": [["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
                  "v_mfma_f32_16x16x16_f16:A"]],
+    "preshuffle": [["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "--B-scale",
+                    "--preshuffle", "--supertile", "2x2", "--preset", "aiter-scale"]],
+    "store": [["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-d", "--store-type",
+               "bf16"]],
 }
 
 

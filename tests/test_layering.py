@@ -16,6 +16,8 @@ LAYERS = {
     "layouts": 1,
     "matrix_api": 2,
     "matrix_api_lds": 2,
+    "matrix_api_preshuffle": 2,
+    "matrix_api_epilogue": 2,
     "matrix_conversion": 2,
     "matrix_library": 2,
     "matrix_notation": 2,

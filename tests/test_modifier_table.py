@@ -47,10 +47,10 @@ def test_value_text_names_codes():
 
 def test_every_family_has_one_registry_line():
     from amd_matrix_calculator.instructions import FAMILIES as NAMED
-    from amd_matrix_calculator.layouts.family import FAMILIES, TRAITS, load
+    from amd_matrix_calculator.layouts.family import FAMILIES, TRAITS
     assert set(NAMED) == set(FAMILIES) and len(NAMED) >= 4
     for name, family in FAMILIES.items():
-        assert family.name == name and family.hook("layout") and family.hook("formulas")
+        assert family.name == name and callable(family.layout) and callable(family.formulas)
         assert set(family.traits) <= set(TRAITS)
-        for hook in family.ranges.values():
-            assert callable(load(hook))
+        for hook in (family.mark, family.half_mark, family.facts, *family.ranges.values()):
+            assert hook is None or callable(hook)

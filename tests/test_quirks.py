@@ -21,6 +21,7 @@ SELECT = {  # quirk -> golden records that can show it
     "index_entry_first_register": lambda a: "-m" in a and "-k" in a,
     "untitled_blocks": lambda a: "-R" in a,
     "reference_formulas": lambda a: "-d" in a,
+    "transposed_lane_corner": lambda a: "-M" in a and "--transpose" in a,
 }
 
 

@@ -154,9 +154,18 @@ def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
 
 def test_a_point_query_loads_only_its_own_family_generator():
     """The family registry's hooks load on first use (layouts/family.py)."""
+    import ast
+    import inspect
+
     from amd_matrix_calculator.layouts.family import FAMILIES
-    generators = {name: "amd_matrix_calculator." + f.layout.partition(":")[0]
-                  for name, f in FAMILIES.items()}
+
+    def imported_by(hook):  # the module a hook of layouts/hooks.py imports when called
+        found = [node for node in ast.walk(ast.parse(inspect.getsource(hook)))
+                 if isinstance(node, ast.ImportFrom)]
+        assert len(found) == 1 and found[0].level == 1, hook
+        return "amd_matrix_calculator.layouts." + found[0].module
+
+    generators = {name: imported_by(f.layout) for name, f in FAMILIES.items()}
     for arch in ARCHITECTURES:
         inst = arch.instructions[0].mnemonic
         loaded = modules_after(["-a", arch.name.lower(), "-i", inst, "-g", "-A"])

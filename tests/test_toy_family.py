@@ -15,6 +15,7 @@ from amd_matrix_calculator.instructions import Architecture
 from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
 from amd_matrix_calculator.instructions.model import family as table_block
 from amd_matrix_calculator.layouts import family as registry
+from amd_matrix_calculator.layouts import hooks
 from amd_matrix_calculator.layouts.core import BIT, COL, LANE, ROW, Factor, Layout
 
 # ---- the table module (instructions/toy.py)
@@ -42,9 +43,8 @@ GENERATOR.layout = _layout
 TOY = Architecture("TOY", "toy", ("gfx9999",), "toy", "WGP", waves=(32,), public=False,
                    target="gfx1200")
 # (its clang builtins follow gfx12's conventions: the names end in _w32_gfx12)
-FAMILY = registry.Family("toy", "toy_layouts:layout", registry.DERIVED,
-                         mark="layouts.modifiers:rdna_c_mark",
-                         half_mark="layouts.modifiers:rdna_half_mark", detail="wmma",
+FAMILY = registry.Family("toy", GENERATOR.layout, registry.DERIVED,
+                         mark=hooks.rdna_c_mark, half_mark=hooks.rdna_half_mark, detail="wmma",
                          builtins=WmmaBuiltins("_gfx12", False))
 
 

@@ -54,7 +54,9 @@ def operand_type(inst: Instruction, matrix: str, wave: int) -> CType:
     if matrix in ("K", "SA", "SB"):
         if wmma(inst) and conventions(inst).operand_modifiers:
             return CType("long" if register_bits(inst, matrix, wave) > 32 else "int", 1)
-        return CType("short" if wmma(inst) else "int", 1)
+        # The whole index VGPR: an RDNA SWMMAC's OPSEL picks a slice of it, which the call
+        # passes as the builtin's (short) index (clang then sets index_key from the shift).
+        return CType("int", 1)
     total = register_bits(inst, matrix, wave)
     if matrix in ("C", "D"):
         dtype = inst.c_type if matrix == "C" else inst.out_type
@@ -207,9 +209,11 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
         idx: list[Argument] = []
         if inst.sparse:
             from amd_matrix_calculator.matrix_api import index_bits_per_lane
+            # clang takes the index as an int and selects index_key from a shift of the
+            # whole index VGPR (OPSEL's slice): k >> 8, 16, 24 give index_key 1, 2, 3.
             shift = mods.opsel * index_bits_per_lane(inst, wave)
-            idx = [("index",
-                    f"(short)({args['K']} >> {shift})" if shift else f"(short){args['K']}")]
+            k = args["K"]
+            idx = [("index", f"(int)((unsigned int){k} >> {shift})" if shift else k)]
         if inst.is_int:
             return [("a_signed", _flag(mods.neg & 1)), ("", a), ("b_signed", _flag(mods.neg & 2)),
                     ("", b), ("", c)] + idx + [("clamp", "false")]

@@ -73,6 +73,20 @@ def emit(inst: Instruction, matrix: str | None, mods: object, wave: int,
 _PLACEHOLDERS = {"A": "a", "B": "b", "C": "c", "K": "k", "SA": "sa", "SB": "sb"}
 
 
+def _whole_index(inst: Instruction, matrix: str, mods: Modifiers, var: str) -> list[str]:
+    """An RDNA SWMMAC whose OPSEL picks a slice of the index VGPR: the call passes the
+    VGPR shifted right (formats/hip/calls.py), and clang encodes that shift as index_key
+    when it sees the whole VGPR; the empty asm keeps it from folding the shift into the
+    code that built the index (which computes the right value, with index_key 0)."""
+    builtins = wmma_builtins(inst)
+    if matrix != "K" or not mods.opsel or builtins is None or builtins.operand_modifiers:
+        return []
+    return ["#if defined(__AMDGCN__)",
+            f'    __asm__ volatile("" : "+v"({var}));  // the whole index VGPR: OPSEL is '
+            "index_key",
+            "#endif"]
+
+
 def _negations(inst: Instruction, matrix: str, mods: Modifiers, wave: int, frag: Fragment,
                ctype: CType, name: str) -> list[str]:
     """Negations the builtin has no argument for, done on the values (calls.negation_acts):
@@ -181,6 +195,7 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
             d_ld, d_name = ld, name
             continue
         body.append(f"    {ctype.name} {var} = {name}_load({src}{ld});")
+        body += _whole_index(inst, matrix, mods, var)
         body += _negations(inst, matrix, mods, wave, frag, ctype, name)
         args[matrix] = var
     d_type = operand_type(inst, "D", wave)

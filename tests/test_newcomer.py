@@ -1,0 +1,92 @@
+"""The defects a newcomer hit (issue 28), each pinned: what the command says with no
+arguments or no mode, the architecture list in every table form, the catalog as JSON
+Lines, the corner of a transposed -M table, and what completion offers."""
+import json
+import shutil
+import subprocess
+
+import pytest
+from conftest import call
+from test_cli_help import bash_complete
+
+QUERY = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
+
+
+def error_of(argv):
+    status, out, err = call(argv)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    return err
+
+
+def test_no_arguments_point_at_a_query_and_at_help():
+    err = error_of([])
+    assert "-h" in err and "-a cdna3 -L" in err and "needs a value" not in err
+
+
+def test_a_query_without_a_mode_names_every_mode():
+    err = error_of(QUERY + ["-A"])
+    assert all(flag in err for flag in ("-g", "-m", "-R", "-M", "-d", "-L"))
+
+
+@pytest.mark.parametrize("fmt", ["rst", "latex", "mediawiki"])
+def test_the_architecture_list_is_titled_architectures(fmt):
+    status, out, _ = call(["--list-architectures", "--format", fmt])
+    assert status == 0 and "Architectures" in out and "Instruction catalog" not in out
+
+
+@pytest.mark.parametrize("flag, mark", [("--markdown", "|--"), ("--csv", "architecture,waves"),
+                                        ("--asciidoc", "|===")])
+def test_the_architecture_list_takes_the_legacy_table_flags(flag, mark):
+    status, out, _ = call(["--list-architectures", flag])
+    assert status == 0 and mark in out and "gfx942" in out
+
+
+def test_the_architecture_list_and_the_catalog_take_html_and_jsonl():
+    status, out, _ = call(["--list-architectures", "--format", "html"])
+    assert status == 0 and "<table" in out and "<h1>Architectures</h1>" in out
+    status, out, _ = call(["--list-architectures", "--format", "jsonl"])
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and {"name": "CDNA3", "waves": [64]}.items() <= lines[2].items()
+    status, out, _ = call(["-a", "cdna3", "--catalog", "--format", "jsonl"])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(rows) == len(call(["-a", "cdna3", "-L"])[1].splitlines()) - 1
+    whole = json.loads(call(["-a", "cdna3", "--catalog", "--json"])[1])
+    assert rows == whole["instructions"]  # (the objects of --json, one a line)
+
+
+def test_a_transposed_matrix_layout_heads_its_register_column_register():
+    """The reference's text keeps `lane` there (quirk transposed_lane_corner); --format
+    tables and architectures beyond the reference say what the column holds."""
+    legacy = call(QUERY + ["-M", "-A", "--transpose", "--csv"])[1].splitlines()[2]
+    assert legacy.startswith("lane,0,1,")
+    ours = call(QUERY + ["-M", "-A", "--transpose", "--format", "csv"])[1]
+    assert "register,0,1," in ours and "lane,0,1" not in ours
+    cdna4 = call(["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_f16", "-M", "-A", "--transpose",
+                  "--csv"])[1].splitlines()[2]
+    assert cdna4.startswith("register,0,1,")
+    plain = call(QUERY + ["-M", "-A", "--format", "csv"])[1]
+    assert "lane,v0" in plain.replace(" ", "")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+def test_completion_offers_files_lds_names_convert_filters_and_any_case(tmp_path):
+    (tmp_path / "queries.txt").write_text("-a cdna3 -L\n")
+    assert bash_complete(["--batch", str(tmp_path / "que")]) == [str(tmp_path / "queries.txt")]
+    assert "ds_read_b64_tr_b16" in bash_complete(["-a", "cdna4", "--load", "ds_read_b64"])
+    assert bash_complete(["--lds-model", "rocr"]) == ["rocroller"]
+    assert "v_mfma_f32_32x32x8_f16" in bash_complete(["-a", "cdna3", "--convert",
+                                                      "v_mfma_f32_32x32x8"])
+    assert set(bash_complete(["--filter", "type", "=", "bf"])) >= {"bf16", "bf8"}
+    assert "cdna3" in bash_complete(["--filter", "arch", "=", ""])
+    assert "v_wmma_f32_16x16x16_f16" in bash_complete(["-a", "rdna3", "-i", "V_WMMA_F32_16"])
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="no zsh")
+def test_the_zsh_script_completes_files_and_filter_values():
+    script = call(["--completion", "zsh"])[1]
+    assert "--batch=" in script and ":batch:_files'" in script
+    assert "(type) found=(" in script
+    proc = subprocess.run(["zsh", "-n"], input=script, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
