@@ -229,11 +229,11 @@ DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
     "mai": lambda inst: _cdna(inst, _facts(inst)),
     "wmma": lambda inst: _rdna(inst, _facts(inst)),
     "sourced": _sourced,
-    "nvidia": lambda inst: _nvidia(inst),
+    "ptx": lambda inst: _ptx(inst),
 }
 
 
-def _nvidia(inst: Instruction) -> list[str]:
+def _ptx(inst: Instruction) -> list[str]:
     """NVIDIA's facts with their sources (formats/detail_nvidia.py)."""
     from .detail_nvidia import lines
     return lines(inst)

@@ -3,7 +3,13 @@ facts the PTX ISA and CUDA give, with their sources, then the mapping formulas d
 from the layouts (layouts/nvidia.py)."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.nvidia import HARDWARE, PTX, SECTIONS, ptx_spelling
+from amd_matrix_calculator.instructions.nvidia import (
+    HARDWARE,
+    PTX,
+    SECTIONS,
+    cute_source,
+    ptx_spelling,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
@@ -43,17 +49,7 @@ def lines(inst: Instruction) -> list[str]:
            f"Minimum architecture: {_fact(inst, 'first')}",
            "CUDA: inline PTX (asm volatile) of the line above"]
     if atom:
-        files = {"SM70": "mma_traits_sm70.hpp", "SM75": "copy_traits_sm75.hpp",
-                 "SM80": "mma_traits_sm80.hpp", "SM89": "mma_traits_sm89.hpp",
-                 "SM90": "mma_traits_sm90.hpp"}
-        where = files[atom[:4]]
-        if atom.startswith("SM90::GMMA"):
-            where = "mma_traits_sm90_gmma.hpp"
-        elif "STSM" in atom:
-            where = "copy_traits_sm90.hpp"
-        out += [f"CuTe atom: cute::{atom}",
-                f"    [NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4 "
-                f"include/cute/atom/{where}]"]
+        out += [f"CuTe atom: cute::{atom}", f"    [{cute_source(atom)}]"]
     if inst.kind not in ("ldmatrix", "stmatrix"):
         out += ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
         if inst.blocks > 1:

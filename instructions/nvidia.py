@@ -105,6 +105,15 @@ HARDWARE = ("tests/data/nvidia/ (an NVIDIA H200, driver 580.159.04, CUDA 13.0: s
             "sm_89 code as PTX compiled by the driver, sm_90a as machine code)")
 
 
+def cute_source(atom: str) -> str:
+    """The repository, commit and file of a CuTe atom's traits."""
+    kind = "copy" if "LDSM" in atom or "STSM" in atom else "mma"
+    arch = atom[2:4] if atom.startswith("SM") else ""
+    gmma = "_gmma" if "::GMMA::" in atom else ""
+    return (f"NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4 "
+            f"include/cute/atom/{kind}_traits_sm{arch}{gmma}.hpp")
+
+
 def ptx_spelling(inst: Instruction) -> str:
     """The full PTX spelling: `.sync.aligned` (and mma's only layout, `.row.col`) put back."""
     head, _, rest = inst.mnemonic.partition(".")

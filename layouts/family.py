@@ -51,7 +51,7 @@ TRAITS = {
 }
 
 # The -d renderers (formats/detail.py DETAILS) a family may name in `detail`.
-DETAILS = ("mai", "wmma", "sourced", "nvidia")
+DETAILS = ("mai", "wmma", "sourced", "ptx")
 
 
 class Family(Record):
@@ -152,4 +152,4 @@ def _nvidia_facts(inst: Instruction) -> FamilyFacts:
     return facts(inst)
 
 
-register(Family("nvidia", _nvidia_layout, DERIVED, detail="nvidia", facts=_nvidia_facts))
+register(Family("nvidia", _nvidia_layout, DERIVED, detail="ptx", facts=_nvidia_facts))

@@ -112,7 +112,13 @@ def family_layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) 
 def facts(inst: Instruction) -> FamilyFacts:
     """What matrix_api.facts adds (--json -d): the PTX spelling, the first architecture,
     the CuTe atom, each with its source, and the hardware record."""
-    from amd_matrix_calculator.instructions.nvidia import HARDWARE, PTX, SECTIONS, ptx_spelling
+    from amd_matrix_calculator.instructions.nvidia import (
+        HARDWARE,
+        PTX,
+        SECTIONS,
+        cute_source,
+        ptx_spelling,
+    )
     given = dict(inst.facts)
     provenance: dict[str, dict[str, str]] = {
         "ptx": {"spelling": ptx_spelling(inst), "first_architecture": given.get("first", ""),
@@ -120,7 +126,6 @@ def facts(inst: Instruction) -> FamilyFacts:
         "hardware": {"source": HARDWARE}}
     if given.get("cute"):
         provenance["cute"] = {"atom": "cute::" + given["cute"],
-                              "source": "NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4"
-                                        " include/cute/atom/"}
+                              "source": cute_source(given["cute"])}
     # (no cycle counts: the PTX ISA gives none)
     return {"cycles": None, "provenance": provenance}

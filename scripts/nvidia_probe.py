@@ -333,11 +333,15 @@ int main(int argc, char** argv) {
 '''
 
 
+# the programs that also hold the matrix moves: ldmatrix (sm_75+) and stmatrix, wgmma (sm_90)
+LDMATRIX_TARGET, SM90_TARGET = "sm80", "sm90"
+
+
 def program(target):
     jobs = []
-    if target == "sm80":
+    if target == LDMATRIX_TARGET:
         jobs += [(ldst_kernel, ("ldmatrix", num, trans)) for num in (1, 2, 4) for trans in (False, True)]
-    if target == "sm90":
+    if target == SM90_TARGET:
         jobs += [(ldst_kernel, ("stmatrix", num, trans)) for num in (1, 2, 4) for trans in (False, True)]
         jobs += [(wgmma_kernel, (e,)) for e in wgmma_entries()]
     jobs += [(mma_kernel, (e,)) for e in mma_entries() if e[1] == target]

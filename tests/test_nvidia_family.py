@@ -20,8 +20,8 @@ ARCHS = ("SM80", "SM89", "SM90", "sm80", "sm89", "sm90", "sm_80", "sm_89", "sm_9
 REGISTRY = {"instructions": ARCHS,                     # the Architecture lines
             "instructions.model": ("ptx",),            # the encodings table's row
             "instructions.types": ("nvidia",),         # the type table's rows (tf32, e4m3...)
-            "layouts.family": ("nvidia",),             # the Family line, DETAILS
-            "formats.detail": ("nvidia",)}             # the -d renderer's entry
+            "layouts.family": ("nvidia", "ptx"),       # the Family line, DETAILS
+            "formats.detail": ("ptx",)}                # the -d renderer's entry
 WORDS = ("nvidia", "SM80", "SM89", "SM90", "sm80", "sm89", "sm90", "sm_80", "sm_89", "sm_90",
          "mma.", "wgmma", "ldmatrix", "stmatrix", "cute::", "CuTe", "cutlass", "ptx")
 
