@@ -130,6 +130,8 @@ def _classes():
     and wave size (pairs with the same two layouts have the same moves)."""
     seen = {}
     for arch in mc.architectures():
+        if arch.vendor != "amd":  # (conversions chain one AMD architecture's instructions)
+            continue
         for wave in arch.waves:
             insts = [i for i in arch.instructions if i.blocks == 1 and wave in i.wave_sizes]
             for src in insts:
