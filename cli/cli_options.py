@@ -388,7 +388,8 @@ def _terminal_width() -> int:
     return (columns or 80) - 2
 
 
-def build_parser(description: str = "", epilog: str = "") -> ArgumentParser:
+def build_parser(description: str = "", epilog: str = "",
+                 usage: str | None = None) -> ArgumentParser:
     """The argparse parser, which defines the command-line grammar; -h shows the options
     in the groups of GROUPS."""
     import argparse
@@ -409,7 +410,7 @@ def build_parser(description: str = "", epilog: str = "") -> ArgumentParser:
             super().__init__(prog, width=_terminal_width(), max_help_position=34)
 
     parser = Parser(prog=program_name(), description=description, epilog=epilog,
-                    formatter_class=Formatter)
+                    formatter_class=Formatter, usage=usage)
     for title in GROUPS:
         group = parser.add_argument_group(title)
         for option in OPTIONS:

@@ -46,10 +46,33 @@ EXAMPLES = (
 )
 
 
+# -h's synopsis: the shapes of a command line (the options follow, in their groups).
+USAGE = """%(prog)s -a ARCH -L
+       %(prog)s -a ARCH -i INSTRUCTION -d
+       %(prog)s -a ARCH -i INSTRUCTION {-g,-m,-R,-M} {-A,-B,-C,-D,-k} [OPTION ...]
+       %(prog)s --catalog [--filter KEY=VALUE ...] | --list-architectures | --batch FILE
+       %(prog)s -h | -v"""
+
+
+def docs_folder() -> str:
+    """Where the docs/ pages -h names are: inside the installed package
+    (amd_matrix_calculator/docs, pyproject.toml ships them) or the clone's docs/."""
+    import os
+
+    import amd_matrix_calculator
+    package = os.path.dirname(os.path.abspath(amd_matrix_calculator.__file__))
+    for folder in (os.path.join(package, "docs"), os.path.join(os.path.dirname(package),
+                                                                "docs")):
+        if os.path.isdir(folder):
+            return folder
+    return "docs"
+
+
 def _epilog() -> str:
     from amd_matrix_calculator.formats.listing import architecture_lines
     prog = program_name()
-    lines = ["architectures (-a takes the name or an alias, any case):"]
+    lines = [f"documentation: the docs/ pages named above are in {docs_folder()}", "",
+             "architectures (-a takes the name or an alias, any case):"]
     lines += architecture_lines()
     lines += ["", "examples:"]
     for text, args in EXAMPLES:
@@ -59,7 +82,7 @@ def _epilog() -> str:
 
 def build_parser() -> ArgumentParser:
     """The argparse parser of the option table, with -h's description and epilog."""
-    return _build_parser(DESCRIPTION, _epilog())
+    return _build_parser(DESCRIPTION, _epilog(), USAGE)
 
 
 def parse_args(words: Sequence[str]) -> Args:

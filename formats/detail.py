@@ -246,4 +246,23 @@ def _facts(inst: Instruction) -> Facts:
 
 def detail(inst: Instruction) -> str:
     lines = DETAILS[family_of(inst).detail](inst)
+    if not inst.architecture.public:  # (the reference's -d text is kept byte for byte)
+        lines += _value_lines(inst)
     return "".join(f"    {line}\n" for line in lines)
+
+
+def _value_lines(inst: Instruction) -> list[str]:
+    """What each value of each modifier does (matrix_api.value_meanings), per wave size
+    where they differ; -d --json gives the same as data."""
+    from amd_matrix_calculator import matrix_api
+    by_wave = {wave: matrix_api.value_meanings(inst, wave) for wave in inst.wave_sizes}
+    lines: list[str] = []
+    for wave, found in by_wave.items():
+        if not found or (lines and found == by_wave[inst.wave_sizes[0]]):
+            continue
+        suffix = f" (wave{wave})" if len(by_wave) > 1 else ""
+        lines.append(f"Modifier values{suffix}:")
+        for name, values in found.items():
+            label = modifier(name).label
+            lines += [f"    {label} {value}: {text}" for value, text in values]
+    return lines

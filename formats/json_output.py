@@ -64,8 +64,11 @@ def listing(arch: api.Architecture) -> str:
 
 
 def detail(inst: Instruction) -> str:
+    meanings = {str(wave): {name: [{"value": v, "meaning": text} for v, text in values]
+                            for name, values in api.value_meanings(inst, wave).items()}
+                for wave in inst.wave_sizes}
     return dump("detail", architecture=inst.arch, instruction=inst.name,
-                facts=api.facts(inst), formulas=api.formulas(inst))
+                facts=api.facts(inst), formulas=api.formulas(inst), modifier_values=meanings)
 
 
 def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,

@@ -120,6 +120,9 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_library.facts import (
         supported_modifiers as supported_modifiers,
     )
+    from amd_matrix_calculator.matrix_library.modifier_values import (
+        value_meanings as value_meanings,
+    )
     from amd_matrix_calculator.matrix_library.typed import (
         Facts,
         Formula,
@@ -138,7 +141,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
-           "slot_grid", "slots", "supported_modifiers", "wave_size", "with_formats",
+           "slot_grid", "slots", "supported_modifiers", "value_meanings", "wave_size",
+           "with_formats",
            "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "port", "compare",
            "Request", "answer", "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
@@ -176,6 +180,7 @@ _LIBRARY = {
     "check_filters": "matrix_library.catalog", "parse_filters": "matrix_library.catalog",
     "facts": "matrix_library.facts", "formulas": "matrix_library.facts",
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
+    "value_meanings": "matrix_library.modifier_values",
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
     "lds_search": "matrix_api_lds",
     "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",

@@ -4,6 +4,7 @@ Lines, the corner of a transposed -M table, and what completion offers."""
 import json
 import shutil
 import subprocess
+import sys
 
 import pytest
 from conftest import call
@@ -90,3 +91,27 @@ def test_the_zsh_script_completes_files_and_filter_values():
     assert proc.returncode == 0, proc.stderr
 
 
+
+
+def test_the_library_lists_its_lazy_names():
+    """dir() and help() name the whole API before any lazy part is loaded (a fresh
+    interpreter: tab completion sees what the docs promise)."""
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator, pydoc; "
+             "from amd_matrix_calculator import matrix_api as mc; "
+             "names = set(dir(mc)); text = pydoc.render_doc(mc, renderer=pydoc.plaintext); "
+             "wanted = {'facts', 'catalog', 'formulas', 'linear_layout', 'lds_plan', 'answer', "
+             "'Facts', 'Request', 'value_meanings'}; "
+             "print(sorted(wanted - names), [w for w in sorted(wanted) if w not in text])")
+    from pathlib import Path
+    root = str(Path(__file__).resolve().parent.parent)
+    proc = subprocess.run([sys.executable, "-c", probe, root], capture_output=True, text=True)
+    assert proc.stdout.split("\n")[0] == "[] []", proc.stdout + proc.stderr
+
+
+def test_the_help_synopsis_shows_the_shapes_of_a_query():
+    """-h opens with the command line's shapes, not every option with an optional value."""
+    status, out, _ = call(["-h"])
+    synopsis = out.split("\n\n", 1)[0]
+    assert status == 0 and "[-a [ARCH]]" not in out and len(synopsis.splitlines()) <= 6
+    assert "-a ARCH -i INSTRUCTION {-g,-m,-R,-M}" in synopsis and "-d" in synopsis
+    assert "documentation: the docs/ pages named above are in" in out

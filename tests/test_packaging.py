@@ -19,6 +19,7 @@ PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 # The layer folders mapped under the package (library/ is the package itself, issue 28).
 PACKAGES = ("instructions", "layouts", "formats", "cli")
 SUBPACKAGES = ("formats.hip", "matrix_library")  # (matrix_library: library/matrix_library)
+DOCS = ("docs", "docs.facts", "docs.images")  # docs/, shipped as data (-h names its pages)
 PKG = "amd_matrix_calculator"  # the one top-level import name installed (issue 23)
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -62,7 +63,7 @@ def test_declared_contents_match_the_tree():
     on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
     assert on_disk == sorted((*PACKAGES, "library"))
     assert sorted(declared) == sorted([PKG] + [f"{PKG}.{name}"
-                                               for name in PACKAGES + SUBPACKAGES])
+                                               for name in PACKAGES + SUBPACKAGES + DOCS])
     assert f'"{PKG}" = "library"' in setting("package-dir")
     for name in PACKAGES:
         assert f'"{PKG}.{name}" = "{name}"' in setting("package-dir")
@@ -267,6 +268,19 @@ def test_the_installed_command_names_itself(args, tmp_path):
     if args != ["-h"]:  # (usage lines wrap at other places for a name of other length)
         assert said == (script.stdout + script.stderr).replace("matrix_calculator.py",
                                                                "matrix-calculator")
+
+
+def test_the_installed_command_names_its_installed_documentation(tmp_path):
+    """-h names docs/ pages; installed, they are inside the package, and -h says where."""
+    command = installed_command()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([command, "-h"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("documentation:"))
+    folder = Path(line.rsplit(" ", 1)[1])
+    assert folder.name == "docs" and (folder / "usage.md").is_file()
+    assert (folder / "facts" / "cdna4.md").is_file()
+    for page in ("formats.md", "json.md", "lds.md", "chaining.md", "explorer.md"):
+        assert page in proc.stdout and (folder / page).is_file(), page
 
 
 def test_the_installed_package_ships_the_schema(tmp_path):
