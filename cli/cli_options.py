@@ -216,8 +216,7 @@ OPTIONS: tuple[Option, ...] = (
            "FROM TO", complete="instruction"),
     # issue 34: side by side (matrix_compare.run_compare)
     _o("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of ARCH:"
-           "INSTRUCTION, element by element (-I/-J/-K: one), with both layouts' formulas "
-           "(see docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
+           "INSTRUCTION, element by element (docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
     # issue 21: the layout explorer (matrix_explorer.serve)
     _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
