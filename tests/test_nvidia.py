@@ -269,3 +269,12 @@ def test_wgmma_has_only_register_operands():
 def test_what_nvidia_instructions_refuse(argv, says):
     status, out, err = call(argv)
     assert (status, out) == (2, "") and says in err and err.count("\n") == 1, err
+
+
+def test_detail_prints_the_facts_with_sources():
+    status, out, err = call(["-a", "h100", "-i", "wgmma.mma_async.m64n64k16.f32.bf16.bf16", "-d"])
+    assert (status, err) == (0, "")
+    assert "PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16" in out
+    assert "cute::SM90::GMMA::MMA_64x64x16_F32BF16BF16_RS" in out
+    assert "include/cute/atom/mma_traits_sm90_gmma.hpp" in out
+    assert "Threads: 128 (a warpgroup" in out and "        D: 32 (FP32" in out
