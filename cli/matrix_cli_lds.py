@@ -10,10 +10,10 @@ Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 
 """
 from __future__ import annotations
 
+from amd_matrix_calculator.cli.cli_lds_options import COPY_DESTS, LDS_METAVARS, LDS_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import (  # (the option rows, as data)
     LDS_FLAGS as LDS_FLAGS,
 )
-from amd_matrix_calculator.cli.cli_lds_options import LDS_METAVARS, LDS_OPTIONS
 from amd_matrix_calculator.cli.cli_lds_options import wanted as wanted
 from amd_matrix_calculator.cli.cli_options import number
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         model: str | None
         mods: ModifierValues
         wave: int | None
+        lds_type: str
 
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
@@ -97,7 +98,10 @@ def _mods(args: Args, inst: Instruction) -> dict[str, int]:
 # the library's argument names -> the options that give them
 _OPTION_OF = {"tile": "--lds-tile", "order": "--lds-order", "pad": "--lds-pad",
               "swizzle": "--lds-swizzle", "base": "--lds-base", "load": "--load",
-              "k_steps": "--k-steps", "model": "--lds-model"}
+              "k_steps": "--k-steps", "model": "--lds-model", "lds_type": "--lds-type",
+              "copy": "--copy", "global_order": "--global-order", "ld": "--ld",
+              "waves": "--waves", "wave_split": "--wave-split",
+              "tdm_pad_interval": "--tdm-pad-interval", "tdm_pad_amount": "--tdm-pad-amount"}
 
 
 def run_lds(args: Args, inst: Instruction, wave: int) -> str:
@@ -123,22 +127,33 @@ def _plan_options(args: Args, inst: Instruction, wave: int) -> PlanOptions:
             "pad": _whole(args, "lds_pad", 0), "swizzle": _value(args, "lds_swizzle"),
             "base": _whole(args, "lds_base", 0), "load": _value(args, "load"),
             "k_steps": _whole(args, "k_steps", 1), "model": _value(args, "lds_model"),
-            "mods": _mods(args, inst), "wave": wave}
+            "mods": _mods(args, inst), "wave": wave, "lds_type": _value(args, "lds_type") or ""}
 
 
 def _run(args: Args, inst: Instruction, wave: int) -> str:
-    from amd_matrix_calculator import matrix_api
-    from amd_matrix_calculator.formats import lds as render
     _checked(args)
     matrix = _matrix(args)
     options = _plan_options(args, inst, wave)
     fmt = args.text("format")
     fmt = fmt.lower() if isinstance(fmt, str) else None
     emit = args.text("emit") or "" if args.given("emit") else None
+    if emit is not None and emit.lower() != "hip":
+        raise _fail(f"--emit takes hip, not {emit!r}")
     as_json = bool(getattr(args, "json", False))
-    if emit is not None:
-        if emit.lower() != "hip":
-            raise _fail(f"--emit takes hip, not {emit!r}")
+    if any(args.given(dest) for dest in COPY_DESTS if dest != "lds_type"):
+        from amd_matrix_calculator.cli.matrix_cli_copy import run_copy
+        return run_copy(args, inst, matrix, options, fmt, emit is not None, as_json)
+    if args.given("ld"):
+        raise _fail("--ld with --lds-tile gives the global tile of a copy: add --copy NAME")
+    return _answer(args, inst, matrix, options, fmt, emit is not None, as_json)
+
+
+def _answer(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
+            fmt: str | None, emit: bool, as_json: bool) -> str:
+    """The plan, the search or the load code of the command line."""
+    from amd_matrix_calculator import matrix_api
+    from amd_matrix_calculator.formats import lds as render
+    if emit:
         from amd_matrix_calculator.formats.hip_lds import emit_lds
         code: str = emit_lds(matrix_api.lds_plan(inst, matrix, **options))
         return code

@@ -52,7 +52,12 @@ def _mods(args: Args, inst: Instruction) -> dict[str, int]:
 
 
 def _order(args: Args) -> str | None:
+    """The stored matrix's order: --order, or the copy plans' --global-order where the
+    command line has that row (issue 32)."""
+    from amd_matrix_calculator.cli.cli_options import BY_DEST
     order = _text(args, "order", "--order", "row/col")
+    if order is None and "global_order" in BY_DEST:
+        order = _text(args, "global_order", "--global-order", "row/col")
     return None if order is None else order.lower()
 
 

@@ -210,11 +210,11 @@ def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder (formats/explorer/), by name,
+    """URL path -> file: the files of the assets folder (formats/explorer/, beside cli/), by name,
     and / for the page. Nothing else is ever served (no path is joined from the
     request)."""
     from pathlib import Path
-    folder = Path(__file__).resolve().parent / "formats" / "explorer"
+    folder = Path(__file__).resolve().parent.parent / "formats" / "explorer"
     found = {f"/{path.name}": path for path in sorted(folder.iterdir())
              if path.is_file() and path.suffix in CONTENT_TYPES}
     found["/"] = folder / "index.html"
@@ -371,7 +371,7 @@ def serve(words: Sequence[str]) -> int:
         reason = exc.strerror or str(exc)
         sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
-        return 1
+        return 2  # (a port taken or not ours: the command line's to change, as any error)
     try:
         sys.stdout.write(url_of(server) + "\n")
         sys.stdout.flush()

@@ -67,6 +67,10 @@ def _registers(inst: Instruction) -> list[str]:
     names = {"K": "sparsity index", "SA": "A scale", "SB": "B scale"}
     lines = ["Wave32 register usage:", "    (wave64: not supported)"]
     lines += [f"    GPRs required for {names.get(m, m)}: {counts[m]}" for m in mats]
+    tied = inst.m * inst.n * inst.c_type.bits // 1024  # a SWMMAC's Vdst is its C
+    if inst.sparse and tied > counts["D"]:
+        lines.append(f"        (Vdst names {tied} VGPRs, the tied {inst.c_type.key} C; D is "
+                     f"packed into the first {counts['D']})")
     return lines + [f"    GPR alignment requirement: {inst.align} bytes (even VGPRs)"]
 
 

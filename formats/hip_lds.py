@@ -58,6 +58,8 @@ def _name(plan: LdsPlan) -> str:
         parts.append(f"pad{tile.pad}")
     if tile.swizzle:
         parts.append("sw" + "_".join(map(str, tile.swizzle)))
+    if tile.xor:
+        parts.append("xor" + "_".join(f"{dst}_{src}" for dst, src in tile.xor))
     if tile.base:
         parts.append(f"base{tile.base}")
     parts += sorted({load.instruction for load in plan.loads})
@@ -123,7 +125,12 @@ def emit_lds(plan: LdsPlan) -> str:
         vec, per_phase, max_phase = tile.swizzle
         lines.append(f"    col = ((col / {vec}u) ^ ((row / {per_phase}u) % {max_phase}u)) * "
                      f"{vec}u + col % {vec}u;")
-    lines += [f"    return row * {tile.cols + tile.pad}u + col;", "}",
+    lines += [f"    return row * {tile.cols + tile.pad}u + col;", "}"]
+    if tile.xor:  # (a kernel's XOR swizzle acts on the byte offset from the tile's start)
+        lines += [f"MC_FN unsigned int {name}_xor(unsigned int a) {{"]
+        lines += [f"    a ^= ((a >> {src}u) & 1u) << {dst}u;" for dst, src in tile.xor]
+        lines += ["    return a;", "}"]
+    lines += [
               f"MC_FN unsigned int {name}_address(unsigned int lane, int load) {{",
               "    switch (load) {"]
     for number in range(len(plan.loads)):
@@ -133,8 +140,10 @@ def emit_lds(plan: LdsPlan) -> str:
         scaled = f" * {bits // 8}u" if bits % 8 == 0 else f" * {bits}u / 8u"
         if bits == 8:
             scaled = ""
-        lines.append(f"    case {number}: return {tile.base}u + {name}_offset({row}, {col})"
-                     f"{scaled};")
+        at = f"{name}_offset({row}, {col}){scaled}"
+        if tile.xor:
+            at = f"{name}_xor({at})"
+        lines.append(f"    case {number}: return {tile.base}u + {at};")
     lines += ["    default: return 0u;", "    }", "}",
               f"MC_FN void {name}_load(const unsigned char* tile, unsigned int lane, "
               f"unsigned int out[{registers}]) {{"]

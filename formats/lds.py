@@ -111,6 +111,7 @@ def document(plan: LdsPlan) -> dict[str, object]:
         "k_steps": plan.k_steps, "k_run": plan.k_run, "k_per_element": plan.k_per_element,
         "tile": {"rows": tile.rows, "cols": tile.cols, "order": tile.order, "pad": tile.pad,
                  "swizzle": list(tile.swizzle) if tile.swizzle else None,
+                 "xor": [list(pair) for pair in tile.xor],
                  "base": tile.base, "bytes": plan.lds_bytes},
         "model": {"key": plan.model.key, "title": plan.model.title,
                   "source": plan.model.source, "confidence": plan.model.confidence,

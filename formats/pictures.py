@@ -108,11 +108,31 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
         lines = shape.labels[min(level, len(shape.labels) - 1)]
         canvas.lines(shape.x + shape.w / 2, shape.y + shape.h / 2, lines, size,
                      palette.text_on(fill))
-    for x1, y1, x2, y2 in pic.borders:  # VGPR borders, over the cells
-        canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})
+    for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
+        canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
                                          "stroke-width": 1.4})
+
+
+def _around_straddlers(borders: list[tuple[float, float, float, float]],
+                       shapes: list[Shape]) -> list[tuple[float, float, float, float]]:
+    """The VGPR borders, each cut where a cell crosses it (a value that straddles two
+    VGPRs, fp6/bf6): no border runs through that cell's label."""
+    out = []
+    for x1, y1, x2, y2 in borders:
+        across = y1 == y2  # a horizontal border (VGPRs down), else a vertical one
+        at, start, end = (y1, x1, x2) if across else (x1, y1, y2)
+        cuts = sorted((s.x, s.x + s.w) if across else (s.y, s.y + s.h) for s in shapes
+                      if (s.y < at < s.y + s.h if across else s.x < at < s.x + s.w))
+        for low, high in cuts:
+            if low - start > 0.01:
+                out.append((start, at, min(low, end), at) if across else
+                           (at, start, at, min(low, end)))
+            start = max(start, high)
+        if end - start > 0.01:  # (cells that meet leave no sliver between their cuts)
+            out.append((start, at, end, at) if across else (at, start, at, end))
+    return out
 
 
 def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:

@@ -25,11 +25,7 @@ def stored(plan: PreshufflePlan) -> tuple[str, str]:
 
 
 def _select(plan: PreshufflePlan, select: int) -> str:
-    if not plan.selector:
-        return ""
-    what = {"opsel_a": "byte", "opsel_b": "byte", "matrix_a_scale": "lane half",
-            "matrix_b_scale": "lane half"}.get(plan.selector, "value")
-    return f", {plan.selector} {select} ({what} {select})"
+    return f", {plan.selector} {select}" if plan.selector else ""
 
 
 def text(plan: PreshufflePlan) -> str:

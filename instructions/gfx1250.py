@@ -69,8 +69,9 @@ INSTRUCTIONS = (
     swmmac("v_swmmac_f32_16x16x64_bf16", 0x66, 8),
     swmmac("v_swmmac_f16_16x16x64_f16", 0x67, 8),
     swmmac("v_swmmac_bf16_16x16x64_bf16", 0x68, 8),
-    # LLVM models D as 8 VGPRs of f32 (v8f32, tied to C): shown as f32 (README).
-    swmmac("v_swmmac_bf16f32_16x16x64_bf16", 0x69, 8, d_type_key="f32"),
+    # C f32 (8 VGPRs), D bf16 packed into the first 4 of them (issue 29: rocjitsu; LLVM
+    # types the tied operand v8f32: gfx1250_provenance.CD_BF16F32_SPARSE).
+    swmmac("v_swmmac_bf16f32_16x16x64_bf16", 0x69, 8),
     swmmac8("v_swmmac_f32_16x16x128_fp8_fp8", 0x73, 8),
     swmmac8("v_swmmac_f32_16x16x128_fp8_bf8", 0x74, 8),
     swmmac8("v_swmmac_f32_16x16x128_bf8_fp8", 0x75, 8),

@@ -86,8 +86,10 @@ SOURCES = {
     "our choice": "not pinned by any source found; chosen by this project (see the note)",
     "composable_kernel": "ROCm/composable_kernel ck_tile gfx1250 WMMA/SWMMAC specialisations "
                          "(amdgcn_mma_base K per lane and NumAccess; sparse_transforms.hpp)",
-    "rocjitsu": "ROCm/rocm-systems emulation/rocjitsu shared/mma_exec.h @6ceb4b42 (AMD's "
-                "emulator, written from the ISA XML)",
+    "rocjitsu": "ROCm/rocm-systems emulation/rocjitsu shared/mma_exec.h @2aac5a1a (AMD's "
+                "executable model of the matrix instructions); its answers to the product "
+                "check (scripts/check_products.py) are recorded in "
+                "tests/data/gfx1250_products_rocjitsu.txt.gz",
     "aiter": "ROCm/aiter @e4048607 aiter/ops/flydsl/kernels/mxfp4_preshuffle_gfx1250_tdm.py "
              "(production MXFP4 GEMM on v_wmma_scale_f32_32x16x128_f4)",
     "LLVM 22 ISel": "LLVM 22's instruction selection (clang-22 / llc-22 -mcpu=gfx1250, "
@@ -113,9 +115,18 @@ CD_32X16 = Provenance("aiter", "SRC", "32x16 C/D of *_32x16x128_f4: two stacked 
                         "floor(i/16)}"),))
 CD_F64 = Provenance("our choice", "INF", "f64 C/D (gfx1251): not found; chosen as the 32-bit "
                     "C/D rule with one VGPR pair per value (row 8*g + pair)")
-CD_BF16F32_SPARSE = Provenance("our choice", "INF", "v_swmmac_bf16f32 D: LLVM models it as "
-                               "8 VGPRs of f32 (v8f32, tied to C); the meaning of its bf16 "
-                               "output was not found: shown as the 32-bit C/D layout")
+CD_BF16F32_SPARSE = Provenance("rocjitsu", "SRC", "v_swmmac_bf16f32 D: bf16, packed as the "
+                               "16-bit C/D rule into the first 4 of the 8 VGPRs its C (f32) "
+                               "and D share; the other 4 keep C. rocjitsu writes it so (its "
+                               "answers pass the product check); the name says D bf16, C f32 "
+                               "as LLVM's dense v_wmma_bf16f32_16x16x32_bf16 (D v8bf16, 4 "
+                               "VGPRs); an f32 D would be v_swmmac_f32_16x16x64_bf16 (0x66) "
+                               "again (issue 29)",
+                               (("LLVM 22 / clang-22 (recorded in "
+                                 "tests/data/gfx1250_sources.txt)", "D is the tied operand's "
+                                 "type, 8 VGPRs of f32: __builtin_amdgcn_swmmac_bf16f32_16x16x64"
+                                 "_bf16 takes and returns 8 floats (SWMMAC's D is its C: LLVM "
+                                 "gives both one type)"),))
 DENSE_K_ORDER = Provenance("our choice", "CONV", "dense A/B K order: the ISA table was not "
                            "found; chosen as the fact sheet's recommended order (128-bit "
                            "chunks alternate between the lane halves, the rule of the "
@@ -125,7 +136,15 @@ F32_K_ORDER = Provenance("AMD code", "CONV", "16x4 f32 A/B: k = 2*g + VGPR (FlyD
                          "S19 load order agrees); the ISA table was not found")
 F64_K_ORDER = Provenance("our choice", "INF", "16x4 f64 A/B (gfx1251): not found; chosen as "
                          "the f32 rule, k = 2*g + value, one VGPR pair per value")
-F8F6F4_TABLE = Provenance("composable_kernel", "SRC", "f8f6f4 A/B: fp8/bf8 in 16-byte "
+MIXED_RJ = ("rocjitsu", "the sub-byte operand of a mixed pair in an order of its own "
+            "(mma_exec.h wmma_f8f6f4_mixed_subbyte_input_loc): lane half = bit 5 of k, the "
+            "value's slot in the lane k's bits 0, 1, 3, 4, 2, 6; with an fp4 A and an fp8 B, "
+            "A[0][4] in v2{0}.[3:0] where composable_kernel gives v0{0}.[19:16]: another "
+            "product, which "
+            "no K relabelling of both operands gives (the 8-bit operand is read in this "
+            "table's order); rocjitsu's own scaled WMMA, the same opcode 0x33 after a scale "
+            "load, reads this table's order")
+F8F6F4_NOTE = ("f8f6f4 A/B: fp8/bf8 in 16-byte "
                           "chunks, fp6/bf6 in 32-value chunks, fp4 in 16-byte chunks per "
                           "lane half (the tables S19 quotes); CK's scale_gfx125.hpp "
                           "(@219f222c) gives NumAccess 4 for an fp8 operand and 2 for the "
@@ -134,33 +153,47 @@ F8F6F4_TABLE = Provenance("composable_kernel", "SRC", "f8f6f4 A/B: fp8/bf8 in 16
                           "meet; FlyDSL's fp8 x MXFP4 GEMM (@11c4174d kernels/gemm/"
                           "gemm_a8w4_mxscale_gfx1250.py) loads the fp8 operand's lane half g "
                           "as the 16-byte chunks 16g + 32j; Triton's scaled fp4 operand "
-                          "(S13, S15) agrees")
+                          "(S13, S15) agrees. Product check (issue 29, scripts/"
+                          "check_products.py): composable_kernel's reading of every format "
+                          "pair gives this table's products")
+F8F6F4_TABLE = Provenance("composable_kernel", "SRC", F8F6F4_NOTE)
+F8F6F4_MIXED = Provenance("composable_kernel", "SRC", F8F6F4_NOTE + "; rocjitsu reads "
+                          "the sub-byte operand of a mixed unscaled pair otherwise: the two "
+                          "AMD sources disagree, the calculator follows composable_kernel "
+                          "and rocjitsu's scaled path", (MIXED_RJ,))
 FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*: same size "
                            "as f8f6f4 with FP8/BF8; assumed to share its table (S19); their "
                            "own ISA table was not found")
 A_32X16 = Provenance("aiter", "SRC", "32x16x128 f4 A: rows 16q..16q+15 in VGPRs 8q..8q+7, "
                      "each with the FP4 table: aiter builds A as two 8-VGPR 16-row halves "
                      "(load_half(2*wn), load_half(2*wn + 1)); S20 says the same")
+SPARSE_PRODUCT = ("Product check (issue 29, scripts/check_products.py): composable_kernel's "
+                  "A, index and B taken together give the calculator's products; rocjitsu "
+                  "@2aac5a1a gives others (its A' and B below, its index as here: entry s "
+                  "of a lane's index names a value another lane holds when rocjitsu's A' "
+                  "changes lane half); the two AMD sources disagree and no primary source "
+                  "decides: the calculator follows composable_kernel")
 SPARSE_A_RJ = ("rocjitsu", "stored A' in the dense rule (128-bit chunks of stored values "
-               "alternate between the lane halves), with B and the index moved to match: "
-               "the same pairing of A, B and index up to one shared K permutation (same "
-               "product)")
+               "alternate between the lane halves), B in 256-bit chunks (the B "
+               "alternative), the index as here: v_swmmac_f32_16x16x64_f16 A[0][32] in "
+               "v4{0} (composable_kernel: v0{16}), its index field in lane 16; not a K "
+               "relabelling of composable_kernel's triple: another product")
+SPARSE_B_CHUNKED = ("rocjitsu; fact sheet S19 (secondary); this tool before issue 19",
+                    "256-bit chunks alternate between the lane halves: "
+                    "v_swmmac_f32_16x16x64_f16 B[16][0] = v0{16}.[15:0] (composable_kernel: "
+                    "v8{0}.[15:0]); 8-bit B[32][0] = v0{16}.[7:0] (composable_kernel: "
+                    "v8{0}.[7:0]); with rocjitsu's A' (the A alternative), S19's with this "
+                    "A: neither gives composable_kernel's products")
 SPARSE_16 = Provenance("composable_kernel", "SRC", "16-bit SWMMAC A: lane half g stores the "
                        "pairs of K 32g..32g+31 (CK: 32 K per lane, one access; the S19 "
-                       "table agrees)", (SPARSE_A_RJ,))
+                       "table agrees). " + SPARSE_PRODUCT, (SPARSE_A_RJ,))
 SPARSE_8_A = Provenance("composable_kernel", "SRC", "8-bit SWMMAC A: lane half g stores the "
-                        "pairs of K 64g..64g+63 (CK: 64 K per lane, one access)",
-                        (SPARSE_A_RJ,))
+                        "pairs of K 64g..64g+63 (CK: 64 K per lane, one access). "
+                        + SPARSE_PRODUCT, (SPARSE_A_RJ,))
 SPARSE_B = Provenance("composable_kernel", "SRC", "SWMMAC B: lane half g holds K/2 "
                       "contiguous K (32g.. for 16-bit, 64g.. for 8-bit), the K its A "
-                      "pairs come from (CK: kABKPerLane 32/64, NumAccess 1). rocjitsu "
-                      "pairs A and B the same way (in another register order)",
-                      (("fact sheet S19 (secondary); this tool before issue 19",
-                        "256-bit chunks alternate between the lane halves: "
-                        "v_swmmac_f32_16x16x64_f16 B[16][0] = v0{16}.[15:0] (CK: "
-                        "v8{0}.[15:0]); 8-bit B[32][0] = v0{16}.[7:0] (CK: v8{0}.[7:0])"),
-                       ("rocjitsu", "B[16][0] = v0{16}.[15:0] too, but with A' k' 8-15 "
-                        "also in lanes 16-31 (see the A alternative)")))
+                      "pairs come from (CK: kABKPerLane 32/64, NumAccess 1). "
+                      + SPARSE_PRODUCT, (SPARSE_B_CHUNKED,))
 INDEX_KEY_NOTE = ("index_key 1 reads the upper half of the operand (bits [31:16] of the "
                   "16-bit forms' VGPR, the second VGPR of the 8-bit forms) as the lane's "
                   "first half of entries; the later entries, shown past the operand's end, "
@@ -176,12 +209,14 @@ INDEX_ALTERNATIVES = (("LLVM VOP3PInstructions.td (IndexType 16/32), clang-22's 
 INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
                       "position per stored A value in the lane's order, i.e. group G of row "
                       "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "
-                      "@0324c72d, rocjitsu and S19 agree); " + INDEX_KEY_NOTE,
+                      "@0324c72d; rocjitsu and S19 place the fields so too, but rocjitsu "
+                      "pairs them with its own A order: see A); " + INDEX_KEY_NOTE,
                       INDEX_ALTERNATIVES)
 INDEX_8 = Provenance("composable_kernel", "SRC", "64-bit index of the 8-bit SWMMAC: a 2-bit "
                      "position per stored A value, group G of row i in lane i + "
                      "16*floor(G/16), bits 4*(G mod 16) (CK packs 32 fields in two words; "
-                     "rocjitsu reads 32 entries from the two VGPRs); " + INDEX_KEY_NOTE,
+                     "rocjitsu reads 32 entries from the two VGPRs, pairing them with its own "
+                     "A order: see A); " + INDEX_KEY_NOTE,
                      INDEX_ALTERNATIVES)
 SCALE_32 = Provenance("aiter", "SRC", "scale operands: row/column in lane (mn + 16*"
                       "matrix_*_scale), byte kb = K block of 32 (S19; aiter selects the B "

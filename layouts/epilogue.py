@@ -352,6 +352,9 @@ def plan(operand: Operand, arch: str, store_bits: int, order: str = "row",
     global tile with leading dimension `ld` (None: the tile's own), the cheapest chosen;
     `pack`: the conversion's instructions (for the text)."""
     wave = operand.wave
+    if operand.blocks > 1:
+        raise CalcError(f"{operand.inst.name} has {operand.blocks} blocks: store plans cover "
+                        "single-block instructions")
     values = _lane_values(operand, wave)
     rows, cols = operand.shape[:2]
     ld = ld or (cols if order == "row" else rows)

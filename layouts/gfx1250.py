@@ -122,8 +122,8 @@ def sparse_b(k: int, bits: int) -> Layout:
 
 
 def sparse_b_chunked(k: int, bits: int) -> Layout:
-    """The alternative SWMMAC B of S19 (and of this tool before issue 19): 256-bit
-    chunks alternate between the lane halves."""
+    """The alternative SWMMAC B of rocjitsu and S19 (and of this tool before issue 19):
+    256-bit chunks alternate between the lane halves."""
     factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, SPARSE_B_CHUNK_BITS // bits, bits)
     return Layout((k, 16, 1), bits, factors)
 
@@ -177,6 +177,8 @@ def _ab_provenance(inst: Instruction, matrix: str) -> sources.Provenance:
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
     if matrix == "A" and inst.m > HALF:
         return sources.A_32X16
+    if inst.f8f6f4 and mixed_pair(inst) and not inst.scale_k and bits < 8:
+        return sources.F8F6F4_MIXED
     if inst.f8f6f4 or inst.m > HALF:
         return sources.F8F6F4_TABLE
     if _dedicated_fp8(inst):
@@ -207,9 +209,8 @@ def _cd_operand(inst: Instruction, matrix: str) -> Sourced:
         return Sourced(cd(bits, inst.m), sources.CD_32X16)
     if bits == 64:
         return Sourced(cd(bits), sources.CD_F64)
-    if inst.sparse and inst.c_type.key != inst.a_type.key and inst.a_type.bits == 16 \
-            and inst.mnemonic.startswith("v_swmmac_bf16f32"):
-        return Sourced(cd(bits), sources.CD_BF16F32_SPARSE)
+    if matrix == "D" and inst.sparse and bits < inst.c_type.bits:
+        return Sourced(cd(bits), sources.CD_BF16F32_SPARSE)  # (packed into C's first VGPRs)
     return Sourced(cd(bits), sources.CD_SOURCE)
 
 
@@ -263,15 +264,36 @@ def sourced(inst: Instruction, matrix: str, mods: Modifiers | None = None) -> So
     return operand(inst, matrix, select)
 
 
+def mixed_subbyte_rj(matrix: str, bits: int) -> Layout:
+    """rocjitsu's sub-byte operand of a mixed f8f6f4 pair (the alternative in
+    sources.MIXED_RJ): lane half = bit 5 of k; the value's slot in the lane takes k's
+    bits 0, 1, 3, 4, 2, 6 from the lowest; packed from bit 0."""
+    mn, kc = (ROW, COL) if matrix == "A" else (COL, ROW)
+    factors = (Factor(mn, HALF, LANE, 1), Factor(kc, 4, BIT, bits),
+               Factor(kc, 2, BIT, 16 * bits), Factor(kc, 4, BIT, 4 * bits),
+               Factor(kc, 2, LANE, HALF), Factor(kc, 2, BIT, 32 * bits))
+    return Layout((16, 128, 1) if matrix == "A" else (128, 16, 1), bits, factors)
+
+
+def mixed_pair(inst: Instruction) -> bool:
+    """An f8f6f4 form (formats chosen) with one 8-bit and one sub-byte operand."""
+    return bool(inst.f8f6f4) and (inst.a_type.bits == 8) != (inst.b_type.bits == 8)
+
+
 def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layout]]:
     """(source, layout) of each contested alternative that places `matrix` differently
-    (SPARSE_B, SPARSE_16 / SPARSE_8_A of instructions/gfx1250_provenance.py): the other
-    sources' answers, element by element."""
-    if not inst.sparse or matrix not in ("A", "B"):
+    (SPARSE_B, SPARSE_16 / SPARSE_8_A and F8F6F4_MIXED of
+    instructions/gfx1250_provenance.py): the other sources' answers, element by element.
+    rocjitsu's SWMMAC is its A and B here with the index as the calculator places it."""
+    if matrix not in ("A", "B"):
         return []
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
+    if mixed_pair(inst) and not inst.scale_k and bits < 8:
+        return [(sources.MIXED_RJ[0], mixed_subbyte_rj(matrix, bits))]
+    if not inst.sparse:
+        return []
     if matrix == "B":
-        return [(sources.SPARSE_B.alternatives[0][0], sparse_b_chunked(inst.k, bits))]
+        return [(sources.SPARSE_B_CHUNKED[0], sparse_b_chunked(inst.k, bits))]
     return [(sources.SPARSE_A_RJ[0], sparse_a_chunked(inst.k, bits))]
 
 

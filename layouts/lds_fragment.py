@@ -62,6 +62,16 @@ def _placed(operand: Operand) -> list[list[tuple[int, tuple[int, int, int]]]]:
     return placed
 
 
+def _restored(placed: list[list[tuple[int, tuple[int, int, int]]]], width: int, bits: int
+              ) -> list[list[tuple[int, tuple[int, int, int]]]]:
+    """The slots with every element `bits` wide instead of `width` (the registers a lane
+    holds after reading a tile of another type, before converting)."""
+    if any(bit * bits % width for held in placed for bit, _ in held):
+        raise CalcError(f"the tile's {bits}-bit elements cannot stand for the operand's "
+                        f"{width}-bit ones slot for slot")
+    return [[(bit * bits // width, elem) for bit, elem in held] for held in placed]
+
+
 def _share(placed: list[list[tuple[int, tuple[int, int, int]]]]) -> int:
     """How many elements a slot holds (those of the first lane's first slot)."""
     for held in placed:
@@ -74,14 +84,18 @@ class Fragment:
     """Every lane's register slots over `steps` K steps: slots[lane] = [(bit, element,
     step, (tile row, tile col))], bit counted from the first VGPR of step 0."""
 
-    def __init__(self, operand: Operand, tile: Tile, steps: int) -> None:
+    def __init__(self, operand: Operand, tile: Tile, steps: int, stored_bits: int = 0) -> None:
+        """`stored_bits`: the tile stores the elements at this width (--lds-type: a bf16
+        tile each lane converts after its read); the slots are the operand's, each as wide
+        as a stored element (0: the operand's width)."""
         coords = COORDINATES.get(operand.matrix, ())
         if "k" not in coords:
             raise CalcError(f"an LDS plan loads an input operand (A, B, K, SA or SB), "
                             f"not {operand.matrix}")
         self.operand, self.tile, self.steps = operand, tile, steps
         layout = operand.layout
-        self.bits = layout.width
+        width = layout.width
+        self.bits = stored_bits or width
         self.k_axis = coords.index("k")  # 0: the layout's rows are K (B, SB); 1: columns
         rows, cols, blocks = layout.shape
         self.k = (rows, cols)[self.k_axis]
@@ -89,6 +103,9 @@ class Fragment:
         self.mn = self.mn_per_block * blocks
         self.registers = operand.register_count
         placed = _placed(operand)
+        if self.bits != width:
+            placed = _restored(placed, width, self.bits)
+            self.registers = -(-self.registers * self.bits // width)
         # A slot holding several elements stores one value: a sparse A slot holds the
         # values kept of `share` = 4 K (the tile holds A compressed), an index slot the
         # index of 4 K; the tile's K column counts slots, k // share.
@@ -152,7 +169,11 @@ class Fragment:
         tile = self.tile
         if self._addressed is not tile:
             start, bits, stride = tile.base * 8, self.bits, tile.cols + tile.pad
-            if tile.swizzle:
+            if tile.xor:
+                at = tile.bit_offset
+                self._addresses = [[start + at(*where, bits) for *_, where in held]
+                                   for held in self.slots]
+            elif tile.swizzle:
                 offset = tile.offset
                 self._addresses = [[start + offset(*where) * bits for *_, where in held]
                                    for held in self.slots]

@@ -15,13 +15,16 @@ class Tile(Record):
     starting (cols + pad) elements after row r-1, at byte `base`. order "k": a row holds
     K values (rows index M/N, blocks after one another); "mn": a row holds M/N values
     (rows index K). swizzle (vec, per_phase, max_phase): chunk c of vec elements of row r
-    is stored at chunk c ^ ((r // per_phase) % max_phase), as Triton and CK define it."""
+    is stored at chunk c ^ ((r // per_phase) % max_phase), as Triton and CK define it.
+    xor ((dst, src), ...): bit dst of each byte's offset from the tile's start is XORed
+    with its bit src (a kernel's hand-written swizzle, e.g. ((4, 8), (5, 9), (7, 10)))."""
     rows: int
     cols: int
     order: str = "k"
     pad: int = 0
     swizzle: tuple[int, int, int] | None = None
     base: int = 0
+    xor: tuple[tuple[int, int], ...] = ()
 
     def offset(self, row: int, col: int) -> int:
         """The element offset of (row, col) from the tile's start."""
@@ -29,6 +32,13 @@ class Tile(Record):
             vec, per_phase, max_phase = self.swizzle
             col = ((col // vec) ^ ((row // per_phase) % max_phase)) * vec + col % vec
         return row * (self.cols + self.pad) + col
+
+    def bit_offset(self, row: int, col: int, bits: int) -> int:
+        """The bit offset of (row, col) from the tile's start, the XOR swizzle applied."""
+        at = self.offset(row, col) * bits
+        for dst, src in self.xor:
+            at ^= ((at >> (src + 3)) & 1) << (dst + 3)
+        return at
 
     def bytes(self, bits: int) -> int:
         """The LDS bytes the tile occupies (padding included), from its base."""
@@ -41,6 +51,8 @@ class Tile(Record):
             parts.append(f"pad {self.pad}")
         if self.swizzle:
             parts.append("swizzle {},{},{}".format(*self.swizzle))
+        if self.xor:
+            parts.append("swizzle " + xor_text(self.xor))
         if self.base:
             parts.append(f"base {self.base}")
         return ", ".join(parts)
@@ -130,6 +142,35 @@ class Plan(Record):
 
 # ---- checks of the tile ------------------------------------------------------------
 
+def xor_text(pairs: tuple[tuple[int, int], ...]) -> str:
+    """The --lds-swizzle spelling of an XOR swizzle: xor:4^8,5^9."""
+    return "xor:" + ",".join(f"{dst}^{src}" for dst, src in pairs)
+
+
+def _check_xor(tile: Tile, bits: int) -> None:
+    """CalcError unless the XOR swizzle moves whole elements within their row and is its
+    own inverse (no bit is both changed and read)."""
+    dsts = [dst for dst, _ in tile.xor]
+    text = xor_text(tile.xor)
+    if len(set(dsts)) != len(dsts) or any(src in dsts for _, src in tile.xor):
+        raise CalcError(f"swizzle {text}: a bit is changed twice or changed and read; each "
+                        "DST^SRC changes bit DST by bit SRC, DST distinct and never a SRC",
+                        "swizzle")
+    for dst, src in tile.xor:
+        if dst == src:
+            raise CalcError(f"swizzle {text}: {dst}^{src} XORs a bit with itself", "swizzle")
+        if (1 << (dst + 3)) < bits:
+            raise CalcError(f"swizzle {text}: bit {dst} is inside a {bits}-bit element; "
+                            f"the lowest bit a swizzle may change is "
+                            f"{(bits // 8).bit_length() - 1}", "swizzle")
+        span = 1 << (dst + 4)  # bits of the aligned block bit dst moves within
+        if (tile.cols + tile.pad) * bits % span or tile.cols * bits % span:
+            stride = (tile.cols + tile.pad) * bits // 8
+            raise CalcError(f"swizzle {text}: bit {dst} moves bytes across rows: a row "
+                            f"holds {tile.cols * bits // 8} bytes ({stride} with padding), "
+                            f"not a multiple of {span // 8}", "swizzle")
+
+
 def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
                facts: LdsFacts) -> None:
     """CalcError unless the tile holds the fragment, fits in LDS and swizzles within rows."""
@@ -151,6 +192,11 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
             raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
                             f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "
                             f"{1 << (chunks.bit_length() - 1)}", "swizzle")
+    if tile.xor:
+        if tile.swizzle:
+            raise CalcError("give one swizzle: VEC,PER_PHASE,MAX_PHASE or xor:DST^SRC,...",
+                            "swizzle")
+        _check_xor(tile, bits)
     end = tile.base + tile.bytes(bits)
     if end > facts.lds_bytes:
         raise CalcError(f"the tile ends at byte {end}, beyond the {facts.lds_bytes} bytes of "

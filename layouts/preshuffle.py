@@ -198,7 +198,9 @@ def _streams(picks: list[tuple[int, Fragment, int]], rows_t: int, k_axis: int,
             mn, k = mn + ir * mn_ext, k + ic * k_ext
             stream = streams.setdefault(lane, {})
             if bits[v] in stream:
-                raise CalcError(f"lane {lane} holds two values at bit {bits[v]}")
+                raise CalcError(f"tile {t} would share bit {bits[v]} of lane {lane} with tile "
+                                f"{stream[bits[v]][2]}: the operand's selector values cannot "
+                                "place this many tiles in its registers")
             stream[bits[v]] = ((mn, k, t) if k_inner else (k, mn, t))
     return streams
 
@@ -224,7 +226,8 @@ def _loaders(streams: dict[int, dict[int, tuple[int, int, int]]], bits: int,
         if starts != list(range(0, bits * len(starts), bits)):
             raise CalcError(f"lane {lane}'s values are not contiguous from bit 0 (bits "
                             f"{starts[0]}..{starts[-1] + bits - 1}): no contiguous load "
-                            "fills them")
+                            "fills them (a tile that leaves part of its VGPRs empty, without "
+                            "a selector of its place, cannot share a load with the next)")
         if lane_bits not in (-1, bits * len(starts)):
             raise CalcError("the lanes hold different numbers of values: no preshuffle "
                             "gives every lane the same loads")

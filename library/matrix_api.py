@@ -99,6 +99,10 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.layouts.lds import alignment as alignment
     from amd_matrix_calculator.layouts.legality import rule as rule
     from amd_matrix_calculator.layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from amd_matrix_calculator.matrix_api_copy import LdsCopy as LdsCopy
+    from amd_matrix_calculator.matrix_api_copy import LdsCopySearch as LdsCopySearch
+    from amd_matrix_calculator.matrix_api_copy import lds_copy as lds_copy
+    from amd_matrix_calculator.matrix_api_copy import lds_copy_search as lds_copy_search
     from amd_matrix_calculator.matrix_api_epilogue import StorePlan as StorePlan
     from amd_matrix_calculator.matrix_api_epilogue import store_plan as store_plan
     from amd_matrix_calculator.matrix_api_lds import LdsPlan as LdsPlan
@@ -143,8 +147,9 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slots", "supported_modifiers", "value_meanings", "wave_size",
            "with_formats",
-           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "conversion", "port", "compare",
-           "Request", "answer", "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
+           "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
+           "lds_copy_search", "conversion", "port", "compare", "Request", "answer",
+           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
 
@@ -182,7 +187,8 @@ _LIBRARY = {
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
     "value_meanings": "matrix_library.modifier_values",
     "LdsPlan": "matrix_api_lds", "LdsSearch": "matrix_api_lds", "lds_plan": "matrix_api_lds",
-    "lds_search": "matrix_api_lds",
+    "lds_search": "matrix_api_lds", "LdsCopy": "matrix_api_copy", "lds_copy": "matrix_api_copy",
+    "LdsCopySearch": "matrix_api_copy", "lds_copy_search": "matrix_api_copy",
     "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",
     "StorePlan": "matrix_api_epilogue", "store_plan": "matrix_api_epilogue",
     "Request": "matrix_request", "answer": "matrix_request",

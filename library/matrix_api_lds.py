@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries
     from amd_matrix_calculator.matrix_library.records import Element
 
 __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "lds_plan",
-           "lds_search", "parse_swizzle", "parse_tile"]
+           "lds_search", "parse_swizzle", "parse_tile", "parse_xor", "stored_bits"]
 
 
 class LdsSlot(Record):
@@ -138,6 +138,32 @@ def parse_swizzle(value: object) -> tuple[int, int, int] | None:
                     f"8,2,8), not {value!r}", "swizzle")
 
 
+def parse_xor(value: object) -> tuple[tuple[int, int], ...]:
+    """((dst, src), ...) from 'xor:DST^SRC,...' (byte-address bits, e.g. xor:4^8,5^9)."""
+    pairs = []
+    text = value[4:] if isinstance(value, str) else ""
+    for part in text.split(","):
+        dst, _, src = part.strip().partition("^")
+        if not (dst.isdigit() and src.isdigit() and int(dst) < 32 and int(src) < 32):
+            raise CalcError(f"an XOR swizzle is xor:DST^SRC,... (byte-address bits 0-31, e.g. "
+                            f"xor:4^8,5^9,7^10), not {value!r}", "swizzle")
+        pairs.append((int(dst), int(src)))
+    return tuple(pairs)
+
+
+def stored_bits(lds_type: str, width: int) -> int:
+    """The bits of the type the tile stores (`lds_type`; '' or None: `width`, the
+    operand's)."""
+    if not lds_type:
+        return width
+    from amd_matrix_calculator.instructions.types import TYPES
+    found = TYPES.get(str(lds_type).lower())
+    if found is None:
+        raise CalcError(f"--lds-type names a data type ({', '.join(sorted(TYPES))}), not "
+                        f"{lds_type!r}", "lds_type")
+    return found.bits
+
+
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
     from amd_matrix_calculator.instructions.lds import lds_facts
@@ -176,6 +202,8 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     from amd_matrix_calculator.matrix_library.checks import whole
     padding = whole("pad", pad, "pad")
     start = whole("base", base, "base")
+    if isinstance(swizzle, str) and swizzle.strip().lower().startswith("xor:"):
+        return Tile(rows, cols, order, padding, None, start, parse_xor(swizzle.strip().lower()))
     return Tile(rows, cols, order, padding, parse_swizzle(swizzle), start)
 
 
@@ -192,20 +220,23 @@ def _steps(k_steps: object) -> int:
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
              k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
-             wave: int | None = None) -> LdsPlan:
+             wave: int | None = None, lds_type: str = "") -> LdsPlan:
     """The plan of loading operand `matrix` of `inst` (k_steps consecutive steps) from an
     LDS tile of `tile` = 'ROWSxCOLS' elements stored in `order` (k: rows of K values;
     mn: rows of M/N values), `pad` elements added per row, `swizzle` (vec, per_phase,
     max_phase), starting at byte `base`, with load instruction `load` (None: the widest
     that delivers the fragment), under phase model `model` (None: the architecture's
-    default)."""
-    from amd_matrix_calculator.layouts.lds import plan
+    default); `lds_type`: the type the tile stores when not the operand's (a bf16 tile
+    each lane converts after its read: the slots are read at its width)."""
+    from amd_matrix_calculator.layouts.lds import Fragment, plan
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
     operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)
-    found = plan(operand, described, facts, chosen, _load(facts, load), _steps(k_steps))
+    steps = _steps(k_steps)
+    frag = Fragment(operand, described, steps, stored_bits(lds_type, 0)) if lds_type else None
+    found = plan(operand, described, facts, chosen, _load(facts, load), steps, frag)
     return _answer(operand.inst, operand.matrix, found)
 
 
@@ -241,7 +272,7 @@ def _powers(limit: int) -> list[int]:
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
                model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
-               pad: int = 0, swizzle: object = None) -> LdsSearch:
+               pad: int = 0, swizzle: object = None, lds_type: str = "") -> LdsSearch:
     """Padding (0 to one row of 128 bytes more) and swizzle settings (powers of two) that
     make every load of the plan conflict-free, best first (fewest LDS bytes, then fewest
     load instructions, then fewest cycles); with the plan as given (pad, swizzle) and
@@ -255,14 +286,14 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     described = _tile(tile, order, pad, swizzle, base)
     fixed, steps = _load(facts, load), _steps(k_steps)
 
-    frag = Fragment(operand, described, steps)
+    frag = Fragment(operand, described, steps, stored_bits(lds_type, 0) if lds_type else 0)
 
     def plan_of(pad: int, swizzle: tuple[int, int, int] | None) -> Plan:
         return plan(operand, described._replace(pad=pad, swizzle=swizzle), facts, chosen,
                     fixed, steps, frag, with_slots=False)
 
     given = _candidate(plan_of, described.pad, described.swizzle)
-    bits = operand.layout.width
+    bits = frag.bits
     cols = described.cols
     tried: list[LdsCandidate] = []
     for pad_elems in range(0, max(1, 1024 // bits) + 1):

@@ -193,7 +193,10 @@ def widths(inst: Any, mods: Modifiers, wave: int) -> tuple[int, ...] | None:
     if not modifier_arguments(inst):
         return None
     formats = Modifiers(**{name: getattr(mods, name) for name in inst.format_fields})
-    return tuple(mc.register_count(inst, m, mods=formats, wave=wave) for m in ("D", "A", "B"))
+    counts = tuple(mc.register_count(inst, m, mods=formats, wave=wave) for m in ("D", "A", "B"))
+    if inst.sparse and inst.c_type.bits > inst.out_type.bits:  # Vdst: the tied f32 C
+        counts = (inst.m * inst.n * inst.c_type.bits // (32 * wave),) + counts[1:]
+    return counts
 
 
 def operand_widths(line: str) -> tuple[int, ...]:

@@ -50,7 +50,7 @@ def test_respond_keeps_its_contract():
 
 @pytest.mark.parametrize("args, words", [
     (CDNA3 + ["-A", "--lds-pad", "4"], "give the tile with --lds-tile"),
-    (CDNA3 + ["-A", "--lds-tile", "16x64", "--ld", "4"], "does not use --ld"),
+    (CDNA3 + ["-A", "--lds-tile", "16x64", "--ld", "4"], "gives the global tile of a copy"),
     (CDNA3 + ["-A", "--lds-tile", "16x64", "--color-by", "lane"], "does not use --color-by"),
     (CDNA3 + ["-A", "--lds-tile", "16x64", "--lds-order", "x"], "--lds-order takes k or mn"),
     (CDNA3 + ["-A", "-R", "--prefix", "x"], "(it goes with --emit hip)"),

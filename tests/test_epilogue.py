@@ -151,7 +151,8 @@ def test_cli_text_json_and_errors():
     jsonschema = need_module("jsonschema", "the --json output is validated against its schema")
     jsonschema.validate(doc, json.loads((REPO / "formats" / "output.schema.json").read_text()))
     for argv, needle in ((["--store-type", "int3"], "int3"), (["--order", "diag"], "diag"),
-                         (["--store-type", "fp4"], "fp4")):
+                         (["--store-type", "fp4"], "fp4"),
+                         (["-i", "v_mfma_f32_4x4x4_16b_f16"], "16 blocks")):
         status, out, err = call(base + argv)
         assert status == 2 and out == "" and err.count("\n") == 1 and needle in err, err
     status, out, err = call(["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-type",

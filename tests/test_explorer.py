@@ -287,7 +287,8 @@ def test_the_modifiers_offered_are_the_modifier_tables(server):
 def test_importing_the_explorer_loads_no_server_or_argparse():
     """The explorer's options are rows of the command line's option table (cli_options);
     importing the explorer loads neither the HTTP server nor argparse until it serves."""
-    code = ("import sys, matrix_explorer; print(sorted(m for m in ("
+    code = ("import sys, matrix_calculator; from amd_matrix_calculator.cli import "
+            "matrix_explorer; print(sorted(m for m in ("
             "'argparse', 'http.server') if m in sys.modules)); "
             "print(len(matrix_explorer.CLI_OPTIONS))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -358,10 +359,11 @@ def test_serve_refuses_bad_options_in_one_line(argv, wanted):
     assert status == 2 and out == "" and err.count("\n") == 1 and wanted in err
 
 
-def test_a_port_in_use_is_one_line_and_status_1(server):
+def test_a_port_in_use_is_one_line_and_status_2(server):
+    """(issue 28: status 2, as every error the command line can mend; was 1)"""
     port = server.server_address[1]
     status, out, err = cli(["--serve", "--port", str(port)])
-    assert status == 1 and out == "" and err.count("\n") == 1
+    assert status == 2 and out == "" and err.count("\n") == 1
     assert f"cannot listen on 127.0.0.1 port {port}" in err
 
 

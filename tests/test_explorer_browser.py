@@ -387,3 +387,24 @@ def test_a_bad_conversion_shows_the_command_lines_message(page):
     assert tab.locator("#convert-error").text_content() == err.rstrip("\n")
     assert tab.locator("#convert-error").is_visible() and tab.locator("#error").is_hidden()
     assert page.errors and all("status of 400" in e for e in page.errors), page.errors
+
+
+def test_the_explorer_opens_on_a_plain_f16_instruction(page):
+    """Opened without an instruction, the explorer shows a one-block dense f16 MFMA (the
+    kind most kernels start from), not the table's first line (an xf32 MFMA)."""
+    tab = page.open("")
+    assert tab.locator("#inst").input_value() == "v_mfma_f32_32x32x8_f16"
+    assert "V_MFMA_F32_32X32X8_F16" in tab.locator("#picture svg > title").text_content()
+    clean(page)
+
+
+def test_wide_pictures_fit_their_pane_side_by_side(page):
+    """In compare mode a wide picture (gfx1250's 32x16x128 f4 A) shrinks to its pane
+    instead of running under the other pane."""
+    tab = page.open("arch=gfx1250&inst=v_wmma_f32_32x16x128_f4&matrix=A&view=M"
+                    "&compare=matrix%3DB")
+    for pane in ("#pane", "#pane-2"):
+        frame = tab.locator(pane).bounding_box()
+        picture = tab.locator(f"{pane} .picture svg").bounding_box()
+        assert picture["x"] + picture["width"] <= frame["x"] + frame["width"] + 1, pane
+    clean(page)

@@ -16,6 +16,7 @@ LAYERS = {
     "layouts": 1,
     "matrix_api": 2,
     "matrix_api_lds": 2,
+    "matrix_api_copy": 2,
     "matrix_api_preshuffle": 2,
     "matrix_api_epilogue": 2,
     "matrix_compare": 2,

@@ -115,3 +115,43 @@ def test_the_help_synopsis_shows_the_shapes_of_a_query():
     assert status == 0 and "[-a [ARCH]]" not in out and len(synopsis.splitlines()) <= 6
     assert "-a ARCH -i INSTRUCTION {-g,-m,-R,-M}" in synopsis and "-d" in synopsis
     assert "documentation: the docs/ pages named above are in" in out
+
+
+def test_readme_example_6_is_a_table_pandoc_reads():
+    """A Markdown table needs a blank line before it (pandoc -f gfm: else 0 rows): the
+    README's example prints a heading, a blank line, then the table's 16 rows."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme.split("\n6. ", 1)[1].split("\n7. ", 1)[0]
+    command = example.split("`matrix-calculator ", 1)[1].split("`", 1)[0].split()
+    status, out, _ = call(command)
+    lines = out.splitlines()
+    first = next(n for n, line in enumerate(lines) if line.startswith("|"))
+    assert status == 0 and first >= 1 and lines[first - 1] == ""
+    assert sum(line.startswith("| ") and not line.startswith("|--") for line in lines) == 17
+
+
+@pytest.mark.parametrize("argv", [
+    ["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-M", "-A", "--cbsz", "2"],
+    ["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "-M", "-B", "--blgp", "3"]],
+    ids=["fp6-A-M", "bf6-B-M"])
+def test_no_vgpr_border_runs_through_a_cell(argv):
+    """fp6/bf6 values straddle two VGPRs: the VGPR border is cut where such a cell
+    crosses it, so no border runs through a label."""
+    import re
+    status, svg, _ = call(argv + ["--format", "svg"])
+    number = r"(-?[\d.]+)"
+    cells = [tuple(map(float, m)) for m in re.findall(
+        rf'<rect class="cell" x="{number}" y="{number}" width="{number}" height="{number}"',
+        svg)]
+    borders = [tuple(map(float, m)) for m in re.findall(
+        rf'<line x1="{number}" y1="{number}" x2="{number}" y2="{number}"[^>]*class="border"',
+        svg)]
+    assert status == 0 and cells and borders
+    for x1, y1, x2, y2 in borders:
+        for x, y, w, h in cells:
+            if y1 == y2:  # horizontal: may not pass strictly inside a cell
+                assert not (y < y1 < y + h and min(x2, x + w) - max(x1, x) > 1e-6)
+            else:
+                assert not (x < x1 < x + w and min(y2, y + h) - max(y1, y) > 1e-6)
+

@@ -286,6 +286,10 @@ def test_cli_text_and_json():
      "rotates the lanes"),
     (["-a", "cdna3", "-i", "v_mfma_f32_32x32x2_f32", "-B", "--blgp", "1", "--preshuffle"],
      "32 of the 64 elements"),
+    (["-a", "gfx1250", "-i", "v_swmmac_f32_16x16x64_f16", "-k", "--preshuffle", "--supertile",
+      "1x2"], "cannot place this many tiles"),
+    (["-a", "cdna4", "-i", "v_smfmac_f32_16x16x32_f16", "-k", "--preshuffle", "--supertile",
+      "1x2"], "not contiguous from bit 0"),
 ])
 def test_cli_errors_are_one_line(argv, needle):
     status, out, err = call(BASE + argv)

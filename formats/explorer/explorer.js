@@ -194,17 +194,23 @@ class Pane {
     fillSelect(this.kind, [["", "any"], ...KINDS.map((k) => [k, k])], s.kind || "");
     fillSelect(this.view, [["R", "register layout (-R)"], ["M", "matrix layout (-M)"]], s.view);
     let names = [];
+    let showcase = "";
     try {
       const filters = { mode: "catalog", arch: s.arch };
       for (const key of FILTERS) if (s[key]) filters[key] = s[key];
       const rows = (await remembered("/api/json", filters)).instructions;
       names = rows.map((row) => row.mnemonic.toLowerCase());
+      // Opened without an instruction: a plain one-block dense f16 instruction, the kind
+      // most kernels start from, rather than whatever the table lists first (xf32).
+      const plain = rows.find((row) => row.blocks === 1 && !row.sparse &&
+        row.types.A.key === "f16" && row.types.B.key === "f16");
+      if (plain) showcase = plain.mnemonic.toLowerCase();
     } catch (problem) {
       if (stale()) return;
       this.fail(problem.message);
     }
     if (stale()) return;
-    if (!s.inst && names.length) s.inst = names[0];
+    if (!s.inst && names.length) s.inst = showcase || names[0];
     const choices = names.map((n) => [n, n]);
     if (s.inst && !names.includes(s.inst.toLowerCase())) choices.unshift([s.inst, s.inst]);
     fillSelect(this.inst, choices, s.inst && names.includes(s.inst.toLowerCase())

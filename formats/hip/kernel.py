@@ -199,8 +199,10 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
         body += _negations(inst, matrix, mods, wave, frag, ctype, name)
         args[matrix] = var
     d_type = operand_type(inst, "D", wave)
+    acc_type = _accumulator_type(inst, wave, d_type)
+    types.append(acc_type)
     if inst.sparse:
-        body.append(f"    {d_type.name} acc = {{}};  // the accumulator (D's layout) "
+        body.append(f"    {acc_type.name} acc = {{}};  // the accumulator (D's layout) "
                     "starts at zero")
     call = _call_text(inst, mods, wave, args, "    ")
     guard = f"{prefix.upper()}_EXAMPLE_DEFINED"
@@ -215,9 +217,24 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
                   "    // Stage the tiles in LDS (one wavefront per block in this example)."]
         lines += stage + ["    MC_SYNC();"]
     lines += body
-    lines += [f"    {d_type.name} d = {call};",
-              f"    {d_name}_store(d_tile{d_ld}, d);", "}", f"#endif  /* {guard} */"]
+    if acc_type != d_type:
+        lines += [f"    {acc_type.name} r = {call};",
+                  f"    {d_type.name} d;  // D: {inst.out_type.key} packed into the result's "
+                  f"first {d_type.length * inst.out_type.bits // 32} VGPRs",
+                  "    __builtin_memcpy(&d, &r, sizeof d);"]
+    else:
+        lines += [f"    {d_type.name} d = {call};"]
+    lines += [f"    {d_name}_store(d_tile{d_ld}, d);", "}", f"#endif  /* {guard} */"]
     return "\n".join(lines)
+
+
+def _accumulator_type(inst: Instruction, wave: int, d_type: CType) -> CType:
+    """What the builtin takes as C and returns: D's type, but for a SWMMAC whose D is
+    narrower than its C (bf16f32: Vdst is the tied f32 C, D packed into its first VGPRs)
+    the C type, read back as D by the caller."""
+    if inst.sparse and inst.c_type.bits > inst.out_type.bits:
+        return CType("float", inst.m * inst.n * inst.c_type.bits // (32 * wave))
+    return d_type
 
 
 def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:

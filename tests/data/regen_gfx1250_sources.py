@@ -3,9 +3,10 @@
 
     python3 tests/data/regen_gfx1250_sources.py [--clang clang-22] [--llc llc-22]
 
-gfx1250_sources.txt holds, one fact a line, what each source issue 19 weighed says
-about the sparse B, the sparse index and index_key, the 32x16x128 f4 forms and the
-latencies, beside the commit and path (code read) or the command (tools run) that gave
+gfx1250_sources.txt holds, one fact a line, what each source issues 19 and 29 weighed
+says about the sparse B, the sparse index and index_key, the bf16f32 SWMMAC's D, the
+mixed f8f6f4 pairs, the 32x16x128 f4 forms and the latencies, beside the commit and
+path (code read) or the command (tools run) that gave
 it. The code-read rows are kept as written (the repositories are not needed to run the
 tests); this script rewrites the rows of kind `isel` from the installed clang-22 and
 llc-22: which index operand and index_key LLVM selects for an index shifted right by
@@ -37,6 +38,11 @@ GLOBAL void f16_key0(v16h* a, v32h* b, v8f* c, int* x) {
 GLOBAL void f16_high(v16h* a, v32h* b, v8f* c, int* x) {
   c[LANE] = __builtin_amdgcn_swmmac_f32_16x16x64_f16(0, a[LANE], 0, b[LANE], c[LANE],
                                                      (int)((unsigned)x[LANE] >> 16), 0, 0);
+}
+typedef __bf16 v16bf __attribute__((ext_vector_type(16)));
+typedef __bf16 v32bf __attribute__((ext_vector_type(32)));
+GLOBAL void bf16f32(v16bf* a, v32bf* b, v8f* c, int* x) {
+  c[LANE] = __builtin_amdgcn_swmmac_bf16f32_16x16x64_bf16(0, a[LANE], 0, b[LANE], c[LANE], x[LANE], 0, 0);
 }
 GLOBAL void fp8_int(v8i* a, v16i* b, v8f* c, int* x) {
   c[LANE] = __builtin_amdgcn_swmmac_f32_16x16x128_fp8_fp8(a[LANE], b[LANE], c[LANE], x[LANE], 0, 0);
@@ -82,6 +88,9 @@ def selected(asm: str) -> dict[str, str]:
         count = regs[-1] - regs[0] + 1
         key = "index_key:1" if "index_key:1" in text else "index_key:0"
         facts = [f"index {count} VGPR{'s' if count > 1 else ''}", key]
+        if "bf16f32" in name:  # issue 29: the builtin's D is the tied f32 C (v8f32)
+            dst = [int(x) for x in re.findall(r"\d+", text.split()[1])]
+            facts.append(f"vdst {dst[-1] - dst[0] + 1} VGPRs, returned as 8 floats")
         if count == 2 and name.startswith("_Z"):  # HIP: is the pair's high VGPR set?
             hi = regs[1]
             dest = re.compile(rf"^\S+ (v{hi}|v\[\d+:{hi}\]|v\[{hi}:\d+\])[, ]")
