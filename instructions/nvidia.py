@@ -117,6 +117,9 @@ def cute_source(atom: str) -> str:
 def ptx_spelling(inst: Instruction) -> str:
     """The full PTX spelling: `.sync.aligned` (and mma's only layout, `.row.col`) put back."""
     head, _, rest = inst.mnemonic.partition(".")
+    if head == "wgmma":  # wgmma.mma_async.sync.aligned.<shape>...
+        verb, _, rest = rest.partition(".")
+        head = f"{head}.{verb}"
     if head == "mma" and rest.split(".")[1] not in ("row", "col"):
         shape, _, types = rest.partition(".")
         rest = f"{shape}.row.col.{types}"

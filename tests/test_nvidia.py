@@ -278,3 +278,11 @@ def test_detail_prints_the_facts_with_sources():
     assert "cute::SM90::GMMA::MMA_64x64x16_F32BF16BF16_RS" in out
     assert "include/cute/atom/mma_traits_sm90_gmma.hpp" in out
     assert "Threads: 128 (a warpgroup" in out and "        D: 32 (FP32" in out
+
+
+def test_ptx_spelling_is_what_ran():
+    """-d's PTX line for each recorded instruction is the spelling the probe compiled."""
+    from amd_matrix_calculator.instructions.nvidia import ptx_spelling
+    for target in ("sm80", "sm89", "sm90"):
+        for rec in record(target)["records"]:
+            assert ptx_spelling(instruction("sm90", rec["ptx"])) == rec["ptx"]
