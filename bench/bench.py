@@ -32,6 +32,13 @@ every run would compile the calculator again, which no installed copy does.
     python3 bench/bench.py                 # both parts
     python3 bench/bench.py --runs 15 --no-sweep
     python3 bench/bench.py --arch cdna3 --sweep-only
+    python3 bench/bench.py --no-sweep --plans                 # and issue 31's cases
+    python3 bench/bench.py --sweep-only --no-processes --plans conversions search
+
+Part 3 (--plans, bench/plans.py): conversion plans of every pair (100 ms each), LDS plans
+at 16 x K (100 ms) and the slope of plan time against slots, every default-tile LDS
+search (1 s), and the explorer's answers against a warm `--serve` of the command
+measured (50 ms).
 """
 import argparse
 import contextlib
@@ -295,6 +302,10 @@ def main():
     parser.add_argument("--arch", action="append", help="only these architectures")
     parser.add_argument("--no-sweep", action="store_true", help="skip part 2")
     parser.add_argument("--sweep-only", action="store_true", help="skip part 1")
+    parser.add_argument("--plans", nargs="*", metavar="CASE",
+                        help="part 3: issue 31's cases (bench/plans.py: conversions, lds, "
+                        "slope, search, explorer; none named: all)")
+    parser.add_argument("--no-processes", action="store_true", help="skip part 1")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a query is over its budget")
     args = parser.parse_args()
@@ -308,9 +319,13 @@ def main():
         if not (args.sweep_only or args.command or args.script):
             python, command = install(args.python, stack)
             prefix = [command]
-        if not args.sweep_only:
+        if not (args.sweep_only or args.no_processes):
             over = processes(archs, args.runs, python, prefix, args.metric)
-    if not args.no_sweep:
+        if args.plans is not None:
+            import plans
+            print("Part 3: issue 31's cases")
+            over += plans.run(args.plans or list(plans.ALL), archs, 3, prefix)
+    if not (args.no_sweep or args.no_processes and args.plans is not None):
         sweep(archs)
     return 1 if args.strict and over else 0
 

@@ -53,6 +53,13 @@ def _words(line: str) -> list[str]:
 
 def run_batch(source: str, as_json: bool, respond: Callable[[Args], str]) -> str:
     """The outputs of every command line of `source`; `respond` answers one parsed line."""
+    if not as_json:
+        return _run(source, as_json, respond)
+    from amd_matrix_calculator.formats.json_text import on_one_line
+    return on_one_line(lambda: _run(source, as_json, respond))  # (each read back)
+
+
+def _run(source: str, as_json: bool, respond: Callable[[Args], str]) -> str:
     import json
     out: list[str] = []
     failed = 0

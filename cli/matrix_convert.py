@@ -106,6 +106,6 @@ def run_convert(args: Args) -> str:
         return emit_conversion(conv)
     from amd_matrix_calculator.formats import conversion
     if json_wanted:
-        import json
-        return json.dumps(conversion.document(conv), indent=2) + "\n"
+        from amd_matrix_calculator.formats.json_text import text
+        return text(conversion.document(conv))
     return conversion.text(conv, detail=bool(getattr(args, "output", False)))

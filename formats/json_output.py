@@ -5,10 +5,10 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 """
 from __future__ import annotations
 
-import json
-
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+
+from .json_text import text
 
 if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
@@ -23,9 +23,9 @@ MODES = {"get": "get", "entry": "entry", "rlayout": "register_layout",
 
 
 def dump(mode: str, **fields: object) -> str:
-    """The text of one document: `mode` and `fields`, indented, with a final newline."""
-    document = {"schema_version": SCHEMA_VERSION, "mode": mode, **fields}
-    return json.dumps(document, indent=2) + "\n"
+    """The text of one document: `mode` and `fields`, indented (or on one line: json_text.
+    COMPACT), with a final newline."""
+    return text({"schema_version": SCHEMA_VERSION, "mode": mode, **fields})
 
 
 def element(inst: Instruction, elem: api.Element) -> Json:

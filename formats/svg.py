@@ -24,10 +24,16 @@ def escape(text: str) -> str:
 
 def number(value: float) -> str:
     """A coordinate with at most two decimals and no trailing zeros."""
-    rounded = round(value, 2)
-    if rounded == int(rounded):
-        return str(int(rounded))
-    return repr(rounded)
+    shown = _NUMBERS.get(value)
+    if shown is None:
+        rounded = round(value, 2)
+        shown = str(int(rounded)) if rounded == int(rounded) else repr(rounded)
+        if len(_NUMBERS) < 65536:  # (a picture's coordinates repeat: its grid's lines)
+            _NUMBERS[value] = shown
+    return shown
+
+
+_NUMBERS: dict[float, str] = {}
 
 
 def text_width(text: str, size: float) -> float:

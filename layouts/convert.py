@@ -30,9 +30,9 @@ from math import lcm
 from amd_matrix_calculator.instructions.lane_moves import ArchMoves, Pack, arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
+from .convert_build import program, weight
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
-from .convert_program import program, weight
 from .convert_wide import wide_lds, wide_program
 from .core import CalcError
 
@@ -163,30 +163,34 @@ def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: st
 # ---- the moves
 
 
-def _slot(fragment: int, place: object) -> Slot:
-    return Slot(fragment, place.lane, place.reg, place.lo, place.width)  # type: ignore[attr-defined]
-
-
 def slot_moves(src: Operand, dst: Operand, transposed: bool = False
                ) -> tuple[int, int, list[Move]]:
     """(S, T, the move of every destination slot) for the two operands."""
     sources, fragments, pairs = tile(src, dst, transposed)
     out = []
+    new = tuple.__new__  # (records built directly: a plan has thousands)
+    held_grid, to_grid = src.block_places(), dst.block_places()
+    origins: dict[tuple[int, int, int], Slot] = {}
     for t, r, c, s, i, j in pairs:
-        held = src.places(j, i) if transposed else src.places(i, j)
-        if not held:
-            raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds row {i}, "
-                            f"column {j}")
-        origin = _slot(s, held[0])
-        for place in dst.places(r, c):
-            to = _slot(t, place)
-            if to.lane != origin.lane:
+        origin = origins.get((s, i, j))
+        if origin is None:
+            held = held_grid[j][i] if transposed else held_grid[i][j]
+            if not held:
+                raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds row "
+                                f"{i}, column {j}")
+            place = held[0]
+            origin = origins[(s, i, j)] = new(Slot, (s, place.lane, place.reg, place.lo,
+                                                     place.width))
+        for place in to_grid[r][c]:
+            if place.lane != origin.lane:
                 kind = "cross-lane"
-            elif (t, to.reg, to.lo, to.width) == (s, origin.reg, origin.lo, origin.width):
+            elif (t, place.reg, place.lo, place.width) == (s, origin.reg, origin.lo,
+                                                           origin.width):
                 kind = "none"
             else:
                 kind = "in-lane"
-            out.append(Move(to, (r, c), origin, (i, j), kind))
+            to = new(Slot, (t, place.lane, place.reg, place.lo, place.width))
+            out.append(new(Move, (to, (r, c), origin, (i, j), kind)))
     return sources, fragments, out
 
 

@@ -35,7 +35,7 @@ class Builder:
 
     def add(self, op: str, args: tuple[str, ...], info: object, issues: tuple[str, ...],
             out: str | None = None) -> str:
-        key = (op, args, repr(info))
+        key = (op, args, info)  # (every info is a tuple of numbers, names or None)
         if out is None and op != "select":
             if key in self.made:
                 return self.made[key]
@@ -49,7 +49,7 @@ class Builder:
 
 
 def lane_mask(lanes: Iterable[int]) -> int:
-    return sum(1 << lane for lane in lanes)
+    return sum(map((1).__lshift__, lanes))  # (the sum of 1 << lane, without a generator)
 
 
 # A part of a move: (kind, detail, {lane: source lane}) that one lane move (or, for
@@ -249,8 +249,8 @@ def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:
                     mnemonic = b.by_kind[kind].mnemonic
                     made.append((b.add("move", (var,), (kind, index), (mnemonic,)), lanes))
         elif kind == "gather":
-            table = {ln: s ^ 32 if source != var else s for ln, s in part.items()}
-            sources = tuple(table.get(ln, -1) for ln in range(b.wave))
+            table = {ln: s ^ 32 for ln, s in part.items()} if source != var else part
+            sources = tuple(map(table.get, range(b.wave), (-1,) * b.wave))
             made.append((b.add("move", (source,), ("gather", sources),
                                (b.by_kind["gather"].mnemonic,)), part))
         else:  # row, xrow, dpp, dpp8, half: the detail says what each lane reads

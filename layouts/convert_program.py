@@ -13,13 +13,10 @@ from __future__ import annotations
 from amd_matrix_calculator.instructions.lane_moves import (
     REPACK,
     SELECT,
-    WAIT,
-    WAIT_COST,
-    ArchMoves,
 )
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
-from .convert_model import Move, Op, svar
+from .convert_model import Move, svar
 from .convert_moves import Builder, lane_mask, move_value
 
 if TYPE_CHECKING:
@@ -39,15 +36,16 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     """{(fragment, register): {lane: pieces}} of every destination register. 64-bit
     values are two 32-bit pieces; a converted value reads its whole 32-bit source."""
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
-    for move in moves:
-        to, src = move.to, move.source
-        if to.width == 64:
-            parts = [(to.reg + h, 0, 32, src.reg + h, 0, 32) for h in (0, 1)]
+    for to, _, src, _, _ in moves:
+        fragment, lane, reg, lo, width = to
+        sfragment, slane, sreg, slo, swidth = src
+        if width == 64:
+            parts = [(reg + h, 0, 32, sreg + h, 0, 32) for h in (0, 1)]
         else:
-            parts = [(to.reg, to.lo, to.width, src.reg, src.lo, src.width)]
+            parts = [(reg, lo, width, sreg, slo, swidth)]
         for reg, lo, width, sreg, slo, swidth in parts:
-            lane = words.setdefault((to.fragment, reg), {}).setdefault(to.lane, [])
-            lane.append((lo, width, src.fragment, src.lane, sreg, slo, swidth))
+            words.setdefault((fragment, reg), {}).setdefault(lane, []).append(
+                (lo, width, sfragment, slane, sreg, slo, swidth))
     for lanes in words.values():
         for pieces in lanes.values():
             pieces.sort()
@@ -158,14 +156,9 @@ def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
 def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Pack in the source lane, then move: None when the pieces of a lane come from
     more than one source lane."""
-    Recipe = tuple[tuple[int, int, int, int, int, int], ...]
-    groups: dict[Recipe, dict[int, int]] = {}
-    for lane, pieces in lanes.items():
-        origins = {p[3] for p in pieces}
-        if len(origins) != 1:
-            return None
-        recipe: Recipe = tuple((p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces)
-        groups.setdefault(recipe, {})[lane] = origins.pop()
+    groups = _swap_groups(lanes)
+    if groups is None:
+        return None
     made = []
     for recipe, sigma in groups.items():
         parts = [(svar(f, reg), lo, width, dlo, dwidth)
@@ -231,32 +224,6 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
     return _pack(b, parts)
 
 
-SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
-
-
-def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> int:
-    """The weight of a trial's ops: their instructions (the two results of one swap:
-    one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
-    lane address and wait)."""
-    weight = {m.mnemonic: m.cost for m in arch.moves}
-    seen = set()
-    paid = set(paid or ())  # per-lane selectors made already (earlier registers)
-    total = 0
-    for op in ops:
-        if op.op == "perm" and isinstance(op.info, tuple) and op.info not in paid:
-            paid.add(op.info)
-            total += selector_cost(op.info)
-        if op.op == "move":
-            total += sum(weight.get(name, 1) - 1 for name in op.issues)
-        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
-            key = (op.args, op.info[0])
-            if key in seen:
-                continue
-            seen.add(key)
-        total += len(op.issues)
-    return total
-
-
 def _swap2(x: list[tuple[int, int]], y: list[tuple[int, int]], bit: int
            ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The two results of a permlane swap with VDST x and SRC0 y (lanes l and l^bit
@@ -268,15 +235,31 @@ def _swap2(x: list[tuple[int, int]], y: list[tuple[int, int]], bit: int
 
 def _swap_groups(lanes: dict[int, list[Piece]]) -> dict[_Recipe, dict[int, int]] | None:
     """{recipe of a packed word: {lane: the source lane it reads}}, or None when a lane
-    reads several source lanes."""
-    groups: dict[_Recipe, dict[int, int]] = {}
+    reads several source lanes (the last register's answer is kept: the strategies of
+    one register ask alike; callers do not change it)."""
+    global _GROUPS
+    last = _GROUPS  # (one read: another thread may replace it)
+    if last[0] is lanes:
+        return last[1]
+    found: dict[_Recipe, dict[int, int]] = {}
+    groups: dict[_Recipe, dict[int, int]] | None = found
     for lane, pieces in lanes.items():
+        if len(pieces) == 1:
+            p = pieces[0]
+            found.setdefault(((p[2], p[4], p[5], p[6], p[0], p[1]),), {})[lane] = p[3]
+            continue
         origins = {p[3] for p in pieces}
         if len(origins) != 1:
-            return None
+            groups = None
+            break
         recipe = tuple((p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces)
-        groups.setdefault(recipe, {})[lane] = origins.pop()
+        found.setdefault(recipe, {})[lane] = origins.pop()
+    _GROUPS = (lanes, groups)
     return groups
+
+
+# (the lanes of the last register asked about, _swap_groups' answer for them)
+_GROUPS: tuple[object, dict[_Recipe, dict[int, int]] | None] = (None, None)
 
 
 def _second_swap(bits: list[int], r: tuple[_Word, _Word],
@@ -345,91 +328,3 @@ def _pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
             return outs[pick]
         values = outs
     return None
-
-
-def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-            pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
-    """The ops that build every destination register (`d<t>_<reg>`) and the count of
-    each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
-
-    Values made for one register are reused by later ones, which the choice per
-    register cannot see (a packed word moved once may serve two registers): the whole
-    program is built with each strategy preferred in turn, too, and the cheapest kept."""
-    pieces = sorted(_pieces(moves).items())
-    best: tuple[int, list[Op]] | None = None
-    for prefer in (None, _pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
-        ops = _build(pieces, Builder(arch, wave, convert, pack_issues), prefer)
-        weight = _cost(ops, arch)
-        if best is None or weight < best[0]:
-            best = (weight, ops)
-    assert best is not None
-    return best[1], _issued(best[1])
-
-
-def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder,
-           prefer: Callable[[Builder, dict[int, list[Piece]]], str | None] | None
-           ) -> list[Op]:
-    """program()'s ops, each register by `prefer` where it applies, else the cheapest
-    strategy for that register."""
-    ops: list[Op] = []
-    shared: dict[tuple[object, ...], str] = {}
-    paid: set[object] = set()
-    serial = 0
-    for (t, reg), lanes in pieces:
-        trials = []
-        for strategy in (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm):
-            b = Builder(base.moves, base.wave, base.convert, base.pack_issues, shared)
-            b.count = serial
-            made = strategy(b, lanes)
-            if made is not None:
-                first = 0 if strategy is prefer else 1
-                trials.append((first, _cost(b.ops, base.moves, paid), b, made))
-        _, _, chosen, made = min(trials, key=lambda x: x[:2])
-        serial = max(serial, max(b.count for _, _, b, _ in trials))
-        target = f"d{t}_{reg}"
-        if chosen.ops and chosen.ops[-1].out == made:
-            chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
-        else:
-            chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
-        for op in chosen.ops:
-            shared.setdefault((op.op, op.args, repr(op.info)), op.out)
-            if op.op == "perm":
-                paid.add(op.info)
-        ops += chosen.ops
-    return ops
-
-
-def _issued(ops: list[Op]) -> list[tuple[str, int]]:
-    """The count of each instruction `ops` issue (plus one s_waitcnt when any ds_bpermute
-    is used), by name."""
-    counts: dict[str, int] = {}
-    swaps = set()
-    for op in ops:
-        issues = op.issues
-        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
-            key = (op.args, op.info[0])  # both results of one swap: one instruction
-            if key in swaps:
-                issues = ()
-            swaps.add(key)
-        for name in issues:
-            counts[name] = counts.get(name, 0) + 1
-    gathers = {op.info[1] for op in ops if op.op == "move" and isinstance(op.info, tuple)
-               and op.info[0] == "gather"}
-    if gathers:
-        counts["v_and/v_lshl (lane addresses)"] = len(gathers)
-        counts[WAIT] = 1
-    selectors = sum(selector_cost(table) for table in {
-        op.info for op in ops if op.op == "perm" and isinstance(op.info, tuple)})
-    if selectors:
-        counts["v_mov/v_cndmask (lane selectors)"] = selectors
-    return sorted(counts.items())
-
-
-def total(counts: list[tuple[str, int]]) -> int:
-    return sum(n for _, n in counts)
-
-
-def weight(counts: list[tuple[str, int]]) -> int:
-    """What the choice between the register and LDS routes compares: the instructions,
-    each s_waitcnt weighed at WAIT_COST (lane_moves.py)."""
-    return total(counts) + sum(n for name, n in counts if name == WAIT) * (WAIT_COST - 1)

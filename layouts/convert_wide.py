@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.lane_moves import SELECT, ArchMoves, Pack
 
+from .convert_build import _issued
 from .convert_lds import lds_program
 from .convert_model import Move, Op, Slot, svar
 from .convert_moves import Builder, lane_mask, move_value
-from .convert_program import _issued
 
 
 def _groups(moves: list[Move], pack: Pack
@@ -69,7 +69,7 @@ def wide_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pa
                 words.append(b.add("select", tuple(v for v, _ in made),
                                    tuple(lane_mask(s) for _, s in made),
                                    (SELECT,) * (len(made) - 1)))
-        key = ("packw", tuple(words), repr((convert, pack.span)))
+        key = ("packw", tuple(words), (convert, pack.span))
         wide = shared.get(key)
         if wide is None:
             b.count += 1

@@ -45,7 +45,7 @@ from .lds_tile import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = ["LANE_MAPS", "Fragment", "LaneRead", "LoadPlan", "Phase", "Plan", "SlotPlan", "Tile",
            "alignment", "candidates", "check_tile", "ck_swizzle", "plan", "triton_swizzle"]
@@ -84,25 +84,42 @@ def _sources(frag: Fragment, load: Load, j: int) -> list[int | None] | str:
         refused = _transpose_refused(frag, load, lane_map is not None)
         if refused:
             return refused
-    addresses = frag.addresses()
-    for lane, held in enumerate(frag.slots):
-        for (bit, *_), address in zip(held, addresses[lane]):
-            if bit >= hi or bit + frag.bits <= lo:
-                continue
-            if lane_map is not None and (bit < lo or bit + frag.bits > hi):
+    if lane_map is None:  # each lane's slots must be one run of bits in LDS
+        indices, offsets, spans = frag.chunk(lo, hi)
+        flat = frag.flat_addresses()
+        starts = [flat[i] - offset for i, offset in zip(indices, offsets)]
+        for lane, first, end in spans:
+            start = starts[first]
+            if end - first > 1 and starts[first:end].count(start) != end - first:
+                return _two_addresses(lane, lo, hi)
+            found[lane] = start
+        return found
+    return _mapped(frag, lane_map, lo, hi, found)
+
+
+def _mapped(frag: Fragment, lane_map: Callable[[int, int], tuple[int, int]], lo: int, hi: int,
+            found: list[int | None]) -> list[int | None] | str:
+    """_sources of a transpose load: each slot's element comes from the lane and element
+    its lane map names."""
+    addresses, slots, bits = frag.addresses(), frag.slots, frag.bits
+    for lane, indices_of in enumerate(frag.within(lo, hi)):  # (the slots of bits lo..hi-1)
+        held, at = slots[lane], addresses[lane]
+        for index in indices_of:
+            bit, address = held[index][0], at[index]
+            if bit < lo or bit + bits > hi:
                 return f"an element of lane {lane} straddles two loads"
-            offset = bit - lo  # (negative for an element begun by the load before)
-            reader = lane
-            if lane_map is not None:
-                reader, elem = lane_map(lane, offset // frag.bits)
-                offset = elem * frag.bits
-            start = address - offset
+            reader, elem = lane_map(lane, (bit - lo) // bits)
+            start = address - elem * bits
             if found[reader] is None:
                 found[reader] = start
             elif found[reader] != start:
-                return (f"lane {reader} would need two addresses (the elements of its bits "
-                        f"{lo}-{hi - 1} are not contiguous in LDS)")
+                return _two_addresses(reader, lo, hi)
     return found
+
+
+def _two_addresses(lane: int, lo: int, hi: int) -> str:
+    return (f"lane {lane} would need two addresses (the elements of its bits {lo}-{hi - 1} "
+            "are not contiguous in LDS)")
 
 
 def _legality(frag: Fragment, load: Load, found: list[int | None]) -> str:
@@ -126,20 +143,21 @@ def _legality(frag: Fragment, load: Load, found: list[int | None]) -> str:
 def _phases(found: list[int | None], load: Load, row: PhaseRow, wave: int
             ) -> tuple[Phase, ...]:
     phases = []
+    banks, span = row.banks, load.bits - 1
+    new = tuple.__new__  # (records built directly: a search makes many)
     for group in row.groups:
-        lanes = tuple(lane for lane in group if lane < wave)
+        lanes = tuple([lane for lane in group if lane < wave])
         if not lanes:
             continue
-        dwords: list[set[int]] = [set() for _ in range(row.banks)]
+        touched: set[int] = set()  # the distinct dwords the phase reads
         for lane in lanes:
             start = found[lane]
-            if start is None:
-                continue
-            first, last = start // 32, (start + load.bits - 1) // 32
-            for dword in range(first, last + 1):
-                dwords[dword % row.banks].add(dword)
-        counts = tuple(len(d) for d in dwords)
-        phases.append(Phase(lanes, max(counts), counts))
+            if start is not None:
+                touched.update(range(start // 32, (start + span) // 32 + 1))
+        counts = [0] * banks
+        for dword in touched:
+            counts[dword % banks] += 1
+        phases.append(new(Phase, (lanes, max(counts), tuple(counts))))
     return tuple(phases)
 
 
@@ -180,9 +198,9 @@ def _try(frag: Fragment, facts: LdsFacts, model: PhaseModel, load: Load
         if illegal:
             return illegal
         row = model.row(used.phase_bits)
-        lanes = tuple(LaneRead(lane, None if a is None else a // 8,
-                               0 if a is None else used.bytes)
-                      for lane, a in enumerate(found))
+        size, new = used.bytes, tuple.__new__  # (records built directly)
+        lanes = tuple([new(LaneRead, (lane, None, 0) if a is None else (lane, a // 8, size))
+                       for lane, a in enumerate(found)])
         plans.append(LoadPlan(used.name, used, lo // 32, lanes,
                               _phases(found, used, row, frag.operand.wave), lo % 32))
     return tuple(plans)
@@ -240,12 +258,12 @@ def _slots(frag: Fragment, loads: Iterable[LoadPlan]) -> tuple[SlotPlan, ...]:
     number_of = {p.register * 32 + p.at: n for n, p in enumerate(loads)}
     slots: list[SlotPlan] = []
     new, last = tuple.__new__, frag.bits - 1  # (records built directly: a plan has many)
+    spans = [(lo, lo + last) for lo in range(32)]  # (the bits of a slot: one tuple each)
+    append = slots.append
     for lane, (held, addresses) in enumerate(zip(frag.slots, frag.addresses())):
         for (bit, elem, step, where), address in zip(held, addresses):
-            lo = bit & 31
-            slots.append(new(SlotPlan, (lane, bit >> 5, (lo, lo + last), elem, step,
-                                        address >> 3, address & 7,
-                                        number_of[bit // width * width], where)))
+            append(new(SlotPlan, (lane, bit >> 5, spans[bit & 31], elem, step, address >> 3,
+                                  address & 7, number_of[bit // width * width], where)))
     return tuple(slots)
 
 

@@ -3,6 +3,8 @@ slots over the K steps, their tile positions and addresses (layouts/lds.py), and
 maps of the transpose loads."""
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from . import COORDINATES, Operand
@@ -121,7 +123,13 @@ class Fragment:
                   for bit, elem in held] for held in placed]
         self.k_run = self._k_run(lanes)
         self._chunks: dict[int, list[int]] = {}
-        self._addressed: Tile | None = None
+        self._bits: list[list[int]] | None = None
+        self._within: dict[tuple[int, int], list[range]] = {}
+        self._chunk: dict[tuple[int, int], tuple[list[int], list[int],
+                                                 list[tuple[int, int, int]]]] = {}
+        self._addressed: Tile | None = None  # (the tile of _flat, of _addresses)
+        self._lane_addressed: Tile | None = None
+        self._flat: list[int] = []
         self._addresses: list[list[int]] = []
         step_bits, run, order_k = self.registers * 32, self.k_run, tile.order == "k"
         self.slots: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
@@ -133,16 +141,58 @@ class Fragment:
                     where = (mn, col) if order_k else (col, mn)
                     slots.append((bit + s * step_bits, elem, s, where))
             self.slots.append(slots)
+        # every slot's tile position, lane after lane, and where each lane's begin
+        self._wheres = [where for held in self.slots for *_, where in held]
+        self._firsts = [0]
+        for held in self.slots:
+            self._firsts.append(self._firsts[-1] + len(held))
 
     def chunks(self, width: int) -> list[int]:
         """The loads j of `width` bits whose bits [j*width, (j+1)*width) hold anything."""
         if width not in self._chunks:
-            total = self.registers * 32 * self.steps
+            count = self.registers * 32 * self.steps // width
             used = {bit for held in self.slots for bit, *_ in held}
-            self._chunks[width] = [
-                j for j in range(total // width)
-                if any(bit < (j + 1) * width and bit + self.bits > j * width for bit in used)]
+            last = self.bits - 1  # (the chunks a slot's bits bit .. bit+last fall in)
+            self._chunks[width] = sorted({j for bit in used
+                                          for j in range(bit // width, (bit + last) // width + 1)
+                                          if 0 <= j < count})
         return self._chunks[width]
+
+    def within(self, lo: int, hi: int) -> list[range]:
+        """Per lane, the indices of its slots (as `slots` lists them) that hold any of
+        the bits lo .. hi-1: a range, as a lane's slots are in bit order."""
+        found = self._within.get((lo, hi))
+        if found is None:
+            after = lo - self.bits  # slots beginning after this bit and before hi
+            found = self._within[(lo, hi)] = [
+                range(bisect_right(bits, after), bisect_left(bits, hi))
+                for bits in self._lane_bits()]
+        return found
+
+    def chunk(self, lo: int, hi: int) -> tuple[list[int], list[int], list[tuple[int, int, int]]]:
+        """The slots holding any of the bits lo .. hi-1, lane after lane: (their indices in
+        flat_addresses(), their first bit minus lo, and (lane, first, end) of each lane
+        that has any: its part of the two lists)."""
+        found = self._chunk.get((lo, hi))
+        if found is None:
+            indices: list[int] = []
+            offsets: list[int] = []
+            spans = []
+            for lane, (part, held) in enumerate(zip(self.within(lo, hi), self.slots)):
+                if part:
+                    first = self._firsts[lane]
+                    spans.append((lane, len(indices), len(indices) + len(part)))
+                    indices += range(first + part.start, first + part.stop)
+                    offsets += [held[i][0] - lo for i in part]
+            found = self._chunk[(lo, hi)] = (indices, offsets, spans)
+        return found
+
+    def _lane_bits(self) -> list[list[int]]:
+        if self._bits is None:
+            self._bits = [[bit for bit, *_ in held] for held in self.slots]
+            if any(bits != sorted(bits) for bits in self._bits):  # (never: the layout
+                raise AssertionError("a lane's slots are not in bit order")  # sorts them)
+        return self._bits
 
     def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int], int, int]]]) -> int:
         """The largest kw dividing the start and the length of every run of consecutive
@@ -166,19 +216,27 @@ class Fragment:
 
     def addresses(self) -> list[list[int]]:
         """The bit address of every slot (as `slots` lists them) in the current tile."""
+        if self._lane_addressed is not self.tile:
+            flat, firsts = self.flat_addresses(), self._firsts
+            self._addresses = [flat[firsts[lane]:firsts[lane + 1]]
+                               for lane in range(len(self.slots))]
+            self._lane_addressed = self.tile
+        return self._addresses
+
+    def flat_addresses(self) -> list[int]:
+        """The bit address of every slot in the current tile, lane after lane."""
         tile = self.tile
         if self._addressed is not tile:
             start, bits, stride = tile.base * 8, self.bits, tile.cols + tile.pad
             if tile.xor:
                 at = tile.bit_offset
-                self._addresses = [[start + at(*where, bits) for *_, where in held]
-                                   for held in self.slots]
-            elif tile.swizzle:
-                offset = tile.offset
-                self._addresses = [[start + offset(*where) * bits for *_, where in held]
-                                   for held in self.slots]
+                self._flat = [start + at(r, c, bits) for r, c in self._wheres]
+            elif tile.swizzle:  # (Tile.offset, inlined: a search asks for every slot)
+                vec, per_phase, max_phase = tile.swizzle
+                self._flat = [
+                    start + (r * stride + ((c // vec) ^ ((r // per_phase) % max_phase)) * vec
+                             + c % vec) * bits for r, c in self._wheres]
             else:
-                self._addresses = [[start + (r * stride + c) * bits for *_, (r, c) in held]
-                                   for held in self.slots]
+                self._flat = [start + (r * stride + c) * bits for r, c in self._wheres]
             self._addressed = tile
-        return self._addresses
+        return self._flat

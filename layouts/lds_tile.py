@@ -186,8 +186,8 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
             raise CalcError(f"swizzle VEC {vec} must divide the tile's {tile.cols} columns",
                             "swizzle")
         chunks = tile.cols // vec
-        reach = max(((r // per_phase) % max_phase) ^ c for r in range(tile.rows)
-                    for c in range(chunks))
+        phases = {(r // per_phase) % max_phase for r in range(tile.rows)}
+        reach = max(phase ^ c for phase in phases for c in range(chunks))
         if reach >= chunks:
             raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
                             f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "

@@ -113,6 +113,17 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_api_preshuffle import preshuffle as preshuffle
     from amd_matrix_calculator.matrix_compare import Comparison
     from amd_matrix_calculator.matrix_conversion import Conversion
+    from amd_matrix_calculator.matrix_library.budget import Budget as Budget
+    from amd_matrix_calculator.matrix_library.budget import GpuProduct as GpuProduct
+    from amd_matrix_calculator.matrix_library.budget import Limits as Limits
+    from amd_matrix_calculator.matrix_library.budget import Peak as Peak
+    from amd_matrix_calculator.matrix_library.budget import (
+        architecture_limits as architecture_limits,
+    )
+    from amd_matrix_calculator.matrix_library.budget import budget as budget
+    from amd_matrix_calculator.matrix_library.budget import find_product as find_product
+    from amd_matrix_calculator.matrix_library.budget import peak as peak
+    from amd_matrix_calculator.matrix_library.budget import products as products
     from amd_matrix_calculator.matrix_library.catalog import FILTERS as FILTERS
     from amd_matrix_calculator.matrix_library.catalog import catalog as catalog
     from amd_matrix_calculator.matrix_library.catalog import check_filters as check_filters
@@ -149,6 +160,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "with_formats",
            "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
            "lds_copy_search", "conversion", "port", "compare", "Request", "answer",
+           "Budget", "GpuProduct", "Limits", "Peak", "architecture_limits", "budget",
+           "find_product", "peak", "products",
            "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
 _TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
@@ -192,6 +205,11 @@ _LIBRARY = {
     "PreshufflePlan": "matrix_api_preshuffle", "preshuffle": "matrix_api_preshuffle",
     "StorePlan": "matrix_api_epilogue", "store_plan": "matrix_api_epilogue",
     "Request": "matrix_request", "answer": "matrix_request",
+    "Budget": "matrix_library.budget", "GpuProduct": "matrix_library.budget",
+    "Limits": "matrix_library.budget", "Peak": "matrix_library.budget",
+    "architecture_limits": "matrix_library.budget", "budget": "matrix_library.budget",
+    "find_product": "matrix_library.budget", "peak": "matrix_library.budget",
+    "products": "matrix_library.budget",
 }
 
 

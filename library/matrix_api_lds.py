@@ -243,8 +243,13 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
 def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
     from amd_matrix_calculator.matrix_library.records import named
     new = tuple.__new__  # (records built directly: a plan has many)
-    slots = tuple([new(LdsSlot, (lane, register, bits, address, bit,
-                                 named(matrix, *element), step, load, where))
+    names: dict[tuple[int, int, int], Element] = {}  # (each element once: the K steps
+    for slot in found.slots:                          # and lanes name it again)
+        element = slot[3]
+        if element not in names:
+            names[element] = named(matrix, *element)
+    slots = tuple([new(LdsSlot, (lane, register, bits, address, bit, names[element], step,
+                                 load, where))
                    for lane, register, bits, element, step, address, bit, load, where
                    in found.slots])
     return LdsPlan(inst.arch, inst.name, matrix, found.wave, found.element_bits,

@@ -249,16 +249,22 @@ def _change(src: Instruction, dst: Instruction, flip: bool, swap: bool) -> str:
 
 def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target: str,
             wave: int, transposed: bool, advice: tuple[Advice, ...]) -> Conversion:
-    moves = tuple(
-        ConversionMove(m.to.fragment, m.to.lane, m.to.reg, (m.to.lo, m.to.hi),
-                       _element(target, *m.element),
-                       SourceSlot(m.source.fragment, m.source.lane, m.source.reg,
-                                  (m.source.lo, m.source.hi),
-                                  _element(source, *m.source_element)), m.kind)
-        for m in made.moves)
+    new = tuple.__new__  # (records built directly, the slots unpacked: a plan has thousands)
+    origins: dict[object, SourceSlot] = {}
+    moves = []
+    for to, element, at, source_element, kind in made.moves:
+        key = (at, source_element)
+        origin = origins.get(key)
+        if origin is None:
+            fragment, lane, reg, lo, width = at
+            origin = origins[key] = new(SourceSlot, (
+                fragment, lane, reg, (lo, lo + width - 1), _element(source, *source_element)))
+        fragment, lane, reg, lo, width = to
+        moves.append(new(ConversionMove, (fragment, lane, reg, (lo, lo + width - 1),
+                                          _element(target, *element), origin, kind)))
     steps = tuple(Step(name, count, _purpose(name)) for name, count in made.counts)
     return Conversion(src.arch, src, source, dst, target, wave, transposed, made.kind,
-                      made.fragments, made.source_fragments, moves, steps, made.total,
+                      made.fragments, made.source_fragments, tuple(moves), steps, made.total,
                       made.route, made.lds_bytes, made.conversion, advice, made)
 
 

@@ -108,6 +108,25 @@ def _linear(request: Request) -> LinearLayoutBases:
                              wave=request.wave)
 
 
+def _products(request: Request) -> object:
+    """--list-products: every product, or those of the request's architecture."""
+    from amd_matrix_calculator.matrix_library.budget import products
+    return products(request.arch)
+
+
+def _peak(request: Request) -> object:
+    """-d --product: the instruction's peak on the product (option "product")."""
+    from amd_matrix_calculator.matrix_library.budget import peak
+    return peak(request.instruction, request.option("product"), mods=request.mods)
+
+
+def _budget(request: Request) -> object:
+    """--budget: the block tile's budget; the options are budget()'s keywords."""
+    from amd_matrix_calculator.matrix_library.budget import budget
+    return budget(request.instruction, mods=request.mods, wave=request.wave,
+                  **dict(request.options))
+
+
 def _preshuffle(request: Request) -> object:
     """--preshuffle (issue 33): options load_width, supertile, order, ld, preset."""
     from amd_matrix_calculator.matrix_api_preshuffle import preshuffle
@@ -130,6 +149,9 @@ ENGINES: dict[str, Callable[[Request], object]] = {
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,
+    "products": _products,
+    "peak": _peak,
+    "budget": _budget,
     "preshuffle": _preshuffle,
     "store": _store,
 }

@@ -327,3 +327,32 @@ def test_an_unused_slot_is_an_empty_list_not_an_error():
     doc = document(["-a", "cdna1", "-i", "v_mfma_f32_32x32x2f32", "-m", "-B", "-l", "40",
                     "--blgp", "1"])
     assert doc["entries"] == []
+
+
+@pytest.mark.parametrize("document", [
+    {"a": [1, -2, 1.5, float("nan"), float("inf"), {}, [], (), {"k": ()}], "b": {"c": [[{}]]},
+     "flags": [True, False, None], "text": "é \" \\ \n \x00 \u2028 [{,:}]"},
+    {1: "int key", False: "bool key", None: "none key", 2.5: "float key"},
+    {"nested": {1: [1, {"x": {2: 3}}]}, "after": "the object ends"},
+    [], {}, 0, "x", None, 1e300, [[[[]]]],
+])
+def test_the_indented_encoder_writes_what_json_dumps_writes(document):
+    """json_text.indented is json.dumps(indent=2), byte for byte, on every kind of value
+    (the golden and JSON tests check the documents themselves)."""
+    from amd_matrix_calculator.formats.json_text import indented
+    assert indented(document) == json.dumps(document, indent=2)
+
+
+@pytest.mark.parametrize("argv", [
+    ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--json"],
+    ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x4_f32", "-g", "-D", "-I", "1", "-J", "2", "-o",
+     "--json"],
+    ["-a", "cdna3", "--catalog", "--json"],
+    ["-a", "gfx950", "--convert", "v_mfma_f32_16x16x32_bf16:D",
+     "v_mfma_f32_16x16x32_bf16:A", "--json"],
+])
+def test_compact_is_the_indented_document_on_one_line(argv):
+    """--compact writes at once what re-encoding the indented document gives."""
+    (status, indented, _), (compact_status, compact, err) = call(argv), call(argv + ["--compact"])
+    assert status == compact_status == 0, err
+    assert compact == json.dumps(json.loads(indented), separators=(",", ":")) + "\n"

@@ -1,0 +1,252 @@
+"""Issue 31's cases: plans, searches, explorer answers and pictures against their budgets
+(bench/bench.py --plans runs them; `python3 bench/plans.py --help` alone).
+
+  conversions   every same-architecture D -> A/B pair (default wave and modifiers), the
+                library's conversion() with its advice, CPU time per plan: 100 ms
+  lds           every instruction's A and B at 16 x K (the smallest tile the fragment
+                fits, R x C, widened to R x 16C with --k-steps 16), lds_plan(), CPU
+                time: 100 ms; and the slope of plan time against slots (log-log, k steps
+                1 to 64 of the largest operands): linear is 1
+  search        lds_search() of every instruction's A and B at its smallest tile: 1 s
+  explorer      /api/json -R and -M of every instruction's matrices against a warm
+                `--serve` of the command measured, wall time per answer (median of
+                --runs): 50 ms
+Times are CPU time of this process (process_time) after a warm-up, each case the best
+of --runs (conversions, lds) or their median (explorer); the machine's load average is
+printed with them.
+"""
+import argparse
+import contextlib
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import matrix_calculator  # noqa: E402,F401  (the package of the clone)
+from amd_matrix_calculator import matrix_api as mc  # noqa: E402
+from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
+
+BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0}
+
+
+def plannable(src, dst, matrix):
+    """Whether conversion() plans D of `src` into `matrix` of `dst` (default wave and
+    modifiers): its checks, without planning."""
+    from amd_matrix_calculator import matrix_conversion as conversion
+    from amd_matrix_calculator.instructions.lane_moves import arch_moves
+    from amd_matrix_calculator.layouts import convert
+    try:
+        source = conversion._operand(src, "D", None, None, True)
+        target = conversion._operand(dst, matrix, None, None, False)
+        if source.wave != target.wave:
+            return False
+        convert.tile(source, target)
+        convert._choose(arch_moves(src.arch), src, dst, matrix, convert._signed(target))
+    except mc.CalcError:
+        return False
+    return True
+
+
+def pairs(arch):
+    return [(src, dst, matrix) for src in arch.instructions for dst in arch.instructions
+            for matrix in "AB" if plannable(src, dst, matrix)]
+
+
+def cpu_ms(call, runs):
+    """The least CPU time of `runs` calls, in ms."""
+    best = math.inf
+    for _ in range(runs):
+        start = time.process_time()
+        call()
+        best = min(best, time.process_time() - start)
+    return best * 1000
+
+
+def report(name, label, times, budget):
+    """One line of figures: count, median, p99, max, how many over the budget."""
+    if not times:
+        return 0
+    values = sorted(t for t, _ in times)
+    over = sum(t > budget for t in values)
+    p99 = values[min(len(values) - 1, math.ceil(0.99 * len(values)) - 1)]
+    worst = max(times)
+    print(f"{name:12} {label:8} {len(values):5d}  median {statistics.median(values):8.1f}  "
+          f"p99 {p99:8.1f}  max {worst[0]:8.1f} ms  over {budget:.0f} ms: {over}"
+          f"   slowest: {worst[1]}", flush=True)
+    return over
+
+
+def conversions(archs, runs):
+    over = 0
+    for arch in archs:
+        times = []
+        for src, dst, matrix in pairs(arch):
+            took = cpu_ms(partial(mc.conversion, src, "D", dst, matrix), runs)
+            times.append((took, f"{src.mnemonic}:D -> {dst.mnemonic}:{matrix}"))
+        over += report("conversions", arch.name, times, BUDGETS["conversions"])
+    return over
+
+
+def smallest_tile(inst, matrix):
+    """(rows, cols) of the smallest tile (order k) that holds the fragment."""
+    try:
+        mc.lds_plan(inst, matrix, tile="1x1")
+    except mc.CalcError as error:
+        text = str(error)
+        if "needs at least" in text:
+            rows, cols = text.rsplit(" ", 1)[1].split("x")
+            return int(rows), int(cols)
+    return None
+
+
+def operands(arch):
+    for inst in arch.instructions:
+        for matrix in "AB":
+            tile = smallest_tile(inst, matrix)
+            if tile:
+                yield inst, matrix, tile
+
+
+def _refused_too(function, *args, **options):
+    """function(*args, **options), or None where it refuses (a refusal is timed too)."""
+    with contextlib.suppress(mc.CalcError):
+        return function(*args, **options)
+    return None
+
+
+def lds(archs, runs):
+    over = 0
+    for arch in archs:
+        times = []
+        for inst, matrix, (rows, cols) in operands(arch):
+            call = partial(_refused_too, mc.lds_plan, inst, matrix,
+                           tile=f"{rows}x{cols * 16}", k_steps=16)
+            times.append((cpu_ms(call, runs), f"{inst.mnemonic} -{matrix} --lds-tile "
+                          f"{rows}x{cols * 16} --k-steps 16"))
+        over += report("lds 16 x K", arch.name, times, BUDGETS["lds"])
+    return over
+
+
+def search(archs, runs):
+    over = 0
+    for arch in archs:
+        times = []
+        for inst, matrix, (rows, cols) in operands(arch):
+            call = partial(mc.lds_search, inst, matrix, tile=f"{rows}x{cols}")
+            times.append((cpu_ms(call, runs), f"{inst.mnemonic} -{matrix} --lds-tile "
+                          f"{rows}x{cols} --lds-search"))
+        over += report("lds search", arch.name, times, BUDGETS["search"])
+    return over
+
+
+def slope(runs):
+    """The log-log slope of plan time against the plan's slots, k steps 1 to 64, for
+    the operands with the most slots of gfx1250 and CDNA4 (1: linear)."""
+    cases = [("gfx1250", "v_wmma_f32_32x16x128_f4", "A"),
+             ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", "A"), ("cdna3", "v_mfma_f32_32x32x8_f16", "B")]
+    for arch, name, matrix in cases:
+        inst = mc.find_instruction(arch, name)
+        rows, cols = smallest_tile(inst, matrix)
+        points = []
+        for steps in (1, 2, 4, 8, 16, 32, 64):
+            call = partial(mc.lds_plan, inst, matrix, tile=f"{rows}x{cols * steps}",
+                           k_steps=steps)
+            slots = len(call().slots)
+            points.append((slots, cpu_ms(call, runs)))
+        fit = _fit(points)
+        top = _fit(points[-3:])
+        print(f"lds slope    {arch} {name} -{matrix}: " + ", ".join(
+            f"{s} slots {t:.1f} ms" for s, t in points) +
+            f"; slope {fit:.2f} (top three {top:.2f})", flush=True)
+
+
+def _fit(points):
+    xs = [math.log(s) for s, _ in points]
+    ys = [math.log(t) for _, t in points]
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def explorer(archs, runs, command):
+    """Each instruction's -R and -M of every matrix through a warm server's /api/json."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(command + ["--serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        server.stdout.readline()  # the URL: serving
+        over = 0
+        for arch in archs:
+            times = []
+            for inst in arch.instructions:
+                for matrix in ("A", "B", "D"):
+                    for mode in ("R", "M"):
+                        query = {"arch": arch.name.lower(), "inst": inst.mnemonic,
+                                 "mode": mode, "matrix": matrix}
+                        url = (f"http://127.0.0.1:{port}/api/json?"
+                               + urllib.parse.urlencode(query))
+                        walls = []
+                        for _ in range(runs + 1):
+                            start = time.perf_counter()
+                            try:
+                                with urllib.request.urlopen(url) as answer:
+                                    answer.read()
+                            except urllib.error.HTTPError as error:  # (a refusal: timed too)
+                                error.read()
+                            walls.append((time.perf_counter() - start) * 1000)
+                        times.append((statistics.median(walls[1:]),
+                                      f"{inst.mnemonic} -{mode} -{matrix}"))
+            over += report("explorer", arch.name, times, BUDGETS["explorer"])
+        return over
+    finally:
+        server.terminate()
+        server.wait()
+
+
+CASES = {"conversions": conversions, "lds": lds, "search": search}
+ALL = ("conversions", "lds", "slope", "search", "explorer")
+
+
+def run(names, archs, runs, command):
+    print(f"issue 31 cases ({', '.join(names)}); load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+    over = 0
+    for name in names:
+        if name == "explorer":
+            over += explorer(archs, runs, command)
+        elif name == "slope":
+            slope(runs)
+        else:
+            over += CASES[name](archs, runs)
+    print(f"{over} over budget; load average now "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return over
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("cases", nargs="*", default=list(ALL), choices=ALL)
+    parser.add_argument("--arch", action="append", help="only these architectures")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--command", default=f"{sys.executable} {ROOT / 'matrix_calculator.py'}",
+                        help="the command whose --serve the explorer case measures")
+    args = parser.parse_args()
+    archs = [a for a in ARCHITECTURES
+             if not args.arch or a.name.lower() in {n.lower() for n in args.arch}]
+    return 1 if run(args.cases, archs, args.runs, args.command.split()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

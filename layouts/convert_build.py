@@ -1,0 +1,178 @@
+"""The register route's program as a whole (issue 20): the strategies of
+layouts/convert_program.py tried for every destination register, the whole program built
+with each strategy preferred in turn and the cheapest kept, and the instructions it
+issues. (Split from convert_program: issue 31 made the builds share their work.)"""
+from __future__ import annotations
+
+from amd_matrix_calculator.instructions.lane_moves import WAIT, WAIT_COST, ArchMoves
+
+from .convert_model import Move, Op
+from .convert_moves import Builder
+from .convert_program import (
+    Piece,
+    _move_then_pack,
+    _move_then_perm,
+    _pack_then_move,
+    _pair_swaps,
+    _pieces,
+    selector_cost,
+)
+
+SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
+_WEIGHTS: dict[int, tuple[ArchMoves, dict[str, int]]] = {}
+
+
+def _weights(arch: ArchMoves) -> dict[str, int]:
+    """{lane move mnemonic: its LaneMove.cost} of the architecture's record."""
+    found = _WEIGHTS.get(id(arch))
+    if found is None or found[0] is not arch:
+        found = _WEIGHTS[id(arch)] = (arch, {m.mnemonic: m.cost for m in arch.moves})
+    return found[1]
+
+
+def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> int:
+    """The weight of a trial's ops: their instructions (the two results of one swap:
+    one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
+    lane address and wait)."""
+    weight = _weights(arch)
+    seen = set()
+    paid = set(paid or ())  # per-lane selectors made already (earlier registers)
+    total = 0
+    for op in ops:
+        if op.op == "perm" and isinstance(op.info, tuple) and op.info not in paid:
+            paid.add(op.info)
+            total += selector_cost(op.info)
+        if op.op == "move":
+            total += sum(weight.get(name, 1) - 1 for name in op.issues)
+        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
+            key = (op.args, op.info[0])
+            if key in seen:
+                continue
+            seen.add(key)
+        total += len(op.issues)
+    return total
+
+
+def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
+            pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
+    """The ops that build every destination register (`d<t>_<reg>`) and the count of
+    each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
+
+    Values made for one register are reused by later ones, which the choice per
+    register cannot see (a packed word moved once may serve two registers): the whole
+    program is built with each strategy preferred in turn, too, and the cheapest kept."""
+    pieces = sorted(_pieces(moves).items())
+    built = _build(pieces, Builder(arch, wave, convert, pack_issues))
+    best: tuple[int, list[Op]] | None = None
+    weights: dict[int, int] = {}
+    for prefer in PREFERRED:
+        ops = built[prefer]
+        weight = weights.get(id(ops))
+        if weight is None:
+            weight = weights[id(ops)] = _cost(ops, arch)
+        if best is None or weight < best[0]:
+            best = (weight, ops)
+    assert best is not None
+    return best[1], _issued(best[1])
+
+
+STRATEGIES = (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm)
+PREFERRED = (None, *STRATEGIES)  # program()'s builds: the cheapest per register first
+
+
+class _Build:
+    """One build of program() under way: the builds that preferred strategies have made
+    the same choices so far share one (their ops, the values made, the selectors paid
+    for and the temporaries' serial number)."""
+
+    def __init__(self, prefers: tuple[object, ...], ops: list[Op],
+                 shared: dict[tuple[object, ...], str], paid: set[object], serial: int
+                 ) -> None:
+        self.prefers, self.ops, self.shared, self.paid = prefers, ops, shared, paid
+        self.serial = serial
+
+
+def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder
+           ) -> dict[object, list[Op]]:
+    """program()'s ops with each strategy of PREFERRED preferred (None: none): each
+    register by the preferred strategy where it applies, else the cheapest strategy for
+    that register. Builds that have chosen alike so far are one build, which splits
+    where their choices part: the strategies are tried once per register and build."""
+    builds = [_Build(PREFERRED, [], {}, set(), 0)]
+    for (t, reg), lanes in pieces:
+        split = []
+        for build in builds:
+            trials = []
+            for strategy in STRATEGIES:
+                b = Builder(base.moves, base.wave, base.convert, base.pack_issues,
+                            build.shared)
+                b.count = build.serial
+                made = strategy(b, lanes)
+                if made is not None:
+                    trials.append((strategy, _cost(b.ops, base.moves, build.paid), b, made))
+            serial = max(build.serial, max(b.count for _, _, b, _ in trials))
+            picks: dict[int, list[object]] = {}
+            for prefer in build.prefers:
+                index = min(range(len(trials)),
+                            key=lambda n: (trials[n][0] is not prefer, trials[n][1]))
+                picks.setdefault(index, []).append(prefer)
+            for number, (index, prefers) in enumerate(picks.items()):
+                # the first choice goes on in this build's records, the others in copies
+                later = number < len(picks) - 1
+                chosen, made = trials[index][2], trials[index][3]
+                after = _Build(tuple(prefers), list(build.ops) if later else build.ops,
+                               dict(build.shared) if later else build.shared,
+                               set(build.paid) if later else build.paid, serial)
+                _choose(after, chosen, made, f"d{t}_{reg}")
+                split.append(after)
+        builds = split
+    return {prefer: build.ops for build in builds for prefer in build.prefers}
+
+
+def _choose(build: _Build, chosen: Builder, made: str, target: str) -> None:
+    """Add the chosen strategy's ops to the build, the last one writing `target`."""
+    if chosen.ops and chosen.ops[-1].out == made:
+        chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
+    else:
+        chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
+    for op in chosen.ops:
+        build.shared.setdefault((op.op, op.args, op.info), op.out)
+        if op.op == "perm":
+            build.paid.add(op.info)
+    build.ops += chosen.ops
+
+
+def _issued(ops: list[Op]) -> list[tuple[str, int]]:
+    """The count of each instruction `ops` issue (plus one s_waitcnt when any ds_bpermute
+    is used), by name."""
+    counts: dict[str, int] = {}
+    swaps = set()
+    for op in ops:
+        issues = op.issues
+        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
+            key = (op.args, op.info[0])  # both results of one swap: one instruction
+            if key in swaps:
+                issues = ()
+            swaps.add(key)
+        for name in issues:
+            counts[name] = counts.get(name, 0) + 1
+    gathers = {op.info[1] for op in ops if op.op == "move" and isinstance(op.info, tuple)
+               and op.info[0] == "gather"}
+    if gathers:
+        counts["v_and/v_lshl (lane addresses)"] = len(gathers)
+        counts[WAIT] = 1
+    selectors = sum(selector_cost(table) for table in {
+        op.info for op in ops if op.op == "perm" and isinstance(op.info, tuple)})
+    if selectors:
+        counts["v_mov/v_cndmask (lane selectors)"] = selectors
+    return sorted(counts.items())
+
+
+def total(counts: list[tuple[str, int]]) -> int:
+    return sum(n for _, n in counts)
+
+
+def weight(counts: list[tuple[str, int]]) -> int:
+    """What the choice between the register and LDS routes compares: the instructions,
+    each s_waitcnt weighed at WAIT_COST (lane_moves.py)."""
+    return total(counts) + sum(n for name, n in counts if name == WAIT) * (WAIT_COST - 1)
