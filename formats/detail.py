@@ -236,7 +236,9 @@ DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
 def _ptx(inst: Instruction) -> list[str]:
     """NVIDIA's facts with their sources (formats/detail_nvidia.py)."""
     from .detail_nvidia import lines
-    return lines(inst)
+    forward, backward = _formulas(inst)[inst.wave_sizes[0]]
+    return lines(inst) + formula_lines("Matrix element to register mapping:", forward) + \
+        formula_lines("Register to matrix element mapping:", backward)
 
 
 def _facts(inst: Instruction) -> Facts:

@@ -64,9 +64,4 @@ def lines(inst: Instruction) -> list[str]:
             "    PTX's element x<e> (a0, a1, ... in the PTX ISA's figures) is e = b / bits "
             "(f64: one element a register pair)",
             f"Verified: on hardware, {HARDWARE}; against CuTe (tests/test_nvidia.py)"]
-    from amd_matrix_calculator.matrix_api import formula_sections
-
-    from .detail import formula_lines
-    forward, backward = formula_sections(inst)[threads]
-    out += formula_lines("Matrix element to register mapping:", forward)
-    return out + formula_lines("Register to matrix element mapping:", backward)
+    return out  # (formats/detail.py adds the formulas)

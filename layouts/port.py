@@ -20,9 +20,9 @@ from amd_matrix_calculator.instructions.lane_moves import arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert import overall
+from .convert_build import program, weight
 from .convert_lds import lds_program
 from .convert_model import Move, Plan, Slot
-from .convert_program import program, weight
 from .core import CalcError
 
 if TYPE_CHECKING:
