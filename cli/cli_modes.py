@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from amd_matrix_calculator import matrix_request
 from amd_matrix_calculator.cli import cli_preshuffle_options as pre
+from amd_matrix_calculator.cli.cli_budget_modes import with_budget
 from amd_matrix_calculator.cli.cli_inputs import (
     LEGACY_FORMATS,
     _on,
@@ -354,7 +355,7 @@ def _batch(request: Request, args: Args) -> str:
     return run_batch(str(request.option("file")), _on(args, "json"), respond)
 
 
-MODES: tuple[Mode, ...] = (
+MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
     Mode("completion", "--completion", lambda a: a.given("completion"), ("completion",),
          None, text=_completion),
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
@@ -363,16 +364,15 @@ MODES: tuple[Mode, ...] = (
          None, text=_schema),
     Mode("architectures", "--list-architectures", lambda a: _on(a, "list_architectures"),
          ("list_architectures", "format", *JSON), None, text=_architectures),
-    Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request,
-         _batch),
+    Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request, _batch),
     Mode("version", "-v", lambda a: _on(a, "version"), JSON, None, text=_version),
     Mode("catalog", "--catalog", lambda a: _on(a, "catalog") or _on(a, "list") and _is_all(a),
          ("catalog", "filter", "format", *JSON), _catalog_request, _catalog),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
     Mode("detail", "-d", lambda a: _on(a, "detail"), (*JSON, "matrix_a_fmt", "matrix_b_fmt"),
          _detail_request, _detail),
-    Mode("convert", "--convert", lambda a: a.given("convert"),
-         ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
+         ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
     Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
          _plan),
     Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),
@@ -386,7 +386,7 @@ MODES: tuple[Mode, ...] = (
          _emit),
     Mode("query", "-g/-m/-R/-M", None, (*QUERY, "format", "color_by"),
          _query_request, _query),
-)
+))
 
 
 def select(args: Args) -> Mode:

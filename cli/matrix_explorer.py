@@ -45,9 +45,13 @@ VALUES = {"arch": ("-a", "--architecture"), "inst": ("-i", "--instruction"),
           "wave": ("-w", "--wavefront"), "i": ("-I", "--I-coordinate"),
           "j": ("-J", "--J-coordinate"), "k": ("-K", "--K-coordinate"),
           "block": ("-b", "--block"), "register": ("-r", "--register"),
-          "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by")}
+          "lane": ("-l", "--lane"), "color-by": ("--color-by", "--color-by"),
+          **{key: (f"--{key}", f"--{key}") for key in (
+              "wave-tile", "waves-per-group", "k-steps", "lds-buffers", "lds-pad", "product")}}
 MODES = {"L": "-L", "d": "-d", "g": "-g", "m": "-m", "R": "-R", "M": "-M",
-         "catalog": "--catalog", "convert": "--convert"}
+         "catalog": "--catalog", "convert": "--convert", "budget": "--budget",
+         "products": "--list-products"}
+BUDGET = ("wave-tile", "waves-per-group", "k-steps", "lds-buffers", "lds-pad", "product")
 # What a conversion query takes besides the modifiers (FROM is inst:matrix).
 CONVERT = {"arch", "inst", "matrix", "wave", "convert", "transpose"}
 VIEWS = ("R", "M")
@@ -121,7 +125,8 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
                        f"the explorer takes {', '.join(sorted(allowed))}")
     words = _values(query, "arch") + _convert_words(query) if converting \
         else _values(query, "arch", "inst") + _mode_words(query, kind)
-    words += _values(query, "wave", "i", "j", "k", "block", "register", "lane", "color-by")
+    words += _values(query, "wave", "i", "j", "k", "block", "register", "lane", "color-by",
+                     *BUDGET)
     for key, spec in mods.items():
         if key in query:
             words += _modifier_words(spec, key, query[key])

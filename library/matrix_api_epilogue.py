@@ -75,10 +75,15 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     tile's own width). `route` (direct, lds, lds-transpose) takes that route instead of
     the cheapest (CalcError when it is not possible)."""
     from amd_matrix_calculator.layouts.epilogue import plan
-    from amd_matrix_calculator.matrix_library.checks import architecture_of, whole
+    from amd_matrix_calculator.matrix_library.checks import architecture_of, instruction, whole
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
+    inst = instruction(inst)
     operand = checked_operand(inst, "D", mods=mods, wave=wave)
     frm = operand.inst.out_type.key
+    if store_type is not None and not isinstance(store_type, str):
+        raise CalcError(f"a store type is a name, not {store_type!r}", "store_type")
+    if not isinstance(order, str) or (route is not None and not isinstance(route, str)):
+        raise CalcError(f"order and route are names, not {order!r} and {route!r}", "order")
     to = (store_type or frm).lower()
     if to not in STORE_TYPES:
         raise CalcError(f"--store-type {store_type!r}: use one of " + ", ".join(STORE_TYPES),

@@ -144,6 +144,7 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     from amd_matrix_calculator.layouts.preshuffle_presets import scheme
     from amd_matrix_calculator.matrix_library.checks import (
         architecture_of,
+        instruction,
         matrix_name,
         modifiers,
         wave_size,
@@ -151,7 +152,10 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
         with_formats,
     )
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
+    inst = instruction(inst)
     name = matrix_name(inst, matrix)
+    if preset is not None and not isinstance(preset, str):
+        raise CalcError(f"a preset is a scheme's name, not {preset!r}", "preset")
     picked = scheme(preset) if preset is not None else None
     if picked is not None and supertile == (1, 1):
         supertile = picked.supertile

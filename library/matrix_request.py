@@ -94,6 +94,11 @@ def _catalog(request: Request) -> list[Facts]:
 
 def _code(request: Request) -> Operand | None:
     """--emit: the operand written (checked), or None for a whole-instruction example."""
+    inst = request.instruction
+    if inst is not None and not inst.architecture.target:
+        raise CalcError(f"--emit hip writes code for AMD targets: {inst.arch} has none "
+                        f"(port its fragments with -a AMD_ARCH --convert "
+                        f"{inst.arch.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
     return None if request.matrix is None else _operand(request)
 
 
@@ -101,6 +106,25 @@ def _linear(request: Request) -> LinearLayoutBases:
     from amd_matrix_calculator.matrix_library.facts import linear_layout
     return linear_layout(request.instruction, str(request.matrix), mods=request.mods,
                              wave=request.wave)
+
+
+def _products(request: Request) -> object:
+    """--list-products: every product, or those of the request's architecture."""
+    from amd_matrix_calculator.matrix_library.budget import products
+    return products(request.arch)
+
+
+def _peak(request: Request) -> object:
+    """-d --product: the instruction's peak on the product (option "product")."""
+    from amd_matrix_calculator.matrix_library.budget import peak
+    return peak(request.instruction, request.option("product"), mods=request.mods)
+
+
+def _budget(request: Request) -> object:
+    """--budget: the block tile's budget; the options are budget()'s keywords."""
+    from amd_matrix_calculator.matrix_library.budget import budget
+    return budget(request.instruction, mods=request.mods, wave=request.wave,
+                  **dict(request.options))
 
 
 def _preshuffle(request: Request) -> object:
@@ -125,6 +149,9 @@ ENGINES: dict[str, Callable[[Request], object]] = {
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,
+    "products": _products,
+    "peak": _peak,
+    "budget": _budget,
     "preshuffle": _preshuffle,
     "store": _store,
 }

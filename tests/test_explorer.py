@@ -97,6 +97,12 @@ SAMPLES = [
      ["--catalog", "--filter", "type=fp8", "--filter", "kind=wmma"]),
     ({"arch": "cdna3", "mode": "catalog", "shape": "32x32x*"},
      ["-a", "cdna3", "--catalog", "--filter", "shape=32x32x*"]),
+    # issue 35: the budget panel's two questions
+    ({"arch": "cdna4", "mode": "products"}, ["-a", "cdna4", "--list-products"]),
+    ({"arch": "cdna3", "inst": M32, "mode": "budget", "wave-tile": "2x2",
+      "waves-per-group": "2x2", "k-steps": "2", "lds-buffers": "3", "product": "MI300X"},
+     ["-a", "cdna3", "-i", M32, "--budget", "--wave-tile", "2x2", "--waves-per-group", "2x2",
+      "--k-steps", "2", "--lds-buffers", "3", "--product", "MI300X"]),
 ]
 
 
@@ -224,7 +230,7 @@ def test_bad_input_gets_400_and_the_command_lines_message(server, query, argv):
 
 @pytest.mark.parametrize("path, wanted", [
     ("/api/json?arch=cdna3&inst=x&mode=Q",
-     "mode= takes L, d, g, m, R, M, catalog, convert, not 'Q'"),
+     "mode= takes L, d, g, m, R, M, catalog, convert, budget, products, not 'Q'"),
     ("/api/json?arch=cdna3&mode=L&colour=red", "unknown query name 'colour'"),
     ("/api/json?arch=cdna3&arch=cdna2&mode=L", "arch= is given twice"),
     ("/api/svg?arch=cdna3&inst=x&matrix=A&view=Z", "view= takes R or M, not 'Z'"),

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import call
+from conftest import call, swept
 from jsonschema import Draft202012Validator
 
 from amd_matrix_calculator import matrix_api as api
@@ -24,12 +24,13 @@ COMMANDS = {
     "version": [["--version"]],
     "architectures": [["--list-architectures"]],
     "list": [["-a", "rdna4", "-L"]],
-    "detail": [CDNA3 + ["-d"], GFX1250 + ["-d"]],
+    "detail": [CDNA3 + ["-d"], GFX1250 + ["-d"], CDNA3 + ["-d", "--product", "mi300x"]],
     "get": [CDNA3 + ["-g", "-A", "-I", "3", "-K", "2"], CDNA3 + ["-g", "-D", "-o"]],
     "entry": [CDNA3 + ["-m", "-B", "-r", "1", "-l", "5"]],
     "register_layout": [CDNA3 + ["-R", "-C"]],
     "matrix_layout": [GFX1250 + ["-M", "-A"]],
-    "catalog": [["--catalog", "--filter", "type=fp8"], ["-L", "-a", "all", "-w", "32"]],
+    "catalog": [["--catalog", "--filter", "type=fp8"], ["-L", "-a", "all", "-w", "32"],
+                ["--catalog", "-a", "cdna4", "--product", "mi355x"]],
     "linear_layout": [CDNA3 + ["--linear-layout", "-B"],
                       CDNA3 + ["--linear-layout", "-B", "--blgp", "0"],
                       ["-a", "cdna3", "-i", "v_mfma_f32_16x16x4_4b_f16", "--linear-layout", "-A",
@@ -46,6 +47,9 @@ COMMANDS = {
                             "--tdm-pad-interval", "16", "--tdm-pad-amount", "4", "--lds-pad", "8"]],
     "convert": [["-a", "cdna3", "--convert", "v_mfma_f32_16x16x16_f16:D",
                  "v_mfma_f32_16x16x16_f16:A"]],
+    "products": [["--list-products"], ["--list-products", "-a", "rdna4"]],
+    "budget": [CDNA3 + ["--budget", "--wave-tile", "2x2", "--waves-per-group", "2x2"],
+               CDNA3 + ["--budget", "--product", "mi325x", "--k-steps", "2"]],
     "preshuffle": [["-a", "cdna4", "-i", "v_mfma_scale_f32_16x16x128_f8f6f4", "--B-scale",
                     "--preshuffle", "--supertile", "2x2", "--preset", "aiter-scale"]],
     "store": [["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-d", "--store-type",
@@ -82,7 +86,7 @@ def test_every_operands_linear_layout_validates():
     schema_version, mode, and null (not "") where there is no reason or note."""
     count = 0
     for arch in ARCHITECTURES:
-        for inst in arch.instructions:
+        for inst in swept(arch):
             for wave in inst.wave_sizes:
                 for matrix in api.matrices(inst):
                     doc = valid(json.loads(json_output.linear_layout(

@@ -29,7 +29,11 @@ LAZY = ("amd_matrix_calculator.matrix_library.catalog",
         "amd_matrix_calculator.cli.matrix_convert", "amd_matrix_calculator.cli.matrix_explorer",
         "amd_matrix_calculator.cli.cli_batch", "amd_matrix_calculator.cli.cli_complete",
         "amd_matrix_calculator.formats.json_output", "amd_matrix_calculator.formats.hip",
-        "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib")
+        "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib",
+        # issue 35: products, peaks and budgets
+        "amd_matrix_calculator.instructions.products", "amd_matrix_calculator.layouts.budget",
+        "amd_matrix_calculator.matrix_library.budget", "amd_matrix_calculator.cli.cli_budget",
+        "amd_matrix_calculator.formats.budget")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
 # ... and the facts, which -d reads but -L, -g and -m do not
 NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("amd_matrix_calculator.matrix_library.facts",)
@@ -71,7 +75,8 @@ def test_get_register_does_not_import_the_table_drawer():
 
 
 def point_queries(arch):
-    inst = arch.instructions[-1].mnemonic
+    # (the last instruction with A, B, C and D registers: not a wgmma or ldmatrix)
+    inst = next(i for i in reversed(arch.instructions) if not i.matrices).mnemonic
     base = ["-a", arch.name.lower(), "-i", inst]
     return [["-a", arch.name.lower(), "-L"], base + ["-d"], base + ["-g", "-A"],
             base + ["-g", "-D", "-o"], base + ["-m", "-B", "-l", "1"], base + ["-m", "-D", "-o"]]
@@ -100,6 +105,8 @@ def test_the_lazy_parts_load_when_used():
     assert "amd_matrix_calculator.cli.matrix_cli_lds" in modules_after(
         inst + ["-A", "--lds-tile", "32x8"])
     assert "amd_matrix_calculator.matrix_library.facts" in modules_after(inst + ["-d"])
+    assert {"amd_matrix_calculator.layouts.budget", "amd_matrix_calculator.cli.cli_budget"} <= \
+        modules_after(inst + ["--budget"])
     from amd_matrix_calculator import matrix_api
     from amd_matrix_calculator.matrix_library.catalog import catalog
     from amd_matrix_calculator.matrix_request import Request

@@ -2,6 +2,7 @@
 // command line (matrix-calculator) in process. The state lives in the address:
 // arch, inst, matrix, view, wave, each modifier by its long option name, the catalog
 // filters type, shape and kind, convert= and transpose= (a conversion plan, --convert),
+// the budget's tile (wave-tile, waves-per-group, k-steps, lds-buffers, product: --budget)
 // and compare= (the second pane's differences).
 "use strict";
 
@@ -9,6 +10,7 @@ const CORE = ["arch", "inst", "matrix", "view", "wave"];
 const FILTERS = ["type", "shape", "kind"];
 const CONVERT = ["convert", "transpose"];  // --convert's TO (INSTRUCTION:MATRIX), --transpose
 const SOURCES = ["C", "D"];  // a conversion starts from the pane's C or D
+const BUDGET = ["wave-tile", "waves-per-group", "k-steps", "lds-buffers", "product"];
 const DEFAULTS = { arch: "cdna3", matrix: "A", view: "R" };
 const MATRIX_NAMES = { A: "A", B: "B", C: "C", D: "D", K: "K (sparse indices)",
   SA: "SA (A scales)", SB: "SB (B scales)" };
@@ -109,6 +111,7 @@ class Pane {
     this.detail = element("pre", { class: "detail", id: id("detail") });
     this.hip = element("pre", { class: "hip", id: id("hip") });
     this.conversionPanel(id);
+    this.budgetPanel(id);
     const copyHip = element("button", { type: "button", id: id("copy-hip"),
       text: "Copy the HIP code" });
     const copyCommand = element("button", { type: "button", id: id("copy-command"),
@@ -132,7 +135,7 @@ class Pane {
         this.detail),
       element("details", { open: "" }, element("summary", { text: "HIP code (--emit hip)" }),
         copyHip, this.hip),
-      this.conv.root);
+      this.conv.root, this.budget.root);
     for (const name of ["arch", "kind", "inst", "matrix", "view", "wave"]) {
       this[name].addEventListener("change", () => this.set(name, this[name].value));
     }
@@ -152,7 +155,7 @@ class Pane {
     if (value === "") delete this.state[name];
     else this.state[name] = value;
     if (name === "arch" || FILTERS.includes(name)) delete this.state.inst;
-    if (name === "arch") for (const key of CONVERT) delete this.state[key];
+    if (name === "arch") for (const key of [...CONVERT, "product"]) delete this.state[key];
     if (name === "arch" || name === "inst" || FILTERS.includes(name)) {
       for (const spec of MODIFIERS) delete this.state[spec.key];
       delete this.state.wave;
@@ -263,6 +266,64 @@ class Pane {
     this.detail.textContent = detail.body;
     this.hip.textContent = hip.body;
     await this.drawConversion(stale);
+    await this.drawBudget(stale);
+  }
+
+  budgetPanel(id) {
+    const b = {};
+    const text = (key, hint) => element("input", { type: "text", id: id(key), name: key,
+      size: "6", placeholder: hint });
+    b.controls = { "wave-tile": text("wave-tile", "1x1"),
+      "waves-per-group": text("waves-per-group", "1x1"), "k-steps": text("k-steps", "1"),
+      "lds-buffers": element("select", { id: id("lds-buffers"), name: "lds-buffers" }),
+      product: element("select", { id: id("product"), name: "product" }) };
+    fillSelect(b.controls["lds-buffers"], [["", "2 (default)"], ["1", "1"], ["2", "2"],
+      ["3", "3"]], "");
+    b.error = element("p", { class: "error", id: id("budget-error"), role: "alert" });
+    b.error.hidden = true;
+    b.command = element("code", { id: id("budget-command") });
+    b.text = element("pre", { class: "plan", id: id("budget") });
+    b.root = element("details", { class: "budget", id: id("budget-panel") },
+      element("summary", { text: "Budget (--budget): registers, LDS, occupancy, roofline" }),
+      element("form", { class: "controls", onsubmit: "return false" },
+        ...Object.entries(b.controls).map(([key, control]) => labelled(`--${key}`, control))),
+      b.error, element("p", { class: "command" },
+        element("span", { text: "Command line: " }), b.command), b.text);
+    for (const [key, control] of Object.entries(b.controls)) {
+      control.addEventListener("change", () => this.set(key, control.value.trim()));
+    }
+    b.root.addEventListener("toggle", () => { if (b.root.open) this.render(); });
+    this.budget = b;
+  }
+
+  async drawBudget(stale) {  // (asked for only while the panel is open)
+    const b = this.budget;
+    const s = this.state;
+    if (BUDGET.some((key) => s[key])) b.root.open = true;
+    if (!b.root.open) return;
+    let products = [];
+    try {
+      products = (await remembered("/api/json", { mode: "products", arch: s.arch })).products
+        .map((p) => p.name);
+    } catch (problem) {
+      products = [];  // (the pane already shows the architecture's message)
+    }
+    if (stale()) return;
+    for (const key of ["wave-tile", "waves-per-group", "k-steps"]) {
+      b.controls[key].value = s[key] || "";
+    }
+    fillSelect(b.controls["lds-buffers"], [["", "2 (default)"], ["1", "1"], ["2", "2"],
+      ["3", "3"]], s["lds-buffers"] || "");
+    const choices = [["", "none"], ...products.map((name) => [name, name])];
+    if (s.product && !products.includes(s.product)) choices.push([s.product, s.product]);
+    fillSelect(b.controls.product, choices, s.product || "");
+    const answer = await fetchText("/api/text",
+      Object.assign({ mode: "budget" }, this.query(BUDGET), { matrix: "" }));
+    if (stale()) return;
+    b.command.textContent = answer.command;
+    b.text.textContent = answer.ok ? answer.body : "";
+    b.error.textContent = answer.ok ? "" : answer.body;
+    b.error.hidden = answer.ok;
   }
 
   conversionPanel(id) {
@@ -516,7 +577,7 @@ async function copy(text, button) {
 }
 
 function ordered(state) {
-  const keys = [...CORE, ...MODIFIERS.map((m) => m.key), ...CONVERT, ...FILTERS];
+  const keys = [...CORE, ...MODIFIERS.map((m) => m.key), ...CONVERT, ...BUDGET, ...FILTERS];
   const result = {};
   for (const key of keys) if (state[key]) result[key] = state[key];
   for (const key of Object.keys(state)) if (!(key in result) && state[key]) result[key] = state[key];

@@ -97,13 +97,13 @@ def meaning(inst: Instruction, spec: ModifierSpec, found: Rule, value: int,
 
 
 def _slice(inst: Instruction, spec: ModifierSpec, value: int, wave: int) -> str:
-    """Where the value puts a one-register operand's entries (the engine's fragment)."""
-    from amd_matrix_calculator.layouts import Operand
-    from amd_matrix_calculator.layouts.fragment import fragment
+    """Where the value puts a one-register operand's entries (the engine's places)."""
+    from .queries import layout
     matrix = spec.matrices[0]
-    found = fragment(Operand(inst, matrix, Modifiers(**{spec.name: value}), wave))
-    low = found.base_bit
-    high = low + found.bits * found.values - 1
+    places = [(loc.register * 32 + loc.bits[0], loc.register * 32 + loc.bits[1])
+              for _, loc in layout(inst, matrix, mods=Modifiers(**{spec.name: value}),
+                                   wave=wave)]
+    low, high = min(lo for lo, _ in places), max(hi for _, hi in places)
     return f"{matrix}: its entries in bits [{high}:{low}] of its VGPRs"
 
 
