@@ -136,7 +136,7 @@ OPTIONS: tuple[Option, ...] = (
     _o("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
            "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
     _o("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
-           "matching KEY=VALUE; KEY is arch, type, shape (MxNxK), sparse (yes/no), kind, m, n, "
+           "matching KEY=VALUE; KEY is arch, vendor, type, shape (MxNxK), sparse, kind, m, n, "
            "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
     _o("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
            "from FILE (- for standard input); outputs are separated by a line '#---', or "
@@ -148,7 +148,7 @@ OPTIONS: tuple[Option, ...] = (
        "instruction mnemonic, any case (see -L)", VALUE, "INSTRUCTION", complete="instruction"),
     _r("wavefront", ("-w", "--wavefront"), INST,
        "wave size: 32 or 64, where the architecture has both (RDNA)", NUMBER, "32/64",
-       ("32", "64"), limit=64),
+       ("32", "64"), limit=128),  # (128: a wgmma warpgroup)
     _r("A", ("-A", "--A-matrix", "--A_matrix"), MATRICES, "query the A matrix"),
     _r("B", ("-B", "--B-matrix", "--B_matrix"), MATRICES, "query the B matrix"),
     _r("C", ("-C", "--C-matrix", "--C_matrix"), MATRICES, "query the C matrix"),
@@ -186,8 +186,7 @@ OPTIONS: tuple[Option, ...] = (
     _o("json", ("--json",), OUTPUT,
            "print one JSON document instead of text (any mode; see docs/json.md)"),
     _o("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
-    _o("json_schema", ("--json-schema",), OUTPUT,
-           "print the JSON Schema of the --json documents"),
+    _o("json_schema", ("--json-schema",), OUTPUT, "print the JSON Schema of the --json documents"),
     _o("emit", ("--emit",), CODE, "print code: 'hip' (a __device__ load/store of the "
            "matrix given, or with no matrix a __global__ example of the whole instruction)",
            VALUE, "LANGUAGE", ("hip",)),
@@ -218,6 +217,8 @@ OPTIONS: tuple[Option, ...] = (
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
            "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
            "FROM TO", complete="instruction"),
+    _o("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of ARCH:"
+           "INSTRUCTION, element by element (docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
     # issue 21: the layout explorer (matrix_explorer.serve)
     _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
@@ -226,9 +227,8 @@ OPTIONS: tuple[Option, ...] = (
     _o("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
            f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
     _o("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
-    _o("completion", ("--completion",), OTHER,
-           "print a completion script for SHELL (bash or zsh) and exit", VALUE, "SHELL",
-           ("bash", "zsh")),
+    _o("completion", ("--completion",), OTHER, "print a completion script for SHELL (bash or "
+           "zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),
 )
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
           BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)

@@ -100,6 +100,11 @@ def _catalog(request: Request) -> list[Facts]:
 
 def _code(request: Request) -> Operand | None:
     """--emit: the operand written (checked), or None for a whole-instruction example."""
+    inst = request.instruction
+    if inst is not None and not inst.architecture.target:
+        raise CalcError(f"--emit hip writes code for AMD targets: {inst.arch} has none "
+                        f"(port its fragments with -a AMD_ARCH --convert "
+                        f"{inst.arch.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
     return None if request.matrix is None else _operand(request)
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     FilterValue = str | int | bool
     Filters = Mapping[str, FilterValue | Iterable[FilterValue]]
 
-FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
+FILTERS = ("arch", "vendor", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
 NUMBER_FILTERS = ("m", "n", "k", "blocks")
 LARGEST = 10**6  # (a number filter above this matches nothing and is refused)
 
@@ -34,6 +34,7 @@ class Row(Record):
     sparse: bool
     dims: tuple[int, int, int]  # m, n, k
     blocks: int
+    vendor: str  # the architecture's (amd or nvidia)
 
 
 def _all_types(fact: Facts) -> list[TypeFacts]:
@@ -61,7 +62,7 @@ def rows(wave: int | None) -> tuple[Row, ...]:
     if found is None:
         found = _ROWS[wave] = tuple(
             Row(fact, fact["architecture"], _type_keys(fact), fact["kind"], fact["sparse"],
-                (fact["m"], fact["n"], fact["k"]), fact["blocks"])
+                (fact["m"], fact["n"], fact["k"]), fact["blocks"], arch.vendor)
             for arch in ARCHITECTURES for inst in arch.instructions
             if wave is None or wave in inst.wave_sizes
             for fact in [facts(inst, wave or inst.wave_sizes[0])])
@@ -138,6 +139,12 @@ def matcher(key: str, value: object) -> Callable[[Row], bool]:
     if key == "arch":
         name = find_architecture(_text(key, value)).name
         return lambda r: r.arch == name
+    if key == "vendor":
+        vendor = _text(key, value).lower()
+        vendors = sorted({a.vendor for a in ARCHITECTURES})
+        if vendor not in vendors:
+            raise CalcError(f"vendor= takes {' or '.join(vendors)}, not {shown(value)}")
+        return lambda r: r.vendor == vendor
     if key == "type":
         wanted = _text(key, value).lower()
         return lambda r: wanted in r.types
