@@ -348,9 +348,9 @@ def _batch_request(args: Args) -> Request:
     return Request("batch", options=(("file", args.text("batch")),))
 
 
-def _batch(request: Request, args: Args) -> str:
+def _batch(_request: Request, args: Args) -> str:
     from amd_matrix_calculator.cli.cli_batch import run_batch
-    return run_batch(str(request.option("file")), _on(args, "json"), respond)
+    return run_batch(args.text("batch"), _on(args, "json"), respond)  # (None: no FILE)
 
 
 MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
@@ -370,8 +370,8 @@ MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
     Mode("detail", "-d", lambda a: _on(a, "detail"),
          (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification"),
          _detail_request, _detail),
-    Mode("convert", "--convert", lambda a: a.given("convert"),
-         ("convert", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+    Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
+         ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
     Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
          _plan),
     Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),

@@ -27,6 +27,7 @@ from amd_matrix_calculator.cli.cli_lds_options import (
     LDS_METAVARS,
     LDS_OPTIONS,
 )
+from amd_matrix_calculator.cli.cli_messages import message_text as message_text
 from amd_matrix_calculator.cli.cli_preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
 from amd_matrix_calculator.instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
@@ -135,7 +136,7 @@ OPTIONS: tuple[Option, ...] = (
     _o("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
            "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
     _o("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
-           "matching KEY=VALUE; KEY is arch, type, shape (MxNxK), sparse (yes/no), kind, m, n, "
+           "matching KEY=VALUE; KEY is arch, vendor, type, shape (MxNxK), sparse, kind, m, n, "
            "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
     _o("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
            "from FILE (- for standard input); outputs are separated by a line '#---', or "
@@ -147,7 +148,7 @@ OPTIONS: tuple[Option, ...] = (
        "instruction mnemonic, any case (see -L)", VALUE, "INSTRUCTION", complete="instruction"),
     _r("wavefront", ("-w", "--wavefront"), INST,
        "wave size: 32 or 64, where the architecture has both (RDNA)", NUMBER, "32/64",
-       ("32", "64"), limit=64),
+       ("32", "64"), limit=128),  # (128: a wgmma warpgroup)
     _r("A", ("-A", "--A-matrix", "--A_matrix"), MATRICES, "query the A matrix"),
     _r("B", ("-B", "--B-matrix", "--B_matrix"), MATRICES, "query the B matrix"),
     _r("C", ("-C", "--C-matrix", "--C_matrix"), MATRICES, "query the C matrix"),
@@ -185,8 +186,7 @@ OPTIONS: tuple[Option, ...] = (
     _o("json", ("--json",), OUTPUT,
            "print one JSON document instead of text (any mode; see docs/json.md)"),
     _o("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
-    _o("json_schema", ("--json-schema",), OUTPUT,
-           "print the JSON Schema of the --json documents"),
+    _o("json_schema", ("--json-schema",), OUTPUT, "print the JSON Schema of the --json documents"),
     _o("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an example of "
        "-i) or probe (a self-checking program)", VALUE, "LANGUAGE", ("hip", "probe")),
     _o("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
@@ -217,6 +217,8 @@ OPTIONS: tuple[Option, ...] = (
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
            "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
            "FROM TO", complete="instruction"),
+    _o("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of ARCH:"
+           "INSTRUCTION, element by element (docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
     # issue 21: the layout explorer (matrix_explorer.serve)
     _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
            "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
@@ -225,9 +227,8 @@ OPTIONS: tuple[Option, ...] = (
     _o("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
            f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
     _o("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
-    _o("completion", ("--completion",), OTHER,
-           "print a completion script for SHELL (bash or zsh) and exit", VALUE, "SHELL",
-           ("bash", "zsh")),
+    _o("completion", ("--completion",), OTHER, "print a completion script for SHELL (bash or "
+           "zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),
 )
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
           BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
@@ -299,23 +300,22 @@ def number(args: Args, dest: str) -> int:
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:
         return names.index(text.lower())
-    if not text.isdigit():
-        allowed = (f"{', '.join(names)} or their codes 0-{len(names) - 1}"
-                   if names else "a whole number >= 0 written in digits")
+    # (our own options: ASCII digits only, issue 30; AMD's calculator's: what int() reads)
+    whole = f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit else \
+        "a whole number >= 0 in ASCII digits"
+    if not (text.isascii() or option.reference) or not text.isdigit():
+        allowed = f"{', '.join(names)} or their codes 0-{len(names) - 1}" if names else whole
         raise ArgumentError(f"{option.name} takes {allowed}, not {shown(text)}")
-    digits = text.lstrip("0") or "0"  # (str.isdigit: also other scripts' digits)
-    if option.limit and len(digits) > len(str(option.limit)):
-        raise ArgumentError(f"{option.name} takes 0 to {option.limit}, not {shown(text)}")
-    if len(digits) > 4300:  # (as int() refuses since Python 3.10.7, in constant time)
-        raise ArgumentError(f"{option.name} takes a whole number of at most 4300 digits, "
-                            f"not {shown(text)}")
+    digits = text.lstrip("0") or "0"  # (its length checked before int(): constant time)
+    if len(digits) > (len(str(option.limit)) if option.limit else 4300):
+        raise ArgumentError(f"{option.name} takes {whole}" + ("" if option.limit else
+                            " of at most 4300 digits") + f", not {shown(text)}")
     try:
         value = int(digits)
-    except ValueError:  # digits that int() does not read (superscripts), or too many
-        raise ArgumentError(f"{option.name} takes a decimal whole number, not {shown(text)}"
-                            ) from None
+    except ValueError:  # (digits int() does not read: superscripts)
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}") from None
     if option.limit and value > option.limit:
-        raise ArgumentError(f"{option.name} takes 0 to {option.limit}, not {shown(text)}")
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}")
     return value
 
 

@@ -15,6 +15,7 @@ from amd_matrix_calculator.cli.cli_options import (
     ArgumentError,
     HelpRequested,
     closest,
+    message_text,
     program_name,
     spellings,
 )
@@ -122,8 +123,7 @@ def run(args: Args) -> str:
 
 def error_line(message: str) -> str:
     """The one line an error is reported as (without its newline)."""
-    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
-    return f"{program_name()}: error: {text}"
+    return f"{program_name()}: error: {message_text(message)}"
 
 
 def with_hint(message: str) -> str:

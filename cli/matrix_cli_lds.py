@@ -154,6 +154,7 @@ def _answer(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
     from amd_matrix_calculator import matrix_api
     from amd_matrix_calculator.formats import lds as render
     if emit:
+        _code_alone(args, as_json, fmt)
         from amd_matrix_calculator.formats.hip_lds import emit_lds
         code: str = emit_lds(matrix_api.lds_plan(inst, matrix, **options))
         return code
@@ -175,6 +176,15 @@ def _answer(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
         raise _fail(f"an LDS plan is drawn with --format svg or html (or --json), not "
                     f"--format {fmt}")
     return render.text(plan)
+
+
+def _code_alone(args: Args, as_json: bool, fmt: str | None) -> None:
+    """--emit hip writes the load code of one plan, as text: what it would drop is
+    refused (issue 30)."""
+    for dropped, flag in ((as_json, "--json"), (getattr(args, "lds_search", False),
+                                                 "--lds-search"), (fmt, "--format")):
+        if dropped:
+            raise _fail(f"--emit hip writes the load code of one plan, as text: drop {flag}")
 
 
 def _dump(mode: str, fields: dict[str, object]) -> str:

@@ -4,7 +4,14 @@ so that its hook there is a few lines.
     matrix_calculator.py -a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A
 
 FROM is `INSTRUCTION:C` or `INSTRUCTION:D`, TO `INSTRUCTION:A` or `INSTRUCTION:B`, both
-instructions of the architecture -a. The modifiers and -w apply as elsewhere (to both
+instructions of the architecture -a. A port (issue 34) names another architecture in FROM,
+`ARCH:INSTRUCTION:MATRIX` (an NVIDIA fragment: sm80:mma.m16n8k16.f32.f16.f16.f32:A), and TO
+is the same matrix of an instruction of -a:
+
+    matrix_calculator.py -a gfx1100 --convert sm80:mma.m16n8k16.f32.f16.f16.f32:A \
+        v_wmma_f32_16x16x16_f16:A
+
+The modifiers and -w apply as elsewhere (to both
 instructions); --transpose says the source instruction was issued with A and B
 swapped (it computed D^T); -o adds the move of every slot; --json prints the document;
 --emit hip prints a device function doing the conversion.
@@ -18,7 +25,8 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.matrix_conversion import Conversion
 
-USAGE = "--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B)"
+USAGE = ("--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B), or "
+         "for a port FROM as ARCH:INSTRUCTION:MATRIX and TO the same matrix")
 # Options of other modes that have no meaning here.
 OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
                ("detail", "-d"), ("list", "-L"), ("catalog", "--catalog"),
@@ -28,9 +36,11 @@ OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-
 
 def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
     from amd_matrix_calculator import matrix_api as mc
-    if not isinstance(text, str) or text.count(":") != 1:
+    if not isinstance(text, str) or text.count(":") not in (1, 2 if what == "FROM" else 1):
         raise mc.CalcError(f"{USAGE}; got {text!r} as {what}")
-    name, matrix = text.split(":")
+    *other, name, matrix = text.split(":")
+    if other:  # a port: ARCH:INSTRUCTION:MATRIX
+        arch = mc.find_architecture(other[0])
     return mc.find_instruction(arch, name), matrix.upper()
 
 
@@ -63,6 +73,11 @@ def conversion_of(args: Args) -> Conversion:
     first, second = str(pair[0]), str(pair[1])
     src, src_matrix = _side(arch, first, "FROM")
     dst, dst_matrix = _side(arch, second, "TO")
+    if src.arch != dst.arch:  # a port: no modifiers, the destination's wave size
+        if _modifiers(args) or getattr(args, "transpose", False):
+            raise mc.CalcError("a port (--convert ARCH:INSTRUCTION:MATRIX ...) takes no "
+                               "modifiers and no --transpose")
+        return mc.port(src, src_matrix, dst, dst_matrix, wave=_wave(args))
     # each side gets the modifiers it takes (a destination's --cbsz/--blgp or
     # --matrix-a-fmt picks its format); one neither takes goes to both, to be refused
     given_mods = _modifiers(args)
@@ -76,6 +91,9 @@ def conversion_of(args: Args) -> Conversion:
 def run_convert(args: Args) -> str:
     """The output of a --convert command line: text, --json, or --emit hip."""
     from amd_matrix_calculator import matrix_api as mc
+    if args.given("compare"):  # --compare (issue 34) shares this mode's row
+        from amd_matrix_calculator.cli.matrix_compare import run_compare
+        return run_compare(args)
     emit = args.text("emit") or "" if args.given("emit") else None
     json_wanted = bool(getattr(args, "json", False))
     if emit is not None and emit.lower() != "hip":  # (given without a value: '')

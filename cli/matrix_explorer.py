@@ -24,9 +24,11 @@ from amd_matrix_calculator.cli.cli_options import BY_DEST, EXPLORER_HOST, EXPLOR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from http.server import ThreadingHTTPServer
     from pathlib import Path
+
+    from amd_matrix_calculator.cli.explorer_server import Server
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
@@ -196,22 +198,26 @@ def command_line(words: Sequence[str]) -> str:
     return shlex.join([cli_respond.program_name(), *words])
 
 
-def answer(kind: str, query: Mapping[str, str]) -> tuple[int, str, str]:
+def answer(kind: str, query: Mapping[str, str],
+           respond: Callable[[Sequence[str]], tuple[int, str]] | None = None
+           ) -> tuple[int, str, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
-    answer (200), or its one-line error message (400)."""
+    answer (200), or its one-line error message (400); `respond` answers the command
+    line (cli_respond.respond, or the server's, which runs heavy ones in workers)."""
     from amd_matrix_calculator.cli import cli_respond
     try:
         words = argv_of(query, kind)
     except BadQuery as exc:
         return 400, cli_respond.error_line(str(exc)), ""
     try:
-        status, text = cli_respond.respond(words)
+        status, text = (respond or cli_respond.respond)(words)
     except Exception as exc:  # a defect: one line (as main() says it), never a traceback
         return 500, cli_respond.error_line(f"internal error ({type(exc).__name__}: {exc}); "
                                           "please report this query"), command_line(words)
     if status == 0:
         return 200, text, command_line(words)
-    return (400 if status == 2 else 500), cli_respond.error_line(text), command_line(words)
+    return ({2: 400, 503: 503}.get(status, 500), cli_respond.error_line(text),
+            command_line(words))
 
 
 def assets() -> dict[str, Path]:
@@ -246,81 +252,30 @@ def _query_of(text: str) -> dict[str, str] | str:
     return query
 
 
-def _headers(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
-    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
-    if "charset" not in content_type:
-        content_type += "; charset=utf-8"
-    found = [("Content-Type", content_type), ("Content-Length", str(length)),
-             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-    if command:  # (a header is one line of printable ASCII: escape the rest)
-        printable = all(" " <= c <= "~" for c in command)
-        found.append(("X-Command-Line", command if printable else
-                      command.encode("unicode_escape").decode("ascii")))
-    return found
-
-
-def _api_answer(path: str, query_text: str) -> tuple[int, str, str, str]:
+def _api_answer(path: str, query_text: str,
+                respond: Callable[[Sequence[str]], tuple[int, str]] | None = None
+                ) -> tuple[int, str, str, str]:
     """(status, body, content type, command line) of the /api `path` for a URL's query."""
     kind, content_type = API[path]
     query = _query_of(query_text)
     if isinstance(query, str):
         from amd_matrix_calculator.cli import cli_respond
         return 400, cli_respond.error_line(query), "text/plain", ""
-    status, body, command = answer(kind, query)
+    status, body, command = answer(kind, query, respond)
     return status, body, content_type if status == 200 else "text/plain", command
 
 
-def make_server(host: str = DEFAULT_HOST, port: int = 0) -> ThreadingHTTPServer:
-    """A threaded HTTP server bound to (host, port), not yet serving."""
-    import socket
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    from urllib.parse import urlsplit
+def make_server(host: str = DEFAULT_HOST, port: int = 0, pool: bool = False
+                ) -> Server:
+    """A threaded HTTP server bound to (host, port), not yet serving (explorer_server:
+    Host checks, security headers, timeouts; `pool`: heavy queries in worker
+    processes, as --serve runs them)."""
+    import json
 
-    files = assets()
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "matrix-calculator-explorer"
-
-        def do_GET(self) -> None:
-            url = urlsplit(self.path)
-            if url.path in API:
-                self._send(*_api_answer(url.path, url.query))
-            elif url.path == "/api/options":
-                import json
-                self._send(200, json.dumps(modifier_options()), "application/json")
-            elif url.path in files:
-                path = files[url.path]
-                self._send(200, path.read_text(encoding="utf-8"),
-                           CONTENT_TYPES[path.suffix])
-            else:
-                self._send(404, f"no such page: {url.path}", "text/plain")
-
-        def _send(self, status: int, body: str, content_type: str, command: str = "") -> None:
-            data = body.encode("utf-8")
-            self.send_response(status)
-            for name, value in _headers(content_type, len(data), command):
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass  # quiet: standard output is the URL, standard error the errors
-
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-        request_queue_size = 256  # many requests at once wait instead of being refused
-        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
-
-        def handle_error(self, _request: object, _client_address: object) -> None:
-            import sys
-
-            from amd_matrix_calculator.cli import cli_respond
-            error = sys.exc_info()[1]
-            if not isinstance(error, ConnectionError):  # (a reader that went away: quiet)
-                sys.stderr.write(cli_respond.error_line(f"{type(error).__name__}: {error}")
-                                 + "\n")
-
-    return Server((host, port), Handler)
+    from amd_matrix_calculator.cli import explorer_server
+    files = {path: (file, CONTENT_TYPES[file.suffix]) for path, file in assets().items()}
+    return explorer_server.make_server(host, port, explorer_server.Site(
+        files, frozenset(API), _api_answer, lambda: json.dumps(modifier_options())), pool)
 
 
 def url_of(server: ThreadingHTTPServer) -> str:
@@ -351,9 +306,11 @@ def _options(words: Sequence[str]) -> tuple[str, int]:
             raise cli_respond.ArgumentError(
                 f"--serve starts the explorer and takes only --port N and --host H, "
                 f"not {_shown_value(word)}")
-    if not port.isdigit() or int(port) > 65535:
-        raise cli_respond.ArgumentError(f"--port takes a port number 0-65535 (0: any free "
-                                       f"port), not {_shown_value(port)}")
+    if not (port.isascii() and port.isdigit()) or len(port.lstrip("0")) > 5 \
+            or int(port) > 65535:  # (ASCII digits only, checked before int(): issue 30)
+        raise cli_respond.ArgumentError(f"--port takes a port number 0 to 65535 (0: any "
+                                       f"free port), written in ASCII digits, not "
+                                       f"{_shown_value(port)}")
     return host, int(port)
 
 
@@ -370,19 +327,26 @@ def serve(words: Sequence[str]) -> int:
     except cli_respond.ArgumentError as exc:
         sys.stderr.write(cli_respond.error_line(str(exc)) + "\n")
         return 2
+    from amd_matrix_calculator.cli import explorer_server
     try:
-        server = make_server(host, port)
+        server = make_server(host, port, pool=True)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         sys.stderr.write(cli_respond.error_line(f"cannot listen on {host} port {port}: "
                                                f"{reason}") + "\n")
         return 2  # (a port taken or not ours: the command line's to change, as any error)
+    if explorer_server.beyond_loopback(host):
+        where = "every interface" if host in ("", "0.0.0.0", "::") else repr(host)
+        sys.stderr.write(f"{cli_respond.program_name()}: warning: the explorer listens on "
+                         f"{where}, beyond this machine: whoever can reach it can query "
+                         "it (the default, 127.0.0.1, is this machine only)\n")
+    explorer_server.on_sigterm()
     try:
         sys.stdout.write(url_of(server) + "\n")
         sys.stdout.flush()
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    except (KeyboardInterrupt, explorer_server.Terminated):
+        server.drain()  # (the requests in flight are answered first)
     finally:
         server.server_close()
     return 0

@@ -229,7 +229,16 @@ DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
     "mai": lambda inst: _cdna(inst, _facts(inst)),
     "wmma": lambda inst: _rdna(inst, _facts(inst)),
     "sourced": _sourced,
+    "ptx": lambda inst: _ptx(inst),
 }
+
+
+def _ptx(inst: Instruction) -> list[str]:
+    """NVIDIA's facts with their sources (formats/detail_nvidia.py)."""
+    from .detail_nvidia import lines
+    forward, backward = _formulas(inst)[inst.wave_sizes[0]]
+    return lines(inst) + formula_lines("Matrix element to register mapping:", forward) + \
+        formula_lines("Register to matrix element mapping:", backward)
 
 
 def _facts(inst: Instruction) -> Facts:

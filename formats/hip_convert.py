@@ -366,11 +366,19 @@ def wrapper(conv: Conversion, name: str = "mc_convert") -> str:
 def conversion_name(conv: Conversion) -> str:
     """mc_convert_<source>_<matrix>_to_<destination>_<matrix>[_t]_w<wave>_<route>: every
     plan that differs in code differs in name (any number share one file, issue 22)."""
-    parts = ["mc_convert", conv.source.mnemonic[2:], conv.source_matrix.lower(), "to",
-             conv.destination.mnemonic[2:], conv.destination_matrix.lower()]
+    parts = ["mc_convert", _ident(conv.source), conv.source_matrix.lower(), "to",
+             _ident(conv.destination), conv.destination_matrix.lower()]
     if conv.transposed:
         parts.append("t")
     return "_".join([*parts, f"w{conv.wave}", conv.route])
+
+
+def _ident(inst: Instruction) -> str:
+    """An instruction's part of a function name: its mnemonic without v_ (AMD's), or
+    its architecture and spelling with the dots made underscores (a port's source)."""
+    if inst.mnemonic.startswith("v_"):
+        return inst.mnemonic[2:]
+    return "".join(c if c.isalnum() else "_" for c in f"{inst.arch.lower()}_{inst.mnemonic}")
 
 
 def emit_conversion(conv: Conversion, name: str | None = None) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from .record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .model import Instruction
 
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py reads
@@ -36,7 +38,8 @@ class Architecture(Record):
     sizes, the first the default (an instruction may narrow them); public: whether the
     reference tool knows it; quirks: the reference behaviours its text reproduces
     (names from QUIRKS); target: the clang --offload-arch its generated HIP code is
-    compiled for (its first product; any of its gfx names works the same).
+    compiled for (its first product; any of its gfx names works the same); vendor: amd
+    or nvidia (the catalog's vendor= filter).
     """
     name: str
     module: str
@@ -47,20 +50,28 @@ class Architecture(Record):
     public: bool = True
     quirks: frozenset[str] = frozenset()
     target: str = ""
+    vendor: str = "amd"
 
     @property
     def instructions(self) -> tuple[Instruction, ...]:
         return _table(self.module)
 
     def find(self, mnemonic: str) -> Instruction | None:
+        """The instruction spelled `mnemonic`: any case, or as the table module's
+        `spelling(name)` function (if it has one) turns other spellings into its own."""
         key = mnemonic.lower()
-        for inst in self.instructions:
+        table = self.instructions  # (loads the table module, and its spelling function)
+        respell = _SPELLINGS.get(self.module)
+        if respell is not None:
+            key = respell(key)
+        for inst in table:
             if inst.mnemonic == key:
                 return inst
         return None
 
 
 _TABLES: dict[str, tuple[Instruction, ...]] = {}
+_SPELLINGS: dict[str, Callable[[str], str]] = {}
 
 
 def _table(module: str) -> tuple[Instruction, ...]:
@@ -69,6 +80,8 @@ def _table(module: str) -> tuple[Instruction, ...]:
         # module it loads) would add to every query's start-up.
         table = __import__(f"{__name__}.{module}", fromlist=["INSTRUCTIONS"])
         _TABLES[module] = tuple(table.INSTRUCTIONS)
+        if hasattr(table, "spelling"):
+            _SPELLINGS[module] = table.spelling
     return _TABLES[module]
 
 
@@ -101,6 +114,17 @@ ARCHITECTURES = (
                  "CU", waves=(32,), public=False, target="gfx1250"),
     Architecture("GFX1251", "gfx1251", ("mi430x",), "gfx1250", "CU", waves=(32,),
                  public=False, target="gfx1251"),
+    # NVIDIA (issue 34): warps of 32 threads (wgmma: a warpgroup of 128, four warps); the
+    # tables are instructions/nvidia.py's, the layouts layouts/nvidia.py's. Not AMD: no
+    # clang target.
+    Architecture("SM80", "nvidia_sm80", ("sm_80", "a100", "a800", "a30", "ampere", "sm86",
+                                         "sm_86", "rtx3090", "a10", "a40"),
+                 "nvidia", "SM", waves=(32,), public=False, vendor="nvidia"),
+    Architecture("SM89", "nvidia_sm89", ("sm_89", "l40s", "l40", "l4", "ada", "rtx4090"),
+                 "nvidia", "SM", waves=(32,), public=False, vendor="nvidia"),
+    Architecture("SM90", "nvidia_sm90", ("sm_90", "sm90a", "sm_90a", "h100", "h200", "h800",
+                                         "h20", "gh200", "hopper"),
+                 "nvidia", "SM", waves=(32, 128), public=False, vendor="nvidia"),
 )
 
 _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}

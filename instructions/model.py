@@ -39,7 +39,9 @@ FORMAT_FIELDS = {"cbsz_blgp": ("cbsz", "blgp"), "matrix_fmt": ("matrix_a_fmt", "
 # v_mfma_ld_scale_b32 (its opcode in `prefix_opcode`) and the MFMA.
 ENCODINGS = {"VOP3P-MAI": 64, "VOP3P": 64, "VOP3PX": 128,
              # gfx1250's scaled WMMA: a v_wmma_ld_scale*_paired pair, then the WMMA
-             "VOP3PX2": 128}
+             "VOP3PX2": 128,
+             # NVIDIA's instructions (instructions/nvidia.py): PTX, no machine encoding here
+             "PTX": 0}
 MAI_ENCODINGS = ("VOP3P-MAI", "VOP3PX")  # the ones with a MAI opcode field
 
 
@@ -161,10 +163,14 @@ class Instruction(Record):
     scale_block: int = 0        # K values per block scale; 0: from the mnemonic
     c_type_key: str = ""        # the C type when the mnemonic does not say it
     d_type_key: str = ""        # the D type when it is not the mnemonic's (gfx1250 bf16f32 SWMMAC)
+    parts: Mnemonic | None = None  # kind, shape and types when the name is not AMD-style
+    matrices: tuple[str, ...] = ()  # its register operands when not all of A B C/K D
+    products: bool = True       # False: it moves a matrix and multiplies nothing (0 FLOPs)
+    facts: tuple[tuple[str, str], ...] = ()  # a family's own facts, (label, text) ((): none)
 
     @property
     def _parts(self) -> Mnemonic:
-        return parse_mnemonic(self.mnemonic)
+        return self.parts or parse_mnemonic(self.mnemonic)
 
     @property
     def name(self) -> str:
@@ -339,7 +345,7 @@ class Instruction(Record):
     @property
     def flops(self) -> int:
         """2*M*N*K per block; a sparse instruction counts its full (uncompressed) K."""
-        return 2 * self.m * self.n * self.k * self.blocks
+        return 2 * self.m * self.n * self.k * self.blocks if self.products else 0
 
     @property
     def coexec_cycles(self) -> int | None:

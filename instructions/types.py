@@ -44,4 +44,15 @@ TYPES = _types(
     # gfx1250's name for fp4 in v_wmma_*_32x16x128_f4.
     ("f4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
     ("e8m0", "E8M0", "OCP 8-bit exponent-only block scale, value 2^(v-127)", 8),
+    # NVIDIA's PTX type names (instructions/nvidia.py): tf32 is an f32 register whose low
+    # 13 mantissa bits are ignored; e4m3/e5m2 are the OCP fp8/bf8 encodings.
+    ("tf32", "TF32", "NVIDIA TensorFloat-32 in a 32-bit register", 32),
+    ("e4m3", "E4M3", "OCP 4-bit exponent, 3-bit mantissa floating point", 8),
+    ("e5m2", "E5M2", "OCP 5-bit exponent, 2-bit mantissa floating point", 8),
+    ("s32", "S32", "Signed 32-bit integer", 32, True),
+    ("s8", "S8", "Signed 8-bit integer", 8, True),
+    ("u8", "U8", "Unsigned 8-bit integer", 8, True),
+    ("s4", "S4", "Signed 4-bit integer", 4, True),
+    ("u4", "U4", "Unsigned 4-bit integer", 4, True),
+    ("b16", "B16", "16 untyped bits", 16),
 )

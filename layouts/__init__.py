@@ -45,6 +45,8 @@ def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
     layout family."""
     derive = family_of(inst).formulas  # the family's derivation (layouts/family.py)
     matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
+    if inst.matrices:
+        matrices = [m for m in matrices if m in inst.matrices]
     return derive(lambda matrix, wave: base_layout(inst, matrix, mods, wave),
                   matrices, waves or inst.wave_sizes, inst.sparse)
 
@@ -236,7 +238,11 @@ def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc
 
 
 def check_matrix(inst: Instruction, matrix: str) -> None:
-    """Sparse instructions have the index matrix K instead of C; dense ones have no K."""
+    """Sparse instructions have the index matrix K instead of C; dense ones have no K;
+    an instruction that names its register operands (`matrices`) has only those."""
+    if inst.matrices and matrix not in inst.matrices:
+        raise CalcError(f"{inst.name} has no {matrix} register operand: query "
+                        f"{' or '.join(inst.matrices)}")
     if inst.sparse and matrix == "C":
         raise CalcError(f"{inst.name} is sparse: it has no C matrix (its Src2 holds the "
                         "compression indices, -k); query A, B, D or -k")

@@ -51,7 +51,7 @@ TRAITS = {
 }
 
 # The -d renderers (formats/detail.py DETAILS) a family may name in `detail`.
-DETAILS = ("mai", "wmma", "sourced")
+DETAILS = ("mai", "wmma", "sourced", "ptx")
 
 
 class Family(Record):
@@ -138,3 +138,18 @@ register(Family("gfx1250", hooks.gfx1250_layout, DERIVED,
                 builtins=WmmaBuiltins("", False, wave_suffix=False, operand_modifiers=True,
                                       bf16="__bf16", index_bits=32, index_keys=2,
                                       missing=("f64",))))
+
+
+# NVIDIA (issue 34): mma.sync, wgmma.mma_async, ldmatrix and stmatrix fragments; its two
+# hooks load layouts/nvidia.py on their first call, as layouts/hooks.py's do
+def _nvidia_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
+    from .nvidia import family_layout
+    return family_layout(inst, matrix, wave, mods)
+
+
+def _nvidia_facts(inst: Instruction) -> FamilyFacts:
+    from .nvidia import facts
+    return facts(inst)
+
+
+register(Family("nvidia", _nvidia_layout, DERIVED, detail="ptx", facts=_nvidia_facts))

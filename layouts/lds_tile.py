@@ -180,14 +180,18 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
     if tile.rows < frag_rows or tile.cols < frag_cols:
         raise CalcError(f"a {tile.rows}x{tile.cols} tile (order {tile.order}) cannot hold "
                         f"the fragment: it needs at least {frag_rows}x{frag_cols}", "tile")
+    end = tile.base + tile.bytes(bits)
+    if end > facts.lds_bytes:
+        raise CalcError(f"the tile ends at byte {end}, beyond the {facts.lds_bytes} bytes of "
+                        f"LDS a workgroup may use on {facts.arch}", "base" if tile.base else "tile")
     if tile.swizzle:
         vec, per_phase, max_phase = tile.swizzle
         if tile.cols % vec:
             raise CalcError(f"swizzle VEC {vec} must divide the tile's {tile.cols} columns",
                             "swizzle")
         chunks = tile.cols // vec
-        phases = {(r // per_phase) % max_phase for r in range(tile.rows)}
-        reach = max(phase ^ c for phase in phases for c in range(chunks))
+        phases = min(max_phase - 1, (tile.rows - 1) // per_phase)  # (the largest phase)
+        reach = max_xor(phases, chunks - 1)  # (not a walk over rows x chunks: issue 30)
         if reach >= chunks:
             raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
                             f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "
@@ -197,10 +201,25 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
             raise CalcError("give one swizzle: VEC,PER_PHASE,MAX_PHASE or xor:DST^SRC,...",
                             "swizzle")
         _check_xor(tile, bits)
-    end = tile.base + tile.bytes(bits)
-    if end > facts.lds_bytes:
-        raise CalcError(f"the tile ends at byte {end}, beyond the {facts.lds_bytes} bytes of "
-                        f"LDS a workgroup may use on {facts.arch}", "base" if tile.base else "tile")
+
+
+def max_xor(a: int, b: int) -> int:
+    """The largest x ^ y for 0 <= x <= a and 0 <= y <= b, in time proportional to their
+    bits (a swizzle's farthest chunk: phase ^ chunk): bit by bit from the top, the best
+    value so far for each of the four ways x and y may still be bound by a and b."""
+    best = {(True, True): 0}
+    for bit in reversed(range(max(a, b).bit_length())):
+        top_a, top_b = a >> bit & 1, b >> bit & 1
+        following: dict[tuple[bool, bool], int] = {}
+        for (bound_a, bound_b), value in best.items():
+            for x in range(1 + (not bound_a or top_a)):
+                for y in range(1 + (not bound_b or top_b)):
+                    key = (bound_a and x == top_a, bound_b and y == top_b)
+                    found = value | (x ^ y) << bit
+                    if following.get(key, -1) < found:
+                        following[key] = found
+        best = following
+    return max(best.values())
 
 
 # ---- the swizzles of Triton and CK

@@ -112,6 +112,7 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from amd_matrix_calculator.matrix_api_lds import lds_search as lds_search
     from amd_matrix_calculator.matrix_api_preshuffle import PreshufflePlan as PreshufflePlan
     from amd_matrix_calculator.matrix_api_preshuffle import preshuffle as preshuffle
+    from amd_matrix_calculator.matrix_compare import Comparison
     from amd_matrix_calculator.matrix_conversion import Conversion
     from amd_matrix_calculator.matrix_library.budget import Budget as Budget
     from amd_matrix_calculator.matrix_library.budget import GpuProduct as GpuProduct
@@ -159,7 +160,7 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "slot_grid", "slots", "supported_modifiers", "value_meanings", "wave_size",
            "with_formats",
            "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
-           "lds_copy_search", "conversion", "Request", "answer",
+           "lds_copy_search", "conversion", "port", "compare", "Request", "answer",
            "Budget", "GpuProduct", "Limits", "Peak", "architecture_limits", "budget",
            "find_product", "peak", "products",
            "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
@@ -254,3 +255,22 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                 dst_mods=dst_mods, wave=wave, transposed=transposed, advice=advice,
                 route=route)
 
+
+
+def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matrix: str, *,
+         wave: int | None = None, route: str | None = None) -> Conversion:
+    """The plan porting `src_matrix` of another architecture's `src_inst` (an NVIDIA
+    fragment) into the same matrix's operand of `dst_inst` (issue 34;
+    matrix_conversion.port, loaded on first use)."""
+    from amd_matrix_calculator.matrix_conversion import port as plan
+    return plan(src_inst, src_matrix, dst_inst, dst_matrix, wave=wave, route=route)
+
+
+def compare(first: Instruction, second: Instruction, matrix: str, *,
+            first_wave: int | None = None, second_wave: int | None = None,
+            element: tuple[int, int] | None = None) -> Comparison:
+    """`matrix` of two instructions (an NVIDIA fragment and an AMD operand, say) side by
+    side, element by element (issue 34; matrix_compare.compare, loaded on first use)."""
+    from amd_matrix_calculator.matrix_compare import compare as made
+    return made(first, second, matrix, first_wave=first_wave, second_wave=second_wave,
+                element=element)

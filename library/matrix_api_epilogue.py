@@ -75,21 +75,27 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     tile's own width). `route` (direct, lds, lds-transpose) takes that route instead of
     the cheapest (CalcError when it is not possible)."""
     from amd_matrix_calculator.layouts.epilogue import plan
-    from amd_matrix_calculator.matrix_library.checks import architecture_of, instruction, whole
+    from amd_matrix_calculator.matrix_library.checks import (
+        architecture_of,
+        instruction,
+        shown,
+        whole,
+    )
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
     inst = instruction(inst)
     operand = checked_operand(inst, "D", mods=mods, wave=wave)
     frm = operand.inst.out_type.key
     if store_type is not None and not isinstance(store_type, str):
-        raise CalcError(f"a store type is a name, not {store_type!r}", "store_type")
+        raise CalcError(f"a store type is a name, not {shown(store_type)}", "store_type")
     if not isinstance(order, str) or (route is not None and not isinstance(route, str)):
-        raise CalcError(f"order and route are names, not {order!r} and {route!r}", "order")
+        raise CalcError(f"order and route are names, not {shown(order)} and {shown(route)}",
+                        "order")
     to = (store_type or frm).lower()
     if to not in STORE_TYPES:
-        raise CalcError(f"--store-type {store_type!r}: use one of " + ", ".join(STORE_TYPES),
-                        "store_type")
-    if order not in ("row", "col"):
-        raise CalcError(f"the global tile is row- or col-major, not {order!r}", "order")
+        raise CalcError(f"--store-type {shown(store_type)}: use one of "
+                        + ", ".join(STORE_TYPES), "store_type")
+    if type(order) is not str or order not in ("row", "col"):
+        raise CalcError(f"the global tile is row- or col-major, not {shown(order)}", "order")
     stride = None if ld is None else whole("ld", ld, "ld")
     arch = architecture_of(inst).name
     bits = _bits(to)
@@ -100,7 +106,7 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     if route is not None:
         named = [r for r in found.routes if r.name == route]
         if not named:
-            raise CalcError(f"route {route!r}: the routes are "
+            raise CalcError(f"route {shown(route)}: the routes are "
                             + ", ".join(r.name for r in found.routes), "route")
         if named[0].refused:
             raise CalcError(f"route {route}: {named[0].refused}", "route")

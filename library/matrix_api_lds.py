@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_library.bounds import check_plan, check_search
+from amd_matrix_calculator.matrix_library.checks import shown
 
 if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
     # the library's checks come from matrix_library, below matrix_api, which re-exports
@@ -108,45 +110,67 @@ def parse_tile(text: object) -> tuple[int, int]:
     """(rows, cols) from 'ROWSxCOLS' or a pair of whole numbers."""
     if isinstance(text, str):
         parts = text.lower().split("x")
-        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+        if len(parts) == 2 and all(_digits(p.strip()) for p in parts):
             rows, cols = (int(p) for p in parts)
             if rows and cols:
                 return rows, cols
-    elif isinstance(text, (tuple, list)) and len(text) == 2 \
-            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in text):
-        return int(text[0]), int(text[1])
-    raise CalcError(f"an LDS tile is ROWSxCOLS (whole numbers > 0, e.g. 16x64), not {text!r}",
-                    "tile")
+    elif isinstance(text, (tuple, list)) and len(text) == 2:
+        rows, cols = (_positive(v) for v in text)
+        if rows and cols:
+            return rows, cols
+    raise CalcError(f"an LDS tile is ROWSxCOLS (whole numbers 1 to {_LARGEST} in ASCII "
+                    f"digits, e.g. 16x64), not {shown(text)}", "tile")
+
+
+_LARGEST = 1 << 30  # (a tile's side, a swizzle's number: far more than any LDS holds)
+
+
+def _digits(text: str) -> bool:
+    """Whether `text` is a whole number in ASCII digits, at most _LARGEST (checked on
+    its digits before int() reads it: a 5,000-digit number is refused at once)."""
+    digits = text.lstrip("0")
+    return text.isascii() and text.isdigit() and len(digits) <= 10 \
+        and int(digits or "0") <= _LARGEST
+
+
+def _positive(value: object) -> int:
+    """A whole number 1 to _LARGEST as a plain int (an int subclass's own arithmetic is
+    not used), or 0 when `value` is none."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = int.__index__(value)
+        return number if 0 < number <= _LARGEST else 0
+    return 0
 
 
 def parse_swizzle(value: object) -> tuple[int, int, int] | None:
     """(vec, per_phase, max_phase) from 'VEC,PER_PHASE,MAX_PHASE' or a triple; None."""
     if value is None:
         return None
-    parts: list[object]
+    parts: list[int]
     if isinstance(value, str):
-        parts = [int(p) if p.strip().isdigit() else p for p in value.split(",")]
+        parts = [int(p) if _digits(p.strip()) else 0 for p in value.split(",", 3)]
     elif isinstance(value, (tuple, list)):
-        parts = list(value)
+        parts = [_positive(p) for p in value[:4]]
     else:
         parts = []
-    if len(parts) == 3 and all(isinstance(p, int) and not isinstance(p, bool) and p > 0
-                               for p in parts):
-        vec, per_phase, max_phase = (int(str(p)) for p in parts)
+    if len(parts) == 3 and all(parts):
+        vec, per_phase, max_phase = parts
         return vec, per_phase, max_phase
-    raise CalcError(f"a swizzle is VEC,PER_PHASE,MAX_PHASE (three whole numbers > 0, e.g. "
-                    f"8,2,8), not {value!r}", "swizzle")
+    raise CalcError(f"a swizzle is VEC,PER_PHASE,MAX_PHASE (three whole numbers 1 to "
+                    f"{_LARGEST} in ASCII digits, e.g. 8,2,8), not {shown(value)}", "swizzle")
 
 
 def parse_xor(value: object) -> tuple[tuple[int, int], ...]:
     """((dst, src), ...) from 'xor:DST^SRC,...' (byte-address bits, e.g. xor:4^8,5^9)."""
     pairs = []
     text = value[4:] if isinstance(value, str) else ""
-    for part in text.split(","):
+    parts = text.split(",", 32)  # (at most 32 pairs: a bit is changed once; issue 30)
+    for part in parts if len(parts) <= 32 else ["too many"]:
         dst, _, src = part.strip().partition("^")
-        if not (dst.isdigit() and src.isdigit() and int(dst) < 32 and int(src) < 32):
-            raise CalcError(f"an XOR swizzle is xor:DST^SRC,... (byte-address bits 0-31, e.g. "
-                            f"xor:4^8,5^9,7^10), not {value!r}", "swizzle")
+        if not (_digits(dst) and _digits(src) and int(dst) < 32 and int(src) < 32):
+            raise CalcError(f"an XOR swizzle is xor:DST^SRC,... (at most 32 pairs of "
+                            f"byte-address bits 0-31, e.g. xor:4^8,5^9,7^10), not "
+                            f"{shown(value)}", "swizzle")
         pairs.append((int(dst), int(src)))
     return tuple(pairs)
 
@@ -178,7 +202,7 @@ def _model(facts: LdsFacts, key: str | None) -> PhaseModel:
     model = facts.model(key)
     if model is None:
         keys = ", ".join(m.key for m in facts.models)
-        raise CalcError(f"{facts.arch} has no phase model {key!r}; choose {keys}", "model")
+        raise CalcError(f"{facts.arch} has no phase model {shown(key)}; choose {keys}", "model")
     return model
 
 
@@ -188,7 +212,7 @@ def _load(facts: LdsFacts, name: str | None) -> Load | None:
     load = facts.load(str(name))
     if load is None:
         names = ", ".join(known.name for known in facts.loads)
-        raise CalcError(f"{facts.arch} has no LDS load {name!r}; choose one of {names}",
+        raise CalcError(f"{facts.arch} has no LDS load {shown(name)}; choose one of {names}",
                         "load")
     return load
 
@@ -198,7 +222,7 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     rows, cols = parse_tile(tile)
     if order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
-                        f"not {order!r}", "order")
+                        f"not {shown(order)}", "order")
     from amd_matrix_calculator.matrix_library.checks import whole
     padding = whole("pad", pad, "pad")
     start = whole("base", base, "base")
@@ -211,7 +235,7 @@ def _steps(k_steps: object) -> int:
     from amd_matrix_calculator.matrix_library.checks import whole
     steps = whole("k_steps", k_steps, "k_steps")
     if not 1 <= steps <= 64:
-        raise CalcError(f"k_steps takes 1 to 64, not {k_steps!r}", "k_steps")
+        raise CalcError(f"k_steps takes 1 to 64, not {shown(k_steps)}", "k_steps")
     return steps
 
 
@@ -235,6 +259,7 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)
     steps = _steps(k_steps)
+    check_plan(operand, steps)  # (its size known before it is made: issue 30)
     frag = Fragment(operand, described, steps, stored_bits(lds_type, 0)) if lds_type else None
     found = plan(operand, described, facts, chosen, _load(facts, load), steps, frag)
     return _answer(operand.inst, operand.matrix, found)
@@ -274,6 +299,19 @@ def _powers(limit: int) -> list[int]:
     return [1 << n for n in range(limit.bit_length()) if 1 << n <= limit]
 
 
+def _settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | None]]:
+    """The (pad, swizzle) settings a search tries: paddings of 0 to one row of 128 bytes
+    more, and swizzles of powers of two (chunks of at most 512 bits)."""
+    found: list[tuple[int, tuple[int, int, int] | None]] = [
+        (pad_elems, None) for pad_elems in range(0, max(1, 1024 // bits) + 1)]
+    for vec in _powers(cols):
+        if vec * bits > 512:
+            break
+        found += [(0, (vec, per_phase, max_phase)) for per_phase in _powers(16)
+                  for max_phase in _powers(cols // vec)[1:]]
+    return found
+
+
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
                model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
@@ -290,25 +328,19 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     chosen = _model(facts, model)
     described = _tile(tile, order, pad, swizzle, base)
     fixed, steps = _load(facts, load), _steps(k_steps)
-
+    check_plan(operand, steps)  # (the fragment's size bounded before it is made: issue 30)
     frag = Fragment(operand, described, steps, stored_bits(lds_type, 0) if lds_type else 0)
 
     def plan_of(pad: int, swizzle: tuple[int, int, int] | None) -> Plan:
         return plan(operand, described._replace(pad=pad, swizzle=swizzle), facts, chosen,
                     fixed, steps, frag, with_slots=False)
 
-    given = _candidate(plan_of, described.pad, described.swizzle)
     bits = frag.bits
     cols = described.cols
-    tried: list[LdsCandidate] = []
-    for pad_elems in range(0, max(1, 1024 // bits) + 1):
-        tried.append(_candidate(plan_of, pad_elems, None))
-    for vec in _powers(cols):
-        if vec * bits > 512:
-            break
-        for per_phase in _powers(16):
-            for max_phase in _powers(cols // vec)[1:]:
-                tried.append(_candidate(plan_of, 0, (vec, per_phase, max_phase)))
+    settings = _settings(bits, cols)
+    check_search(operand, steps, len(settings) + 4, cols)  # (+ given, first, Triton, CK)
+    given = _candidate(plan_of, described.pad, described.swizzle)
+    tried = [_candidate(plan_of, pad_elems, swizzled) for pad_elems, swizzled in settings]
     free = [c for c in tried if not c.failure and c.worst == 1]
     free.sort(key=lambda c: (c.lds_bytes, c.instructions, c.cycles,
                              c.swizzle is not None, c.pad, c.swizzle or (0, 0, 0)))

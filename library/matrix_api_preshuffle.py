@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_library.bounds import check_supertile
+from amd_matrix_calculator.matrix_library.checks import shown
 
 if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
@@ -99,13 +101,20 @@ def parse_supertile(value: object) -> tuple[int, int]:
     """(R, C) from 'RxC' or a pair of whole numbers > 0."""
     if isinstance(value, str):
         parts = value.lower().split("x")
-        if len(parts) == 2 and all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        if len(parts) == 2 and all(_digits(p.strip()) and int(p) > 0 for p in parts):
             return int(parts[0]), int(parts[1])
     elif isinstance(value, (tuple, list)) and len(value) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-        return int(value[0]), int(value[1])
+            isinstance(v, int) and not isinstance(v, bool) and int.__index__(v) > 0
+            for v in value):
+        return int.__index__(value[0]), int.__index__(value[1])
     raise CalcError(f"a supertile is RxC (tiles along M/N x tiles along K, whole numbers > 0, "
-                    f"e.g. 2x2), not {value!r}", "supertile")
+                    f"e.g. 2x2), not {shown(value)}", "supertile")
+
+
+def _digits(text: str) -> bool:
+    """Whether `text` is a whole number in at most 9 ASCII digits (issue 30: other
+    scripts' digits and huge numbers refused before int() reads them)."""
+    return text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 9
 
 
 def _width(value: object, scheme: Scheme | None) -> int | None:
@@ -117,14 +126,14 @@ def _width(value: object, scheme: Scheme | None) -> int | None:
             for width, name in names.items():
                 if value.lower() in (name, name.replace("global_", "buffer_")):
                     return width
-        if not value.isdigit():
+        if not _digits(value):
             known = ", ".join(GLOBAL_LOADS["ds_read_b"].values())
             raise CalcError(f"a load width is 1, 2, 4, 8, 12 or 16 bytes or a load ({known}, "
-                            f"or their gfx11 names), not {value!r}", "load_width")
+                            f"or their gfx11 names), not {shown(value)}", "load_width")
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise CalcError(f"a load width is a whole number of bytes, not {value!r}", "load_width")
+        return int.__index__(value)
+    raise CalcError(f"a load width is a whole number of bytes, not {shown(value)}", "load_width")
 
 
 def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
@@ -155,17 +164,18 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     inst = instruction(inst)
     name = matrix_name(inst, matrix)
     if preset is not None and not isinstance(preset, str):
-        raise CalcError(f"a preset is a scheme's name, not {preset!r}", "preset")
+        raise CalcError(f"a preset is a scheme's name, not {shown(preset)}", "preset")
     picked = scheme(preset) if preset is not None else None
     if picked is not None and supertile == (1, 1):
         supertile = picked.supertile
     rows_cols = parse_supertile(supertile)
     values = modifiers(mods)
-    checked_operand(inst, name, mods=values, wave=wave)  # legality of the modifiers
+    checked = checked_operand(inst, name, mods=values, wave=wave)  # (the modifiers' legality)
+    check_supertile(checked, rows_cols)  # (its size known before it is made: issue 30)
     formatted = with_formats(inst, values)
     size = wave_size(inst, wave)
     if order is not None and order not in ("row", "col"):
-        raise CalcError(f"the stored matrix is row- or col-major, not {order!r}", "order")
+        raise CalcError(f"the stored matrix is row- or col-major, not {shown(order)}", "order")
     width = _width(load_width, picked)
     if picked is not None and picked.width and supertile == picked.supertile == (1, 1):
         # a scheme loading more than one tile's bytes per lane: tiles along K make it up

@@ -21,7 +21,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.legality import rule
-from amd_matrix_calculator.matrix_library.checks import architecture_of, wave_size
+from amd_matrix_calculator.matrix_library.checks import architecture_of, shown, wave_size
 from amd_matrix_calculator.matrix_library.checks import modifiers as checked_modifiers
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
@@ -120,7 +120,8 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
     architecture_of(inst)  # type: ignore[arg-type]
     name = matrix.upper() if isinstance(matrix, str) else None
     if name not in allowed:
-        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not {matrix!r}")
+        raise CalcError(f"the {side} of a conversion is {' or '.join(allowed)}, not "
+                        f"{shown(matrix)}")
     assert name is not None
     return name
 
@@ -175,7 +176,9 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     source = _check(src_inst, src_matrix, SOURCES, "source")
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
     if not isinstance(transposed, bool):
-        raise CalcError(f"transposed is True or False, not {transposed!r}")
+        raise CalcError(f"transposed is True or False, not {shown(transposed)}")
+    if route is not None and (type(route) is not str or route not in ("registers", "lds")):
+        raise CalcError(f"the route of a conversion is registers or lds, not {shown(route)}")
     size = wave_size(src_inst, wave)
     wave_size(dst_inst, size)
     src_op = _operand(src_inst, source, src_mods if src_mods is not None else mods, size, True)
@@ -266,3 +269,27 @@ def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target:
     return Conversion(src.arch, src, source, dst, target, wave, transposed, made.kind,
                       made.fragments, made.source_fragments, tuple(moves), steps, made.total,
                       made.route, made.lds_bytes, made.conversion, advice, made)
+
+
+def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matrix: str, *,
+         wave: int | None = None, route: str | None = None) -> Conversion:
+    """Plan porting `src_matrix` of `src_inst` (another architecture's fragment, NVIDIA's
+    as a CUDA kernel holds it) into the same matrix's operand `dst_matrix` of `dst_inst`,
+    on `dst_inst`'s architecture in its wave size `wave` (layouts/port.py: the tile rule,
+    warps per wave). The record is a Conversion of that architecture."""
+    from amd_matrix_calculator.layouts.port import SAME_ROLE, port_plan
+    source = _check(src_inst, src_matrix, tuple(SAME_ROLE), "source")
+    target = _check(dst_inst, dst_matrix, tuple(SAME_ROLE), "destination")
+    if target not in SAME_ROLE[source]:
+        raise CalcError(f"a port moves a matrix into the same matrix: {source} of "
+                        f"{src_inst.name} goes into {' or '.join(SAME_ROLE[source])}, not "
+                        f"{target}")
+    if src_inst.arch == dst_inst.arch:
+        raise CalcError("a port moves another architecture's fragment: for two instructions "
+                        f"of {src_inst.arch}, plan a conversion (D into A or B)")
+    size = wave_size(dst_inst, wave)
+    src_op = _operand(src_inst, source, None, src_inst.wave_sizes[0], source == "D")
+    dst_op = _operand(dst_inst, target, None, size, target == "D")
+    made = port_plan(src_op, dst_op, route)  # type: ignore[arg-type]
+    found = _record(made, src_inst, source, dst_inst, target, size, False, ())
+    return found._replace(architecture=dst_inst.arch)

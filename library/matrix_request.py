@@ -19,7 +19,13 @@ from __future__ import annotations
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.modifiers import Modifiers
-from amd_matrix_calculator.matrix_library.checks import operand, with_formats
+from amd_matrix_calculator.matrix_library.checks import (
+    modifiers,
+    operand,
+    shown,
+    whole,
+    with_formats,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -94,6 +100,11 @@ def _catalog(request: Request) -> list[Facts]:
 
 def _code(request: Request) -> Operand | None:
     """--emit: the operand written (checked), or None for a whole-instruction example."""
+    inst = request.instruction
+    if inst is not None and not inst.architecture.target:
+        raise CalcError(f"--emit hip writes code for AMD targets: {inst.arch} has none "
+                        f"(port its fragments with -a AMD_ARCH --convert "
+                        f"{inst.arch.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
     return None if request.matrix is None else _operand(request)
 
 
@@ -163,9 +174,41 @@ ENGINES: dict[str, Callable[[Request], object]] = {
 def answer(request: Request) -> object:
     """The engine's answer to `request` (CalcError for a request it cannot answer)."""
     if not isinstance(request, Request):
-        raise CalcError(f"answer() takes a Request, not {request!r}")
+        raise CalcError(f"answer() takes a Request, not {shown(request)}")
     engine = ENGINES.get(request.mode) if isinstance(request.mode, str) else None
     if engine is None:
-        raise CalcError(f"unknown mode {request.mode!r}; the modes are "
+        raise CalcError(f"unknown mode {shown(request.mode)}; the modes are "
                         + ", ".join(ENGINES))
-    return engine(request)
+    return engine(checked(request))
+
+
+def checked(request: Request) -> Request:
+    """`request` with every field checked (issue 30: a field of the wrong kind is a
+    CalcError naming it, never an AttributeError deep in an engine) and its numbers
+    made plain ints."""
+    from amd_matrix_calculator.instructions import Architecture
+    from amd_matrix_calculator.instructions.model import Instruction
+    for name, kind, what in (("arch", Architecture,
+                              "an Architecture (find_architecture() gives one)"),
+                             ("inst", Instruction,
+                              "an Instruction (find_instruction() gives one)"),
+                             ("matrix", str, "a matrix name (A, B, C, D, K, SA or SB)")):
+        value = getattr(request, name)
+        if value is not None and not isinstance(value, kind):
+            raise CalcError(f"Request.{name} is None or {what}, not {shown(value)}", name)
+    mods = request.mods if isinstance(request.mods, Modifiers) else modifiers(request.mods)
+    wave = 0 if request.wave is None else whole("Request.wave", request.wave, "wave")
+    numbers = request.numbers
+    if not isinstance(numbers, (tuple, list)) or len(numbers) > len(NUMBER_NAMES):
+        raise CalcError(f"Request.numbers is a tuple of at most {len(NUMBER_NAMES)} whole "
+                        f"numbers ({', '.join(NUMBER_NAMES)}), not {shown(numbers)}")
+    plain = tuple(whole(f"Request.numbers {name}", value, name)
+                  for name, value in zip(NUMBER_NAMES, numbers))
+    options = request.options
+    if not isinstance(options, (tuple, list)) or not all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+            for pair in options):
+        raise CalcError(f"Request.options is a tuple of (name, value) pairs, not "
+                        f"{shown(options)}")
+    return request._replace(mods=mods, wave=wave, numbers=plain + (0,) * (6 - len(plain)),
+                            options=tuple(options))

@@ -108,3 +108,19 @@ def run(capsys, monkeypatch):
         out, err = capsys.readouterr()
         return rc, out, err
     return call
+
+
+@cache
+def swept(arch):
+    """The instructions of `arch` that the per-instruction sweeps visit: all of an AMD
+    architecture's; of NVIDIA's (instructions/nvidia.py), each line once (on its first
+    architecture: sm89 and sm90 repeat sm80's lines) and of each wgmma type N = 8, 24 and
+    256 only (the other Ns' layouts differ in one digit's size; tests/test_nvidia.py
+    checks every N against CuTe), so that 626 table lines do not double the suite."""
+    if arch.vendor == "amd":
+        return arch.instructions
+    from amd_matrix_calculator.instructions import ARCHITECTURES
+    earlier = {i.mnemonic for a in ARCHITECTURES[:ARCHITECTURES.index(arch)]
+               if a.family == arch.family for i in a.instructions}
+    return tuple(i for i in arch.instructions if i.mnemonic not in earlier
+                 and (i.m != 64 or i.n in (8, 24, 256)))

@@ -11,6 +11,7 @@ command line would ask.
 import json
 
 import pytest
+from conftest import swept
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.cli import matrix_cli
@@ -23,7 +24,7 @@ SAMPLES = 6
 
 
 def operands(arch):
-    for inst in arch.instructions:
+    for inst in swept(arch):
         for matrix in api.matrices(inst):
             for wave in inst.wave_sizes:
                 yield inst, matrix, wave

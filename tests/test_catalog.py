@@ -9,7 +9,7 @@ from conftest import call
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.formats.catalog import HEADER
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from amd_matrix_calculator.instructions import ARCHITECTURES, find_architecture
 
 
 def rows(argv):
@@ -42,16 +42,18 @@ def test_the_numbers_are_the_facts():
         assert row["instruction"] == fact["mnemonic"]
         assert [int(row[c]) for c in ("M", "N", "K", "blocks")] == \
             [fact[c] for c in ("m", "n", "k", "blocks")]
+        inst = find_architecture(row["architecture"]).find(row["instruction"])
         assert int(row["FLOPs"]) == fact["flops"] == 2 * fact["m"] * fact["n"] * fact["k"] \
-            * fact["blocks"]
+            * fact["blocks"] * inst.products  # (ldmatrix/stmatrix multiply nothing)
         if fact["flops_per_cycle"] is None:  # gfx1250: no ISA cycle counts
             assert row["FLOPs/unit/cycle"] == "" and row["cycles"] == str(fact["cycles"] or "")
         else:
             assert int(row["FLOPs/unit/cycle"]) == fact["flops"] * 4 // int(row["cycles"])
-        assert row["unit"] == ("WGP" if row["architecture"].startswith("RDNA") else "CU")
+        assert row["unit"] == find_architecture(row["architecture"]).unit
         assert row["sparse"] == ("yes" if fact["sparse"] else "no")
-        assert (row["C type"] == "") == fact["sparse"] == (row["C regs"] == "") \
-            == (row["K regs"] != "")
+        assert (row["C type"] == "") == fact["sparse"] == (row["K regs"] != "")
+        # (no C registers: sparse, or C is not a register operand, as wgmma's is D's)
+        assert (row["C regs"] == "") == (fact["sparse"] or "C" not in (inst.matrices or "C"))
         counts = fact["registers"][row["wave"]]
         assert {m: int(row[f"{m} regs"]) for m in counts} == counts
         assert row["modifiers"].split() == fact["modifiers"]
@@ -132,7 +134,8 @@ def test_wave_size():
     assert {r["architecture"] for r in wave32} == {a.name for a in ARCHITECTURES
                                                    if 32 in a.waves}
     assert {r["wave"] for r in rows(["--catalog", "-w", "64"])} == {"64"}
-    assert {r["wave"] for r in ALL} == {str(a.waves[0]) for a in ARCHITECTURES}
+    assert {r["wave"] for r in ALL} == {str(i.wave_sizes[0]) for a in ARCHITECTURES
+                                        for i in a.instructions}
 
 
 @pytest.mark.parametrize("argv, text", [

@@ -106,7 +106,7 @@ def test_json_documents_of_the_library_renderers():
 @pytest.mark.parametrize("option, value, words", [
     ("--k-steps", "9" * 5000, "--k-steps takes 0 to 1024"),
     ("--lds-pad", "9" * 4000, "--lds-pad takes 0 to 1048576"),
-    ("--lds-base", "x", "--lds-base takes a whole number >= 0 written in digits"),
+    ("--lds-base", "x", "--lds-base takes 0 to 1048576 (a whole number in ASCII digits)"),
 ])
 def test_lds_numbers_are_bounded_before_use(option, value, words):
     status, out, err = call(CDNA3 + ["-A", "--lds-tile", "16x64", option, value])

@@ -69,7 +69,7 @@ def test_a_new_row_reaches_argparse_the_plain_reader_help_and_completion(monkeyp
     (["-g", "-A", "--cbsz", str(10 ** 32)], "--cbsz takes 0 to 7"),
     (["-g", "-A", "--abid", "9" * 100000], "--abid takes 0 to 15"),
     (["-g", "-A", "--blgp", "8"], "--blgp takes 0 to 7"),
-    (["-g", "-A", "-w", str(10 ** 32)], "takes 0 to 64"),
+    (["-g", "-A", "-w", str(10 ** 32)], "takes 0 to 128"),  # (128: a wgmma warpgroup)
     (["-A", "--emit", "hip", "--ld", str(10 ** 32)], "--ld takes 0 to 2147483647"),
     (["-g", "-A", "-I", "9" * 5000], "at most 4300 digits"),
 ])

@@ -154,10 +154,10 @@ def test_the_table_covers_each_class_once():
 
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_every_architecture_names_its_wave_sizes(arch):
-    inst = arch.instructions[0].mnemonic
-    status, out, err = call(["-a", arch.name, "-i", inst, "-g", "-A", "-w", "16"])
+    inst = arch.instructions[0]
+    status, out, err = call(["-a", arch.name, "-i", inst.mnemonic, "-g", "-A", "-w", "16"])
     assert_clean_error(status, out, err)
-    assert "16" in err and all(str(wave) in err for wave in arch.waves), err
+    assert "16" in err and all(str(wave) in err for wave in inst.wave_sizes), err
 
 
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
@@ -275,8 +275,8 @@ def _mode_groups(draw, inst, mode, matrix):
     groups = []
     if mode in ("-g", "-m", "-R", "-M"):
         groups.append([matrix])
-    if mode in ("-g", "-m") and matrix == "-D" and draw(st.booleans()):
-        groups.append(["-o"])
+    if mode in ("-g", "-m") and matrix == "-D" and not inst.matrices and draw(st.booleans()):
+        groups.append(["-o"])  # (-o reads A, B and C registers: not wgmma's, ldmatrix's)
     if mode == "-g":
         for spelling, top in (("-I", inst.m), ("-J", inst.n), ("-K", inst.k),
                               ("-b", inst.blocks)):
@@ -301,13 +301,15 @@ def valid_vectors(draw):
     groups = [draw(_option(draw(st.sampled_from(["-a", "--architecture"])), name)),
               draw(_option(draw(st.sampled_from(["-i", "--instruction"])), mnemonic))]
     matrices = ["-A", "-B", "-D"] + (["-k"] if inst.sparse else ["-C"])
+    if inst.matrices:  # only these are register operands (wgmma: A, D)
+        matrices = [f"-{m}" for m in inst.matrices]
     matrix = draw(st.sampled_from(matrices))
     mode = draw(st.sampled_from(["-L", "-d", "-g", "-m", "-R", "-M"]))
     groups.append([mode])
     groups += _mode_groups(draw, inst, mode, matrix)
     if draw(st.booleans()):
         groups.append(draw(_option("-w", draw(st.sampled_from(["0"] + [str(w) for w in
-                                                                       arch.waves])))))
+                                                                       inst.wave_sizes])))))
     for name in draw(st.lists(st.sampled_from(["--cbsz", "--abid", "--blgp", "--opsel",
                                                 "--neg", "--neg_hi"]), max_size=2)):
         groups.append([name, "0"])  # 0 is always legal

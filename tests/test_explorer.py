@@ -355,8 +355,8 @@ def test_serve_prints_its_url_first_and_stops_cleanly_on_ctrl_c():
 
 
 @pytest.mark.parametrize("argv, wanted", [
-    (["--serve", "--port", "http"], "--port takes a port number 0-65535"),
-    (["--serve", "--port", "70000"], "--port takes a port number 0-65535"),
+    (["--serve", "--port", "http"], "--port takes a port number 0 to 65535"),
+    (["--serve", "--port", "70000"], "--port takes a port number 0 to 65535"),
     (["--serve", "--port"], "the --port option needs a value"),
     (["--serve", "-a", "cdna3"], "takes only --port N and --host H, not '-a'"),
 ])

@@ -12,6 +12,7 @@ by tests/test_reference_formulas.py.)
 import re
 
 import pytest
+from conftest import swept
 from formula_eval import compile_formula, compile_function, compile_gpr, compile_values
 
 from amd_matrix_calculator import matrix_api as api
@@ -55,7 +56,7 @@ def cases():
     instruction of every architecture: each format pair with no other modifier, then
     each candidate the instruction takes that moves a layout."""
     for arch in ARCHITECTURES:
-        for inst in arch.instructions:
+        for inst in swept(arch):
             for wave in inst.wave_sizes:
                 matrices = api.matrices(inst)
                 for formats in _format_choices(inst):
@@ -149,7 +150,7 @@ def test_every_derived_formula_agrees_with_the_engine(arch):
             elements += check_matrix(inst, wave, mods, matrix, forward, backward, lines, seen)
             checked.add((inst.mnemonic, wave, matrix))
     # every matrix of every instruction in every wave size
-    assert checked == {(i.mnemonic, w, m) for i in arch.instructions for w in i.wave_sizes
+    assert checked == {(i.mnemonic, w, m) for i in swept(arch) for w in i.wave_sizes
                        for m in api.matrices(i)}
     assert elements > 1000
 
@@ -200,7 +201,7 @@ def test_the_reference_defects_are_gone_from_the_library():
     rows = [f["text"] for f in api.formulas(inst) if f["label"] == "C or D i"]
     assert rows == ["(floor(lane / 16) % 4) + 4 * (floor(b / 64) % 4)"]
     for arch in ARCHITECTURES:
-        for inst in arch.instructions:
+        for inst in swept(arch):
             for f in api.formulas(inst):
                 depth = 0
                 for char in f["text"]:

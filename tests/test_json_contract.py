@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import call
+from conftest import call, swept
 from jsonschema import Draft202012Validator
 
 from amd_matrix_calculator import matrix_api as api
@@ -86,7 +86,7 @@ def test_every_operands_linear_layout_validates():
     schema_version, mode, and null (not "") where there is no reason or note."""
     count = 0
     for arch in ARCHITECTURES:
-        for inst in arch.instructions:
+        for inst in swept(arch):
             for wave in inst.wave_sizes:
                 for matrix in api.matrices(inst):
                     doc = valid(json.loads(json_output.linear_layout(

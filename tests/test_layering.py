@@ -19,6 +19,7 @@ LAYERS = {
     "matrix_api_copy": 2,
     "matrix_api_preshuffle": 2,
     "matrix_api_epilogue": 2,
+    "matrix_compare": 2,
     "matrix_conversion": 2,
     "matrix_library": 2,
     "matrix_notation": 2,

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 import pytest
-from conftest import data_text
+from conftest import data_text, swept
 
 from amd_matrix_calculator.instructions import ARCHITECTURES
 from amd_matrix_calculator.layouts import Modifiers, Operand
@@ -20,8 +20,8 @@ from amd_matrix_calculator.matrix_api import matrices
 
 def _cases():
     for arch in ARCHITECTURES:
-        for inst in arch.instructions:
-            for wave in arch.waves:
+        for inst in swept(arch):
+            for wave in arch.waves if arch.vendor == "amd" else inst.wave_sizes:
                 for matrix in matrices(inst):
                     if matrix in ("SA", "SB"):  # (the scales: test_cdna4_*, test_gfx1250*)
                         continue
@@ -220,15 +220,16 @@ def test_single_lane_lookups_equal_the_full_inverse():
     full inverse map gives, for every register and lane."""
     from amd_matrix_calculator.layouts import Modifiers
     for arch in ARCHITECTURES:
-        for inst in arch.instructions[::7]:
+        for inst in swept(arch)[::7]:
             matrices = ("A", "B", "D", "K") if inst.sparse else ("A", "B", "C", "D")
-            for matrix in matrices:
+            wave = arch.waves[-1] if arch.vendor == "amd" else inst.wave_sizes[-1]
+            for matrix in inst.matrices or matrices:
                 mods = Modifiers(opsel=4) if inst.arch == "RDNA3" and matrix == "C" \
                     and inst.opsel else Modifiers()
-                full = Operand(inst, matrix, mods, arch.waves[-1])
+                full = Operand(inst, matrix, mods, wave)
                 assert full.lanes  # builds the whole inverse
-                for lane in range(arch.waves[-1]):
+                for lane in range(wave):
                     for reg in range(full.register_count):
-                        fresh = Operand(inst, matrix, mods, arch.waves[-1])
+                        fresh = Operand(inst, matrix, mods, wave)
                         assert fresh.entries(reg, lane) == full.entries(reg, lane), \
                             (inst.mnemonic, matrix, reg, lane)

@@ -73,3 +73,129 @@ def test_junk_gets_an_answer_or_a_calc_error(name, data):
     except TypeError as error:  # a wrong number of arguments is Python's own refusal
         assert "argument" in str(error) and "positional" in str(error) or \
             "required" in str(error), error
+
+
+# ---- issue 30: every keyword, int subclasses with odd comparisons, Requests
+
+class OddInt(int):
+    """An int whose comparisons all say yes (a caller's subclass): the library must use
+    the number's value, never the object's own arithmetic."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __lt__(self, other):
+        return True
+
+    __le__ = __gt__ = __ge__ = __lt__
+    __hash__ = int.__hash__
+
+
+odd = st.builds(OddInt, st.integers(-2, 70))
+tiles = st.one_of(st.sampled_from(["16x64", "²x4", "16x٦٤", "99999999x99999999", "0x0",
+                                   "16x" + "9" * 5000, "x", "16X64", " 16 x 64 "]),
+                  st.tuples(numbers | odd, numbers | odd), st.lists(numbers | odd, max_size=3))
+swizzles = st.one_of(st.none(), st.sampled_from(["1,1,2", "²,1,1", "8,2,8", "1,1," + "9" * 5000,
+                                                 "8,,8", ""]),
+                     st.tuples(numbers | odd, numbers | odd, numbers | odd))
+more_junk = st.one_of(junk, odd, tiles, swizzles)
+ALL_KEYWORDS = {"tile": tiles, "swizzle": swizzles, "pad": more_junk, "base": more_junk,
+                "k_steps": more_junk, "order": more_junk, "load": more_junk,
+                "model": more_junk, "mods": more_junk, "wave": more_junk,
+                "src_mods": more_junk, "dst_mods": more_junk, "transposed": more_junk,
+                "advice": more_junk, "route": more_junk, "output_calc": more_junk,
+                "strict": more_junk}
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_junk_in_every_keyword_gets_an_answer_or_a_calc_error(name, data):
+    function = getattr(api, name)
+    parameters = list(inspect.signature(function).parameters.values())
+    args = []
+    for p in parameters:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
+        good = (st.sampled_from(INSTRUCTIONS) if p.name.endswith("inst") else
+                st.sampled_from(["A", "B", "C", "D"]) if p.name.endswith("matrix") else more_junk)
+        args.append(data.draw(good | more_junk, label=p.name))
+    kwargs = {p.name: data.draw(ALL_KEYWORDS.get(p.name, more_junk), label=p.name)
+              for p in parameters if p.kind == p.KEYWORD_ONLY
+              and (p.default is p.empty or data.draw(st.booleans(), label=f"give {p.name}"))}
+    try:
+        consume(function(*args, **kwargs))
+    except CalcError as error:
+        assert clean(str(error)), str(error)
+    except TypeError as error:  # (a function taking **options: a required one not given)
+        assert "required" in str(error) and "argument" in str(error), error
+
+
+@pytest.mark.parametrize("function", [
+    api.catalog, lambda wave: api.wave_size(INSTRUCTIONS[0], wave),
+    lambda wave: api.locate(INSTRUCTIONS[0], "A", wave=wave),
+    lambda wave: api.conversion(INSTRUCTIONS[0], "D", INSTRUCTIONS[0], "A", wave=wave)])
+def test_an_int_subclass_is_read_by_its_value(function):
+    """OddInt(64) is 64 (the wave size CDNA3 has), OddInt(7) is 7 (none has)."""
+    consume(function(wave=OddInt(64)) if function is api.catalog else function(OddInt(64)))
+    with pytest.raises(CalcError):
+        consume(function(wave=OddInt(7)) if function is api.catalog else function(OddInt(7)))
+
+
+MODES = ["list", "detail", "query", "catalog", "linear", "emit"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mode=st.sampled_from(MODES) | more_junk,
+       arch=st.none() | st.sampled_from([i.architecture for i in INSTRUCTIONS]) | more_junk,
+       inst=st.none() | st.sampled_from(INSTRUCTIONS) | more_junk,
+       matrix=st.none() | st.sampled_from(["A", "B", "C", "D", "K"]) | more_junk,
+       mods=st.sampled_from([api.Modifiers()]) | more_junk, wave=more_junk,
+       numbers=st.tuples(*[numbers | odd] * 6) | more_junk,
+       options=st.lists(st.tuples(texts, more_junk), max_size=3).map(tuple) | more_junk,
+       given=st.sets(st.sampled_from(["arch", "inst", "matrix", "mods", "wave", "numbers",
+                                      "options"])))
+def test_any_request_gets_an_answer_or_a_calc_error(mode, arch, inst, matrix, mods, wave,
+                                                     numbers, options, given):
+    fields = {key: value for key, value in (("arch", arch), ("inst", inst), ("matrix", matrix),
+                                            ("mods", mods), ("wave", wave),
+                                            ("numbers", numbers), ("options", options))
+              if key in given}
+    try:
+        request = api.Request(mode, **fields)
+        consume(api.answer(request))
+    except CalcError as error:
+        assert clean(str(error)), str(error)
+
+
+@pytest.mark.parametrize("request_", [
+    lambda: api.Request(mode="catalog", arch="D"), lambda: api.Request(mode="detail", inst="x"),
+    lambda: api.Request(mode="catalog", options=5), lambda: api.Request(mode=5),
+    lambda: api.Request(mode="query", inst=INSTRUCTIONS[0], matrix="A", mods=5),
+    lambda: api.Request(mode="query", inst=INSTRUCTIONS[0], matrix="A", wave="64"),
+])
+def test_the_issues_requests_get_a_calc_error(request_):
+    with pytest.raises(CalcError):
+        api.answer(request_())
+
+
+LONG = "x" * 100000
+
+
+@pytest.mark.parametrize("call_", [
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", load=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", model=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", swizzle=LONG),
+    lambda: api.lds_plan(INSTRUCTIONS[0], "A", tile="16x64", order=LONG),
+    lambda: api.conversion(INSTRUCTIONS[0], "D", INSTRUCTIONS[0], "A", route=LONG),
+    lambda: api.conversion(INSTRUCTIONS[0], LONG, INSTRUCTIONS[0], "A"),
+    lambda: api.find_architecture(LONG), lambda: api.answer(api.Request(LONG)),
+])
+def test_a_long_value_gets_a_short_message(call_):
+    with pytest.raises(CalcError) as refused:
+        call_()
+    assert clean(str(refused.value)) and len(str(refused.value)) < 300

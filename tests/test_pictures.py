@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO
+from conftest import REPO, swept
 from conftest import call as _untyped_call
 
 from amd_matrix_calculator import matrix_api as mc
@@ -222,7 +222,7 @@ def test_largest_pictures_keep_labels_apart() -> None:
 def _picture_queries(arch: str) -> Iterator[tuple[mc.Instruction, str, dict[str, int], int]]:
     """Every instruction x operand x wave size of `arch`, with the default modifiers and
     with each f8f6f4 format (A and B in the same format)."""
-    for inst in mc.instructions(arch):
+    for inst in swept(mc.find_architecture(arch)):
         formats: list[dict[str, int]] = [{}]
         if inst.f8f6f4:
             first, second = inst.format_fields
@@ -353,8 +353,9 @@ def test_cli_picture_errors(argv: list[str], message: str) -> None:
 
 
 def _sweep(arch: str) -> Iterator[tuple[mc.Instruction, str, int]]:
-    for inst in mc.instructions(arch):
-        for wave in mc.architecture_of(inst).waves:
+    for inst in swept(mc.find_architecture(arch)):
+        arch_of = mc.architecture_of(inst)
+        for wave in arch_of.waves if arch_of.vendor == "amd" else inst.wave_sizes:
             for matrix in mc.matrices(inst):
                 yield inst, matrix, wave
 

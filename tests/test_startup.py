@@ -75,7 +75,8 @@ def test_get_register_does_not_import_the_table_drawer():
 
 
 def point_queries(arch):
-    inst = arch.instructions[-1].mnemonic
+    # (the last instruction with A, B, C and D registers: not a wgmma or ldmatrix)
+    inst = next(i for i in reversed(arch.instructions) if not i.matrices).mnemonic
     base = ["-a", arch.name.lower(), "-i", inst]
     return [["-a", arch.name.lower(), "-L"], base + ["-d"], base + ["-g", "-A"],
             base + ["-g", "-D", "-o"], base + ["-m", "-B", "-l", "1"], base + ["-m", "-D", "-o"]]

@@ -13,7 +13,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def test_every_instruction_has_a_record_and_nothing_else_does():
-    names = {(a.name, i.mnemonic) for a in mc.architectures() for i in a.instructions}
+    names = {(a.name, i.mnemonic) for a in mc.architectures() if a.vendor == "amd"
+             for i in a.instructions}
     recorded = {(a, m) for a, table in CHECKS.items() for m in table}
     assert recorded == names
     for arch, table in ALTERNATIVES.items():
@@ -86,4 +87,4 @@ def test_the_document_is_generated_from_the_record():
     assert "## Run the probe on your GPU" in text and "--emit probe" in text
     rows = [line for line in text.splitlines() if line.startswith("| CDNA") or
             line.startswith("| RDNA") or line.startswith("| GFX")]
-    assert len(rows) == sum(len(a.instructions) for a in mc.architectures())
+    assert len(rows) == sum(len(a.instructions) for a in mc.architectures() if a.vendor == "amd")

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     FilterValue = str | int | bool
     Filters = Mapping[str, FilterValue | Iterable[FilterValue]]
 
-FILTERS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks", "checked")
+FILTERS = ("arch", "vendor", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks",
+           "checked")
 NUMBER_FILTERS = ("m", "n", "k", "blocks")
 LARGEST = 10**6  # (a number filter above this matches nothing and is refused)
 
@@ -34,6 +35,7 @@ class Row(Record):
     sparse: bool
     dims: tuple[int, int, int]  # m, n, k
     blocks: int
+    vendor: str  # the architecture's (amd or nvidia)
     checked: frozenset[str]  # the verification record's source keys
 
 
@@ -62,7 +64,7 @@ def rows(wave: int | None) -> tuple[Row, ...]:
     if found is None:
         found = _ROWS[wave] = tuple(
             Row(fact, fact["architecture"], _type_keys(fact), fact["kind"], fact["sparse"],
-                (fact["m"], fact["n"], fact["k"]), fact["blocks"],
+                (fact["m"], fact["n"], fact["k"]), fact["blocks"], arch.vendor,
                 frozenset(c["source"] for c in fact["verification"]["checks"]
                           if c["source"] != "hardware" or c["detail"] != "none yet"))
             for arch in ARCHITECTURES for inst in arch.instructions
@@ -137,11 +139,34 @@ def _shape(value: object) -> tuple[int | None, ...]:
     return tuple(None if p == "*" else int(p) for p in parts)
 
 
+def _vendor(value: object) -> Callable[[Row], bool]:
+    vendor = _text("vendor", value).lower()
+    vendors = sorted({a.vendor for a in ARCHITECTURES})
+    if vendor not in vendors:
+        raise CalcError(f"vendor= takes {' or '.join(vendors)}, not {shown(value)}")
+    return lambda r: r.vendor == vendor
+
+
+def _checked(value: object) -> Callable[[Row], bool]:
+    """checked=SOURCE: the instructions whose verification record has that source."""
+    from amd_matrix_calculator.instructions.verification import SOURCE_KEYS
+    source = _text("checked", value).lower()
+    if source not in SOURCE_KEYS:
+        raise CalcError(f"checked= takes a source: {', '.join(SOURCE_KEYS)}; not {shown(value)}")
+    return lambda r: source in r.checked
+
+
+_HELPERS = {"vendor": _vendor, "checked": _checked}
+
+
 def matcher(key: str, value: object) -> Callable[[Row], bool]:
     """A test of one instruction's row for one filter value (checked here)."""
     if key == "arch":
         name = find_architecture(_text(key, value)).name
         return lambda r: r.arch == name
+    helper = _HELPERS.get(key)  # (vendor=, checked=)
+    if helper is not None:
+        return helper(value)
     if key == "type":
         wanted = _text(key, value).lower()
         return lambda r: wanted in r.types
@@ -151,13 +176,6 @@ def matcher(key: str, value: object) -> Callable[[Row], bool]:
     if key == "sparse":
         sparse = _yes_no(value)
         return lambda r: r.sparse == sparse
-    if key == "checked":
-        from amd_matrix_calculator.instructions.verification import SOURCE_KEYS
-        source = _text(key, value).lower()
-        if source not in SOURCE_KEYS:
-            raise CalcError(f"checked= takes a source: {', '.join(SOURCE_KEYS)}; not "
-                            f"{shown(value)}")
-        return lambda r: source in r.checked
     if key == "kind":
         kind = _text(key, value).lower()
         return lambda r: r.kind == kind

@@ -119,10 +119,13 @@ def matrices(inst: Instruction) -> tuple[str, ...]:
 # ---- numbers, modifiers, wave sizes
 
 def whole(name: str, value: object, argument: str | None = None) -> int:
-    """`value` when it is a whole number >= 0 (not a bool, float or string)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    """`value` as a plain int when it is a whole number >= 0 (not a bool, float or
+    string); an int subclass is read by its value, never by its own comparisons."""
+    number = int.__index__(value) if isinstance(value, int) and type(value) is not bool \
+        else -1
+    if number < 0:
         raise CalcError(f"{name} takes a whole number >= 0, not {shown(value)}", argument)
-    return value
+    return number
 
 
 # Every modifier is a field of at most 8 bits of the instruction word: a larger value is
@@ -170,7 +173,7 @@ def wave_size(inst: Instruction, wave: int | None = None) -> int:
     sizes = instruction(inst).wave_sizes
     if wave is None or type(wave) is int and wave == 0:
         return sizes[0]
-    whole("wave", wave, "wave")
+    wave = whole("wave", wave, "wave")
     if wave not in sizes:
         allowed = " or ".join(map(str, sizes))
         raise CalcError(f"wave size {shown(wave)} is not available for {inst.name} on {inst.arch}; "
@@ -218,8 +221,7 @@ def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def in_range(name: str, value: object, limit: int, what: str,
              argument: str | None = None) -> None:
     argument = argument or name
-    whole(name, value, argument)
-    assert isinstance(value, int)
+    value = whole(name, value, argument)
     if value >= limit:
         raise CalcError(f"{name} = {shown(value)} is out of range for {what}: "
                         f"use 0 to {limit - 1}.", argument)

@@ -7,7 +7,7 @@ from _operator import itemgetter  # (operator's C module, loaded with Python)
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.layouts import check_modifiers
 from amd_matrix_calculator.layouts import operand as cached_operand
-from amd_matrix_calculator.layouts.core import Place
+from amd_matrix_calculator.layouts.core import CalcError, Place
 from amd_matrix_calculator.matrix_notation import register as register_name
 from amd_matrix_calculator.matrix_notation import register_texts, slot_texts
 
@@ -207,6 +207,9 @@ def _calc_operands(inst: Instruction, mods: ModifierValues,
                    wave: int | None) -> dict[str, Operand]:
     inst = instruction(inst)
     mods, wave = modifiers(mods), wave_size(inst, wave)
+    if inst.matrices and not {"A", "B", "D"} <= set(inst.matrices):
+        raise CalcError(f"{inst.name} has only {' and '.join(inst.matrices)} in registers: "
+                        "the output calculation (-o) reads A, B and C registers")
     check_modifiers(inst, "D", mods, True, "get", wave)
     resolved = with_formats(inst, mods)
     return {m: cached_operand(resolved, m, mods, wave) for m in matrices(inst) if m != "K"}

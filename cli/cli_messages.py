@@ -1,0 +1,21 @@
+"""The one line every refusal is written as (issue 30), for every front end: the command
+line, argparse's own messages, --batch and the explorer (cli_options re-exports it)."""
+from __future__ import annotations
+
+MESSAGE_WORD, MESSAGE_LENGTH = 80, 1000  # (characters of one word, of a whole message)
+
+
+def message_text(message: str) -> str:
+    """A message as the one line every refusal is written as (issue 30): control
+    characters escaped (no raw terminal bytes), whitespace runs one space, a word longer
+    than MESSAGE_WORD cut short and the whole at most about MESSAGE_LENGTH characters.
+    Every path that reports an error (the command line, argparse's own messages, --batch,
+    the explorer) goes through it."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() or c in " \n\t" else repr(c)[1:-1]
+                          for c in message)
+    words = [word if len(word) <= MESSAGE_WORD else
+             f"{word[:MESSAGE_WORD // 2]}... ({len(word):,} characters)"
+             for word in message.split()]
+    text = " ".join(words)
+    return text if len(text) <= MESSAGE_LENGTH else text[:MESSAGE_LENGTH - 3] + "..."

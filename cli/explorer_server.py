@@ -1,0 +1,322 @@
+"""The explorer's HTTP server (issue 21), hardened for a machine where other people and
+other web pages live (issue 30):
+
+- it answers only requests whose Host header names the address it listens on or
+  localhost (a web page elsewhere cannot reach it by DNS rebinding): 400 otherwise;
+- every answer carries a Content-Security-Policy, X-Frame-Options DENY and
+  X-Content-Type-Options nosniff, and Server: names no Python version;
+- a connection that sends nothing for IDLE_SECONDS, or has not sent its whole request
+  REQUEST_SECONDS after it opened (slowloris), is closed;
+- heavy queries (conversions, pictures, code, layouts, the catalog) run in a small pool
+  of worker processes, at most HEAVY_WAITING of them waiting, each within HEAVY_SECONDS
+  and WORKER_MEMORY: light ones (point queries) are answered at once in the server's own
+  process, whatever the heavy ones do;
+- SIGTERM stops accepting, lets the requests in flight finish and ends with status 0.
+
+matrix_explorer.serve starts it; matrix_explorer turns queries into command lines.
+"""
+from __future__ import annotations
+
+import contextlib
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from concurrent.futures import ProcessPoolExecutor
+    from pathlib import Path
+
+    Respond = Callable[[Sequence[str]], tuple[int, str]]
+    Answer = Callable[[str, str, Respond | None], tuple[int, str, str, str]]
+
+IDLE_SECONDS = 5          # a connection silent this long is closed
+REQUEST_SECONDS = 10      # a request not read in full this long after its connection opened
+HEAVY_WORKERS = 2         # worker processes of heavy queries
+HEAVY_WAITING = 64        # heavy queries in flight at most (more: 503)
+HEAVY_SECONDS = 30        # a heavy query's answer is waited for this long (then 503)
+WORKER_MEMORY = 2 << 30   # address space of a worker process
+DRAIN_SECONDS = 30        # SIGTERM: how long requests in flight may take to finish
+READ_GRACE = 2            # SIGTERM: how long requests still being read may take to arrive
+LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
+
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", "default-src 'none'; script-src 'self'; "
+     "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+    ("X-Frame-Options", "DENY"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Cache-Control", "no-store"),
+)
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def host_name(header: str) -> str:
+    """The host of a Host header, without its port, in lower case ([::1]:80 -> ::1)."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def beyond_loopback(host: str) -> bool:
+    """Whether listening on `host` reaches beyond this machine ('' and 0.0.0.0 and ::
+    are every interface)."""
+    import ipaddress
+    if host.lower() == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: whatever it names may be reachable
+        return True
+
+
+def _respond(words: Sequence[str]) -> tuple[int, str]:
+    """cli_respond.respond in a worker process (picklable: a module-level function)."""
+    from amd_matrix_calculator.cli import cli_respond
+    return cli_respond.respond(words)
+
+
+def _worker_setup() -> None:
+    """A worker: lower priority than the server, bounded memory, Ctrl-C and SIGTERM
+    left to the server (which ends the pool)."""
+    import os
+    import resource
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.nice(5)
+    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
+
+
+class Heavy:
+    """The pool of worker processes heavy queries run in, started at once (forked before
+    the server's threads run) and started again if a worker dies."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.slots = threading.BoundedSemaphore(HEAVY_WAITING)
+        self.pool: ProcessPoolExecutor | None = None
+        self._start()
+
+    def _start(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        self.pool = ProcessPoolExecutor(HEAVY_WORKERS, multiprocessing.get_context("fork"),
+                                        initializer=_worker_setup)
+        for started in [self.pool.submit(len, ()) for _ in range(HEAVY_WORKERS)]:
+            started.result()
+
+    def respond(self, words: Sequence[str]) -> tuple[int, str]:
+        """(status, text) as cli_respond.respond gives them, or 503 when too busy."""
+        from concurrent.futures import TimeoutError as Late
+        from concurrent.futures.process import BrokenProcessPool
+        if not self.slots.acquire(blocking=False):
+            return 503, (f"the explorer is busy: {HEAVY_WAITING} heavy queries are in "
+                         "flight; try again in a moment")
+        try:
+            with self.lock:
+                assert self.pool is not None
+                future = self.pool.submit(_respond, list(words))
+            return future.result(timeout=HEAVY_SECONDS)
+        except Late:
+            return 503, f"this query took longer than {HEAVY_SECONDS} s; it was not answered"
+        except BrokenProcessPool:
+            with self.lock:
+                self._start()
+            return 500, "internal error (a worker process ended); please report this query"
+        finally:
+            self.slots.release()
+
+    def close(self) -> None:
+        """End the workers (a query still running in one is abandoned)."""
+        if self.pool is None:
+            return
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+            process.join(1)
+
+
+def respond_with(heavy: Heavy | None) -> Respond:
+    """The respond function of the server's answers: point queries in this process,
+    the rest by the worker pool (when there is one)."""
+    from amd_matrix_calculator.cli import cli_respond
+
+    def respond(words: Sequence[str]) -> tuple[int, str]:
+        if heavy is None or any(mode in words for mode in LIGHT_MODES) and not any(
+                word in words for word in ("--convert", "--emit", "--format")):
+            return cli_respond.respond(words)
+        return heavy.respond(words)
+    return respond
+
+
+class Site(NamedTuple):
+    """What the server serves: `files` (URL path -> (file, content type)), the /api
+    paths `api` answered by `answer(path, query, respond)`, and /api/options's body."""
+    files: dict[str, tuple[Path, str]]
+    api: frozenset[str]
+    answer: Answer | None
+    options: Callable[[], str]
+
+
+def headers_of(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
+    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
+    if "charset" not in content_type:
+        content_type += "; charset=utf-8"
+    found = [("Content-Type", content_type), ("Content-Length", str(length)),
+             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
+    if command:  # (a header is one line of printable ASCII: escape the rest)
+        printable = all(" " <= c <= "~" for c in command)
+        found.append(("X-Command-Line", command if printable else
+                      command.encode("unicode_escape").decode("ascii")))
+    return found
+
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # many requests at once wait instead of being refused
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
+                 heavy: Heavy | None) -> None:
+        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        super().__init__(address, handler)
+        self.heavy = heavy
+        self.respond = respond_with(heavy)
+        self.site = Site({}, frozenset(), None, str)
+        self.reading: dict[socket.socket, float] = {}  # connection -> its deadline
+        self.in_flight = 0
+        self.guard = threading.Condition()
+        threading.Thread(target=self._reap, daemon=True).start()
+        host = address[0].lower()
+        self.hosts = {host.strip("[]"), str(self.server_address[0]).lower(), "localhost"}
+        if not beyond_loopback(host) or host in ("", "0.0.0.0", "::"):
+            self.hosts |= set(LOOPBACK_NAMES)
+        self.hosts.discard("")  # (a request must name its host)
+
+    def _reap(self) -> None:
+        """Close the connections whose request is not read by its deadline."""
+        while True:
+            time.sleep(0.5)
+            now = time.monotonic()
+            with self.guard:
+                late = [c for c, deadline in self.reading.items() if deadline < now]
+            for connection in late:
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+
+    def handle_error(self, _request: object, _client_address: object) -> None:
+        from amd_matrix_calculator.cli import cli_respond
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):  # (a reader gone: quiet)
+            sys.stderr.write(cli_respond.error_line(f"{type(error).__name__}: {error}") + "\n")
+
+    def drain(self, seconds: float = DRAIN_SECONDS) -> None:
+        """Wait (at most `seconds`) for the requests in flight to be answered."""
+        start = time.monotonic()
+        with self.guard:  # (a request being read arrives within moments: READ_GRACE)
+            while (self.in_flight or self.reading and time.monotonic() < start + READ_GRACE) \
+                    and time.monotonic() < start + seconds:
+                self.guard.wait(0.05)
+
+    def server_close(self) -> None:
+        super().server_close()
+        heavy = getattr(self, "heavy", None)  # (None too when the address was refused)
+        if heavy is not None:
+            heavy.close()
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One connection: one GET (HTTP/1.0: the connection closes after its answer)."""
+    server_version = "matrix-calculator-explorer"
+    timeout = IDLE_SECONDS
+    server: Server
+
+    def version_string(self) -> str:
+        return self.server_version  # (not Python's version)
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.guard:
+            self.server.reading[self.connection] = time.monotonic() + REQUEST_SECONDS
+
+    def finish(self) -> None:
+        with self.server.guard:
+            self.server.reading.pop(self.connection, None)
+        super().finish()
+
+    def do_GET(self) -> None:
+        with self.server.guard:
+            self.server.reading.pop(self.connection, None)
+            self.server.in_flight += 1
+        try:
+            self._get()
+        finally:
+            with self.server.guard:
+                self.server.in_flight -= 1
+                self.server.guard.notify_all()
+
+    def _get(self) -> None:
+        from urllib.parse import urlsplit
+        host = host_name(self.headers.get("Host", ""))
+        if host not in self.server.hosts:
+            allowed = ", ".join(sorted(self.server.hosts))
+            self._send(400, f"this server answers requests for {allowed} only", "text/plain")
+            return
+        site, url = self.server.site, urlsplit(self.path)
+        if url.path in site.api and site.answer is not None:
+            self._send(*site.answer(url.path, url.query, self.server.respond))
+        elif url.path == "/api/options":
+            self._send(200, site.options(), "application/json")
+        elif url.path in site.files:
+            path, content_type = site.files[url.path]
+            self._send(200, path.read_text(encoding="utf-8"), content_type)
+        else:
+            self._send(404, f"no such page: {url.path}", "text/plain")
+
+    def _send(self, status: int, body: str, content_type: str, command: str = "") -> None:
+        data = body.encode("utf-8")
+        self.send_response(status)
+        for name, value in headers_of(content_type, len(data), command):
+            if name not in ("Cache-Control", "X-Content-Type-Options"):
+                self.send_header(name, value)
+        for name, value in SECURITY_HEADERS:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # quiet: standard output is the URL, standard error the errors
+
+
+def make_server(host: str, port: int, site: Site, pool: bool = True) -> Server:
+    """A server bound to (host, port), not yet serving, serving `site`; `pool`: heavy
+    queries in worker processes."""
+    server = Server((host, port), Handler, None)  # (bound first: no workers for a refusal)
+    server.site = site
+    if pool:
+        server.heavy = Heavy()
+        server.respond = respond_with(server.heavy)
+    return server
+
+
+class Terminated(Exception):
+    """SIGTERM: raised in the serving thread, which then drains and ends."""
+
+
+def on_sigterm() -> None:
+    """SIGTERM ends serve_forever (as Ctrl-C does) by raising Terminated."""
+    import signal
+
+    def stop(_signal: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (once: a second one waits too)
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, stop)

@@ -1,0 +1,170 @@
+"""The explorer's server is only its user's (issue 30): a foreign Host header gets 400
+(DNS rebinding), every answer carries the security headers and no Python version, a
+warning says when it listens beyond this machine, idle and slow connections are closed,
+heavy queries cannot starve light ones, and SIGTERM lets requests in flight finish."""
+import http.client
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import REPO
+
+from amd_matrix_calculator.cli import explorer_server
+
+SCRIPT = str(REPO / "matrix_calculator.py")
+LIGHT = "/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=g&matrix=A&i=1&k=2"
+HEAVY = ("/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=convert&matrix=D"
+         "&convert=v_mfma_f32_32x32x8_f16:A")
+
+
+class Served:
+    """`--serve --port 0` in a child process: its URL, host and port."""
+
+    def __init__(self, *extra):
+        self.process = subprocess.Popen([sys.executable, SCRIPT, "--serve", "--port", "0",
+                                         *extra], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        parts = urlsplit(self.url)
+        self.host, self.port = parts.hostname, parts.port
+
+    def get(self, path, host=None, timeout=120):
+        """(status, headers, body) of a GET, with the Host header `host` when given."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        headers = {"Host": host} if host is not None else {}
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        found = (response.status, dict(response.getheaders()), response.read())
+        connection.close()
+        return found
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(timeout=60)
+        return status, self.process.stderr.read()
+
+
+@pytest.fixture(scope="module")
+def served():
+    server = Served()
+    yield server
+    status, err = server.stop()
+    assert status == 0 and err == "", err
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.1.evil.example",
+                                  "localhost.evil.example", "[::2]", ""])
+def test_a_foreign_host_header_gets_400(served, host):
+    status, headers, body = served.get(LIGHT, host=host)
+    assert status == 400 and b"answers requests for" in body and b"locations" not in body
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LOCALHOST", "[::1]"])
+def test_the_bound_address_and_localhost_are_answered(served, host):
+    status, _, body = served.get(LIGHT, host=f"{host}:{served.port}")
+    assert status == 200 and b"locations" in body
+
+
+@pytest.mark.parametrize("path", ["/", "/explorer.js", LIGHT, "/api/json?mode=x", "/nope"])
+def test_every_answer_carries_the_security_headers(served, path):
+    status, headers, _ = served.get(path, host=f"127.0.0.1:{served.port}")
+    assert status in (200, 400, 404)
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Server"] == "matrix-calculator-explorer" and "Python" not in str(headers)
+
+
+@pytest.mark.parametrize("host, warned", [("0.0.0.0", True), ("", True), ("127.0.0.1", False),
+                                          ("localhost", False)])
+def test_listening_beyond_loopback_is_warned_of(host, warned):
+    server = Served("--host", host)
+    status, err = server.stop()
+    assert status == 0 and ("warning: the explorer listens on" in err) == warned, err
+    assert explorer_server.beyond_loopback(host) == warned
+
+
+def test_idle_and_slow_connections_are_closed_and_a_query_still_answered(served):
+    idle = [socket.create_connection(("127.0.0.1", served.port)) for _ in range(1000)]
+    slow = socket.create_connection(("127.0.0.1", served.port))
+    try:
+        start = time.monotonic()
+        status, _, _ = served.get(LIGHT, host="localhost")
+        assert status == 200 and time.monotonic() - start < 5
+        slow.settimeout(1)
+        slow.sendall(b"GET / HTTP/1.0\r\n")
+        closed = None
+        while time.monotonic() - start < explorer_server.REQUEST_SECONDS + 10:
+            try:
+                slow.sendall(b"X-Slow: 1\r\n")  # a header line every half second
+                if slow.recv(1) == b"":
+                    closed = time.monotonic() - start
+                    break
+            except TimeoutError:
+                pass
+            except OSError:
+                closed = time.monotonic() - start
+                break
+            time.sleep(0.5)
+        assert closed is not None and closed < explorer_server.REQUEST_SECONDS + 5
+        idle[0].settimeout(explorer_server.IDLE_SECONDS + 10)
+        assert idle[0].recv(1) == b""  # (an idle connection is closed by the server)
+    finally:
+        for connection in idle + [slow]:
+            connection.close()
+
+
+def test_heavy_queries_cannot_starve_a_light_one(served):
+    assert served.get(LIGHT, host="localhost")[0] == 200  # (warm)
+    done = []
+    heavy = [threading.Thread(target=lambda: done.append(served.get(HEAVY, "localhost")[0]))
+             for _ in range(20)]
+    for thread in heavy:
+        thread.start()
+    time.sleep(0.5)
+    took = []
+    for _ in range(3):
+        start = time.perf_counter()
+        assert served.get(LIGHT, host="localhost")[0] == 200
+        took.append(time.perf_counter() - start)
+    in_flight = 20 - len(done)
+    for thread in heavy:
+        thread.join()
+    assert in_flight > 0 and done == [200] * 20
+    assert min(took) < 0.1, took
+
+
+def test_sigterm_finishes_the_requests_in_flight_and_ends_with_status_0():
+    server = Served()
+    answers = []
+
+    def get():
+        with urllib.request.urlopen(server.url + "api/text?arch=cdna4&mode=catalog",
+                                    timeout=60) as response:
+            answers.append((response.status, len(response.read())))
+
+    threads = [threading.Thread(target=get) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.3)
+    status, err = server.stop()
+    for thread in threads:
+        thread.join()
+    assert status == 0 and err == ""
+    assert len(answers) == 3 and all(code == 200 and size > 1000 for code, size in answers)
+
+
+@pytest.mark.parametrize("port", ["²", "١٢٣٤٥", "99999", "1" * 5000])
+def test_a_port_that_is_not_ascii_digits_is_refused(port):
+    done = subprocess.run([sys.executable, SCRIPT, "--serve", "--port", port],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert "--port takes a port number 0 to 65535" in done.stderr and len(done.stderr) < 300

@@ -1,0 +1,118 @@
+"""Porting plans (issue 34): an NVIDIA fragment moved into the same matrix's AMD operand.
+
+Every move is checked against the two layouts and the tile rule; the emitted HIP of the
+plans runs in scripts/check_port.py's host emulation of a wavefront (gcc), every lane's
+every destination word compared with the layouts.
+"""
+import shutil
+import sys
+import tempfile
+
+import pytest
+from conftest import REPO, call, missing
+
+from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.layouts.port import port_tile
+
+sys.path.insert(0, str(REPO / "scripts"))
+import check_port
+
+EXAMPLE = ["-a", "gfx1100", "--convert", "sm80:mma.m16n8k16.f32.f16.f16.f32:A",
+           "v_wmma_f32_16x16x16_f16:A"]
+
+
+def port(matrix, arch="gfx1100", amd="v_wmma_f32_16x16x16_f16", wave=32,
+         nvidia="mma.m16n8k16.f32.f16.f16.f32"):
+    return mc.port(mc.find_instruction("sm80", nvidia), matrix,
+                   mc.find_instruction(arch, amd), matrix, wave=wave)
+
+
+def test_the_issue_example():
+    status, out, err = call(EXAMPLE)
+    assert (status, err) == (0, ""), err
+    lines = out.splitlines()
+    assert lines[1] == ("Conversion: A of MMA.M16N8K16.F32.F16.F16.F32 (1 fragment) -> A of "
+                        "V_WMMA_F32_16X16X16_F16 (1 fragment), wave 32")
+    # RDNA3 wave32 A holds each of its 256 values twice (lanes l and l + 16)
+    assert lines[2].startswith("Class: cross-lane (512 slots:")
+    status, hip, err = call([*EXAMPLE, "--emit", "hip"])
+    assert (status, err) == (0, "")
+    assert "mc_convert_sm80_mma_m16n8k16_f32_f16_f16_f32_a_to_wmma_f32_16x16x16_f16_a_w32" in hip
+
+
+@pytest.mark.parametrize(("matrix", "arch", "wave", "sources", "fragments"), [
+    ("A", "gfx1100", 32, 1, 1), ("B", "gfx1100", 32, 2, 1), ("C", "gfx1100", 32, 2, 1),
+    ("D", "gfx1200", 32, 2, 1), ("A", "gfx1200", 64, 1, 2), ("D", "gfx1100", 64, 1, 1)])
+def test_tiles_and_every_move(matrix, arch, wave, sources, fragments):
+    """Two m16n8k16 B (or C, D) fragments per 16x16x16 WMMA operand; a wave64 holds two
+    warps (source fragment s in lanes + 32 (s mod 2), register set s div 2: `sources`
+    counts register sets)."""
+    conv = port(matrix, arch, wave=wave)
+    warps = wave // 32
+    assert (conv.plan.source_fragments, conv.fragments) == (sources, fragments)
+    src = mc.operand(conv.source, matrix, wave=32, output_calc=matrix == "D")
+    dst = mc.operand(conv.destination, matrix, wave=wave, output_calc=matrix == "D")
+    _, _, pairs = port_tile(src, dst, warps)
+    want = {}
+    for t, r, c, s, i, j in pairs:
+        (held,) = src.places(i, j)
+        for place in dst.places(r, c):
+            want[t, place.lane, place.reg, place.lo] = (
+                s // warps, held.lane + 32 * (s % warps), held.reg, held.lo)
+    got = {(m.fragment, m.lane, m.register, m.bits[0]):
+           (m.source.fragment, m.source.lane, m.source.register, m.source.bits[0])
+           for m in conv.moves}
+    assert got == want and len(conv.moves) == len(want)
+
+
+def test_the_emitted_hip_runs_in_the_emulation():
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        missing("gcc (the host emulation of a wavefront)")
+    convs = [port(m, arch, wave=w) for arch in ("gfx1100", "gfx1200") for w in (32, 64)
+             for m in "ABCD"]
+    with tempfile.TemporaryDirectory() as folder:
+        bad, out = check_port.emulate(convs, compiler, folder)
+    assert bad == 0 and "BAD 0" in out, out
+
+
+def test_refusals():
+    with pytest.raises(mc.CalcError, match="same matrix"):
+        mc.port(mc.find_instruction("sm80", "mma.m16n8k16.f32.f16.f16.f32"), "D",
+                mc.find_instruction("gfx1100", "v_wmma_f32_16x16x16_f16"), "A")
+    with pytest.raises(mc.CalcError, match="same values"):
+        port("A", "gfx1100", "v_wmma_f32_16x16x16_bf16")
+    status, out, err = call([*EXAMPLE[:3], "sm80:mma.m16n8k16.f32.f16.f16.f32:A",
+                             "v_wmma_f32_16x16x16_f16:A", "--transpose"])
+    assert (status, out) == (2, "") and "no modifiers" in err
+
+
+COMPARE = ["-a", "sm80", "-i", "mma.m16n8k16.f32.f16.f16.f32", "-D", "--compare",
+           "gfx1100:v_wmma_f32_16x16x16_f16"]
+
+
+def test_compare_translates_one_element():
+    """D[3][5]: mma.m16n8k16 thread 4 * 3 + 5 / 2 = 14, c2/c3? no: row 3 < 8 and column 5
+    odd: c1, register 1; RDNA3 wave32: lane 16 * (3 % 2) + 5 = 21, VGPR 3 / 2 = 1."""
+    status, out, err = call([*COMPARE, "-I", "3", "-J", "5"])
+    assert (status, err) == (0, ""), err
+    assert "\nD[3][5] = v1{14} | v1{21}\n" in out
+    assert "C or D[i][j] Lane: 4 * (i % 8) + floor(j / 2)" in out  # NVIDIA's formula
+    assert "C or D[i][j] Lane: 16 * (i % 2) + j" in out            # RDNA3's
+
+
+def test_compare_agrees_with_both_layouts_cell_by_cell():
+    nv = mc.find_instruction("sm80", "mma.m16n8k16.f32.f16.f16.f32")
+    amd = mc.find_instruction("gfx1200", "v_wmma_f32_16x16x16_f16")
+    comp = mc.compare(nv, amd, "B")
+    assert (comp.rows, comp.cols, len(comp.cells)) == (16, 8, 128)
+    ops = [mc.operand(nv, "B", wave=32), mc.operand(amd, "B", wave=32)]
+    for cell in comp.cells:
+        for texts, op in zip((cell.first, cell.second), ops):
+            places = op.places(cell.row, cell.col)
+            assert texts == tuple(f"v{p.reg}{{{p.lane}}}.[{p.lo + p.width - 1}:{p.lo}]"
+                                  for p in places)
+    status, out, err = call([*COMPARE, "--json"])
+    assert (status, err) == (0, "") and '"mode": "compare"' in out
+    status, out, err = call([*COMPARE[:5], "--compare", "gfx1100"])
+    assert (status, out) == (2, "") and "ARCH:INSTRUCTION" in err
