@@ -56,7 +56,8 @@ def test_emit_probe_of_an_architecture_and_bad_input():
     assert status == 0 and "on gfx1100, wave64" in out and "-mwavefrontsize64" in out
     for argv, message in ((["-a", "gfx942", "--emit", "probe", "-w", "32"], "wave size 32"),
                           (["-a", "gfx942", "--emit", "probes"], "hip or probe"),
-                          (["-a", "gfx942", "--emit", "probe", "--neg-lo", "1"], "does not use")):
+                          (["-a", "gfx942", "--emit", "probe", "--neg-lo", "1"], "does not use"),
+                          (["-a", "sm80", "--emit", "probe"], "for AMD GPUs")):
         status, out, err = call(argv)
         assert status == 2 and out == "" and message in err and err.count("\n") == 1
 
