@@ -77,7 +77,7 @@ def budget_of(row):
 
 def test_every_family_has_a_sample_tile():
     families = {mc.find_architecture(row[0]).family for row in TILES}
-    assert families == {a.family for a in mc.architectures()}
+    assert families == {a.family for a in mc.architectures() if a.vendor == "amd"}
 
 
 @pytest.mark.parametrize("row", TILES, ids=[f"{r[8]}-{r[1]}-{n}" for n, r in enumerate(TILES)])

@@ -61,7 +61,10 @@ class Page:
 
     def __init__(self, browser, server):
         self.base = server
-        self.context = browser.new_context(viewport={"width": 1500, "height": 1000})
+        # (bypass_csp: the page's Content-Security-Policy forbids eval, which Playwright's
+        # wait_for_function uses to poll; the page itself never evaluates strings)
+        self.context = browser.new_context(viewport={"width": 1500, "height": 1000},
+                                           bypass_csp=True)
         self.tab = self.context.new_page()
         self.tab.set_default_timeout(20000)
         self.errors = []
