@@ -1,4 +1,4 @@
-"""CDNA4 (gfx950, MI350X/MI355X). Facts and sources: ../shared/facts/cdna4.md (S1 = CDNA4
+"""CDNA4 (gfx950, MI350X/MI355X). Facts and sources: docs/facts/cdna4.md (S1 = CDNA4
 ISA guide Tables 28/90, S2 = LLVM VOP3PInstructions.td, S3 = LLVM SISchedule.td).
 
 CDNA4 keeps CDNA3's MFMA/SMFMAC set except the two xf32 instructions (S1, S2

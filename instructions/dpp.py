@@ -7,7 +7,7 @@ enumeration of llvm/lib/Target/AMDGPU/SIDefines.h, llvm/llvm-project @ 332b9e38:
 wave_rol 0x134, wave_shr 0x138, wave_ror 0x13C, row_mirror 0x140, row_half_mirror 0x141,
 row_bcast:15 0x142, row_bcast:31 0x143, row_newbcast/row_share 0x150-0x15F, row_xmask
 0x160-0x16F) and the lane each lane reads. Which generation has which control is
-instructions/lane_moves.py (facts B.2 of ../shared/facts/lds_and_lane_moves.md: L1 Tables
+instructions/lane_moves.py (facts B.2 of docs/facts/lds_and_lane_moves.md: L1 Tables
 93/94, L11 printDPPCtrl).
 
 The lane rules (a row is 16 lanes, a bank 4 lanes of a row; L1 Table 94, L11):

@@ -1,6 +1,6 @@
 """gfx1250 ("CDNA 5", Instinct MI450 series): WMMA, scaled WMMA and SWMMAC, wave32 only.
 
-Facts and sources: ../shared/facts/gfx1250_rdna4.md (Part A) and LLVM 22's assembler
+Facts and sources: docs/facts/gfx1250_rdna4.md (Part A) and LLVM 22's assembler
 (tests/data/gfx1250_llvm_mc.txt, recorded by tests/data/regen_gfx1250_llvm.py):
 opcodes (the VOP3P OP field; for the 128-bit scaled forms the v_wmma_ld_scale*_paired
 opcode of the first half in `prefix_opcode` and the WMMA's in `opcode`), operand widths

@@ -3,7 +3,7 @@
 the source keys and the provenance of every family of placements and facts that
 layouts/gfx1250.py generates (issue 19: docs/gfx1250.md).
 
-Confidences (keys of the fact sheet ../shared/facts/gfx1250_rdna4.md):
+Confidences (keys of the fact sheet docs/facts/gfx1250_rdna4.md):
   SRC  read in a primary source (LLVM, an AMD code base)
   SEC  a secondary source that claims to reproduce the CDNA5 ISA tables (S19), with
        corroboration where noted

@@ -4,7 +4,7 @@ The conversion planner (layouts/convert.py) reads these records instead of compa
 architecture names: which instructions move a 32-bit value between lanes, which pack
 f32 accumulators into narrower operand types, and what each costs in instructions.
 
-Sources are the IDs of ../shared/facts/lds_and_lane_moves.md (L1 = AMD CDNA4 ISA guide,
+Sources are the IDs of docs/facts/lds_and_lane_moves.md (L1 = AMD CDNA4 ISA guide,
 L4 = AMD RDNA3.5 ISA guide, L7/L10 = LLVM MC tests and clang builtins, L26 = LLPC and
 friends, L31 = LLVM MC test for gfx940 fp8 packs, L32 = gfx1250 subtarget features).
 Every mnemonic below was assembled by `llvm-mc-22 -triple=amdgcn -mcpu=<target>

@@ -1,6 +1,6 @@
 """Every golden record of the enabled architectures, replayed in-process.
 
-The matching rules are those of ../shared/tools/compare.py (judge()), plus one rule of
+The matching rules are those of the team's golden comparison tool (judge()), plus one rule of
 our own: a failing command prints nothing on stdout, and a successful one nothing on
 stderr. Enabling a further architecture (rdna3, rdna4, ...) is a change to
 ENABLED_ARCHS alone.

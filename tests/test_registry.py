@@ -18,7 +18,7 @@ ALIASES = {
               "aqua_vanjaram"),
 }
 
-# VOP3P opcodes that the reference prints wrongly (../shared/facts/errata.md, E1).
+# VOP3P opcodes that the reference prints wrongly (docs/facts/errata.md, E1).
 ERRATA_OPCODES = {
     ("CDNA1", "v_mfma_i32_16x16x16i8"): 0x55,
     ("CDNA2", "v_mfma_i32_16x16x16i8"): 0x55,
