@@ -1,6 +1,6 @@
 """RDNA3 / RDNA4 facts as literal data, each under the ID its source gives it.
 
-Sources (all in ../shared): facts/gfx1250_rdna4.md part B (IDs "B.<section>...") and
+Sources: docs/facts/gfx1250_rdna4.md part B (IDs "B.<section>...") and
 facts/gfx1250_examples.txt part 2 (IDs "R-...", "X-..."), REFERENCE_CLI.md (IDs "REF-§..."),
 and the GPUOpen RDNA4 article, seed 001 (IDs "S001-L<line>"). Coordinates are the
 matrix's own: A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j), K[i][k] -> (i, k).
