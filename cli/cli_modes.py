@@ -33,6 +33,7 @@ from amd_matrix_calculator.cli.cli_options import (
     Args,
     ArgumentError,
     __version__,
+    command_line,
     number,
     program_name,
     shown,
@@ -291,12 +292,6 @@ def _query(request: Request, args: Args) -> str:
     return listing.header(inst) + checked(queries.answer, inst, matrix, mods, wave, mode,
                                           request.number, output_calc, legacy_format(args),
                                           bool(request.option("transpose")))
-
-
-def command_line(words: list[str]) -> str:
-    """The command line `words` as a shell would take it, after the program's name."""
-    import shlex
-    return shlex.join([program_name(), *words])
 
 
 # ---- the modes of other engineers' modules: their own handling, reached through the table

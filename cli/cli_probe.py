@@ -5,7 +5,13 @@ the checks of --emit's language and the verification record -d adds."""
 from __future__ import annotations
 
 from amd_matrix_calculator.cli.cli_inputs import _on, architecture, checked, instruction
-from amd_matrix_calculator.cli.cli_options import Args, ArgumentError, number, shown
+from amd_matrix_calculator.cli.cli_options import (
+    Args,
+    ArgumentError,
+    command_line,
+    number,
+    shown,
+)
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.matrix_request import Request
 
@@ -36,7 +42,6 @@ def probe_request(args: Args) -> Request:
 
 def probe_text(request: Request, args: Args) -> str:
     from amd_matrix_calculator import matrix_request
-    from amd_matrix_calculator.cli.cli_modes import command_line
     from amd_matrix_calculator.formats.hip.probe import probe
     insts = checked(matrix_request.answer, request)
     words = args.__dict__.get("words")

@@ -20,7 +20,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from amd_matrix_calculator.cli import cli_respond
-from amd_matrix_calculator.cli.cli_options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
+from amd_matrix_calculator.cli.cli_options import (
+    BY_DEST,
+    EXPLORER_HOST,
+    EXPLORER_PORT,
+    command_line,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -189,13 +195,6 @@ def _convert_words(query: Mapping[str, str]) -> list[str]:
                        f"and convert=INSTRUCTION:MATRIX (A or B: TO); {lacking[0]}= is "
                        "missing")
     return ["--convert", f"{query['inst']}:{query['matrix']}", query["convert"]]
-
-
-def command_line(words: Sequence[str]) -> str:
-    import shlex
-
-    from amd_matrix_calculator.cli import cli_respond
-    return shlex.join([cli_respond.program_name(), *words])
 
 
 def answer(kind: str, query: Mapping[str, str],

@@ -99,7 +99,9 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
     body = _typed(cells(fmt, rows), len(header))
     text: str = tabulate.tabulate(body, headers=[str(h) for h in header],
                                   tablefmt=TABLEFMT.get(fmt, fmt),
-                                  disable_numparse=list(range(1, len(header))))
+                                  # (tabulate indexes this list by the body's columns)
+                                  disable_numparse=list(range(1, len(header))) if body
+                                  else True)
     return text.replace(_BREAK, "\n")
 
 

@@ -78,11 +78,13 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     from amd_matrix_calculator.matrix_library.checks import (
         architecture_of,
         instruction,
+        lane_moves_of,
         shown,
         whole,
     )
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
     inst = instruction(inst)
+    lane_moves_of(inst, "epilogue store plans")
     operand = checked_operand(inst, "D", mods=mods, wave=wave)
     frm = operand.inst.out_type.key
     if store_type is not None and not isinstance(store_type, str):

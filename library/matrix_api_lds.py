@@ -191,7 +191,8 @@ def stored_bits(lds_type: str, width: int) -> int:
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
     from amd_matrix_calculator.instructions.lds import lds_facts
-    from amd_matrix_calculator.matrix_library.checks import architecture_of
+    from amd_matrix_calculator.matrix_library.checks import architecture_of, lane_moves_of
+    lane_moves_of(inst, "LDS plans")
     facts = lds_facts(architecture_of(inst).name)
     if facts is None:  # (every architecture has a row; a new one needs its own)
         raise CalcError(f"no LDS facts are recorded for {inst.arch}")

@@ -146,14 +146,13 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     stored matrix `order`-major (row or col; None: K contiguous) with leading dimension
     `ld` (None: one block's). `preset`: a named scheme (instructions.preshuffles) to
     compare with; its load width and supertile are the defaults then."""
-    from amd_matrix_calculator.instructions.lane_moves import arch_moves
     from amd_matrix_calculator.instructions.preshuffles import GLOBAL_LOADS
     from amd_matrix_calculator.layouts.preshuffle import plan
     from amd_matrix_calculator.layouts.preshuffle_chain import formula, numpy_source
     from amd_matrix_calculator.layouts.preshuffle_presets import scheme
     from amd_matrix_calculator.matrix_library.checks import (
-        architecture_of,
         instruction,
+        lane_moves_of,
         matrix_name,
         modifiers,
         wave_size,
@@ -162,6 +161,7 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     )
     from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
     inst = instruction(inst)
+    moves = lane_moves_of(inst, "preshuffle plans")
     name = matrix_name(inst, matrix)
     if preset is not None and not isinstance(preset, str):
         raise CalcError(f"a preset is a scheme's name, not {shown(preset)}", "preset")
@@ -188,8 +188,7 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     if stride < inner or stride % inner:
         raise CalcError(f"--ld {stride}: a multiple of the block's {inner} elements is needed",
                         "ld")
-    arch = architecture_of(inst).name
-    load = GLOBAL_LOADS[arch_moves(arch).load][found.width]
+    load = GLOBAL_LOADS[moves.load][found.width]
     if isinstance(load_width, str) and load_width.lower().startswith("buffer_"):
         load = load.replace("global_", "buffer_")  # (the same bytes through a descriptor)
     return PreshufflePlan(

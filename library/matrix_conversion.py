@@ -21,7 +21,12 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.legality import rule
-from amd_matrix_calculator.matrix_library.checks import architecture_of, shown, wave_size
+from amd_matrix_calculator.matrix_library.checks import (
+    architecture_of,
+    lane_moves_of,
+    shown,
+    wave_size,
+)
 from amd_matrix_calculator.matrix_library.checks import modifiers as checked_modifiers
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
@@ -175,6 +180,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     forces that route of a cross-lane plan (None: the one with fewer instructions)."""
     source = _check(src_inst, src_matrix, SOURCES, "source")
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
+    lane_moves_of(src_inst, "conversion plans")
     if not isinstance(transposed, bool):
         raise CalcError(f"transposed is True or False, not {shown(transposed)}")
     if route is not None and (type(route) is not str or route not in ("registers", "lds")):

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.instructions.dpp import CONTROLS, dpp8_source, dpp_source
-from amd_matrix_calculator.instructions.lane_moves import arch_moves
+from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, arch_moves
 from amd_matrix_calculator.layouts.convert_model import Op, Plan
 
 # The host emulation of the DPP moves (scripts/check_convert.py's HOST has the other lane
@@ -129,8 +129,9 @@ def programs(arch_names: list[str] | None = None) -> list[tuple[Any, list[list[i
     """[(a conversion-like record of the moves, expected words, care masks)] per
     architecture and wave size."""
     out = []
+    moved = {entry.arch for entry in ARCH_MOVES}  # (not NVIDIA's: they are ported from)
     for arch in mc.architectures():
-        if arch_names and arch.name not in arch_names:
+        if arch.name not in moved or (arch_names and arch.name not in arch_names):
             continue
         entry = arch_moves(arch.name)
         for wave in arch.waves:

@@ -18,7 +18,8 @@ SCALE = {"TF": 1e12, "PF": 1e15}
 
 
 def test_every_architecture_has_products_and_limits():
-    names = [a.name for a in mc.architectures()]
+    # AMD's products; NVIDIA's architectures are there for porting and have no budget.
+    names = [a.name for a in mc.architectures() if a.vendor == "amd"]
     assert {p.arch for p in PRODUCTS} == set(names)
     assert [lim.arch for lim in LIMITS] == names
     for product in PRODUCTS:
@@ -73,10 +74,23 @@ def test_rdna_peaks_count_wgps():
     (["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d", "--product", "9070xt"],
      "not CDNA3"),
     (["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d", "--product"], "needs a value"),
+    # NVIDIA's architectures (for porting) have no products, limits or budgets
+    (["-a", "sm90", "-i", "mma.m16n8k16.f32.f16.f16.f32", "-d", "--product", "mi300x"],
+     "SM90 has no products"),
+    (["-a", "sm90", "-i", "mma.m16n8k16.f32.f16.f16.f32", "--budget"], "SM90 has no products"),
+    (["--list-products", "-a", "sm80"], "SM80 has no products"),
 ])
 def test_peaks_that_cannot_be_given(argv, message):
     status, out, err = call(argv)
     assert status == 2 and out == "" and message in err, err
+
+
+def test_the_library_refuses_nvidia_budgets_with_calc_error():
+    inst = mc.find_instruction("sm89", "mma.m16n8k16.f32.f16.f16.f32")
+    for ask in (lambda: mc.products("sm89"), lambda: mc.architecture_limits("sm89"),
+                lambda: mc.budget(inst), lambda: mc.peak(inst, "mi300x")):
+        with pytest.raises(mc.CalcError, match="SM89 has no products"):
+            ask()
 
 
 def test_list_products_names_every_product_and_source():

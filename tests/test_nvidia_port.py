@@ -87,6 +87,32 @@ def test_refusals():
     assert (status, out) == (2, "") and "no modifiers" in err
 
 
+NV = ["-a", "sm90", "-i", "mma.m16n8k16.f32.f16.f16.f32"]
+
+
+@pytest.mark.parametrize("argv, what", [
+    (["--convert", "mma.m16n8k16.f32.f16.f16.f32:D", "mma.m16n8k16.f32.f16.f16.f32:A"],
+     "conversion plans"),
+    (["--store-d"], "epilogue store plans"),
+    (["--preshuffle", "-B"], "preshuffle plans"),
+    (["--lds-tile", "64x64", "-A"], "LDS plans"),
+    (["--lds-tile", "64x64", "-A", "--copy", "global_load_dwordx4+ds_write_b128"], "LDS plans"),
+    (["--lds-tile", "64x64", "-A", "--lds-search"], "LDS plans"),
+])
+def test_amd_plans_of_an_nvidia_instruction_are_refused_in_one_line(argv, what):
+    """The plans are AMD code: an NVIDIA instruction (there to port from) gets one line
+    that says how to port it, never an internal error."""
+    status, out, err = call([*NV, *argv])
+    assert (status, out) == (2, ""), err
+    assert err.count("\n") == 1 and f"SM90 has no {what}" in err and "--convert sm90:" in err
+    inst = mc.find_instruction("sm90", "mma.m16n8k16.f32.f16.f16.f32")
+    for ask in (lambda: mc.store_plan(inst), lambda: mc.preshuffle(inst, "B"),
+                lambda: mc.conversion(inst, "D", inst, "A"),
+                lambda: mc.lds_plan(inst, "A", tile=(64, 64))):
+        with pytest.raises(mc.CalcError, match="SM90 has no"):
+            ask()
+
+
 COMPARE = ["-a", "sm80", "-i", "mma.m16n8k16.f32.f16.f16.f32", "-D", "--compare",
            "gfx1100:v_wmma_f32_16x16x16_f16"]
 

@@ -82,7 +82,8 @@ def test_one_instruction_of_every_family_passes():
             count = len(check_probe.probe_code.variants(inst, wave))
             assert lines[-1] == f"{count} of {count} variants pass", (name, wave, lines[-3:])
             families.add((inst.arch, wave, inst.kind, inst.sparse, inst.scaled))
-    assert {a for a, *_ in families} == {a.name for a in mc.architectures()}
+    # The probe runs on AMD GPUs: every AMD architecture (an NVIDIA one is refused above).
+    assert {a for a, *_ in families} == {a.name for a in mc.architectures() if a.vendor == "amd"}
     assert {("RDNA3", 64), ("RDNA4", 32), ("RDNA4", 64)} <= {(a, w) for a, w, *_ in families}
     assert {"mfma", "smfmac", "wmma", "swmmac"} == {k for _, _, k, _, _ in families}
     assert any(scaled for *_, scaled in families)

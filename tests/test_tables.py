@@ -24,6 +24,13 @@ def test_grid_widths_alignment_and_multiline_cells():
         "+-----+-----+-----+"])
 
 
+@pytest.mark.parametrize("fmt", ["grid", "markdown", "github", "plain"])
+def test_a_table_without_rows_is_its_header(fmt):
+    """tabulate indexes disable_numparse by the body's columns: none without rows."""
+    text = formats.render(fmt, ["Name", "Count"], [])
+    assert "Name" in text and "Count" in text and len(text.splitlines()) <= 4, text
+
+
 def test_markdown_text_first_column_is_left_aligned():
     text = formats.render("markdown", ["lane", 0], [["v0", ["x", "y"]], ["v10", "z"]])
     assert text == "\n".join([

@@ -35,8 +35,19 @@ def products(arch: object = None) -> tuple[GpuProduct, ...]:
     (a name or alias as -a takes it)."""
     if arch is None:
         return PRODUCTS
+    found = _limits(arch).arch
+    return tuple(p for p in PRODUCTS if p.arch == found)
+
+
+def _limits(arch: object) -> Limits:
+    """The limits of `arch` (a name, alias or Architecture), CalcError where it has none:
+    the products table (instructions/products.py) lists AMD's GPUs only."""
     found = find_architecture(arch)  # type: ignore[arg-type]  # (checks it: CalcError)
-    return tuple(p for p in PRODUCTS if p.arch == found.name)
+    try:
+        return limits_of(found.name)
+    except KeyError:
+        raise CalcError(f"{found.name} has no products, limits or budgets here: they are "
+                        "for AMD GPUs (--list-products lists them)") from None
 
 
 def find_product(name: object) -> GpuProduct:
@@ -54,7 +65,7 @@ def find_product(name: object) -> GpuProduct:
 
 def architecture_limits(arch: object) -> Limits:
     """The per-CU and per-SIMD limits of the architecture `arch` (name or alias)."""
-    return limits_of(find_architecture(arch).name)  # type: ignore[arg-type]
+    return _limits(arch)
 
 
 def peak(inst: Instruction, product: object, *, mods: ModifierValues = None) -> Peak:
@@ -62,6 +73,7 @@ def peak(inst: Instruction, product: object, *, mods: ModifierValues = None) -> 
     WGP) per cycle under `mods` (CDNA4's f8f6f4 formats change it) x units x clock."""
     from .facts import facts
     inst = instruction(inst)
+    _limits(inst.architecture)
     chosen = find_product(product)
     rate = facts(inst, mods=mods)["flops_per_cycle"]
     return _peak(inst, rate, chosen)
@@ -91,6 +103,7 @@ def budget(inst: Instruction, *, wave_tile: object = (1, 1), waves: object = (1,
     stages), `lds_pad` (elements after each LDS row), `lds_order` ("k": rows hold K),
     under `mods` for `wave`; with `product` (a name or GpuProduct) the roofline too."""
     inst = instruction(inst)
+    _limits(inst.architecture)
     size = wave_size(inst, wave)
     checked = checked_modifiers(mods)
     if type(lds_buffers) is not int or lds_buffers not in (1, 2, 3):

@@ -24,6 +24,7 @@ from .records import AT, Element, named
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from amd_matrix_calculator.instructions.lane_moves import ArchMoves
     from amd_matrix_calculator.layouts.core import Elem
     ModifierValues = Modifiers | Mapping[str, int] | None
 
@@ -101,6 +102,20 @@ def instruction(inst: object) -> Instruction:
 
 def architecture_of(inst: Instruction) -> Architecture:
     return instruction(inst).architecture
+
+
+def lane_moves_of(inst: Instruction, what: str) -> ArchMoves:
+    """The lane moves, loads and stores of `inst`'s architecture (instructions/lane_moves.py)
+    that a plan of `what` is made of; CalcError where none are recorded: the architectures
+    there to port from (NVIDIA's) have no AMD code to plan."""
+    from amd_matrix_calculator.instructions.lane_moves import arch_moves
+    arch = architecture_of(inst).name
+    try:
+        return arch_moves(arch)
+    except KeyError:
+        raise CalcError(f"{arch} has no {what}: the plans are AMD code (port its fragments "
+                        f"with -a AMD_ARCH --convert {arch.lower()}:INSTRUCTION:MATRIX "
+                        "INSTRUCTION:MATRIX)") from None
 
 
 def matrices(inst: Instruction) -> tuple[str, ...]:

@@ -148,7 +148,7 @@ def family_rows() -> list[tuple[str, str, str, str, str]]:
     by_name = {spec.name: spec for spec in MODIFIERS}
     for arch in ARCHITECTURES:
         for inst in arch.instructions:
-            for wave in arch.waves:
+            for wave in inst.wave_sizes:
                 for name, values in value_meanings(inst, wave).items():
                     if name not in TABLED:
                         continue
