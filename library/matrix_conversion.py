@@ -31,6 +31,8 @@ from amd_matrix_calculator.matrix_library.checks import modifiers as checked_mod
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
@@ -256,21 +258,41 @@ def _change(src: Instruction, dst: Instruction, flip: bool, swap: bool) -> str:
     return "; and ".join(parts)
 
 
+def _names(matrix: str) -> Callable[[tuple[int, int]], str]:
+    """The name of an element of `matrix` by (row, col) (e.g. D[3][5]), each written
+    once: plans name the same elements again and again."""
+    names = _NAMES.get(matrix)
+    if names is None:
+        names = _NAMES[matrix] = {}
+
+    def name(at: tuple[int, int]) -> str:
+        found = names.get(at)
+        if found is None:
+            found = names[at] = _element(matrix, *at)
+        return found
+    return name
+
+
+_NAMES: dict[str, dict[tuple[int, int], str]] = {}
+
+
 def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target: str,
             wave: int, transposed: bool, advice: tuple[Advice, ...]) -> Conversion:
     new = tuple.__new__  # (records built directly, the slots unpacked: a plan has thousands)
     origins: dict[object, SourceSlot] = {}
     moves = []
+    append = moves.append
+    source_name, target_name = _names(source), _names(target)
     for to, element, at, source_element, kind in made.moves:
         key = (at, source_element)
         origin = origins.get(key)
         if origin is None:
             fragment, lane, reg, lo, width = at
             origin = origins[key] = new(SourceSlot, (
-                fragment, lane, reg, (lo, lo + width - 1), _element(source, *source_element)))
+                fragment, lane, reg, (lo, lo + width - 1), source_name(source_element)))
         fragment, lane, reg, lo, width = to
-        moves.append(new(ConversionMove, (fragment, lane, reg, (lo, lo + width - 1),
-                                          _element(target, *element), origin, kind)))
+        append(new(ConversionMove, (fragment, lane, reg, (lo, lo + width - 1),
+                                    target_name(element), origin, kind)))
     steps = tuple(Step(name, count, _purpose(name)) for name, count in made.counts)
     return Conversion(src.arch, src, source, dst, target, wave, transposed, made.kind,
                       made.fragments, made.source_fragments, tuple(moves), steps, made.total,
