@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from . import Operand
 
 __all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "overall", "plan",
-           "slot_moves", "tile"]
+           "plan_within", "slot_moves", "tile"]
 
 # Source types that convert into narrower operand types with a Pack (`Pack.to`), on
 # the architectures whose records (instructions/lane_moves.py) have that Pack.
@@ -170,17 +170,18 @@ def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: st
 # ---- the moves
 
 
-def slot_moves(src: Operand, dst: Operand, transposed: bool = False
+def slot_moves(src: Operand, dst: Operand, transposed: bool = False, converted: bool = False
                ) -> tuple[int, int, list[Move]]:
     """(S, T, the move of every destination slot) for the two operands, in the order of
-    tile()'s pairs."""
+    tile()'s pairs. `converted`: the values change type, so never stay in their bits (no
+    move of class none)."""
     axis, have, want, width = _rule(src, dst, transposed)
     out: list[Move] = []
     append = out.append
     new = tuple.__new__  # (records built directly: a plan has thousands)
-    held_grid, to_grid = src.block_places(), dst.block_places()
+    held_grid, to_grid = src.block_grid(), dst.block_grid()
     if transposed:
-        held_grid = [list(column) for column in zip(*held_grid)]
+        held_grid = tuple(zip(*held_grid))
     step, span = want[axis], have[axis]
     for t in range(width // step):
         for r in range(want[0]):
@@ -198,7 +199,8 @@ def slot_moves(src: Operand, dst: Operand, transposed: bool = False
                 for place in to_row[c]:
                     if place[1] != lane:
                         kind = "cross-lane"
-                    elif t == s and place[0] == reg and place[2] == lo and place[3] == bits:
+                    elif t == s and place[0] == reg and place[2] == lo and place[3] == bits \
+                            and not converted:
                         kind = "none"
                     else:
                         kind = "in-lane"
@@ -209,13 +211,22 @@ def slot_moves(src: Operand, dst: Operand, transposed: bool = False
 
 def overall(moves: Iterable[Move]) -> str:
     """The class of a plan: its worst move's."""
-    return CLASSES[max((CLASSES.index(m.kind) for m in moves), default=0)]
+    return CLASSES[max(map(CLASSES.index, {m.kind for m in moves}), default=0)]
 
 
 def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None = None
          ) -> Plan:
     """The conversion of `src` (C or D) into `dst` (A or B): moves and program. `route`
     "registers" or "lds" forces that route of a cross-lane plan (None: the cheaper)."""
+    found = plan_within(src, dst, transposed, CLASSES[-1], route)
+    assert found is not None
+    return found
+
+
+def plan_within(src: Operand, dst: Operand, transposed: bool = False,
+                within: str = "cross-lane", route: str | None = None) -> Plan | None:
+    """plan(), or None, before any program is made, when the plan's class is worse than
+    `within` (one of CLASSES): the advice of a conversion looks for better plans only."""
     if route not in (None, "registers", "lds"):
         raise CalcError(f"the route of a conversion is registers or lds, not {route!r}")
     if src.wave != dst.wave:
@@ -226,38 +237,46 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
     arch = arch_moves(src.inst.arch)
     convert, pack = _choose(arch, src.inst, dst.inst, dst.matrix, _signed(dst))
     issues = pack.mnemonics if pack else ()
-    sources, fragments, moves = slot_moves(src, dst, transposed)
-    if convert:  # a converted value is never in the same bits
-        moves = [m._replace(kind="in-lane") if m.kind == "none" else m for m in moves]
+    # (a converted value is never in the same bits)
+    sources, fragments, moves = slot_moves(src, dst, transposed, bool(convert))
     kind = overall(moves)
+    if CLASSES.index(kind) > CLASSES.index(within):
+        return None
+    ops, counts, chosen, lds_bytes = _program(moves, arch, src.wave, convert, pack, kind,
+                                              route, fragments, dst.register_count)
+    return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
+                src.wave, src.register_count, dst.register_count, " + ".join(issues),
+                chosen, lds_bytes, _types(src.inst, dst, convert, pack))
+
+
+def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack | None,
+             kind: str, route: str | None, fragments: int, registers: int
+             ) -> tuple[list[Op], list[tuple[str, int]], str, int]:
+    """(ops, counts, route, LDS bytes) of a plan: the register route, or the LDS round
+    trip of a cross-lane plan where `route` allows it and it weighs less (the register
+    route is abandoned as soon as it is sure to weigh more)."""
     wide = pack is not None and pack.span > 0
-    trip = None  # the LDS round trip of a cross-lane plan, where the route allows it
+    trip = None
     if kind == "cross-lane" and route != "registers":
         if wide:
             assert pack is not None
-            trip = wide_lds(moves, arch, src.wave, convert, pack, fragments,
-                            dst.register_count)
+            trip = wide_lds(moves, arch, wave, convert, pack, fragments, registers)
         else:
-            trip = lds_program(moves, arch, src.wave, convert, pack, fragments,
-                               dst.register_count)
+            trip = lds_program(moves, arch, wave, convert, pack, fragments, registers)
     found = None  # the register route, unless the LDS round trip is sure to be lighter
     if trip is None or route != "lds":
         if wide:
             assert pack is not None
-            found = wide_program(moves, arch, src.wave, convert, pack)
+            found = wide_program(moves, arch, wave, convert, pack)
         else:
-            found = bounded_program(moves, arch, src.wave, convert, issues,
+            found = bounded_program(moves, arch, wave, convert,
+                                    pack.mnemonics if pack else (),
                                     None if trip is None else weight(trip[1]))
     if trip is not None and (found is None or route == "lds"
                              or weight(trip[1]) < weight(found[1])):
-        ops, counts, lds_bytes = trip
-        chosen = "lds"
-    else:
-        assert found is not None
-        (ops, counts), chosen, lds_bytes = found, "registers", 0
-    return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
-                src.wave, src.register_count, dst.register_count, " + ".join(issues),
-                chosen, lds_bytes, _types(src.inst, dst, convert, pack))
+        return trip[0], trip[1], "lds", trip[2]
+    assert found is not None
+    return found[0], found[1], "registers", 0
 
 
 # How each kind of conversion rounds or saturates (docs/chaining.md says why).

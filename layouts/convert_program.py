@@ -165,10 +165,12 @@ def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
                 return None
             far = src != lane
             words.add((f, reg, slo, swidth, far) if b.convert else (f, reg, far))
+            if len(words) > 2:
+                return None
             if far and moved.setdefault((f, reg, slo, swidth), {}).setdefault(
                     lane, src) != src:
                 return None
-    if len(widths) != 1 or len(words) > 2:
+    if len(widths) != 1:
         return None
     return moved, widths
 
@@ -201,10 +203,11 @@ def _select_then_move(b: Builder, sources: dict[tuple[int, int, int, int], dict[
     chooser: dict[int, str] = {}
     sigma: dict[int, int] = {}
     for (f, reg, _, _), lanes in sources.items():
-        for lane, src_lane in lanes.items():
-            if chooser.setdefault(src_lane, svar(f, reg)) != svar(f, reg):
+        name = svar(f, reg)
+        for src_lane in lanes.values():
+            if chooser.setdefault(src_lane, name) != name:
                 return None
-            sigma[lane] = src_lane
+        sigma.update(lanes)
     by_var: dict[str, list[int]] = {}
     for src_lane, var in chooser.items():
         by_var.setdefault(var, []).append(src_lane)
@@ -219,8 +222,15 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
         for lo, width, f, src_lane, reg, slo, swidth in pieces:
-            positions.setdefault((lo, width), {}).setdefault((f, reg, slo, swidth), {})[lane] \
-                = src_lane
+            sources = positions.get((lo, width))
+            if sources is None:
+                sources = positions[(lo, width)] = {}
+            key = (f, reg, slo, swidth)
+            sigma = sources.get(key)
+            if sigma is None:
+                sources[key] = {lane: src_lane}
+            else:
+                sigma[lane] = src_lane
     parts = []
     for (lo, width), sources in sorted(positions.items()):
         common = {(slo, swidth) for _, _, slo, swidth in sources}
