@@ -280,7 +280,7 @@ def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target:
             wave: int, transposed: bool, advice: tuple[Advice, ...]) -> Conversion:
     new = tuple.__new__  # (records built directly, the slots unpacked: a plan has thousands)
     origins: dict[object, SourceSlot] = {}
-    moves = []
+    moves: list[ConversionMove] = []
     append = moves.append
     source_name, target_name = _names(source), _names(target)
     for to, element, at, source_element, kind in made.moves:
