@@ -233,14 +233,15 @@ def test_the_page_and_its_assets_are_served_from_the_package(server):
     for path, name, kind in [("/", "index.html", "text/html"),
                              ("/index.html", "index.html", "text/html"),
                              ("/explorer.js", "explorer.js", "text/javascript"),
+                             ("/explorer_plans.js", "explorer_plans.js", "text/javascript"),
                              ("/explorer.css", "explorer.css", "text/css")]:
         code, headers, body = get(server, path)
         assert code == 200 and headers["Content-Type"].startswith(kind)
         assert body == (folder / name).read_text(encoding="utf-8")
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'(?:src|href)="([^"]+)"', page) == ["data:,", "/explorer.css",
-                                                           "/explorer.js"]
-    for name in ("index.html", "explorer.js", "explorer.css"):  # offline: no CDN, no web
+                                                           "/explorer.js", "/explorer_plans.js"]
+    for name in ("index.html", "explorer.js", "explorer_plans.js", "explorer.css"):  # offline: no CDN, no web
         assert not re.search(r"https?:|//[a-z]", (folder / name).read_text(encoding="utf-8")
                              .replace("http://www.w3.org", "")), name
 
