@@ -3,7 +3,7 @@ fragment can be read with, and the phase models (which lanes the LDS serves toge
 for a load of each width).
 
 Every fact carries its source and confidence, as tagged in the project's fact sheet
-(shared/facts/lds_and_lane_moves.md): [SRC] primary AMD or LLVM text, [SEC] secondary
+(docs/facts/lds_and_lane_moves.md): [SRC] primary AMD or LLVM text, [SEC] secondary
 (compiler and library code, measurements), [INF] an inference or an assumption. Where
 sources disagree an architecture lists several models, the default first; where no
 source states a grouping the model says so (`assumed`) and names the assumption.

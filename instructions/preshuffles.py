@@ -1,8 +1,8 @@
 """Preshuffle schemes in use, as data: each is the reshape/permute chain its source
 applies to a stored 2-D matrix (outer x inner items, the inner index contiguous), with
-the source's repository, commit, path and function (docs/preshuffle.md cites them;
-shared/facts is not needed). layouts.preshuffle_presets compares a scheme with the
-instruction's layout; nothing here computes.
+the source's repository, commit, path and function (docs/preshuffle.md and
+docs/facts/preshuffle.md cite them). layouts.preshuffle_presets compares a scheme with
+the instruction's layout; nothing here computes.
 
 A chain splits the outer extent O into (O // prod(rows), *rows) and the inner extent I
 into (I // prod(cols), *cols), then orders those axes as `perm` (0 is the outer block

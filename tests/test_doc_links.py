@@ -51,3 +51,30 @@ def test_no_page_points_beside_the_clone():
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
         assert not re.search(r"(^|[\s(`\[])\.\./(?:\.\./)?shared\b", text, re.M), page
+
+
+SKIP = {".git", ".venv", "build", "dist", "node_modules", "__pycache__"}
+TEXT = {".py", ".md", ".txt", ".json", ".toml", ".sh", ".js", ".html", ".css", ".cfg", ".in"}
+
+
+def test_no_file_names_the_shared_folder_as_a_path():
+    """Code, data and docs cite the repository's own copies (tests/data/facts, docs/facts),
+    never the folder the project was made from (../shared/facts, ../shared/golden...)."""
+    pattern = re.compile(r"(?<![\w./])(?:(?:\.\./)+shared\b|shared/(?:facts|seeds|golden)\b)")
+    found = []
+    for path in _text_files(ROOT):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}")
+    assert found == []
+
+
+THIS = Path(__file__).resolve()
+
+
+def _text_files(folder):
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir() and entry.name not in SKIP and not entry.name.endswith(".egg-info"):
+            yield from _text_files(entry)
+        elif entry.is_file() and entry.suffix in TEXT and entry != THIS:
+            yield entry

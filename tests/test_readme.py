@@ -55,3 +55,24 @@ def test_transcript(run, args, expected):
         needle = shlex.split(pattern)[0]
         out = "".join(line for line in out.splitlines(keepends=True) if needle in line)
     assert out == expected
+
+
+def around_the_instruction():
+    """The commands of the README's table of the tools around the instruction."""
+    text = README.read_text(encoding="utf-8").split("## Around the instruction", 1)[1]
+    rows = [line.split(" | ") for line in text.split("\n## ", 1)[0].splitlines()
+            if line.startswith("| ") and "`-" in line]
+    return [row[1].strip("`").split(" > ")[0] for row in rows]
+
+
+def test_the_tools_table_names_every_plan():
+    commands = " ".join(around_the_instruction())
+    for needle in ("--serve", "--lds-tile", "--copy", "--preshuffle", "--store-d", "--convert",
+                   "sm80:", "--budget", "--emit hip", "--emit probe"):
+        assert needle in commands, needle
+
+
+@pytest.mark.parametrize("args", [a for a in around_the_instruction() if a != "--serve"])
+def test_every_tool_of_the_table_runs(run, args):
+    rc, out, err = run(shlex.split(args))
+    assert (rc, err) == (0, "") and out.startswith(("Architecture:", "Budget", "//")), out[:200]
