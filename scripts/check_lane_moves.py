@@ -162,25 +162,40 @@ def programs(arch_names: list[str] | None = None) -> list[tuple[Any, list[list[i
     return out
 
 
-def harness(items: list[tuple[Any, list[list[int]], list[list[int]]]]) -> str:
-    """One C file running every program of `items` in the emulation."""
-    from check_convert import HOST, _array  # (this folder is on sys.path)
+def checked_programs(prefix: str, items: list[tuple[Any, str, list[list[int]],
+                                                    list[list[int]], list[list[int]]]]
+                     ) -> list[str]:
+    """The C text that runs each (conversion, label, source words, wanted words, care
+    masks) of `items` through mc_check (check_convert.HOST), and main() counting the
+    failures; also scripts/check_port.py's."""
+    from check_convert import _array  # (this folder is on sys.path)
 
-    from amd_matrix_calculator.formats import hip, hip_convert
-    parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
-    calls = []
-    for index, (conv, want, care) in enumerate(items):
-        name = f"mc_m{index}"
+    from amd_matrix_calculator.formats import hip_convert
+    parts, calls = [], []
+    for index, (conv, label, src, want, care) in enumerate(items):
+        name = f"{prefix}{index}"
         parts.append(hip_convert.words_function(conv, name))
-        src = [[0x1000 + lane] for lane in range(conv.wave)]
         parts += [_array(f"{name}_src", src), _array(f"{name}_want", want),
                   _array(f"{name}_care", care)]
         reach = min(m.reach for m in arch_moves(conv.architecture).moves if m.kind == "gather")
-        calls.append(f"    bad += mc_check(\"{conv.architecture} wave {conv.wave}\", "
-                     f"(mc_words_fn){name}_words, {conv.wave}, {reach}, 0, {name}_src, 1, "
-                     f"{name}_want, {name}_care, {len(want[0])});")
+        calls.append(f"    bad += mc_check(\"{label}\", (mc_words_fn){name}_words, {conv.wave}, "
+                     f"{reach}, 0, {name}_src, {len(src[0])}, {name}_want, {name}_care, "
+                     f"{len(want[0])});")
     parts.append("int main(void) {\n    int bad = 0;\n" + "\n".join(calls)
                  + "\n    printf(\"BAD %d\\n\", bad);\n    return bad != 0;\n}\n")
+    return parts
+
+
+def harness(items: list[tuple[Any, list[list[int]], list[list[int]]]]) -> str:
+    """One C file running every program of `items` in the emulation."""
+    from check_convert import HOST  # (this folder is on sys.path)
+
+    from amd_matrix_calculator.formats import hip, hip_convert
+    parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
+    parts += checked_programs("mc_m", [
+        (conv, f"{conv.architecture} wave {conv.wave}",
+         [[0x1000 + lane] for lane in range(conv.wave)], want, care)
+        for conv, want, care in items])
     return "\n".join(parts)
 
 

@@ -25,13 +25,12 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import check_convert as cc  # (this folder: the script's own directory is on sys.path)
 import check_convert_types as types_c
-from check_lane_moves import DPP_HOST, clang_asm
+from check_lane_moves import DPP_HOST, checked_programs, clang_asm
 
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.formats import hip, hip_convert
 from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.instructions.lane_moves import arch_moves
 from amd_matrix_calculator.layouts.port import port_tile
 
 # (NVIDIA instruction, matrix, AMD architecture, AMD instruction, matrix, wave)
@@ -96,19 +95,8 @@ def expected_words(conv: Any) -> tuple[list[list[int]], list[list[int]], list[li
 
 def harness(convs: list[Any]) -> str:
     parts = [cc.HOST, DPP_HOST, types_c.c_text(), hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
-    calls = []
-    for index, conv in enumerate(convs):
-        name = f"mc_p{index}"
-        parts.append(hip_convert.words_function(conv, name))
-        reach = min(m.reach for m in arch_moves(conv.architecture).moves if m.kind == "gather")
-        src, want, care = expected_words(conv)
-        parts += [cc._array(f"{name}_src", src), cc._array(f"{name}_want", want),
-                  cc._array(f"{name}_care", care)]
-        calls.append(f"    bad += mc_check(\"{name}\", (mc_words_fn){name}_words, {conv.wave}, "
-                     f"{reach}, 0, {name}_src, {len(src[0])}, {name}_want, {name}_care, "
-                     f"{len(want[0])});")
-    parts.append("int main(void) {\n    int bad = 0;\n" + "\n".join(calls)
-                 + "\n    printf(\"BAD %d\\n\", bad);\n    return bad != 0;\n}\n")
+    parts += checked_programs("mc_p", [(conv, f"mc_p{index}", *expected_words(conv))
+                                       for index, conv in enumerate(convs)])
     return "\n".join(parts)
 
 

@@ -78,3 +78,11 @@ def _text_files(folder):
             yield from _text_files(entry)
         elif entry.is_file() and entry.suffix in TEXT and entry != THIS:
             yield entry
+
+
+def test_no_file_holds_a_merge_conflict():
+    """A merge that left its conflict markers (docs/json.md once did) fails here."""
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    found = [str(path.relative_to(ROOT)) for path in _text_files(ROOT)
+             if marker.search(path.read_text(encoding="utf-8"))]
+    assert found == []

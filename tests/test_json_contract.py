@@ -54,6 +54,10 @@ COMMANDS = {
                     "--preshuffle", "--supertile", "2x2", "--preset", "aiter-scale"]],
     "store": [["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-d", "--store-type",
                "bf16"]],
+    "compare": [["-a", "sm80", "-i", "mma.m16n8k16.f32.f16.f16.f32", "-D", "--compare",
+                 "gfx1100:v_wmma_f32_16x16x16_f16"],
+                ["-a", "gfx942", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--compare",
+                 "sm89:mma.m16n8k16.f32.f16.f16.f32"]],
 }
 
 

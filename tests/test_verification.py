@@ -88,3 +88,14 @@ def test_the_document_is_generated_from_the_record():
     rows = [line for line in text.splitlines() if line.startswith("| CDNA") or
             line.startswith("| RDNA") or line.startswith("| GFX")]
     assert len(rows) == sum(len(a.instructions) for a in mc.architectures() if a.vendor == "amd")
+
+
+def test_the_record_is_what_the_recorded_data_gives_now():
+    """instructions/verification_checks.tsv equals what scripts/record_verification.py
+    writes from tests/data today (the emulation's results taken as recorded: rerunning
+    it is the script's job), so a new source row or golden record cannot leave it stale."""
+    import sys
+    sys.path.insert(0, str(REPO / "scripts"))
+    import record_verification
+    recorded = (REPO / "instructions" / "verification_checks.tsv").read_text(encoding="utf-8")
+    assert record_verification.record(["(none: keep the recorded emulation)"]) == recorded
