@@ -241,7 +241,8 @@ def test_the_page_and_its_assets_are_served_from_the_package(server):
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'(?:src|href)="([^"]+)"', page) == ["data:,", "/explorer.css",
                                                            "/explorer.js", "/explorer_plans.js"]
-    for name in ("index.html", "explorer.js", "explorer_plans.js", "explorer.css"):  # offline: no CDN, no web
+    # offline: no CDN, no web
+    for name in ("index.html", "explorer.js", "explorer_plans.js", "explorer.css"):
         assert not re.search(r"https?:|//[a-z]", (folder / name).read_text(encoding="utf-8")
                              .replace("http://www.w3.org", "")), name
 
