@@ -8,11 +8,17 @@
                 time: 100 ms; and the slope of plan time against slots (log-log, k steps
                 1 to 64 of the largest operands): linear is 1
   search        lds_search() of every instruction's A and B at its smallest tile: 1 s
+  preshuffle    preshuffle() of every operand read from memory (A, B, the sparse index
+                K, the scales SA and SB) of every instruction, default options (issue
+                33), CPU time: 100 ms
+  store         store_plan() of every instruction's D as each store type, into a row-
+                and a col-major tile (issue 33, --store-d), CPU time: 100 ms
   explorer      /api/json -R and -M of every instruction's matrices against a warm
                 `--serve` of the command measured, wall time per answer (median of
                 --runs): 50 ms
 Times are CPU time of this process (process_time) after a warm-up, each case the best
-of --runs (conversions, lds) or their median (explorer); the machine's load average is
+of --runs (conversions, lds, search, preshuffle, store) or their median (explorer); a
+plan the library refuses (CalcError) is timed as well; the machine's load average is
 printed with them.
 """
 import argparse
@@ -36,7 +42,8 @@ import matrix_calculator  # noqa: E402,F401  (the package of the clone)
 from amd_matrix_calculator import matrix_api as mc  # noqa: E402
 from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
 
-BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0}
+BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
+           "preshuffle": 100.0, "store": 100.0}
 
 
 def plannable(src, dst, matrix):
@@ -149,6 +156,46 @@ def search(archs, runs):
     return over
 
 
+def _amd(archs):
+    """The architectures whose plans these are (NVIDIA's refuse them, saying how to port)."""
+    return [arch for arch in archs if arch.vendor == "amd"]
+
+
+def preshuffles(archs, runs):
+    """Each instruction's default preshuffle of each operand read from memory."""
+    over = 0
+    for arch in _amd(archs):
+        times, refused = [], 0
+        for inst in arch.instructions:
+            for matrix in mc.matrices(inst):
+                if matrix in ("A", "B", "K", "SA", "SB"):
+                    call = partial(_refused_too, mc.preshuffle, inst, matrix)
+                    refused += call() is None
+                    times.append((cpu_ms(call, runs), f"{inst.mnemonic} -{matrix} --preshuffle"))
+        over += report("preshuffle", arch.name, times, BUDGETS["preshuffle"])
+        print(f"{'':12} {'':8} ({len(times) - refused} planned, {refused} refused)")
+    return over
+
+
+def stores(archs, runs):
+    """Each instruction's D stored as each store type, row- and col-major."""
+    from amd_matrix_calculator.matrix_api_epilogue import STORE_TYPES
+    over = 0
+    for arch in _amd(archs):
+        times, refused = [], 0
+        for inst in arch.instructions:
+            for store_type in STORE_TYPES:
+                for order in ("row", "col"):
+                    call = partial(_refused_too, mc.store_plan, inst, store_type=store_type,
+                                   order=order)
+                    refused += call() is None
+                    times.append((cpu_ms(call, runs), f"{inst.mnemonic} --store-d --store-type "
+                                  f"{store_type} --global-order {order}"))
+        over += report("store", arch.name, times, BUDGETS["store"])
+        print(f"{'':12} {'':8} ({len(times) - refused} planned, {refused} refused)")
+    return over
+
+
 def slope(runs):
     """The log-log slope of plan time against the plan's slots, k steps 1 to 64, for
     the operands with the most slots of gfx1250 and CDNA4 (1: linear)."""
@@ -215,8 +262,9 @@ def explorer(archs, runs, command):
         server.wait()
 
 
-CASES = {"conversions": conversions, "lds": lds, "search": search}
-ALL = ("conversions", "lds", "slope", "search", "explorer")
+CASES = {"conversions": conversions, "lds": lds, "search": search, "preshuffle": preshuffles,
+         "store": stores}
+ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "explorer")
 
 
 def run(names, archs, runs, command):

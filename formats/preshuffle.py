@@ -54,12 +54,18 @@ def text(plan: PreshufflePlan) -> str:
     lines += [f"Index formula (r: {outer} index, c: {inner} index; p: the value's index in "
               f"the buffer, byte p * {plan.element_bits} / 8):", f"  {forward}", f"  {back}",
               "NumPy (reshape and transpose, no per-element loop):"]
-    lines += ["  " + line if line else "" for line in plan.numpy.rstrip("\n").split("\n")]
+    lines += _code(plan.numpy)
+    lines.append("PyTorch (the same chain: reshape, permute and contiguous, no per-element loop):")
+    lines += _code(plan.torch)
     if plan.preset is not None:
         lines.append(_verdict_line(plan))
     lines.append("First lanes (lane: bytes of the block -> values):")
     lines += _lane_lines(plan)
     return "\n".join(lines) + "\n"
+
+
+def _code(source: str) -> list[str]:
+    return ["  " + line if line else "" for line in source.rstrip("\n").split("\n")]
 
 
 def _verdict_line(plan: PreshufflePlan) -> str:
@@ -118,7 +124,7 @@ def document(plan: PreshufflePlan) -> dict[str, object]:
         "tiles": [{"tile": t, "ir": tile.ir, "ic": tile.ic, "select": tile.select,
                    "vgpr": tile.vgpr} for t, tile in enumerate(plan.tiles)],
         "formula": {"offset": plan.formula[0], "element": plan.formula[1]},
-        "numpy": plan.numpy,
+        "numpy": plan.numpy, "torch": plan.torch,
         "preset": None if preset is None else {
             "key": preset.key, "source": preset.source, "code": preset.code,
             "agrees": preset.agrees, "k_only": preset.k_only, "first": preset.first,

@@ -1,5 +1,6 @@
-"""A preshuffle as digits: the reshape/permute chain of its NumPy function, its inverse,
-and the index formula both ways, derived from the plan's slots (layouts.preshuffle).
+"""A preshuffle as digits: the reshape/permute chain of its NumPy and PyTorch functions
+(one chain, two renderings), their inverses, and the index formula both ways, derived
+from the plan's slots (layouts.preshuffle).
 
 A digit moves `size` values of one storage axis (`step` apart) to buffer stride
 `stride`. The digits are found from the buffer side: the smallest buffer stride not yet
@@ -100,6 +101,18 @@ def numpy_source(plan: Preshuffle, name: str = "preshuffle") -> str:
     """Python text of two functions, `name(x)` and `un<name>(y)`: NumPy reshape and
     transpose calls, no loop. x is the stored matrix as a 2-D array (outer, inner) of
     elements (of bytes for sub-byte types); y the buffer with the same shape."""
+    return _source(plan, name, "array", "transpose", "")
+
+
+def torch_source(plan: Preshuffle, name: str = "preshuffle") -> str:
+    """The same chain as numpy_source for PyTorch tensors: reshape, permute (NumPy's
+    transpose with axes), contiguous (the permuted view copied in its new order)."""
+    return _source(plan, name, "tensor", "permute", ".contiguous()")
+
+
+def _source(plan: Preshuffle, name: str, kind: str, permute: str, copy: str) -> str:
+    """The functions of one chain (the reshape of the stored matrix into its digits, the
+    permutation into buffer order, and back), rendered with `permute` and `copy`."""
     ch = chain(plan)
     rows = _axis_digits(ch, 0)
     cols = _axis_digits(ch, 1)
@@ -121,18 +134,18 @@ def numpy_source(plan: Preshuffle, name: str = "preshuffle") -> str:
         if plan.bits < 8 else "elements"
     lines = [
         f"def {name}(x):",
-        f'    """The {plan.matrix} operand stored {_order_text(plan)} as a 2-D array of '
+        f'    """The {plan.matrix} operand stored {_order_text(plan)} as a 2-D {kind} of '
         f"{what}: outer extent a multiple of {ch.extents[0]}, inner of {inner_items}.\"\"\"",
         "    o, i = x.shape",
         f"    y = x.reshape({', '.join(src_dims)})",
-        f"    return y.transpose({', '.join(map(str, perm))}).reshape(o, i)",
+        f"    return y.{permute}({', '.join(map(str, perm))}){copy}.reshape(o, i)",
         "",
         "",
         f"def un{name}(y):",
         f'    """The inverse of {name}: the stored matrix back from the buffer."""',
         "    o, i = y.shape",
         f"    x = y.reshape({', '.join(dst_dims)})",
-        f"    return x.transpose({', '.join(map(str, inverse))}).reshape(o, i)",
+        f"    return x.{permute}({', '.join(map(str, inverse))}){copy}.reshape(o, i)",
     ]
     return "\n".join(lines) + "\n"
 

@@ -1,7 +1,7 @@
 """Preshuffled operands in the library (issue 33): the permutation of a stored matrix
 that gives every lane of a wave its fragment of an instruction operand as contiguous,
-aligned global loads, with the index formula both ways, a NumPy function and its
-inverse (as text: the calculator does not need NumPy), the loads, the scale selects of
+aligned global loads, with the index formula both ways, a NumPy and a PyTorch function
+and their inverses (as text: the calculator needs neither), the loads, the scale selects of
 a supertile and the comparison with a named scheme (aiter, CK, the MI355X write-up).
 matrix_api re-exports preshuffle(); the engine is layouts.preshuffle.
 
@@ -70,7 +70,8 @@ class PreshufflePlan(Record):
     of each tile: its selector value (`selector`: OPSEL of CDNA4's scale byte, the
     scale lane half of gfx1250, ...) and first VGPR. `formula`: the buffer index p of
     stored element (r, c) and back; `numpy`: Python text of preshuffle(x) and
-    unpreshuffle(y) (reshape/transpose, no loop)."""
+    unpreshuffle(y) (reshape/transpose, no loop); `torch`: the same chain for PyTorch
+    tensors (reshape/permute/contiguous)."""
     architecture: str
     instruction: str
     matrix: str
@@ -93,6 +94,7 @@ class PreshufflePlan(Record):
     slots: tuple[PreshuffleSlot, ...]
     formula: tuple[str, str]
     numpy: str
+    torch: str
     preset: PresetVerdict | None
     engine: Preshuffle
 
@@ -148,7 +150,7 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     compare with; its load width and supertile are the defaults then."""
     from amd_matrix_calculator.instructions.preshuffles import GLOBAL_LOADS
     from amd_matrix_calculator.layouts.preshuffle import plan
-    from amd_matrix_calculator.layouts.preshuffle_chain import formula, numpy_source
+    from amd_matrix_calculator.layouts.preshuffle_chain import formula, numpy_source, torch_source
     from amd_matrix_calculator.layouts.preshuffle_presets import scheme
     from amd_matrix_calculator.matrix_library.checks import (
         instruction,
@@ -196,6 +198,7 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
         found.tile, found.supertile, found.block, found.block_bytes, found.width, load,
         found.loads, found.lanes, found.mirrors, found.selector, found.tiles,
         _slots(found, name), formula(found, stride), numpy_source(found),
+        torch_source(found),
         _verdict(found, picked) if picked else None, found)
 
 

@@ -113,26 +113,22 @@ def _expected_bits(inst, matrix, found, mods):
     return want
 
 
-@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
-def test_numpy_function_and_lane_loads_match_the_layout(case):
-    """The emitted NumPy function, run on a stored matrix of distinct item numbers (two
-    block rows by three block columns), gives a buffer whose every byte each lane loads
-    (at the plan's addresses, aligned) holds what the layout engine puts in that lane's
-    register bits; unpreshuffle restores the matrix; neither function loops."""
-    np = need_module("numpy", "the NumPy functions of preshuffle plans run in the tests")
-    arch, name, matrix, options = case
-    inst = mc.find_instruction(arch, name)
-    found = mc.preshuffle(inst, matrix, **options)
-    assert not re.search(r"\b(for|while)\b", found.numpy)
-    scope = {}
-    exec(found.numpy, scope)
+def _stored(np, found):
+    """A stored matrix of distinct item numbers: two block rows by three block columns
+    (items: elements, or bytes of a sub-byte type)."""
     item_bits = max(8, found.element_bits)
     outer, inner = found.block
     inner_items = inner * found.element_bits // item_bits
-    big_o, big_i = 2 * outer, 3 * inner_items
-    stored = np.arange(big_o * big_i, dtype=np.int64).reshape(big_o, big_i)
-    buffer = scope["preshuffle"](stored)
-    assert (scope["unpreshuffle"](buffer) == stored).all()
+    return np.arange(2 * outer * 3 * inner_items, dtype=np.int64).reshape(
+        2 * outer, 3 * inner_items)
+
+
+def _check_lane_loads(inst, matrix, options, found, stored, buffer):
+    """Every bit each lane loads from `buffer` (at the plan's addresses, aligned) holds
+    what the layout engine puts in that lane's register bits (stored: the item numbers)."""
+    item_bits = max(8, found.element_bits)
+    outer, inner = found.block
+    big_i = stored.shape[1]
     flat = buffer.ravel()
     mods = mc.modifiers(options.get("mods"))
     formatted = mc.with_formats(inst, mods)
@@ -154,6 +150,92 @@ def test_numpy_function_and_lane_loads_match_the_layout(case):
                 assert pos % item_bits == logical % item_bits, (lane, bit)
     assert len(want) == len(found.lanes) * found.loads * found.width * 8 + \
         len(found.mirrors) * found.loads * found.width * 8
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_numpy_function_and_lane_loads_match_the_layout(case):
+    """The emitted NumPy function, run on a stored matrix of distinct item numbers (two
+    block rows by three block columns), gives a buffer whose every byte each lane loads
+    (at the plan's addresses, aligned) holds what the layout engine puts in that lane's
+    register bits; unpreshuffle restores the matrix; neither function loops."""
+    np = need_module("numpy", "the NumPy functions of preshuffle plans run in the tests")
+    arch, name, matrix, options = case
+    inst = mc.find_instruction(arch, name)
+    found = mc.preshuffle(inst, matrix, **options)
+    assert not re.search(r"\b(for|while)\b", found.numpy)
+    scope = {}
+    exec(found.numpy, scope)
+    stored = _stored(np, found)
+    buffer = scope["preshuffle"](stored)
+    assert (scope["unpreshuffle"](buffer) == stored).all()
+    _check_lane_loads(inst, matrix, options, found, stored, buffer)
+
+
+def _torch_shim():
+    """tests/shims/torch.py loaded as a module named `torch` (not put in sys.modules: a
+    real PyTorch stays importable beside it)."""
+    import importlib.util
+    path = Path(__file__).parent / "shims" / "torch.py"
+    spec = importlib.util.spec_from_file_location("torch", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _torches():
+    """The PyTorch modules to run the functions with: the NumPy shim, and PyTorch itself
+    where it is installed (it is not a test dependency)."""
+    found = [pytest.param("shim", id="shim")]
+    import importlib.util
+    if importlib.util.find_spec("torch") is not None:
+        found.append(pytest.param("torch", id="torch"))
+    return found
+
+
+@pytest.mark.parametrize("which", _torches())
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_torch_function_is_the_numpy_chain(case, which):
+    """The emitted PyTorch function (the same chain: reshape, permute, contiguous), run on
+    a tensor of the same distinct item numbers, gives the NumPy function's buffer item for
+    item, which every lane's loads check against the layout engine; unpreshuffle restores
+    the tensor; neither function loops nor uses NumPy's names (the shim has only
+    PyTorch's methods, so transpose(*axes) fails there)."""
+    np = need_module("numpy", "the PyTorch shim and the reference buffer are NumPy arrays")
+    torch = _torch_shim() if which == "shim" else need_module("torch", "PyTorch run for real")
+    arch, name, matrix, options = case
+    inst = mc.find_instruction(arch, name)
+    found = mc.preshuffle(inst, matrix, **options)
+    assert not re.search(r"\b(for|while|transpose|numpy|np)\b", found.torch)
+    numpy_scope, torch_scope = {}, {}
+    exec(found.numpy, numpy_scope)
+    exec(found.torch, torch_scope)
+    stored = _stored(np, found)
+    tensor = torch.from_numpy(stored.copy())
+    shuffled = torch_scope["preshuffle"](tensor)
+    assert shuffled.is_contiguous() and tuple(shuffled.shape) == stored.shape
+    buffer = shuffled.numpy()
+    assert (buffer == numpy_scope["preshuffle"](stored)).all()
+    _check_lane_loads(inst, matrix, options, found, stored, buffer)
+    back = torch_scope["unpreshuffle"](shuffled)
+    assert back.is_contiguous() and (back.numpy() == stored).all()
+
+
+def test_torch_shim_has_torch_names_only():
+    """The shim refuses NumPy's spelling of the chain, a wrong permutation and a shape
+    that does not fit, as PyTorch does: a wrong chain cannot pass the test above."""
+    np = need_module("numpy", "the PyTorch shim is built on NumPy")
+    torch = _torch_shim()
+    t = torch.from_numpy(np.arange(24).reshape(2, 3, 4))
+    with pytest.raises(AttributeError):
+        t.transpose(2, 0, 1)
+    with pytest.raises(RuntimeError):
+        t.permute(0, 1)
+    with pytest.raises(RuntimeError):
+        t.reshape(5, 5)
+    view = t.permute(2, 0, 1)
+    assert not view.is_contiguous() and view.contiguous().is_contiguous()
+    assert (view.contiguous().reshape(4, 6).numpy() ==
+            np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1).reshape(4, 6)).all()
 
 
 def test_formula_both_ways_matches_the_slots():
@@ -264,9 +346,11 @@ def test_cli_text_and_json():
     assert status == 0 and not err
     assert "1 x global_load_dwordx4 (16 bytes, aligned)" in out
     assert "def preshuffle(x):" in out and "def unpreshuffle(y):" in out
+    assert out.count("def preshuffle(x):") == 2 and ".contiguous().reshape(o, i)" in out
     status, out, _ = call(BASE + ["--B-scale", "--preshuffle", "--supertile", "2x2", "--json"])
     doc = json.loads(out)
     assert doc["mode"] == "preshuffle" and doc["load"]["instruction"] == "global_load_dword"
+    assert "y.permute(0, 3, 5, 2, 4, 1).contiguous()" in doc["torch"]
     assert [t["select"] for t in doc["tiles"]] == [0, 1, 2, 3]
     jsonschema = need_module("jsonschema", "the --json output is validated against its schema")
     from conftest import REPO
