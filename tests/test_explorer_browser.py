@@ -460,6 +460,8 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     swizzled = argv[:7] + ["--lds-swizzle", "4,1,16"] + argv[7:]
     assert shown_command(tab, "#lds-command") == swizzled
     assert tab.locator("#lds-plan").text_content() == cli(swizzled)
+    tab.wait_for_function("document.querySelector('#lds-json').textContent !== ''")
+    assert tab.locator("#lds-json").text_content() == cli(swizzled + ["--json"])  # (open: anew)
     tab.locator("#lds-lds-search").check()
     page.settle()
     search = swizzled + ["--lds-search"]

@@ -78,18 +78,22 @@ class PlanPanel {
 
   control(field, name) {
     let control;
+    // (a change to the value the address holds already, such as the browser's own change
+    // event when a field typed into loses the focus, asks nothing again)
+    const set = (value) => {
+      if ((this.pane.state[field.key] || "") !== value) this.pane.set(field.key, value);
+    };
     if (field.flag) {
       control = element("input", { type: "checkbox", id: name, name: field.key });
-      control.addEventListener("change", () => this.pane.set(field.key,
-        control.checked ? "1" : ""));
+      control.addEventListener("change", () => set(control.checked ? "1" : ""));
     } else if (field.choices.length) {
       control = element("select", { id: name, name: field.key });
       fillSelect(control, [["", "default"], ...field.choices.map((c) => [c, c])], "");
-      control.addEventListener("change", () => this.pane.set(field.key, control.value));
+      control.addEventListener("change", () => set(control.value));
     } else {
       control = element("input", { type: "text", id: name, name: field.key, size: "10",
         placeholder: field.metavar });
-      control.addEventListener("change", () => this.pane.set(field.key, control.value.trim()));
+      control.addEventListener("change", () => set(control.value.trim()));
     }
     control.title = field.help;
     this.controls[field.key] = control;
@@ -134,10 +138,6 @@ class PlanPanel {
     }
     this.error.hidden = true;
     this.result.hidden = true;
-    this.jsonBox.open = false;
-    this.hipBox.open = false;
-    this.json.textContent = "";
-    this.hip.textContent = "";
     if (!s[spec.key]) {
       this.note.textContent = `Give the tile (${spec.option} ROWSxCOLS of the operand's ` +
         "elements) and the options above: the plan is the command line's answer.";
@@ -165,14 +165,21 @@ class PlanPanel {
         this.pictureNote.textContent = picture.body;
       }
     }
+    if (query(asked) !== query(this.asked || {})) {  // (a new question: new JSON and HIP)
+      this.json.textContent = "";
+      this.hip.textContent = "";
+    }
     this.asked = asked;
     this.result.hidden = false;
+    this.fillLazy(this.jsonBox, this.json, "json");
+    this.fillLazy(this.hipBox, this.hip, "hip");
   }
 
   async fillLazy(box, target, kind) {  // JSON and HIP: fetched when opened
     if (!box.open || target.textContent || !this.asked) return;
-    const answer = await fetchText(`/api/${kind}`, this.asked);
-    target.textContent = answer.body;
+    const asked = this.asked;
+    const answer = await fetchText(`/api/${kind}`, asked);
+    if (asked === this.asked) target.textContent = answer.body;
   }
 
   clear() {
