@@ -92,14 +92,22 @@ def _store_tables(moves: list[Move], lane_bytes: int, registers: int
     """{source value (fragment, register, lo, width): {source lane: the LDS bytes it is
     stored at}} of lds_program, or None when a slot is not byte-aligned."""
     tables: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
-    for move in moves:
-        to, src = move.to, move.source
-        width = to.width
-        if width not in STORE_BITS or to.lo % 8:
+    for to, _, src, _, _ in moves:
+        fragment, lane, reg, lo, width = to
+        if width not in STORE_BITS or lo % 8:
             return None
-        address = to.lane * lane_bytes + (to.fragment * registers + to.reg) * 4 + to.lo // 8
-        key = (src.fragment, src.reg, src.lo, src.width)
-        tables.setdefault(key, {}).setdefault(src.lane, []).append(address)
+        address = lane * lane_bytes + (fragment * registers + reg) * 4 + lo // 8
+        sfragment, slane, sreg, slo, swidth = src
+        key = (sfragment, sreg, slo, swidth)
+        by_lane = tables.get(key)
+        if by_lane is None:
+            tables[key] = {slane: [address]}
+        else:
+            at = by_lane.get(slane)
+            if at is None:
+                by_lane[slane] = [address]
+            else:
+                at.append(address)
     return tables
 
 
