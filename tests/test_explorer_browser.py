@@ -451,6 +451,11 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     assert shown_command(tab, "#lds-picture-command") == argv + ["--format", "svg"]
     assert tab.locator("#lds-picture svg > title").text_content() == svg_title(svg)
     assert tab.locator("#lds-picture svg rect").count() == svg.count("<rect") > 64
+    # the tile's trip: copied into LDS (above), then read from it (the plan without --copy)
+    read = argv[:-2] + ["--format", "svg"]
+    assert shown_command(tab, "#lds-picture-without-copy-command") == read
+    assert tab.locator("#lds-picture-without-copy svg > title").text_content() == \
+        svg_title(cli(read)) != svg_title(svg)
     tab.locator("#lds-json-box > summary").click()
     tab.wait_for_function("document.querySelector('#lds-json').textContent !== ''")
     assert tab.locator("#lds-json").text_content() == cli(argv + ["--json"])
@@ -471,8 +476,9 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     assert status == 2 and out == ""
     assert tab.locator("#lds-picture-note").text_content() == err.rstrip("\n")
     assert tab.locator("#lds-picture svg").count() == 0
-    # the only console line is the browser's note of that 400 answer
-    assert len(page.errors) == 1 and "status of 400" in page.errors[0], page.errors
+    # the only console lines are the browser's notes of those 400 answers (both pictures)
+    assert len(page.errors) == 2 and all("status of 400" in e for e in page.errors), \
+        page.errors
 
 
 def test_the_lds_panel_shows_the_command_lines_message_for_a_bad_value(page):

@@ -44,9 +44,13 @@ class PlanPanel {
     this.error.hidden = true;
     this.command = element("code", { id: id("command") });
     this.text = element("pre", { class: "plan", id: id("plan") });
-    this.pictureCommand = element("code", { id: id("picture-command") });
-    this.picture = element("div", { class: "picture", id: id("picture") });
-    this.pictureNote = element("p", { class: "note", id: id("picture-note") });
+    // The pictures: the whole plan's, and for an option with options of its own (--copy,
+    // the tile's trip from global memory) the plan's without it (the reads from LDS).
+    this.pictures = [this.pictureOf(id("picture"), "Picture: ", null)];
+    for (const owner of spec.fields.filter((f) => boxes.has(f.option))) {
+      this.pictures.push(this.pictureOf(id(`picture-without-${owner.key}`),
+        `Picture without ${owner.option}: `, owner));
+    }
     this.json = element("pre", { class: "plan", id: id("json") });
     this.jsonBox = element("details", { id: id("json-box") },
       element("summary", { text: "JSON (--json)" }), this.json);
@@ -59,11 +63,7 @@ class PlanPanel {
     this.result = element("div", { class: "plan-result", id: id("result") },
       element("p", { class: "command" }, element("span", { text: "Command line: " }),
         this.command, copyCommand), this.text);
-    if (spec.picture) {
-      this.result.append(element("p", { class: "command" },
-        element("span", { text: "Picture: " }), this.pictureCommand), this.pictureNote,
-      this.picture);
-    }
+    if (spec.picture) for (const picture of this.pictures) this.result.append(picture.root);
     this.result.append(this.jsonBox);
     if (spec.hip) this.result.append(this.hipBox);
     this.root = element("details", { class: "plan-panel", id: id("panel") },
@@ -74,6 +74,23 @@ class PlanPanel {
     this.root.addEventListener("toggle", () => this.toggled());
     this.jsonBox.addEventListener("toggle", () => this.fillLazy(this.jsonBox, this.json, "json"));
     this.hipBox.addEventListener("toggle", () => this.fillLazy(this.hipBox, this.hip, "hip"));
+  }
+
+  pictureOf(name, label, without) {
+    const picture = { without, command: element("code", { id: `${name}-command` }),
+      note: element("p", { class: "note", id: `${name}-note` }),
+      box: element("div", { class: "picture", id: name }) };
+    picture.root = element("div", { id: `${name}-part` }, element("p", { class: "command" },
+      element("span", { text: label }), picture.command), picture.note, picture.box);
+    return picture;
+  }
+
+  withoutOf(asked, owner) {  // the question without an option and the options with it
+    const fewer = Object.assign({}, asked);
+    for (const field of this.spec.fields) {
+      if (field === owner || field.with === owner.option) delete fewer[field.key];
+    }
+    return fewer;
   }
 
   control(field, name) {
@@ -145,8 +162,11 @@ class PlanPanel {
     }
     this.note.textContent = "";
     const asked = this.query();
-    const [text, picture] = await Promise.all([fetchText("/api/text", asked),
-      spec.picture ? fetchText("/api/svg", asked) : null]);
+    const shown = spec.picture ? this.pictures.filter((p) => !p.without || asked[p.without.key])
+      : [];
+    const [text, ...pictures] = await Promise.all([fetchText("/api/text", asked),
+      ...shown.map((p) => fetchText("/api/svg", p.without ? this.withoutOf(asked, p.without)
+        : asked))]);
     if (stale()) return;
     this.command.textContent = text.command;
     if (!text.ok) {
@@ -155,16 +175,18 @@ class PlanPanel {
       return;
     }
     this.text.textContent = text.body;
-    if (picture) {
-      this.pictureCommand.textContent = picture.command;
-      if (picture.ok) {
-        this.picture.innerHTML = picture.body;
-        this.pictureNote.textContent = "";
+    for (const picture of this.pictures) picture.root.hidden = !shown.includes(picture);
+    shown.forEach((picture, at) => {
+      const answer = pictures[at];
+      picture.command.textContent = answer.command;
+      if (answer.ok) {
+        picture.box.innerHTML = answer.body;
+        picture.note.textContent = "";
       } else {  // (no picture for this plan: the command line says why)
-        this.picture.replaceChildren();
-        this.pictureNote.textContent = picture.body;
+        picture.box.replaceChildren();
+        picture.note.textContent = answer.body;
       }
-    }
+    });
     if (query(asked) !== query(this.asked || {})) {  // (a new question: new JSON and HIP)
       this.json.textContent = "";
       this.hip.textContent = "";
