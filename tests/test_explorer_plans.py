@@ -11,7 +11,13 @@ import pytest
 from conftest import call
 from explorer_client import get, serving
 
-from amd_matrix_calculator.cli import cli_modes, cli_options, explorer_plans, matrix_explorer
+from amd_matrix_calculator.cli import (
+    cli_complete,
+    cli_modes,
+    cli_options,
+    explorer_plans,
+    matrix_explorer,
+)
 
 M16 = "v_mfma_f32_16x16x16_f16"
 SCALE = "v_mfma_scale_f32_16x16x128_f8f6f4"
@@ -213,3 +219,8 @@ def test_the_plan_panels_fields_are_the_option_tables_rows(server):
     assert plans["store"]["matrix"] is False and plans["lds"]["matrix"] is True
     assert [f["with"] for f in plans["lds"]["fields"] if f["key"] == "waves"] == ["--copy"]
     assert explorer_plans.PLAN_MODES == tuple(plans)
+    offered = {f["key"]: f["offered"] for f in plans["lds"]["fields"]}
+    words = cli_complete.offered()  # (what bash and zsh completion offer after the option)
+    assert offered["load"] == words["load"] and "ds_read_b64_tr_b16" in offered["load"]
+    assert offered["lds-model"] == words["lds_model"] and "rocroller" in offered["lds-model"]
+    assert offered["lds-order"] == []  # (a select of its choices instead)
