@@ -534,4 +534,9 @@ def test_the_store_panel_from_its_address(page):
     assert shown_command(tab, "#store-command") == argv
     assert tab.locator("#store-plan").text_content() == cli(argv)
     assert "lds-transpose" in cli(argv)
+    enter(page, "#store-route", "direct")  # (--route: that route instead of the cheapest)
+    argv += ["--route", "direct"]
+    assert shown_command(tab, "#store-command") == argv
+    assert tab.locator("#store-plan").text_content() == cli(argv)
+    assert "  direct (chosen): " in cli(argv)
     clean(page)

@@ -86,6 +86,9 @@ PLANS = [
       "--load-width", "8"], ("svg",)),
     ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf16"},
      ["-a", "cdna4", "-i", BF16, "--store-d", "--store-type", "bf16"], ("hip",)),
+    ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf16", "route": "lds"},
+     ["-a", "cdna4", "-i", BF16, "--store-d", "--store-type", "bf16", "--route", "lds"],
+     ("hip",)),
     ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf16", "order": "col",
       "ld": "64"},
      ["-a", "cdna4", "-i", BF16, "--store-d", "--ld", "64", "--order", "col",
@@ -134,6 +137,8 @@ REFUSED = [
     ({"arch": "cdna4", "inst": SCALE, "matrix": "B", "mode": "preshuffle",
       "load-width": "5"},
      ["-a", "cdna4", "-i", SCALE, "-B", "--preshuffle", "--load-width", "5"]),
+    ({"arch": "cdna4", "inst": BF16, "mode": "store", "route": "diag"},
+     ["-a", "cdna4", "-i", BF16, "--store-d", "--route", "diag"]),
     ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf17"},
      ["-a", "cdna4", "-i", BF16, "--store-d", "--store-type", "bf17"]),
     ({"arch": "sm_90", "inst": BF16, "mode": "store"},
@@ -212,7 +217,8 @@ def test_the_plan_panels_fields_are_the_option_tables_rows(server):
         set(keys["lds"])
     assert {"load-width", "supertile", "preset", "ld", "order"} <= set(keys["preshuffle"])
     assert "store-type" not in keys["preshuffle"] and "store-d" not in keys["preshuffle"]
-    assert {"store-type", "ld", "order", "global-order"} <= set(keys["store"])
+    assert {"store-type", "route", "ld", "order", "global-order"} <= set(keys["store"])
+    assert "route" not in keys["preshuffle"] and "route" not in keys["lds"]
     assert not {"load-width", "supertile", "preset", "preshuffle"} & set(keys["store"])
     assert (plans["lds"]["picture"], plans["preshuffle"]["picture"],
             plans["store"]["picture"]) == (True, True, False)
