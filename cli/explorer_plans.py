@@ -69,7 +69,10 @@ def fields(name: str) -> list[Option]:
 def plan_options() -> list[dict[str, object]]:
     """/api/plans: per plan mode, its option, whether it takes a matrix (-A, ...) and
     --format svg, and its fields (query name, option, metavar, help, flag or not,
-    choices, the option it goes with)."""
+    choices, the option it goes with, and the words completion offers for a value
+    without choices: load instructions, phase models)."""
+    from amd_matrix_calculator.cli.cli_complete import offered
+    words = offered()
     found = []
     for name in PLAN_MODES:
         row, chosen = _row(name), selector(name)
@@ -80,7 +83,9 @@ def plan_options() -> list[dict[str, object]]:
                       "fields": [{"key": key_of(option), "option": option.spellings[0],
                                   "metavar": option.metavar, "help": option.help,
                                   "flag": option.kind == "flag",
-                                  "choices": list(option.choices), "with": _with(option)}
+                                  "choices": list(option.choices), "with": _with(option),
+                                  "offered": [] if option.choices
+                                  else words.get(option.dest, [])}
                                  for option in fields(name)]})
     return found
 

@@ -436,6 +436,9 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     assert "--lds-tile ROWSxCOLS" in tab.locator("#lds-note").text_content()
     assert tab.locator("#lds-result").is_hidden()
     enter(page, "#lds-lds-tile", "16x64")
+    offered = tab.locator("#lds-load").get_attribute("list")
+    assert "ds_read_b64" in tab.locator(f"#{offered} option").evaluate_all(
+        "options => options.map(o => o.value)")
     enter(page, "#lds-load", "ds_read_b64")
     enter(page, "#lds-copy", "global_load_dwordx4+ds_write_b64")
     argv = ["-a", "cdna3", "-i", M16, "-A", "--lds-tile", "16x64", "--load", "ds_read_b64",
@@ -531,4 +534,9 @@ def test_the_store_panel_from_its_address(page):
     assert shown_command(tab, "#store-command") == argv
     assert tab.locator("#store-plan").text_content() == cli(argv)
     assert "lds-transpose" in cli(argv)
+    enter(page, "#store-route", "direct")  # (--route: that route instead of the cheapest)
+    argv += ["--route", "direct"]
+    assert shown_command(tab, "#store-command") == argv
+    assert tab.locator("#store-plan").text_content() == cli(argv)
+    assert "  direct (chosen): " in cli(argv)
     clean(page)

@@ -11,7 +11,13 @@ import pytest
 from conftest import call
 from explorer_client import get, serving
 
-from amd_matrix_calculator.cli import cli_modes, cli_options, explorer_plans, matrix_explorer
+from amd_matrix_calculator.cli import (
+    cli_complete,
+    cli_modes,
+    cli_options,
+    explorer_plans,
+    matrix_explorer,
+)
 
 M16 = "v_mfma_f32_16x16x16_f16"
 SCALE = "v_mfma_scale_f32_16x16x128_f8f6f4"
@@ -80,6 +86,9 @@ PLANS = [
       "--load-width", "8"], ("svg",)),
     ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf16"},
      ["-a", "cdna4", "-i", BF16, "--store-d", "--store-type", "bf16"], ("hip",)),
+    ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf16", "route": "lds"},
+     ["-a", "cdna4", "-i", BF16, "--store-d", "--store-type", "bf16", "--route", "lds"],
+     ("hip",)),
     ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf16", "order": "col",
       "ld": "64"},
      ["-a", "cdna4", "-i", BF16, "--store-d", "--ld", "64", "--order", "col",
@@ -128,6 +137,8 @@ REFUSED = [
     ({"arch": "cdna4", "inst": SCALE, "matrix": "B", "mode": "preshuffle",
       "load-width": "5"},
      ["-a", "cdna4", "-i", SCALE, "-B", "--preshuffle", "--load-width", "5"]),
+    ({"arch": "cdna4", "inst": BF16, "mode": "store", "route": "diag"},
+     ["-a", "cdna4", "-i", BF16, "--store-d", "--route", "diag"]),
     ({"arch": "cdna4", "inst": BF16, "mode": "store", "store-type": "bf17"},
      ["-a", "cdna4", "-i", BF16, "--store-d", "--store-type", "bf17"]),
     ({"arch": "sm_90", "inst": BF16, "mode": "store"},
@@ -206,10 +217,16 @@ def test_the_plan_panels_fields_are_the_option_tables_rows(server):
         set(keys["lds"])
     assert {"load-width", "supertile", "preset", "ld", "order"} <= set(keys["preshuffle"])
     assert "store-type" not in keys["preshuffle"] and "store-d" not in keys["preshuffle"]
-    assert {"store-type", "ld", "order", "global-order"} <= set(keys["store"])
+    assert {"store-type", "route", "ld", "order", "global-order"} <= set(keys["store"])
+    assert "route" not in keys["preshuffle"] and "route" not in keys["lds"]
     assert not {"load-width", "supertile", "preset", "preshuffle"} & set(keys["store"])
     assert (plans["lds"]["picture"], plans["preshuffle"]["picture"],
             plans["store"]["picture"]) == (True, True, False)
     assert plans["store"]["matrix"] is False and plans["lds"]["matrix"] is True
     assert [f["with"] for f in plans["lds"]["fields"] if f["key"] == "waves"] == ["--copy"]
     assert explorer_plans.PLAN_MODES == tuple(plans)
+    offered = {f["key"]: f["offered"] for f in plans["lds"]["fields"]}
+    words = cli_complete.offered()  # (what bash and zsh completion offer after the option)
+    assert offered["load"] == words["load"] and "ds_read_b64_tr_b16" in offered["load"]
+    assert offered["lds-model"] == words["lds_model"] and "rocroller" in offered["lds-model"]
+    assert offered["lds-order"] == []  # (a select of its choices instead)

@@ -21,6 +21,7 @@ class PlanPanel {
     this.spec = spec;
     const id = (name) => pane.id(`${spec.mode}-${name}`);
     this.controls = {};
+    this.offered = [];  // datalists of the fields completion offers words for
     const boxes = new Map();  // a field's option -> the fieldset of the fields that go with it
     const main = [];
     for (const field of spec.fields) {
@@ -70,7 +71,7 @@ class PlanPanel {
       element("summary", { text: PLAN_TITLES[spec.mode] || spec.option }),
       element("form", { class: "controls", onsubmit: "return false" }, ...main,
         ...boxes.values()),
-      this.note, this.error, this.result);
+      this.note, this.error, this.result, ...this.offered);
     this.root.addEventListener("toggle", () => this.toggled());
     this.jsonBox.addEventListener("toggle", () => this.fillLazy(this.jsonBox, this.json, "json"));
     this.hipBox.addEventListener("toggle", () => this.fillLazy(this.hipBox, this.hip, "hip"));
@@ -110,6 +111,11 @@ class PlanPanel {
     } else {
       control = element("input", { type: "text", id: name, name: field.key, size: "10",
         placeholder: field.metavar });
+      if (field.offered.length) {  // (what completion offers: every architecture's names)
+        control.setAttribute("list", `${name}-offered`);
+        this.offered.push(element("datalist", { id: `${name}-offered` },
+          ...field.offered.map((word) => element("option", { value: word }))));
+      }
       control.addEventListener("change", () => set(control.value.trim()));
     }
     control.title = field.help;
