@@ -52,7 +52,7 @@ def _merge(items: list[_Item]) -> list[_Item]:
                 continue
             if item.bits < 128:
                 size = item.bits // 8
-                nxt = tuple(x + size if x >= 0 else -1 for x in item.table)
+                nxt = tuple([x + size if x >= 0 else -1 for x in item.table])
                 partner = starts.get((item.bits, nxt))
                 if partner is not None and partner not in used and partner != index \
                         and _follows(item, items[partner]):
@@ -117,9 +117,10 @@ def _store_items(tables: dict[tuple[int, int, int, int], dict[int, list[int]]], 
     items: list[_Item] = []
     for (f, reg, lo, width), by_lane in sorted(tables.items()):
         copies = max(len(a) for a in by_lane.values())
+        get = by_lane.get
         for c in range(copies):
-            table = tuple(by_lane[lane][c] if len(by_lane.get(lane, ())) > c else -1
-                          for lane in range(wave))
+            table = tuple([a[c] if (a := get(lane)) is not None and len(a) > c else -1
+                           for lane in range(wave)])
             if width == 64 and not convert:
                 halves = [[(svar(f, reg), 0, 32, 0, 32)], [(svar(f, reg + 1), 0, 32, 0, 32)]]
                 items.append(_Item(halves, 64, table))

@@ -17,7 +17,7 @@ cheaper plans that swapping a product's operands gives.
 from __future__ import annotations
 
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
 from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan, plan_within
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.legality import rule
@@ -168,6 +168,7 @@ def _element(matrix: str, row: int, col: int) -> str:
     return f"{matrix}[{row}][{col}]"
 
 
+@without_gc
 def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                dst_matrix: str, *, mods: ModifierValues = None,
                src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
@@ -299,6 +300,7 @@ def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target:
                       made.route, made.lds_bytes, made.conversion, advice, made)
 
 
+@without_gc
 def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matrix: str, *,
          wave: int | None = None, route: str | None = None) -> Conversion:
     """Plan porting `src_matrix` of `src_inst` (another architecture's fragment, NVIDIA's
