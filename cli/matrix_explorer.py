@@ -20,11 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from amd_matrix_calculator.cli import cli_respond
+from amd_matrix_calculator.cli.cli_inputs import command_line
 from amd_matrix_calculator.cli.cli_options import (
     BY_DEST,
     EXPLORER_HOST,
     EXPLORER_PORT,
-    command_line,
     shown,
 )
 from amd_matrix_calculator.cli.explorer_plans import PLAN_MODES
