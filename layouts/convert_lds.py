@@ -116,7 +116,7 @@ def _store_items(tables: dict[tuple[int, int, int, int], dict[int, list[int]]], 
     """The stores of lds_program (before merging), one per copy of each source value."""
     items: list[_Item] = []
     for (f, reg, lo, width), by_lane in sorted(tables.items()):
-        copies = max(len(a) for a in by_lane.values())
+        copies = max(map(len, by_lane.values()))
         get = by_lane.get
         for c in range(copies):
             table = tuple([a[c] if (a := get(lane)) is not None and len(a) > c else -1

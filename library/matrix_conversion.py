@@ -31,8 +31,6 @@ from amd_matrix_calculator.matrix_library.checks import modifiers as checked_mod
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
@@ -259,22 +257,27 @@ def _change(src: Instruction, dst: Instruction, flip: bool, swap: bool) -> str:
     return "; and ".join(parts)
 
 
-def _names(matrix: str) -> Callable[[tuple[int, int]], str]:
-    """The name of an element of `matrix` by (row, col) (e.g. D[3][5]), each written
+class _Names(dict[tuple[int, int], str]):
+    """The names of the elements of a matrix by (row, col) (e.g. D[3][5]), each written
     once: plans name the same elements again and again."""
+
+    def __init__(self, matrix: str) -> None:
+        super().__init__()
+        self.matrix = matrix
+
+    def __missing__(self, at: tuple[int, int]) -> str:
+        found = self[at] = _element(self.matrix, *at)
+        return found
+
+
+_NAMES: dict[str, _Names] = {}
+
+
+def _names(matrix: str) -> _Names:
     names = _NAMES.get(matrix)
     if names is None:
-        names = _NAMES[matrix] = {}
-
-    def name(at: tuple[int, int]) -> str:
-        found = names.get(at)
-        if found is None:
-            found = names[at] = _element(matrix, *at)
-        return found
-    return name
-
-
-_NAMES: dict[str, dict[tuple[int, int], str]] = {}
+        names = _NAMES[matrix] = _Names(matrix)
+    return names
 
 
 def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target: str,
@@ -283,17 +286,17 @@ def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target:
     origins: dict[object, SourceSlot] = {}
     moves: list[ConversionMove] = []
     append = moves.append
-    source_name, target_name = _names(source), _names(target)
+    source_names, target_names = _names(source), _names(target)
     for to, element, at, source_element, kind in made.moves:
         key = (at, source_element)
         origin = origins.get(key)
         if origin is None:
             fragment, lane, reg, lo, width = at
             origin = origins[key] = new(SourceSlot, (
-                fragment, lane, reg, (lo, lo + width - 1), source_name(source_element)))
+                fragment, lane, reg, (lo, lo + width - 1), source_names[source_element]))
         fragment, lane, reg, lo, width = to
         append(new(ConversionMove, (fragment, lane, reg, (lo, lo + width - 1),
-                                    target_name(element), origin, kind)))
+                                    target_names[element], origin, kind)))
     steps = tuple(Step(name, count, _purpose(name)) for name, count in made.counts)
     return Conversion(src.arch, src, source, dst, target, wave, transposed, made.kind,
                       made.fragments, made.source_fragments, tuple(moves), steps, made.total,
