@@ -130,20 +130,33 @@ def _move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
                 words[(key, False)] = (svar(f, reg), slo // 8)
         return words[(key, far)]
 
-    picks = {lane: [(word((f, reg, slo, swidth), src != lane), lo, width)
-                    for lo, width, f, src, reg, slo, swidth in pieces]
-             for lane, pieces in lanes.items()}
+    picks: dict[int, list[tuple[tuple[str, int], int, int]]] = {}
+    for lane, pieces in lanes.items():
+        got = picks[lane] = []
+        for lo, width, f, src, reg, slo, swidth in pieces:
+            key, far = (f, reg, slo, swidth), src != lane
+            made = words.get((key, far))  # (made already: most are)
+            got.append((word(key, far) if made is None else made, lo, width))
     names = list(dict.fromkeys(name for got in picks.values() for (name, _), _, _ in got))
     if len(names) != 2:
         return None
-    table = [-1] * b.wave
+    return b.add("perm", (names[0], names[1]), _selectors(picks, names[0], b.wave),
+                 (REPACK,))
+
+
+def _selectors(picks: dict[int, list[tuple[tuple[str, int], int, int]]], first: str,
+               wave: int) -> tuple[int, ...]:
+    """Every lane's v_perm_b32 selector (-1: a lane with nothing to take): the bytes of
+    `picks` (word, its byte; destination lo, width), `first` the word of bytes 4-7."""
+    table = [-1] * wave
     for lane, got in picks.items():
         sel = [12, 12, 12, 12]  # (12: a zero byte)
         for (name, at), lo, width in got:
             for k in range(width // 8):
-                sel[lo // 8 + k] = at + k + (4 if name == names[0] else 0)
-        table[lane] = sum(x << (8 * i) for i, x in enumerate(sel))
-    return b.add("perm", (names[0], names[1]), tuple(table), (REPACK,))
+                sel[lo // 8 + k] = at + k + (4 if name == first else 0)
+        # (each selector below 256: the bytes' sum is their OR)
+        table[lane] = sel[0] | sel[1] << 8 | sel[2] << 16 | sel[3] << 24
+    return tuple(table)
 
 
 def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
