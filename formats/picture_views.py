@@ -12,10 +12,8 @@ labels wrap over two or three lines, and wide matrices split into panels.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
-
 from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.instructions.record import Record
 
 from . import palette
 from .svg import LINE_HEIGHT, Canvas, text_width
@@ -30,8 +28,7 @@ MARK_ROOM = 16.0  # extra cell width where marks (notch, dot) share a cell with 
 PAD = 2.0  # fit_font's padding on each side of a label
 
 
-@dataclass
-class Shape:
+class Shape(Record):
     """One drawn cell: a location and the elements read from it."""
     x: float
     y: float
@@ -43,20 +40,20 @@ class Shape:
     shared: bool = False  # the slot feeds other elements too
 
 
-@dataclass
 class Picture:
-    """Everything drawn, before it becomes text."""
-    canvas: Canvas = field(default_factory=Canvas)
-    shapes: list[Shape] = field(default_factory=list)
-    width: float = 0.0
-    height: float = 0.0
-    frames: list[tuple[float, float, float, float]] = field(default_factory=list)
-    borders: list[tuple[float, float, float, float]] = field(default_factory=list)
-    grouped: bool = False  # a panel shows several blocks reading the same registers
-    empty: bool = False  # the matrix view has lanes or bits that hold nothing
-    label_note: str = ""  # how the labels read, where they abbreviate
-    label_level: int = 0  # which label variant every cell shows
-    label_size: float = 0.0  # the font size of every cell's label
+    """Everything drawn, before it becomes text (a plain class: dataclasses would load
+    inspect, re and collections with the pictures)."""
+    def __init__(self) -> None:
+        self.canvas = Canvas()
+        self.shapes: list[Shape] = []
+        self.width = self.height = 0.0
+        self.frames: list[tuple[float, float, float, float]] = []
+        self.borders: list[tuple[float, float, float, float]] = []
+        self.grouped = False  # a panel shows several blocks reading the same registers
+        self.empty = False  # the matrix view has lanes or bits that hold nothing
+        self.label_note = ""  # how the labels read, where they abbreviate
+        self.label_level = 0  # which label variant every cell shows
+        self.label_size = 0.0  # the font size of every cell's label
 
 
 # ---- names
@@ -70,6 +67,18 @@ def marked(text: str, loc: mc.Location) -> str:
     if loc.absolute:
         text = f"|{text}|"
     return "-" + text if loc.negated else text
+
+
+_WHERE: dict[mc.Location, str] = {}
+
+
+def where(loc: mc.Location) -> str:
+    """The location's text with its marks (-v3{17}.[15:0]), kept per location: a label
+    and a tooltip name it, and each spelling costs a Place."""
+    found = _WHERE.get(loc)
+    if found is None:
+        found = _WHERE[loc] = marked(loc.text, loc)
+    return found
 
 
 def axis_names(matrix: str) -> tuple[str, str]:
@@ -112,8 +121,7 @@ def _chunk(count: int, cell: float) -> int:
 
 # ---- the register view (-R)
 
-@dataclass
-class Panel:
+class Panel(Record):
     blocks: list[int]
     cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
 
@@ -124,17 +132,24 @@ def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
     by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
     for entry in entries:
         e = entry.element
+        cells = by_block.get(e.block)
+        if cells is None:
+            cells = by_block[e.block] = {}
         cell = (e.col, e.row) if transpose else (e.row, e.col)
-        by_block.setdefault(e.block, {}).setdefault(cell, []).append(entry)
+        found = cells.get(cell)
+        if found is None:
+            cells[cell] = [entry]
+        else:
+            found.append(entry)
     panels: list[Panel] = []
-    for block in sorted(by_block):
+    for block in sorted(by_block):  # (each block's lists are its panel's own)
         cells = by_block[block]
         if panels and _same_locations(panels[-1].cells, cells):
             panels[-1].blocks.append(block)
             for key, found in cells.items():
                 panels[-1].cells[key].extend(found)
         else:
-            panels.append(Panel([block], {key: list(found) for key, found in cells.items()}))
+            panels.append(Panel([block], cells))
     return panels
 
 
@@ -163,12 +178,13 @@ def register_labels(loc: mc.Location) -> list[list[str]]:
     found = _REGISTER_LABELS.get(loc)
     if found is not None:
         return found
-    reg, lane = registers_of(loc), f"{{{loc.lane}}}"
-    if loc.text.endswith("}"):  # no bit range: the whole register (or pair)
-        variants = [[marked(loc.text, loc)], [marked(reg, loc), lane]]
+    reg, lane, text = registers_of(loc), f"{{{loc.lane}}}", loc.text
+    full = _WHERE[loc] = marked(text, loc)
+    if text.endswith("}"):  # no bit range: the whole register (or pair)
+        variants = [[full], [marked(reg, loc), lane]]
     else:
-        bits = loc.text[loc.text.index("}") + 2:]
-        variants = [[marked(loc.text, loc)], [marked(reg + lane, loc), bits],
+        bits = text[text.index("}") + 2:]
+        variants = [[full], [marked(reg + lane, loc), bits],
                     [marked(reg, loc), lane, bits]]
     _REGISTER_LABELS[loc] = variants
     return variants
@@ -179,11 +195,12 @@ def _cell_size(labels: dict[mc.Location, list[list[str]]],
     """(width, height) of a register-view cell: the richest labels at FONT where the
     picture stays within MAX_WIDTH, never less than the last variant at READABLE."""
     room = MARK_ROOM / 2 * is_marked
-    preferred = [variants[1] for variants in labels.values()]
-    widest = max(_fits(label, FONT, room)[0] for label in preferred)
-    least, least_lines = max(_fits(variants[-1], READABLE, room) for variants in labels.values())
+    variants = labels.values()  # (_fits of the longest line: widths grow with lengths)
+    widest = _fits(["x" * max(max(map(len, v[1])) for v in variants)], FONT, room)[0]
+    longest, least_lines = max((max(map(len, v[-1])), len(v[-1])) for v in variants)
+    least = _fits(["x" * longest], READABLE, room)[0]
     cell_w = max(least, min(widest, MAX_WIDTH / cols))
-    lines = max(len(label) for label in preferred) if cell_w >= widest else least_lines
+    lines = max(len(v[1]) for v in variants) if cell_w >= widest else least_lines
     return cell_w, max(_height(lines, FONT), _height(least_lines, READABLE)) * copies
 
 
@@ -202,8 +219,11 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
     panels = _panels(entries, transpose)
     rows = 1 + max(r for p in panels for r, _ in p.cells)
     cols = 1 + max(c for p in panels for _, c in p.cells)
-    copies = max(len(_copies(found)) for p in panels for found in p.cells.values())
-    shared = Counter(e.location for e in entries)
+    copies = max(len(found) > 1 and len(_copies(found)) for p in panels
+                 for found in p.cells.values()) or 1
+    shared: dict[mc.Location, int] = {}
+    for e in entries:
+        shared[e.location] = shared.get(e.location, 0) + 1
     is_marked = any(len(e.location.registers) > 1 or shared[e.location] > 1 for e in entries)
     labels = {e.location: register_labels(e.location) for e in entries}
     cell_w, cell_h = _cell_size(labels, cols, copies, is_marked)
@@ -242,20 +262,26 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
 
 
 def _panel_cells(pic: Picture, panel: Panel, labels: dict[mc.Location, list[list[str]]],
-                 shared: Counter[mc.Location], grid: tuple[float, float, float, float],
+                 shared: dict[mc.Location, int], grid: tuple[float, float, float, float],
                  start: int, end: int) -> None:
     """The shapes of the panel's columns start..end-1 (a cell split into one stripe per
     copy of its element)."""
     gx, gy, cell_w, cell_h = grid
+    shapes, new = pic.shapes, tuple.__new__  # (Shape's fields in order: thousands of cells)
     for (row, col), found in sorted(panel.cells.items()):
         if not start <= col < end:
             continue
+        x = gx + (col - start) * cell_w
+        if len(found) == 1:  # (one entry: one shape, the whole cell)
+            loc = found[0].location
+            shapes.append(new(Shape, (x, gy + row * cell_h, cell_w, cell_h, loc,
+                                      (found[0].element,), labels[loc], shared[loc] > 1)))
+            continue
         held = _copies(found)
         height = cell_h / len(held)
-        x = gx + (col - start) * cell_w
         for at, (loc, elems) in enumerate(held):
-            pic.shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
-                                    loc, elems, labels[loc], shared[loc] > len(elems)))
+            shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
+                                loc, elems, labels[loc], shared[loc] > len(elems)))
         if len(held) > 1:
             pic.frames.append((x, gy + row * cell_h, cell_w, cell_h))
 
@@ -282,8 +308,7 @@ def _straddles(slots: list[mc.Slot], bits: int) -> bool:
                (s.location.register * 32 + s.location.bits[1]) // bits for s in slots)
 
 
-@dataclass
-class Grid:
+class Grid(Record):
     """The geometry of a matrix view: cell sizes and the panels the lanes (transposed)
     or the VGPRs are split into."""
     transpose: bool
@@ -295,10 +320,10 @@ class Grid:
     group: int  # lanes (transposed) or VGPRs per panel
     panels: int
     top: float
-    gx: float = 0.0  # where the cells start across
-    title_h: float = 0.0  # a panel's title
-    head_h: float = 0.0  # its lane/VGPR headers
-    panel_h: float = 0.0  # the whole panel
+    gx: float  # where the cells start across
+    title_h: float  # a panel's title
+    head_h: float  # its lane/VGPR headers
+    panel_h: float  # the whole panel
 
     def box(self, lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
         """x, y, w, h of bits lo..hi-1 of a lane."""
@@ -330,10 +355,9 @@ def _grid(slots: list[mc.Slot], labels: list[list[list[str]]], lanes: int, bits:
         lines = 1 if along >= max(rich) else 2
         per_bit = max(max(_height(lines, FONT), two) / min(span), 22 / 32)
         group = _chunk(lanes, along)  # lanes per panel
-        grid = Grid(True, lanes, regs, bits, along, per_bit, group, -(-lanes // group), top)
-        grid.gx = MARGIN + text_width(f"v{regs - 1}", SMALL + 1) + text_width("[63:32]",
-                                                                             SMALL) + 16
-        grid.head_h, full = 18.0, bits * per_bit
+        panels = -(-lanes // group)
+        gx = MARGIN + text_width(f"v{regs - 1}", SMALL + 1) + text_width("[63:32]", SMALL) + 16
+        head_h, full = 18.0, bits * per_bit
     else:
         per_bit = max(26 / 32, min(max(n / w for n, w in zip(rich, span)), MAX_WIDTH / bits),
                       max(n / w for n, w in zip(least, span)))
@@ -343,12 +367,12 @@ def _grid(slots: list[mc.Slot], labels: list[list[list[str]]], lanes: int, bits:
         while group < regs and _straddles(slots, 32 * group):
             group += 1  # never cut a value that spans two VGPRs
         group = min(group, regs)
-        grid = Grid(False, lanes, regs, bits, along, per_bit, group, -(-regs // group), top)
-        grid.gx = MARGIN + text_width(str(lanes - 1), SMALL) + 10
-        grid.head_h, full = 28.0, lanes * along
-    grid.title_h = 18.0 if grid.panels > 1 else 0.0
-    grid.panel_h = grid.title_h + grid.head_h + full
-    return grid
+        panels = -(-regs // group)
+        gx = MARGIN + text_width(str(lanes - 1), SMALL) + 10
+        head_h, full = 28.0, lanes * along
+    title_h = 18.0 if panels > 1 else 0.0
+    return Grid(transpose, lanes, regs, bits, along, per_bit, group, panels, top, gx, title_h,
+                head_h, title_h + head_h + full)
 
 
 _AXIS = {"font-weight": "bold"}

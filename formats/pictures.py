@@ -21,10 +21,8 @@ highlights every copy of the element.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-
 from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COLOR_KEYS, palette
 from .html_page import page
@@ -37,12 +35,15 @@ from .picture_views import (
     Shape,
     axis_names,
     index_step,
-    marked,
     matrix_view,
     register_view,
     registers_of,
+    where,
 )
-from .svg import Canvas, fit_font, text_width
+from .svg import Canvas, escape, fit_size, number, text_width
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
@@ -60,14 +61,13 @@ def _modifier_text(mods: mc.Modifiers) -> str:
 
 # ---- colours
 
-@dataclass
-class Colouring:
+class Colouring(Record):
     key: str
-    count: int
+    values: int  # how many colours
     value: Callable[[mc.Element, mc.Location], int]
 
     def fill(self, element: mc.Element, loc: mc.Location) -> str:
-        return palette.fill(self.value(element, loc) % self.count, self.count)
+        return palette.fill(self.value(element, loc) % self.values, self.values)
 
 
 def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
@@ -91,22 +91,34 @@ def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
 # ---- cells, marks and legend
 
 def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> None:
+    """Every cell: its rectangle (Canvas.cell's markup, written here at once: a picture
+    has thousands), its marks, its label; then the VGPR borders and the frames."""
     canvas = pic.canvas
     level, size = _label_level(pic.shapes)
     pic.label_level, pic.label_size = level, size
     pic.label_note = _label_note(pic.shapes, level, inst)
+    value, count = colouring.value, colouring.values
+    fills: dict[int, str] = {}
+    parts, text_of = canvas.parts, mc.element_text
     for shape in pic.shapes:
-        loc, elem = shape.location, shape.elements[0]
-        fill = colouring.fill(elem, loc)
-        names = [mc.element_text(inst, e) for e in shape.elements]
-        where = marked(loc.text, loc)
-        canvas.cell(shape.x, shape.y, shape.w, shape.h, fill,
-                    {"e": " ".join(names), "v": where, "lane": loc.lane,
-                     "reg": registers_of(loc), "bits": _bits(loc)},
-                    f"{', '.join(names)} = {where}")
-        _marks(canvas, shape)
-        lines = shape.labels[min(level, len(shape.labels) - 1)]
-        canvas.lines(shape.x + shape.w / 2, shape.y + shape.h / 2, lines, size,
+        loc, elems = shape.location, shape.elements
+        colour = value(elems[0], loc) % count
+        fill = fills.get(colour)
+        if fill is None:
+            fill = fills[colour] = palette.fill(colour, count)
+        names = [text_of(inst, e) for e in elems]
+        text = where(loc)
+        x, y, w, h = shape.x, shape.y, shape.w, shape.h
+        parts.append(
+            f'<rect class="cell" x="{number(x)}" y="{number(y)}" width="{number(w)}" '
+            f'height="{number(h)}" fill="{fill}" data-e="{escape(" ".join(names))}" '
+            f'data-v="{escape(text)}" data-lane="{loc.lane}" '
+            f'data-reg="{escape(registers_of(loc))}" data-bits="{escape(_bits(loc))}">'
+            f'<title>{escape(", ".join(names) + " = " + text)}</title></rect>')
+        if loc.negated or loc.absolute or shape.shared or len(loc.registers) > 1:
+            _marks(canvas, shape)
+        labels = shape.labels
+        canvas.lines(x + w / 2, y + h / 2, labels[min(level, len(labels) - 1)], size,
                      palette.text_on(fill))
     for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
@@ -143,11 +155,11 @@ def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
     shape = shapes[0]
     lines = shape.labels[min(level, len(shape.labels) - 1)]
     full = " ".join(mc.element_text(inst, e) for e in shape.elements)
-    where = marked(shape.location.text, shape.location)
+    text = where(shape.location)
     joined = "".join(lines).replace(".", "")
-    if joined in (where.replace(".", ""), full.replace(" ", "")):
+    if joined in (text.replace(".", ""), full.replace(" ", "")):
         return ""
-    return f"label {' over '.join(lines)!r} is {full} in {where}"
+    return f"label {' over '.join(lines)!r} is {full} in {text}"
 
 
 def _label_level(shapes: list[Shape]) -> tuple[int, float]:
@@ -157,17 +169,36 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     if not shapes:
         return 0, FONT
     levels = max(len(shape.labels) for shape in shapes)
-    kinds = {(tuple(tuple(label) for label in shape.labels), shape.w, shape.h,
-              _mark_room(shape)) for shape in shapes}  # cells alike fit alike
+    # A label's size falls with its longest line and with its number of lines, so the
+    # smallest size of a level among cells of one size and mark room is that of their
+    # longest line and their most lines (no line: no label, as fit_font gives 0).
+    worst: dict[tuple[float, float, float], list[int]] = {}
+    for shape in shapes:
+        key = (shape.w, shape.h, _mark_room(shape))
+        found = worst.get(key)
+        if found is None:
+            found = worst[key] = [0] * (2 * levels)
+        labels = shape.labels
+        last = len(labels) - 1
+        for level in range(levels):
+            lines = labels[level if level < last else last]
+            longest, count = max(map(len, lines), default=0), len(lines) or _NO_LINE
+            if longest > found[2 * level]:
+                found[2 * level] = longest
+            if count > found[2 * level + 1]:
+                found[2 * level + 1] = count
     best = (levels - 1, READABLE)
     for level in range(levels):
-        size = min(fit_font(labels[min(level, len(labels) - 1)], w, h, FONT, room)
-                   for labels, w, h, room in kinds)
+        size = min(fit_size(found[2 * level], found[2 * level + 1], w, h, FONT, room)
+                   for (w, h, room), found in worst.items())
         if size >= READABLE:
             return level, size
         if level == levels - 1 and size:
             best = (level, size)
     return best
+
+
+_NO_LINE = 1 << 40  # a count of lines that no cell fits at any size (fit_size gives 0)
 
 
 def _notch(shape: Shape) -> float:
@@ -208,7 +239,7 @@ def _marks(canvas: Canvas, shape: Shape) -> None:
 
 
 def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
-    canvas, count = pic.canvas, colouring.count
+    canvas, count = pic.canvas, colouring.values
     canvas.text(MARGIN, top + 8, f"colour: {colouring.key} (0 to {count - 1})", SMALL + 1,
                 palette.INK, "start", {"font-weight": "bold"})
     size = max(4.0, min(18.0, (max(pic.width, 720.0) - 180) / count))
@@ -270,15 +301,9 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
     return notes
 
 
-def _split(shapes: Iterable[Shape]) -> bool:
-    seen: set[tuple[str, int, int, int]] = set()
-    for shape in shapes:
-        e = shape.elements[0]
-        key = (e.matrix, e.row, e.col, e.block)
-        if key in seen:
-            return True
-        seen.add(key)
-    return False
+def _split(shapes: list[Shape]) -> bool:
+    """Whether an element is drawn in several cells (read from several lanes)."""
+    return len({shape.elements[0] for shape in shapes}) < len(shapes)
 
 
 def _no_sample(canvas: Canvas, x: float, y: float) -> None:
@@ -355,13 +380,12 @@ def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int |
 
 def _title(inst: mc.Instruction, matrix: str, mods: mc.Modifiers, lanes: int,
            view: str) -> tuple[str, str]:
-    facts = mc.facts(inst, lanes)
     what = "register layout (-R)" if view == "register" else "matrix layout (-M)"
     first, second = axis_names(matrix)
     axes = (f"rows {first}, columns {second}" if view == "register"
             else "rows: lanes, columns: VGPRs (bits)")
-    types = f"A {facts['types']['A']['name']}, B {facts['types']['B']['name']}"
+    types = f"A {inst.a_type.label}, B {inst.b_type.label}"  # (as -d names them: mc.facts)
     blocks = f", {inst.blocks} blocks" if inst.blocks > 1 else ""
     shape = f"{inst.m}x{inst.n}x{inst.k}{blocks}"
-    return (f"{facts['architecture']} {inst.name}: {matrix} matrix, {what}",
+    return (f"{mc.architecture_of(inst).name} {inst.name}: {matrix} matrix, {what}",
             f"{shape}, {types}; wave{lanes}; modifiers: {_modifier_text(mods)}; {axes}")
