@@ -69,16 +69,21 @@ def marked(text: str, loc: mc.Location) -> str:
     return "-" + text if loc.negated else text
 
 
-_WHERE: dict[mc.Location, str] = {}
+_WHERE: dict[mc.Location, tuple[str, str, str]] = {}
 
 
-def where(loc: mc.Location) -> str:
-    """The location's text with its marks (-v3{17}.[15:0]), kept per location: a label
-    and a tooltip name it, and each spelling costs a Place."""
+def where(loc: mc.Location) -> tuple[str, str, str]:
+    """The location's text with its marks (-v3{17}.[15:0]), its VGPRs (v3, v[1:0]) and
+    its bits (15:0), kept per location: labels and a cell's data name them, and each
+    spelling of the text costs a Place."""
     found = _WHERE.get(loc)
     if found is None:
-        found = _WHERE[loc] = marked(loc.text, loc)
+        found = _WHERE[loc] = _texts(loc, loc.text, registers_of(loc))
     return found
+
+
+def _texts(loc: mc.Location, text: str, reg: str) -> tuple[str, str, str]:
+    return marked(text, loc), reg, f"{loc.bits[1]}:{loc.bits[0]}"
 
 
 def axis_names(matrix: str) -> tuple[str, str]:
@@ -179,7 +184,7 @@ def register_labels(loc: mc.Location) -> list[list[str]]:
     if found is not None:
         return found
     reg, lane, text = registers_of(loc), f"{{{loc.lane}}}", loc.text
-    full = _WHERE[loc] = marked(text, loc)
+    full = (_WHERE.get(loc) or _WHERE.setdefault(loc, _texts(loc, text, reg)))[0]
     if text.endswith("}"):  # no bit range: the whole register (or pair)
         variants = [[full], [marked(reg, loc), lane]]
     else:

@@ -21,11 +21,15 @@ highlights every copy of the element.
 """
 from __future__ import annotations
 
+from _operator import itemgetter  # (the C module: operator itself loads more)
+from itertools import chain
+
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COLOR_KEYS, palette
 from .html_page import page
+from .notation import element as element_name
 from .picture_views import (
     FONT,
     MARGIN,
@@ -37,10 +41,9 @@ from .picture_views import (
     index_step,
     matrix_view,
     register_view,
-    registers_of,
     where,
 )
-from .svg import Canvas, escape, fit_size, number, text_width
+from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,10 +51,6 @@ if TYPE_CHECKING:
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
 DEFAULT_COLOR = {"register": "lane", "matrix": "row"}
-
-
-def _bits(loc: mc.Location) -> str:
-    return f"{loc.bits[1]}:{loc.bits[0]}"
 
 
 def _modifier_text(mods: mc.Modifiers) -> str:
@@ -91,40 +90,54 @@ def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
 # ---- cells, marks and legend
 
 def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> None:
-    """Every cell: its rectangle (Canvas.cell's markup, written here at once: a picture
-    has thousands), its marks, its label; then the VGPR borders and the frames."""
-    canvas = pic.canvas
-    level, size = _label_level(pic.shapes)
+    """Every cell: its rectangle (Canvas.cell's markup), its marks, its label (Canvas.lines'
+    markup), written here at once: a picture has thousands; then the VGPR borders and the
+    frames."""
+    canvas, shapes = pic.canvas, pic.shapes
+    level, size = _label_level(shapes)
     pic.label_level, pic.label_size = level, size
-    pic.label_note = _label_note(pic.shapes, level, inst)
+    pic.label_note = _label_note(shapes, level, inst)
     value, count = colouring.value, colouring.values
     fills: dict[int, str] = {}
-    parts, text_of = canvas.parts, mc.element_text
-    for shape in pic.shapes:
+    parts, blocks, shown, drop = canvas.parts, inst.blocks, number(size), 0.35 * size
+    place = _positions(shapes[0].elements[0].matrix) if shapes else itemgetter(1, 2, 4)
+    for shape in shapes:
         loc, elems = shape.location, shape.elements
         colour = value(elems[0], loc) % count
         fill = fills.get(colour)
         if fill is None:
             fill = fills[colour] = palette.fill(colour, count)
-        names = [text_of(inst, e) for e in elems]
-        text = where(loc)
+        names = [element_name(e.matrix, place(e), blocks) for e in elems]
+        text, regs, bits = where(loc)
         x, y, w, h = shape.x, shape.y, shape.w, shape.h
         parts.append(
             f'<rect class="cell" x="{number(x)}" y="{number(y)}" width="{number(w)}" '
             f'height="{number(h)}" fill="{fill}" data-e="{escape(" ".join(names))}" '
             f'data-v="{escape(text)}" data-lane="{loc.lane}" '
-            f'data-reg="{escape(registers_of(loc))}" data-bits="{escape(_bits(loc))}">'
+            f'data-reg="{escape(regs)}" data-bits="{escape(bits)}">'
             f'<title>{escape(", ".join(names) + " = " + text)}</title></rect>')
         if loc.negated or loc.absolute or shape.shared or len(loc.registers) > 1:
             _marks(canvas, shape)
         labels = shape.labels
-        canvas.lines(x + w / 2, y + h / 2, labels[min(level, len(labels) - 1)], size,
-                     palette.text_on(fill))
+        lines = labels[min(level, len(labels) - 1)]
+        ink, across = palette.text_on(fill), number(x + w / 2)
+        top = y + h / 2 - (len(lines) - 1) * LINE_HEIGHT * size / 2 + drop
+        for at, line in enumerate(lines):
+            parts.append(
+                f'<text class="l" x="{across}" y="{number(top + at * LINE_HEIGHT * size)}" '
+                f'font-size="{shown}" fill="{ink}" text-anchor="middle">{escape(line)}</text>')
     for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
                                          "stroke-width": 1.4})
+
+
+def _positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
+    """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
+    mc.element_text names, without its checks (they cost more than the name, per cell)."""
+    row, col = (mc.Element._fields.index(name[0]) for name in axis_names(matrix))
+    return itemgetter(row, col, 4)
 
 
 def _around_straddlers(borders: list[tuple[float, float, float, float]],
@@ -155,7 +168,7 @@ def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
     shape = shapes[0]
     lines = shape.labels[min(level, len(shape.labels) - 1)]
     full = " ".join(mc.element_text(inst, e) for e in shape.elements)
-    text = where(shape.location)
+    text = where(shape.location)[0]
     joined = "".join(lines).replace(".", "")
     if joined in (text.replace(".", ""), full.replace(" ", "")):
         return ""
@@ -171,25 +184,18 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     levels = max(len(shape.labels) for shape in shapes)
     # A label's size falls with its longest line and with its number of lines, so the
     # smallest size of a level among cells of one size and mark room is that of their
-    # longest line and their most lines (no line: no label, as fit_font gives 0).
-    worst: dict[tuple[float, float, float], list[int]] = {}
+    # longest line and their most lines (a cell without a line gets no label: size 0).
+    alike: dict[tuple[float, float, float], list[list[list[str]]]] = {}
     for shape in shapes:
-        key = (shape.w, shape.h, _mark_room(shape))
-        found = worst.get(key)
-        if found is None:
-            found = worst[key] = [0] * (2 * levels)
-        labels = shape.labels
-        last = len(labels) - 1
-        for level in range(levels):
-            lines = labels[level if level < last else last]
-            longest, count = max(map(len, lines), default=0), len(lines) or _NO_LINE
-            if longest > found[2 * level]:
-                found[2 * level] = longest
-            if count > found[2 * level + 1]:
-                found[2 * level + 1] = count
+        loc = shape.location
+        room = _mark_room(shape) if shape.shared or loc.absolute or len(loc.registers) > 1 \
+            else 0.0
+        alike.setdefault((shape.w, shape.h, room), []).append(shape.labels)
+    worst = {key: [_worst(group, level) for level in range(levels)]
+             for key, group in alike.items()}
     best = (levels - 1, READABLE)
     for level in range(levels):
-        size = min(fit_size(found[2 * level], found[2 * level + 1], w, h, FONT, room)
+        size = min(fit_size(*found[level], w, h, FONT, room) if found[level][1] else 0.0
                    for (w, h, room), found in worst.items())
         if size >= READABLE:
             return level, size
@@ -198,7 +204,16 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     return best
 
 
-_NO_LINE = 1 << 40  # a count of lines that no cell fits at any size (fit_size gives 0)
+def _worst(group: list[list[list[str]]], level: int) -> tuple[int, int]:
+    """(the longest line, the most lines) of label variant `level` (or the last one) of
+    the cells of `group`; (0, 0) where one of them has no line."""
+    if min(map(len, group)) > level:
+        variant = list(map(itemgetter(level), group))
+    else:
+        variant = [labels[min(level, len(labels) - 1)] for labels in group]
+    if not min(map(len, variant)):
+        return 0, 0
+    return max(map(len, chain.from_iterable(variant))), max(map(len, variant))
 
 
 def _notch(shape: Shape) -> float:
