@@ -30,6 +30,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from . import COLOR_KEYS, palette
 from .html_page import page
 from .notation import element as element_name
+from .picture_register import register_view
 from .picture_views import (
     FONT,
     MARGIN,
@@ -40,7 +41,7 @@ from .picture_views import (
     axis_names,
     index_step,
     matrix_view,
-    register_view,
+    positions,
     where,
 )
 from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
@@ -100,7 +101,7 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
     value, count = colouring.value, colouring.values
     fills: dict[int, str] = {}
     parts, blocks, shown, drop = canvas.parts, inst.blocks, number(size), 0.35 * size
-    place = _positions(shapes[0].elements[0].matrix) if shapes else itemgetter(1, 2, 4)
+    place = positions(shapes[0].elements[0].matrix) if shapes else itemgetter(1, 2, 4)
     for shape in shapes:
         loc, elems = shape.location, shape.elements
         colour = value(elems[0], loc) % count
@@ -131,13 +132,6 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
                                          "stroke-width": 1.4})
-
-
-def _positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
-    """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
-    mc.element_text names, without its checks (they cost more than the name, per cell)."""
-    row, col = (mc.Element._fields.index(name[0]) for name in axis_names(matrix))
-    return itemgetter(row, col, 4)
 
 
 def _around_straddlers(borders: list[tuple[float, float, float, float]],
