@@ -109,14 +109,16 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
         if fill is None:
             fill = fills[colour] = palette.fill(colour, count)
         names = [element_name(e.matrix, place(e), blocks) for e in elems]
-        text, regs, bits = where(loc)
+        text, regs, bits = where(loc)  # (VGPRs and bits: v, digits, [:], nothing to escape)
+        shown_e = escape(names[0] if len(names) == 1 else " ".join(names))
+        listed = shown_e if len(names) == 1 else escape(", ".join(names))
+        text = escape(text)  # (escape maps each character: it may be applied in pieces)
         x, y, w, h = shape.x, shape.y, shape.w, shape.h
         parts.append(
             f'<rect class="cell" x="{number(x)}" y="{number(y)}" width="{number(w)}" '
-            f'height="{number(h)}" fill="{fill}" data-e="{escape(" ".join(names))}" '
-            f'data-v="{escape(text)}" data-lane="{loc.lane}" '
-            f'data-reg="{escape(regs)}" data-bits="{escape(bits)}">'
-            f'<title>{escape(", ".join(names) + " = " + text)}</title></rect>')
+            f'height="{number(h)}" fill="{fill}" data-e="{shown_e}" data-v="{text}" '
+            f'data-lane="{loc.lane}" data-reg="{regs}" data-bits="{bits}">'
+            f'<title>{listed} = {text}</title></rect>')
         if loc.negated or loc.absolute or shape.shared or len(loc.registers) > 1:
             _marks(canvas, shape)
         labels = shape.labels
