@@ -13,6 +13,12 @@ from amd_matrix_calculator.cli.cli_options import OPTIONS, ArgumentError, shown,
 INSTALLED_NAME = "matrix-calculator"
 
 
+def offered() -> dict[str, list[str]]:
+    """{dest: the words completion offers after the option} for every value option but -i
+    (the explorer's plan panels offer the same)."""
+    return _values()
+
+
 def _values() -> dict[str, list[str]]:
     """{dest: the words completion offers after the option} for every value option but -i."""
     from amd_matrix_calculator.formats.documents import NAMES

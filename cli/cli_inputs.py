@@ -12,13 +12,14 @@ from amd_matrix_calculator.cli.cli_options import (
     ArgumentError,
     did_you_mean,
     number,
+    program_name,
     shown,
 )
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.layouts.modifiers import Modifiers
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import ParamSpec, TypeVar
 
     from amd_matrix_calculator.instructions import Architecture
@@ -180,3 +181,9 @@ def _picture(args: Args, fmt: str, legacy: list[str]) -> None:
                                          ("list", "-L")) if args.__dict__[dest]]
         raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M"
                             + (f", not {modes[0]}" if modes else ""))
+
+
+def command_line(words: Sequence[str]) -> str:
+    """The command line `words` as a shell would take it, after the program's name."""
+    import shlex
+    return shlex.join([program_name(), *words])

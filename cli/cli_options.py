@@ -326,12 +326,6 @@ def program_name() -> str:
         else "matrix_calculator.py"
 
 
-def command_line(words: Sequence[str]) -> str:
-    """The command line `words` as a shell would take it, after the program's name."""
-    import shlex
-    return shlex.join([program_name(), *words])
-
-
 def parse_plain(words: Sequence[str]) -> Args | None:
     """A plain command line (every word an exact option spelling, each value option
     followed by a value not starting with '-') read directly, as argparse reads it; None

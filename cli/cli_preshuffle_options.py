@@ -32,6 +32,9 @@ PRESHUFFLE_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
      "(plain or transpose loads), the cheapest chosen (docs/epilogue.md)", ""),
     ("store_type", ("--store-type", "--store_type"),
      "with --store-d: the stored type (f32, f16, bf16, fp8, bf8; default: D's own)", "TYPE"),
+    ("route", ("--route",),
+     "with --store-d: take this route (direct, lds, lds-transpose) instead of the cheapest",
+     "NAME"),
 )
 PRESHUFFLE_DESTS = tuple(dest for dest, _, _, _ in PRESHUFFLE_OPTIONS)
 PRESHUFFLE_GROUP = ("preshuffled operands and epilogue stores", PRESHUFFLE_DESTS)
@@ -45,4 +48,5 @@ def wanted(args: Args) -> bool:
 
 def store_wanted(args: Args) -> bool:
     """Whether the command line asks for an epilogue store plan."""
-    return bool(getattr(args, "store_d", False)) or args.given("store_type")
+    return bool(getattr(args, "store_d", False)) or args.given("store_type") \
+        or args.given("route")

@@ -4,11 +4,16 @@ architecture's default without it). Reached through the mode table of cli_modes,
 the checks of --emit's language and the verification record -d adds."""
 from __future__ import annotations
 
-from amd_matrix_calculator.cli.cli_inputs import _on, architecture, checked, instruction
+from amd_matrix_calculator.cli.cli_inputs import (
+    _on,
+    architecture,
+    checked,
+    command_line,
+    instruction,
+)
 from amd_matrix_calculator.cli.cli_options import (
     Args,
     ArgumentError,
-    command_line,
     number,
     shown,
 )

@@ -159,11 +159,12 @@ def respond_with(heavy: Heavy | None) -> Respond:
 
 class Site(NamedTuple):
     """What the server serves: `files` (URL path -> (file, content type)), the /api
-    paths `api` answered by `answer(path, query, respond)`, and /api/options's body."""
+    paths `api` answered by `answer(path, query, respond)`, and the JSON `documents` the
+    page builds its controls from (URL path -> its body: /api/options, /api/plans)."""
     files: dict[str, tuple[Path, str]]
     api: frozenset[str]
     answer: Answer | None
-    options: Callable[[], str]
+    documents: dict[str, Callable[[], str]]
 
 
 def headers_of(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
@@ -190,7 +191,7 @@ class Server(ThreadingHTTPServer):
         super().__init__(address, handler)
         self.heavy = heavy
         self.respond = respond_with(heavy)
-        self.site = Site({}, frozenset(), None, str)
+        self.site = Site({}, frozenset(), None, {})
         self.reading: dict[socket.socket, float] = {}  # connection -> its deadline
         self.in_flight = 0
         self.guard = threading.Condition()
@@ -273,8 +274,8 @@ class Handler(BaseHTTPRequestHandler):
         site, url = self.server.site, urlsplit(self.path)
         if url.path in site.api and site.answer is not None:
             self._send(*site.answer(url.path, url.query, self.server.respond))
-        elif url.path == "/api/options":
-            self._send(200, site.options(), "application/json")
+        elif url.path in site.documents:
+            self._send(200, site.documents[url.path](), "application/json")
         elif url.path in site.files:
             path, content_type = site.files[url.path]
             self._send(200, path.read_text(encoding="utf-8"), content_type)

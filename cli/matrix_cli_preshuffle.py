@@ -79,6 +79,10 @@ def run_preshuffle(args: Args, inst: Instruction, wave: int) -> str:
     from amd_matrix_calculator import matrix_api
     from amd_matrix_calculator.formats import preshuffle as render
     _others(args, "--preshuffle")
+    for dest, spelling in (("store_d", "--store-d"), ("store_type", "--store-type"),
+                           ("route", "--route")):  # (the store plan's: not read here)
+        if args.given(dest):
+            raise _fail(f"--preshuffle makes a plan of its own: drop {spelling}")
     if not getattr(args, "preshuffle", False):
         given = next(s for d, s in (("load_width", "--load-width"), ("supertile", "--supertile"),
                                     ("preset", "--preset")) if args.given(d))
@@ -113,11 +117,13 @@ def run_store(args: Args, inst: Instruction, wave: int) -> str:
     from amd_matrix_calculator.formats import epilogue as render
     _others(args, "--store-d")
     if not getattr(args, "store_d", False):
-        raise _fail("--store-type describes an epilogue store: give --store-d")
+        given = "--store-type" if args.given("store_type") else "--route"
+        raise _fail(f"{given} describes an epilogue store: give --store-d")
     plan = matrix_api.store_plan(
         inst, mods=_mods(args, inst), wave=wave,
         store_type=_text(args, "store_type", "--store-type", "TYPE"),
-        order=_order(args) or "row", ld=_ld(args))
+        order=_order(args) or "row", ld=_ld(args),
+        route=_text(args, "route", "--route", "NAME"))
     if _emit(args):
         from amd_matrix_calculator.formats.hip_epilogue import emit
         return emit(plan)

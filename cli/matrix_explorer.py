@@ -20,13 +20,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from amd_matrix_calculator.cli import cli_respond
+from amd_matrix_calculator.cli.cli_inputs import command_line
 from amd_matrix_calculator.cli.cli_options import (
     BY_DEST,
     EXPLORER_HOST,
     EXPLORER_PORT,
-    command_line,
     shown,
 )
+from amd_matrix_calculator.cli.explorer_plans import PLAN_MODES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -125,6 +126,10 @@ def argv_of(query: Mapping[str, str], kind: str) -> list[str]:
     mods = {str(m["key"]): m for m in modifier_options()}
     converting = query.get("mode") == "convert" if kind in ("json", "text") \
         else kind == "hip" and "convert" in query
+    if query.get("mode") in PLAN_MODES:  # (LDS, copy, preshuffle and store plans)
+        from amd_matrix_calculator.cli import explorer_plans
+        return explorer_plans.words_of(query, kind, mods, _values(query, "arch", "inst", "wave"),
+                                       BadQuery, _shown_value)
     allowed = _allowed(kind, mods, converting)
     unknown = sorted(set(query) - allowed)
     if unknown:
@@ -167,7 +172,7 @@ def _mode_words(query: Mapping[str, str], kind: str) -> list[str]:
     if kind in ("json", "text"):
         mode = query.get("mode")
         if mode not in MODES:
-            raise BadQuery(f"mode= takes {', '.join(MODES)}, not "
+            raise BadQuery(f"mode= takes {', '.join((*MODES, *PLAN_MODES))}, not "
                            f"{_shown_value(mode or '')}")
         words.append(MODES[mode])
         words += [w for key in FILTERS if key in query
@@ -271,10 +276,12 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0, pool: bool = False
     processes, as --serve runs them)."""
     import json
 
-    from amd_matrix_calculator.cli import explorer_server
+    from amd_matrix_calculator.cli import explorer_plans, explorer_server
     files = {path: (file, CONTENT_TYPES[file.suffix]) for path, file in assets().items()}
     return explorer_server.make_server(host, port, explorer_server.Site(
-        files, frozenset(API), _api_answer, lambda: json.dumps(modifier_options())), pool)
+        files, frozenset(API), _api_answer, {
+            "/api/options": lambda: json.dumps(modifier_options()),
+            "/api/plans": lambda: json.dumps(explorer_plans.plan_options())}), pool)
 
 
 def url_of(server: ThreadingHTTPServer) -> str:

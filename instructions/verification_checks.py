@@ -5,16 +5,20 @@ ALTERNATIVES, the texts of the sources that place one of its elements otherwise.
 on first use by instructions/verification.py only (-d --verification, --filter checked=)."""
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-RECORD = Path(__file__).with_name("verification_checks.tsv")
+# (os.path, not pathlib: -d reads the record, and a point query imports no more than it
+# needs: tests/test_startup.py)
+RECORD = os.path.join(os.path.dirname(__file__), "verification_checks.tsv")
 
 
 def _read() -> tuple[dict[str, dict[str, tuple[tuple[str, str], ...]]],
                      dict[str, dict[str, tuple[str, ...]]]]:
     checks: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {}
     alternatives: dict[str, dict[str, tuple[str, ...]]] = {}
-    for line in RECORD.read_text(encoding="utf-8").splitlines():
+    with open(RECORD, encoding="utf-8") as file:
+        text = file.read()
+    for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
         kind, arch, mnemonic, *rest = line.split("\t")

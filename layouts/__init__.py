@@ -74,6 +74,7 @@ class Operand:
             spec.mask and inst.takes(spec.name) for spec in MODIFIER_SPECS)
         self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
         self._looked_up = False  # entries() was called before
+        self._grids: dict[int, tuple[tuple[tuple[Place, ...], ...], ...]] = {}  # block_grid()
         self._block_of = self._lane_of = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
             self._block_of = lambda block: cbsz_source_block(block, mods.cbsz, mods.abid)
@@ -143,6 +144,15 @@ class Operand:
         if self._lane_of:
             grid = [[self._read_lanes(cell) for cell in row] for row in grid]
         return grid
+
+    def block_grid(self, block: int = 0) -> tuple[tuple[tuple[Place, ...], ...], ...]:
+        """block_places() of one block in tuples, made once per operand (operand() keeps
+        them): for the planners, which read the same operands' grids again and again."""
+        found = self._grids.get(block)
+        if found is None:
+            found = self._grids[block] = tuple(tuple(map(tuple, row))
+                                               for row in self.block_places(block))
+        return found
 
     def placed(self) -> Iterator[tuple[Elem, list[Place]]]:
         """(element, places) of every element, in the order of elements() (in bulk)."""

@@ -30,7 +30,7 @@ from math import lcm
 from amd_matrix_calculator.instructions.lane_moves import ArchMoves, Pack, arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
-from .convert_build import program, weight
+from .convert_build import bounded_program, weight
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
 from .convert_wide import wide_lds, wide_program
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from . import Operand
 
 __all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "overall", "plan",
-           "slot_moves", "tile"]
+           "plan_within", "slot_moves", "tile"]
 
 # Source types that convert into narrower operand types with a Pack (`Pack.to`), on
 # the architectures whose records (instructions/lane_moves.py) have that Pack.
@@ -70,13 +70,10 @@ def _dims(operand: Operand) -> tuple[int, int]:
     return rows, cols
 
 
-def tile(src: Operand, dst: Operand, transposed: bool = False
-         ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
-    """(source fragments S, destination fragments T, [(t, row, col, s, i, j)]): the
-    destination element (row, col) of fragment t is D[i][j] of source fragment s.
-
-    One rule for both operands: the destination's K axis (A: its columns, B: its rows)
-    runs along the same axis of D (N for A, M for B); the other axis must agree."""
+def _rule(src: Operand, dst: Operand, transposed: bool
+          ) -> tuple[int, tuple[int, int], tuple[int, int], int]:
+    """(the destination's K axis, D's dims, the destination's dims, the common width)
+    of tile(), its checks made."""
     m, n = _dims(src)
     if transposed and m != n:
         raise CalcError(f"{src.inst.name} computes a {m} x {n} D; its transpose D^T is "
@@ -90,7 +87,17 @@ def tile(src: Operand, dst: Operand, transposed: bool = False
                         f"{dst.matrix} of {dst.inst.name} has {kept} = {want[fixed]}: D "
                         f"feeds {dst.matrix} along {along}, so the {kept} dimensions must "
                         "agree")
-    width = lcm(have[axis], want[axis])
+    return axis, have, want, lcm(have[axis], want[axis])
+
+
+def tile(src: Operand, dst: Operand, transposed: bool = False
+         ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """(source fragments S, destination fragments T, [(t, row, col, s, i, j)]): the
+    destination element (row, col) of fragment t is D[i][j] of source fragment s.
+
+    One rule for both operands: the destination's K axis (A: its columns, B: its rows)
+    runs along the same axis of D (N for A, M for B); the other axis must agree."""
+    axis, have, want, width = _rule(src, dst, transposed)
     pairs = []
     for t in range(width // want[axis]):
         for r in range(want[0]):
@@ -163,46 +170,63 @@ def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: st
 # ---- the moves
 
 
-def slot_moves(src: Operand, dst: Operand, transposed: bool = False
+def slot_moves(src: Operand, dst: Operand, transposed: bool = False, converted: bool = False
                ) -> tuple[int, int, list[Move]]:
-    """(S, T, the move of every destination slot) for the two operands."""
-    sources, fragments, pairs = tile(src, dst, transposed)
-    out = []
+    """(S, T, the move of every destination slot) for the two operands, in the order of
+    tile()'s pairs. `converted`: the values change type, so never stay in their bits (no
+    move of class none)."""
+    axis, have, want, width = _rule(src, dst, transposed)
+    out: list[Move] = []
+    append = out.append
     new = tuple.__new__  # (records built directly: a plan has thousands)
-    held_grid, to_grid = src.block_places(), dst.block_places()
-    origins: dict[tuple[int, int, int], Slot] = {}
-    for t, r, c, s, i, j in pairs:
-        origin = origins.get((s, i, j))
-        if origin is None:
-            held = held_grid[j][i] if transposed else held_grid[i][j]
-            if not held:
-                raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds row "
-                                f"{i}, column {j}")
-            place = held[0]
-            origin = origins[(s, i, j)] = new(Slot, (s, place.lane, place.reg, place.lo,
-                                                     place.width))
-        for place in to_grid[r][c]:
-            if place.lane != origin.lane:
-                kind = "cross-lane"
-            elif (t, place.reg, place.lo, place.width) == (s, origin.reg, origin.lo,
-                                                           origin.width):
-                kind = "none"
-            else:
-                kind = "in-lane"
-            to = new(Slot, (t, place.lane, place.reg, place.lo, place.width))
-            out.append(new(Move, (to, (r, c), origin, (i, j), kind)))
-    return sources, fragments, out
+    held_grid, to_grid = src.block_grid(), dst.block_grid()
+    if transposed:
+        held_grid = tuple(zip(*held_grid))
+    step, span = want[axis], have[axis]
+    for t in range(width // step):
+        for r in range(want[0]):
+            to_row = to_grid[r]
+            for c in range(want[1]):
+                s, x = divmod(t * step + (c if axis else r), span)
+                i, j = (r, x) if axis else (x, c)
+                held = held_grid[i][j]
+                if not held:
+                    raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds "
+                                    f"row {i}, column {j}")
+                reg, lane, lo, bits = held[0]
+                origin = new(Slot, (s, lane, reg, lo, bits))
+                element, source = (r, c), (i, j)
+                for place in to_row[c]:
+                    if place[1] != lane:
+                        kind = "cross-lane"
+                    elif t == s and place[0] == reg and place[2] == lo and place[3] == bits \
+                            and not converted:
+                        kind = "none"
+                    else:
+                        kind = "in-lane"
+                    append(new(Move, (new(Slot, (t, place[1], place[0], place[2], place[3])),
+                                      element, origin, source, kind)))
+    return width // span, width // step, out
 
 
 def overall(moves: Iterable[Move]) -> str:
     """The class of a plan: its worst move's."""
-    return CLASSES[max((CLASSES.index(m.kind) for m in moves), default=0)]
+    return CLASSES[max(map(CLASSES.index, {m.kind for m in moves}), default=0)]
 
 
 def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None = None
          ) -> Plan:
     """The conversion of `src` (C or D) into `dst` (A or B): moves and program. `route`
     "registers" or "lds" forces that route of a cross-lane plan (None: the cheaper)."""
+    found = plan_within(src, dst, transposed, CLASSES[-1], route)
+    assert found is not None
+    return found
+
+
+def plan_within(src: Operand, dst: Operand, transposed: bool = False,
+                within: str = "cross-lane", route: str | None = None) -> Plan | None:
+    """plan(), or None, before any program is made, when the plan's class is worse than
+    `within` (one of CLASSES): the advice of a conversion looks for better plans only."""
     if route not in (None, "registers", "lds"):
         raise CalcError(f"the route of a conversion is registers or lds, not {route!r}")
     if src.wave != dst.wave:
@@ -213,28 +237,46 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
     arch = arch_moves(src.inst.arch)
     convert, pack = _choose(arch, src.inst, dst.inst, dst.matrix, _signed(dst))
     issues = pack.mnemonics if pack else ()
-    sources, fragments, moves = slot_moves(src, dst, transposed)
-    if convert:  # a converted value is never in the same bits
-        moves = [m._replace(kind="in-lane") if m.kind == "none" else m for m in moves]
-    if pack and pack.span:  # a wide pack: whole groups of registers at once
-        ops, counts = wide_program(moves, arch, src.wave, convert, pack)
-    else:
-        ops, counts = program(moves, arch, src.wave, convert, issues)
+    # (a converted value is never in the same bits)
+    sources, fragments, moves = slot_moves(src, dst, transposed, bool(convert))
     kind = overall(moves)
-    chosen, lds_bytes = "registers", 0
-    if kind == "cross-lane" and route != "registers":
-        if pack and pack.span:
-            trip = wide_lds(moves, arch, src.wave, convert, pack, fragments,
-                            dst.register_count)
-        else:
-            trip = lds_program(moves, arch, src.wave, convert, pack, fragments,
-                               dst.register_count)
-        if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
-            ops, counts, lds_bytes = trip
-            chosen = "lds"
+    if CLASSES.index(kind) > CLASSES.index(within):
+        return None
+    ops, counts, chosen, lds_bytes = _program(moves, arch, src.wave, convert, pack, kind,
+                                              route, fragments, dst.register_count)
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
                 chosen, lds_bytes, _types(src.inst, dst, convert, pack))
+
+
+def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack | None,
+             kind: str, route: str | None, fragments: int, registers: int
+             ) -> tuple[list[Op], list[tuple[str, int]], str, int]:
+    """(ops, counts, route, LDS bytes) of a plan: the register route, or the LDS round
+    trip of a cross-lane plan where `route` allows it and it weighs less (the register
+    route is abandoned as soon as it is sure to weigh more)."""
+    wide = pack is not None and pack.span > 0
+    trip = None
+    if kind == "cross-lane" and route != "registers":
+        if wide:
+            assert pack is not None
+            trip = wide_lds(moves, arch, wave, convert, pack, fragments, registers)
+        else:
+            trip = lds_program(moves, arch, wave, convert, pack, fragments, registers)
+    found = None  # the register route, unless the LDS round trip is sure to be lighter
+    if trip is None or route != "lds":
+        if wide:
+            assert pack is not None
+            found = wide_program(moves, arch, wave, convert, pack)
+        else:
+            found = bounded_program(moves, arch, wave, convert,
+                                    pack.mnemonics if pack else (),
+                                    None if trip is None else weight(trip[1]))
+    if trip is not None and (found is None or route == "lds"
+                             or weight(trip[1]) < weight(found[1])):
+        return trip[0], trip[1], "lds", trip[2]
+    assert found is not None
+    return found[0], found[1], "registers", 0
 
 
 # How each kind of conversion rounds or saturates (docs/chaining.md says why).

@@ -55,14 +55,29 @@ def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> in
 
 def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
             pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
+    """The ops that build every destination register and their counts (bounded_program
+    without a bound)."""
+    found = bounded_program(moves, arch, wave, convert, pack_issues)
+    assert found is not None
+    return found
+
+
+def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
+                    pack_issues: tuple[str, ...], above: int | None = None
+                    ) -> tuple[list[Op], list[tuple[str, int]]] | None:
     """The ops that build every destination register (`d<t>_<reg>`) and the count of
     each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
 
     Values made for one register are reused by later ones, which the choice per
     register cannot see (a packed word moved once may serve two registers): the whole
-    program is built with each strategy preferred in turn, too, and the cheapest kept."""
+    program is built with each strategy preferred in turn, too, and the cheapest kept.
+    With `above`, None as soon as every build's program so far weighs more than
+    `above` (weight() of its counts; a program only grows, so the whole one would too):
+    the planner's LDS round trip then wins without the rest."""
     pieces = sorted(_pieces(moves).items())
-    built = _build(pieces, Builder(arch, wave, convert, pack_issues))
+    built = _build(pieces, Builder(arch, wave, convert, pack_issues), above)
+    if built is None:
+        return None
     best: tuple[int, list[Op]] | None = None
     weights: dict[int, int] = {}
     for prefer in PREFERRED:
@@ -83,21 +98,31 @@ PREFERRED = (None, *STRATEGIES)  # program()'s builds: the cheapest per register
 class _Build:
     """One build of program() under way: the builds that preferred strategies have made
     the same choices so far share one (their ops, the values made, the selectors paid
-    for and the temporaries' serial number)."""
+    for and the temporaries' serial number). `floor`: what _issued() of its ops would
+    weigh, at least (its instructions, a swap's two results once, the lane addresses
+    and wait of its gathers, the selectors paid for), `swaps` and `gathers` its keys."""
 
     def __init__(self, prefers: tuple[object, ...], ops: list[Op],
-                 shared: dict[tuple[object, ...], str], paid: set[object], serial: int
-                 ) -> None:
+                 shared: dict[tuple[object, ...], str], paid: set[object], serial: int,
+                 floor: int = 0, swaps: set[object] | None = None,
+                 gathers: set[object] | None = None) -> None:
         self.prefers, self.ops, self.shared, self.paid = prefers, ops, shared, paid
-        self.serial = serial
+        self.serial, self.floor = serial, floor
+        self.swaps = swaps if swaps is not None else set()
+        self.gathers = gathers if gathers is not None else set()
+
+    def copy(self, prefers: tuple[object, ...], serial: int) -> _Build:
+        return _Build(prefers, list(self.ops), dict(self.shared), set(self.paid), serial,
+                      self.floor, set(self.swaps), set(self.gathers))
 
 
-def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder
-           ) -> dict[object, list[Op]]:
+def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder,
+           above: int | None = None) -> dict[object, list[Op]] | None:
     """program()'s ops with each strategy of PREFERRED preferred (None: none): each
     register by the preferred strategy where it applies, else the cheapest strategy for
     that register. Builds that have chosen alike so far are one build, which splits
-    where their choices part: the strategies are tried once per register and build."""
+    where their choices part: the strategies are tried once per register and build.
+    None once every build weighs more than `above` (program())."""
     builds = [_Build(PREFERRED, [], {}, set(), 0)]
     for (t, reg), lanes in pieces:
         split = []
@@ -118,14 +143,16 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
                 picks.setdefault(index, []).append(prefer)
             for number, (index, prefers) in enumerate(picks.items()):
                 # the first choice goes on in this build's records, the others in copies
-                later = number < len(picks) - 1
+                if number < len(picks) - 1:
+                    after = build.copy(tuple(prefers), serial)
+                else:
+                    after, after.prefers, after.serial = build, tuple(prefers), serial
                 chosen, made = trials[index][2], trials[index][3]
-                after = _Build(tuple(prefers), list(build.ops) if later else build.ops,
-                               dict(build.shared) if later else build.shared,
-                               set(build.paid) if later else build.paid, serial)
                 _choose(after, chosen, made, f"d{t}_{reg}")
                 split.append(after)
         builds = split
+        if above is not None and all(build.floor > above for build in builds):
+            return None
     return {prefer: build.ops for build in builds for prefer in build.prefers}
 
 
@@ -135,10 +162,26 @@ def _choose(build: _Build, chosen: Builder, made: str, target: str) -> None:
         chosen.ops[-1] = chosen.ops[-1]._replace(out=target)
     else:
         chosen.add("pack", (made,), ("", ((0, 32, 0, 32),)), (), target)
+    floor = build.floor
     for op in chosen.ops:
         build.shared.setdefault((op.op, op.args, op.info), op.out)
+        issues = op.issues
         if op.op == "perm":
+            if op.info not in build.paid and isinstance(op.info, tuple):
+                floor += selector_cost(op.info)
             build.paid.add(op.info)
+        elif op.op == "move" and isinstance(op.info, tuple):
+            if op.info[0] in SWAPS:
+                key = (op.args, op.info[0])
+                if key in build.swaps:
+                    issues = ()
+                build.swaps.add(key)
+            elif op.info[0] == "gather" and op.info[1] not in build.gathers:
+                # its lane addresses, and the one wait of all gathers (weighed as WAIT_COST)
+                floor += 1 if build.gathers else 1 + WAIT_COST
+                build.gathers.add(op.info[1])
+        floor += sum(name != WAIT for name in issues)
+    build.floor = floor
     build.ops += chosen.ops
 
 

@@ -52,7 +52,7 @@ def _merge(items: list[_Item]) -> list[_Item]:
                 continue
             if item.bits < 128:
                 size = item.bits // 8
-                nxt = tuple(x + size if x >= 0 else -1 for x in item.table)
+                nxt = tuple([x + size if x >= 0 else -1 for x in item.table])
                 partner = starts.get((item.bits, nxt))
                 if partner is not None and partner not in used and partner != index \
                         and _follows(item, items[partner]):
@@ -92,14 +92,22 @@ def _store_tables(moves: list[Move], lane_bytes: int, registers: int
     """{source value (fragment, register, lo, width): {source lane: the LDS bytes it is
     stored at}} of lds_program, or None when a slot is not byte-aligned."""
     tables: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
-    for move in moves:
-        to, src = move.to, move.source
-        width = to.width
-        if width not in STORE_BITS or to.lo % 8:
+    for to, _, src, _, _ in moves:
+        fragment, lane, reg, lo, width = to
+        if width not in STORE_BITS or lo % 8:
             return None
-        address = to.lane * lane_bytes + (to.fragment * registers + to.reg) * 4 + to.lo // 8
-        key = (src.fragment, src.reg, src.lo, src.width)
-        tables.setdefault(key, {}).setdefault(src.lane, []).append(address)
+        address = lane * lane_bytes + (fragment * registers + reg) * 4 + lo // 8
+        sfragment, slane, sreg, slo, swidth = src
+        key = (sfragment, sreg, slo, swidth)
+        by_lane = tables.get(key)
+        if by_lane is None:
+            tables[key] = {slane: [address]}
+        else:
+            at = by_lane.get(slane)
+            if at is None:
+                by_lane[slane] = [address]
+            else:
+                at.append(address)
     return tables
 
 
@@ -109,9 +117,10 @@ def _store_items(tables: dict[tuple[int, int, int, int], dict[int, list[int]]], 
     items: list[_Item] = []
     for (f, reg, lo, width), by_lane in sorted(tables.items()):
         copies = max(len(a) for a in by_lane.values())
+        get = by_lane.get
         for c in range(copies):
-            table = tuple(by_lane[lane][c] if len(by_lane.get(lane, ())) > c else -1
-                          for lane in range(wave))
+            table = tuple([a[c] if (a := get(lane)) is not None and len(a) > c else -1
+                           for lane in range(wave)])
             if width == 64 and not convert:
                 halves = [[(svar(f, reg), 0, 32, 0, 32)], [(svar(f, reg + 1), 0, 32, 0, 32)]]
                 items.append(_Item(halves, 64, table))

@@ -40,15 +40,26 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
         fragment, lane, reg, lo, width = to
         sfragment, slane, sreg, slo, swidth = src
         if width == 64:
-            parts = [(reg + h, 0, 32, sreg + h, 0, 32) for h in (0, 1)]
+            for h in (0, 1):
+                key = (fragment, reg + h)
+                lanes = words.get(key)
+                if lanes is None:
+                    lanes = words[key] = {}
+                lanes.setdefault(lane, []).append((0, 32, sfragment, slane, sreg + h, 0, 32))
+            continue
+        key = (fragment, reg)
+        lanes = words.get(key)
+        if lanes is None:
+            lanes = words[key] = {}
+        pieces = lanes.get(lane)
+        if pieces is None:
+            lanes[lane] = [(lo, width, sfragment, slane, sreg, slo, swidth)]
         else:
-            parts = [(reg, lo, width, sreg, slo, swidth)]
-        for reg, lo, width, sreg, slo, swidth in parts:
-            words.setdefault((fragment, reg), {}).setdefault(lane, []).append(
-                (lo, width, sfragment, slane, sreg, slo, swidth))
+            pieces.append((lo, width, sfragment, slane, sreg, slo, swidth))
     for lanes in words.values():
         for pieces in lanes.values():
-            pieces.sort()
+            if len(pieces) > 1:
+                pieces.sort()
     return words
 
 
@@ -123,7 +134,7 @@ def _move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
                     for lo, width, f, src, reg, slo, swidth in pieces]
              for lane, pieces in lanes.items()}
     names = list(dict.fromkeys(name for got in picks.values() for (name, _), _, _ in got))
-    if len(names) != 2 or len(widths) != 1:
+    if len(names) != 2:
         return None
     table = [-1] * b.wave
     for lane, got in picks.items():
@@ -137,19 +148,30 @@ def _move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
 
 def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
                  ) -> tuple[dict[tuple[int, int, int, int], dict[int, int]], set[int]] | None:
-    """({source word: {lane: the other lane it reads it from}}, the piece widths) for
-    _move_then_perm, or None when a piece is not whole bytes or a lane reads one source
-    word from two other lanes."""
+    """({source word: {lane: the other lane it reads it from}}, the piece width) for
+    _move_then_perm, or None when a piece is not whole bytes, a lane reads one source
+    word from two other lanes, the pieces differ in width, or the v_perm_b32 would read
+    more than two words: with a conversion one per source value and whether it comes
+    from another lane (each is its own pack, or a move of it), else at least one per
+    source register and the same (a register's values moved along different lanes may
+    be one move or several)."""
     moved: dict[tuple[int, int, int, int], dict[int, int]] = {}
     widths = set()
+    words = set()
     for lane, pieces in lanes.items():
         for lo, width, f, src, reg, slo, swidth in pieces:
             widths.add(width)
             if lo % 8 or width % 8 or (not b.convert and slo % 8):
                 return None
-            if src != lane and moved.setdefault((f, reg, slo, swidth), {}).setdefault(
+            far = src != lane
+            words.add((f, reg, slo, swidth, far) if b.convert else (f, reg, far))
+            if len(words) > 2:
+                return None
+            if far and moved.setdefault((f, reg, slo, swidth), {}).setdefault(
                     lane, src) != src:
                 return None
+    if len(widths) != 1:
+        return None
     return moved, widths
 
 
@@ -181,10 +203,11 @@ def _select_then_move(b: Builder, sources: dict[tuple[int, int, int, int], dict[
     chooser: dict[int, str] = {}
     sigma: dict[int, int] = {}
     for (f, reg, _, _), lanes in sources.items():
-        for lane, src_lane in lanes.items():
-            if chooser.setdefault(src_lane, svar(f, reg)) != svar(f, reg):
+        name = svar(f, reg)
+        for src_lane in lanes.values():
+            if chooser.setdefault(src_lane, name) != name:
                 return None
-            sigma[lane] = src_lane
+        sigma.update(lanes)
     by_var: dict[str, list[int]] = {}
     for src_lane, var in chooser.items():
         by_var.setdefault(var, []).append(src_lane)
@@ -199,8 +222,15 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
         for lo, width, f, src_lane, reg, slo, swidth in pieces:
-            positions.setdefault((lo, width), {}).setdefault((f, reg, slo, swidth), {})[lane] \
-                = src_lane
+            sources = positions.get((lo, width))
+            if sources is None:
+                sources = positions[(lo, width)] = {}
+            key = (f, reg, slo, swidth)
+            sigma = sources.get(key)
+            if sigma is None:
+                sources[key] = {lane: src_lane}
+            else:
+                sigma[lane] = src_lane
     parts = []
     for (lo, width), sources in sorted(positions.items()):
         common = {(slo, swidth) for _, _, slo, swidth in sources}

@@ -45,10 +45,14 @@ from .lds_tile import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import TypeVar
+
+    _R = TypeVar("_R", bound=tuple[object, ...])
 
 __all__ = ["LANE_MAPS", "Fragment", "LaneRead", "LoadPlan", "Phase", "Plan", "SlotPlan", "Tile",
-           "alignment", "candidates", "check_tile", "ck_swizzle", "plan", "triton_swizzle"]
+           "alignment", "candidates", "check_tile", "ck_swizzle", "named_slots", "plan",
+           "triton_swizzle"]
 
 
 # ---- one load -------------------------------------------------------------------
@@ -252,19 +256,36 @@ def _telling(reasons: list[str]) -> list[str]:
     return (telling or reasons)[:3]
 
 
-def _slots(frag: Fragment, loads: Iterable[LoadPlan]) -> tuple[SlotPlan, ...]:
-    loads = tuple(loads)
+def _numbering(frag: Fragment, loads: tuple[LoadPlan, ...]
+               ) -> tuple[int, dict[int, int], list[tuple[int, int]]]:
+    """(the load width, {first bit of a load: its number}, the bits (lo, hi) of a slot
+    beginning at each bit of a register: one tuple each) of the slot records."""
     width = loads[0].load.bits if loads else 32
-    number_of = {p.register * 32 + p.at: n for n, p in enumerate(loads)}
-    slots: list[SlotPlan] = []
-    new, last = tuple.__new__, frag.bits - 1  # (records built directly: a plan has many)
-    spans = [(lo, lo + last) for lo in range(32)]  # (the bits of a slot: one tuple each)
-    append = slots.append
-    for lane, (held, addresses) in enumerate(zip(frag.slots, frag.addresses())):
-        for (bit, elem, step, where), address in zip(held, addresses):
-            append(new(SlotPlan, (lane, bit >> 5, spans[bit & 31], elem, step, address >> 3,
-                                  address & 7, number_of[bit // width * width], where)))
-    return tuple(slots)
+    last = frag.bits - 1
+    return (width, {p.register * 32 + p.at: n for n, p in enumerate(loads)},
+            [(lo, lo + last) for lo in range(32)])
+
+
+def _slots(frag: Fragment, loads: Iterable[LoadPlan]) -> tuple[SlotPlan, ...]:
+    width, number_of, spans = _numbering(frag, tuple(loads))
+    new = tuple.__new__  # (records built directly: a plan has many)
+    return tuple([new(SlotPlan, (lane, bit >> 5, spans[bit & 31], elem, step, address >> 3,
+                                 address & 7, number_of[bit // width * width], where))
+                  for lane, (held, addresses) in enumerate(zip(frag.slots, frag.addresses()))
+                  for (bit, elem, step, where), address in zip(held, addresses)])
+
+
+def named_slots(frag: Fragment, loads: tuple[LoadPlan, ...], record: type[_R],
+                names: Mapping[tuple[int, int, int], object]) -> tuple[_R, ...]:
+    """The slots as records of another layer (the library's), without a SlotPlan each:
+    `record` of (lane, register, bits, address, bit, the element's name in `names`,
+    step, load, tile_at)."""
+    width, number_of, spans = _numbering(frag, loads)
+    new = tuple.__new__
+    return tuple([new(record, (lane, bit >> 5, spans[bit & 31], address >> 3, address & 7,
+                               names[elem], step, number_of[bit // width * width], where))
+                  for lane, (held, addresses) in enumerate(zip(frag.slots, frag.addresses()))
+                  for (bit, elem, step, where), address in zip(held, addresses)])
 
 
 def _notes(loads: tuple[LoadPlan, ...], model: PhaseModel, facts: LdsFacts) -> tuple[str, ...]:

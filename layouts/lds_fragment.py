@@ -123,7 +123,6 @@ class Fragment:
                   for bit, elem in held] for held in placed]
         self.k_run = self._k_run(lanes)
         self._chunks: dict[int, list[int]] = {}
-        self._bits: list[list[int]] | None = None
         self._within: dict[tuple[int, int], list[range]] = {}
         self._chunk: dict[tuple[int, int], tuple[list[int], list[int],
                                                  list[tuple[int, int, int]]]] = {}
@@ -133,29 +132,43 @@ class Fragment:
         self._addresses: list[list[int]] = []
         step_bits, run, order_k = self.registers * 32, self.k_run, tile.order == "k"
         self.slots: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
-        for mine in lanes:
-            slots = []
-            for s in range(steps):
-                for bit, elem, k, mn in mine:
-                    col = (k // run) * run * steps + s * run + k % run
-                    where = (mn, col) if order_k else (col, mn)
-                    slots.append((bit + s * step_bits, elem, s, where))
-            self.slots.append(slots)
         # every slot's tile position, lane after lane, and where each lane's begin
-        self._wheres = [where for held in self.slots for *_, where in held]
+        self._wheres: list[tuple[int, int]] = []
         self._firsts = [0]
-        for held in self.slots:
-            self._firsts.append(self._firsts[-1] + len(held))
+        self._bits: list[list[int]] = []  # every lane's slot bits, in bit order
+        for mine in lanes:  # (the K steps of a lane made a step at a time, in bulk)
+            slots: list[tuple[int, tuple[int, int, int], int, tuple[int, int]]] = []
+            bits: list[int] = []
+            # the tile column of step s: (k // run) * run * steps + s * run + k % run
+            columns = [(k // run) * run * steps + k % run for _, _, k, _ in mine]
+            for s in range(steps):
+                shift, at = s * step_bits, s * run
+                wheres = [(mn, col + at) for (_, _, _, mn), col in zip(mine, columns)] \
+                    if order_k else [(col + at, mn) for (_, _, _, mn), col in zip(mine, columns)]
+                slots += [(bit + shift, elem, s, where)
+                          for (bit, elem, _, _), where in zip(mine, wheres)]
+                bits += [bit + shift for bit, _, _, _ in mine]
+                self._wheres += wheres
+            self.slots.append(slots)
+            self._bits.append(bits)
+            self._firsts.append(self._firsts[-1] + len(slots))
+        # (a step's bits follow the last step's: sorted when the first step's are)
+        if any(bits[:len(mine)] != sorted(bits[:len(mine)])
+               for bits, mine in zip(self._bits, lanes)):  # (never: the layout sorts them)
+            raise AssertionError("a lane's slots are not in bit order")
 
     def chunks(self, width: int) -> list[int]:
         """The loads j of `width` bits whose bits [j*width, (j+1)*width) hold anything."""
         if width not in self._chunks:
             count = self.registers * 32 * self.steps // width
-            used = {bit for held in self.slots for bit, *_ in held}
+            used = set().union(*self._bits)
             last = self.bits - 1  # (the chunks a slot's bits bit .. bit+last fall in)
-            self._chunks[width] = sorted({j for bit in used
-                                          for j in range(bit // width, (bit + last) // width + 1)
-                                          if 0 <= j < count})
+            if last < width:  # (at most two: the first bit's and the last bit's)
+                found = {bit // width for bit in used}
+                found.update([(bit + last) // width for bit in used])
+            else:
+                found = {j for bit in used for j in range(bit // width, (bit + last) // width + 1)}
+            self._chunks[width] = sorted(j for j in found if 0 <= j < count)
         return self._chunks[width]
 
     def within(self, lo: int, hi: int) -> list[range]:
@@ -166,7 +179,7 @@ class Fragment:
             after = lo - self.bits  # slots beginning after this bit and before hi
             found = self._within[(lo, hi)] = [
                 range(bisect_right(bits, after), bisect_left(bits, hi))
-                for bits in self._lane_bits()]
+                for bits in self._bits]
         return found
 
     def chunk(self, lo: int, hi: int) -> tuple[list[int], list[int], list[tuple[int, int, int]]]:
@@ -178,21 +191,14 @@ class Fragment:
             indices: list[int] = []
             offsets: list[int] = []
             spans = []
-            for lane, (part, held) in enumerate(zip(self.within(lo, hi), self.slots)):
+            for lane, (part, bits) in enumerate(zip(self.within(lo, hi), self._bits)):
                 if part:
                     first = self._firsts[lane]
                     spans.append((lane, len(indices), len(indices) + len(part)))
                     indices += range(first + part.start, first + part.stop)
-                    offsets += [held[i][0] - lo for i in part]
+                    offsets += [bit - lo for bit in bits[part.start:part.stop]]
             found = self._chunk[(lo, hi)] = (indices, offsets, spans)
         return found
-
-    def _lane_bits(self) -> list[list[int]]:
-        if self._bits is None:
-            self._bits = [[bit for bit, *_ in held] for held in self.slots]
-            if any(bits != sorted(bits) for bits in self._bits):  # (never: the layout
-                raise AssertionError("a lane's slots are not in bit order")  # sorts them)
-        return self._bits
 
     def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int], int, int]]]) -> int:
         """The largest kw dividing the start and the length of every run of consecutive

@@ -123,7 +123,8 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     steps = _steps(k_steps)
     bits = stored_bits(lds_type, operand.layout.width)
     frag = Fragment(operand, described, steps, bits if lds_type else 0)
-    read = plan(operand, described, facts, chosen, _load(facts, load), steps, frag)
+    read = plan(operand, described, facts, chosen, _load(facts, load), steps, frag,
+                with_slots=False)
     arch = architecture_of(inst).name
     cfacts = copy_facts(arch)
     if cfacts is None:
@@ -149,7 +150,8 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     if errors:  # (plan_copy replays its own plans; a plan that does not is a bug: say so)
         raise CalcError("internal: the copy plan does not replay: " + "; ".join(errors[:3]))
     return LdsCopy(inst.arch, inst.name, operand.matrix, lds_type.lower(), found,
-                   _answer(operand.inst, operand.matrix, read), tdm, True, cfacts.buffer_word3)
+                   _answer(operand.inst, operand.matrix, read, frag), tdm, True,
+                   cfacts.buffer_word3)
 
 
 # ---- the search: read conflicts, write conflicts, coalescing and bytes together

@@ -12,7 +12,7 @@ lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.l
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.matrix_library.bounds import check_plan, check_search
 from amd_matrix_calculator.matrix_library.checks import shown
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries
 
     from amd_matrix_calculator.instructions.lds import LdsFacts, Load, PhaseModel
     from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.layouts.lds import LoadPlan, Plan, Tile
+    from amd_matrix_calculator.layouts.lds import Fragment, LoadPlan, Plan, Tile
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
     from amd_matrix_calculator.matrix_library.records import Element
 
@@ -242,6 +242,7 @@ def _steps(k_steps: object) -> int:
 
 # ---- the plan
 
+@without_gc
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
              k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
@@ -261,23 +262,31 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     described = _tile(tile, order, pad, swizzle, base)
     steps = _steps(k_steps)
     check_plan(operand, steps)  # (its size known before it is made: issue 30)
-    frag = Fragment(operand, described, steps, stored_bits(lds_type, 0)) if lds_type else None
-    found = plan(operand, described, facts, chosen, _load(facts, load), steps, frag)
-    return _answer(operand.inst, operand.matrix, found)
+    frag = Fragment(operand, described, steps, stored_bits(lds_type, 0) if lds_type else 0)
+    found = plan(operand, described, facts, chosen, _load(facts, load), steps, frag,
+                 with_slots=False)
+    return _answer(operand.inst, operand.matrix, found, frag)
 
 
-def _answer(inst: Instruction, matrix: str, found: Plan) -> LdsPlan:
-    from amd_matrix_calculator.matrix_library.records import named
-    new = tuple.__new__  # (records built directly: a plan has many)
-    names: dict[tuple[int, int, int], Element] = {}  # (each element once: the K steps
-    for slot in found.slots:                          # and lanes name it again)
-        element = slot[3]
-        if element not in names:
-            names[element] = named(matrix, *element)
-    slots = tuple([new(LdsSlot, (lane, register, bits, address, bit, names[element], step,
-                                 load, where))
-                   for lane, register, bits, element, step, address, bit, load, where
-                   in found.slots])
+class _Names(dict[tuple[int, int, int], "Element"]):
+    """The library's name of each element (row, col, block) of `matrix`, made once: the
+    K steps and lanes name it again."""
+
+    def __init__(self, matrix: str) -> None:
+        super().__init__()
+        self.matrix = matrix
+
+    def __missing__(self, element: tuple[int, int, int]) -> Element:
+        from amd_matrix_calculator.matrix_library.records import named
+        found = self[element] = named(self.matrix, *element)
+        return found
+
+
+def _answer(inst: Instruction, matrix: str, found: Plan, frag: Fragment) -> LdsPlan:
+    """The library's record of a plan made without its slots (with_slots False) from
+    `frag`: the slots named as the library names elements."""
+    from amd_matrix_calculator.layouts.lds import named_slots
+    slots = named_slots(frag, found.loads, LdsSlot, _Names(matrix))
     return LdsPlan(inst.arch, inst.name, matrix, found.wave, found.element_bits,
                    found.k_steps, found.k_run, found.tile, found.model, found.facts,
                    found.loads, slots, found.worst, found.cycles, found.lds_bytes,
@@ -313,6 +322,7 @@ def _settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | No
     return found
 
 
+@without_gc
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
                model: str | None = None, mods: ModifierValues = None, wave: int | None = None,

@@ -17,8 +17,8 @@ cheaper plans that swapping a product's operands gives.
 from __future__ import annotations
 
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
-from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
+from amd_matrix_calculator.layouts.convert import CLASSES, Plan, plan, plan_within
 from amd_matrix_calculator.layouts.core import CalcError
 from amd_matrix_calculator.layouts.legality import rule
 from amd_matrix_calculator.matrix_library.checks import (
@@ -31,6 +31,8 @@ from amd_matrix_calculator.matrix_library.checks import modifiers as checked_mod
 from amd_matrix_calculator.matrix_library.checks import operand as checked_operand
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
@@ -166,6 +168,7 @@ def _element(matrix: str, row: int, col: int) -> str:
     return f"{matrix}[{row}][{col}]"
 
 
+@without_gc
 def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                dst_matrix: str, *, mods: ModifierValues = None,
                src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
@@ -194,30 +197,30 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     found = _record(made, src_inst, source, dst_inst, target, size, transposed, ())
     if not advice or made.kind == "none":
         return found
-    better = []
+    better = []  # (plan, its matrix, transposed, the change): records only for those kept
     for flip, other in ((not transposed, target), (not transposed, _other(target)),
                         (transposed, _other(target))):
         try:
             given = dst_mods if dst_mods is not None else mods
             alt_op = _operand(dst_inst, other, given if other == target else
                               _swapped(dst_inst, given, size), size, False)
-            alt = plan(src_op, alt_op, flip)  # type: ignore[arg-type]
+            # (None: a worse class, never better)
+            alt = plan_within(src_op, alt_op, flip, made.kind)  # type: ignore[arg-type]
         except CalcError:
             continue
         # better: a lower class, or the same class in at most 3/4 of the instructions
-        if CLASSES.index(alt.kind) < CLASSES.index(made.kind) or \
-                alt.kind == made.kind and 4 * alt.total <= 3 * made.total:
-            record = _record(alt, src_inst, source, dst_inst, other, size, flip, ())
+        if alt is not None and (CLASSES.index(alt.kind) < CLASSES.index(made.kind) or
+                                alt.kind == made.kind and 4 * alt.total <= 3 * made.total):
             swap_next = other != target
-            better.append(Advice(_change(src_inst, dst_inst, (flip != transposed) != swap_next,
-                                         swap_next), record))
-    better.sort(key=lambda a: (CLASSES.index(a.conversion.kind), a.conversion.total,
-                               a.change.count("; and")))
+            better.append((alt, other, flip, _change(
+                src_inst, dst_inst, (flip != transposed) != swap_next, swap_next)))
+    better.sort(key=lambda a: (CLASSES.index(a[0].kind), a[0].total, a[3].count("; and")))
     kept: list[Advice] = []
-    for item in better:  # one change per outcome: the simplest
-        if not any((k.conversion.kind, k.conversion.total)
-                   == (item.conversion.kind, item.conversion.total) for k in kept):
-            kept.append(item)
+    for alt, other, flip, change in better:  # one change per outcome: the simplest
+        if not any((k.conversion.kind, k.conversion.total) == (alt.kind, alt.total)
+                   for k in kept):
+            kept.append(Advice(change, _record(alt, src_inst, source, dst_inst, other, size,
+                                               flip, ())))
     return found._replace(advice=tuple(kept))
 
 
@@ -256,27 +259,48 @@ def _change(src: Instruction, dst: Instruction, flip: bool, swap: bool) -> str:
     return "; and ".join(parts)
 
 
+def _names(matrix: str) -> Callable[[tuple[int, int]], str]:
+    """The name of an element of `matrix` by (row, col) (e.g. D[3][5]), each written
+    once: plans name the same elements again and again."""
+    names = _NAMES.get(matrix)
+    if names is None:
+        names = _NAMES[matrix] = {}
+
+    def name(at: tuple[int, int]) -> str:
+        found = names.get(at)
+        if found is None:
+            found = names[at] = _element(matrix, *at)
+        return found
+    return name
+
+
+_NAMES: dict[str, dict[tuple[int, int], str]] = {}
+
+
 def _record(made: Plan, src: Instruction, source: str, dst: Instruction, target: str,
             wave: int, transposed: bool, advice: tuple[Advice, ...]) -> Conversion:
     new = tuple.__new__  # (records built directly, the slots unpacked: a plan has thousands)
     origins: dict[object, SourceSlot] = {}
-    moves = []
+    moves: list[ConversionMove] = []
+    append = moves.append
+    source_name, target_name = _names(source), _names(target)
     for to, element, at, source_element, kind in made.moves:
         key = (at, source_element)
         origin = origins.get(key)
         if origin is None:
             fragment, lane, reg, lo, width = at
             origin = origins[key] = new(SourceSlot, (
-                fragment, lane, reg, (lo, lo + width - 1), _element(source, *source_element)))
+                fragment, lane, reg, (lo, lo + width - 1), source_name(source_element)))
         fragment, lane, reg, lo, width = to
-        moves.append(new(ConversionMove, (fragment, lane, reg, (lo, lo + width - 1),
-                                          _element(target, *element), origin, kind)))
+        append(new(ConversionMove, (fragment, lane, reg, (lo, lo + width - 1),
+                                    target_name(element), origin, kind)))
     steps = tuple(Step(name, count, _purpose(name)) for name, count in made.counts)
     return Conversion(src.arch, src, source, dst, target, wave, transposed, made.kind,
                       made.fragments, made.source_fragments, tuple(moves), steps, made.total,
                       made.route, made.lds_bytes, made.conversion, advice, made)
 
 
+@without_gc
 def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matrix: str, *,
          wave: int | None = None, route: str | None = None) -> Conversion:
     """Plan porting `src_matrix` of `src_inst` (another architecture's fragment, NVIDIA's

@@ -160,6 +160,37 @@ def test_cli_text_json_and_errors():
     assert status == 2 and "--store-d" in err
 
 
+def test_route_takes_that_route_instead_of_the_cheapest():
+    """--route is the library's route=: the plan, its JSON and its code take that route
+    (the cheapest is lds-transpose here), and a route the plan has not is one line."""
+    base = ["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--store-d", "--store-type", "bf16"]
+    assert plan("cdna4", "v_mfma_f32_16x16x32_bf16", store_type="bf16").chosen.name == \
+        "lds-transpose"
+    for route in ("direct", "lds", "lds-transpose"):
+        forced = plan("cdna4", "v_mfma_f32_16x16x32_bf16", store_type="bf16", route=route)
+        status, out, err = call(base + ["--route", route])
+        assert status == 0 and err == "" and f"  {route} (chosen): " in out
+        assert out.count("(chosen)") == 1
+        status, out, _ = call(base + ["--route", route, "--json"])
+        assert status == 0 and json.loads(out)["chosen"] == forced.chosen.name == route
+        status, out, _ = call(base + ["--route", route, "--emit", "hip"])
+        assert status == 0 and f"_row_{route.replace('-', '_')}_write(" in out
+    for argv, message in [
+            (["--route", "diag"], "route 'diag': the routes are direct, lds, lds-transpose"),
+            (["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "--store-d", "--route",
+              "lds-transpose"], "route 'lds-transpose': the routes are direct, lds"),
+            (["--route"], "the --route option needs a value (NAME)")]:
+        argv = argv if argv[0] == "-a" else base + argv
+        status, out, err = call(argv)
+        assert status == 2 and out == "" and err.count("\n") == 1 and message in err, err
+    status, out, err = call(["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "--route", "lds"])
+    assert status == 2 and "--route describes an epilogue store: give --store-d" in err
+    status, out, err = call(["-a", "cdna4", "-i", "v_mfma_f32_16x16x32_bf16", "-A",
+                             "--preshuffle", "--route", "lds"])
+    assert status == 2 and out == "" and "--preshuffle makes a plan of its own: drop --route" \
+        in err
+
+
 # ---- --emit hip: gcc emulation (values through the conversion's model), clang-22
 
 HOST = r"""

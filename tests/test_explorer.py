@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 from conftest import call
+from explorer_client import get, serving
 
 from amd_matrix_calculator.cli import cli_respond, matrix_cli, matrix_explorer
 from amd_matrix_calculator.instructions.modifiers import MODIFIERS
@@ -26,25 +27,7 @@ M32 = "v_mfma_f32_32x32x8_f16"
 
 @pytest.fixture(scope="module")
 def server():
-    found = matrix_explorer.make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=found.serve_forever, daemon=True)
-    thread.start()
-    yield found
-    found.shutdown()
-    found.server_close()
-    thread.join(5)
-
-
-def get(server, path):
-    """(status, headers, body text) of GET `path`, sent as written (no normalising)."""
-    host, port = server.server_address[:2]
-    connection = http.client.HTTPConnection(host, port, timeout=30)
-    try:
-        connection.request("GET", path)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode("utf-8")
-    finally:
-        connection.close()
+    yield from serving()
 
 
 def api(server, endpoint, **query):
@@ -230,7 +213,8 @@ def test_bad_input_gets_400_and_the_command_lines_message(server, query, argv):
 
 @pytest.mark.parametrize("path, wanted", [
     ("/api/json?arch=cdna3&inst=x&mode=Q",
-     "mode= takes L, d, g, m, R, M, catalog, convert, budget, products, not 'Q'"),
+     "mode= takes L, d, g, m, R, M, catalog, convert, budget, products, lds, preshuffle, "
+     "store, not 'Q'"),
     ("/api/json?arch=cdna3&mode=L&colour=red", "unknown query name 'colour'"),
     ("/api/json?arch=cdna3&arch=cdna2&mode=L", "arch= is given twice"),
     ("/api/svg?arch=cdna3&inst=x&matrix=A&view=Z", "view= takes R or M, not 'Z'"),
@@ -249,14 +233,16 @@ def test_the_page_and_its_assets_are_served_from_the_package(server):
     for path, name, kind in [("/", "index.html", "text/html"),
                              ("/index.html", "index.html", "text/html"),
                              ("/explorer.js", "explorer.js", "text/javascript"),
+                             ("/explorer_plans.js", "explorer_plans.js", "text/javascript"),
                              ("/explorer.css", "explorer.css", "text/css")]:
         code, headers, body = get(server, path)
         assert code == 200 and headers["Content-Type"].startswith(kind)
         assert body == (folder / name).read_text(encoding="utf-8")
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'(?:src|href)="([^"]+)"', page) == ["data:,", "/explorer.css",
-                                                           "/explorer.js"]
-    for name in ("index.html", "explorer.js", "explorer.css"):  # offline: no CDN, no web
+                                                           "/explorer.js", "/explorer_plans.js"]
+    # offline: no CDN, no web
+    for name in ("index.html", "explorer.js", "explorer_plans.js", "explorer.css"):
         assert not re.search(r"https?:|//[a-z]", (folder / name).read_text(encoding="utf-8")
                              .replace("http://www.w3.org", "")), name
 

@@ -411,3 +411,132 @@ def test_wide_pictures_fit_their_pane_side_by_side(page):
         picture = tab.locator(f"{pane} .picture svg").bounding_box()
         assert picture["x"] + picture["width"] <= frame["x"] + frame["width"] + 1, pane
     clean(page)
+
+
+# ---- the plan panels (issue 32 item 7, issue 33 item 5): every field, answer, picture and
+# command line shown is checked against the command line's own output for the same words
+SCALE = "v_mfma_scale_f32_16x16x128_f8f6f4"
+
+
+def enter(page, selector, value):
+    page.tab.locator(selector).fill(value)
+    page.tab.locator(selector).dispatch_event("change")
+    page.settle()
+
+
+def shown_command(tab, selector):
+    return tab.locator(selector).text_content().split()[1:]
+
+
+def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
+    tab = page.open(f"arch=cdna3&inst={M16}&matrix=A")
+    assert tab.locator("#lds-panel").get_attribute("open") is None
+    tab.locator("#lds-panel > summary").click()
+    page.settle()
+    assert "--lds-tile ROWSxCOLS" in tab.locator("#lds-note").text_content()
+    assert tab.locator("#lds-result").is_hidden()
+    enter(page, "#lds-lds-tile", "16x64")
+    offered = tab.locator("#lds-load").get_attribute("list")
+    assert "ds_read_b64" in tab.locator(f"#{offered} option").evaluate_all(
+        "options => options.map(o => o.value)")
+    enter(page, "#lds-load", "ds_read_b64")
+    enter(page, "#lds-copy", "global_load_dwordx4+ds_write_b64")
+    argv = ["-a", "cdna3", "-i", M16, "-A", "--lds-tile", "16x64", "--load", "ds_read_b64",
+            "--copy", "global_load_dwordx4+ds_write_b64"]
+    assert page.state() == {"arch": "cdna3", "inst": M16, "matrix": "A", "view": "R",
+                            "lds-tile": "16x64", "load": "ds_read_b64",
+                            "copy": "global_load_dwordx4+ds_write_b64"}
+    assert shown_command(tab, "#lds-command") == argv
+    text = cli(argv)
+    assert tab.locator("#lds-plan").text_content() == text
+    assert "Route: register: global_load_dwordx4" in text
+    svg = cli(argv + ["--format", "svg"])
+    assert shown_command(tab, "#lds-picture-command") == argv + ["--format", "svg"]
+    assert tab.locator("#lds-picture svg > title").text_content() == svg_title(svg)
+    assert tab.locator("#lds-picture svg rect").count() == svg.count("<rect") > 64
+    # the tile's trip: copied into LDS (above), then read from it (the plan without --copy)
+    read = argv[:-2] + ["--format", "svg"]
+    assert shown_command(tab, "#lds-picture-without-copy-command") == read
+    assert tab.locator("#lds-picture-without-copy svg > title").text_content() == \
+        svg_title(cli(read)) != svg_title(svg)
+    tab.locator("#lds-json-box > summary").click()
+    tab.wait_for_function("document.querySelector('#lds-json').textContent !== ''")
+    assert tab.locator("#lds-json").text_content() == cli(argv + ["--json"])
+    # the copy's own options sit with --copy; a swizzle, then the search
+    assert tab.locator("#lds-copy-options #lds-waves").count() == 1
+    enter(page, "#lds-lds-swizzle", "4,1,16")
+    swizzled = argv[:7] + ["--lds-swizzle", "4,1,16"] + argv[7:]
+    assert shown_command(tab, "#lds-command") == swizzled
+    assert tab.locator("#lds-plan").text_content() == cli(swizzled)
+    tab.wait_for_function("document.querySelector('#lds-json').textContent !== ''")
+    assert tab.locator("#lds-json").text_content() == cli(swizzled + ["--json"])  # (open: anew)
+    tab.locator("#lds-lds-search").check()
+    page.settle()
+    search = swizzled + ["--lds-search"]
+    assert page.state()["lds-search"] == "1"
+    assert tab.locator("#lds-plan").text_content() == cli(search)
+    status, out, err = call(search + ["--format", "svg"])  # (no picture: the CLI says why)
+    assert status == 2 and out == ""
+    assert tab.locator("#lds-picture-note").text_content() == err.rstrip("\n")
+    assert tab.locator("#lds-picture svg").count() == 0
+    # the only console lines are the browser's notes of those 400 answers (both pictures)
+    assert len(page.errors) == 2 and all("status of 400" in e for e in page.errors), \
+        page.errors
+
+
+def test_the_lds_panel_shows_the_command_lines_message_for_a_bad_value(page):
+    tab = page.open(f"arch=cdna3&inst={M16}&matrix=A&lds-tile=16x64&lds-swizzle=4,1")
+    assert tab.locator("#lds-panel").get_attribute("open") is not None
+    argv = ["-a", "cdna3", "-i", M16, "-A", "--lds-tile", "16x64", "--lds-swizzle", "4,1"]
+    status, out, err = call(argv)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert tab.locator("#lds-error").text_content() == err.rstrip("\n")
+    assert tab.locator("#lds-error").is_visible() and tab.locator("#lds-result").is_hidden()
+    assert shown_command(tab, "#lds-command") == argv
+    assert page.errors and all("status of 400" in e for e in page.errors), page.errors
+
+
+def test_the_preshuffle_panel_follows_the_pane_and_its_fields(page):
+    tab = page.open(f"arch=cdna4&inst={SCALE}&matrix=B&blgp=4")
+    tab.locator("#preshuffle-panel > summary").click()
+    page.settle()
+    assert page.state()["preshuffle"] == "1"
+    argv = ["-a", "cdna4", "-i", SCALE, "-B", "--preshuffle", "--blgp", "4"]
+    assert shown_command(tab, "#preshuffle-command") == argv
+    assert tab.locator("#preshuffle-plan").text_content() == cli(argv)
+    svg = cli(argv + ["--format", "svg"])
+    assert tab.locator("#preshuffle-picture svg > title").text_content() == svg_title(svg)
+    enter(page, "#preshuffle-preset", "seed-b")
+    argv = argv[:6] + ["--preset", "seed-b"] + argv[6:]
+    assert shown_command(tab, "#preshuffle-command") == argv
+    assert tab.locator("#preshuffle-plan").text_content() == cli(argv)
+    tab.locator("#preshuffle-hip-box > summary").click()
+    tab.wait_for_function("document.querySelector('#preshuffle-hip').textContent !== ''")
+    assert tab.locator("#preshuffle-hip").text_content() == cli(argv + ["--emit", "hip"])
+    tab.locator("#preshuffle-panel > summary").click()  # closed: the address forgets it
+    page.settle()
+    assert "preshuffle" not in page.state()
+    clean(page)
+
+
+def test_the_store_panel_from_its_address(page):
+    inst = "v_mfma_f32_16x16x32_bf16"
+    tab = page.open(f"arch=cdna4&inst={inst}&matrix=A&store-d=1&store-type=bf16")
+    assert tab.locator("#store-panel").get_attribute("open") is not None
+    argv = ["-a", "cdna4", "-i", inst, "--store-d", "--store-type", "bf16"]
+    assert shown_command(tab, "#store-command") == argv  # (no -A: a store plan is D's)
+    assert tab.locator("#store-plan").text_content() == cli(argv)
+    assert tab.locator("#store-picture").count() == 0  # (the command line draws none)
+    assert tab.locator("#store-store-type").input_value() == "bf16"
+    tab.locator("#store-order").select_option("col")
+    page.settle()
+    argv = argv[:5] + ["--order", "col"] + argv[5:]
+    assert shown_command(tab, "#store-command") == argv
+    assert tab.locator("#store-plan").text_content() == cli(argv)
+    assert "lds-transpose" in cli(argv)
+    enter(page, "#store-route", "direct")  # (--route: that route instead of the cheapest)
+    argv += ["--route", "direct"]
+    assert shown_command(tab, "#store-command") == argv
+    assert tab.locator("#store-plan").text_content() == cli(argv)
+    assert "  direct (chosen): " in cli(argv)
+    clean(page)

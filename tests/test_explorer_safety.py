@@ -72,7 +72,8 @@ def test_the_bound_address_and_localhost_are_answered(served, host):
     assert status == 200 and b"locations" in body
 
 
-@pytest.mark.parametrize("path", ["/", "/explorer.js", LIGHT, "/api/json?mode=x", "/nope"])
+@pytest.mark.parametrize("path", ["/", "/explorer.js", "/explorer_plans.js", LIGHT,
+                                  "/api/json?mode=x", "/api/plans", "/nope"])
 def test_every_answer_carries_the_security_headers(served, path):
     status, headers, _ = served.get(path, host=f"127.0.0.1:{served.port}")
     assert status in (200, 400, 404)

@@ -64,10 +64,12 @@ PROBES = [
 @pytest.mark.parametrize("name, probe, named", PROBES, ids=[p[0] for p in PROBES])
 def test_every_probe_raises_a_clear_calc_error(name, probe, named):
     api.catalog()  # (the catalog's facts are built once, on first use: not timed)
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(CalcError) as caught:
         probe()
-    assert time.perf_counter() - start < 0.5, name  # constant time: no 1 << 10**10
+    # (CPU time, far above the milliseconds it takes: a guard against 1 << 10**10, not a
+    # measurement; bench/ measures)
+    assert time.process_time() - start < 2.0, name
     message = str(caught.value)
     assert clean(message), message
     for part in named:
@@ -108,21 +110,23 @@ def test_catalog_rows_are_the_callers():
     assert api.catalog({"arch": "cdna3"})[0] == api.facts(CDNA3.architecture.instructions[0])
 
 
-def test_a_thousand_filter_values_take_under_a_second():
+def test_a_thousand_filter_values_do_not_rebuild_the_catalog():
     """The filter engine builds the catalog once: 1,000 values (one filter key with 1,000
-    alternatives, and 1,000 strict checks of one value each) well under a second."""
+    alternatives, and 1,000 strict checks of one value each) take a few CPU seconds at
+    most, where rebuilding the catalog per value would take minutes (a guard, not a
+    measurement: bench/ measures)."""
     api.catalog()  # (the first catalog builds the facts: counted apart)
     shapes = [f"{m}x{n}x*" for m in range(1, 41) for n in range(1, 26)]
-    start = time.perf_counter()
+    start = time.process_time()
     rows = api.catalog({"shape": shapes})
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 5.0
     assert {(f["m"], f["n"]) for f in rows} == \
         {(f["m"], f["n"]) for f in api.catalog() if f["m"] <= 40 and f["n"] <= 25}
     types = sorted({t for f in api.catalog() for t in [f["types"]["A"]["key"]]})
-    start = time.perf_counter()
+    start = time.process_time()
     for n in range(1000):
         api.check_filters({"type": types[n % len(types)]})
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 5.0
 
 
 def test_the_command_line_filter_of_a_thousand_values_is_fast():
@@ -133,8 +137,12 @@ def test_the_command_line_filter_of_a_thousand_values_is_fast():
     argv = [sys.executable, str(root / "matrix_calculator.py"), "--catalog", "--csv"]
     for n in range(1000):
         argv += ["--filter", f"type={('f16', 'bf16', 'fp8', 'i8')[n % 4]}"]
-    start = time.perf_counter()
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(argv, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert proc.returncode == 0, proc.stderr
-    assert time.perf_counter() - start < 3.0  # (the interpreter's start included)
+    # (the child's CPU time, the interpreter's start included: seconds at most, where a
+    # catalog per value would take minutes)
+    assert (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime) < 6.0
     assert proc.stdout.count("\n") > 50

@@ -74,8 +74,10 @@ def test_declared_contents_match_the_tree():
     data = [f"{pkg}/{p.name}" for pkg in PACKAGES + ("library",) for p in (ROOT / pkg).iterdir()
             if p.is_file() and p.suffix not in (".py", ".pyc")
             and p.name not in ("py.typed", "ruff.toml", "matrix-calculator")]  # (ruff.toml: lint)
-    assert data == ["formats/output.schema.json"], "data files: package them"
+    assert sorted(data) == ["formats/output.schema.json", "instructions/verification_checks.tsv"], \
+        "data files: package them"
     assert setting(f'"{PKG}.formats"').startswith('["output.schema.json", "explorer/*"]')
+    assert setting(f'"{PKG}.instructions"').startswith('["*.tsv"]')
 
 
 def tracked_links():

@@ -2,7 +2,8 @@
 // command line (matrix-calculator) in process. The state lives in the address:
 // arch, inst, matrix, view, wave, each modifier by its long option name, the catalog
 // filters type, shape and kind, convert= and transpose= (a conversion plan, --convert),
-// the budget's tile (wave-tile, waves-per-group, k-steps, lds-buffers, product: --budget)
+// the budget's tile (wave-tile, waves-per-group, k-steps, lds-buffers, product: --budget),
+// the plan panels' options (explorer_plans.js: lds-tile=, preshuffle=1, store-d=1, ...)
 // and compare= (the second pane's differences).
 "use strict";
 
@@ -19,6 +20,7 @@ let MODIFIERS = [];      // [{name, key, option, help, names, flag}] from /api/o
 let ARCHITECTURES = [];  // architecture names, lower case, from the catalog
 let TYPES = [];          // type keys of the catalog, for the type filter
 let KINDS = [];          // instruction kinds of the catalog
+let PLANS = [];          // the plan panels' modes and fields, from /api/plans
 const panes = [];
 
 function query(state) {
@@ -112,6 +114,7 @@ class Pane {
     this.hip = element("pre", { class: "hip", id: id("hip") });
     this.conversionPanel(id);
     this.budgetPanel(id);
+    this.plans = PLANS.map((spec) => new PlanPanel(this, spec));
     const copyHip = element("button", { type: "button", id: id("copy-hip"),
       text: "Copy the HIP code" });
     const copyCommand = element("button", { type: "button", id: id("copy-command"),
@@ -135,7 +138,7 @@ class Pane {
         this.detail),
       element("details", { open: "" }, element("summary", { text: "HIP code (--emit hip)" }),
         copyHip, this.hip),
-      this.conv.root, this.budget.root);
+      this.conv.root, this.budget.root, ...this.plans.map((plan) => plan.root));
     for (const name of ["arch", "kind", "inst", "matrix", "view", "wave"]) {
       this[name].addEventListener("change", () => this.set(name, this[name].value));
     }
@@ -267,6 +270,7 @@ class Pane {
     this.hip.textContent = hip.body;
     await this.drawConversion(stale);
     await this.drawBudget(stale);
+    await Promise.all(this.plans.map((plan) => plan.draw(stale)));
   }
 
   budgetPanel(id) {
@@ -456,6 +460,7 @@ class Pane {
   }
 
   clear() {
+    for (const plan of this.plans) plan.clear();
     this.conv.result.hidden = true;
     this.conv.note.textContent = "";
     this.plan = null;
@@ -632,6 +637,7 @@ async function start() {
   delete first.compare;
   try {
     MODIFIERS = await fetchJSON("/api/options", {});
+    PLANS = await fetchJSON("/api/plans", {});
     const rows = (await fetchJSON("/api/json", { mode: "catalog" })).instructions;
     ARCHITECTURES = [...new Set(rows.map((row) => row.architecture.toLowerCase()))];
     const types = new Set();
