@@ -277,15 +277,19 @@ def _slots(frag: Fragment, loads: Iterable[LoadPlan]) -> tuple[SlotPlan, ...]:
 
 def named_slots(frag: Fragment, loads: tuple[LoadPlan, ...], record: type[_R],
                 names: Mapping[tuple[int, int, int], object]) -> tuple[_R, ...]:
-    """The slots as records of another layer (the library's), without a SlotPlan each:
-    `record` of (lane, register, bits, address, bit, the element's name in `names`,
-    step, load, tile_at)."""
+    """The slots as records of another layer (the library's), without a SlotPlan each
+    (from the fragment's columns): `record` of (lane, register, bits, address, bit, the
+    element's name in `names`, step, load, tile_at)."""
     width, number_of, spans = _numbering(frag, loads)
-    new = tuple.__new__
-    return tuple([new(record, (lane, bit >> 5, spans[bit & 31], address >> 3, address & 7,
-                               names[elem], step, number_of[bit // width * width], where))
-                  for lane, (held, addresses) in enumerate(zip(frag.slots, frag.addresses()))
-                  for (bit, elem, step, where), address in zip(held, addresses)])
+    new, steps = tuple.__new__, frag.steps
+    slots: list[_R] = []
+    for lane, (bits, elements, numbers, wheres, addresses) in enumerate(frag.columns()):
+        slots += [new(record, (lane, bit >> 5, spans[bit & 31], address >> 3, address & 7,
+                               name, step, number_of[bit // width * width], where))
+                  for bit, name, step, where, address
+                  in zip(bits, [names[e] for e in elements] * steps, numbers, wheres,
+                         addresses)]
+    return tuple(slots)
 
 
 def _notes(loads: tuple[LoadPlan, ...], model: PhaseModel, facts: LdsFacts) -> tuple[str, ...]:

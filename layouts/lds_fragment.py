@@ -11,7 +11,7 @@ from . import COORDINATES, Operand
 from .core import CalcError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from .lds_tile import Tile
 
@@ -131,31 +131,55 @@ class Fragment:
         self._flat: list[int] = []
         self._addresses: list[list[int]] = []
         step_bits, run, order_k = self.registers * 32, self.k_run, tile.order == "k"
-        self.slots: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
-        # every slot's tile position, lane after lane, and where each lane's begin
+        # every lane's slots as columns (the rows, `slots`, made only when asked for):
+        # the slot bits in bit order, the elements of one step (each step's are the
+        # same), the tile positions lane after lane, and where each lane's begin
+        self._bits: list[list[int]] = []
+        self._elements = [[elem for _, elem, _, _ in mine] for mine in lanes]
         self._wheres: list[tuple[int, int]] = []
         self._firsts = [0]
-        self._bits: list[list[int]] = []  # every lane's slot bits, in bit order
+        self._rows: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
+        self._numbers: dict[int, list[int]] = {}  # (step_numbers by slots a step)
         for mine in lanes:  # (the K steps of a lane made a step at a time, in bulk)
-            slots: list[tuple[int, tuple[int, int, int], int, tuple[int, int]]] = []
             bits: list[int] = []
             # the tile column of step s: (k // run) * run * steps + s * run + k % run
             columns = [(k // run) * run * steps + k % run for _, _, k, _ in mine]
             for s in range(steps):
                 shift, at = s * step_bits, s * run
-                wheres = [(mn, col + at) for (_, _, _, mn), col in zip(mine, columns)] \
+                self._wheres += [(mn, col + at) for (_, _, _, mn), col in zip(mine, columns)] \
                     if order_k else [(col + at, mn) for (_, _, _, mn), col in zip(mine, columns)]
-                slots += [(bit + shift, elem, s, where)
-                          for (bit, elem, _, _), where in zip(mine, wheres)]
                 bits += [bit + shift for bit, _, _, _ in mine]
-                self._wheres += wheres
-            self.slots.append(slots)
             self._bits.append(bits)
-            self._firsts.append(self._firsts[-1] + len(slots))
+            self._firsts.append(self._firsts[-1] + len(bits))
         # (a step's bits follow the last step's: sorted when the first step's are)
         if any(bits[:len(mine)] != sorted(bits[:len(mine)])
                for bits, mine in zip(self._bits, lanes)):  # (never: the layout sorts them)
             raise AssertionError("a lane's slots are not in bit order")
+
+    @property
+    def slots(self) -> list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]]:
+        """slots[lane] = [(bit, element, step, (tile row, tile col))]: columns() as rows."""
+        if not self._rows:
+            self._rows = [list(zip(bits, elements * self.steps, steps, wheres))
+                          for bits, elements, steps, wheres, _ in self.columns()]
+        return self._rows
+
+    def columns(self) -> Iterator[tuple[list[int], list[tuple[int, int, int]], list[int],
+                                        list[tuple[int, int]], list[int]]]:
+        """Every lane's slots as columns, without a tuple per slot: (their bits, the
+        elements of one step (every step's are these, in this order), their steps, tile
+        positions and bit addresses in the current tile)."""
+        addresses, firsts, wheres = self.addresses(), self._firsts, self._wheres
+        for lane, (bits, elements) in enumerate(zip(self._bits, self._elements)):
+            yield (bits, elements, self.step_numbers(len(elements)),
+                   wheres[firsts[lane]:firsts[lane + 1]], addresses[lane])
+
+    def step_numbers(self, count: int) -> list[int]:
+        """The step of each slot of a lane that holds `count` slots a step."""
+        found = self._numbers.get(count)
+        if found is None:
+            found = self._numbers[count] = [s for s in range(self.steps) for _ in range(count)]
+        return found
 
     def chunks(self, width: int) -> list[int]:
         """The loads j of `width` bits whose bits [j*width, (j+1)*width) hold anything."""
@@ -225,7 +249,7 @@ class Fragment:
         if self._lane_addressed is not self.tile:
             flat, firsts = self.flat_addresses(), self._firsts
             self._addresses = [flat[firsts[lane]:firsts[lane + 1]]
-                               for lane in range(len(self.slots))]
+                               for lane in range(len(self._bits))]
             self._lane_addressed = self.tile
         return self._addresses
 
