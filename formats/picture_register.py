@@ -90,6 +90,9 @@ def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, 
 
 
 _REGISTER_LABELS: dict[mc.Location, list[list[str]]] = {}
+# The texts of a slot whatever its lane (a picture has a few slots in many lanes): before
+# and after the name (the marks), the name, the bits suffix, the VGPRs (marked), the bits.
+_SLOTS: dict[tuple[object, ...], tuple[str, str, str, str, str, str, str]] = {}
 
 
 def register_labels(loc: mc.Location) -> list[list[str]]:
@@ -98,18 +101,28 @@ def register_labels(loc: mc.Location) -> list[list[str]]:
     found = _REGISTER_LABELS.get(loc)
     if found is not None:
         return found
-    lo, hi = loc.bits
-    name, suffix = slot_parts(loc.register, lo, hi - lo + 1)  # (loc.text: name{lane}suffix)
-    reg, lane = registers_of(loc), f"{{{loc.lane}}}"
-    full = keep_texts(loc, marked(name + lane + suffix, loc), reg)
+    key = (loc.register, loc.registers, loc.bits, loc.negated, loc.absolute)
+    slot = _SLOTS.get(key) or _SLOTS.setdefault(key, _slot_texts(loc))
+    before, after, name, suffix, reg, shown_reg, bits = slot
+    lane = f"{{{loc.lane}}}"
+    full = keep_texts(loc, before + name + lane + suffix + after, reg, bits)[0]
     if not suffix:  # no bit range: the whole register (or pair)
-        variants = [[full], [marked(reg, loc), lane]]
+        variants = [[full], [shown_reg, lane]]
     else:
-        bits = suffix[1:]
-        variants = [[full], [marked(reg + lane, loc), bits],
-                    [marked(reg, loc), lane, bits]]
+        variants = [[full], [before + reg + lane + after, suffix[1:]],
+                    [shown_reg, lane, suffix[1:]]]
     _REGISTER_LABELS[loc] = variants
     return variants
+
+
+def _slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
+    """A location's texts that do not name its lane (marked(text) is before + text +
+    after; loc.text is name{lane}suffix)."""
+    lo, hi = loc.bits
+    name, suffix = slot_parts(loc.register, lo, hi - lo + 1)
+    before, after = marked("\0", loc).split("\0")
+    reg = registers_of(loc)
+    return before, after, name, suffix, reg, marked(reg, loc), f"{hi}:{lo}"
 
 
 def _cell_size(labels: dict[mc.Location, list[list[str]]],
@@ -149,9 +162,12 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
     cols = 1 + max(c for p in panels for _, c in p.cells)
     copies = max(len(found) > 1 and len(_copies(found)) for p in panels
                  for found in p.cells.values()) or 1
-    shared: dict[mc.Location, int] = {}
-    for e in entries:
-        shared[e.location] = shared.get(e.location, 0) + 1
+    locations = [e.location for e in entries]
+    shared = dict.fromkeys(locations, 1)  # (a location hashes slowly: counted only if needed)
+    if len(shared) < len(locations):
+        shared = dict.fromkeys(shared, 0)
+        for loc in locations:
+            shared[loc] += 1
     is_marked = max(shared.values()) > 1 or any(len(loc.registers) > 1 for loc in shared)
     labels = {loc: register_labels(loc) for loc in shared}
     cell_w, cell_h = _cell_size(labels, cols, copies, is_marked)

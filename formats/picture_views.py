@@ -78,15 +78,15 @@ def where(loc: mc.Location) -> tuple[str, str, str]:
     spelling of the text costs a Place."""
     found = _WHERE.get(loc)
     if found is None:
-        keep_texts(loc, marked(loc.text, loc), registers_of(loc))
-        found = _WHERE[loc]
+        found = keep_texts(loc, marked(loc.text, loc), registers_of(loc),
+                           f"{loc.bits[1]}:{loc.bits[0]}")
     return found
 
 
-def keep_texts(loc: mc.Location, text: str, reg: str) -> str:
-    """Keep `text` (the marked location) and `reg` (its VGPRs) for where(); `text`."""
-    _WHERE[loc] = (text, reg, f"{loc.bits[1]}:{loc.bits[0]}")
-    return text
+def keep_texts(loc: mc.Location, text: str, reg: str, bits: str) -> tuple[str, str, str]:
+    """Keep `text` (the marked location), `reg` (its VGPRs) and `bits` for where()."""
+    found = _WHERE[loc] = (text, reg, bits)
+    return found
 
 
 def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
