@@ -38,8 +38,9 @@ every run would compile the calculator again, which no installed copy does.
 Part 3 (--plans, bench/plans.py): conversion plans of every pair (100 ms each), LDS plans
 at 16 x K (100 ms) and the slope of plan time against slots, every default-tile LDS
 search (1 s), every instruction's default preshuffle of each operand and every store
-plan (each store type, row- and col-major: 100 ms each, issue 33), and the explorer's
-answers against a warm `--serve` of the command measured (50 ms).
+plan (each store type, row- and col-major: 100 ms each, issue 33), the largest pictures
+(60 ms of their own work), and the explorer's answers against a warm `--serve` of the
+command measured (50 ms).
 """
 import argparse
 import contextlib
@@ -305,7 +306,7 @@ def main():
     parser.add_argument("--sweep-only", action="store_true", help="skip part 1")
     parser.add_argument("--plans", nargs="*", metavar="CASE",
                         help="part 3: issue 31's cases (bench/plans.py: conversions, lds, "
-                        "slope, search, preshuffle, store, explorer; none named: all)")
+                        "slope, search, preshuffle, store, pictures, explorer; none named: all)")
     parser.add_argument("--no-processes", action="store_true", help="skip part 1")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a query is over its budget")

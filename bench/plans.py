@@ -13,6 +13,9 @@
                 33), CPU time: 100 ms
   store         store_plan() of every instruction's D as each store type, into a row-
                 and a col-major tile (issue 33, --store-d), CPU time: 100 ms
+  pictures      -R and -M --format svg of the largest pictures (4,096 elements), in a
+                fresh process after the tables and the layout are loaded: importing
+                formats.pictures and drawing, CPU time: 60 ms
   explorer      /api/json -R and -M of every instruction's matrices against a warm
                 `--serve` of the command measured, wall time per answer (median of
                 --runs): 50 ms
@@ -43,7 +46,7 @@ from amd_matrix_calculator import matrix_api as mc  # noqa: E402
 from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
 
 BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
-           "preshuffle": 100.0, "store": 100.0}
+           "preshuffle": 100.0, "store": 100.0, "pictures": 60.0}
 
 
 def plannable(src, dst, matrix):
@@ -196,6 +199,40 @@ def stores(archs, runs):
     return over
 
 
+PICTURES = [("gfx1250", "v_wmma_f32_32x16x128_f4", "A", view) for view in ("register", "matrix")]
+_DRAW = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import matrix_calculator
+from amd_matrix_calculator import matrix_api as mc
+inst = mc.find_instruction(sys.argv[2], sys.argv[3])
+list(mc.layout(inst, sys.argv[4]))  # (the tables and the layout engine: not the picture's)
+start = time.process_time()
+from amd_matrix_calculator.formats import pictures
+pictures.render("svg", inst, sys.argv[4], None, None, sys.argv[5])
+print((time.process_time() - start) * 1000)
+"""
+
+
+def pictures(archs, runs):
+    """The largest pictures' own work: formats.pictures' import and the drawing, each in
+    a fresh process (its caches empty, as the command has them), the best of `runs`."""
+    import tempfile
+    times = []
+    with tempfile.TemporaryDirectory() as cache:  # (bytecode, as installed: out of the tree)
+        env = {**os.environ, "PYTHONPYCACHEPREFIX": cache}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        for arch, name, matrix, view in PICTURES:
+            if not any(a.name.lower() == arch for a in archs):
+                continue
+            command = [sys.executable, "-c", _DRAW, str(ROOT), arch, name, matrix, view]
+            took = min(float(subprocess.run(command, capture_output=True, text=True, env=env,
+                                            check=True).stdout) for _ in range(runs + 1))
+            times.append((took, f"{name} -{view[0].upper()} -{matrix} --format svg"))
+            print(f"pictures     {arch} {times[-1][1]}: {took:.1f} ms", flush=True)
+    return report("pictures", "largest", times, BUDGETS["pictures"])
+
+
 def slope(runs):
     """The log-log slope of plan time against the plan's slots, k steps 1 to 64, for
     the operands with the most slots of gfx1250 and CDNA4 (1: linear)."""
@@ -263,8 +300,8 @@ def explorer(archs, runs, command):
 
 
 CASES = {"conversions": conversions, "lds": lds, "search": search, "preshuffle": preshuffles,
-         "store": stores}
-ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "explorer")
+         "store": stores, "pictures": pictures}
+ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "pictures", "explorer")
 
 
 def run(names, archs, runs, command):

@@ -180,9 +180,11 @@ def long_csv(query: Query) -> str:
     columns; the instruction is the caller's, as in its command line)."""
     from .tables import delimited as write
     truth = ("false", "true")
+    texts: dict[tuple[int, ...], str] = {}  # (a slot's VGPRs, written once per slot)
     rows = [[matrix, "" if i is None else i, "" if j is None else j, "" if k is None else k,
-             block, register, " ".join(map(str, registers)), lane, lo, hi, truth[negated],
-             truth[absolute]]
+             block, register,
+             texts.get(registers) or texts.setdefault(registers, " ".join(map(str, registers))),
+             lane, lo, hi, truth[negated], truth[absolute]]
             for matrix, i, j, k, block, register, registers, lane, lo, hi, negated, absolute
             in _long_rows(query)]
     return write(list(LONG_HEADER), rows, ",", flat=True) + "\n"

@@ -22,7 +22,8 @@ whichever has the higher WCAG contrast with the fill.
 from __future__ import annotations
 
 import colorsys
-from functools import lru_cache
+
+from amd_matrix_calculator.instructions.record import memoize
 
 # (name, hex) of the families, in the order they are handed out.
 FAMILIES: tuple[tuple[str, str], ...] = (
@@ -57,7 +58,7 @@ def shades_per_family(count: int) -> int:
     return max(1, -(-count // len(FAMILIES)))
 
 
-@lru_cache(maxsize=1024)
+@memoize(limit=1024)
 def fill(index: int, count: int) -> str:
     """The fill (#RRGGBB) of value `index` of `count` (0 <= index < count)."""
     shades = shades_per_family(count)
@@ -85,7 +86,7 @@ def contrast(first: str, second: str) -> float:
     return (a + 0.05) / (b + 0.05)
 
 
-@lru_cache(maxsize=1024)
+@memoize(limit=1024)
 def text_on(fill_colour: str) -> str:
     """Black or white: whichever reads better on `fill_colour`."""
     black, white = "#000000", "#FFFFFF"

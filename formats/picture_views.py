@@ -1,9 +1,7 @@
 """The two views of a layout picture, laid out as cells (formats/pictures.py draws them).
 
-* "register" (-R): the matrix as a grid, one panel per block (blocks reading identical
-  registers, as CBSZ broadcasts make them, share one) and per run of columns where the
-  matrix is too wide; a cell names its register, lane and bits; an element read from
-  several lanes (RDNA3's replicated A and B) is split into one stripe per copy.
+* "register" (-R): the matrix as a grid of panels (formats/picture_register.py), built on
+  what is shared here: the cells (Shape), the picture (Picture), the names of locations.
 * "matrix" (-M): lanes x registers, each register divided by bit position (values in two
   VGPRs cross the border); VGPRs (transposed: lanes) split into panels where too wide.
 
@@ -12,10 +10,10 @@ labels wrap over two or three lines, and wide matrices split into panels.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
+from _operator import itemgetter  # (the C module: operator itself loads more)
 
 from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.instructions.record import Record
 
 from . import palette
 from .svg import LINE_HEIGHT, Canvas, text_width
@@ -30,8 +28,7 @@ MARK_ROOM = 16.0  # extra cell width where marks (notch, dot) share a cell with 
 PAD = 2.0  # fit_font's padding on each side of a label
 
 
-@dataclass
-class Shape:
+class Shape(Record):
     """One drawn cell: a location and the elements read from it."""
     x: float
     y: float
@@ -43,20 +40,20 @@ class Shape:
     shared: bool = False  # the slot feeds other elements too
 
 
-@dataclass
 class Picture:
-    """Everything drawn, before it becomes text."""
-    canvas: Canvas = field(default_factory=Canvas)
-    shapes: list[Shape] = field(default_factory=list)
-    width: float = 0.0
-    height: float = 0.0
-    frames: list[tuple[float, float, float, float]] = field(default_factory=list)
-    borders: list[tuple[float, float, float, float]] = field(default_factory=list)
-    grouped: bool = False  # a panel shows several blocks reading the same registers
-    empty: bool = False  # the matrix view has lanes or bits that hold nothing
-    label_note: str = ""  # how the labels read, where they abbreviate
-    label_level: int = 0  # which label variant every cell shows
-    label_size: float = 0.0  # the font size of every cell's label
+    """Everything drawn, before it becomes text (a plain class: dataclasses would load
+    inspect, re and collections with the pictures)."""
+    def __init__(self) -> None:
+        self.canvas = Canvas()
+        self.shapes: list[Shape] = []
+        self.width = self.height = 0.0
+        self.frames: list[tuple[float, float, float, float]] = []
+        self.borders: list[tuple[float, float, float, float]] = []
+        self.grouped = False  # a panel shows several blocks reading the same registers
+        self.empty = False  # the matrix view has lanes or bits that hold nothing
+        self.label_note = ""  # how the labels read, where they abbreviate
+        self.label_level = 0  # which label variant every cell shows
+        self.label_size = 0.0  # the font size of every cell's label
 
 
 # ---- names
@@ -70,6 +67,33 @@ def marked(text: str, loc: mc.Location) -> str:
     if loc.absolute:
         text = f"|{text}|"
     return "-" + text if loc.negated else text
+
+
+_WHERE: dict[mc.Location, tuple[str, str, str]] = {}
+
+
+def where(loc: mc.Location) -> tuple[str, str, str]:
+    """The location's text with its marks (-v3{17}.[15:0]), its VGPRs (v3, v[1:0]) and
+    its bits (15:0), kept per location: labels and a cell's data name them, and each
+    spelling of the text costs a Place."""
+    found = _WHERE.get(loc)
+    if found is None:
+        found = keep_texts(loc, marked(loc.text, loc), registers_of(loc),
+                           f"{loc.bits[1]}:{loc.bits[0]}")
+    return found
+
+
+def keep_texts(loc: mc.Location, text: str, reg: str, bits: str) -> tuple[str, str, str]:
+    """Keep `text` (the marked location), `reg` (its VGPRs) and `bits` for where()."""
+    found = _WHERE[loc] = (text, reg, bits)
+    return found
+
+
+def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
+    """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
+    mc.element_text names and Element.row/.col read, without their checks (per cell)."""
+    row, col = (mc.Element._fields.index(name[0]) for name in axis_names(matrix))
+    return itemgetter(row, col, 4)
 
 
 def axis_names(matrix: str) -> tuple[str, str]:
@@ -90,16 +114,16 @@ def index_step(count: int, room: float, size: float) -> int:
     return step
 
 
-def _fits(lines: list[str], size: float, room: float) -> tuple[float, int]:
+def fits(lines: list[str], size: float, room: float) -> tuple[float, int]:
     """(width, lines) a label needs at `size` with `room` for marks on each side."""
     return max(text_width(line, size) for line in lines) + 2 * (PAD + room) + 1, len(lines)
 
 
-def _height(lines: int, size: float) -> float:
+def label_height(lines: int, size: float) -> float:
     return lines * LINE_HEIGHT * size + 2 * PAD + 2  # lines at size, padded
 
 
-def _chunk(count: int, cell: float) -> int:
+def chunk_of(count: int, cell: float) -> int:
     """How many cells of `cell` pixels one panel holds across (a power of two, so that
     panels split K or lanes at natural boundaries), or all of them."""
     if count * cell <= MAX_WIDTH:
@@ -108,156 +132,6 @@ def _chunk(count: int, cell: float) -> int:
     while fit * 2 * cell <= MAX_WIDTH and fit * 2 < count:
         fit *= 2
     return fit
-
-
-# ---- the register view (-R)
-
-@dataclass
-class Panel:
-    blocks: list[int]
-    cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
-
-
-def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
-    """One panel per block; consecutive blocks whose cells read the same locations
-    share one (a CBSZ broadcast)."""
-    by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
-    for entry in entries:
-        e = entry.element
-        cell = (e.col, e.row) if transpose else (e.row, e.col)
-        by_block.setdefault(e.block, {}).setdefault(cell, []).append(entry)
-    panels: list[Panel] = []
-    for block in sorted(by_block):
-        cells = by_block[block]
-        if panels and _same_locations(panels[-1].cells, cells):
-            panels[-1].blocks.append(block)
-            for key, found in cells.items():
-                panels[-1].cells[key].extend(found)
-        else:
-            panels.append(Panel([block], {key: list(found) for key, found in cells.items()}))
-    return panels
-
-
-def _same_locations(first: dict[tuple[int, int], list[mc.Entry]],
-                    second: dict[tuple[int, int], list[mc.Entry]]) -> bool:
-    if first.keys() != second.keys():
-        return False
-    return all({e.location for e in first[key]} == {e.location for e in second[key]}
-               for key in second)
-
-
-def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, ...]]]:
-    """The distinct locations of one panel cell, each with the elements read there."""
-    out: dict[mc.Location, list[mc.Element]] = {}
-    for entry in found:
-        out.setdefault(entry.location, []).append(entry.element)
-    return [(loc, tuple(elems)) for loc, elems in out.items()]
-
-
-_REGISTER_LABELS: dict[mc.Location, list[list[str]]] = {}
-
-
-def register_labels(loc: mc.Location) -> list[list[str]]:
-    """Label variants of a register-view cell, richest first; every variant names the
-    register and the lane, and the bits where the register holds more than one value."""
-    found = _REGISTER_LABELS.get(loc)
-    if found is not None:
-        return found
-    reg, lane = registers_of(loc), f"{{{loc.lane}}}"
-    if loc.text.endswith("}"):  # no bit range: the whole register (or pair)
-        variants = [[marked(loc.text, loc)], [marked(reg, loc), lane]]
-    else:
-        bits = loc.text[loc.text.index("}") + 2:]
-        variants = [[marked(loc.text, loc)], [marked(reg + lane, loc), bits],
-                    [marked(reg, loc), lane, bits]]
-    _REGISTER_LABELS[loc] = variants
-    return variants
-
-
-def _cell_size(labels: dict[mc.Location, list[list[str]]],
-               cols: int, copies: int, is_marked: bool) -> tuple[float, float]:
-    """(width, height) of a register-view cell: the richest labels at FONT where the
-    picture stays within MAX_WIDTH, never less than the last variant at READABLE."""
-    room = MARK_ROOM / 2 * is_marked
-    preferred = [variants[1] for variants in labels.values()]
-    widest = max(_fits(label, FONT, room)[0] for label in preferred)
-    least, least_lines = max(_fits(variants[-1], READABLE, room) for variants in labels.values())
-    cell_w = max(least, min(widest, MAX_WIDTH / cols))
-    lines = max(len(label) for label in preferred) if cell_w >= widest else least_lines
-    return cell_w, max(_height(lines, FONT), _height(least_lines, READABLE)) * copies
-
-
-def _panel_title(panel: Panel, single: bool, chunk: int, cols: int, start: int, end: int,
-                 axis: str) -> str:
-    blocks = panel.blocks
-    name = "" if single else (f"Block {blocks[0]}" if len(blocks) == 1 else
-                              "Blocks " + ", ".join(map(str, blocks)))
-    if chunk < cols:
-        name += (", " if name else "") + f"{axis} {start}-{end - 1}"
-    return name
-
-
-def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose: bool,
-                  top: float) -> None:
-    panels = _panels(entries, transpose)
-    rows = 1 + max(r for p in panels for r, _ in p.cells)
-    cols = 1 + max(c for p in panels for _, c in p.cells)
-    copies = max(len(_copies(found)) for p in panels for found in p.cells.values())
-    shared = Counter(e.location for e in entries)
-    is_marked = any(len(e.location.registers) > 1 or shared[e.location] > 1 for e in entries)
-    labels = {e.location: register_labels(e.location) for e in entries}
-    cell_w, cell_h = _cell_size(labels, cols, copies, is_marked)
-    first, second = axis_names(matrix)
-    if transpose:
-        first, second = second, first
-    chunk = _chunk(cols, cell_w)
-    head_w = text_width(str(rows - 1), SMALL) + 10
-    drawn = [(panel, start) for panel in panels for start in range(0, cols, chunk)]
-    title_h = 18.0 if len(drawn) > 1 else 0.0
-    panel_w = head_w + min(chunk, cols) * cell_w
-    panel_h = title_h + 16 + rows * cell_h
-    pic.grouped = any(len(panel.blocks) > 1 for panel in panels)
-    per_row = max(1, min(len(drawn), int((MAX_WIDTH + GAP) // (panel_w + GAP))))
-    canvas = pic.canvas
-    for number_, (panel, start) in enumerate(drawn):
-        end = min(cols, start + chunk)
-        px = MARGIN + (number_ % per_row) * (panel_w + GAP)
-        py = top + (number_ // per_row) * (panel_h + GAP)
-        if title_h:
-            canvas.text(px, py + 8, _panel_title(panel, len(panels) == 1, chunk, cols, start,
-                                                 end, second),
-                        SMALL + 2, palette.INK, "start", {"font-weight": "bold"})
-        gx, gy = px + head_w, py + title_h + 16
-        canvas.text(px + head_w / 2, gy - 8, f"{first}\\{second}", SMALL, palette.INK)
-        for col in range(start, end, index_step(end - start, cell_w, SMALL)):
-            canvas.text(gx + (col - start + 0.5) * cell_w, gy - 8, str(col), SMALL, palette.INK)
-        for row in range(0, rows, index_step(rows, cell_h * 2.5, SMALL)):
-            canvas.text(gx - 4, gy + (row + 0.5) * cell_h, str(row), SMALL, palette.INK, "end")
-        _panel_cells(pic, panel, labels, shared, (gx, gy, cell_w, cell_h), start, end)
-        canvas.rect(gx, gy, (end - start) * cell_w, rows * cell_h, "none",
-                    {"stroke": palette.INK, "stroke-width": 1.2})
-    count = len(drawn)
-    pic.width = max(pic.width, 2 * MARGIN + min(count, per_row) * (panel_w + GAP) - GAP)
-    pic.height = top + -(-count // per_row) * (panel_h + GAP) - GAP
-
-
-def _panel_cells(pic: Picture, panel: Panel, labels: dict[mc.Location, list[list[str]]],
-                 shared: Counter[mc.Location], grid: tuple[float, float, float, float],
-                 start: int, end: int) -> None:
-    """The shapes of the panel's columns start..end-1 (a cell split into one stripe per
-    copy of its element)."""
-    gx, gy, cell_w, cell_h = grid
-    for (row, col), found in sorted(panel.cells.items()):
-        if not start <= col < end:
-            continue
-        held = _copies(found)
-        height = cell_h / len(held)
-        x = gx + (col - start) * cell_w
-        for at, (loc, elems) in enumerate(held):
-            pic.shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
-                                    loc, elems, labels[loc], shared[loc] > len(elems)))
-        if len(held) > 1:
-            pic.frames.append((x, gy + row * cell_h, cell_w, cell_h))
 
 
 # ---- the matrix view (-M)
@@ -282,8 +156,7 @@ def _straddles(slots: list[mc.Slot], bits: int) -> bool:
                (s.location.register * 32 + s.location.bits[1]) // bits for s in slots)
 
 
-@dataclass
-class Grid:
+class Grid(Record):
     """The geometry of a matrix view: cell sizes and the panels the lanes (transposed)
     or the VGPRs are split into."""
     transpose: bool
@@ -295,10 +168,10 @@ class Grid:
     group: int  # lanes (transposed) or VGPRs per panel
     panels: int
     top: float
-    gx: float = 0.0  # where the cells start across
-    title_h: float = 0.0  # a panel's title
-    head_h: float = 0.0  # its lane/VGPR headers
-    panel_h: float = 0.0  # the whole panel
+    gx: float  # where the cells start across
+    title_h: float  # a panel's title
+    head_h: float  # its lane/VGPR headers
+    panel_h: float  # the whole panel
 
     def box(self, lane: int, lo: int, hi: int) -> tuple[float, float, float, float]:
         """x, y, w, h of bits lo..hi-1 of a lane."""
@@ -322,33 +195,32 @@ def _grid(slots: list[mc.Slot], labels: list[list[list[str]]], lanes: int, bits:
     span = [s.location.bits[1] - s.location.bits[0] + 1 for s in slots]
     rooms = [MARK_ROOM / 2 * (len(s.location.registers) > 1 or len(s.elements) > 1)
              for s in slots]
-    rich = [_fits(lab[0], FONT, room)[0] for lab, room in zip(labels, rooms)]
-    least = [_fits(lab[-1], READABLE, room)[0] for lab, room in zip(labels, rooms)]
-    two = _height(2, READABLE)
+    rich = [fits(lab[0], FONT, room)[0] for lab, room in zip(labels, rooms)]
+    least = [fits(lab[-1], READABLE, room)[0] for lab, room in zip(labels, rooms)]
+    two = label_height(2, READABLE)
     if transpose:  # registers down, lanes across
         along = max(max(least), min(max(rich), MAX_WIDTH / lanes))
         lines = 1 if along >= max(rich) else 2
-        per_bit = max(max(_height(lines, FONT), two) / min(span), 22 / 32)
-        group = _chunk(lanes, along)  # lanes per panel
-        grid = Grid(True, lanes, regs, bits, along, per_bit, group, -(-lanes // group), top)
-        grid.gx = MARGIN + text_width(f"v{regs - 1}", SMALL + 1) + text_width("[63:32]",
-                                                                             SMALL) + 16
-        grid.head_h, full = 18.0, bits * per_bit
+        per_bit = max(max(label_height(lines, FONT), two) / min(span), 22 / 32)
+        group = chunk_of(lanes, along)  # lanes per panel
+        panels = -(-lanes // group)
+        gx = MARGIN + text_width(f"v{regs - 1}", SMALL + 1) + text_width("[63:32]", SMALL) + 16
+        head_h, full = 18.0, bits * per_bit
     else:
         per_bit = max(26 / 32, min(max(n / w for n, w in zip(rich, span)), MAX_WIDTH / bits),
                       max(n / w for n, w in zip(least, span)))
         one_line = all(per_bit * w >= n for n, w in zip(rich, span))
-        along = _height(1, FONT) if one_line else max(_height(2, FONT), two)
-        group = _chunk(regs, 32 * per_bit)  # registers per panel
+        along = label_height(1, FONT) if one_line else max(label_height(2, FONT), two)
+        group = chunk_of(regs, 32 * per_bit)  # registers per panel
         while group < regs and _straddles(slots, 32 * group):
             group += 1  # never cut a value that spans two VGPRs
         group = min(group, regs)
-        grid = Grid(False, lanes, regs, bits, along, per_bit, group, -(-regs // group), top)
-        grid.gx = MARGIN + text_width(str(lanes - 1), SMALL) + 10
-        grid.head_h, full = 28.0, lanes * along
-    grid.title_h = 18.0 if grid.panels > 1 else 0.0
-    grid.panel_h = grid.title_h + grid.head_h + full
-    return grid
+        panels = -(-regs // group)
+        gx = MARGIN + text_width(str(lanes - 1), SMALL) + 10
+        head_h, full = 28.0, lanes * along
+    title_h = 18.0 if panels > 1 else 0.0
+    return Grid(transpose, lanes, regs, bits, along, per_bit, group, panels, top, gx, title_h,
+                head_h, title_h + head_h + full)
 
 
 _AXIS = {"font-weight": "bold"}

@@ -21,13 +21,16 @@ highlights every copy of the element.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from _operator import itemgetter  # (the C module: operator itself loads more)
+from itertools import chain
 
 from amd_matrix_calculator import matrix_api as mc
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COLOR_KEYS, palette
 from .html_page import page
+from .notation import element as element_name
+from .picture_register import register_view
 from .picture_views import (
     FONT,
     MARGIN,
@@ -37,20 +40,18 @@ from .picture_views import (
     Shape,
     axis_names,
     index_step,
-    marked,
     matrix_view,
-    register_view,
-    registers_of,
+    positions,
+    where,
 )
-from .svg import Canvas, fit_font, text_width
+from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
 DEFAULT_COLOR = {"register": "lane", "matrix": "row"}
-
-
-def _bits(loc: mc.Location) -> str:
-    return f"{loc.bits[1]}:{loc.bits[0]}"
 
 
 def _modifier_text(mods: mc.Modifiers) -> str:
@@ -60,14 +61,13 @@ def _modifier_text(mods: mc.Modifiers) -> str:
 
 # ---- colours
 
-@dataclass
-class Colouring:
+class Colouring(Record):
     key: str
-    count: int
+    values: int  # how many colours
     value: Callable[[mc.Element, mc.Location], int]
 
     def fill(self, element: mc.Element, loc: mc.Location) -> str:
-        return palette.fill(self.value(element, loc) % self.count, self.count)
+        return palette.fill(self.value(element, loc) % self.values, self.values)
 
 
 def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
@@ -91,23 +91,44 @@ def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
 # ---- cells, marks and legend
 
 def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> None:
-    canvas = pic.canvas
-    level, size = _label_level(pic.shapes)
+    """Every cell: its rectangle (Canvas.cell's markup), its marks, its label (Canvas.lines'
+    markup), written here at once: a picture has thousands; then the VGPR borders and the
+    frames."""
+    canvas, shapes = pic.canvas, pic.shapes
+    level, size = _label_level(shapes)
     pic.label_level, pic.label_size = level, size
-    pic.label_note = _label_note(pic.shapes, level, inst)
-    for shape in pic.shapes:
-        loc, elem = shape.location, shape.elements[0]
-        fill = colouring.fill(elem, loc)
-        names = [mc.element_text(inst, e) for e in shape.elements]
-        where = marked(loc.text, loc)
-        canvas.cell(shape.x, shape.y, shape.w, shape.h, fill,
-                    {"e": " ".join(names), "v": where, "lane": loc.lane,
-                     "reg": registers_of(loc), "bits": _bits(loc)},
-                    f"{', '.join(names)} = {where}")
-        _marks(canvas, shape)
-        lines = shape.labels[min(level, len(shape.labels) - 1)]
-        canvas.lines(shape.x + shape.w / 2, shape.y + shape.h / 2, lines, size,
-                     palette.text_on(fill))
+    pic.label_note = _label_note(shapes, level, inst)
+    value, count = colouring.value, colouring.values
+    fills: dict[int, str] = {}
+    parts, blocks, shown, drop = canvas.parts, inst.blocks, number(size), 0.35 * size
+    place = positions(shapes[0].elements[0].matrix) if shapes else itemgetter(1, 2, 4)
+    for shape in shapes:
+        loc, elems = shape.location, shape.elements
+        colour = value(elems[0], loc) % count
+        fill = fills.get(colour)
+        if fill is None:
+            fill = fills[colour] = palette.fill(colour, count)
+        names = [element_name(e.matrix, place(e), blocks) for e in elems]
+        text, regs, bits = where(loc)  # (VGPRs and bits: v, digits, [:], nothing to escape)
+        shown_e = escape(names[0] if len(names) == 1 else " ".join(names))
+        listed = shown_e if len(names) == 1 else escape(", ".join(names))
+        text = escape(text)  # (escape maps each character: it may be applied in pieces)
+        x, y, w, h = shape.x, shape.y, shape.w, shape.h
+        parts.append(
+            f'<rect class="cell" x="{number(x)}" y="{number(y)}" width="{number(w)}" '
+            f'height="{number(h)}" fill="{fill}" data-e="{shown_e}" data-v="{text}" '
+            f'data-lane="{loc.lane}" data-reg="{regs}" data-bits="{bits}">'
+            f'<title>{listed} = {text}</title></rect>')
+        if loc.negated or loc.absolute or shape.shared or len(loc.registers) > 1:
+            _marks(canvas, shape)
+        labels = shape.labels
+        lines = labels[min(level, len(labels) - 1)]
+        ink, across = palette.text_on(fill), number(x + w / 2)
+        top = y + h / 2 - (len(lines) - 1) * LINE_HEIGHT * size / 2 + drop
+        for at, line in enumerate(lines):
+            parts.append(
+                f'<text class="l" x="{across}" y="{number(top + at * LINE_HEIGHT * size)}" '
+                f'font-size="{shown}" fill="{ink}" text-anchor="middle">{escape(line)}</text>')
     for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
@@ -143,11 +164,11 @@ def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
     shape = shapes[0]
     lines = shape.labels[min(level, len(shape.labels) - 1)]
     full = " ".join(mc.element_text(inst, e) for e in shape.elements)
-    where = marked(shape.location.text, shape.location)
+    text = where(shape.location)[0]
     joined = "".join(lines).replace(".", "")
-    if joined in (where.replace(".", ""), full.replace(" ", "")):
+    if joined in (text.replace(".", ""), full.replace(" ", "")):
         return ""
-    return f"label {' over '.join(lines)!r} is {full} in {where}"
+    return f"label {' over '.join(lines)!r} is {full} in {text}"
 
 
 def _label_level(shapes: list[Shape]) -> tuple[int, float]:
@@ -157,17 +178,38 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     if not shapes:
         return 0, FONT
     levels = max(len(shape.labels) for shape in shapes)
-    kinds = {(tuple(tuple(label) for label in shape.labels), shape.w, shape.h,
-              _mark_room(shape)) for shape in shapes}  # cells alike fit alike
+    # A label's size falls with its longest line and with its number of lines, so the
+    # smallest size of a level among cells of one size and mark room is that of their
+    # longest line and their most lines (a cell without a line gets no label: size 0).
+    alike: dict[tuple[float, float, float], list[list[list[str]]]] = {}
+    for shape in shapes:
+        loc = shape.location
+        room = _mark_room(shape) if shape.shared or loc.absolute or len(loc.registers) > 1 \
+            else 0.0
+        alike.setdefault((shape.w, shape.h, room), []).append(shape.labels)
+    worst = {key: [_worst(group, level) for level in range(levels)]
+             for key, group in alike.items()}
     best = (levels - 1, READABLE)
     for level in range(levels):
-        size = min(fit_font(labels[min(level, len(labels) - 1)], w, h, FONT, room)
-                   for labels, w, h, room in kinds)
+        size = min(fit_size(*found[level], w, h, FONT, room) if found[level][1] else 0.0
+                   for (w, h, room), found in worst.items())
         if size >= READABLE:
             return level, size
         if level == levels - 1 and size:
             best = (level, size)
     return best
+
+
+def _worst(group: list[list[list[str]]], level: int) -> tuple[int, int]:
+    """(the longest line, the most lines) of label variant `level` (or the last one) of
+    the cells of `group`; (0, 0) where one of them has no line."""
+    if min(map(len, group)) > level:
+        variant = list(map(itemgetter(level), group))
+    else:
+        variant = [labels[min(level, len(labels) - 1)] for labels in group]
+    if not min(map(len, variant)):
+        return 0, 0
+    return max(map(len, chain.from_iterable(variant))), max(map(len, variant))
 
 
 def _notch(shape: Shape) -> float:
@@ -208,7 +250,7 @@ def _marks(canvas: Canvas, shape: Shape) -> None:
 
 
 def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
-    canvas, count = pic.canvas, colouring.count
+    canvas, count = pic.canvas, colouring.values
     canvas.text(MARGIN, top + 8, f"colour: {colouring.key} (0 to {count - 1})", SMALL + 1,
                 palette.INK, "start", {"font-weight": "bold"})
     size = max(4.0, min(18.0, (max(pic.width, 720.0) - 180) / count))
@@ -270,15 +312,9 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
     return notes
 
 
-def _split(shapes: Iterable[Shape]) -> bool:
-    seen: set[tuple[str, int, int, int]] = set()
-    for shape in shapes:
-        e = shape.elements[0]
-        key = (e.matrix, e.row, e.col, e.block)
-        if key in seen:
-            return True
-        seen.add(key)
-    return False
+def _split(shapes: list[Shape]) -> bool:
+    """Whether an element is drawn in several cells (read from several lanes)."""
+    return len({shape.elements[0] for shape in shapes}) < len(shapes)
 
 
 def _no_sample(canvas: Canvas, x: float, y: float) -> None:
@@ -355,13 +391,12 @@ def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int |
 
 def _title(inst: mc.Instruction, matrix: str, mods: mc.Modifiers, lanes: int,
            view: str) -> tuple[str, str]:
-    facts = mc.facts(inst, lanes)
     what = "register layout (-R)" if view == "register" else "matrix layout (-M)"
     first, second = axis_names(matrix)
     axes = (f"rows {first}, columns {second}" if view == "register"
             else "rows: lanes, columns: VGPRs (bits)")
-    types = f"A {facts['types']['A']['name']}, B {facts['types']['B']['name']}"
+    types = f"A {inst.a_type.label}, B {inst.b_type.label}"  # (as -d names them: mc.facts)
     blocks = f", {inst.blocks} blocks" if inst.blocks > 1 else ""
     shape = f"{inst.m}x{inst.n}x{inst.k}{blocks}"
-    return (f"{facts['architecture']} {inst.name}: {matrix} matrix, {what}",
+    return (f"{mc.architecture_of(inst).name} {inst.name}: {matrix} matrix, {what}",
             f"{shape}, {types}; wave{lanes}; modifiers: {_modifier_text(mods)}; {axes}")

@@ -6,8 +6,10 @@ of its cell. Nothing here knows about matrices.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, memoize
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 CHAR_WIDTH = 0.6  # advance of one monospace character, in em
@@ -47,12 +49,13 @@ def fit_font(lines: Sequence[str], width: float, height: float, largest: float,
     when it is below MIN_FONT."""
     if not lines:
         return 0.0
-    return _fit(max(map(len, lines)), len(lines), width, height, largest, side, pad)
+    return fit_size(max(map(len, lines)), len(lines), width, height, largest, side, pad)
 
 
-@lru_cache(maxsize=4096)
-def _fit(longest: int, count: int, width: float, height: float, largest: float,
-         side: float, pad: float) -> float:
+@memoize(limit=4096)
+def fit_size(longest: int, count: int, width: float, height: float, largest: float,
+             side: float = 0.0, pad: float = 2.0) -> float:
+    """fit_font of `count` lines whose longest has `longest` characters."""
     by_width = (width - 2 * (pad + side)) / (longest * CHAR_WIDTH) if longest else largest
     by_height = (height - 2 * pad) / (count * LINE_HEIGHT)
     size = min(largest, by_width, by_height)

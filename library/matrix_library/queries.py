@@ -94,22 +94,23 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def _rows(operand: Operand) -> Iterator[Row]:
     named_ = operand.matrix
     first, second = AT.get(named_, (1, 2))
-    # (a table walks thousands of places: a slot's VGPRs and a mark's flags are worked
-    # out once per distinct value)
-    registers: dict[tuple[int, int, int], tuple[int, ...]] = {}
-    flags: dict[str, tuple[bool, bool]] = {}
-    for (row, col, block), place, mark in _placements(operand):
+    # (a table walks thousands of places: what a slot (VGPR, bits) gives every row - its
+    # VGPRs, its last bit, its mark's flags - is worked out once per slot; a mark depends
+    # on the slot's bits only, Operand.mark_of)
+    slots: dict[tuple[int, int, int], tuple[tuple[int, ...], int, bool, bool]] = {}
+    mark_of = operand.mark_of
+    for (row, col, block), places in operand.placed():
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
-        reg, lane, lo, width = place
-        regs = registers.get((reg, lo, width))
-        if regs is None:
-            regs = registers[reg, lo, width] = place.regs
-        flag = flags.get(mark)
-        if flag is None:
-            flag = flags[mark] = ("-" in mark, "|" in mark)
-        yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, lane, lo, lo + width - 1,
-               flag[0], flag[1])
+        for place in places:
+            reg, lane, lo, width = place
+            slot = slots.get((reg, lo, width))
+            if slot is None:
+                mark = mark_of(place)
+                slot = slots[reg, lo, width] = (place.regs, lo + width - 1, "-" in mark,
+                                                "|" in mark)
+            yield (named_, ijk[0], ijk[1], ijk[2], block, reg, slot[0], lane, lo, slot[1],
+                   slot[2], slot[3])
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
@@ -139,21 +140,6 @@ def slot_grid(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     slots_, rows = slot_texts(found, instruction(inst).blocks)
     return [register_name(Place(reg, 0, lo, width), lane=False)
             for reg, lo, width in slots_], rows
-
-
-def _placements(operand: Operand) -> Iterator[tuple[Elem, Place, str]]:
-    """(element, place, mark) of every element and every place it is read from, in the
-    order of layout() (matrix_notation.register_texts() walks the same places in bulk)."""
-    if operand.marks_vary:  # (neg_lo/neg_hi: each half of a packed value has its own)
-        mark_of = operand.mark_of
-        for elem, places in operand.placed():
-            for place in places:
-                yield elem, place, mark_of(place)
-        return
-    mark = operand.mark
-    for elem, places in operand.placed():
-        for place in places:
-            yield elem, place, mark
 
 
 def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
