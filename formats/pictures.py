@@ -44,7 +44,7 @@ from .picture_views import (
     positions,
     where,
 )
-from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
+from .svg import LINE_HEIGHT, NUMBERS, Canvas, escape, fit_size, number, text_width
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -99,15 +99,18 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
     pic.label_level, pic.label_size = level, size
     pic.label_note = _label_note(shapes, level, inst)
     value, count = colouring.value, colouring.values
-    fills: dict[int, str] = {}
+    fills: dict[int, tuple[str, str]] = {}  # (fill, label ink) of each colour
     parts, blocks, shown, drop = canvas.parts, inst.blocks, number(size), 0.35 * size
+    known = NUMBERS.get  # (number()'s texts, read first: six numbers a cell)
     place = positions(shapes[0].elements[0].matrix) if shapes else itemgetter(1, 2, 4)
     for shape in shapes:
         loc, elems = shape.location, shape.elements
         colour = value(elems[0], loc) % count
-        fill = fills.get(colour)
-        if fill is None:
-            fill = fills[colour] = palette.fill(colour, count)
+        inks = fills.get(colour)
+        if inks is None:
+            tone = palette.fill(colour, count)
+            inks = fills[colour] = (tone, palette.text_on(tone))
+        fill, ink = inks
         names = [element_name(e.matrix, place(e), blocks) for e in elems]
         text, regs, bits = where(loc)  # (VGPRs and bits: v, digits, [:], nothing to escape)
         shown_e = escape(names[0] if len(names) == 1 else " ".join(names))
@@ -115,19 +118,22 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
         text = escape(text)  # (escape maps each character: it may be applied in pieces)
         x, y, w, h = shape.x, shape.y, shape.w, shape.h
         parts.append(
-            f'<rect class="cell" x="{number(x)}" y="{number(y)}" width="{number(w)}" '
-            f'height="{number(h)}" fill="{fill}" data-e="{shown_e}" data-v="{text}" '
+            f'<rect class="cell" x="{known(x) or number(x)}" y="{known(y) or number(y)}" '
+            f'width="{known(w) or number(w)}" height="{known(h) or number(h)}" '
+            f'fill="{fill}" data-e="{shown_e}" data-v="{text}" '
             f'data-lane="{loc.lane}" data-reg="{regs}" data-bits="{bits}">'
             f'<title>{listed} = {text}</title></rect>')
         if loc.negated or loc.absolute or shape.shared or len(loc.registers) > 1:
             _marks(canvas, shape)
         labels = shape.labels
         lines = labels[min(level, len(labels) - 1)]
-        ink, across = palette.text_on(fill), number(x + w / 2)
+        across = x + w / 2
+        across_text = known(across) or number(across)
         top = y + h / 2 - (len(lines) - 1) * LINE_HEIGHT * size / 2 + drop
         for at, line in enumerate(lines):
+            down = top + at * LINE_HEIGHT * size
             parts.append(
-                f'<text class="l" x="{across}" y="{number(top + at * LINE_HEIGHT * size)}" '
+                f'<text class="l" x="{across_text}" y="{known(down) or number(down)}" '
                 f'font-size="{shown}" fill="{ink}" text-anchor="middle">{escape(line)}</text>')
     for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells

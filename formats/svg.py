@@ -26,16 +26,16 @@ def escape(text: str) -> str:
 
 def number(value: float) -> str:
     """A coordinate with at most two decimals and no trailing zeros."""
-    shown = _NUMBERS.get(value)
+    shown = NUMBERS.get(value)
     if shown is None:
         rounded = round(value, 2)
         shown = str(int(rounded)) if rounded == int(rounded) else repr(rounded)
-        if len(_NUMBERS) < 65536:  # (a picture's coordinates repeat: its grid's lines)
-            _NUMBERS[value] = shown
+        if len(NUMBERS) < 65536:  # (a picture's coordinates repeat: its grid's lines)
+            NUMBERS[value] = shown
     return shown
 
 
-_NUMBERS: dict[float, str] = {}
+NUMBERS: dict[float, str] = {}  # number()'s texts so far (callers in a hurry read it first)
 
 
 def text_width(text: str, size: float) -> float:
