@@ -115,9 +115,6 @@ def _object(value: dict[object, object], newline: str, out: list[str]) -> None:
     append(newline + "}")
 
 
-# _object and _array each spell their items' strings and integers in place (the same few
-# lines in both) rather than through a shared helper: the two loops carry every token of
-# a document, and a call per item is what made the standard encoder slow (docs/speed.md).
 def _array(value: list[object] | tuple[object, ...], newline: str, out: list[str]) -> None:
     if not value:
         out.append("[]")
