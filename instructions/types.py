@@ -17,13 +17,21 @@ class DataType(Record):
         return f"{self.label} ({self.description})"
 
 
-def _types(*rows: tuple[str, str, str, int] | tuple[str, str, str, int, bool]
-           ) -> dict[str, DataType]:
+Row = tuple[str, str, str, int] | tuple[str, str, str, int, bool]
+
+
+def _types(*rows: Row) -> dict[str, DataType]:
     return {t.key: t for t in (DataType(*r) for r in rows)}
 
 
+def _renamed(key: str, label: str, of: str, rows: tuple[Row, ...]) -> Row:
+    """Another vendor's name for the type `of` of `rows`: its encoding, bits and sign."""
+    found = next(r for r in rows if r[0] == of)
+    return (key, label, *found[2:])
+
+
 # Integer types are printed in lower case on CDNA and as IU* on RDNA, like the reference.
-TYPES = _types(
+_AMD: tuple[Row, ...] = (
     ("f64", "FP64", "IEEE binary64 floating point", 64),
     ("f32", "FP32", "IEEE binary32 floating point", 32),
     ("xf32", "FP32", "IEEE binary32 floating point", 32),
@@ -44,13 +52,17 @@ TYPES = _types(
     # gfx1250's name for fp4 in v_wmma_*_32x16x128_f4.
     ("f4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
     ("e8m0", "E8M0", "OCP 8-bit exponent-only block scale, value 2^(v-127)", 8),
+)
+TYPES = _types(
+    *_AMD,
     # NVIDIA's PTX type names (instructions/nvidia.py): tf32 is an f32 register whose low
-    # 13 mantissa bits are ignored; e4m3/e5m2 are the OCP fp8/bf8 encodings.
+    # 13 mantissa bits are ignored; e4m3/e5m2 are the OCP fp8/bf8 encodings, s32/s8 the
+    # signed integers.
     ("tf32", "TF32", "NVIDIA TensorFloat-32 in a 32-bit register", 32),
-    ("e4m3", "E4M3", "OCP 4-bit exponent, 3-bit mantissa floating point", 8),
-    ("e5m2", "E5M2", "OCP 5-bit exponent, 2-bit mantissa floating point", 8),
-    ("s32", "S32", "Signed 32-bit integer", 32, True),
-    ("s8", "S8", "Signed 8-bit integer", 8, True),
+    _renamed("e4m3", "E4M3", "fp8", _AMD),
+    _renamed("e5m2", "E5M2", "bf8", _AMD),
+    _renamed("s32", "S32", "i32", _AMD),
+    _renamed("s8", "S8", "i8", _AMD),
     ("u8", "U8", "Unsigned 8-bit integer", 8, True),
     ("s4", "S4", "Signed 4-bit integer", 4, True),
     ("u4", "U4", "Unsigned 4-bit integer", 4, True),
