@@ -26,11 +26,12 @@ s_waitcnt weighed as three (convert_program.weight).
 from __future__ import annotations
 
 from math import lcm
+from weakref import WeakKeyDictionary
 
-from amd_matrix_calculator.instructions.lane_moves import ArchMoves, Pack, arch_moves
+from amd_matrix_calculator.instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
-from .convert_build import bounded_program, weight
+from .convert_build import bounded_program, total, weight
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
 from .convert_wide import wide_lds, wide_program
@@ -179,34 +180,73 @@ def slot_moves(src: Operand, dst: Operand, transposed: bool = False, converted: 
     out: list[Move] = []
     append = out.append
     new = tuple.__new__  # (records built directly: a plan has thousands)
-    held_grid, to_grid = src.block_grid(), dst.block_grid()
-    if transposed:
-        held_grid = tuple(zip(*held_grid))
     step, span = want[axis], have[axis]
+    fragments = width // span
+    held_grids = [_slot_grid(src, s, transposed) for s in range(fragments)]
+    elements, sources = _cells(*want), _cells(*have)
     for t in range(width // step):
+        to_grid = _slot_grid(dst, t)
+        # (s, x) of every destination column (A) or row (B) of fragment t
+        along = [divmod(t * step + k, span) for k in range(want[axis])]
         for r in range(want[0]):
-            to_row = to_grid[r]
-            for c in range(want[1]):
-                s, x = divmod(t * step + (c if axis else r), span)
-                i, j = (r, x) if axis else (x, c)
-                held = held_grid[i][j]
+            to_row, element_row = to_grid[r], elements[r]
+            if axis:  # A: D[r][x] of fragment s
+                cells = [(c, held_grids[s][r][x], sources[r][x])
+                         for c, (s, x) in enumerate(along)]
+            else:  # B: D[x][c] of fragment s
+                s, x = along[r]
+                cells = [(c, held, sources[x][c]) for c, held in enumerate(held_grids[s][x])]
+            for c, held, source in cells:
                 if not held:
                     raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds "
-                                    f"row {i}, column {j}")
-                reg, lane, lo, bits = held[0]
-                origin = new(Slot, (s, lane, reg, lo, bits))
-                element, source = (r, c), (i, j)
-                for place in to_row[c]:
-                    if place[1] != lane:
+                                    f"row {source[0]}, column {source[1]}")
+                origin = held[0]
+                element = element_row[c]
+                for to in to_row[c]:
+                    if to[1] != origin[1]:
                         kind = "cross-lane"
-                    elif t == s and place[0] == reg and place[2] == lo and place[3] == bits \
-                            and not converted:
+                    elif to == origin and not converted:  # (the same fragment and bits)
                         kind = "none"
                     else:
                         kind = "in-lane"
-                    append(new(Move, (new(Slot, (t, place[1], place[0], place[2], place[3])),
-                                      element, origin, source, kind)))
-    return width // span, width // step, out
+                    append(new(Move, (to, element, origin, source, kind)))
+    return fragments, width // step, out
+
+
+_CELLS: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def _cells(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """(row, col) of every element of a rows x cols matrix, by row and column, made once."""
+    found = _CELLS.get((rows, cols))
+    if found is None:
+        found = _CELLS[(rows, cols)] = tuple(tuple((r, c) for c in range(cols))
+                                             for r in range(rows))
+    return found
+
+
+_SLOT_GRIDS: WeakKeyDictionary[Operand, dict[tuple[int, bool], tuple[
+    tuple[tuple[Slot, ...], ...], ...]]] = WeakKeyDictionary()
+
+
+def _slot_grid(operand: Operand, fragment: int, transposed: bool = False
+               ) -> tuple[tuple[tuple[Slot, ...], ...], ...]:
+    """The Slot in fragment `fragment` of every place of every element of the operand's
+    first block, by row and column (`transposed`: of its transpose), kept with the
+    operand as its grid of places is (Operand.block_grid)."""
+    grids = _SLOT_GRIDS.get(operand)
+    if grids is None:
+        grids = _SLOT_GRIDS[operand] = {}
+    found = grids.get((fragment, transposed))
+    if found is None:
+        new = tuple.__new__
+        places = operand.block_grid()
+        if transposed:
+            places = tuple(zip(*places))
+        found = grids[(fragment, transposed)] = tuple(
+            tuple(tuple(new(Slot, (fragment, p[1], p[0], p[2], p[3])) for p in cell)
+                  for cell in row) for row in places)
+    return found
 
 
 def overall(moves: Iterable[Move]) -> str:
@@ -224,9 +264,13 @@ def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None
 
 
 def plan_within(src: Operand, dst: Operand, transposed: bool = False,
-                within: str = "cross-lane", route: str | None = None) -> Plan | None:
+                within: str = "cross-lane", route: str | None = None,
+                most: int | None = None) -> Plan | None:
     """plan(), or None, before any program is made, when the plan's class is worse than
-    `within` (one of CLASSES): the advice of a conversion looks for better plans only."""
+    `within` (one of CLASSES): the advice of a conversion looks for better plans only.
+    With `most`, None too as soon as a plan of class `within` is sure to issue more
+    than `most` instructions (the advice keeps one of the same class only in at most
+    3/4 of the plan's instructions)."""
     if route not in (None, "registers", "lds"):
         raise CalcError(f"the route of a conversion is registers or lds, not {route!r}")
     if src.wave != dst.wave:
@@ -242,19 +286,26 @@ def plan_within(src: Operand, dst: Operand, transposed: bool = False,
     kind = overall(moves)
     if CLASSES.index(kind) > CLASSES.index(within):
         return None
-    ops, counts, chosen, lds_bytes = _program(moves, arch, src.wave, convert, pack, kind,
-                                              route, fragments, dst.register_count)
+    program = _program(moves, arch, src.wave, convert, pack, kind, route, fragments,
+                       dst.register_count, most if kind == within else None)
+    if program is None:
+        return None
+    ops, counts, chosen, lds_bytes = program
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
                 chosen, lds_bytes, _types(src.inst, dst, convert, pack))
 
 
 def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack | None,
-             kind: str, route: str | None, fragments: int, registers: int
-             ) -> tuple[list[Op], list[tuple[str, int]], str, int]:
+             kind: str, route: str | None, fragments: int, registers: int,
+             most: int | None = None
+             ) -> tuple[list[Op], list[tuple[str, int]], str, int] | None:
     """(ops, counts, route, LDS bytes) of a plan: the register route, or the LDS round
     trip of a cross-lane plan where `route` allows it and it weighs less (the register
-    route is abandoned as soon as it is sure to weigh more)."""
+    route is abandoned as soon as it is sure to weigh more). With `most`, None where the
+    register route is abandoned as soon as it is sure to issue more than `most`
+    instructions, and the round trip (if any) issues more too: either way the plan
+    does."""
     wide = pack is not None and pack.span > 0
     trip = None
     if kind == "cross-lane" and route != "registers":
@@ -269,9 +320,18 @@ def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: 
             assert pack is not None
             found = wide_program(moves, arch, wave, convert, pack)
         else:
+            above = None if trip is None else weight(trip[1])
+            drop = most is not None and (trip is None or total(trip[1]) > most)
+            if drop:
+                assert most is not None
+                # (a register program's weight: its instructions, its one wait (if any)
+                # weighed as WAIT_COST)
+                limit = most + WAIT_COST - 1
+                above = limit if above is None else min(above, limit)
             found = bounded_program(moves, arch, wave, convert,
-                                    pack.mnemonics if pack else (),
-                                    None if trip is None else weight(trip[1]))
+                                    pack.mnemonics if pack else (), above)
+            if found is None and drop:
+                return None
     if trip is not None and (found is None or route == "lds"
                              or weight(trip[1]) < weight(found[1])):
         return trip[0], trip[1], "lds", trip[2]

@@ -12,7 +12,7 @@ from amd_matrix_calculator.instructions.lane_moves import (
     ArchMoves,
     Pack,
 )
-from amd_matrix_calculator.instructions.record import Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from .convert_model import Move, Op, svar
 
@@ -87,11 +87,19 @@ def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
     return (REPACK,) * (len(parts) - 1)
 
 
-def _store_tables(moves: list[Move], lane_bytes: int, registers: int
-                  ) -> dict[tuple[int, int, int, int], dict[int, list[int]]] | None:
-    """{source value (fragment, register, lo, width): {source lane: the LDS bytes it is
-    stored at}} of lds_program, or None when a slot is not byte-aligned."""
-    tables: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
+if TYPE_CHECKING:
+    # {source value (fragment, register, lo, width): {source lane: an LDS byte it is
+    # stored at}}, and the further bytes of values stored at several: {value: {lane: [...]}}
+    _Tables = tuple[dict[tuple[int, int, int, int], dict[int, int]],
+                    dict[tuple[int, int, int, int], dict[int, list[int]]]]
+
+
+def _store_tables(moves: list[Move], lane_bytes: int, registers: int) -> _Tables | None:
+    """The LDS bytes every source value is stored at in lds_program, or None when a slot
+    is not byte-aligned."""
+    tables: dict[tuple[int, int, int, int], dict[int, int]] = {}
+    more: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
+    get = tables.get
     for to, _, src, _, _ in moves:
         fragment, lane, reg, lo, width = to
         if width not in STORE_BITS or lo % 8:
@@ -99,28 +107,28 @@ def _store_tables(moves: list[Move], lane_bytes: int, registers: int
         address = lane * lane_bytes + (fragment * registers + reg) * 4 + lo // 8
         sfragment, slane, sreg, slo, swidth = src
         key = (sfragment, sreg, slo, swidth)
-        by_lane = tables.get(key)
+        by_lane = get(key)
         if by_lane is None:
-            tables[key] = {slane: [address]}
-        else:
-            at = by_lane.get(slane)
-            if at is None:
-                by_lane[slane] = [address]
-            else:
-                at.append(address)
-    return tables
+            tables[key] = {slane: address}
+        elif by_lane.setdefault(slane, address) != address:  # (a value's further copy)
+            more.setdefault(key, {}).setdefault(slane, []).append(address)
+    return tables, more
 
 
-def _store_items(tables: dict[tuple[int, int, int, int], dict[int, list[int]]], wave: int,
-                 convert: str, dbits: int) -> list[_Item]:
+def _store_items(tables: _Tables, wave: int, convert: str, dbits: int) -> list[_Item]:
     """The stores of lds_program (before merging), one per copy of each source value."""
     items: list[_Item] = []
-    for (f, reg, lo, width), by_lane in sorted(tables.items()):
-        copies = max(map(len, by_lane.values()))
-        get = by_lane.get
+    first, more = tables
+    lanes = range(wave)
+    for (f, reg, lo, width), by_lane in sorted(first.items()):
+        further = more.get((f, reg, lo, width), {})
+        copies = 1 + max(map(len, further.values()), default=0)
         for c in range(copies):
-            table = tuple([a[c] if (a := get(lane)) is not None and len(a) > c else -1
-                           for lane in range(wave)])
+            if c == 0:
+                table = tuple(map(by_lane.get, lanes, (-1,) * wave))
+            else:
+                table = tuple([a[c - 1] if (a := further.get(lane)) is not None
+                               and len(a) >= c else -1 for lane in lanes])
             if width == 64 and not convert:
                 halves = [[(svar(f, reg), 0, 32, 0, 32)], [(svar(f, reg + 1), 0, 32, 0, 32)]]
                 items.append(_Item(halves, 64, table))

@@ -229,34 +229,56 @@ def _absorb(parts: list[Part], wave: int) -> list[Part]:
     return parts
 
 
-def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:
-    """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
-    parts = _cover(sigma, b.moves, b.wave)
-    made: list[tuple[str, dict[int, int]]] = []
-    for kind, detail, part in parts:
-        source = var
-        if kind.startswith("half+"):  # v_permlane64 first: lane l then holds l ^ 32's
-            source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
-            kind = kind.removeprefix("half+")
-        if kind == "id":
-            made.append((var, part))
-        elif kind in ("swap32", "swap16"):
+# A step of move_value: (the lane move's kind, "id" for the lanes that hold their value
+# already; its detail; whether a v_permlane64 comes first; the mask of the lanes served).
+Step = tuple[str, object, bool, int]
+_STEPS: dict[tuple[object, ...], list[Step]] = {}
+
+
+def _steps(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Step]:
+    """The steps of move_value for sigma: its cover's parts, each a lane move's op (a
+    swap's result per side), made once per distinct sigma as the cover is."""
+    key = (moves.arch, wave, tuple(sorted(sigma.items())))
+    found = _STEPS.get(key)
+    if found is not None:
+        return found
+    found = []
+    for kind, detail, part in _cover(sigma, moves, wave):
+        half = kind.startswith("half+")  # v_permlane64 first: lane l then holds l ^ 32's
+        kind = kind.removeprefix("half+")
+        if kind in ("swap32", "swap16"):
             bit = 32 if kind == "swap32" else 16
             # lanes with the bit set read result 0 (the VDST side), the others result 1
-            for index, lanes in ((0, {ln: s for ln, s in part.items() if ln & bit}),
-                                 (1, {ln: s for ln, s in part.items() if not ln & bit})):
+            for index, lanes in ((0, [ln for ln in part if ln & bit]),
+                                 (1, [ln for ln in part if not ln & bit])):
                 if lanes:
-                    mnemonic = b.by_kind[kind].mnemonic
-                    made.append((b.add("move", (var,), (kind, index), (mnemonic,)), lanes))
+                    found.append((kind, index, half, lane_mask(lanes)))
         elif kind == "gather":
-            table = {ln: s ^ 32 for ln, s in part.items()} if source != var else part
-            sources = tuple(map(table.get, range(b.wave), (-1,) * b.wave))
-            made.append((b.add("move", (source,), ("gather", sources),
-                               (b.by_kind["gather"].mnemonic,)), part))
-        else:  # row, xrow, dpp, dpp8, half: the detail says what each lane reads
+            table = {ln: s ^ 32 for ln, s in part.items()} if half else part
+            found.append((kind, tuple(map(table.get, range(wave), (-1,) * wave)), half,
+                          lane_mask(part)))
+        else:  # id; row, xrow, dpp, dpp8, half: the detail says what each lane reads
+            found.append((kind, detail, half, lane_mask(part)))
+    _STEPS[key] = found
+    return found
+
+
+def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:
+    """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
+    made: list[tuple[str, int]] = []
+    for kind, detail, half, mask in _steps(sigma, b.moves, b.wave):
+        source = var
+        if half:
+            source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
+        if kind == "id":
+            made.append((var, mask))
+        elif kind in ("swap32", "swap16"):
+            made.append((b.add("move", (var,), (kind, detail), (b.by_kind[kind].mnemonic,)),
+                         mask))
+        else:
             made.append((b.add("move", (source,), (kind, detail),
-                               (b.by_kind[kind].mnemonic,)), part))
+                               (b.by_kind[kind].mnemonic,)), mask))
     if len(made) == 1:
         return made[0][0]
-    masks = tuple(lane_mask(lanes) for _, lanes in made)
-    return b.add("select", tuple(v for v, _ in made), masks, (SELECT,) * (len(made) - 1))
+    return b.add("select", tuple(v for v, _ in made), tuple(m for _, m in made),
+                 (SELECT,) * (len(made) - 1))

@@ -38,24 +38,22 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
     for to, _, src, _, _ in moves:
         fragment, lane, reg, lo, width = to
-        sfragment, slane, sreg, slo, swidth = src
         if width == 64:
+            sfragment, slane, sreg, _, _ = src
             for h in (0, 1):
-                key = (fragment, reg + h)
-                lanes = words.get(key)
-                if lanes is None:
-                    lanes = words[key] = {}
-                lanes.setdefault(lane, []).append((0, 32, sfragment, slane, sreg + h, 0, 32))
+                words.setdefault((fragment, reg + h), {}).setdefault(lane, []).append(
+                    (0, 32, sfragment, slane, sreg + h, 0, 32))
             continue
         key = (fragment, reg)
         lanes = words.get(key)
         if lanes is None:
             lanes = words[key] = {}
         pieces = lanes.get(lane)
+        piece: Piece = to[3:] + src  # (lo, width, *src)
         if pieces is None:
-            lanes[lane] = [(lo, width, sfragment, slane, sreg, slo, swidth)]
+            lanes[lane] = [piece]
         else:
-            pieces.append((lo, width, sfragment, slane, sreg, slo, swidth))
+            pieces.append(piece)
     for lanes in words.values():
         for pieces in lanes.values():
             if len(pieces) > 1:
@@ -206,11 +204,12 @@ def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
                  (SELECT,) * (len(made) - 1))
 
 
-def _select_then_move(b: Builder, sources: dict[tuple[int, int, int, int], dict[int, int]]
-                      ) -> str | None:
-    """When every source lane sends at most one value to this position, the source lane
-    picks the register to send by its own lane, then one move delivers it: None
-    otherwise (or when it would not save a move)."""
+def _chooser(sources: dict[tuple[int, int, int, int], dict[int, int]]
+             ) -> tuple[tuple[str, ...], tuple[int, ...], dict[int, int]] | None:
+    """_move_then_pack's select-then-move: when every source lane sends at most one value
+    to this position, the source lane picks the register to send by its own lane (a
+    select of `names` by `masks` of source lanes), then one move (`sigma`) delivers it:
+    None otherwise (or when it would not save a move)."""
     if len(sources) < 2:
         return None
     chooser: dict[int, str] = {}
@@ -224,14 +223,26 @@ def _select_then_move(b: Builder, sources: dict[tuple[int, int, int, int], dict[
     by_var: dict[str, list[int]] = {}
     for src_lane, var in chooser.items():
         by_var.setdefault(var, []).append(src_lane)
-    names = list(by_var)
-    chosen = b.add("select", tuple(names), tuple(lane_mask(by_var[v]) for v in names),
-                   (SELECT,) * (len(names) - 1))
-    return move_value(b, chosen, sigma)
+    names = tuple(by_var)
+    return names, tuple(lane_mask(by_var[v]) for v in names), sigma
 
 
-def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
-    """Move every source word to the lanes that need it, then pack in place."""
+if TYPE_CHECKING:
+    # a position of a register for _move_then_pack: (dest lo, width, the select-then-move
+    # (_chooser) or None, [(source word, its lo, width, {lane: source lane}, the lanes'
+    # mask)], whether the words' bits differ, the source (lo, width) of the part)
+    _Position = tuple[int, int, tuple[tuple[str, ...], tuple[int, ...], dict[int, int]] | None,
+                      list[tuple[str, int, int, dict[int, int], int]], bool, tuple[int, int]]
+
+
+def _positions(lanes: dict[int, list[Piece]]) -> list[_Position]:
+    """_move_then_pack's grouping of the register's pieces by destination position, in
+    order: made once per register (the last register's answer is kept, as
+    _swap_groups keeps its own: every build asks alike; callers do not change it)."""
+    global _POSITIONS
+    last = _POSITIONS  # (one read: another thread may replace it)
+    if last[0] is lanes:
+        return last[1]
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
         for lo, width, f, src_lane, reg, slo, swidth in pieces:
@@ -244,25 +255,42 @@ def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
                 sources[key] = {lane: src_lane}
             else:
                 sigma[lane] = src_lane
-    parts = []
+    found: list[_Position] = []
     for (lo, width), sources in sorted(positions.items()):
         common = {(slo, swidth) for _, _, slo, swidth in sources}
-        first = _select_then_move(b, sources) if len(common) == 1 else None
-        if first is not None:
-            parts.append((first,) + next(iter(common)) + (lo, width))
+        words = [(svar(f, reg), slo, swidth, sigma, lane_mask(sigma))
+                 for (f, reg, slo, swidth), sigma in sources.items()]
+        spread = len(common) > 1  # different bits per lane: brought to bit 0 first
+        first = next(iter(common))
+        found.append((lo, width, None if spread else _chooser(sources), words, spread,
+                      (0, first[1]) if spread else first))
+    _POSITIONS = (lanes, found)
+    return found
+
+
+_POSITIONS: tuple[object, list[_Position]] = (None, [])
+
+
+def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
+    """Move every source word to the lanes that need it, then pack in place."""
+    parts = []
+    for lo, width, select, words, spread, (slo, swidth) in _positions(lanes):
+        if select is not None:
+            names, masks, sigma = select
+            chosen = b.add("select", names, masks, (SELECT,) * (len(names) - 1))
+            parts.append((move_value(b, chosen, sigma), slo, swidth, lo, width))
             continue
         made = []
-        for (f, reg, slo, swidth), sigma in sources.items():
-            word = move_value(b, svar(f, reg), sigma)
-            if len(common) > 1:  # different bits per lane: bring them to bit 0 first
-                word = b.add("pack", (word,), ("", ((slo, swidth, 0, swidth),)), (REPACK,))
-            made.append((word, sigma))
+        for var, wlo, wwidth, sigma, mask in words:
+            word = move_value(b, var, sigma)
+            if spread:
+                word = b.add("pack", (word,), ("", ((wlo, wwidth, 0, wwidth),)), (REPACK,))
+            made.append((word, mask))
         if len(made) == 1:
             value = made[0][0]
         else:
-            value = b.add("select", tuple(v for v, _ in made), tuple(lane_mask(s) for _, s in made),
+            value = b.add("select", tuple(v for v, _ in made), tuple(m for _, m in made),
                           (SELECT,) * (len(made) - 1))
-        slo, swidth = (0, next(iter(common))[1]) if len(common) > 1 else next(iter(common))
         parts.append((value, slo, swidth, lo, width))
     return _pack(b, parts)
 

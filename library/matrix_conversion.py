@@ -202,8 +202,9 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
             given = dst_mods if dst_mods is not None else mods
             alt_op = _operand(dst_inst, other, given if other == target else
                               _swapped(dst_inst, given, size), size, False)
-            # (None: a worse class, never better)
-            alt = plan_within(src_op, alt_op, flip, made.kind)  # type: ignore[arg-type]
+            # (None: a worse class, or the same in more than 3/4 of the instructions)
+            alt = plan_within(src_op, alt_op, flip, made.kind,  # type: ignore[arg-type]
+                              most=3 * made.total // 4)
         except CalcError:
             continue
         # better: a lower class, or the same class in at most 3/4 of the instructions
