@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
     from . import Operand
 
+    # LDS round trips by what they are made of (_slots): (ops, counts, LDS bytes) or None
+    Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
+
 __all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "overall", "plan",
            "plan_within", "slot_moves", "tile"]
 
@@ -254,18 +257,20 @@ def overall(moves: Iterable[Move]) -> str:
     return CLASSES[max(map(CLASSES.index, {m.kind for m in moves}), default=0)]
 
 
-def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None = None
-         ) -> Plan:
+def plan(src: Operand, dst: Operand, transposed: bool = False, route: str | None = None,
+         trips: Trips | None = None) -> Plan:
     """The conversion of `src` (C or D) into `dst` (A or B): moves and program. `route`
-    "registers" or "lds" forces that route of a cross-lane plan (None: the cheaper)."""
-    found = plan_within(src, dst, transposed, CLASSES[-1], route)
+    "registers" or "lds" forces that route of a cross-lane plan (None: the cheaper).
+    `trips`: a dict kept over the plans of one answer (the plan and its advice's), in
+    which plans that move the same slots share their LDS round trip (_slots)."""
+    found = plan_within(src, dst, transposed, CLASSES[-1], route, trips=trips)
     assert found is not None
     return found
 
 
 def plan_within(src: Operand, dst: Operand, transposed: bool = False,
                 within: str = "cross-lane", route: str | None = None,
-                most: int | None = None) -> Plan | None:
+                most: int | None = None, trips: Trips | None = None) -> Plan | None:
     """plan(), or None, before any program is made, when the plan's class is worse than
     `within` (one of CLASSES): the advice of a conversion looks for better plans only.
     With `most`, None too as soon as a plan of class `within` is sure to issue more
@@ -286,8 +291,10 @@ def plan_within(src: Operand, dst: Operand, transposed: bool = False,
     kind = overall(moves)
     if CLASSES.index(kind) > CLASSES.index(within):
         return None
+    shared = None if trips is None else (
+        trips, (_slots(src, dst, transposed), convert, pack, fragments, dst.register_count))
     program = _program(moves, arch, src.wave, convert, pack, kind, route, fragments,
-                       dst.register_count, most if kind == within else None)
+                       dst.register_count, most if kind == within else None, shared)
     if program is None:
         return None
     ops, counts, chosen, lds_bytes = program
@@ -296,24 +303,44 @@ def plan_within(src: Operand, dst: Operand, transposed: bool = False,
                 chosen, lds_bytes, _types(src.inst, dst, convert, pack))
 
 
+def _slots(src: Operand, dst: Operand, transposed: bool) -> tuple[object, ...]:
+    """What the slots a plan moves are read from, alike for plans that move the same
+    slots in another order: the source operand, the destination's places seen as A's
+    (B's transposed) and the source's orientation for them. D into A moves what D^T
+    into B moves where B's places are A's transposed (and D^T into A what D into B
+    does): A's element (r, c) and B's (c, r) receive the same D value. The LDS round
+    trip stores each source value at its destination slots in the order of their
+    places, whatever the order of the moves, so such plans share one."""
+    grid = dst.block_grid()
+    if dst.matrix == "B":
+        return id(src), tuple(zip(*grid)), not transposed
+    return id(src), grid, transposed
+
+
 def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack | None,
              kind: str, route: str | None, fragments: int, registers: int,
-             most: int | None = None
+             most: int | None = None,
+             shared: tuple[Trips, object] | None = None
              ) -> tuple[list[Op], list[tuple[str, int]], str, int] | None:
     """(ops, counts, route, LDS bytes) of a plan: the register route, or the LDS round
     trip of a cross-lane plan where `route` allows it and it weighs less (the register
     route is abandoned as soon as it is sure to weigh more). With `most`, None where the
     register route is abandoned as soon as it is sure to issue more than `most`
     instructions, and the round trip (if any) issues more too: either way the plan
-    does."""
+    does. `shared`: (the dict of round trips made for other plans of the answer, this
+    plan's key in it)."""
     wide = pack is not None and pack.span > 0
     trip = None
     if kind == "cross-lane" and route != "registers":
-        if wide:
+        if shared is not None and shared[1] in shared[0]:
+            trip = shared[0][shared[1]]
+        elif wide:
             assert pack is not None
             trip = wide_lds(moves, arch, wave, convert, pack, fragments, registers)
         else:
             trip = lds_program(moves, arch, wave, convert, pack, fragments, registers)
+        if shared is not None:
+            shared[0][shared[1]] = trip
     found = None  # the register route, unless the LDS round trip is sure to be lighter
     if trip is None or route != "lds":
         if wide:

@@ -36,20 +36,21 @@ def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> in
     lane address and wait)."""
     weight = _weights(arch)
     seen = set()
-    paid = set(paid or ())  # per-lane selectors made already (earlier registers)
+    made: set[object] = set()  # per-lane selectors made here (`paid`: by earlier registers)
     total = 0
-    for op in ops:
-        if op.op == "perm" and isinstance(op.info, tuple) and op.info not in paid:
-            paid.add(op.info)
-            total += selector_cost(op.info)
-        if op.op == "move":
-            total += sum(weight.get(name, 1) - 1 for name in op.issues)
-        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
-            key = (op.args, op.info[0])
-            if key in seen:
-                continue
-            seen.add(key)
-        total += len(op.issues)
+    for op, _, args, info, issues in ops:
+        if op == "move":
+            total += sum(weight.get(name, 1) - 1 for name in issues)
+            if isinstance(info, tuple) and info[0] in SWAPS:
+                key = (args, info[0])
+                if key in seen:
+                    continue
+                seen.add(key)
+        elif op == "perm" and isinstance(info, tuple) and info not in made and (
+                paid is None or info not in paid):
+            made.add(info)
+            total += selector_cost(info)
+        total += len(issues)
     return total
 
 
@@ -129,9 +130,7 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
         for build in builds:
             trials = []
             for strategy in STRATEGIES:
-                b = Builder(base.moves, base.wave, base.convert, base.pack_issues,
-                            build.shared)
-                b.count = build.serial
+                b = base.trial(build.shared, build.serial)
                 made = strategy(b, lanes)
                 if made is not None:
                     trials.append((strategy, _cost(b.ops, base.moves, build.paid), b, made))

@@ -22,12 +22,24 @@ class Builder:
                  ) -> None:
         self.moves, self.wave, self.convert = moves, wave, convert
         self.pack_issues = pack_issues
+        # the Pack whose mnemonics these are (None: none)
+        self.pack = next((p for p in moves.packs if p.mnemonics == pack_issues), None)
         self.ops: list[Op] = []
         self.count = 0
         self.by_kind = {m.kind: m for m in moves.moves}
         # ops of earlier registers by (op, args, info): a value made once is reused
         self.made = made if made is not None else {}
         self.local: dict[tuple[object, ...], str] = {}  # the same for this builder's ops
+
+    def trial(self, made: dict[tuple[object, ...], str], count: int) -> Builder:
+        """A new builder of this one's program (a strategy's trial): the values made so
+        far (`made`), the temporaries numbered on from `count`."""
+        b = object.__new__(Builder)
+        b.moves, b.wave, b.convert, b.pack_issues = (self.moves, self.wave, self.convert,
+                                                     self.pack_issues)
+        b.pack, b.by_kind, b.made, b.count = self.pack, self.by_kind, made, count
+        b.ops, b.local = [], {}
+        return b
 
     def temp(self) -> str:
         self.count += 1
@@ -37,12 +49,11 @@ class Builder:
             out: str | None = None) -> str:
         key = (op, args, info)  # (every info is a tuple of numbers, names or None)
         if out is None and op != "select":
-            if key in self.made:
-                return self.made[key]
-            if key in self.local:
-                return self.local[key]
+            found = self.made.get(key) or self.local.get(key)
+            if found is not None:
+                return found
         name = out or self.temp()
-        self.ops.append(Op(op, name, args, info, issues))
+        self.ops.append(tuple.__new__(Op, (op, name, args, info, issues)))
         if out is None:
             self.local[key] = name
         return name
@@ -237,10 +248,15 @@ _STEPS: dict[tuple[object, ...], list[Step]] = {}
 
 def _steps(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Step]:
     """The steps of move_value for sigma: its cover's parts, each a lane move's op (a
-    swap's result per side), made once per distinct sigma as the cover is."""
+    swap's result per side), made once per distinct sigma as the cover is (and found
+    again by the dict itself where the strategies pass the same one: _LAST)."""
+    last = _LAST.get(id(sigma))
+    if last is not None and last[0] is sigma and last[1] is moves and last[2] == wave:
+        return last[3]
     key = (moves.arch, wave, tuple(sorted(sigma.items())))
     found = _STEPS.get(key)
     if found is not None:
+        _remember(sigma, moves, wave, found)
         return found
     found = []
     for kind, detail, part in _cover(sigma, moves, wave):
@@ -260,7 +276,19 @@ def _steps(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Step]:
         else:  # id; row, xrow, dpp, dpp8, half: the detail says what each lane reads
             found.append((kind, detail, half, lane_mask(part)))
     _STEPS[key] = found
+    _remember(sigma, moves, wave, found)
     return found
+
+
+# {id(sigma): (sigma, architecture, wave, its steps)} of the dicts passed lately (the
+# strategies of every build of a register pass the dicts of that register's groupings)
+_LAST: dict[int, tuple[dict[int, int], ArchMoves, int, list[Step]]] = {}
+
+
+def _remember(sigma: dict[int, int], moves: ArchMoves, wave: int, steps: list[Step]) -> None:
+    if len(_LAST) >= 256:
+        _LAST.clear()
+    _LAST[id(sigma)] = (sigma, moves, wave, steps)
 
 
 def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:

@@ -64,7 +64,7 @@ def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
 def _pack_issues(b: Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
     """Instructions of a pack of (var, source lo, source width, dest lo, width) parts."""
     if b.convert:
-        pack = next((p for p in b.moves.packs if p.mnemonics == b.pack_issues), None)
+        pack = b.pack
         if pack is None:
             return b.pack_issues
         # a step reading a pair from one register's halves: other pairs repack first
@@ -89,9 +89,9 @@ def _pack(b: Builder, parts: list[tuple[str, int, int, int, int]], out: str | No
 
 def _single_issues(b: Builder) -> tuple[str, ...]:
     """The instructions converting one value alone (the Pack's `single`)."""
-    for pack in b.moves.packs:
-        if pack.mnemonics == b.pack_issues:
-            return pack.single or pack.mnemonics[:1]
+    pack = b.pack
+    if pack is not None:
+        return pack.single or pack.mnemonics[:1]
     return b.pack_issues[:1]
 
 
@@ -319,12 +319,12 @@ def _swap_groups(lanes: dict[int, list[Piece]]) -> dict[_Recipe, dict[int, int]]
             p = pieces[0]
             found.setdefault(((p[2], p[4], p[5], p[6], p[0], p[1]),), {})[lane] = p[3]
             continue
-        origins = {p[3] for p in pieces}
-        if len(origins) != 1:
+        origin = pieces[0][3]
+        if any(p[3] != origin for p in pieces):
             groups = None
             break
-        recipe = tuple((p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces)
-        found.setdefault(recipe, {})[lane] = origins.pop()
+        recipe = tuple([(p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces])
+        found.setdefault(recipe, {})[lane] = origin
     _GROUPS = (lanes, groups)
     return groups
 

@@ -32,6 +32,7 @@ from amd_matrix_calculator.matrix_library.checks import operand as checked_opera
 
 if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.layouts.convert import Trips
     from amd_matrix_calculator.matrix_library.checks import ModifierValues
 
 __all__ = ["Advice", "Conversion", "ConversionMove", "SourceSlot", "Step", "conversion"]
@@ -191,7 +192,8 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     src_op = _operand(src_inst, source, src_mods if src_mods is not None else mods, size, True)
     dst_op = _operand(dst_inst, target, dst_mods if dst_mods is not None else mods, size,
                       False)
-    made = plan(src_op, dst_op, transposed, route)  # type: ignore[arg-type]
+    trips: Trips = {}  # (LDS round trips the plans below share)
+    made = plan(src_op, dst_op, transposed, route, trips)  # type: ignore[arg-type]
     found = _record(made, src_inst, source, dst_inst, target, size, transposed, ())
     if not advice or made.kind == "none":
         return found
@@ -204,7 +206,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
                               _swapped(dst_inst, given, size), size, False)
             # (None: a worse class, or the same in more than 3/4 of the instructions)
             alt = plan_within(src_op, alt_op, flip, made.kind,  # type: ignore[arg-type]
-                              most=3 * made.total // 4)
+                              most=3 * made.total // 4, trips=trips)
         except CalcError:
             continue
         # better: a lower class, or the same class in at most 3/4 of the instructions
