@@ -39,13 +39,25 @@ def _groups(moves: list[Move], pack: Pack
     width = moves[0].to.width
     stream = pack.span * 32
     out: dict[tuple[int, int], dict[int, dict[str, dict[int, int]]]] = {}
-    for move in moves:
-        to, src = move.to, move.source
-        bit = to.reg * 32 + to.lo
-        group, position = divmod(bit, stream)
-        word = svar(src.fragment, src.reg)
-        slots = out.setdefault((to.fragment, group), {}).setdefault(position // width, {})
-        slots.setdefault(word, {})[to.lane] = src.lane
+    names: dict[tuple[int, int], str] = {}  # svar() of each source register
+    for to, _, src, _, _ in moves:
+        fragment, lane, reg, lo, _ = to
+        group, position = divmod(reg * 32 + lo, stream)
+        sfragment, slane, sreg, _, _ = src
+        word = names.get((sfragment, sreg))
+        if word is None:
+            word = names[(sfragment, sreg)] = svar(sfragment, sreg)
+        positions = out.get((fragment, group))
+        if positions is None:
+            positions = out[(fragment, group)] = {}
+        slots = positions.get(position // width)
+        if slots is None:
+            slots = positions[position // width] = {}
+        sigma = slots.get(word)
+        if sigma is None:
+            slots[word] = {lane: slane}
+        else:
+            sigma[lane] = slane
     return out
 
 
@@ -90,10 +102,11 @@ def wide_lds(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: 
     width = moves[0].to.width
     values = registers * 32 // width       # value words of one destination fragment
     staged = []
-    for move in moves:
-        to = move.to
-        index = (to.reg * 32 + to.lo) // width
-        staged.append(move._replace(to=Slot(to.fragment, to.lane, index, 0, 32)))
+    new = tuple.__new__  # (records built directly: a plan has thousands)
+    for to, element, src, source, kind in moves:
+        fragment, lane, reg, lo, _ = to
+        staged.append(new(Move, (new(Slot, (fragment, lane, (reg * 32 + lo) // width, 0, 32)),
+                                 element, src, source, kind)))
     trip = lds_program(staged, arch, wave, "", None, fragments, values)
     if trip is None:
         return None
