@@ -31,7 +31,7 @@ from weakref import WeakKeyDictionary
 from amd_matrix_calculator.instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
-from .convert_build import bounded_program, total, weight
+from .convert_build import bounded_program, piece_order, total, weight
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
 from .convert_wide import wide_lds, wide_program
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.model import Instruction
 
     from . import Operand
+    from .convert_build import Order
 
     # LDS round trips by what they are made of (_slots): (ops, counts, LDS bytes) or None
     Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
@@ -294,13 +295,31 @@ def plan_within(src: Operand, dst: Operand, transposed: bool = False,
     shared = None if trips is None else (
         trips, (_slots(src, dst, transposed), convert, pack, fragments, dst.register_count))
     program = _program(moves, arch, src.wave, convert, pack, kind, route, fragments,
-                       dst.register_count, most if kind == within else None, shared)
+                       dst.register_count, most if kind == within else None, shared,
+                       _order(dst, fragments))
     if program is None:
         return None
     ops, counts, chosen, lds_bytes = program
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
                 chosen, lds_bytes, _types(src.inst, dst, convert, pack))
+
+
+_ORDERS: WeakKeyDictionary[Operand, dict[int, Order | None]] = WeakKeyDictionary()
+
+
+def _order(dst: Operand, fragments: int) -> Order | None:
+    """piece_order() of the destination slots of plans into `fragments` fragments of
+    `dst`, in the order of slot_moves' moves (every such plan's), kept with the
+    operand."""
+    orders = _ORDERS.get(dst)
+    if orders is None:
+        orders = _ORDERS[dst] = {}
+    if fragments not in orders:
+        orders[fragments] = piece_order(to for t in range(fragments)
+                                        for row in _slot_grid(dst, t)
+                                        for cell in row for to in cell)
+    return orders[fragments]
 
 
 def _slots(src: Operand, dst: Operand, transposed: bool) -> tuple[object, ...]:
@@ -320,7 +339,7 @@ def _slots(src: Operand, dst: Operand, transposed: bool) -> tuple[object, ...]:
 def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack | None,
              kind: str, route: str | None, fragments: int, registers: int,
              most: int | None = None,
-             shared: tuple[Trips, object] | None = None
+             shared: tuple[Trips, object] | None = None, order: Order | None = None
              ) -> tuple[list[Op], list[tuple[str, int]], str, int] | None:
     """(ops, counts, route, LDS bytes) of a plan: the register route, or the LDS round
     trip of a cross-lane plan where `route` allows it and it weighs less (the register
@@ -328,7 +347,7 @@ def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: 
     register route is abandoned as soon as it is sure to issue more than `most`
     instructions, and the round trip (if any) issues more too: either way the plan
     does. `shared`: (the dict of round trips made for other plans of the answer, this
-    plan's key in it)."""
+    plan's key in it); `order`: piece_order() of the destination's slots."""
     wide = pack is not None and pack.span > 0
     trip = None
     if kind == "cross-lane" and route != "registers":
@@ -356,7 +375,7 @@ def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: 
                 limit = most + WAIT_COST - 1
                 above = limit if above is None else min(above, limit)
             found = bounded_program(moves, arch, wave, convert,
-                                    pack.mnemonics if pack else (), above)
+                                    pack.mnemonics if pack else (), above, order)
             if found is None and drop:
                 return None
     if trip is not None and (found is None or route == "lds"

@@ -5,6 +5,7 @@ issues. (Split from convert_program: issue 31 made the builds share their work.)
 from __future__ import annotations
 
 from amd_matrix_calculator.instructions.lane_moves import WAIT, WAIT_COST, ArchMoves
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .convert_model import Move, Op
 from .convert_moves import Builder
@@ -64,7 +65,8 @@ def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
 
 
 def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-                    pack_issues: tuple[str, ...], above: int | None = None
+                    pack_issues: tuple[str, ...], above: int | None = None,
+                    order: Order | None = None
                     ) -> tuple[list[Op], list[tuple[str, int]]] | None:
     """The ops that build every destination register (`d<t>_<reg>`) and the count of
     each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
@@ -74,8 +76,13 @@ def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     program is built with each strategy preferred in turn, too, and the cheapest kept.
     With `above`, None as soon as every build's program so far weighs more than
     `above` (weight() of its counts; a program only grows, so the whole one would too):
-    the planner's LDS round trip then wins without the rest."""
-    pieces = sorted(_pieces(moves).items())
+    the planner's LDS round trip then wins without the rest. `order`: piece_order() of
+    the moves' destination slots, where the caller keeps it."""
+    if order is None:
+        pieces = sorted(_pieces(moves).items())
+    else:  # (_pieces in the order given)
+        pieces = [(key, {lane: [head + moves[index][2] for index, head in got]
+                         for lane, got in lanes}) for key, lanes in order]
     built = _build(pieces, Builder(arch, wave, convert, pack_issues), above)
     if built is None:
         return None
@@ -90,6 +97,38 @@ def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
             best = (weight, ops)
     assert best is not None
     return best[1], _issued(best[1])
+
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .convert_model import Slot
+
+    # piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
+    Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
+
+
+def piece_order(slots: Iterable[Slot]) -> Order | None:
+    """Where _pieces() puts the pieces of moves whose destination slots are `slots`, in
+    the moves' order: [((fragment, register), [(lane, [(the move's index, (lo, width))]
+    in bit order)] with the lanes in the order they first appear)] by register, for
+    plans into one operand to read their pieces without grouping them again. None where
+    a slot is 64 bits or two slots of one lane and register start at one bit."""
+    words: dict[tuple[int, int], dict[int, list[tuple[int, int, int]]]] = {}
+    for index, (fragment, lane, reg, lo, width) in enumerate(slots):
+        if width == 64:
+            return None
+        words.setdefault((fragment, reg), {}).setdefault(lane, []).append((lo, index, width))
+    order: Order = []
+    for key in sorted(words):
+        lanes = []
+        for lane, got in words[key].items():
+            got.sort()  # (by bit, as _pieces sorts the pieces)
+            if any(a[0] == b[0] for a, b in zip(got, got[1:])):
+                return None
+            lanes.append((lane, [(index, (lo, width)) for lo, index, width in got]))
+        order.append((key, lanes))
+    return order
 
 
 STRATEGIES = (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm)
