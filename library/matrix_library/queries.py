@@ -36,7 +36,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.layouts import Operand
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
     from .checks import ModifierValues
     from .typed import LayoutRow as Row
+    from .typed import SlotRow
 
 
 def checked_operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
@@ -94,21 +95,13 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def _rows(operand: Operand) -> Iterator[Row]:
     named_ = operand.matrix
     first, second = AT.get(named_, (1, 2))
-    # (a table walks thousands of places: what a slot (VGPR, bits) gives every row - its
-    # VGPRs, its last bit, its mark's flags - is worked out once per slot; a mark depends
-    # on the slot's bits only, Operand.mark_of)
-    slots: dict[tuple[int, int, int], tuple[tuple[int, ...], int, bool, bool]] = {}
-    mark_of = operand.mark_of
+    slots = _SlotFacts(operand.mark_of)
     for (row, col, block), places in operand.placed():
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
         for place in places:
             reg, lane, lo, width = place
-            slot = slots.get((reg, lo, width))
-            if slot is None:
-                mark = mark_of(place)
-                slot = slots[reg, lo, width] = (place.regs, lo + width - 1, "-" in mark,
-                                                "|" in mark)
+            slot = slots[reg, lo, width]
             yield (named_, ijk[0], ijk[1], ijk[2], block, reg, slot[0], lane, lo, slot[1],
                    slot[2], slot[3])
 
@@ -150,6 +143,47 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     name = found.matrix
     return (new(Slot, (location(found, place), tuple([named(name, *elem) for elem in elems])))
             for place, elems in _slot_places(found))
+
+
+class _SlotFacts(dict[tuple[int, int, int], tuple[tuple[int, ...], int, bool, bool]]):
+    """{(VGPR, lo, width): (its VGPRs, its last bit, negated, absolute)}, filled on first
+    use: a table walks thousands of places, and what a slot gives every row of it is
+    worked out once per slot (a mark depends on the slot's bits only, Operand.mark_of)."""
+
+    def __init__(self, mark_of: Callable[[Place], str]) -> None:
+        super().__init__()
+        self.mark_of = mark_of
+
+    def __missing__(self, key: tuple[int, int, int]) -> tuple[tuple[int, ...], int, bool, bool]:
+        reg, lo, width = key
+        place = Place(reg, 0, lo, width)
+        mark = self.mark_of(place)
+        found = self[key] = place.regs, lo + width - 1, "-" in mark, "|" in mark
+        return found
+
+
+def slot_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+              wave: int | None = None) -> Iterator[SlotRow]:
+    """slots() as flat tuples, in the same order: (register, registers, lane, bit_lo,
+    bit_hi, negated, absolute, elements), the fields of its Location, with `elements` the
+    (matrix, i, j, k, block) of its Elements (for writers of whole documents, as
+    layout_rows() is for layout())."""
+    found = checked_operand(inst, matrix, mods, wave)
+    named_ = found.matrix
+    first, second = AT.get(named_, (1, 2))
+    slots = _SlotFacts(found.mark_of)
+    fields: dict[Elem, tuple[str, int | None, int | None, int | None, int]] = {}
+    for place, elems in _slot_places(found):
+        reg, lane, lo, width = place
+        slot = slots[reg, lo, width]
+        held = []
+        for elem in elems:
+            if elem not in fields:
+                ijk: list[object] = [named_, None, None, None, elem[2]]
+                ijk[first], ijk[second] = elem[0], elem[1]
+                fields[elem] = tuple(ijk)  # type: ignore[assignment]
+            held.append(fields[elem])
+        yield reg, slot[0], lane, lo, slot[1], slot[2], slot[3], held
 
 
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
