@@ -168,7 +168,10 @@ def slot_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     bit_hi, negated, absolute, elements), the fields of its Location, with `elements` the
     (matrix, i, j, k, block) of its Elements (for writers of whole documents, as
     layout_rows() is for layout())."""
-    found = checked_operand(inst, matrix, mods, wave)
+    return _slot_rows(checked_operand(inst, matrix, mods, wave))
+
+
+def _slot_rows(found: Operand) -> Iterator[SlotRow]:
     named_ = found.matrix
     first, second = AT.get(named_, (1, 2))
     slots = _SlotFacts(found.mark_of)
