@@ -30,6 +30,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from . import COLOR_KEYS, palette
 from .html_page import page
 from .notation import element as element_name
+from .picture_matrix import matrix_view
 from .picture_register import register_view
 from .picture_views import (
     FONT,
@@ -40,7 +41,6 @@ from .picture_views import (
     Shape,
     axis_names,
     index_step,
-    matrix_view,
     positions,
     where,
 )
