@@ -7,7 +7,7 @@ border); VGPRs (transposed: lanes) split into panels where too wide.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import palette
 from .picture_views import (
@@ -24,28 +24,30 @@ from .picture_views import (
     fits,
     index_step,
     label_height,
+    namer,
+    slot_texts,
 )
 from .svg import Canvas, text_width
 
 
-def element_labels(inst: mc.Instruction, elems: tuple[mc.Element, ...]) -> list[list[str]]:
-    """Label variants of a matrix-view cell, richest first: A[5][6], A[5] over [6],
-    [5][6], [5] over [6]; "+n" counts the other elements of the slot."""
-    name = mc.element_text(inst, elems[0])
-    short = name[len(elems[0].matrix):]
-    split = name.index("]") + 1
+def element_labels(name: str, matrix: str, more: int) -> list[list[str]]:
+    """Label variants of a matrix-view cell whose first element is `name` (of `matrix`),
+    richest first: A[5][6], A[5] over [6], [5][6], [5] over [6]; "+n" counts the `more`
+    other elements of the slot."""
+    short = name[len(matrix):]
     cut = short.index("]") + 1
-    if len(elems) == 1:
+    split = len(matrix) + cut
+    if not more:
         return [[name], [name[:split], name[split:]], [short], [short[:cut], short[cut:]]]
-    more = f"+{len(elems) - 1}"
-    return [[f"{name} {more}"], [name, more], [name[:split], name[split:] + more],
-            [f"{short}{more}"], [short[:cut], short[cut:] + more]]
+    plus = f"+{more}"
+    return [[f"{name} {plus}"], [name, plus], [name[:split], name[split:] + plus],
+            [f"{short}{plus}"], [short[:cut], short[cut:] + plus]]
 
 
-def _straddles(slots: list[mc.Slot], bits: int) -> bool:
-    """Whether a value crosses a multiple of `bits` (a panel border)."""
-    return any((s.location.register * 32 + s.location.bits[0]) // bits !=
-               (s.location.register * 32 + s.location.bits[1]) // bits for s in slots)
+def _straddles(columns: set[tuple[int, tuple[int, int]]], bits: int) -> bool:
+    """Whether a value of the (register, bits) `columns` crosses a multiple of `bits` (a
+    panel border)."""
+    return any((reg * 32 + lo) // bits != (reg * 32 + hi) // bits for reg, (lo, hi) in columns)
 
 
 class Grid(Record):
@@ -72,23 +74,28 @@ class Grid(Record):
             y0 = self.top + panel * (self.panel_h + GAP) + self.title_h + self.head_h
             return (self.gx + local * self.along, y0 + lo * self.per_bit, self.along,
                     (hi - lo) * self.per_bit)
+        x, y0, w, h = self.column(lo, hi)
+        return x, y0 + lane * self.along, w, h
+
+    def column(self, lo: int, hi: int) -> tuple[float, float, float, float]:
+        """x, the top of lane 0, w, h of bits lo..hi-1 of every lane (lanes down: a lane's
+        y is the top plus the lane times `along`)."""
         panel = lo // (32 * self.group)
         y0 = self.top + panel * (self.panel_h + GAP) + self.title_h + self.head_h
         base = panel * 32 * self.group
-        return (self.gx + (lo - base) * self.per_bit, y0 + lane * self.along,
-                (hi - lo) * self.per_bit, self.along)
+        return self.gx + (lo - base) * self.per_bit, y0, (hi - lo) * self.per_bit, self.along
 
 
-def _grid(slots: list[mc.Slot], labels: list[list[list[str]]], lanes: int, bits: int,
-          transpose: bool, top: float) -> Grid:
+def _grid(sizes: set[tuple[int, int, bool, int]], columns: set[tuple[int, tuple[int, int]]],
+          lanes: int, bits: int, transpose: bool, top: float) -> Grid:
     """Cells large enough for every label at READABLE size or more, in panels at most
-    MAX_WIDTH across."""
+    MAX_WIDTH across; `sizes`: (the characters of the richest label, of the longest line
+    of the last, whether marks share the cell, the bits) of every cell."""
     regs = -(-bits // 32)
-    span = [s.location.bits[1] - s.location.bits[0] + 1 for s in slots]
-    rooms = [MARK_ROOM / 2 * (len(s.location.registers) > 1 or len(s.elements) > 1)
-             for s in slots]
-    rich = [fits(lab[0], FONT, room)[0] for lab, room in zip(labels, rooms)]
-    least = [fits(lab[-1], READABLE, room)[0] for lab, room in zip(labels, rooms)]
+    span = [width for _, _, _, width in sizes]
+    rooms = [MARK_ROOM / 2 * marks for _, _, marks, _ in sizes]
+    rich = [fits(["x" * n], FONT, room)[0] for (n, _, _, _), room in zip(sizes, rooms)]
+    least = [fits(["x" * n], READABLE, room)[0] for (_, n, _, _), room in zip(sizes, rooms)]
     two = label_height(2, READABLE)
     if transpose:  # registers down, lanes across
         along = max(max(least), min(max(rich), MAX_WIDTH / lanes))
@@ -104,7 +111,7 @@ def _grid(slots: list[mc.Slot], labels: list[list[list[str]]], lanes: int, bits:
         one_line = all(per_bit * w >= n for n, w in zip(rich, span))
         along = label_height(1, FONT) if one_line else max(label_height(2, FONT), two)
         group = chunk_of(regs, 32 * per_bit)  # registers per panel
-        while group < regs and _straddles(slots, 32 * group):
+        while group < regs and _straddles(columns, 32 * group):
             group += 1  # never cut a value that spans two VGPRs
         group = min(group, regs)
         panels = -(-regs // group)
@@ -167,36 +174,81 @@ def _register_panel(pic: Picture, grid: Grid, panel: int) -> tuple[float, float]
     return width, gy
 
 
+if TYPE_CHECKING:  # (a slot's location, elements, labels and its elements' names)
+    _Cell = tuple[mc.Location, tuple[mc.Element, ...], list[list[str]], str]
+
+
 def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
                 registers: int, transpose: bool, top: float) -> None:
-    bits = max([registers * 32] + [s.location.register * 32 + s.location.bits[1] + 1
-                                   for s in slots])
-    labels = [element_labels(inst, s.elements) for s in slots]
-    pic.empty = sum(s.location.bits[1] - s.location.bits[0] + 1 for s in slots) < lanes * bits
-    grid = _grid(slots, labels, lanes, bits, transpose, top)
+    cells, sizes, columns, held = _named(slots, inst.blocks)
+    bits = max([registers * 32] + [reg * 32 + hi + 1 for reg, (_, hi) in columns])
+    pic.empty = held < lanes * bits
+    grid = _grid(sizes, columns, lanes, bits, transpose, top)
     for panel in range(grid.panels):
         draw = _lane_panel if transpose else _register_panel
         width, _ = draw(pic, grid, panel)
         pic.width = max(pic.width, grid.gx + width + MARGIN)
         if transpose:
-            _bit_headers(pic.canvas, slots, grid, panel * grid.group)
+            _bit_headers(pic.canvas, columns, grid, panel * grid.group)
     if not transpose:
-        _bit_headers(pic.canvas, slots, grid, 0)
-    for slot, label in zip(slots, labels):
-        loc = slot.location
-        x, y, w, h = grid.box(loc.lane, loc.register * 32 + loc.bits[0],
-                              loc.register * 32 + loc.bits[1] + 1)
-        pic.shapes.append(Shape(x, y, w, h, loc, slot.elements, label, len(slot.elements) > 1))
+        _bit_headers(pic.canvas, columns, grid, 0)
+    _place(pic, grid, cells)
     pic.height = top + grid.panels * (grid.panel_h + GAP) - GAP
 
 
-def _bit_headers(canvas: Canvas, slots: list[mc.Slot], grid: Grid, lane: int) -> None:
+def _named(slots: list[mc.Slot], blocks: int) -> tuple[
+        list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], int]:
+    """Each slot's (location, elements, labels, elements' names), in one pass; what sizes
+    the cells, per distinct (label lengths, marks, bits); the (VGPR, bits) columns; and
+    the bits that hold a value, over all lanes."""
+    matrix = slots[0].elements[0].matrix
+    name = namer(matrix, blocks)
+    cells: list[_Cell] = []
+    sizes: set[tuple[int, int, bool, int]] = set()
+    columns: set[tuple[int, tuple[int, int]]] = set()
+    held = 0
+    for loc, elems in slots:
+        first = name(elems[0])
+        labels = element_labels(first, matrix, len(elems) - 1)
+        lo, hi = loc[3]
+        last = labels[-1]
+        sizes.add((len(labels[0][0]), max(len(last[0]), len(last[1])),
+                   len(loc[1]) > 1 or len(elems) > 1, hi - lo + 1))
+        columns.add((loc[0], loc[3]))
+        held += hi - lo + 1
+        cells.append((loc, elems, labels, first if len(elems) == 1 else
+                      " ".join(map(name, elems))))
+    return cells, sizes, columns, held
+
+
+def _place(pic: Picture, grid: Grid, cells: list[_Cell]) -> None:
+    """The cells' shapes, in order."""
+    shapes, new, box, along = pic.shapes, tuple.__new__, grid.box, grid.along
+    # (per slot (VGPRs, bits, marks): its texts but the lane, and where it is, lanes down)
+    known: dict[tuple[object, ...], tuple[str, str, str, str, tuple[float, ...]]] = {}
+    for loc, elems, labels, names in cells:
+        reg, _, lane, (lo, hi), _, _ = loc
+        key = loc[:2] + loc[3:]
+        found = known.get(key)
+        if found is None:
+            before, after, name, suffix, regs, _, bits_text = slot_texts(loc)
+            found = known[key] = (before + name + "{", "}" + suffix + after, regs, bits_text,
+                                  grid.column(reg * 32 + lo, reg * 32 + hi + 1))
+        head, tail, regs, bits_text, (x, y0, w, h) = found
+        if grid.transpose:
+            x, y, w, h = box(lane, reg * 32 + lo, reg * 32 + hi + 1)
+        else:
+            y = y0 + lane * along
+        shapes.append(new(Shape, (x, y, w, h, loc, elems, labels, len(elems) > 1,
+                                  (names, f"{head}{lane}{tail}", regs, bits_text))))
+
+
+def _bit_headers(canvas: Canvas, columns: set[tuple[int, tuple[int, int]]], grid: Grid,
+                 lane: int) -> None:
     """The bit range of each sub-column, where it fits and ranges do not overlap (`lane`:
     the first lane of the panel, transposed)."""
-    spans = sorted({(s.location.register * 32 + s.location.bits[0],
-                     s.location.register * 32 + s.location.bits[1] + 1,
-                     s.location.register, s.location.bits) for s in slots
-                    if s.location.bits != (0, 31) and s.location.bits != (0, 63)})
+    spans = sorted({(reg * 32 + lo, reg * 32 + hi + 1, reg, (lo, hi))
+                    for reg, (lo, hi) in columns if (lo, hi) != (0, 31) and (lo, hi) != (0, 63)})
     end = -1
     for lo, hi, _reg, (first, last) in spans:
         if lo < end:

@@ -12,9 +12,14 @@ from __future__ import annotations
 from _operator import itemgetter  # (the C module: operator itself loads more)
 
 from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
+from .notation import element as element_name
+from .notation import slot_parts
 from .svg import LINE_HEIGHT, Canvas, text_width
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_WIDTH = 2400.0  # pixels the cells of one panel may take across
 FONT = 11.0  # label size when there is room
@@ -36,6 +41,8 @@ class Shape(Record):
     elements: tuple[mc.Element, ...]
     labels: list[list[str]]  # label variants, richest first
     shared: bool = False  # the slot feeds other elements too
+    # the cell's data: its elements' names, its location's text (marked), VGPRs and bits
+    data: tuple[str, str, str, str] = ("", "", "", "")
 
 
 class Picture:
@@ -67,31 +74,46 @@ def marked(text: str, loc: mc.Location) -> str:
     return "-" + text if loc.negated else text
 
 
-_WHERE: dict[mc.Location, tuple[str, str, str]] = {}
+# The texts of a slot whatever its lane (a picture has a few slots in many lanes): before
+# and after the name (the marks), the name, the bits suffix, the VGPRs, the VGPRs marked,
+# the bits.
+_SLOTS: dict[tuple[object, ...], tuple[str, str, str, str, str, str, str]] = {}
 
 
-def where(loc: mc.Location) -> tuple[str, str, str]:
-    """The location's text with its marks (-v3{17}.[15:0]), its VGPRs (v3, v[1:0]) and
-    its bits (15:0), kept per location: labels and a cell's data name them, and each
-    spelling of the text costs a Place."""
-    found = _WHERE.get(loc)
+def slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
+    """A location's texts that do not name its lane, kept per slot (marked(loc.text) is
+    before + name + {lane} + suffix + after: loc.text is name{lane}suffix)."""
+    key = loc[:2] + loc[3:]  # (register, registers, bits, negated, absolute)
+    found = _SLOTS.get(key)
     if found is None:
-        found = keep_texts(loc, marked(loc.text, loc), registers_of(loc),
-                           f"{loc.bits[1]}:{loc.bits[0]}")
-    return found
-
-
-def keep_texts(loc: mc.Location, text: str, reg: str, bits: str) -> tuple[str, str, str]:
-    """Keep `text` (the marked location), `reg` (its VGPRs) and `bits` for where()."""
-    found = _WHERE[loc] = (text, reg, bits)
+        lo, hi = loc.bits
+        name, suffix = slot_parts(loc.register, lo, hi - lo + 1)
+        before, after = marked("\0", loc).split("\0")
+        reg = registers_of(loc)
+        found = _SLOTS[key] = (before, after, name, suffix, reg, marked(reg, loc), f"{hi}:{lo}")
     return found
 
 
 def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
     """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
     mc.element_text names and Element.row/.col read, without their checks (per cell)."""
+    return itemgetter(*fields(matrix), 4)
+
+
+def namer(matrix: str, blocks: int) -> Callable[[mc.Element], str]:
+    """An element's name (as mc.element_text spells it) for the elements of `matrix` of
+    an instruction of `blocks` blocks, without its checks (per cell)."""
+    place = positions(matrix)
+
+    def name(elem: mc.Element) -> str:
+        return element_name(matrix, place(elem), blocks)
+    return name
+
+
+def fields(matrix: str) -> tuple[int, int]:
+    """Where an Element of `matrix` holds its row and its column."""
     row, col = (mc.Element._fields.index(name[0]) for name in axis_names(matrix))
-    return itemgetter(row, col, 4)
+    return row, col
 
 
 def axis_names(matrix: str) -> tuple[str, str]:
