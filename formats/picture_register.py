@@ -52,7 +52,7 @@ def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
     by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
     place = positions(entries[0].element.matrix)  # (row, col, block) of an element
     for entry in entries:
-        row, col, block = place(entry.element)
+        row, col, block = place(entry[0])
         cells = by_block.get(block)
         if cells is None:
             cells = by_block[block] = {}
@@ -90,26 +90,17 @@ def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, 
     return [(loc, tuple(elems)) for loc, elems in out.items()]
 
 
-_REGISTER_LABELS: dict[mc.Location, tuple[list[list[str]], tuple[str, str, str]]] = {}
-
-
 def register_labels(loc: mc.Location) -> tuple[list[list[str]], tuple[str, str, str]]:
     """(the label variants of a register-view cell, richest first; the location's text
     (marked), VGPRs and bits): every variant names the register and the lane, and the
     bits where the register holds more than one value."""
-    found = _REGISTER_LABELS.get(loc)
-    if found is not None:
-        return found
     before, after, name, suffix, reg, shown_reg, bits = slot_texts(loc)
-    lane = f"{{{loc.lane}}}"
+    lane = f"{{{loc[2]}}}"
     full = before + name + lane + suffix + after
     if not suffix:  # no bit range: the whole register (or pair)
-        variants = [[full], [shown_reg, lane]]
-    else:
-        variants = [[full], [before + reg + lane + after, suffix[1:]],
-                    [shown_reg, lane, suffix[1:]]]
-    found = _REGISTER_LABELS[loc] = variants, (full, reg, bits)
-    return found
+        return [[full], [shown_reg, lane]], (full, reg, bits)
+    return ([[full], [before + reg + lane + after, suffix[1:]], [shown_reg, lane, suffix[1:]]],
+            (full, reg, bits))
 
 
 def _cell_size(labels: list[list[list[str]]], cols: int, copies: int,
@@ -142,23 +133,32 @@ def _panel_title(panel: Panel, single: bool, chunk: int, cols: int, start: int, 
     return name
 
 
+def _readers(entries: list[mc.Entry]) -> dict[mc.Location, int]:
+    """How many entries read each location (a location hashes slowly: counted only where
+    one repeats)."""
+    locations = list(map(itemgetter(1), entries))
+    shared = dict.fromkeys(locations, 1)
+    if len(shared) < len(locations):
+        shared = dict.fromkeys(shared, 0)
+        for loc in locations:
+            shared[loc] += 1
+    return shared
+
+
 def register_view(pic: Picture, matrix: str, blocks: int, entries: list[mc.Entry],
                   transpose: bool, top: float) -> None:
     """The register view of `entries` (every element of `matrix` of an instruction of
     `blocks` blocks, and each location it is read from), as pic's shapes and frames."""
     panels = _panels(entries, transpose)
-    rows = 1 + max(r for p in panels for r, _ in p.cells)
-    cols = 1 + max(c for p in panels for _, c in p.cells)
-    copies = max(len(found) > 1 and len(_copies(found)) for p in panels
-                 for found in p.cells.values()) or 1
-    locations = [e.location for e in entries]
-    shared = dict.fromkeys(locations, 1)  # (a location hashes slowly: counted only if needed)
-    if len(shared) < len(locations):
-        shared = dict.fromkeys(shared, 0)
-        for loc in locations:
-            shared[loc] += 1
-    is_marked = max(shared.values()) > 1 or any(len(loc.registers) > 1 for loc in shared)
-    labels = {loc: register_labels(loc) for loc in shared}
+    rows = 1 + max(max(map(itemgetter(0), p.cells)) for p in panels)
+    cols = 1 + max(max(map(itemgetter(1), p.cells)) for p in panels)
+    copies = 1
+    if max(max(map(len, p.cells.values())) for p in panels) > 1:  # (a cell of several)
+        copies = max(len(found) > 1 and len(_copies(found)) for p in panels
+                     for found in p.cells.values()) or 1
+    shared = _readers(entries)
+    is_marked = max(shared.values()) > 1 or max(map(len, map(itemgetter(1), shared))) > 1
+    labels = dict(zip(shared, map(register_labels, shared)))
     cell_w, cell_h = _cell_size(list(map(itemgetter(0), labels.values())), cols, copies,
                                 is_marked)
     first, second = axis_names(matrix)
@@ -174,10 +174,7 @@ def register_view(pic: Picture, matrix: str, blocks: int, entries: list[mc.Entry
     pic.grouped = any(len(panel.blocks) > 1 for panel in panels)
     per_row = max(1, min(len(drawn), int((MAX_WIDTH + GAP) // (panel_w + GAP))))
     canvas, name = pic.canvas, namer(matrix, blocks)
-    runs: dict[tuple[int, int], list[tuple[tuple[int, int], list[mc.Entry]]]] = {}
-    for at, panel in enumerate(panels):  # each panel's cells in order, per run of columns
-        for item in sorted(panel.cells.items()):
-            runs.setdefault((at, item[0][1] // chunk), []).append(item)
+    runs = _runs(panels, chunk, -(-cols // chunk))
     for number_, (at, panel, start) in enumerate(drawn):
         end = min(cols, start + chunk)
         px = MARGIN + (number_ % per_row) * (panel_w + GAP)
@@ -192,13 +189,29 @@ def register_view(pic: Picture, matrix: str, blocks: int, entries: list[mc.Entry
             canvas.text(gx + (col - start + 0.5) * cell_w, gy - 8, str(col), SMALL, palette.INK)
         for row in range(0, rows, index_step(rows, cell_h * 2.5, SMALL)):
             canvas.text(gx - 4, gy + (row + 0.5) * cell_h, str(row), SMALL, palette.INK, "end")
-        _panel_cells(pic, runs.get((at, start // chunk), []), labels, shared, name,
+        _panel_cells(pic, runs[at][start // chunk], labels, shared, name,
                      (gx, gy, cell_w, cell_h), start)
         canvas.rect(gx, gy, (end - start) * cell_w, rows * cell_h, "none",
                     {"stroke": palette.INK, "stroke-width": 1.2})
     count = len(drawn)
     pic.width = max(pic.width, 2 * MARGIN + min(count, per_row) * (panel_w + GAP) - GAP)
     pic.height = top + -(-count // per_row) * (panel_h + GAP) - GAP
+
+
+def _runs(panels: list[Panel], chunk: int, count: int
+          ) -> list[list[list[tuple[tuple[int, int], list[mc.Entry]]]]]:
+    """Each panel's cells in (row, col) order, per run of `chunk` columns (`count` runs)."""
+    runs = []
+    for panel in panels:
+        items = sorted(panel.cells.items())
+        if count == 1:
+            runs.append([items])
+            continue
+        buckets: list[list[tuple[tuple[int, int], list[mc.Entry]]]] = [[] for _ in range(count)]
+        for item in items:
+            buckets[item[0][1] // chunk].append(item)
+        runs.append(buckets)
+    return runs
 
 
 def _panel_cells(pic: Picture, cells: list[tuple[tuple[int, int], list[mc.Entry]]],

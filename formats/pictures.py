@@ -308,14 +308,16 @@ def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], N
 
 def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float], None], str]]:
     shapes = pic.shapes
+    locations = list(map(itemgetter(4), shapes))  # (C-level passes: thousands of cells)
+    shared = any(map(itemgetter(7), shapes))
     notes: list[tuple[Callable[[Canvas, float, float], None], str]] = []
-    if any(s.location.negated for s in shapes):
+    if any(map(itemgetter(4), locations)):
         notes.append((_sample({"neg": True}), "negated by a modifier"))
-    if any(s.location.absolute for s in shapes):
+    if any(map(itemgetter(5), locations)):
         notes.append((_sample({"abs": True}), "absolute value taken"))
-    if any(len(s.location.registers) > 1 for s in shapes):
+    if locations and max(map(len, map(itemgetter(1), locations))) > 1:
         notes.append((_sample({"two": True}), "value spans two VGPRs"))
-    if any(s.shared for s in shapes):
+    if shared:
         notes.append((_sample({"shared": True}), "one slot read for several elements"))
     if view == "register" and _split(shapes):
         notes.append((_sample({}), "split cell: one element read from several lanes"))
@@ -325,14 +327,14 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
         notes.append((_empty_sample, "grey: no value"))
     if pic.label_note:
         notes.append((_no_sample, pic.label_note))
-    if view == "matrix" and any(s.shared for s in shapes):
+    if view == "matrix" and shared:
         notes.append((_no_sample, "+n: more elements read from the slot"))
     return notes
 
 
 def _split(shapes: list[Shape]) -> bool:
     """Whether an element is drawn in several cells (read from several lanes)."""
-    return len({shape.elements[0] for shape in shapes}) < len(shapes)
+    return len(set(map(itemgetter(0), map(itemgetter(5), shapes)))) < len(shapes)
 
 
 def _no_sample(canvas: Canvas, x: float, y: float) -> None:
