@@ -31,7 +31,6 @@ from .records import (
     Slot,
     entry,
     location,
-    named,
     new,
 )
 
@@ -139,10 +138,29 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
           wave: int | None = None) -> Iterator[Slot]:
     """Every register slot of `matrix` that holds a value, lane by lane, then by
     register and bit, with the elements it holds (the -M view)."""
-    found = checked_operand(inst, matrix, mods, wave)
-    name = found.matrix
-    return (new(Slot, (location(found, place), tuple([named(name, *elem) for elem in elems])))
-            for place, elems in _slot_places(found))
+    return _slots(checked_operand(inst, matrix, mods, wave))
+
+
+def _slots(operand: Operand) -> Iterator[Slot]:
+    # (as _rows: what a slot (VGPR, bits) gives every lane - its VGPRs, bits and mark's
+    # flags - is worked out once per slot; an Element is its fields picked by position
+    # from (matrix, None, row, col, block), as named() fills them)
+    first, second = AT.get(operand.matrix, (1, 2))
+    order = [0, 1, 1, 1, 4]
+    order[first], order[second] = 2, 3
+    spread, head = itemgetter(*order), (operand.matrix, None)
+    shapes: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, int], bool, bool]] = {}
+    mark_of = operand.mark_of
+    for place, elems in _slot_places(operand):
+        reg, lane, lo, width = place
+        shape = shapes.get((reg, lo, width))
+        if shape is None:
+            mark = mark_of(place)
+            shape = shapes[reg, lo, width] = (place.regs, (lo, lo + width - 1), "-" in mark,
+                                              "|" in mark)
+        regs, bits, negated, absolute = shape
+        yield new(Slot, (new(Location, (reg, regs, lane, bits, negated, absolute)),
+                         tuple([new(Element, spread(head + elem)) for elem in elems])))
 
 
 class _SlotFacts(dict[tuple[int, int, int], tuple[tuple[int, ...], int, bool, bool]]):
@@ -199,10 +217,11 @@ def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
     held: dict[Place, list[Elem]] = {}
     for elem, places in operand.placed():
         for place in places:
-            if place in held:
-                held[place].append(elem)
-            else:
+            found = held.get(place)
+            if found is None:
                 held[place] = [elem]
+            else:
+                found.append(elem)
     for place in sorted(held, key=_SLOT_ORDER):
         yield place, held[place]
 
