@@ -42,7 +42,7 @@ from .picture_views import (
     fields,
     index_step,
 )
-from .svg import LINE_HEIGHT, NUMBERS, Canvas, escape, fit_size, number, text_width
+from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -102,7 +102,10 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
     count, pick, on_location = colouring.values, colouring.pick, colouring.on_location
     fills: dict[int, tuple[str, str]] = {}  # (fill, label ink) of each colour
     parts, shown, drop = canvas.parts, number(size), 0.35 * size
-    known = NUMBERS.get  # (number()'s texts, read first: six numbers a cell)
+    # The texts of a cell's numbers: x, width and the labels' x per (x, w) - a column of
+    # cells shares them -, y, height and the label lines' y per (y, h, lines) - a row
+    across: dict[tuple[float, float], tuple[str, str, str]] = {}
+    down: dict[tuple[float, float, int], tuple[str, str, list[str]]] = {}
     for shape in shapes:
         x, y, w, h, loc, elems, labels, shared, (names, text, regs, bits) = shape
         colour = pick(loc if on_location else elems[0]) % count
@@ -111,31 +114,40 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
             tone = palette.fill(colour, count)
             inks = fills[colour] = (tone, palette.text_on(tone))
         fill, ink = inks
+        lines = labels[min(level, len(labels) - 1)]
+        xs = across.get((x, w))
+        if xs is None:
+            xs = across[x, w] = (number(x), number(w), number(x + w / 2))
+        ys = down.get((y, h, len(lines)))
+        if ys is None:
+            ys = down[y, h, len(lines)] = _rows_of(y, h, len(lines), size, drop)
         shown_e = escape(names)  # (the elements' names, a space apart: a name has none)
         listed = shown_e if len(elems) == 1 else shown_e.replace(" ", ", ")
         text = escape(text)  # (VGPRs and bits: v, digits, [:], nothing to escape)
         parts.append(
-            f'<rect class="cell" x="{known(x) or number(x)}" y="{known(y) or number(y)}" '
-            f'width="{known(w) or number(w)}" height="{known(h) or number(h)}" '
+            f'<rect class="cell" x="{xs[0]}" y="{ys[0]}" width="{xs[1]}" height="{ys[1]}" '
             f'fill="{fill}" data-e="{shown_e}" data-v="{text}" '
             f'data-lane="{loc[2]}" data-reg="{regs}" data-bits="{bits}">'
             f'<title>{listed} = {text}</title></rect>')
         if loc[4] or loc[5] or shared or len(loc[1]) > 1:  # (negated, absolute, two VGPRs)
             _marks(canvas, shape)
-        lines = labels[min(level, len(labels) - 1)]
-        across = x + w / 2
-        across_text = known(across) or number(across)
-        top = y + h / 2 - (len(lines) - 1) * LINE_HEIGHT * size / 2 + drop
-        for at, line in enumerate(lines):
-            down = top + at * LINE_HEIGHT * size
+        label_x = xs[2]
+        for line, line_y in zip(lines, ys[2]):
             parts.append(
-                f'<text class="l" x="{across_text}" y="{known(down) or number(down)}" '
-                f'font-size="{shown}" fill="{ink}" text-anchor="middle">{escape(line)}</text>')
+                f'<text class="l" x="{label_x}" y="{line_y}" font-size="{shown}" fill="{ink}" '
+                f'text-anchor="middle">{escape(line)}</text>')
     for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
                                          "stroke-width": 1.4})
+
+
+def _rows_of(y: float, h: float, lines: int, size: float, drop: float
+             ) -> tuple[str, str, list[str]]:
+    """The texts of y, h and the y of each of `lines` label lines of `size` of a cell."""
+    top = y + h / 2 - (lines - 1) * LINE_HEIGHT * size / 2 + drop
+    return number(y), number(h), [number(top + at * LINE_HEIGHT * size) for at in range(lines)]
 
 
 def _around_straddlers(borders: list[tuple[float, float, float, float]],
