@@ -100,9 +100,9 @@ def _rows(operand: Operand) -> Iterator[Row]:
         ijk[first - 1], ijk[second - 1] = row, col
         for place in places:
             reg, lane, lo, width = place
-            slot = slots[reg, lo, width]
-            yield (named_, ijk[0], ijk[1], ijk[2], block, reg, slot[0], lane, lo, slot[1],
-                   slot[2], slot[3])
+            regs, (_, hi), negated, absolute = slots[reg, lo, width]
+            yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, lane, lo, hi, negated,
+                   absolute)
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
@@ -142,41 +142,28 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _slots(operand: Operand) -> Iterator[Slot]:
-    # (as _rows: what a slot (VGPR, bits) gives every lane - its VGPRs, bits and mark's
-    # flags - is worked out once per slot; an Element is its fields picked by position
-    # from (matrix, None, row, col, block), as named() fills them)
-    first, second = AT.get(operand.matrix, (1, 2))
-    order = [0, 1, 1, 1, 4]
-    order[first], order[second] = 2, 3
-    spread, head = itemgetter(*order), (operand.matrix, None)
-    shapes: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, int], bool, bool]] = {}
-    mark_of = operand.mark_of
-    for place, elems in _slot_places(operand):
-        reg, lane, lo, width = place
-        shape = shapes.get((reg, lo, width))
-        if shape is None:
-            mark = mark_of(place)
-            shape = shapes[reg, lo, width] = (place.regs, (lo, lo + width - 1), "-" in mark,
-                                              "|" in mark)
-        regs, bits, negated, absolute = shape
-        yield new(Slot, (new(Location, (reg, regs, lane, bits, negated, absolute)),
-                         tuple([new(Element, spread(head + elem)) for elem in elems])))
+    for reg, regs, lane, lo, hi, negated, absolute, elems in _slot_rows(operand):
+        yield new(Slot, (new(Location, (reg, regs, lane, (lo, hi), negated, absolute)),
+                         tuple([new(Element, elem) for elem in elems])))
 
 
-class _SlotFacts(dict[tuple[int, int, int], tuple[tuple[int, ...], int, bool, bool]]):
-    """{(VGPR, lo, width): (its VGPRs, its last bit, negated, absolute)}, filled on first
-    use: a table walks thousands of places, and what a slot gives every row of it is
+_Facts = tuple[tuple[int, ...], tuple[int, int], bool, bool]
+
+
+class _SlotFacts(dict[tuple[int, int, int], _Facts]):
+    """{(VGPR, lo, width): (its VGPRs, its bits (lo, hi), negated, absolute)}, filled on
+    first use: a table walks thousands of places, and what a slot gives every lane is
     worked out once per slot (a mark depends on the slot's bits only, Operand.mark_of)."""
 
     def __init__(self, mark_of: Callable[[Place], str]) -> None:
         super().__init__()
         self.mark_of = mark_of
 
-    def __missing__(self, key: tuple[int, int, int]) -> tuple[tuple[int, ...], int, bool, bool]:
+    def __missing__(self, key: tuple[int, int, int]) -> _Facts:
         reg, lo, width = key
         place = Place(reg, 0, lo, width)
         mark = self.mark_of(place)
-        found = self[key] = place.regs, lo + width - 1, "-" in mark, "|" in mark
+        found = self[key] = place.regs, (lo, lo + width - 1), "-" in mark, "|" in mark
         return found
 
 
@@ -189,22 +176,18 @@ def slot_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     return _slot_rows(checked_operand(inst, matrix, mods, wave))
 
 
-def _slot_rows(found: Operand) -> Iterator[SlotRow]:
-    named_ = found.matrix
-    first, second = AT.get(named_, (1, 2))
-    slots = _SlotFacts(found.mark_of)
-    fields: dict[Elem, tuple[str, int | None, int | None, int | None, int]] = {}
-    for place, elems in _slot_places(found):
-        reg, lane, lo, width = place
-        slot = slots[reg, lo, width]
-        held = []
-        for elem in elems:
-            if elem not in fields:
-                ijk: list[object] = [named_, None, None, None, elem[2]]
-                ijk[first], ijk[second] = elem[0], elem[1]
-                fields[elem] = tuple(ijk)  # type: ignore[assignment]
-            held.append(fields[elem])
-        yield reg, slot[0], lane, lo, slot[1], slot[2], slot[3], held
+def _slot_rows(operand: Operand) -> Iterator[SlotRow]:
+    # (what a slot (VGPR, bits) gives every lane - its VGPRs, bits and mark's flags - is
+    # worked out once per slot; an element's fields are picked by position from (matrix,
+    # None, row, col, block), as named() fills them)
+    first, second = AT.get(operand.matrix, (1, 2))
+    order = [0, 1, 1, 1, 4]
+    order[first], order[second] = 2, 3
+    spread, head = itemgetter(*order), (operand.matrix, None)
+    shapes = _SlotFacts(operand.mark_of)
+    for (reg, lane, lo, width), elems in _slot_places(operand):
+        regs, (_, hi), negated, absolute = shapes[reg, lo, width]
+        yield reg, regs, lane, lo, hi, negated, absolute, [spread(head + e) for e in elems]
 
 
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
