@@ -13,10 +13,9 @@ from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
 
 from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import palette
-from .notation import slot_parts
 from .picture_views import (
     FONT,
     GAP,
@@ -31,13 +30,15 @@ from .picture_views import (
     chunk_of,
     fits,
     index_step,
-    keep_texts,
     label_height,
-    marked,
+    namer,
     positions,
-    registers_of,
+    slot_texts,
 )
 from .svg import text_width
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class Panel(Record):
@@ -51,7 +52,7 @@ def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
     by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
     place = positions(entries[0].element.matrix)  # (row, col, block) of an element
     for entry in entries:
-        row, col, block = place(entry.element)
+        row, col, block = place(entry[0])
         cells = by_block.get(block)
         if cells is None:
             cells = by_block[block] = {}
@@ -89,49 +90,26 @@ def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, 
     return [(loc, tuple(elems)) for loc, elems in out.items()]
 
 
-_REGISTER_LABELS: dict[mc.Location, list[list[str]]] = {}
-# The texts of a slot whatever its lane (a picture has a few slots in many lanes): before
-# and after the name (the marks), the name, the bits suffix, the VGPRs (marked), the bits.
-_SLOTS: dict[tuple[object, ...], tuple[str, str, str, str, str, str, str]] = {}
-
-
-def register_labels(loc: mc.Location) -> list[list[str]]:
-    """Label variants of a register-view cell, richest first; every variant names the
-    register and the lane, and the bits where the register holds more than one value."""
-    found = _REGISTER_LABELS.get(loc)
-    if found is not None:
-        return found
-    key = (loc.register, loc.registers, loc.bits, loc.negated, loc.absolute)
-    slot = _SLOTS.get(key) or _SLOTS.setdefault(key, _slot_texts(loc))
-    before, after, name, suffix, reg, shown_reg, bits = slot
-    lane = f"{{{loc.lane}}}"
-    full = keep_texts(loc, before + name + lane + suffix + after, reg, bits)[0]
+def register_labels(loc: mc.Location) -> tuple[list[list[str]], tuple[str, str, str]]:
+    """(the label variants of a register-view cell, richest first; the location's text
+    (marked), VGPRs and bits): every variant names the register and the lane, and the
+    bits where the register holds more than one value."""
+    before, after, name, suffix, reg, shown_reg, bits = slot_texts(loc)
+    lane = f"{{{loc[2]}}}"
+    full = before + name + lane + suffix + after
     if not suffix:  # no bit range: the whole register (or pair)
-        variants = [[full], [shown_reg, lane]]
-    else:
-        variants = [[full], [before + reg + lane + after, suffix[1:]],
-                    [shown_reg, lane, suffix[1:]]]
-    _REGISTER_LABELS[loc] = variants
-    return variants
+        return [[full], [shown_reg, lane]], (full, reg, bits)
+    return ([[full], [before + reg + lane + after, suffix[1:]], [shown_reg, lane, suffix[1:]]],
+            (full, reg, bits))
 
 
-def _slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
-    """A location's texts that do not name its lane (marked(text) is before + text +
-    after; loc.text is name{lane}suffix)."""
-    lo, hi = loc.bits
-    name, suffix = slot_parts(loc.register, lo, hi - lo + 1)
-    before, after = marked("\0", loc).split("\0")
-    reg = registers_of(loc)
-    return before, after, name, suffix, reg, marked(reg, loc), f"{hi}:{lo}"
-
-
-def _cell_size(labels: dict[mc.Location, list[list[str]]],
-               cols: int, copies: int, is_marked: bool) -> tuple[float, float]:
+def _cell_size(labels: list[list[list[str]]], cols: int, copies: int,
+               is_marked: bool) -> tuple[float, float]:
     """(width, height) of a register-view cell: the richest labels at FONT where the
     picture stays within MAX_WIDTH, never less than the last variant at READABLE."""
     room = MARK_ROOM / 2 * is_marked
-    preferred = list(map(itemgetter(1), labels.values()))
-    last = list(map(itemgetter(-1), labels.values()))
+    preferred = list(map(itemgetter(1), labels))
+    last = list(map(itemgetter(-1), labels))
     # (fits of the longest line: a label's width grows with its longest line)
     widest = fits(["x" * max(map(len, chain.from_iterable(preferred)))], FONT, room)[0]
     longest = max(map(len, chain.from_iterable(last)))
@@ -155,22 +133,34 @@ def _panel_title(panel: Panel, single: bool, chunk: int, cols: int, start: int, 
     return name
 
 
-def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose: bool,
-                  top: float) -> None:
-    panels = _panels(entries, transpose)
-    rows = 1 + max(r for p in panels for r, _ in p.cells)
-    cols = 1 + max(c for p in panels for _, c in p.cells)
-    copies = max(len(found) > 1 and len(_copies(found)) for p in panels
-                 for found in p.cells.values()) or 1
-    locations = [e.location for e in entries]
-    shared = dict.fromkeys(locations, 1)  # (a location hashes slowly: counted only if needed)
+def _readers(entries: list[mc.Entry]) -> dict[mc.Location, int]:
+    """How many entries read each location (a location hashes slowly: counted only where
+    one repeats)."""
+    locations = list(map(itemgetter(1), entries))
+    shared = dict.fromkeys(locations, 1)
     if len(shared) < len(locations):
         shared = dict.fromkeys(shared, 0)
         for loc in locations:
             shared[loc] += 1
-    is_marked = max(shared.values()) > 1 or any(len(loc.registers) > 1 for loc in shared)
-    labels = {loc: register_labels(loc) for loc in shared}
-    cell_w, cell_h = _cell_size(labels, cols, copies, is_marked)
+    return shared
+
+
+def register_view(pic: Picture, matrix: str, blocks: int, entries: list[mc.Entry],
+                  transpose: bool, top: float) -> None:
+    """The register view of `entries` (every element of `matrix` of an instruction of
+    `blocks` blocks, and each location it is read from), as pic's shapes and frames."""
+    panels = _panels(entries, transpose)
+    rows = 1 + max(max(map(itemgetter(0), p.cells)) for p in panels)
+    cols = 1 + max(max(map(itemgetter(1), p.cells)) for p in panels)
+    copies = 1
+    if max(max(map(len, p.cells.values())) for p in panels) > 1:  # (a cell of several)
+        copies = max(len(found) > 1 and len(_copies(found)) for p in panels
+                     for found in p.cells.values()) or 1
+    shared = _readers(entries)
+    is_marked = max(shared.values()) > 1 or max(map(len, map(itemgetter(1), shared))) > 1
+    labels = dict(zip(shared, map(register_labels, shared)))
+    cell_w, cell_h = _cell_size(list(map(itemgetter(0), labels.values())), cols, copies,
+                                is_marked)
     first, second = axis_names(matrix)
     if transpose:
         first, second = second, first
@@ -183,11 +173,8 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
     panel_h = title_h + 16 + rows * cell_h
     pic.grouped = any(len(panel.blocks) > 1 for panel in panels)
     per_row = max(1, min(len(drawn), int((MAX_WIDTH + GAP) // (panel_w + GAP))))
-    canvas = pic.canvas
-    runs: dict[tuple[int, int], list[tuple[tuple[int, int], list[mc.Entry]]]] = {}
-    for at, panel in enumerate(panels):  # each panel's cells in order, per run of columns
-        for item in sorted(panel.cells.items()):
-            runs.setdefault((at, item[0][1] // chunk), []).append(item)
+    canvas, name = pic.canvas, namer(matrix, blocks)
+    runs = _runs(panels, chunk, -(-cols // chunk))
     for number_, (at, panel, start) in enumerate(drawn):
         end = min(cols, start + chunk)
         px = MARGIN + (number_ % per_row) * (panel_w + GAP)
@@ -202,7 +189,7 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
             canvas.text(gx + (col - start + 0.5) * cell_w, gy - 8, str(col), SMALL, palette.INK)
         for row in range(0, rows, index_step(rows, cell_h * 2.5, SMALL)):
             canvas.text(gx - 4, gy + (row + 0.5) * cell_h, str(row), SMALL, palette.INK, "end")
-        _panel_cells(pic, runs.get((at, start // chunk), []), labels, shared,
+        _panel_cells(pic, runs[at][start // chunk], labels, shared, name,
                      (gx, gy, cell_w, cell_h), start)
         canvas.rect(gx, gy, (end - start) * cell_w, rows * cell_h, "none",
                     {"stroke": palette.INK, "stroke-width": 1.2})
@@ -211,24 +198,44 @@ def register_view(pic: Picture, matrix: str, entries: list[mc.Entry], transpose:
     pic.height = top + -(-count // per_row) * (panel_h + GAP) - GAP
 
 
+def _runs(panels: list[Panel], chunk: int, count: int
+          ) -> list[list[list[tuple[tuple[int, int], list[mc.Entry]]]]]:
+    """Each panel's cells in (row, col) order, per run of `chunk` columns (`count` runs)."""
+    runs = []
+    for panel in panels:
+        items = sorted(panel.cells.items())
+        if count == 1:
+            runs.append([items])
+            continue
+        buckets: list[list[tuple[tuple[int, int], list[mc.Entry]]]] = [[] for _ in range(count)]
+        for item in items:
+            buckets[item[0][1] // chunk].append(item)
+        runs.append(buckets)
+    return runs
+
+
 def _panel_cells(pic: Picture, cells: list[tuple[tuple[int, int], list[mc.Entry]]],
-                 labels: dict[mc.Location, list[list[str]]], shared: dict[mc.Location, int],
+                 labels: dict[mc.Location, tuple[list[list[str]], tuple[str, str, str]]],
+                 shared: dict[mc.Location, int], name: Callable[[mc.Element], str],
                  grid: tuple[float, float, float, float], start: int) -> None:
     """The shapes of the cells of a panel's run of columns from `start`, in (row, col)
-    order (a cell split into one stripe per copy of its element)."""
+    order (a cell split into one stripe per copy of its element); `name`: an element's."""
     gx, gy, cell_w, cell_h = grid
     shapes, new = pic.shapes, tuple.__new__  # (Shape's fields in order: thousands of cells)
     for (row, col), found in cells:
         x = gx + (col - start) * cell_w
         if len(found) == 1:  # (one entry: one shape, the whole cell)
-            loc = found[0].location
-            shapes.append(new(Shape, (x, gy + row * cell_h, cell_w, cell_h, loc,
-                                      (found[0].element,), labels[loc], shared[loc] > 1)))
+            elem, loc = found[0]
+            variants, (text, reg, bits) = labels[loc]
+            shapes.append(new(Shape, (x, gy + row * cell_h, cell_w, cell_h, loc, (elem,),
+                                      variants, shared[loc] > 1, (name(elem), text, reg, bits))))
             continue
         held = _copies(found)
         height = cell_h / len(held)
         for at, (loc, elems) in enumerate(held):
-            shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height,
-                                loc, elems, labels[loc], shared[loc] > len(elems)))
+            variants, (text, reg, bits) = labels[loc]
+            shapes.append(Shape(x, gy + row * cell_h + at * height, cell_w, height, loc, elems,
+                                variants, shared[loc] > len(elems),
+                                (" ".join(map(name, elems)), text, reg, bits)))
         if len(held) > 1:
             pic.frames.append((x, gy + row * cell_h, cell_w, cell_h))

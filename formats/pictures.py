@@ -29,7 +29,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COLOR_KEYS, palette
 from .html_page import page
-from .notation import element as element_name
+from .picture_matrix import matrix_view
 from .picture_register import register_view
 from .picture_views import (
     FONT,
@@ -39,15 +39,13 @@ from .picture_views import (
     Picture,
     Shape,
     axis_names,
+    fields,
     index_step,
-    matrix_view,
-    positions,
-    where,
 )
-from .svg import LINE_HEIGHT, NUMBERS, Canvas, escape, fit_size, number, text_width
+from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
@@ -64,28 +62,31 @@ def _modifier_text(mods: mc.Modifiers) -> str:
 class Colouring(Record):
     key: str
     values: int  # how many colours
-    value: Callable[[mc.Element, mc.Location], int]
+    on_location: bool  # the value is a field of the location, else of the first element
+    pick: itemgetter[int]  # that field
+
+    def value(self, element: mc.Element, loc: mc.Location) -> int:
+        return int(self.pick(loc if self.on_location else element))
 
     def fill(self, element: mc.Element, loc: mc.Location) -> str:
         return palette.fill(self.value(element, loc) % self.values, self.values)
 
 
-def _colouring(key: str, entries: list[mc.Entry], matrix: str, lanes: int,
+def _colouring(key: str, elements: Iterable[mc.Element], matrix: str, lanes: int,
                registers: int) -> Colouring:
+    """What colours a cell: every element of the picture (`elements`) is given a colour
+    of `key` (by lane, register, block, row or k)."""
     if key == "lane":
-        return Colouring(key, lanes, lambda _e, loc: loc.lane)
+        return Colouring(key, lanes, True, itemgetter(2))
     if key == "register":
-        return Colouring(key, registers, lambda _e, loc: loc.register)
-    if key == "block":
-        return Colouring(key, 1 + max(e.element.block for e in entries),
-                         lambda e, _loc: e.block)
-    if key == "row":
-        return Colouring(key, 1 + max(e.element.row for e in entries), lambda e, _loc: e.row)
-    if any(e.element.k is None for e in entries):
-        raise mc.CalcError(f"--color-by k needs a matrix indexed by k; {matrix} is not: "
-                           "colour it by lane, register, block or row")
-    return Colouring(key, 1 + max(e.element.k or 0 for e in entries),
-                     lambda e, _loc: e.k or 0)
+        return Colouring(key, registers, True, itemgetter(0))
+    if key == "k":
+        elements = list(elements)
+        if any(e.k is None for e in elements):
+            raise mc.CalcError(f"--color-by k needs a matrix indexed by k; {matrix} is not: "
+                               "colour it by lane, register, block or row")
+    pick = itemgetter({"block": 4, "row": fields(matrix)[0], "k": 3}[key])
+    return Colouring(key, 1 + max(map(pick, elements)), False, pick)
 
 
 # ---- cells, marks and legend
@@ -98,43 +99,43 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
     level, size = _label_level(shapes)
     pic.label_level, pic.label_size = level, size
     pic.label_note = _label_note(shapes, level, inst)
-    value, count = colouring.value, colouring.values
+    count, pick, on_location = colouring.values, colouring.pick, colouring.on_location
     fills: dict[int, tuple[str, str]] = {}  # (fill, label ink) of each colour
-    parts, blocks, shown, drop = canvas.parts, inst.blocks, number(size), 0.35 * size
-    known = NUMBERS.get  # (number()'s texts, read first: six numbers a cell)
-    place = positions(shapes[0].elements[0].matrix) if shapes else itemgetter(1, 2, 4)
+    parts, shown, drop = canvas.parts, number(size), 0.35 * size
+    # The texts of a cell's numbers: x, width and the labels' x per (x, w) - a column of
+    # cells shares them -, y, height and the label lines' y per (y, h, lines) - a row
+    across: dict[tuple[float, float], tuple[str, str, str]] = {}
+    down: dict[tuple[float, float, int], tuple[str, str, list[str]]] = {}
     for shape in shapes:
-        loc, elems = shape.location, shape.elements
-        colour = value(elems[0], loc) % count
+        x, y, w, h, loc, elems, labels, shared, (names, text, regs, bits) = shape
+        colour = pick(loc if on_location else elems[0]) % count
         inks = fills.get(colour)
         if inks is None:
             tone = palette.fill(colour, count)
             inks = fills[colour] = (tone, palette.text_on(tone))
         fill, ink = inks
-        names = [element_name(e.matrix, place(e), blocks) for e in elems]
-        text, regs, bits = where(loc)  # (VGPRs and bits: v, digits, [:], nothing to escape)
-        shown_e = escape(names[0] if len(names) == 1 else " ".join(names))
-        listed = shown_e if len(names) == 1 else escape(", ".join(names))
-        text = escape(text)  # (escape maps each character: it may be applied in pieces)
-        x, y, w, h = shape.x, shape.y, shape.w, shape.h
-        parts.append(
-            f'<rect class="cell" x="{known(x) or number(x)}" y="{known(y) or number(y)}" '
-            f'width="{known(w) or number(w)}" height="{known(h) or number(h)}" '
-            f'fill="{fill}" data-e="{shown_e}" data-v="{text}" '
-            f'data-lane="{loc.lane}" data-reg="{regs}" data-bits="{bits}">'
-            f'<title>{listed} = {text}</title></rect>')
-        if loc.negated or loc.absolute or shape.shared or len(loc.registers) > 1:
-            _marks(canvas, shape)
-        labels = shape.labels
         lines = labels[min(level, len(labels) - 1)]
-        across = x + w / 2
-        across_text = known(across) or number(across)
-        top = y + h / 2 - (len(lines) - 1) * LINE_HEIGHT * size / 2 + drop
-        for at, line in enumerate(lines):
-            down = top + at * LINE_HEIGHT * size
+        xs = across.get((x, w))
+        if xs is None:
+            xs = across[x, w] = (number(x), number(w), number(x + w / 2))
+        ys = down.get((y, h, len(lines)))
+        if ys is None:
+            ys = down[y, h, len(lines)] = _rows_of(y, h, len(lines), size, drop)
+        shown_e = escape(names)  # (the elements' names, a space apart: a name has none)
+        listed = shown_e if len(elems) == 1 else shown_e.replace(" ", ", ")
+        text = escape(text)  # (VGPRs and bits: v, digits, [:], nothing to escape)
+        parts.append(
+            f'<rect class="cell" x="{xs[0]}" y="{ys[0]}" width="{xs[1]}" height="{ys[1]}" '
+            f'fill="{fill}" data-e="{shown_e}" data-v="{text}" '
+            f'data-lane="{loc[2]}" data-reg="{regs}" data-bits="{bits}">'
+            f'<title>{listed} = {text}</title></rect>')
+        if loc[4] or loc[5] or shared or len(loc[1]) > 1:  # (negated, absolute, two VGPRs)
+            _marks(canvas, shape)
+        label_x = xs[2]
+        for line, line_y in zip(lines, ys[2]):
             parts.append(
-                f'<text class="l" x="{across_text}" y="{known(down) or number(down)}" '
-                f'font-size="{shown}" fill="{ink}" text-anchor="middle">{escape(line)}</text>')
+                f'<text class="l" x="{label_x}" y="{line_y}" font-size="{shown}" fill="{ink}" '
+                f'text-anchor="middle">{escape(line)}</text>')
     for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
@@ -142,16 +143,36 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
                                          "stroke-width": 1.4})
 
 
+def _rows_of(y: float, h: float, lines: int, size: float, drop: float
+             ) -> tuple[str, str, list[str]]:
+    """The texts of y, h and the y of each of `lines` label lines of `size` of a cell."""
+    top = y + h / 2 - (lines - 1) * LINE_HEIGHT * size / 2 + drop
+    return number(y), number(h), [number(top + at * LINE_HEIGHT * size) for at in range(lines)]
+
+
 def _around_straddlers(borders: list[tuple[float, float, float, float]],
                        shapes: list[Shape]) -> list[tuple[float, float, float, float]]:
     """The VGPR borders, each cut where a cell crosses it (a value that straddles two
     VGPRs, fp6/bf6): no border runs through that cell's label."""
     out = []
+    # The cells' extents along the borders, per extent across them (a few hundred: the
+    # cells of a column, or a row, share one), for horizontal and vertical borders
+    extents: dict[bool, dict[tuple[float, float], list[tuple[float, float]]]] = {}
     for x1, y1, x2, y2 in borders:
         across = y1 == y2  # a horizontal border (VGPRs down), else a vertical one
         at, start, end = (y1, x1, x2) if across else (x1, y1, y2)
-        cuts = sorted((s.x, s.x + s.w) if across else (s.y, s.y + s.h) for s in shapes
-                      if (s.y < at < s.y + s.h if across else s.x < at < s.x + s.w))
+        by = extents.get(across)
+        if by is None:
+            by = extents[across] = {}
+            for x, y, w, h in map(itemgetter(0, 1, 2, 3), shapes):
+                key, along = ((y, y + h), (x, x + w)) if across else ((x, x + w), (y, y + h))
+                found = by.get(key)
+                if found is None:
+                    by[key] = [along]
+                else:
+                    found.append(along)
+        cuts = sorted(chain.from_iterable(found for (low, high), found in by.items()
+                                          if low < at < high))
         for low, high in cuts:
             if low - start > 0.01:
                 out.append((start, at, min(low, end), at) if across else
@@ -170,7 +191,7 @@ def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
     shape = shapes[0]
     lines = shape.labels[min(level, len(shape.labels) - 1)]
     full = " ".join(mc.element_text(inst, e) for e in shape.elements)
-    text = where(shape.location)[0]
+    text = shape.data[1]
     joined = "".join(lines).replace(".", "")
     if joined in (text.replace(".", ""), full.replace(" ", "")):
         return ""
@@ -183,16 +204,19 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     every cell large enough for its last variant at that size)."""
     if not shapes:
         return 0, FONT
-    levels = max(len(shape.labels) for shape in shapes)
     # A label's size falls with its longest line and with its number of lines, so the
     # smallest size of a level among cells of one size and mark room is that of their
     # longest line and their most lines (a cell without a line gets no label: size 0).
     alike: dict[tuple[float, float, float], list[list[list[str]]]] = {}
     for shape in shapes:
-        loc = shape.location
-        room = _mark_room(shape) if shape.shared or loc.absolute or len(loc.registers) > 1 \
-            else 0.0
-        alike.setdefault((shape.w, shape.h, room), []).append(shape.labels)
+        _, _, w, h, loc, _, labels, shared, _ = shape  # (unpacked: thousands of cells)
+        room = _mark_room(shape) if shared or loc[5] or len(loc[1]) > 1 else 0.0
+        group = alike.get((w, h, room))
+        if group is None:
+            alike[w, h, room] = [labels]
+        else:
+            group.append(labels)
+    levels = max(max(map(len, group)) for group in alike.values())
     worst = {key: [_worst(group, level) for level in range(levels)]
              for key, group in alike.items()}
     best = (levels - 1, READABLE)
@@ -296,14 +320,16 @@ def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], N
 
 def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float], None], str]]:
     shapes = pic.shapes
+    locations = list(map(itemgetter(4), shapes))  # (C-level passes: thousands of cells)
+    shared = any(map(itemgetter(7), shapes))
     notes: list[tuple[Callable[[Canvas, float, float], None], str]] = []
-    if any(s.location.negated for s in shapes):
+    if any(map(itemgetter(4), locations)):
         notes.append((_sample({"neg": True}), "negated by a modifier"))
-    if any(s.location.absolute for s in shapes):
+    if any(map(itemgetter(5), locations)):
         notes.append((_sample({"abs": True}), "absolute value taken"))
-    if any(len(s.location.registers) > 1 for s in shapes):
+    if locations and max(map(len, map(itemgetter(1), locations))) > 1:
         notes.append((_sample({"two": True}), "value spans two VGPRs"))
-    if any(s.shared for s in shapes):
+    if shared:
         notes.append((_sample({"shared": True}), "one slot read for several elements"))
     if view == "register" and _split(shapes):
         notes.append((_sample({}), "split cell: one element read from several lanes"))
@@ -313,14 +339,14 @@ def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float
         notes.append((_empty_sample, "grey: no value"))
     if pic.label_note:
         notes.append((_no_sample, pic.label_note))
-    if view == "matrix" and any(s.shared for s in shapes):
+    if view == "matrix" and shared:
         notes.append((_no_sample, "+n: more elements read from the slot"))
     return notes
 
 
 def _split(shapes: list[Shape]) -> bool:
     """Whether an element is drawn in several cells (read from several lanes)."""
-    return len({shape.elements[0] for shape in shapes}) < len(shapes)
+    return len(set(map(itemgetter(0), map(itemgetter(5), shapes)))) < len(shapes)
 
 
 def _no_sample(canvas: Canvas, x: float, y: float) -> None:
@@ -366,13 +392,19 @@ def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int |
         raise mc.CalcError(f"unknown colouring {color_by!r}; colour by "
                            f"{', '.join(COLOR_KEYS)}")
     mods = mc.modifiers(mods)
-    entries = list(mc.layout(inst, matrix, mods=mods, wave=wave))
-    if not entries:
+    if view == "register":  # (every element and each location it is read from)
+        entries = list(mc.layout(inst, matrix, mods=mods, wave=wave))
+        elements: Iterator[mc.Element] = map(itemgetter(0), entries)
+    else:  # (every slot and the elements read from it)
+        slots = list(mc.slots(inst, matrix, mods=mods, wave=wave))
+        elements = chain.from_iterable(map(itemgetter(1), slots))
+    first = next(elements, None)
+    if first is None:
         raise mc.CalcError(f"the {matrix} matrix of {inst.name} holds no value to draw")
-    matrix = entries[0].element.matrix
+    matrix = first.matrix
     lanes = wave or mc.architecture_of(inst).waves[0]
     registers = mc.register_count(inst, matrix, mods=mods, wave=wave)
-    colouring = _colouring(key, entries, matrix, lanes, registers)
+    colouring = _colouring(key, chain((first,), elements), matrix, lanes, registers)
     resolved = mc.with_formats(inst, mods)
     pic = Picture()
     title = _title(resolved, matrix, mods, lanes, view)
@@ -380,9 +412,8 @@ def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int |
     pic.canvas.text(MARGIN, 36, title[1], SMALL + 1, palette.INK, "start")
     top = 58.0
     if view == "register":
-        register_view(pic, matrix, entries, transpose, top)
+        register_view(pic, matrix, resolved.blocks, entries, transpose, top)
     else:
-        slots = list(mc.slots(inst, matrix, mods=mods, wave=wave))
         matrix_view(pic, resolved, slots, lanes, registers, transpose, top)
     if measure:
         pic.label_level, pic.label_size = _label_level(pic.shapes)

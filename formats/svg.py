@@ -35,7 +35,7 @@ def number(value: float) -> str:
     return shown
 
 
-NUMBERS: dict[float, str] = {}  # number()'s texts so far (callers in a hurry read it first)
+NUMBERS: dict[float, str] = {}  # number()'s texts so far
 
 
 def text_width(text: str, size: float) -> float:
