@@ -207,6 +207,29 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     # A label's size falls with its longest line and with its number of lines, so the
     # smallest size of a level among cells of one size and mark room is that of their
     # longest line and their most lines (a cell without a line gets no label: size 0).
+    alike = _alike(shapes)
+    levels = max(max(map(len, group)) for group in alike.values())
+    best = (levels - 1, READABLE)
+    for level in range(levels):  # (each level measured only if the richer ones do not fit)
+        worst = [(key, _worst(group, level)) for key, group in alike.items()]
+        size = min(fit_size(*found, w, h, FONT, room) if found[1] else 0.0
+                   for (w, h, room), found in worst)
+        if size >= READABLE:
+            return level, size
+        if level == levels - 1 and size:
+            best = (level, size)
+    return best
+
+
+def _alike(shapes: list[Shape]) -> dict[tuple[float, float, float], list[list[list[str]]]]:
+    """The cells' label variants per (width, height, mark room) of a cell."""
+    sizes = set(zip(map(itemgetter(2), shapes), map(itemgetter(3), shapes)))
+    locations = list(map(itemgetter(4), shapes))
+    if len(sizes) == 1 and not any(map(itemgetter(7), shapes)) and \
+            not any(map(itemgetter(5), locations)) and \
+            max(map(len, map(itemgetter(1), locations))) == 1:  # (one size, no marks)
+        w, h = sizes.pop()
+        return {(w, h, 0.0): list(map(itemgetter(6), shapes))}
     alike: dict[tuple[float, float, float], list[list[list[str]]]] = {}
     for shape in shapes:
         _, _, w, h, loc, _, labels, shared, _ = shape  # (unpacked: thousands of cells)
@@ -216,18 +239,7 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
             alike[w, h, room] = [labels]
         else:
             group.append(labels)
-    levels = max(max(map(len, group)) for group in alike.values())
-    worst = {key: [_worst(group, level) for level in range(levels)]
-             for key, group in alike.items()}
-    best = (levels - 1, READABLE)
-    for level in range(levels):
-        size = min(fit_size(*found[level], w, h, FONT, room) if found[level][1] else 0.0
-                   for (w, h, room), found in worst.items())
-        if size >= READABLE:
-            return level, size
-        if level == levels - 1 and size:
-            best = (level, size)
-    return best
+    return alike
 
 
 def _worst(group: list[list[list[str]]], level: int) -> tuple[int, int]:
