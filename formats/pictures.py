@@ -25,7 +25,7 @@ from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
 
 from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
 
 from . import COLOR_KEYS, palette
 from .html_page import page
@@ -379,6 +379,7 @@ DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
         'stroke="#000000" stroke-width="1.4" stroke-opacity="0.5"/></pattern>')
 
 
+@without_gc  # (thousands of cells' records and texts, none in a cycle)
 def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
            wave: int | None, view: str, transpose: bool = False,
            color_by: str | None = None) -> str:
@@ -392,6 +393,7 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
     return svg if fmt == "svg" else page(" ".join(title), svg)
 
 
+@without_gc
 def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
          view: str, transpose: bool = False, color_by: str | None = None,
          measure: bool = False) -> tuple[Picture, tuple[str, str]]:
