@@ -29,7 +29,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, wit
 
 from . import COLOR_KEYS, palette
 from .html_page import page
-from .picture_matrix import matrix_view
+from .picture_matrix import around_straddlers, matrix_view
 from .picture_register import register_view
 from .picture_views import (
     FONT,
@@ -136,7 +136,7 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
             parts.append(
                 f'<text class="l" x="{label_x}" y="{line_y}" font-size="{shown}" fill="{ink}" '
                 f'text-anchor="middle">{escape(line)}</text>')
-    for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
+    for x1, y1, x2, y2 in around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
@@ -148,39 +148,6 @@ def _rows_of(y: float, h: float, lines: int, size: float, drop: float
     """The texts of y, h and the y of each of `lines` label lines of `size` of a cell."""
     top = y + h / 2 - (lines - 1) * LINE_HEIGHT * size / 2 + drop
     return number(y), number(h), [number(top + at * LINE_HEIGHT * size) for at in range(lines)]
-
-
-def _around_straddlers(borders: list[tuple[float, float, float, float]],
-                       shapes: list[Shape]) -> list[tuple[float, float, float, float]]:
-    """The VGPR borders, each cut where a cell crosses it (a value that straddles two
-    VGPRs, fp6/bf6): no border runs through that cell's label."""
-    out = []
-    # The cells' extents along the borders, per extent across them (a few hundred: the
-    # cells of a column, or a row, share one), for horizontal and vertical borders
-    extents: dict[bool, dict[tuple[float, float], list[tuple[float, float]]]] = {}
-    for x1, y1, x2, y2 in borders:
-        across = y1 == y2  # a horizontal border (VGPRs down), else a vertical one
-        at, start, end = (y1, x1, x2) if across else (x1, y1, y2)
-        by = extents.get(across)
-        if by is None:
-            by = extents[across] = {}
-            for x, y, w, h in map(itemgetter(0, 1, 2, 3), shapes):
-                key, along = ((y, y + h), (x, x + w)) if across else ((x, x + w), (y, y + h))
-                found = by.get(key)
-                if found is None:
-                    by[key] = [along]
-                else:
-                    found.append(along)
-        cuts = sorted(chain.from_iterable(found for (low, high), found in by.items()
-                                          if low < at < high))
-        for low, high in cuts:
-            if low - start > 0.01:
-                out.append((start, at, min(low, end), at) if across else
-                           (at, start, at, min(low, end)))
-            start = max(start, high)
-        if end - start > 0.01:  # (cells that meet leave no sliver between their cuts)
-            out.append((start, at, end, at) if across else (at, start, at, end))
-    return out
 
 
 def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
