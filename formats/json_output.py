@@ -8,6 +8,8 @@ from __future__ import annotations
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
+from . import json_layout
+from .json_layout import element, location
 from .json_text import text
 
 if TYPE_CHECKING:
@@ -26,17 +28,6 @@ def dump(mode: str, **fields: object) -> str:
     """The text of one document: `mode` and `fields`, indented (or on one line: json_text.
     COMPACT), with a final newline."""
     return text({"schema_version": SCHEMA_VERSION, "mode": mode, **fields})
-
-
-def element(inst: Instruction, elem: api.Element) -> Json:
-    return {"matrix": elem.matrix, "i": elem.i, "j": elem.j, "k": elem.k,
-            "block": elem.block, "text": api.element_text(inst, elem)}
-
-
-def location(loc: api.Location) -> Json:
-    return {"register": loc.register, "registers": list(loc.registers), "lane": loc.lane,
-            "bits": list(loc.bits), "negated": loc.negated, "absolute": loc.absolute,
-            "text": loc.text}
 
 
 def entry(inst: Instruction, pair: api.Entry) -> Json:
@@ -101,17 +92,10 @@ def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
                 item["calculation"] = calculation(inst, calc_of)
         return dump("entry", **common, query=spot, entries=entries)
     if mode == "rlayout":
-        grouped: dict[api.Element, list[Json]] = {}
-        for pair in api.layout(inst, matrix, mods=mods, wave=wave):
-            grouped.setdefault(pair.element, []).append(location(pair.location))
-        elements = [{"element": element(inst, e), "locations": locs}
-                    for e, locs in grouped.items()]
-        return dump("register_layout", **common, elements=elements)
-    found = list(api.slots(inst, matrix, mods=mods, wave=wave))
-    slots = [{"location": location(slot.location),
-              "elements": [element(inst, e) for e in slot.elements]} for slot in found]
-    return dump("matrix_layout", **common, lanes=sorted({s.location.lane for s in found}),
-                slots=slots)
+        return dump("register_layout", **common,
+                    elements=json_layout.elements(inst, matrix, mods, wave))
+    lanes, slots = json_layout.slots(inst, matrix, mods, wave)
+    return dump("matrix_layout", **common, lanes=lanes, slots=slots)
 
 
 def catalog(rows: list[api.Facts], filters: dict[str, list[str]], wave: int | None,

@@ -6,7 +6,12 @@ encoder serves only compact text. Here strings go through the C string encoder
 and booleans are spelled directly, and containers are walked once with the indentation
 of their level. Anything else (floats, subclasses, keys that are not strings) is
 rendered by `json.dumps` itself and indented to its level (JSON text holds no raw line
-breaks, so replacing them indents it); tests/test_json.py compares both encoders."""
+breaks, so replacing them indents it); tests/test_json.py compares both encoders.
+
+A long array of records of one shape (the slots of an -M document, the elements of an
+-R one) may come as a `Written`: its maker writes its text with a template per record,
+at the indentation it is given or on one line, and `plain()` gives the same array as
+lists and dicts (tests compare the two texts byte for byte)."""
 from __future__ import annotations
 
 import json
@@ -25,6 +30,51 @@ _int = int.__repr__
 _KEYS: dict[object, str] = {}  # the text of each key seen: `"key": `
 
 
+class Written:
+    """A value whose text `write(newline)` writes: at the indentation `newline` ("\n" and
+    the spaces of its level), or on one line (`newline` None, the compact separators);
+    `plain()` is the value as lists and dicts (what json.dumps writes the same text of)."""
+
+    __slots__ = ("write", "plain")
+
+    def __init__(self, write: Callable[[str | None], str], plain: Callable[[], object]) -> None:
+        self.write, self.plain = write, plain
+
+
+def record_format(keys: tuple[str, ...], newline: str | None) -> str:
+    """A %-format of an object of `keys`, each value's text a %s (the value's own JSON text
+    at the indentation of newline + two spaces), written at `newline` (None: compact)."""
+    names = [_string(key).replace("%", "%%") for key in keys]
+    if newline is None:
+        return "{" + ",".join(f"{name}:%s" for name in names) + "}"
+    inner = newline + "  "
+    return "{" + ",".join(f"{inner}{name}: %s" for name in names) + newline + "}"
+
+
+def array_text(texts: list[str], newline: str | None) -> str:
+    """The text of an array whose items' texts are `texts` (written at newline + two
+    spaces), at `newline` (None: compact)."""
+    if not texts:
+        return "[]"
+    if newline is None:
+        return "[" + ",".join(texts) + "]"
+    inner = newline + "  "
+    return "[" + inner + ("," + inner).join(texts) + newline + "]"
+
+
+def leaf(value: object) -> str:
+    """The text of a string, a whole number, a boolean or None (the same either way)."""
+    if type(value) is str:
+        return _string(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _int(value)
+
+
 COMPACT: ContextVar[bool] = ContextVar("compact", default=False)
 """Set (by the command line's --compact, for the query in hand) to have `text` write the
 document on one line; a context variable, so that the explorer's threads never meet."""
@@ -34,8 +84,45 @@ def text(document: object) -> str:
     """The document's text with a final newline: indented, or on one line (the C
     encoder's `separators=(",", ":")`) while COMPACT is set."""
     if COMPACT.get():
-        return json.dumps(document, separators=(",", ":")) + "\n"
+        return _one_line(document) + "\n"
     return indented(document) + "\n"
+
+
+_MARK = "\x00written\x00"  # stands for a Written in the compact text: "\u0000written\u0000"
+
+
+def _one_line(document: object) -> str:
+    """json.dumps(separators=(",", ":")) (the C encoder), each Written written by itself
+    where a stand-in string marks its place."""
+    written: list[str] = []
+
+    def stand_in(value: object) -> str:
+        if type(value) is not Written:
+            raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+        written.append(value.write(None))
+        return _MARK
+    line = json.dumps(document, separators=(",", ":"), default=stand_in)
+    if not written:
+        return line
+    pieces = line.split(_string(_MARK))
+    if len(pieces) != len(written) + 1:  # (the mark also in the document's own strings)
+        return json.dumps(plain(document), separators=(",", ":"))
+    out = [pieces[0]]
+    for text_, piece in zip(written, pieces[1:]):
+        out += (text_, piece)
+    return "".join(out)
+
+
+def plain(document: object) -> object:
+    """The document with each Written replaced by its plain() value."""
+    kind = type(document)
+    if kind is Written:
+        return document.plain()  # type: ignore[attr-defined]
+    if kind is dict:
+        return {key: plain(item) for key, item in document.items()}  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return [plain(item) for item in document]  # type: ignore[attr-defined]
+    return document
 
 
 def on_one_line(render: Callable[[], str]) -> str:
@@ -78,6 +165,8 @@ def _value(value: object, newline: str, out: list[str]) -> None:
         out.append("true")
     elif value is False:
         out.append("false")
+    elif kind is Written:
+        out.append(value.write(newline))  # type: ignore[attr-defined]
     else:
         out.append(_other(value, newline))
 

@@ -56,6 +56,7 @@ from amd_matrix_calculator.matrix_library.queries import (
     register_count,
     register_grid,
     slot_grid,
+    slot_rows,
     slots,
 )
 from amd_matrix_calculator.matrix_library.records import (
@@ -145,6 +146,7 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
         LayoutRow,
         LinearLayoutBases,
         OperandTypes,
+        SlotRow,
         TypeFacts,
     )
     from amd_matrix_calculator.matrix_request import Request as Request
@@ -152,12 +154,13 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS", "Facts",
            "Formula", "Instruction", "LayoutRow", "LinearLayoutBases", "Location", "Modifiers",
-           "OperandTypes", "Product", "Slot", "TypeFacts", "architecture_of", "architectures",
+           "OperandTypes", "Product", "Slot", "SlotRow", "TypeFacts", "architecture_of",
+           "architectures",
            "calculation", "calculations_at", "catalog", "check_filters", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
            "formulas", "instructions", "layout", "layout_rows", "linear_layout", "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
-           "slot_grid", "slots", "supported_modifiers", "value_meanings", "wave_size",
+           "slot_grid", "slot_rows", "slots", "supported_modifiers", "value_meanings", "wave_size",
            "with_formats",
            "LdsPlan", "LdsSearch", "lds_plan", "lds_search", "LdsCopy", "lds_copy", "LdsCopySearch",
            "lds_copy_search", "conversion", "port", "compare", "Request", "answer",
@@ -165,7 +168,8 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "find_product", "peak", "products",
            "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
 
-_TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "TypeFacts")
+_TYPED = ("Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes", "SlotRow",
+          "TypeFacts")
 
 
 # The engine's pieces the renderers of formats/ draw with (the fragment digits of the HIP

@@ -79,9 +79,12 @@ def test_every_probe_raises_a_clear_calc_error(name, probe, named):
 @pytest.mark.parametrize("call", [
     lambda: api.layout(CDNA3, "Z"), lambda: api.slots(CDNA3, "A", wave=7),
     lambda: api.layout_rows(CDNA3, "A", mods={"cbsz": -1}),
-    lambda: api.layout(None, "A")], ids=["layout", "slots", "layout_rows", "layout-None"])
+    lambda: api.slot_rows(CDNA3, "Q"), lambda: api.slot_rows(CDNA3, "A", wave=7),
+    lambda: api.layout(None, "A")],
+    ids=["layout", "slots", "layout_rows", "slot_rows", "slot_rows-wave", "layout-None"])
 def test_generators_check_before_the_first_item(call):
-    """layout, slots and layout_rows refuse bad input when called, not when iterated."""
+    """layout, slots, layout_rows and slot_rows refuse bad input when called, not when
+    iterated."""
     with pytest.raises(CalcError):
         call()
 

@@ -35,7 +35,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.layouts import Operand
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from .checks import ModifierValues
     from .typed import LayoutRow as Row
+    from .typed import SlotRow
 
 
 def checked_operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
@@ -93,23 +94,15 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def _rows(operand: Operand) -> Iterator[Row]:
     named_ = operand.matrix
     first, second = AT.get(named_, (1, 2))
-    # (a table walks thousands of places: what a slot (VGPR, bits) gives every row - its
-    # VGPRs, its last bit, its mark's flags - is worked out once per slot; a mark depends
-    # on the slot's bits only, Operand.mark_of)
-    slots: dict[tuple[int, int, int], tuple[tuple[int, ...], int, bool, bool]] = {}
-    mark_of = operand.mark_of
+    slots = _SlotFacts(operand.mark_of)
     for (row, col, block), places in operand.placed():
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
         for place in places:
             reg, lane, lo, width = place
-            slot = slots.get((reg, lo, width))
-            if slot is None:
-                mark = mark_of(place)
-                slot = slots[reg, lo, width] = (place.regs, lo + width - 1, "-" in mark,
-                                                "|" in mark)
-            yield (named_, ijk[0], ijk[1], ijk[2], block, reg, slot[0], lane, lo, slot[1],
-                   slot[2], slot[3])
+            regs, (_, hi), negated, absolute = slots[reg, lo, width]
+            yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, lane, lo, hi, negated,
+                   absolute)
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
@@ -149,25 +142,52 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _slots(operand: Operand) -> Iterator[Slot]:
-    # (as _rows: what a slot (VGPR, bits) gives every lane - its VGPRs, bits and mark's
-    # flags - is worked out once per slot; an Element is its fields picked by position
-    # from (matrix, None, row, col, block), as named() fills them)
+    for reg, regs, lane, lo, hi, negated, absolute, elems in _slot_rows(operand):
+        yield new(Slot, (new(Location, (reg, regs, lane, (lo, hi), negated, absolute)),
+                         tuple([new(Element, elem) for elem in elems])))
+
+
+_Facts = tuple[tuple[int, ...], tuple[int, int], bool, bool]
+
+
+class _SlotFacts(dict[tuple[int, int, int], _Facts]):
+    """{(VGPR, lo, width): (its VGPRs, its bits (lo, hi), negated, absolute)}, filled on
+    first use: a table walks thousands of places, and what a slot gives every lane is
+    worked out once per slot (a mark depends on the slot's bits only, Operand.mark_of)."""
+
+    def __init__(self, mark_of: Callable[[Place], str]) -> None:
+        super().__init__()
+        self.mark_of = mark_of
+
+    def __missing__(self, key: tuple[int, int, int]) -> _Facts:
+        reg, lo, width = key
+        place = Place(reg, 0, lo, width)
+        mark = self.mark_of(place)
+        found = self[key] = place.regs, (lo, lo + width - 1), "-" in mark, "|" in mark
+        return found
+
+
+def slot_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+              wave: int | None = None) -> Iterator[SlotRow]:
+    """slots() as flat tuples, in the same order: (register, registers, lane, bit_lo,
+    bit_hi, negated, absolute, elements), the fields of its Location, with `elements` the
+    (matrix, i, j, k, block) of its Elements (for writers of whole documents, as
+    layout_rows() is for layout())."""
+    return _slot_rows(checked_operand(inst, matrix, mods, wave))
+
+
+def _slot_rows(operand: Operand) -> Iterator[SlotRow]:
+    # (what a slot (VGPR, bits) gives every lane - its VGPRs, bits and mark's flags - is
+    # worked out once per slot; an element's fields are picked by position from (matrix,
+    # None, row, col, block), as named() fills them)
     first, second = AT.get(operand.matrix, (1, 2))
     order = [0, 1, 1, 1, 4]
     order[first], order[second] = 2, 3
     spread, head = itemgetter(*order), (operand.matrix, None)
-    shapes: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, int], bool, bool]] = {}
-    mark_of = operand.mark_of
-    for place, elems in _slot_places(operand):
-        reg, lane, lo, width = place
-        shape = shapes.get((reg, lo, width))
-        if shape is None:
-            mark = mark_of(place)
-            shape = shapes[reg, lo, width] = (place.regs, (lo, lo + width - 1), "-" in mark,
-                                              "|" in mark)
-        regs, bits, negated, absolute = shape
-        yield new(Slot, (new(Location, (reg, regs, lane, bits, negated, absolute)),
-                         tuple([new(Element, spread(head + elem)) for elem in elems])))
+    shapes = _SlotFacts(operand.mark_of)
+    for (reg, lane, lo, width), elems in _slot_places(operand):
+        regs, (_, hi), negated, absolute = shapes[reg, lo, width]
+        yield reg, regs, lane, lo, hi, negated, absolute, [spread(head + e) for e in elems]
 
 
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:

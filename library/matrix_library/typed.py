@@ -11,12 +11,17 @@ from collections.abc import Mapping
 from typing_extensions import NotRequired, TypedDict
 
 __all__ = ["Check", "Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes",
-           "TypeFacts", "Verification"]
+           "SlotRow", "TypeFacts", "Verification"]
 
 # One element location as matrix_api.layout_rows() gives it: (matrix, i, j, k, block,
 # register, registers, lane, bit_lo, bit_hi, negated, absolute)
 LayoutRow = tuple[str, int | None, int | None, int | None, int, int, tuple[int, ...], int,
                   int, int, bool, bool]
+
+# One register slot as matrix_api.slot_rows() gives it: (register, registers, lane, bit_lo,
+# bit_hi, negated, absolute, elements), elements as (matrix, i, j, k, block)
+SlotRow = tuple[int, tuple[int, ...], int, int, int, bool, bool,
+                list[tuple[str, int | None, int | None, int | None, int]]]
 
 
 class TypeFacts(TypedDict):
