@@ -2,9 +2,13 @@
 them; formats/picture_views.py holds what both views share).
 
 Lanes x registers, each register divided by bit position (values in two VGPRs cross the
-border); VGPRs (transposed: lanes) split into panels where too wide.
+border, which is cut around them: around_straddlers); VGPRs (transposed: lanes) split
+into panels where too wide.
 """
 from __future__ import annotations
+
+from _operator import itemgetter  # (the C module: operator itself loads more)
+from itertools import chain
 
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
@@ -261,3 +265,36 @@ def _bit_headers(canvas: Canvas, columns: set[tuple[int, tuple[int, int]]], grid
         elif not grid.transpose and text_width(text, SMALL) <= w - 1:
             canvas.text(x + w / 2, y - 8, text, SMALL, palette.INK)
             end = hi
+
+
+def around_straddlers(borders: list[tuple[float, float, float, float]],
+                      shapes: list[Shape]) -> list[tuple[float, float, float, float]]:
+    """The VGPR borders, each cut where a cell crosses it (a value that straddles two
+    VGPRs, fp6/bf6): no border runs through that cell's label."""
+    out = []
+    # The cells' extents along the borders, per extent across them (a few hundred: the
+    # cells of a column, or a row, share one), for horizontal and vertical borders
+    extents: dict[bool, dict[tuple[float, float], list[tuple[float, float]]]] = {}
+    for x1, y1, x2, y2 in borders:
+        across = y1 == y2  # a horizontal border (VGPRs down), else a vertical one
+        at, start, end = (y1, x1, x2) if across else (x1, y1, y2)
+        by = extents.get(across)
+        if by is None:
+            by = extents[across] = {}
+            for x, y, w, h in map(itemgetter(0, 1, 2, 3), shapes):
+                key, along = ((y, y + h), (x, x + w)) if across else ((x, x + w), (y, y + h))
+                found = by.get(key)
+                if found is None:
+                    by[key] = [along]
+                else:
+                    found.append(along)
+        cuts = sorted(chain.from_iterable(found for (low, high), found in by.items()
+                                          if low < at < high))
+        for low, high in cuts:
+            if low - start > 0.01:
+                out.append((start, at, min(low, end), at) if across else
+                           (at, start, at, min(low, end)))
+            start = max(start, high)
+        if end - start > 0.01:  # (cells that meet leave no sliver between their cuts)
+            out.append((start, at, end, at) if across else (at, start, at, end))
+    return out

@@ -94,13 +94,32 @@ def register_labels(loc: mc.Location) -> tuple[list[list[str]], tuple[str, str, 
     """(the label variants of a register-view cell, richest first; the location's text
     (marked), VGPRs and bits): every variant names the register and the lane, and the
     bits where the register holds more than one value."""
-    before, after, name, suffix, reg, shown_reg, bits = slot_texts(loc)
-    lane = f"{{{loc[2]}}}"
-    full = before + name + lane + suffix + after
-    if not suffix:  # no bit range: the whole register (or pair)
+    return _labelled(_PIECES.get(loc[:2] + loc[3:]) or _pieces(loc), loc[2])
+
+
+def _labelled(pieces: tuple[str, str, str, str, str, str, str, str],
+              lane_: int) -> tuple[list[list[str]], tuple[str, str, str]]:
+    """register_labels() of lane `lane_` of a slot of `pieces` (_pieces())."""
+    head, tail, reg_head, after, bits_only, shown_reg, reg, bits = pieces
+    lane = f"{{{lane_}}}"
+    full = head + lane + tail
+    if not bits_only:  # no bit range: the whole register (or pair)
         return [[full], [shown_reg, lane]], (full, reg, bits)
-    return ([[full], [before + reg + lane + after, suffix[1:]], [shown_reg, lane, suffix[1:]]],
-            (full, reg, bits))
+    return [[full], [reg_head + lane + after, bits_only], [shown_reg, lane, bits_only]], \
+        (full, reg, bits)
+
+
+# A slot's label pieces (a picture has a few slots in many lanes): before and after the
+# lane (the marked text), the marked VGPRs before the lane and what follows, the bits
+# suffix alone, the VGPRs marked, the VGPRs, the bits
+_PIECES: dict[tuple[object, ...], tuple[str, str, str, str, str, str, str, str]] = {}
+
+
+def _pieces(loc: mc.Location) -> tuple[str, str, str, str, str, str, str, str]:
+    before, after, name, suffix, reg, shown_reg, bits = slot_texts(loc)
+    found = _PIECES[loc[:2] + loc[3:]] = (before + name, suffix + after, before + reg, after,
+                                          suffix[1:], shown_reg, reg, bits)
+    return found
 
 
 def _cell_size(labels: list[list[list[str]]], cols: int, copies: int,

@@ -25,11 +25,11 @@ from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
 
 from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
 
 from . import COLOR_KEYS, palette
 from .html_page import page
-from .picture_matrix import matrix_view
+from .picture_matrix import around_straddlers, matrix_view
 from .picture_register import register_view
 from .picture_views import (
     FONT,
@@ -136,7 +136,7 @@ def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> No
             parts.append(
                 f'<text class="l" x="{label_x}" y="{line_y}" font-size="{shown}" fill="{ink}" '
                 f'text-anchor="middle">{escape(line)}</text>')
-    for x1, y1, x2, y2 in _around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
+    for x1, y1, x2, y2 in around_straddlers(pic.borders, pic.shapes):  # VGPR borders,
         canvas.line(x1, y1, x2, y2, palette.INK, 1.6, {"class": "border"})  # over the cells
     for x, y, w, h in pic.frames:  # the copies of one element (and panels), framed
         canvas.rect(x, y, w, h, "none", {"class": "mark", "stroke": palette.INK,
@@ -148,39 +148,6 @@ def _rows_of(y: float, h: float, lines: int, size: float, drop: float
     """The texts of y, h and the y of each of `lines` label lines of `size` of a cell."""
     top = y + h / 2 - (lines - 1) * LINE_HEIGHT * size / 2 + drop
     return number(y), number(h), [number(top + at * LINE_HEIGHT * size) for at in range(lines)]
-
-
-def _around_straddlers(borders: list[tuple[float, float, float, float]],
-                       shapes: list[Shape]) -> list[tuple[float, float, float, float]]:
-    """The VGPR borders, each cut where a cell crosses it (a value that straddles two
-    VGPRs, fp6/bf6): no border runs through that cell's label."""
-    out = []
-    # The cells' extents along the borders, per extent across them (a few hundred: the
-    # cells of a column, or a row, share one), for horizontal and vertical borders
-    extents: dict[bool, dict[tuple[float, float], list[tuple[float, float]]]] = {}
-    for x1, y1, x2, y2 in borders:
-        across = y1 == y2  # a horizontal border (VGPRs down), else a vertical one
-        at, start, end = (y1, x1, x2) if across else (x1, y1, y2)
-        by = extents.get(across)
-        if by is None:
-            by = extents[across] = {}
-            for x, y, w, h in map(itemgetter(0, 1, 2, 3), shapes):
-                key, along = ((y, y + h), (x, x + w)) if across else ((x, x + w), (y, y + h))
-                found = by.get(key)
-                if found is None:
-                    by[key] = [along]
-                else:
-                    found.append(along)
-        cuts = sorted(chain.from_iterable(found for (low, high), found in by.items()
-                                          if low < at < high))
-        for low, high in cuts:
-            if low - start > 0.01:
-                out.append((start, at, min(low, end), at) if across else
-                           (at, start, at, min(low, end)))
-            start = max(start, high)
-        if end - start > 0.01:  # (cells that meet leave no sliver between their cuts)
-            out.append((start, at, end, at) if across else (at, start, at, end))
-    return out
 
 
 def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
@@ -207,6 +174,29 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
     # A label's size falls with its longest line and with its number of lines, so the
     # smallest size of a level among cells of one size and mark room is that of their
     # longest line and their most lines (a cell without a line gets no label: size 0).
+    alike = _alike(shapes)
+    levels = max(max(map(len, group)) for group in alike.values())
+    best = (levels - 1, READABLE)
+    for level in range(levels):  # (each level measured only if the richer ones do not fit)
+        worst = [(key, _worst(group, level)) for key, group in alike.items()]
+        size = min(fit_size(*found, w, h, FONT, room) if found[1] else 0.0
+                   for (w, h, room), found in worst)
+        if size >= READABLE:
+            return level, size
+        if level == levels - 1 and size:
+            best = (level, size)
+    return best
+
+
+def _alike(shapes: list[Shape]) -> dict[tuple[float, float, float], list[list[list[str]]]]:
+    """The cells' label variants per (width, height, mark room) of a cell."""
+    sizes = set(zip(map(itemgetter(2), shapes), map(itemgetter(3), shapes)))
+    locations = list(map(itemgetter(4), shapes))
+    if len(sizes) == 1 and not any(map(itemgetter(7), shapes)) and \
+            not any(map(itemgetter(5), locations)) and \
+            max(map(len, map(itemgetter(1), locations))) == 1:  # (one size, no marks)
+        w, h = sizes.pop()
+        return {(w, h, 0.0): list(map(itemgetter(6), shapes))}
     alike: dict[tuple[float, float, float], list[list[list[str]]]] = {}
     for shape in shapes:
         _, _, w, h, loc, _, labels, shared, _ = shape  # (unpacked: thousands of cells)
@@ -216,18 +206,7 @@ def _label_level(shapes: list[Shape]) -> tuple[int, float]:
             alike[w, h, room] = [labels]
         else:
             group.append(labels)
-    levels = max(max(map(len, group)) for group in alike.values())
-    worst = {key: [_worst(group, level) for level in range(levels)]
-             for key, group in alike.items()}
-    best = (levels - 1, READABLE)
-    for level in range(levels):
-        size = min(fit_size(*found[level], w, h, FONT, room) if found[level][1] else 0.0
-                   for (w, h, room), found in worst.items())
-        if size >= READABLE:
-            return level, size
-        if level == levels - 1 and size:
-            best = (level, size)
-    return best
+    return alike
 
 
 def _worst(group: list[list[list[str]]], level: int) -> tuple[int, int]:
@@ -367,6 +346,7 @@ DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
         'stroke="#000000" stroke-width="1.4" stroke-opacity="0.5"/></pattern>')
 
 
+@without_gc  # (thousands of cells' records and texts, none in a cycle)
 def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
            wave: int | None, view: str, transpose: bool = False,
            color_by: str | None = None) -> str:
@@ -380,6 +360,7 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
     return svg if fmt == "svg" else page(" ".join(title), svg)
 
 
+@without_gc
 def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
          view: str, transpose: bool = False, color_by: str | None = None,
          measure: bool = False) -> tuple[Picture, tuple[str, str]]:
