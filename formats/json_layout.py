@@ -7,6 +7,7 @@ tests/test_json.py compares the two texts byte for byte, indented and on one lin
 from __future__ import annotations
 
 from itertools import groupby
+from operator import itemgetter
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
     Json = dict[str, object]
     Fields = tuple[str, int | None, int | None, int | None, int]
+    # a location's slot: (register, lo, hi, negated, absolute, registers)
+    Shape = tuple[int, int, int, bool, bool, tuple[int, ...]]
 
 LOCATION = ("register", "registers", "lane", "bits", "negated", "absolute", "text")
 ELEMENT = ("matrix", "i", "j", "k", "block", "text")
@@ -40,52 +43,49 @@ def location(loc: api.Location) -> Json:
             "text": loc.text}
 
 
-class _Texts:
+class _Texts(dict["Shape", str]):
     """The texts of one document's records at one indentation (`newline`, that of the
     array; None: on one line). What a location's text shares with every lane of its
     slot, and an element's with every element of its matrix, is written once into a
-    template of the rest (register names, element names and keys hold no `%`)."""
+    template of the rest (register names, element names and keys hold no `%`): this
+    dict maps a slot's (register, lo, hi, negated, absolute, registers) to the template
+    of its locations, whose lane goes in twice."""
 
     def __init__(self, inst: Instruction, newline: str | None, location_at: int,
                  element_at: int) -> None:
+        super().__init__()
         # (the levels below the array's: its records at 1, their values at 2, ...)
         levels = [None if newline is None else newline + "  " * step for step in range(5)]
         self.levels = levels
         self.location = record_format(LOCATION, levels[location_at])
         self.element = record_format(ELEMENT, levels[element_at])
         self.numbers_at = levels[location_at + 1]
-        self.slots: dict[tuple[int, int, int, bool, bool], str] = {}
-        self.matrices: dict[str, tuple[str, int, int]] = {}
         self.blocks = inst.blocks
 
     def numbers(self, values: tuple[int, ...]) -> str:
         return array_text([str(v) for v in values], self.numbers_at)
 
-    def of_location(self, reg: int, regs: tuple[int, ...], lane: int, lo: int, hi: int,
-                    negated: bool, absolute: bool) -> str:
-        shape = reg, lo, hi, negated, absolute
-        template = self.slots.get(shape)
-        if template is None:
-            name, bits = slot_parts(reg, lo, hi - lo + 1)
-            template = self.slots[shape] = self.location % (
-                reg, self.numbers(regs), "%d", self.numbers((lo, hi)), _BOOL[negated],
-                _BOOL[absolute], leaf(f"{name}{{%d}}{bits}"))
-        return template % (lane, lane)
+    def __missing__(self, shape: Shape) -> str:
+        reg, lo, hi, negated, absolute, regs = shape
+        name, bits = slot_parts(reg, lo, hi - lo + 1)
+        template = self[shape] = self.location % (
+            reg, self.numbers(regs), "%d", self.numbers((lo, hi)), _BOOL[negated],
+            _BOOL[absolute], leaf(f"{name}{{%d}}{bits}"))
+        return template
 
-    def of_element(self, fields: Fields) -> str:
-        matrix = fields[0]
-        found = self.matrices.get(matrix)
-        if found is None:  # the matrix and its missing coordinate written in
-            row, col = (1 + "ijk".index(c) for c in api.COORDINATES[matrix])
-            values = [leaf(matrix), "null", "null", "null", "%d", "%s"]
-            values[row] = values[col] = "%d"
-            found = self.matrices[matrix] = self.element % tuple(values), row, col
-        template, row, col = found
-        block = fields[4]
-        name = element_name(matrix, (fields[row], fields[col], block), self.blocks)  # type: ignore[arg-type]
-        if row < col:  # (the template's coordinates in i, j, k order)
-            return template % (fields[row], fields[col], block, leaf(name))
-        return template % (fields[col], fields[row], block, leaf(name))
+    def element_form(self, matrix: str) -> tuple[str, Callable[[Fields], tuple[int, ...]]]:
+        """(template, fields): an element of `matrix` is `template % fields(element)`, its
+        name and missing coordinate written in."""
+        row, col = (1 + "ijk".index(c) for c in api.COORDINATES[matrix])
+        values = [leaf(matrix), "null", "null", "null", "%d",
+                  leaf(element_name(matrix, ("%d", "%d", "%d"), self.blocks))]  # type: ignore[arg-type]
+        values[row] = values[col] = "%d"
+        picked = [min(row, col), max(row, col), 4, row, col] + ([4] if self.blocks > 1 else [])
+        return self.element % tuple(values), itemgetter(*picked)
+
+
+_LOCATION_OF_SLOT = itemgetter(0, 3, 4, 5, 6, 1)  # a slot_rows row's location shape
+_LOCATION_OF_ROW = itemgetter(5, 8, 9, 10, 11, 6)  # a layout_rows row's
 
 
 def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
@@ -94,10 +94,17 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
     rows = list(api.slot_rows(inst, matrix, mods=mods, wave=wave))
 
     def write(newline: str | None) -> str:
+        if not rows:
+            return "[]"
         texts = _Texts(inst, newline, 2, 3)
+        at, shape_of = texts.levels[2], _LOCATION_OF_SLOT
         slot = record_format(("location", "elements"), texts.levels[1])
-        at, where, what = texts.levels[2], texts.of_location, texts.of_element
-        return array_text([slot % (where(*row[:7]), array_text([what(e) for e in row[7]], at))
+        single = slot % ("%s", array_text(["%s"], at))  # (a slot holding one element)
+        form, fields = texts.element_form(rows[0][7][0][0])
+        return array_text([single % (texts[shape_of(row)] % (row[2], row[2]),
+                                     form % fields(row[7][0])) if len(row[7]) == 1 else
+                           slot % (texts[shape_of(row)] % (row[2], row[2]),
+                                   array_text([form % fields(e) for e in row[7]], at))
                            for row in rows], newline)
 
     def plain() -> object:
@@ -110,14 +117,18 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
 def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Written:
     """The -R document's `elements`: each element with its locations."""
     rows = list(api.layout_rows(inst, matrix, mods=mods, wave=wave))
-    first_five: Callable[[api.LayoutRow], Fields] = lambda row: row[:5]  # noqa: E731
+    first_five: Callable[[api.LayoutRow], Fields] = itemgetter(0, 1, 2, 3, 4)
 
     def write(newline: str | None) -> str:
+        if not rows:
+            return "[]"
         texts = _Texts(inst, newline, 3, 2)
+        at, shape_of = texts.levels[2], _LOCATION_OF_ROW
         pair = record_format(("element", "locations"), texts.levels[1])
-        at, where, what = texts.levels[2], texts.of_location, texts.of_element
-        return array_text([pair % (what(fields), array_text([where(*row[5:]) for row in group], at))
-                           for fields, group in groupby(rows, first_five)], newline)
+        form, fields = texts.element_form(rows[0][0])
+        return array_text([pair % (form % fields(key), array_text(
+            [texts[shape_of(row)] % (row[7], row[7]) for row in group], at))
+            for key, group in groupby(rows, first_five)], newline)
 
     def plain() -> object:
         grouped: dict[api.Element, list[Json]] = {}

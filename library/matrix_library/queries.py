@@ -187,7 +187,9 @@ def _slot_rows(operand: Operand) -> Iterator[SlotRow]:
     shapes = _SlotFacts(operand.mark_of)
     for (reg, lane, lo, width), elems in _slot_places(operand):
         regs, (_, hi), negated, absolute = shapes[reg, lo, width]
-        yield reg, regs, lane, lo, hi, negated, absolute, [spread(head + e) for e in elems]
+        yield (reg, regs, lane, lo, hi, negated, absolute,
+               [spread(head + elems[0])] if len(elems) == 1 else
+               [spread(head + e) for e in elems])
 
 
 def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
