@@ -10,7 +10,9 @@ other web pages live (issue 30):
 - heavy queries (conversions, pictures, code, layouts, the catalog) run in a small pool
   of worker processes, at most HEAVY_WAITING of them waiting, each within HEAVY_SECONDS
   and WORKER_MEMORY: light ones (point queries) are answered at once in the server's own
-  process, whatever the heavy ones do;
+  process, whatever the heavy ones do; an answer of SPILL_CHARACTERS or more comes back
+  through a file of the pool's own folder (mode 0700, removed with the pool), not the
+  pool's pipe (a 7 MB JSON layout: about half the time);
 - SIGTERM stops accepting, lets the requests in flight finish and ends with status 0.
 
 matrix_explorer.serve starts it; matrix_explorer turns queries into command lines.
@@ -28,7 +30,7 @@ from typing import NamedTuple
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
     from pathlib import Path
 
     Respond = Callable[[Sequence[str]], tuple[int, str]]
@@ -42,6 +44,7 @@ HEAVY_SECONDS = 30        # a heavy query's answer is waited for this long (then
 WORKER_MEMORY = 2 << 30   # address space of a worker process
 DRAIN_SECONDS = 30        # SIGTERM: how long requests in flight may take to finish
 READ_GRACE = 2            # SIGTERM: how long requests still being read may take to arrive
+SPILL_CHARACTERS = 1 << 20  # a worker's answer this long comes back through a file
 LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
 
 SECURITY_HEADERS = (
@@ -76,10 +79,46 @@ def beyond_loopback(host: str) -> bool:
         return True
 
 
-def _respond(words: Sequence[str]) -> tuple[int, str]:
-    """cli_respond.respond in a worker process (picklable: a module-level function)."""
+class Spilled(NamedTuple):
+    """A worker's answer written to the file `path` (ASCII or UTF-8), not pickled."""
+    path: str
+
+
+def _respond(words: Sequence[str], folder: str) -> tuple[int, str | Spilled]:
+    """cli_respond.respond in a worker process (picklable: a module-level function); a
+    long answer is written to a new file in `folder` and its name returned (pickling
+    and piping megabytes takes longer than writing and reading them)."""
+    import os
+    import tempfile
+
     from amd_matrix_calculator.cli import cli_respond
-    return cli_respond.respond(words)
+    status, text = cli_respond.respond(words)
+    if len(text) < SPILL_CHARACTERS:
+        return status, text
+    handle, path = tempfile.mkstemp(dir=folder)
+    with os.fdopen(handle, "wb") as file:
+        file.write(text.encode("utf-8"))
+    return status, Spilled(path)
+
+
+def _taken(answer: tuple[int, str | Spilled]) -> tuple[int, str]:
+    """A worker's answer, its file (if any) read and removed."""
+    import os
+    status, text = answer
+    if not isinstance(text, Spilled):
+        return status, text
+    try:
+        with open(text.path, "rb") as file:
+            return status, file.read().decode("utf-8")
+    finally:
+        os.unlink(text.path)
+
+
+def _dropped(future: Future[tuple[int, str | Spilled]]) -> None:
+    """A late answer nobody waits for any more: its file removed."""
+    import contextlib
+    with contextlib.suppress(Exception):
+        _taken(future.result())
 
 
 def _worker_setup() -> None:
@@ -99,9 +138,11 @@ class Heavy:
     the server's threads run) and started again if a worker dies."""
 
     def __init__(self) -> None:
+        import tempfile
         self.lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(HEAVY_WAITING)
         self.pool: ProcessPoolExecutor | None = None
+        self.folder = tempfile.mkdtemp(prefix="matrix-calculator-explorer-")  # (mode 0700)
         self._start()
 
     def _start(self) -> None:
@@ -122,9 +163,10 @@ class Heavy:
         try:
             with self.lock:
                 assert self.pool is not None
-                future = self.pool.submit(_respond, list(words))
-            return future.result(timeout=HEAVY_SECONDS)
+                future = self.pool.submit(_respond, list(words), self.folder)
+            return _taken(future.result(timeout=HEAVY_SECONDS))
         except Late:
+            future.add_done_callback(_dropped)
             return 503, f"this query took longer than {HEAVY_SECONDS} s; it was not answered"
         except BrokenProcessPool:
             with self.lock:
@@ -134,14 +176,17 @@ class Heavy:
             self.slots.release()
 
     def close(self) -> None:
-        """End the workers (a query still running in one is abandoned)."""
-        if self.pool is None:
-            return
-        processes = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-            process.join(1)
+        """End the workers (a query still running in one is abandoned) and remove their
+        folder of answers."""
+        import shutil
+        if self.pool is not None:
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+                process.join(1)
+            self.pool = None
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def respond_with(heavy: Heavy | None) -> Respond:

@@ -6,26 +6,24 @@ walked by the encoder: the same text (json_text.Written), in a third of the time
 tests/test_json.py compares the two texts byte for byte, indented and on one line."""
 from __future__ import annotations
 
-from itertools import groupby
-from operator import itemgetter
+from itertools import repeat
+from operator import and_, itemgetter, rshift
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
-from .json_text import Written, array_text, leaf, record_format
+from .json_text import Written, array_text, filled, leaf, record_format
 from .notation import element as element_name
-from .notation import slot_parts
+from .notation import held_slots, single_slots, slot_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from amd_matrix_calculator.instructions.model import Instruction
+    from amd_matrix_calculator.layouts.core import Elem
     from amd_matrix_calculator.matrix_api import Modifiers
 
     Json = dict[str, object]
-    Fields = tuple[str, int | None, int | None, int | None, int]
-    # a location's slot: (register, lo, hi, negated, absolute, registers)
-    Shape = tuple[int, int, int, bool, bool, tuple[int, ...]]
 
 LOCATION = ("register", "registers", "lane", "bits", "negated", "absolute", "text")
 ELEMENT = ("matrix", "i", "j", "k", "block", "text")
@@ -43,16 +41,16 @@ def location(loc: api.Location) -> Json:
             "text": loc.text}
 
 
-class _Texts(dict["Shape", str]):
+class _Texts(dict[int, str]):
     """The texts of one document's records at one indentation (`newline`, that of the
     array; None: on one line). What a location's text shares with every lane of its
     slot, and an element's with every element of its matrix, is written once into a
     template of the rest (register names, element names and keys hold no `%`): this
-    dict maps a slot's (register, lo, hi, negated, absolute, registers) to the template
-    of its locations, whose lane goes in twice."""
+    dict maps a slot's bit offset (a key's, KeyedLayout) to the template of its
+    locations, whose lane goes in twice."""
 
-    def __init__(self, inst: Instruction, newline: str | None, location_at: int,
-                 element_at: int) -> None:
+    def __init__(self, inst: Instruction, found: api.KeyedLayout, newline: str | None,
+                 location_at: int, element_at: int) -> None:
         super().__init__()
         # (the levels below the array's: its records at 1, their values at 2, ...)
         levels = [None if newline is None else newline + "  " * step for step in range(5)]
@@ -60,75 +58,107 @@ class _Texts(dict["Shape", str]):
         self.location = record_format(LOCATION, levels[location_at])
         self.element = record_format(ELEMENT, levels[element_at])
         self.numbers_at = levels[location_at + 1]
-        self.blocks = inst.blocks
+        self.blocks, self.slot = inst.blocks, found.slot
 
     def numbers(self, values: tuple[int, ...]) -> str:
         return array_text([str(v) for v in values], self.numbers_at)
 
-    def __missing__(self, shape: Shape) -> str:
-        reg, lo, hi, negated, absolute, regs = shape
+    def __missing__(self, bit: int) -> str:
+        reg, regs, lo, hi, negated, absolute = self.slot[bit]
         name, bits = slot_parts(reg, lo, hi - lo + 1)
-        template = self[shape] = self.location % (
+        template = self[bit] = self.location % (
             reg, self.numbers(regs), "%d", self.numbers((lo, hi)), _BOOL[negated],
             _BOOL[absolute], leaf(f"{name}{{%d}}{bits}"))
         return template
 
-    def element_form(self, matrix: str) -> tuple[str, Callable[[Fields], tuple[int, ...]]]:
-        """(template, fields): an element of `matrix` is `template % fields(element)`, its
-        name and missing coordinate written in."""
+    def element_form(self, matrix: str) -> tuple[str, list[int]]:
+        """(template, picked): an element (row, col, block) of `matrix` is `template %
+        itemgetter(*picked)(element)`, its name and missing coordinate written in."""
         row, col = (1 + "ijk".index(c) for c in api.COORDINATES[matrix])
         values = [leaf(matrix), "null", "null", "null", "%d",
                   leaf(element_name(matrix, ("%d", "%d", "%d"), self.blocks))]  # type: ignore[arg-type]
         values[row] = values[col] = "%d"
-        picked = [min(row, col), max(row, col), 4, row, col] + ([4] if self.blocks > 1 else [])
-        return self.element % tuple(values), itemgetter(*picked)
+        picked = [0, 1] if row < col else [1, 0]
+        return self.element % tuple(values), picked + [2, 0, 1] + [2] * (self.blocks > 1)
 
 
-_LOCATION_OF_SLOT = itemgetter(0, 3, 4, 5, 6, 1)  # a slot_rows row's location shape
-_LOCATION_OF_ROW = itemgetter(5, 8, 9, 10, 11, 6)  # a layout_rows row's
+class _Joined(dict[int, str]):
+    """{bit: the template of a record of one location at that bit and one element}, made
+    on first use from `make(location template)`."""
+
+    def __init__(self, texts: _Texts, make: Callable[[str], str]) -> None:
+        super().__init__()
+        self.texts, self.make = texts, make
+
+    def __missing__(self, bit: int) -> str:
+        template = self[bit] = self.make(self.texts[bit])
+        return template
+
+
+def _records(one: _Joined, keys: list[int], elems: list[Elem], picked: list[int],
+             lanes_first: bool, newline: str | None) -> list[str]:
+    """The array of records of one location (key) and one element each, written by
+    json_text.filled: the lane twice, then the element's fields (or the other way)."""
+    templates = list(map(one.__getitem__, map(and_, keys, repeat(0xFFFF))))
+    lanes = list(map(rshift, keys, repeat(16)))
+    columns = {at: list(map(itemgetter(at), elems)) for at in dict.fromkeys(picked)}
+    fields = [columns[at] for at in picked]
+    return filled(templates, [lanes, lanes, *fields] if lanes_first else [*fields, lanes, lanes],
+                  newline)
 
 
 def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
           ) -> tuple[list[int], Written]:
     """The -M document's `lanes` and `slots`."""
-    rows = list(api.slot_rows(inst, matrix, mods=mods, wave=wave))
+    found = api.layout_keys(inst, matrix, mods=mods, wave=wave)
+    single = single_slots(found.keyed)
+    held = held_slots(found.keyed) if single is None else []
 
-    def write(newline: str | None) -> str:
-        if not rows:
-            return "[]"
-        texts = _Texts(inst, newline, 2, 3)
-        at, shape_of = texts.levels[2], _LOCATION_OF_SLOT
+    def write(newline: str | None) -> list[str]:
+        if not found.keyed:
+            return ["[]"]
+        texts = _Texts(inst, found, newline, 2, 3)
+        at = texts.levels[2]
         slot = record_format(("location", "elements"), texts.levels[1])
-        single = slot % ("%s", array_text(["%s"], at))  # (a slot holding one element)
-        form, fields = texts.element_form(rows[0][7][0][0])
-        return array_text([single % (texts[shape_of(row)] % (row[2], row[2]),
-                                     form % fields(row[7][0])) if len(row[7]) == 1 else
-                           slot % (texts[shape_of(row)] % (row[2], row[2]),
-                                   array_text([form % fields(e) for e in row[7]], at))
-                           for row in rows], newline)
+        form, picked = texts.element_form(found.matrix)
+        if single is not None:  # every slot holds one element: one template a slot
+            one = _Joined(texts, lambda location: slot % (location, array_text([form], at)))
+            return _records(one, *single, picked, True, newline)
+        fields = itemgetter(*picked)
+        return [array_text([slot % (texts[key & 0xFFFF] % (key >> 16, key >> 16),
+                                    array_text([form % fields(e) for e in elems], at))
+                            for key, elems in held], newline)]
 
     def plain() -> object:
         return [{"location": location(slot.location),
                  "elements": [element(inst, e) for e in slot.elements]}
                 for slot in api.slots(inst, matrix, mods=mods, wave=wave)]
-    return sorted({row[2] for row in rows}), Written(write, plain)
+    keys = single[0] if single is not None else [key for key, _ in held]
+    return list(dict.fromkeys(map(rshift, keys, repeat(16)))), Written(write, plain)
 
 
 def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Written:
     """The -R document's `elements`: each element with its locations."""
-    rows = list(api.layout_rows(inst, matrix, mods=mods, wave=wave))
-    first_five: Callable[[api.LayoutRow], Fields] = itemgetter(0, 1, 2, 3, 4)
+    found = api.layout_keys(inst, matrix, mods=mods, wave=wave)
+    keyed, copies = found.keyed, found.copies
 
-    def write(newline: str | None) -> str:
-        if not rows:
-            return "[]"
-        texts = _Texts(inst, newline, 3, 2)
-        at, shape_of = texts.levels[2], _LOCATION_OF_ROW
+    def write(newline: str | None) -> list[str]:
+        if not keyed:
+            return ["[]"]
+        texts = _Texts(inst, found, newline, 3, 2)
+        at = texts.levels[2]
         pair = record_format(("element", "locations"), texts.levels[1])
-        form, fields = texts.element_form(rows[0][0])
-        return array_text([pair % (form % fields(key), array_text(
-            [texts[shape_of(row)] % (row[7], row[7]) for row in group], at))
-            for key, group in groupby(rows, first_five)], newline)
+        form, picked = texts.element_form(found.matrix)
+        if copies == 1:  # one location per element: the pair in one template
+            one = _Joined(texts, lambda location: pair % (form, array_text([location], at)))
+            return _records(one, list(map(itemgetter(0), keyed)),
+                            list(map(itemgetter(1), keyed)), picked, False, newline)
+        # (an element's locations one after the other)
+        fields = itemgetter(*picked)
+        return [array_text([pair % (form % fields(keyed[first][1]), array_text(
+            [texts[key & 0xFFFF] % (key >> 16, key >> 16)
+             for key, _ in keyed[first:first + copies]], at))
+            for first in range(0, len(keyed), copies)], newline)]
 
     def plain() -> object:
         grouped: dict[api.Element, list[Json]] = {}

@@ -6,7 +6,7 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 from __future__ import annotations
 
 from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from amd_matrix_calculator.instructions.record import TYPE_CHECKING, without_gc
 
 from . import json_layout
 from .json_layout import element, location
@@ -62,6 +62,7 @@ def detail(inst: Instruction) -> str:
                 facts=api.facts(inst), formulas=api.formulas(inst), modifier_values=meanings)
 
 
+@without_gc  # (the -R and -M documents hold tens of thousands of records, none in a cycle)
 def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
           numbers: dict[str, int], output_calc: bool) -> str:
     """-g, -m, -R or -M on one matrix; `numbers` holds i, j, k, block, register, lane."""

@@ -15,12 +15,14 @@ lists and dicts (tests compare the two texts byte for byte)."""
 from __future__ import annotations
 
 import json
+from _operator import itemgetter  # (operator's C module, loaded with Python)
 from contextvars import ContextVar
+from itertools import chain
 from json.encoder import encode_basestring_ascii
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 # (called on values whose type is str: checked with `type(...) is`, which mypy does not
 # read as a narrowing)
@@ -31,13 +33,15 @@ _KEYS: dict[object, str] = {}  # the text of each key seen: `"key": `
 
 
 class Written:
-    """A value whose text `write(newline)` writes: at the indentation `newline` ("\n" and
-    the spaces of its level), or on one line (`newline` None, the compact separators);
-    `plain()` is the value as lists and dicts (what json.dumps writes the same text of)."""
+    """A value whose text `write(newline)` writes, as pieces to be joined (the document's
+    text is then copied once): at the indentation `newline` ("\n" and the spaces of its
+    level), or on one line (`newline` None, the compact separators); `plain()` is the
+    value as lists and dicts (what json.dumps writes the same text of)."""
 
     __slots__ = ("write", "plain")
 
-    def __init__(self, write: Callable[[str | None], str], plain: Callable[[], object]) -> None:
+    def __init__(self, write: Callable[[str | None], list[str]],
+                 plain: Callable[[], object]) -> None:
         self.write, self.plain = write, plain
 
 
@@ -62,6 +66,54 @@ def array_text(texts: list[str], newline: str | None) -> str:
     return "[" + inner + ("," + inner).join(texts) + newline + "]"
 
 
+def filled(templates: list[str], columns: list[list[int]], newline: str | None
+           ) -> list[str]:
+    """The pieces of array_text([templates[n] % (columns[0][n], columns[1][n], ...) for
+    every n], newline), for thousands of records of a few templates (the same number of `%d`s in
+    each, and no other `%`) and numbers of at least 0: each distinct template is cut at
+    its placeholders once, numbers are spelled from a table, and the pieces and numbers
+    of every record are joined in one pass of iterators, without a % (which scans every
+    template's characters) or any Python step per record. A piece that follows the same
+    placeholder in every template goes into that column's table (each number spelled
+    with the piece after it); a column of one number is written into the templates. A
+    column given twice (the same list) is read once."""
+    if not templates:
+        return ["[]"]
+    ranges = {id(column): (min(column), max(column)) for column in columns}
+    if any(low < 0 for low, _ in ranges.values()):  # (tables spell 0 and up)
+        return [array_text([template % values for template, values in
+                            zip(templates, zip(*columns))], newline)]
+    opening, separator, closing = ("[", ",", "]") if newline is None else \
+        ("[" + newline + "  ", "," + newline + "  ", newline + "]")
+    fixed = [ranges[id(column)][0] if ranges[id(column)][0] == ranges[id(column)][1]
+             else None for column in columns]
+    cut: dict[str, list[str]] = {}
+    for template in dict.fromkeys(templates):
+        pieces = template.split("%d")
+        cut[template] = kept = [pieces[0]]
+        for at, number in enumerate(fixed):
+            if number is None:
+                kept.append(pieces[at + 1])
+            else:
+                kept[-1] += f"{number}{pieces[at + 1]}"
+    columns = [column for column, number in zip(columns, fixed) if number is None]
+    # (every record's first piece after the separator, the first record's after "[")
+    parts = list(map({template: [separator + pieces[0], *pieces[1:]]
+                      for template, pieces in cut.items()}.__getitem__, templates))
+    parts[0] = [opening + cut[templates[0]][0], *cut[templates[0]][1:]]
+    streams: list[Iterable[str]] = [map(itemgetter(0), parts)]
+    for at, column in enumerate(columns):
+        after = {pieces[at + 1] for pieces in cut.values()}
+        piece = after.pop() if len(after) == 1 else ""
+        table = [f"{number}{piece}" for number in range(ranges[id(column)][1] + 1)]
+        streams.append(map(table.__getitem__, column))
+        if after:  # (a piece of each template's own)
+            streams.append(map(itemgetter(at + 1), parts))
+    pieces = list(chain.from_iterable(zip(*streams)))
+    pieces.append(closing)
+    return pieces
+
+
 def leaf(value: object) -> str:
     """The text of a string, a whole number, a boolean or None (the same either way)."""
     if type(value) is str:
@@ -84,17 +136,17 @@ def text(document: object) -> str:
     """The document's text with a final newline: indented, or on one line (the C
     encoder's `separators=(",", ":")`) while COMPACT is set."""
     if COMPACT.get():
-        return _one_line(document) + "\n"
-    return indented(document) + "\n"
+        return _one_line(document, "\n")
+    return indented(document, "\n")
 
 
 _MARK = "\x00written\x00"  # stands for a Written in the compact text: "\u0000written\u0000"
 
 
-def _one_line(document: object) -> str:
+def _one_line(document: object, end: str = "") -> str:
     """json.dumps(separators=(",", ":")) (the C encoder), each Written written by itself
-    where a stand-in string marks its place."""
-    written: list[str] = []
+    where a stand-in string marks its place (and `end` after it)."""
+    written: list[list[str]] = []
 
     def stand_in(value: object) -> str:
         if type(value) is not Written:
@@ -103,13 +155,15 @@ def _one_line(document: object) -> str:
         return _MARK
     line = json.dumps(document, separators=(",", ":"), default=stand_in)
     if not written:
-        return line
+        return line + end
     pieces = line.split(_string(_MARK))
     if len(pieces) != len(written) + 1:  # (the mark also in the document's own strings)
-        return json.dumps(plain(document), separators=(",", ":"))
+        return json.dumps(plain(document), separators=(",", ":")) + end
     out = [pieces[0]]
     for text_, piece in zip(written, pieces[1:]):
-        out += (text_, piece)
+        out += text_
+        out.append(piece)
+    out.append(end)
     return "".join(out)
 
 
@@ -138,10 +192,11 @@ def on_one_line(render: Callable[[], str]) -> str:
     return written
 
 
-def indented(document: object) -> str:
-    """`json.dumps(document, indent=2)`, the same bytes."""
+def indented(document: object, end: str = "") -> str:
+    """`json.dumps(document, indent=2)`, the same bytes (and `end` after them)."""
     out: list[str] = []
     _value(document, "\n", out)
+    out.append(end)
     return "".join(out)
 
 
@@ -166,7 +221,7 @@ def _value(value: object, newline: str, out: list[str]) -> None:
     elif value is False:
         out.append("false")
     elif kind is Written:
-        out.append(value.write(newline))  # type: ignore[attr-defined]
+        out += value.write(newline)  # type: ignore[attr-defined]
     else:
         out.append(_other(value, newline))
 

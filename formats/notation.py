@@ -1,5 +1,14 @@
 """The text notation of registers and elements lives in matrix_notation (the library
 names places and elements too); re-exported here for the renderers."""
-from amd_matrix_calculator.matrix_notation import element, mark_parts, marked, register, slot_parts
+from amd_matrix_calculator.matrix_notation import (
+    element,
+    held_slots,
+    mark_parts,
+    marked,
+    register,
+    single_slots,
+    slot_parts,
+)
 
-__all__ = ["element", "mark_parts", "marked", "register", "slot_parts"]
+__all__ = ["element", "held_slots", "mark_parts", "marked", "register", "single_slots",
+           "slot_parts"]

@@ -15,9 +15,13 @@ from amd_matrix_calculator.layouts.core import Place
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TypeVar
 
     from amd_matrix_calculator.layouts import Operand
     from amd_matrix_calculator.layouts.core import Elem
+
+    T = TypeVar("T", str, tuple[int, ...])
+    L = TypeVar("L")
 
 
 def register(place: Place, lane: bool = True, whole: bool = False) -> str:
@@ -91,31 +95,73 @@ def register_texts(operand: Operand, block: int = 0) -> list[list[list[str]]]:
             for lr, br in rows]
 
 
-def _keyed(operand: Operand, element_blocks: int) -> list[tuple[int, str]]:
-    """(key, element name) of every element of slot_texts, in elements() order: a slot of
-    a lane is keyed (lane << 16) + bit."""
-    layout, matrix, block_of = operand.layout, operand.matrix, operand.block_source
+def keyed(operand: Operand, head: Callable[[int], T], end: Callable[[int, int], T]
+          ) -> list[tuple[int, T]]:
+    """(key, head(row) + end(col, block)) of every location of every element, in the order
+    of layout(): elements() order, an element's copies in the order of its places. The key
+    of a place is (lane << 16) + bit, bit its offset counted from bit 0 of the operand's
+    first VGPR (register * 32 + lo): sorted keys are the -M view's order (lane, then
+    register, then bits). `head` and `end` label rows and columns (strings or tuples:
+    anything `+` joins), each called once per row or column of a block."""
+    layout, block_of = operand.layout, operand.block_source
     copies, lane_of = layout.copies, operand.lane_source
-    # A slot of a lane is keyed (lane << 16) + bit: the lane and bit offsets of an
-    # element's row and column digits then add up to its key as they are.
-    keyed: list[tuple[int, str]] = []  # (key, element name), in elements() order
+    # (the lane and bit offsets of an element's row and column add up to its key as they
+    # are: a bit offset stays below 1 << 16)
+    found: list[tuple[int, T]] = []
     for block in range(operand.blocks):
         rows, cols, (lb, bb) = layout.block_offsets(
             block_of(block) if block_of else block)
-        tail = f".B{block}" if element_blocks > 1 else ""
-        heads = [(f"{matrix}[{r}][", (lane << 16) + bit) for r, (lane, bit) in enumerate(rows)]
-        ends = [(f"{c}]{tail}", (lane + lb << 16) + bit + bb)
+        heads = [(head(r), (lane << 16) + bit) for r, (lane, bit) in enumerate(rows)]
+        ends = [(end(c, block), (lane + lb << 16) + bit + bb)
                 for c, (lane, bit) in enumerate(cols)]
         if operand.column_major:  # the order of elements()
-            keyed += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
+            found += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
         else:
-            keyed += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
+            found += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
     if lane_of:
-        keyed = [((lane_of((key >> 16) + copy) << 16) + (key & 0xFFFF), name)
-                 for key, name in keyed for copy in copies]
+        found = [((lane_of((key >> 16) + copy) << 16) + (key & 0xFFFF), label)
+                 for key, label in found for copy in copies]
     elif copies != [0]:
-        keyed = [(key + (copy << 16), name) for key, name in keyed for copy in copies]
-    return keyed
+        found = [(key + (copy << 16), label) for key, label in found for copy in copies]
+    return found
+
+
+def _keyed(operand: Operand, element_blocks: int) -> list[tuple[int, str]]:
+    """(key, element name) of every element of slot_texts, in elements() order."""
+    matrix = operand.matrix
+    return keyed(operand, lambda r: f"{matrix}[{r}][",
+                 lambda c, block: f"{c}].B{block}" if element_blocks > 1 else f"{c}]")
+
+
+def grouped(keyed: list[tuple[int, L]]) -> dict[int, list[L]]:
+    """{key: its labels} of keyed()'s list, each key's labels in the list's order."""
+    held = {key: [label] for key, label in keyed}
+    if len(held) < len(keyed):  # slots holding several elements
+        held = {}
+        for key, label in keyed:
+            found = held.get(key)
+            if found is None:
+                held[key] = [label]
+            else:
+                found.append(label)
+    return held
+
+
+def held_slots(keyed: list[tuple[int, L]]) -> list[tuple[int, list[L]]]:
+    """(key, labels) of every slot of keyed()'s list, in key order (that of slots() and
+    the -M view), a slot's labels in the list's order (elements())."""
+    held = grouped(keyed)
+    return [(key, held[key]) for key in sorted(held)]
+
+
+def single_slots(keyed: list[tuple[int, L]]) -> tuple[list[int], list[L]] | None:
+    """held_slots() of a list whose every slot holds one label: (keys, labels), both in
+    key order; None when some slot holds several."""
+    held = dict(keyed)
+    if len(held) < len(keyed):
+        return None
+    keys = sorted(held)
+    return keys, list(map(held.__getitem__, keys))
 
 
 def slot_texts(operand: Operand, element_blocks: int
@@ -128,15 +174,7 @@ def slot_texts(operand: Operand, element_blocks: int
     without a Place per element. Elements are named as notation.element() names
     them with `element_blocks` blocks."""
     layout = operand.layout
-    keyed = _keyed(operand, element_blocks)
-    held = {key: [name] for key, name in keyed}
-    if len(held) < len(keyed):  # slots holding several elements
-        held = {}
-        for key, name in keyed:
-            if key in held:
-                held[key].append(name)
-            else:
-                held[key] = [name]
+    held = grouped(_keyed(operand, element_blocks))
     bits = sorted({key & 0xFFFF for key in held})
     marks = _SlotTexts(layout.width, operand.mark_of, False)
     decorated = {bit: marks[bit] for bit in bits if marks[bit] != ("", "")}

@@ -3,6 +3,7 @@
 warning says when it listens beyond this machine, idle and slow connections are closed,
 heavy queries cannot starve light ones, and SIGTERM lets requests in flight finish."""
 import http.client
+import os
 import signal
 import socket
 import subprocess
@@ -19,8 +20,10 @@ from amd_matrix_calculator.cli import explorer_server
 
 SCRIPT = str(REPO / "matrix_calculator.py")
 LIGHT = "/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=g&matrix=A&i=1&k=2"
-HEAVY = ("/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=convert&matrix=D"
-         "&convert=v_mfma_f32_32x32x8_f16:A")
+# (a query of about half a second of work: 20 of them keep the two workers busy for seconds
+# on any machine; a conversion, a few tens of ms since issue 31, no longer does)
+HEAVY = ("/api/json?arch=gfx1251&inst=v_wmma_f32_32x16x128_f4&mode=lds&matrix=A"
+         "&lds-tile=32x128&lds-search=1")
 
 
 class Served:
@@ -169,3 +172,46 @@ def test_a_port_that_is_not_ascii_digits_is_refused(port):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
     assert "--port takes a port number 0 to 65535" in done.stderr and len(done.stderr) < 300
+
+
+WIDEST = ["-a", "sm90", "-i", "wgmma.mma_async.m64n256k32.f32.e5m2.e4m3", "--json"]
+
+
+def test_a_long_answer_comes_back_through_a_file_of_the_pools_folder(tmp_path):
+    """A worker writes an answer of SPILL_CHARACTERS or more to a file of the pool's folder
+    (mode 0700) and the server reads and removes it: the same text as respond()'s; a
+    short one is pickled as it is; closing the pool removes the folder."""
+    from amd_matrix_calculator.cli import cli_respond
+    long_words, short_words = [*WIDEST, "-M", "-D"], [*WIDEST, "-d"]
+    spilled = explorer_server._respond(long_words, str(tmp_path))
+    assert isinstance(spilled[1], explorer_server.Spilled)
+    assert [p.name for p in tmp_path.iterdir()] == [spilled[1].path.rsplit("/", 1)[1]]
+    expected = cli_respond.respond(long_words)
+    assert len(expected[1]) >= explorer_server.SPILL_CHARACTERS
+    assert explorer_server._taken(spilled) == expected and not list(tmp_path.iterdir())
+    assert explorer_server._respond(short_words, str(tmp_path)) == cli_respond.respond(short_words)
+    heavy = explorer_server.Heavy()
+    try:
+        assert (os.stat(heavy.folder).st_mode & 0o777) == 0o700
+        assert heavy.respond(long_words) == expected
+        assert os.listdir(heavy.folder) == []
+    finally:
+        heavy.close()
+    assert not os.path.exists(heavy.folder)
+
+
+def test_a_long_answer_nobody_waits_for_leaves_no_file(monkeypatch):
+    """A query past HEAVY_SECONDS gets 503; its answer's file, when the worker writes it,
+    is removed."""
+    monkeypatch.setattr(explorer_server, "HEAVY_SECONDS", 0.001)
+    heavy = explorer_server.Heavy()
+    try:
+        status, text = heavy.respond([*WIDEST, "-R", "-D"])
+        assert status == 503 and "took longer" in text
+        deadline = time.monotonic() + 60
+        while heavy.pool._pending_work_items and time.monotonic() < deadline:  # type: ignore
+            time.sleep(0.05)
+        time.sleep(0.2)
+        assert os.listdir(heavy.folder) == []
+    finally:
+        heavy.close()

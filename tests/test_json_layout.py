@@ -10,6 +10,7 @@ import pytest
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.formats import json_layout, json_text
+from amd_matrix_calculator.formats.notation import single_slots
 
 
 def _cases() -> list[tuple[str, str, dict[str, int]]]:
@@ -42,6 +43,7 @@ def _cases() -> list[tuple[str, str, dict[str, int]]]:
 
 
 CASES = _cases()
+WIDEST = ("SM90", "wgmma.mma_async.m64n256k32.f32.e5m2.e4m3")
 
 
 def _documents(arch: str, mnemonic: str, mods: dict[str, int]):
@@ -83,12 +85,95 @@ def test_written_arrays_are_what_json_dumps_writes_of_the_records(arch, mnemonic
         assert one_line == json.dumps(expected, separators=(",", ":")) + "\n", matrix
 
 
+def _engine_keys(operand):
+    """What layout_keys() holds, from the engine's places element by element."""
+    keyed, slot = [], {}
+    for elem, places in operand.placed():
+        for place in places:
+            bit = place.reg * 32 + place.lo
+            keyed.append(((place.lane << 16) + bit, elem))
+            mark = operand.mark_of(place)
+            slot[bit] = (place.reg, place.regs, place.lo, place.hi, "-" in mark, "|" in mark)
+    return keyed, slot
+
+
+@pytest.mark.parametrize(("arch", "mnemonic", "mods"), [*CASES, (*WIDEST, {})],
+                         ids=[f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
+                              for a, m, o in [*CASES, (*WIDEST, {})]])
+def test_layout_keys_are_the_engines_places(arch, mnemonic, mods):
+    """layout_keys() (what the library's layout(), slots() and the documents are built
+    from) holds every place of every element the engine gives, in its order, with the
+    slot of each key's bits."""
+    inst = api.find_instruction(arch, mnemonic)
+    wave = inst.wave_sizes[0]
+    for matrix in api.matrices(inst):
+        try:
+            found = api.layout_keys(inst, matrix, mods=mods, wave=wave)
+        except api.CalcError:
+            continue
+        keyed, slot = _engine_keys(api.operand(inst, matrix, mods=mods, wave=wave))
+        assert found.keyed == keyed, matrix
+        assert {bit: found.slot[bit] for bit in slot} == slot, matrix
+        assert len(keyed) == found.copies * len({elem for _, elem in keyed}), matrix
+
+
+def test_the_widest_operands_are_written_as_their_records_are():
+    """SM90's m64n256 accumulator (16,384 slots), -M and -R, indented and on one line,
+    against json.dumps of its records, and against the engine slot by slot."""
+    inst = api.find_instruction(*WIDEST)
+    (_, lanes, slots, elements), = [d for d in _documents(*WIDEST, {}) if d[0] == "D"]
+    records, pairs = slots.plain(), elements.plain()
+    assert len(records) == len(pairs) == 16384 and lanes == list(range(128))
+    document = {"slots": slots, "elements": elements}
+    expected = {"slots": records, "elements": pairs}
+    assert json_text.indented(document) == json.dumps(expected, indent=2)
+    token = json_text.COMPACT.set(True)
+    try:
+        assert json_text.text(document) == json.dumps(expected, separators=(",", ":")) + "\n"
+    finally:
+        json_text.COMPACT.reset(token)
+    operand = api.operand(inst, "D", wave=128)
+    for pair in pairs[::97]:
+        element = pair["element"]
+        places = operand.places(element["i"], element["j"], element["block"])
+        assert [(loc["register"], loc["lane"], loc["bits"][0]) for loc in pair["locations"]] \
+            == [(p.reg, p.lane, p.lo) for p in places]
+
+
+def test_filled_writes_what_a_template_per_record_writes():
+    """json_text.filled: pieces shared by every template (a column's table) and a
+    template's own, a column given twice, columns of one number (written into the
+    templates), numbers below 0 (written by %), on one line."""
+    templates = ["{%d, \"a%d\": %d}", "{%d, \"b%d\": %d}"] * 3
+    for columns in ([[0, 1, 2, 3, 4, 5], [7, 7, 7, 0, 1, 2], [9, 8, 7, 6, 5, 4]],
+                    [[5, 4, 3, 2, 1, 0]] * 3, [[0, -1, 2, 3, 4, 5], [1] * 6, [2] * 6],
+                    [[3] * 6, [0, 1, 2, 3, 4, 5], [7] * 6], [[4] * 6] * 3):
+        for newline in ("\n", "\n    ", None):
+            expected = json_text.array_text(
+                [t % v for t, v in zip(templates, zip(*columns))], newline)
+            assert "".join(json_text.filled(templates, columns, newline)) == expected
+    assert json_text.filled([], [], "\n") == ["[]"]
+
+
 def test_the_cases_cover_blocks_negation_and_remapped_lanes():
     """The sample holds what changes a record's fields: several blocks (element names with
     .B), negated and absolute values, and CBSZ/ABID and BLGP (remapped places)."""
     names = {name for _, _, mods in CASES for name in mods}
     assert {"cbsz", "abid", "blgp", "neg", "neg_lo", "neg_hi"} <= names
     assert any(api.find_instruction(a, m).blocks > 1 for a, m, _ in CASES)
+    # and each way of writing an array: an element in several lanes (-R, one record per
+    # element), slots holding several elements (-M, one record per slot)
+    copies = shared = False
+    for arch, mnemonic, mods in CASES:
+        inst = api.find_instruction(arch, mnemonic)
+        for matrix in api.matrices(inst):
+            try:
+                found = api.layout_keys(inst, matrix, mods=mods, wave=inst.wave_sizes[0])
+            except api.CalcError:
+                continue
+            copies = copies or found.copies > 1
+            shared = shared or single_slots(found.keyed) is None
+    assert copies and shared
 
 
 def test_a_written_array_beside_its_stand_in_in_a_string_falls_back_to_the_records():

@@ -8,8 +8,13 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.layouts import check_modifiers
 from amd_matrix_calculator.layouts import operand as cached_operand
 from amd_matrix_calculator.layouts.core import CalcError, Place
+from amd_matrix_calculator.matrix_notation import (
+    held_slots,
+    keyed,
+    register_texts,
+    slot_texts,
+)
 from amd_matrix_calculator.matrix_notation import register as register_name
-from amd_matrix_calculator.matrix_notation import register_texts, slot_texts
 
 from .checks import (
     coordinates,
@@ -26,6 +31,7 @@ from .records import (
     Calculation,
     Element,
     Entry,
+    KeyedLayout,
     Location,
     Product,
     Slot,
@@ -35,7 +41,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.layouts import Operand
@@ -94,15 +100,27 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def _rows(operand: Operand) -> Iterator[Row]:
     named_ = operand.matrix
     first, second = AT.get(named_, (1, 2))
-    slots = _SlotFacts(operand.mark_of)
-    for (row, col, block), places in operand.placed():
+    found = _keyed_layout(operand)
+    slot = found.slot
+    for key, (row, col, block) in found.keyed:
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
-        for place in places:
-            reg, lane, lo, width = place
-            regs, (_, hi), negated, absolute = slots[reg, lo, width]
-            yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, lane, lo, hi, negated,
-                   absolute)
+        reg, regs, lo, hi, negated, absolute = slot[key & 0xFFFF]
+        yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, key >> 16, lo, hi, negated,
+               absolute)
+
+
+def layout_keys(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                wave: int | None = None) -> KeyedLayout:
+    """layout() in bulk, as integer keys (see KeyedLayout): for writers of whole
+    documents, which sort or group thousands of locations without a tuple per field."""
+    return _keyed_layout(checked_operand(inst, matrix, mods, wave))
+
+
+def _keyed_layout(operand: Operand) -> KeyedLayout:
+    found = keyed(operand, lambda row: (row,), lambda col, block: (col, block))
+    return new(KeyedLayout, (operand.matrix, found, _SlotFacts(operand),
+                             len(operand.layout.copies)))
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
@@ -147,23 +165,24 @@ def _slots(operand: Operand) -> Iterator[Slot]:
                          tuple([new(Element, elem) for elem in elems])))
 
 
-_Facts = tuple[tuple[int, ...], tuple[int, int], bool, bool]
+_Shape = tuple[int, tuple[int, ...], int, int, bool, bool]
 
 
-class _SlotFacts(dict[tuple[int, int, int], _Facts]):
-    """{(VGPR, lo, width): (its VGPRs, its bits (lo, hi), negated, absolute)}, filled on
-    first use: a table walks thousands of places, and what a slot gives every lane is
-    worked out once per slot (a mark depends on the slot's bits only, Operand.mark_of)."""
+class _SlotFacts(dict[int, _Shape]):
+    """{bit: (register, registers, bit_lo, bit_hi, negated, absolute)} of the slot at that
+    bit offset of the operand's VGPRs (a key's bit), filled on first use: a document
+    walks thousands of locations, and what a slot gives every lane is worked out once
+    (a mark depends on the slot's bits only, Operand.mark_of)."""
 
-    def __init__(self, mark_of: Callable[[Place], str]) -> None:
+    def __init__(self, operand: Operand) -> None:
         super().__init__()
-        self.mark_of = mark_of
+        self.mark_of, self.width = operand.mark_of, operand.layout.width
 
-    def __missing__(self, key: tuple[int, int, int]) -> _Facts:
-        reg, lo, width = key
-        place = Place(reg, 0, lo, width)
+    def __missing__(self, bit: int) -> _Shape:
+        place = Place(bit >> 5, 0, bit & 31, self.width)
         mark = self.mark_of(place)
-        found = self[key] = place.regs, (lo, lo + width - 1), "-" in mark, "|" in mark
+        found = self[bit] = (bit >> 5, place.regs, bit & 31, (bit & 31) + self.width - 1,
+                             "-" in mark, "|" in mark)
         return found
 
 
@@ -177,41 +196,18 @@ def slot_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _slot_rows(operand: Operand) -> Iterator[SlotRow]:
-    # (what a slot (VGPR, bits) gives every lane - its VGPRs, bits and mark's flags - is
-    # worked out once per slot; an element's fields are picked by position from (matrix,
-    # None, row, col, block), as named() fills them)
+    # (an element's fields are picked by position from (matrix, None, row, col, block),
+    # as named() fills them)
     first, second = AT.get(operand.matrix, (1, 2))
     order = [0, 1, 1, 1, 4]
     order[first], order[second] = 2, 3
     spread, head = itemgetter(*order), (operand.matrix, None)
-    shapes = _SlotFacts(operand.mark_of)
-    for (reg, lane, lo, width), elems in _slot_places(operand):
-        regs, (_, hi), negated, absolute = shapes[reg, lo, width]
-        yield (reg, regs, lane, lo, hi, negated, absolute,
-               [spread(head + elems[0])] if len(elems) == 1 else
-               [spread(head + e) for e in elems])
-
-
-def _slot_places(operand: Operand) -> Iterator[tuple[Place, list[Elem]]]:
-    """(place, elements) of every register slot that holds a value, in the order of
-    slots() (matrix_notation.slot_texts() groups the same places in bulk)."""
-    # Lane by lane, register by register, lowest bits first, as entries() lists them
-    # (a value straddling two VGPRs is listed once, under its first): the places of
-    # every element grouped, then sorted stably, so that places at the same bits keep
-    # the order of elements() as entries() keeps it.
-    held: dict[Place, list[Elem]] = {}
-    for elem, places in operand.placed():
-        for place in places:
-            found = held.get(place)
-            if found is None:
-                held[place] = [elem]
-            else:
-                found.append(elem)
-    for place in sorted(held, key=_SLOT_ORDER):
-        yield place, held[place]
-
-
-_SLOT_ORDER = itemgetter(1, 0, 2)  # a Place's (lane, reg, lo)
+    found = _keyed_layout(operand)
+    slot = found.slot
+    for key, elems in held_slots(found.keyed):
+        reg, regs, lo, hi, negated, absolute = slot[key & 0xFFFF]
+        yield (reg, regs, key >> 16, lo, hi, negated, absolute,
+               [spread(head + elem) for elem in elems])
 
 
 def register_count(inst: Instruction, matrix: str, *, mods: ModifierValues = None,

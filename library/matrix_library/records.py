@@ -8,6 +8,8 @@ from amd_matrix_calculator.layouts.core import Place
 from amd_matrix_calculator.matrix_notation import register as register_name
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from amd_matrix_calculator.layouts import Operand
     from amd_matrix_calculator.layouts.core import Elem
 
@@ -87,6 +89,20 @@ class Slot(Record):
     """A register slot (a lane's bit range) and the elements it holds."""
     location: Location
     elements: tuple[Element, ...]
+
+
+class KeyedLayout(Record):
+    """layout() in bulk, for writers of whole documents (matrix_api.layout_keys): `keyed`
+    holds (key, (row, col, block)) for every location of every element of `matrix`, in
+    layout()'s order (each element's `copies` locations one after the other), the
+    element's row and column as Element.row and .col count them; a key is (lane << 16) +
+    bit, bit the location's first bit counted from bit 0 of the operand's first VGPR
+    (register * 32 + bit_lo), so that sorted keys are the order of slots(). `slot[bit]`
+    is that location's (register, registers, bit_lo, bit_hi, negated, absolute)."""
+    matrix: str
+    keyed: list[tuple[int, tuple[int, int, int]]]
+    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    copies: int
 
 
 class Product(Record):
