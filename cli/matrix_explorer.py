@@ -31,11 +31,11 @@ from amd_matrix_calculator.cli.explorer_plans import PLAN_MODES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
     from http.server import ThreadingHTTPServer
     from pathlib import Path
 
-    from amd_matrix_calculator.cli.explorer_server import Server
+    from amd_matrix_calculator.cli.explorer_server import Respond, Server, Spilled
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
@@ -202,9 +202,8 @@ def _convert_words(query: Mapping[str, str]) -> list[str]:
     return ["--convert", f"{query['inst']}:{query['matrix']}", query["convert"]]
 
 
-def answer(kind: str, query: Mapping[str, str],
-           respond: Callable[[Sequence[str]], tuple[int, str]] | None = None
-           ) -> tuple[int, str, str]:
+def answer(kind: str, query: Mapping[str, str], respond: Respond | None = None
+           ) -> tuple[int, str | Spilled, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400); `respond` answers the command
     line (cli_respond.respond, or the server's, which runs heavy ones in workers)."""
@@ -220,6 +219,7 @@ def answer(kind: str, query: Mapping[str, str],
                                           "please report this query"), command_line(words)
     if status == 0:
         return 200, text, command_line(words)
+    assert isinstance(text, str)  # (only an answer is ever spilled to a file)
     return ({2: 400, 503: 503}.get(status, 500), cli_respond.error_line(text),
             command_line(words))
 
@@ -256,9 +256,8 @@ def _query_of(text: str) -> dict[str, str] | str:
     return query
 
 
-def _api_answer(path: str, query_text: str,
-                respond: Callable[[Sequence[str]], tuple[int, str]] | None = None
-                ) -> tuple[int, str, str, str]:
+def _api_answer(path: str, query_text: str, respond: Respond | None = None
+                ) -> tuple[int, str | Spilled, str, str]:
     """(status, body, content type, command line) of the /api `path` for a URL's query."""
     kind, content_type = API[path]
     query = _query_of(query_text)

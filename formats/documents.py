@@ -16,9 +16,13 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
+from _operator import and_, itemgetter, rshift  # (operator's C module, loaded with Python)
+from itertools import repeat
+
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import PICTURES
+from .templated import joined
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
     from collections.abc import Callable, Iterator, Sequence
@@ -177,17 +181,36 @@ def _long_rows(query: Query) -> Iterator[Row]:
 def long_csv(query: Query) -> str:
     """One CSV row per element location under a header row: plain CSV, which
     pandas.read_csv and spreadsheets load without options (the header names the
-    columns; the instruction is the caller's, as in its command line)."""
+    columns; the instruction is the caller's, as in its command line). The rows are
+    what the csv writer writes of layout_rows() (nothing in them is quoted: numbers,
+    false/true, VGPRs apart by spaces), written by a template per slot from
+    layout_keys() (tests/test_json_layout.py compares the two)."""
+    from amd_matrix_calculator import matrix_api
+
     from .tables import delimited as write
+    inst, mods = _asked(query)
+    found = matrix_api.layout_keys(inst, query.matrix, mods=mods, wave=query.wave)
+    keyed, header = found.keyed, write(list(LONG_HEADER), [], ",", flat=True) + "\n"
+    if not keyed:
+        return header
+    row, col = ("ijk".index(c) for c in matrix_api.COORDINATES[found.matrix])
+    coordinates = ["", "", ""]
+    coordinates[row] = coordinates[col] = "%d"
+    head = f"{found.matrix},{','.join(coordinates)},%d,"
     truth = ("false", "true")
-    texts: dict[tuple[int, ...], str] = {}  # (a slot's VGPRs, written once per slot)
-    rows = [[matrix, "" if i is None else i, "" if j is None else j, "" if k is None else k,
-             block, register,
-             texts.get(registers) or texts.setdefault(registers, " ".join(map(str, registers))),
-             lane, lo, hi, truth[negated], truth[absolute]]
-            for matrix, i, j, k, block, register, registers, lane, lo, hi, negated, absolute
-            in _long_rows(query)]
-    return write(list(LONG_HEADER), rows, ",", flat=True) + "\n"
+
+    def template(bit: int) -> str:
+        reg, regs, lo, hi, negated, absolute = found.slot[bit]
+        return (f"{head}{reg},{' '.join(map(str, regs))},%d,{lo},{hi},{truth[negated]},"
+                f"{truth[absolute]}")
+    templates = {bit: template(bit) for bit in {key & 0xFFFF for key, _ in keyed}}
+    elems = list(map(itemgetter(1), keyed))
+    fields = [list(map(itemgetter(at), elems)) for at in ((0, 1) if row < col else (1, 0))]
+    keys = list(map(itemgetter(0), keyed))
+    return "".join(joined(
+        list(map(templates.__getitem__, map(and_, keys, repeat(0xFFFF)))),
+        [*fields, list(map(itemgetter(2), elems)), list(map(rshift, keys, repeat(16)))],
+        header, "\n", "\n"))
 
 
 def jsonl(query: Query) -> str:

@@ -15,14 +15,14 @@ lists and dicts (tests compare the two texts byte for byte)."""
 from __future__ import annotations
 
 import json
-from _operator import itemgetter  # (operator's C module, loaded with Python)
 from contextvars import ContextVar
-from itertools import chain
 from json.encoder import encode_basestring_ascii
+
+from .templated import joined
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
 # (called on values whose type is str: checked with `type(...) is`, which mypy does not
 # read as a narrowing)
@@ -69,49 +69,13 @@ def array_text(texts: list[str], newline: str | None) -> str:
 def filled(templates: list[str], columns: list[list[int]], newline: str | None
            ) -> list[str]:
     """The pieces of array_text([templates[n] % (columns[0][n], columns[1][n], ...) for
-    every n], newline), for thousands of records of a few templates (the same number of `%d`s in
-    each, and no other `%`) and numbers of at least 0: each distinct template is cut at
-    its placeholders once, numbers are spelled from a table, and the pieces and numbers
-    of every record are joined in one pass of iterators, without a % (which scans every
-    template's characters) or any Python step per record. A piece that follows the same
-    placeholder in every template goes into that column's table (each number spelled
-    with the piece after it); a column of one number is written into the templates. A
-    column given twice (the same list) is read once."""
+    every n], newline), for thousands of records of a few templates (templated.joined)."""
     if not templates:
         return ["[]"]
-    ranges = {id(column): (min(column), max(column)) for column in columns}
-    if any(low < 0 for low, _ in ranges.values()):  # (tables spell 0 and up)
-        return [array_text([template % values for template, values in
-                            zip(templates, zip(*columns))], newline)]
-    opening, separator, closing = ("[", ",", "]") if newline is None else \
-        ("[" + newline + "  ", "," + newline + "  ", newline + "]")
-    fixed = [ranges[id(column)][0] if ranges[id(column)][0] == ranges[id(column)][1]
-             else None for column in columns]
-    cut: dict[str, list[str]] = {}
-    for template in dict.fromkeys(templates):
-        pieces = template.split("%d")
-        cut[template] = kept = [pieces[0]]
-        for at, number in enumerate(fixed):
-            if number is None:
-                kept.append(pieces[at + 1])
-            else:
-                kept[-1] += f"{number}{pieces[at + 1]}"
-    columns = [column for column, number in zip(columns, fixed) if number is None]
-    # (every record's first piece after the separator, the first record's after "[")
-    parts = list(map({template: [separator + pieces[0], *pieces[1:]]
-                      for template, pieces in cut.items()}.__getitem__, templates))
-    parts[0] = [opening + cut[templates[0]][0], *cut[templates[0]][1:]]
-    streams: list[Iterable[str]] = [map(itemgetter(0), parts)]
-    for at, column in enumerate(columns):
-        after = {pieces[at + 1] for pieces in cut.values()}
-        piece = after.pop() if len(after) == 1 else ""
-        table = [f"{number}{piece}" for number in range(ranges[id(column)][1] + 1)]
-        streams.append(map(table.__getitem__, column))
-        if after:  # (a piece of each template's own)
-            streams.append(map(itemgetter(at + 1), parts))
-    pieces = list(chain.from_iterable(zip(*streams)))
-    pieces.append(closing)
-    return pieces
+    if newline is None:
+        return joined(templates, columns, "[", ",", "]")
+    inner = newline + "  "
+    return joined(templates, columns, "[" + inner, "," + inner, newline + "]")
 
 
 def leaf(value: object) -> str:

@@ -179,25 +179,57 @@ WIDEST = ["-a", "sm90", "-i", "wgmma.mma_async.m64n256k32.f32.e5m2.e4m3", "--jso
 
 def test_a_long_answer_comes_back_through_a_file_of_the_pools_folder(tmp_path):
     """A worker writes an answer of SPILL_CHARACTERS or more to a file of the pool's folder
-    (mode 0700) and the server reads and removes it: the same text as respond()'s; a
-    short one is pickled as it is; closing the pool removes the folder."""
+    (mode 0700); the server sends that file (the same bytes as respond()'s text) and
+    removes it. A short answer and an error are pickled as they are; closing the pool
+    removes the folder."""
     from amd_matrix_calculator.cli import cli_respond
     long_words, short_words = [*WIDEST, "-M", "-D"], [*WIDEST, "-d"]
-    spilled = explorer_server._respond(long_words, str(tmp_path))
-    assert isinstance(spilled[1], explorer_server.Spilled)
-    assert [p.name for p in tmp_path.iterdir()] == [spilled[1].path.rsplit("/", 1)[1]]
+    status, spilled = explorer_server._respond(long_words, str(tmp_path))
     expected = cli_respond.respond(long_words)
-    assert len(expected[1]) >= explorer_server.SPILL_CHARACTERS
-    assert explorer_server._taken(spilled) == expected and not list(tmp_path.iterdir())
+    assert status == 0 and len(expected[1]) >= explorer_server.SPILL_CHARACTERS
+    assert isinstance(spilled, explorer_server.Spilled)
+    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(spilled.path)]
+    with open(spilled.path, "rb") as file:
+        assert file.read() == expected[1].encode() and spilled.size == len(expected[1])
     assert explorer_server._respond(short_words, str(tmp_path)) == cli_respond.respond(short_words)
+    assert explorer_server._respond([*WIDEST[:-1], "-R", "-D", "-w", "7"], str(tmp_path))[0] == 2
     heavy = explorer_server.Heavy()
     try:
         assert (os.stat(heavy.folder).st_mode & 0o777) == 0o700
-        assert heavy.respond(long_words) == expected
-        assert os.listdir(heavy.folder) == []
+        status, answer = heavy.respond(long_words)
+        assert status == 0 and isinstance(answer, explorer_server.Spilled)
+        assert os.listdir(heavy.folder) == [os.path.basename(answer.path)]
     finally:
         heavy.close()
     assert not os.path.exists(heavy.folder)
+
+
+def test_a_long_answer_is_sent_whole_and_its_file_removed():
+    """Through a server with its workers, a 7 MB -M document: the bytes the command line
+    prints, Content-Length their length, the security headers; the pool's folder holds
+    nothing after, and is gone once the server is closed."""
+    from amd_matrix_calculator.cli import cli_respond, matrix_explorer
+    server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1],
+                                                timeout=120)
+        connection.request("GET", "/api/json?arch=sm90&inst=" + WIDEST[3] +
+                           "&mode=M&matrix=D")
+        response = connection.getresponse()
+        status, headers, body = response.status, dict(response.getheaders()), response.read()
+        connection.close()
+        expected = cli_respond.respond([*WIDEST, "-M", "-D"])[1].encode()
+        assert status == 200 and body == expected
+        assert int(headers["Content-Length"]) == len(expected) > \
+            explorer_server.SPILL_CHARACTERS
+        assert headers["Content-Type"] == "application/json; charset=utf-8"
+        assert "default-src 'none'" in headers["Content-Security-Policy"]
+        assert os.listdir(server.heavy.folder) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not os.path.exists(server.heavy.folder)
 
 
 def test_a_long_answer_nobody_waits_for_leaves_no_file(monkeypatch):

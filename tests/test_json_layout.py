@@ -4,12 +4,14 @@ matrix_api.layout() and slots() (the records path), indented at any depth and on
 line, for every instruction of every architecture and its modifiers' values."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
 
 from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.formats import json_layout, json_text
+from amd_matrix_calculator.formats import documents, json_layout, json_text
 from amd_matrix_calculator.formats.notation import single_slots
 
 
@@ -138,6 +140,36 @@ def test_the_widest_operands_are_written_as_their_records_are():
         places = operand.places(element["i"], element["j"], element["block"])
         assert [(loc["register"], loc["lane"], loc["bits"][0]) for loc in pair["locations"]] \
             == [(p.reg, p.lane, p.lo) for p in places]
+
+
+def _long_csv_of_the_rows(inst, matrix, mods, wave):
+    """long-csv as the csv writer writes layout_rows() (the rows' fields as they are)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(documents.LONG_HEADER)
+    writer.writerows(["" if value is None else " ".join(map(str, value)) if type(value) is
+                      tuple else str(value).lower() if type(value) is bool else value
+                      for value in row]
+                     for row in api.layout_rows(inst, matrix, mods=mods, wave=wave))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("arch", "mnemonic", "mods"), [*CASES, (*WIDEST, {})],
+                         ids=[f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
+                              for a, m, o in [*CASES, (*WIDEST, {})]])
+def test_long_csv_is_what_the_csv_writer_writes_of_the_rows(arch, mnemonic, mods):
+    """--format long-csv, written by a template per slot from layout_keys(), is what
+    the csv writer writes of layout_rows(), every matrix of the sample."""
+    inst = api.find_instruction(arch, mnemonic)
+    wave = inst.wave_sizes[0]
+    modifiers = api.Modifiers(**mods)
+    for matrix in api.matrices(inst):
+        query = documents.Query(inst, matrix, modifiers, wave, "rlayout")
+        try:
+            expected = _long_csv_of_the_rows(inst, matrix, modifiers, wave)
+        except api.CalcError:
+            continue
+        assert documents.long_csv(query) == expected, matrix
 
 
 def test_filled_writes_what_a_template_per_record_writes():
