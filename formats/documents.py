@@ -25,7 +25,7 @@ from . import PICTURES
 from .templated import joined
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Sequence
 
     from amd_matrix_calculator.instructions.model import Instruction
     from amd_matrix_calculator.matrix_api import LayoutRow as Row
@@ -172,54 +172,69 @@ def _asked(query: Query) -> tuple[Instruction, Modifiers]:
     return query.inst, query.mods
 
 
-def _long_rows(query: Query) -> Iterator[Row]:
+def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> str:
+    """One line per element location (layout_rows()' order) after `opening`, the line of
+    each slot `template(the slot's row)` with MARK where the element's coordinates,
+    block and lane go (the row holds -1 there): written from layout_keys() by
+    templated.joined (tests/test_json_layout.py compares with the rows written one by
+    one)."""
     from amd_matrix_calculator import matrix_api
-    inst, mods = _asked(query)
-    return matrix_api.layout_rows(inst, query.matrix, mods=mods, wave=query.wave)
-
-
-def long_csv(query: Query) -> str:
-    """One CSV row per element location under a header row: plain CSV, which
-    pandas.read_csv and spreadsheets load without options (the header names the
-    columns; the instruction is the caller's, as in its command line). The rows are
-    what the csv writer writes of layout_rows() (nothing in them is quoted: numbers,
-    false/true, VGPRs apart by spaces), written by a template per slot from
-    layout_keys() (tests/test_json_layout.py compares the two)."""
-    from amd_matrix_calculator import matrix_api
-
-    from .tables import delimited as write
     inst, mods = _asked(query)
     found = matrix_api.layout_keys(inst, query.matrix, mods=mods, wave=query.wave)
-    keyed, header = found.keyed, write(list(LONG_HEADER), [], ",", flat=True) + "\n"
+    keyed = found.keyed
     if not keyed:
-        return header
+        return opening
     row, col = ("ijk".index(c) for c in matrix_api.COORDINATES[found.matrix])
-    coordinates = ["", "", ""]
-    coordinates[row] = coordinates[col] = "%d"
-    head = f"{found.matrix},{','.join(coordinates)},%d,"
-    truth = ("false", "true")
 
-    def template(bit: int) -> str:
+    def line(bit: int) -> str:
+        ijk: list[int | None] = [None, None, None]
+        ijk[row] = ijk[col] = -1
         reg, regs, lo, hi, negated, absolute = found.slot[bit]
-        return (f"{head}{reg},{' '.join(map(str, regs))},%d,{lo},{hi},{truth[negated]},"
-                f"{truth[absolute]}")
-    templates = {bit: template(bit) for bit in {key & 0xFFFF for key, _ in keyed}}
+        return template((found.matrix, ijk[0], ijk[1], ijk[2], -1, reg, regs, -1, lo, hi,
+                         negated, absolute))
+    templates = {bit: line(bit) for bit in {key & 0xFFFF for key, _ in keyed}}
     elems = list(map(itemgetter(1), keyed))
     fields = [list(map(itemgetter(at), elems)) for at in ((0, 1) if row < col else (1, 0))]
     keys = list(map(itemgetter(0), keyed))
     return "".join(joined(
         list(map(templates.__getitem__, map(and_, keys, repeat(0xFFFF)))),
         [*fields, list(map(itemgetter(2), elems)), list(map(rshift, keys, repeat(16)))],
-        header, "\n", "\n"))
+        opening, "\n", "\n", MARK))
+
+
+MARK = "\x00"  # (where a long form's numbers go: no line of either form holds it)
+
+
+def long_csv(query: Query) -> str:
+    """One CSV row per element location under a header row: plain CSV, which
+    pandas.read_csv and spreadsheets load without options (the header names the
+    columns; the instruction is the caller's, as in its command line). The rows are
+    what the csv writer writes of layout_rows() (nothing in them is quoted: names,
+    numbers, false/true, VGPRs apart by spaces)."""
+    from .tables import delimited as write
+    truth = ("false", "true")
+
+    def template(row: Row) -> str:
+        matrix, i, j, k, block, reg, regs, lane, lo, hi, negated, absolute = row
+        return ",".join([matrix, *(MARK if v == -1 else "" if v is None else str(v)
+                                   for v in (i, j, k, block)),
+                         str(reg), " ".join(map(str, regs)), MARK, str(lo), str(hi),
+                         truth[negated], truth[absolute]])
+    return _long_rows(query, write(list(LONG_HEADER), [], ",", flat=True) + "\n", template)
 
 
 def jsonl(query: Query) -> str:
-    """JSON Lines: one object per element location, naming architecture and instruction."""
+    """JSON Lines: one object per element location, naming architecture and instruction
+    (what json.dumps writes of each; a NUL in a string it writes as \\u0000)."""
     import json
     inst, _ = _asked(query)
     fixed = {"architecture": inst.arch, "instruction": inst.name}
-    return "".join(json.dumps({**fixed, **dict(zip(LONG_HEADER, row))}) + "\n"
-                   for row in _long_rows(query))
+    number = json.dumps("number")
+
+    def template(row: Row) -> str:
+        values = ["number" if value == -1 and type(value) is int else value for value in row]
+        return json.dumps({**fixed, **dict(zip(LONG_HEADER, values))}).replace(number, MARK)
+    return _long_rows(query, "", template)
 
 
 def _picture(fmt: str, table: Renderer | None = None) -> Renderer:

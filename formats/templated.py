@@ -14,24 +14,30 @@ if TYPE_CHECKING:
 
 
 def joined(templates: list[str], columns: list[list[int]], opening: str, separator: str,
-           closing: str) -> list[str]:
-    """The pieces of `opening + separator.join(templates[n] % (columns[0][n], columns[1][n],
-    ...) for every n) + closing`, for templates with the same number of `%d`s and no
-    other `%`. A piece that follows the same placeholder in every template goes into
-    that column's table (each number spelled with the piece after it); a column of one
-    number is written into the templates; a column given twice (the same list) is read
-    once; a column with a number below 0 makes every record a % of its template."""
+           closing: str, marker: str = "%d") -> list[str]:
+    """The pieces of `opening + separator.join(record n) + closing`, record n being
+    templates[n] with its markers replaced by columns[0][n], columns[1][n], ... in
+    turn (as `templates[n] % (...)` with the marker %d; every template has as many
+    markers as there are columns, and holds the marker nowhere else). A piece that
+    follows the same marker in every template goes into that column's table (each
+    number spelled with the piece after it); a column of one number is written into the
+    templates; a column given twice (the same list) is read once; a column with a
+    number below 0 makes every record by itself."""
     if not templates:
         return [opening, closing]
     ranges = {id(column): (min(column), max(column)) for column in columns}
     if any(low < 0 for low, _ in ranges.values()):  # (tables spell 0 and up)
-        return [opening, separator.join([template % values for template, values in
-                                         zip(templates, zip(*columns))]), closing]
+        texts = []
+        for template, values in zip(templates, zip(*columns)):
+            pieces = template.split(marker)
+            texts.append("".join(chain.from_iterable(zip(pieces, map(str, values))))
+                         + pieces[-1])
+        return [opening, separator.join(texts), closing]
     fixed = [low if low == high else None for low, high in
              (ranges[id(column)] for column in columns)]
     cut: dict[str, list[str]] = {}
     for template in dict.fromkeys(templates):
-        pieces = template.split("%d")
+        pieces = template.split(marker)
         cut[template] = kept = [pieces[0]]
         for at, number in enumerate(fixed):
             if number is None:

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.formats import documents, json_layout, json_text
+from amd_matrix_calculator.formats import documents, json_layout, json_text, templated
 from amd_matrix_calculator.formats.notation import single_slots
 
 
@@ -157,9 +157,10 @@ def _long_csv_of_the_rows(inst, matrix, mods, wave):
 @pytest.mark.parametrize(("arch", "mnemonic", "mods"), [*CASES, (*WIDEST, {})],
                          ids=[f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
                               for a, m, o in [*CASES, (*WIDEST, {})]])
-def test_long_csv_is_what_the_csv_writer_writes_of_the_rows(arch, mnemonic, mods):
-    """--format long-csv, written by a template per slot from layout_keys(), is what
-    the csv writer writes of layout_rows(), every matrix of the sample."""
+def test_the_long_forms_are_what_their_writers_write_of_the_rows(arch, mnemonic, mods):
+    """--format long-csv and jsonl, written by a template per slot from layout_keys(),
+    are what the csv writer and json.dumps write of layout_rows(), row by row, every
+    matrix of the sample."""
     inst = api.find_instruction(arch, mnemonic)
     wave = inst.wave_sizes[0]
     modifiers = api.Modifiers(**mods)
@@ -170,6 +171,10 @@ def test_long_csv_is_what_the_csv_writer_writes_of_the_rows(arch, mnemonic, mods
         except api.CalcError:
             continue
         assert documents.long_csv(query) == expected, matrix
+        fixed = {"architecture": inst.arch, "instruction": inst.name}
+        assert documents.jsonl(query) == "".join(
+            json.dumps({**fixed, **dict(zip(documents.LONG_HEADER, row))}) + "\n"
+            for row in api.layout_rows(inst, matrix, mods=modifiers, wave=wave)), matrix
 
 
 def test_filled_writes_what_a_template_per_record_writes():
@@ -185,6 +190,11 @@ def test_filled_writes_what_a_template_per_record_writes():
                 [t % v for t, v in zip(templates, zip(*columns))], newline)
             assert "".join(json_text.filled(templates, columns, newline)) == expected
     assert json_text.filled([], [], "\n") == ["[]"]
+    for columns in ([[0, 1], [2, 3]], [[0, -1], [2, 3]], [[5, 5], [2, 3]]):  # (another marker)
+        texts = ["a\x00b\x00c", "d\x00e\x00"]
+        expected = "<" + "|".join(t.replace("\x00", "{}").format(*v) for t, v in
+                                  zip(texts, zip(*columns))) + ">"
+        assert "".join(templated.joined(texts, columns, "<", "|", ">", "\x00")) == expected
 
 
 def test_the_cases_cover_blocks_negation_and_remapped_lanes():
