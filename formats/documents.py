@@ -192,12 +192,12 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
         reg, regs, lo, hi, negated, absolute = found.slot[bit]
         return template((found.matrix, ijk[0], ijk[1], ijk[2], -1, reg, regs, -1, lo, hi,
                          negated, absolute))
-    templates = {bit: line(bit) for bit in {key & 0xFFFF for key, _ in keyed}}
+    keys = list(map(itemgetter(0), keyed))
+    bits = list(map(and_, keys, repeat(0xFFFF)))
     elems = list(map(itemgetter(1), keyed))
     fields = [list(map(itemgetter(at), elems)) for at in ((0, 1) if row < col else (1, 0))]
-    keys = list(map(itemgetter(0), keyed))
     return "".join(joined(
-        list(map(templates.__getitem__, map(and_, keys, repeat(0xFFFF)))),
+        bits, {bit: line(bit) for bit in set(bits)},
         [*fields, list(map(itemgetter(2), elems)), list(map(rshift, keys, repeat(16)))],
         opening, "\n", "\n", MARK))
 

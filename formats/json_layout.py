@@ -99,12 +99,12 @@ def _records(one: _Joined, keys: list[int], elems: list[Elem], picked: list[int]
              lanes_first: bool, newline: str | None) -> list[str]:
     """The array of records of one location (key) and one element each, written by
     json_text.filled: the lane twice, then the element's fields (or the other way)."""
-    templates = list(map(one.__getitem__, map(and_, keys, repeat(0xFFFF))))
+    bits = list(map(and_, keys, repeat(0xFFFF)))
     lanes = list(map(rshift, keys, repeat(16)))
     columns = {at: list(map(itemgetter(at), elems)) for at in dict.fromkeys(picked)}
     fields = [columns[at] for at in picked]
-    return filled(templates, [lanes, lanes, *fields] if lanes_first else [*fields, lanes, lanes],
-                  newline)
+    return filled(bits, {bit: one[bit] for bit in set(bits)},
+                  [lanes, lanes, *fields] if lanes_first else [*fields, lanes, lanes], newline)
 
 
 def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int

@@ -22,7 +22,7 @@ from .templated import joined
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
 # (called on values whose type is str: checked with `type(...) is`, which mypy does not
 # read as a narrowing)
@@ -66,16 +66,17 @@ def array_text(texts: list[str], newline: str | None) -> str:
     return "[" + inner + ("," + inner).join(texts) + newline + "]"
 
 
-def filled(templates: list[str], columns: list[list[int]], newline: str | None
-           ) -> list[str]:
-    """The pieces of array_text([templates[n] % (columns[0][n], columns[1][n], ...) for
-    every n], newline), for thousands of records of a few templates (templated.joined)."""
-    if not templates:
+def filled(shapes: list[int], templates: Mapping[int, str], columns: list[list[int]],
+           newline: str | None) -> list[str]:
+    """The pieces of array_text([templates[shapes[n]] % (columns[0][n], columns[1][n],
+    ...) for every n], newline), for thousands of records of a few templates
+    (templated.joined)."""
+    if not shapes:
         return ["[]"]
     if newline is None:
-        return joined(templates, columns, "[", ",", "]")
+        return joined(shapes, templates, columns, "[", ",", "]")
     inner = newline + "  "
-    return joined(templates, columns, "[" + inner, "," + inner, newline + "]")
+    return joined(shapes, templates, columns, "[" + inner, "," + inner, newline + "]")
 
 
 def leaf(value: object) -> str:

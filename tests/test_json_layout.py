@@ -188,13 +188,16 @@ def test_filled_writes_what_a_template_per_record_writes():
         for newline in ("\n", "\n    ", None):
             expected = json_text.array_text(
                 [t % v for t, v in zip(templates, zip(*columns))], newline)
-            assert "".join(json_text.filled(templates, columns, newline)) == expected
-    assert json_text.filled([], [], "\n") == ["[]"]
+            shapes = [templates.index(t) * 3 for t in templates]  # (numbers with gaps)
+            assert "".join(json_text.filled(shapes, {n * 3: t for n, t in enumerate(
+                templates)}, columns, newline)) == expected
+    assert json_text.filled([], {}, [], "\n") == ["[]"]
     for columns in ([[0, 1], [2, 3]], [[0, -1], [2, 3]], [[5, 5], [2, 3]]):  # (another marker)
         texts = ["a\x00b\x00c", "d\x00e\x00"]
         expected = "<" + "|".join(t.replace("\x00", "{}").format(*v) for t, v in
                                   zip(texts, zip(*columns))) + ">"
-        assert "".join(templated.joined(texts, columns, "<", "|", ">", "\x00")) == expected
+        assert "".join(templated.joined([0, 1], dict(enumerate(texts)), columns, "<", "|", ">",
+                                        "\x00")) == expected
 
 
 def test_the_cases_cover_blocks_negation_and_remapped_lanes():
