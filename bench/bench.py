@@ -58,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402
+from amd_matrix_calculator import matrix_api as api  # noqa: E402
 from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
 
 FORMATS = ([], ["--csv"], ["--markdown"], ["--asciidoc"], ["--format", "rst"],
@@ -72,7 +73,9 @@ MATRIX_FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k"}
 # Choosing the queries
 
 def matrices(inst):
-    return ["A", "B", "D"] + (["K"] if inst.sparse else ["C"])
+    """The matrices of -A/-B/-C/-D/-k the instruction holds in registers (SM90's wgmma: A
+    and D only)."""
+    return [m for m in api.matrices(inst) if m in MATRIX_FLAGS]
 
 
 def element_count(inst, matrix):
@@ -93,12 +96,15 @@ def queries(arch):
     inst, matrix = largest(arch)
     base = ["-a", arch.name.lower(), "-i", inst.mnemonic]
     flag = MATRIX_FLAGS[matrix]
+    held = matrices(inst)
+    other = "-B" if "B" in held else "-D"  # (-m of a second input, where there is one)
     point = [("point", "-L", ["-a", arch.name.lower(), "-L"]),
              ("point", "-d", base + ["-d"]),
              ("point", "-g -A", base + ["-g", "-A", "-I", "1"]),
-             ("point", "-g -D -o", base + ["-g", "-D", "-o"]),
-             ("point", "-m -B", base + ["-m", "-B", "-l", "1"]),
-             ("point", "-m -D -o", base + ["-m", "-D", "-o", "-l", "1"])]
+             ("point", f"-m {other}", base + ["-m", other, "-l", "1"])]
+    if {"A", "B", "D"} <= set(held):  # (-o reads A, B and C from registers)
+        point += [("point", "-g -D -o", base + ["-g", "-D", "-o"]),
+                  ("point", "-m -D -o", base + ["-m", "-D", "-o", "-l", "1"])]
     layout = [("layout", f"{mode} {flag} {' '.join(fmt) or '(grid)'}", base + [mode, flag] + fmt)
               for mode in ("-R", "-M") for fmt in FORMATS]
     return inst, matrix, point + layout
