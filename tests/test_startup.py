@@ -116,11 +116,18 @@ def test_the_lazy_parts_load_when_used():
 
 def test_layout_queries_import_the_table_drawer():
     """The probe sees the imports that do happen (guards the tests above): tables load
-    tabulate (and csv), and the --format documents their own module."""
+    the table drawer (and csv); tabulate only a table the drawer does not draw itself
+    (formats.tables._plain_grid: plain -R and -M tables in grid, Markdown, AsciiDoc and
+    rst), such as a catalog or another tabulate format; the --format documents their own
+    module."""
     modules = modules_after(*[["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", mode, "-A"]
                               + fmt for mode in ("-R", "-M")
                               for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
-    assert {"amd_matrix_calculator.formats.tables", "tabulate", "_csv"} <= modules
+    assert {"amd_matrix_calculator.formats.tables", "_csv"} <= modules
+    assert "tabulate" not in modules
+    assert "tabulate" in modules_after(
+        ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "psql"])
+    assert "tabulate" in modules_after(["--catalog", "--filter", "arch=cdna3"])
     assert "amd_matrix_calculator.formats.documents" not in modules
     assert "tabulate" not in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--csv"])

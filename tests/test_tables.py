@@ -186,3 +186,72 @@ def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
     assert _module_state(tabulate) == before
     for n, texts in found.items():
         assert texts == [expected[n]] * 15, jobs[n][0]
+
+
+# ---- tables drawn without tabulate (tables._plain_grid)
+
+PLAIN_FORMATS = ("grid", "markdown", "rst", "asciidoc")
+
+
+def _layout_tables():
+    """(label, header, rows) of the -R and -M tables (transposed too) of every matrix of
+    five instructions spread over each architecture's list, with a modifier that marks
+    values where the instruction takes one; and of each architecture's widest
+    accumulator."""
+    from amd_matrix_calculator import matrix_api as api
+    found = []
+    for arch in api.architectures():
+        widest = max(arch.instructions, key=lambda i: i.m * i.n * i.blocks)
+        for inst in [*arch.instructions[::max(1, len(arch.instructions) // 5)], widest]:
+            wave = inst.wave_sizes[0]
+            meanings = api.value_meanings(inst, wave)
+            mods = {name: max(v for v, _ in values) for name, values in meanings.items()
+                    if name in ("neg", "neg_hi", "blgp", "cbsz")}
+            for modifiers in ({}, mods) if inst is not widest else ({},):
+                for matrix in api.matrices(inst) if inst is not widest else ["D"]:
+                    for view in ("rlayout", "mlayout"):
+                        for transpose in (False, True) if inst is not widest else (False,):
+                            query = documents.Query(inst, matrix, api.Modifiers(**modifiers),
+                                                    wave, view, transpose)
+                            try:
+                                drawn = documents.tables(query)
+                            except api.CalcError:
+                                continue
+                            found += [(f"{inst.mnemonic} {matrix} {view} {modifiers}", h, r)
+                                      for _, h, r in drawn]
+    return found
+
+
+def test_tables_drawn_without_tabulate_are_what_tabulate_draws():
+    """Every -R and -M table of the sample in grid, Markdown, rst and AsciiDoc: draw()
+    (without tabulate where the table is plain) is tabulate's text, and most tables of
+    the sample (SM90's widest among them) are drawn without it."""
+    plain = total = 0
+    for label, header, rows in _layout_tables():
+        for fmt in PLAIN_FORMATS:
+            body = tables.cells(fmt, rows)
+            expected = tables.tabulated(fmt, header, body)
+            assert tables.draw(fmt, header, rows) == expected, (label, fmt)
+            total += 1
+            plain += tables._plain_grid(tables.TABLEFMT.get(fmt, fmt),
+                                        [str(h) for h in header], body) is not None
+    assert total > 1000 and plain > total // 2, (plain, total)
+
+
+@pytest.mark.parametrize("fmt", PLAIN_FORMATS)
+@pytest.mark.parametrize("rows", [
+    [[0, "a", "b"], [12, "cc", "-|x|"]],
+    [[0, " a", "b"], [1, "c", "d"]],            # a space around a cell: tabulate strips it
+    [[0, "", "b"], [1, "", "d"]],               # an empty column: tabulate types it
+    [[0, "True", "b"], [1, "False", "d"]],      # True/False: tabulate types them
+    [[0, "a", 5], [1, "b", "d"]],               # a number in a text column
+    [["x", "a", "b"], [1, "c", "d"]],           # text in the first column
+    [[0, "a\nb", "c"], [1, "d", "e"]],          # a cell of two lines
+    [[0, "a \nbb", ""], [7, "", "e\n\nf\ng"]],   # lines of several lengths, a blank one
+    [[0, "é", "c"], [1, "d", "e"]],             # not ASCII
+    [[-3, "a", "c"], [10, "d", "e"]],           # below 0
+    [[0, "a" * 30, "c"], [100000, "d", "e" * 7]]])
+@pytest.mark.parametrize("header", [["lane", "v0", "long header here"], ["", " h ", "y"]])
+def test_made_up_tables_are_drawn_as_tabulate_draws_them(fmt, rows, header):
+    assert tables.draw(fmt, header, rows) == tables.tabulated(fmt, header,
+                                                              tables.cells(fmt, rows))
