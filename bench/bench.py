@@ -16,8 +16,10 @@ Python's cycle collector off (matrix_cli.command) and ends without the interpret
 teardown (matrix_cli.end), which makes tabulate's own import cheaper too; so that this
 does not hide the calculator's own cost, each layout query also shows its own share,
 for information: its time minus the floor minus tabulate's import as the command pays
-for it (`python -c "import gc, os; gc.disable(); import tabulate; os._exit(0)"`; CSV
-formats, which do not import tabulate, minus the floor alone).
+for it (`python -c "import gc, os; gc.disable(); import tabulate; os._exit(0)"`; a query
+that does not import tabulate, as -X importtime reports once per query: CSV, the long
+forms and the plain -R and -M tables, which formats/tables.py draws itself, minus the
+floor alone).
 Part 2 renders every instruction x matrix x format x legal modifier value (and wave
 size) in this process and prints renders per second.
 
@@ -198,7 +200,8 @@ def processes(archs, runs, python, prefix, metric):
             line = (f"{arch.name:6} {label:26} {times[0]:8.1f} {times[1]:7.1f} "
                     f"{times[col] / floor:8.2f} {budget:7.1f}  {verdict:7}")
             if kind == "layout":
-                own = times[col] - floor - (0.0 if without_tabulate(args) else quiet)
+                own = times[col] - floor - (quiet if imports_tabulate(prefix + args, env)
+                                            else 0.0)
                 owns.append((own, f"{arch.name} {label}"))
                 line += f"  {own:6.1f}"
             print(line)
@@ -213,9 +216,13 @@ def processes(archs, runs, python, prefix, metric):
     return over
 
 
-def without_tabulate(args):
-    """Whether the calculator answers this query without importing tabulate."""
-    return "--csv" in args or any(a in args for a in ("long-csv", "csv", "tsv", "jsonl"))
+def imports_tabulate(command, env):
+    """Whether the command imports tabulate (as Python's -X importtime reports, through
+    PYTHONPROFILEIMPORTTIME): CSV, the long forms and the plain -R and -M tables do not
+    (formats/tables.py draws those itself)."""
+    found = subprocess.run(command, env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return any(line.rstrip().endswith("| tabulate") for line in found.stderr.splitlines())
 
 
 # ---------------------------------------------------------------------------------------
