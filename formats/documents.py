@@ -16,12 +16,12 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from _operator import and_, itemgetter, rshift  # (operator's C module, loaded with Python)
-from itertools import repeat
+from _operator import itemgetter  # (operator's C module, loaded with Python)
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import PICTURES
+from .notation import split_keys
 from .templated import joined
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
@@ -192,13 +192,12 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
         reg, regs, lo, hi, negated, absolute = found.slot[bit]
         return template((found.matrix, ijk[0], ijk[1], ijk[2], -1, reg, regs, -1, lo, hi,
                          negated, absolute))
-    keys = list(map(itemgetter(0), keyed))
-    bits = list(map(and_, keys, repeat(0xFFFF)))
+    lanes, bits = split_keys(list(map(itemgetter(0), keyed)))
     elems = list(map(itemgetter(1), keyed))
     fields = [list(map(itemgetter(at), elems)) for at in ((0, 1) if row < col else (1, 0))]
     return "".join(joined(
         bits, {bit: line(bit) for bit in set(bits)},
-        [*fields, list(map(itemgetter(2), elems)), list(map(rshift, keys, repeat(16)))],
+        [*fields, list(map(itemgetter(2), elems)), lanes],
         opening, "\n", "\n", MARK))
 
 

@@ -6,15 +6,14 @@ walked by the encoder: the same text (json_text.Written), in a third of the time
 tests/test_json.py compares the two texts byte for byte, indented and on one line."""
 from __future__ import annotations
 
-from itertools import repeat
-from operator import and_, itemgetter, rshift
+from operator import itemgetter
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .json_text import Written, array_text, filled, leaf, record_format
+from .notation import BIT_MASK, LANE_SHIFT, held_slots, single_slots, slot_parts, split_keys
 from .notation import element as element_name
-from .notation import held_slots, single_slots, slot_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -99,8 +98,7 @@ def _records(one: _Joined, keys: list[int], elems: list[Elem], picked: list[int]
              lanes_first: bool, newline: str | None) -> list[str]:
     """The array of records of one location (key) and one element each, written by
     json_text.filled: the lane twice, then the element's fields (or the other way)."""
-    bits = list(map(and_, keys, repeat(0xFFFF)))
-    lanes = list(map(rshift, keys, repeat(16)))
+    lanes, bits = split_keys(keys)
     columns = {at: list(map(itemgetter(at), elems)) for at in dict.fromkeys(picked)}
     fields = [columns[at] for at in picked]
     return filled(bits, {bit: one[bit] for bit in set(bits)},
@@ -125,7 +123,8 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
             one = _Joined(texts, lambda location: slot % (location, array_text([form], at)))
             return _records(one, *single, picked, True, newline)
         fields = itemgetter(*picked)
-        return [array_text([slot % (texts[key & 0xFFFF] % (key >> 16, key >> 16),
+        return [array_text([slot % (texts[key & BIT_MASK] % (key >> LANE_SHIFT,
+                                                             key >> LANE_SHIFT),
                                     array_text([form % fields(e) for e in elems], at))
                             for key, elems in held], newline)]
 
@@ -134,7 +133,7 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
                  "elements": [element(inst, e) for e in slot.elements]}
                 for slot in api.slots(inst, matrix, mods=mods, wave=wave)]
     keys = single[0] if single is not None else [key for key, _ in held]
-    return list(dict.fromkeys(map(rshift, keys, repeat(16)))), Written(write, plain)
+    return list(dict.fromkeys(split_keys(keys)[0])), Written(write, plain)
 
 
 def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Written:
@@ -156,7 +155,7 @@ def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Writ
         # (an element's locations one after the other)
         fields = itemgetter(*picked)
         return [array_text([pair % (form % fields(keyed[first][1]), array_text(
-            [texts[key & 0xFFFF] % (key >> 16, key >> 16)
+            [texts[key & BIT_MASK] % (key >> LANE_SHIFT, key >> LANE_SHIFT)
              for key, _ in keyed[first:first + copies]], at))
             for first in range(0, len(keyed), copies)], newline)]
 

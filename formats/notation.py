@@ -1,6 +1,8 @@
 """The text notation of registers and elements lives in matrix_notation (the library
 names places and elements too); re-exported here for the renderers."""
 from amd_matrix_calculator.matrix_notation import (
+    BIT_MASK,
+    LANE_SHIFT,
     element,
     held_slots,
     mark_parts,
@@ -8,7 +10,8 @@ from amd_matrix_calculator.matrix_notation import (
     register,
     single_slots,
     slot_parts,
+    split_keys,
 )
 
-__all__ = ["element", "held_slots", "mark_parts", "marked", "register", "single_slots",
-           "slot_parts"]
+__all__ = ["BIT_MASK", "LANE_SHIFT", "element", "held_slots", "mark_parts", "marked",
+           "register", "single_slots", "slot_parts", "split_keys"]

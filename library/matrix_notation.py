@@ -10,6 +10,9 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 """
 from __future__ import annotations
 
+from _operator import and_, rshift  # (operator's C module, loaded with Python)
+from itertools import repeat
+
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.layouts.core import Place
 
@@ -95,34 +98,44 @@ def register_texts(operand: Operand, block: int = 0) -> list[list[list[str]]]:
             for lr, br in rows]
 
 
+LANE_SHIFT = 16  # a place's key (keyed()): (lane << LANE_SHIFT) + bit
+BIT_MASK = (1 << LANE_SHIFT) - 1  # key & BIT_MASK: the bit
+
+
+def split_keys(keys: list[int]) -> tuple[list[int], list[int]]:
+    """(lanes, bits) of keyed()'s keys, as two columns."""
+    return (list(map(rshift, keys, repeat(LANE_SHIFT))),
+            list(map(and_, keys, repeat(BIT_MASK))))
+
+
 def keyed(operand: Operand, head: Callable[[int], T], end: Callable[[int, int], T]
           ) -> list[tuple[int, T]]:
     """(key, head(row) + end(col, block)) of every location of every element, in the order
     of layout(): elements() order, an element's copies in the order of its places. The key
-    of a place is (lane << 16) + bit, bit its offset counted from bit 0 of the operand's
+    of a place is (lane << LANE_SHIFT) + bit, bit its offset counted from bit 0 of the operand's
     first VGPR (register * 32 + lo): sorted keys are the -M view's order (lane, then
     register, then bits). `head` and `end` label rows and columns (strings or tuples:
     anything `+` joins), each called once per row or column of a block."""
     layout, block_of = operand.layout, operand.block_source
     copies, lane_of = layout.copies, operand.lane_source
     # (the lane and bit offsets of an element's row and column add up to its key as they
-    # are: a bit offset stays below 1 << 16)
+    # are: a bit offset stays below 1 << LANE_SHIFT)
     found: list[tuple[int, T]] = []
     for block in range(operand.blocks):
         rows, cols, (lb, bb) = layout.block_offsets(
             block_of(block) if block_of else block)
-        heads = [(head(r), (lane << 16) + bit) for r, (lane, bit) in enumerate(rows)]
-        ends = [(end(c, block), (lane + lb << 16) + bit + bb)
+        heads = [(head(r), (lane << LANE_SHIFT) + bit) for r, (lane, bit) in enumerate(rows)]
+        ends = [(end(c, block), (lane + lb << LANE_SHIFT) + bit + bb)
                 for c, (lane, bit) in enumerate(cols)]
         if operand.column_major:  # the order of elements()
             found += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
         else:
             found += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
     if lane_of:
-        found = [((lane_of((key >> 16) + copy) << 16) + (key & 0xFFFF), label)
+        found = [((lane_of((key >> LANE_SHIFT) + copy) << LANE_SHIFT) + (key & BIT_MASK), label)
                  for key, label in found for copy in copies]
     elif copies != [0]:
-        found = [(key + (copy << 16), label) for key, label in found for copy in copies]
+        found = [(key + (copy << LANE_SHIFT), label) for key, label in found for copy in copies]
     return found
 
 
@@ -175,19 +188,19 @@ def slot_texts(operand: Operand, element_blocks: int
     them with `element_blocks` blocks."""
     layout = operand.layout
     held = grouped(_keyed(operand, element_blocks))
-    bits = sorted({key & 0xFFFF for key in held})
+    bits = sorted({key & BIT_MASK for key in held})
     marks = _SlotTexts(layout.width, operand.mark_of, False)
     decorated = {bit: marks[bit] for bit in bits if marks[bit] != ("", "")}
     if decorated:  # a mark depends on the bits alone
         for key, cell in held.items():
-            if (key & 0xFFFF) in decorated:
-                before, after = decorated[key & 0xFFFF]
+            if (key & BIT_MASK) in decorated:
+                before, after = decorated[key & BIT_MASK]
                 cell[:] = [f"{before}{name}{after}" for name in cell]
     width = layout.width
     empty: list[str] = []
     slots = [(bit >> 5, bit & 31, width) for bit in bits]
-    return slots, [(lane, [held.get((lane << 16) + bit, empty) for bit in bits])
-                   for lane in sorted({key >> 16 for key in held})]
+    return slots, [(lane, [held.get((lane << LANE_SHIFT) + bit, empty) for bit in bits])
+                   for lane in sorted({key >> LANE_SHIFT for key in held})]
 
 
 class _SlotTexts(dict[int, tuple[str, str]]):

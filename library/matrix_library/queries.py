@@ -9,6 +9,8 @@ from amd_matrix_calculator.layouts import check_modifiers
 from amd_matrix_calculator.layouts import operand as cached_operand
 from amd_matrix_calculator.layouts.core import CalcError, Place
 from amd_matrix_calculator.matrix_notation import (
+    BIT_MASK,
+    LANE_SHIFT,
     held_slots,
     keyed,
     register_texts,
@@ -105,8 +107,8 @@ def _rows(operand: Operand) -> Iterator[Row]:
     for key, (row, col, block) in found.keyed:
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
-        reg, regs, lo, hi, negated, absolute = slot[key & 0xFFFF]
-        yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, key >> 16, lo, hi, negated,
+        reg, regs, lo, hi, negated, absolute = slot[key & BIT_MASK]
+        yield (named_, ijk[0], ijk[1], ijk[2], block, reg, regs, key >> LANE_SHIFT, lo, hi, negated,
                absolute)
 
 
@@ -205,8 +207,8 @@ def _slot_rows(operand: Operand) -> Iterator[SlotRow]:
     found = _keyed_layout(operand)
     slot = found.slot
     for key, elems in held_slots(found.keyed):
-        reg, regs, lo, hi, negated, absolute = slot[key & 0xFFFF]
-        yield (reg, regs, key >> 16, lo, hi, negated, absolute,
+        reg, regs, lo, hi, negated, absolute = slot[key & BIT_MASK]
+        yield (reg, regs, key >> LANE_SHIFT, lo, hi, negated, absolute,
                [spread(head + elem) for elem in elems])
 
 
