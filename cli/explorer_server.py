@@ -10,10 +10,12 @@ other web pages live (issue 30):
 - heavy queries (conversions, pictures, code, layouts, the catalog) run in a small pool
   of worker processes, at most HEAVY_WAITING of them waiting, each within HEAVY_SECONDS
   and WORKER_MEMORY: light ones (point queries) are answered at once in the server's own
-  process, whatever the heavy ones do; an answer of SPILL_CHARACTERS or more comes back
-  through a file of the pool's own folder (mode 0700, removed with the pool), which is
-  sent from the kernel's copy (socket.sendfile) and removed: not pickled through the
-  pool's pipe, decoded and encoded again (a 7 MB JSON layout: 6 copies of it fewer);
+  process, whatever the heavy ones do; a worker writes its answer to the connection
+  itself (the server hands it a duplicate of the socket), so that an answer of
+  megabytes is not pickled through the pool's pipe, decoded and encoded again; an error
+  goes back to the server, which sends it; whoever first creates the request's token
+  file (in the pool's own folder, mode 0700) answers: the worker with its answer or the
+  server with a 503 once HEAVY_SECONDS have passed, never both;
 - SIGTERM stops accepting, lets the requests in flight finish and ends with status 0.
 
 matrix_explorer.serve starts it; matrix_explorer turns queries into command lines.
@@ -31,11 +33,16 @@ from typing import NamedTuple
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
     from pathlib import Path
 
-    Respond = Callable[[Sequence[str]], tuple[int, "str | Spilled"]]
-    Answer = Callable[[str, str, Respond | None], tuple[int, "str | Spilled", str, str]]
+    # a query's words -> (status, its answer, or Sent when a worker wrote it); with the
+    # content type of a 200 answer (Responder), as the server's handler offers it
+    Respond = Callable[[Sequence[str]], tuple[int, "str | Sent"]]
+    Responder = Callable[[Sequence[str], str], tuple[int, "str | Sent"]]
+    Answer = Callable[[str, str, Responder | None], tuple[int, "str | Sent", str, str]]
+    # the server's: with the connection a worker may write the answer to
+    Served = Callable[[Sequence[str], str, "socket.socket | None"], tuple[int, "str | Sent"]]
 
 IDLE_SECONDS = 5          # a connection silent this long is closed
 REQUEST_SECONDS = 10      # a request not read in full this long after its connection opened
@@ -45,7 +52,9 @@ HEAVY_SECONDS = 30        # a heavy query's answer is waited for this long (then
 WORKER_MEMORY = 2 << 30   # address space of a worker process
 DRAIN_SECONDS = 30        # SIGTERM: how long requests in flight may take to finish
 READ_GRACE = 2            # SIGTERM: how long requests still being read may take to arrive
-SPILL_CHARACTERS = 1 << 20  # a worker's answer this long comes back through a file
+KEPT_BLOCK = 32 << 20       # a worker's blocks up to this size come from the C heap
+KEPT_FREE = 256 << 20       # and this much freed memory stays there for the next answer
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # (glibc's mallopt parameters, malloc.h)
 LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
 
 SECURITY_HEADERS = (
@@ -80,44 +89,80 @@ def beyond_loopback(host: str) -> bool:
         return True
 
 
-class Spilled(NamedTuple):
-    """A worker's answer written to the file `path` (`size` bytes of UTF-8), not pickled:
-    whoever sends it removes the file."""
-    path: str
+class Sent(NamedTuple):
+    """A worker's answer of `size` bytes, written to the connection by the worker."""
     size: int
 
 
-def _respond(words: Sequence[str], folder: str) -> tuple[int, str | Spilled]:
-    """cli_respond.respond in a worker process (picklable: a module-level function); a
-    long answer is written to a new file in `folder` and its name returned (pickling
-    and piping megabytes takes longer than writing and reading them)."""
+class Reply(NamedTuple):
+    """Where a worker writes a query's answer: `connection` (a duplicate of the
+    client's socket), as a 200 of `content_type`, once it has created the file `token`."""
+    connection: socket.socket
+    content_type: str
+    token: str
+
+
+def head(status: int, content_type: str, length: int, command: str) -> bytes:
+    """The status line and headers of an answer of `length` bytes, as the server sends
+    them (HTTP/1.0: the connection closes after its answer)."""
+    from email.utils import formatdate
+    from http import HTTPStatus
+    lines = [f"HTTP/1.0 {status} {HTTPStatus(status).phrase}",
+             f"Server: {Handler.server_version}", f"Date: {formatdate(usegmt=True)}"]
+    lines += [f"{name}: {value}" for name, value in headers_of(content_type, length, command)
+              if name not in ("Cache-Control", "X-Content-Type-Options")]
+    lines += [f"{name}: {value}" for name, value in SECURITY_HEADERS]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def claim(token: str) -> bool:
+    """Whether this process is the first to create the file `token` (then it answers)."""
     import os
-    import tempfile
-
-    from amd_matrix_calculator.cli import cli_respond
-    status, text = cli_respond.respond(words)
-    if status or len(text) < SPILL_CHARACTERS:  # (an error message is never spilled)
-        return status, text
-    data = text.encode("utf-8")
-    handle, path = tempfile.mkstemp(dir=folder)
-    with os.fdopen(handle, "wb") as file:
-        file.write(data)
-    return status, Spilled(path, len(data))
+    try:
+        os.close(os.open(token, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    return True
 
 
-def _dropped(future: Future[tuple[int, str | Spilled]]) -> None:
-    """A late answer nobody waits for any more: its file removed."""
+def _forget(token: str) -> None:
+    """Remove a request's token file (there may be none: an error, or a late worker)."""
     import contextlib
     import os
-    with contextlib.suppress(Exception):
-        _, text = future.result()
-        if isinstance(text, Spilled):
-            os.unlink(text.path)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(token)
+
+
+def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent]:
+    """cli_respond.respond in a worker process (picklable: a module-level function); an
+    answer (status 0) is written to `reply`'s connection here when the token is ours
+    (status 0, Sent(0) when the server has answered already), an error message returned."""
+    import contextlib
+
+    from amd_matrix_calculator.cli import cli_respond
+    from amd_matrix_calculator.cli.cli_inputs import command_line
+    if reply is None:
+        return cli_respond.respond(words)
+    connection = reply.connection
+    try:
+        status, text = cli_respond.respond(words)
+        if status:  # (an error: the server sends it)
+            return status, text
+        if not claim(reply.token):
+            return status, Sent(0)
+        data = text.encode("utf-8")
+        connection.settimeout(IDLE_SECONDS)  # (the duplicate shares the server's O_NONBLOCK)
+        with contextlib.suppress(OSError):  # (a reader gone: nothing to say)
+            connection.sendall(head(200, reply.content_type, len(data), command_line(words)))
+            connection.sendall(data)
+        return status, Sent(len(data))
+    finally:
+        connection.close()
 
 
 def _worker_setup() -> None:
     """A worker: lower priority than the server, bounded memory, Ctrl-C and SIGTERM
-    left to the server (which ends the pool)."""
+    left to the server (which ends the pool), freed memory kept for the next answer."""
     import os
     import resource
     import signal
@@ -125,6 +170,22 @@ def _worker_setup() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.nice(5)
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
+    keep_memory()
+
+
+def keep_memory() -> bool:
+    """Ask the C library (glibc's mallopt; elsewhere nothing: False) to take blocks of up
+    to KEPT_BLOCK bytes from its heap and to keep up to KEPT_FREE bytes of freed memory
+    there: by default a block of 128 KiB or more is mapped afresh and returned when freed,
+    so each answer of megabytes paid a page fault per 4 KiB of every string it built
+    (about 1,800 for a 7 MB answer, each copy of it)."""
+    import ctypes
+    try:  # (the running program's own symbols: its C library's among them)
+        mallopt = ctypes.CDLL(None).mallopt
+    except (AttributeError, OSError):  # (no glibc)
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return bool(mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK) and mallopt(M_TRIM_THRESHOLD, KEPT_FREE))
 
 
 class Heavy:
@@ -132,8 +193,10 @@ class Heavy:
     the server's threads run) and started again if a worker dies."""
 
     def __init__(self) -> None:
+        import itertools
         import tempfile
         self.lock = threading.Lock()
+        self.numbers = itertools.count()
         self.slots = threading.BoundedSemaphore(HEAVY_WAITING)
         self.pool: ProcessPoolExecutor | None = None
         self.folder = tempfile.mkdtemp(prefix="matrix-calculator-explorer-")  # (mode 0700)
@@ -147,32 +210,47 @@ class Heavy:
         for started in [self.pool.submit(len, ()) for _ in range(HEAVY_WORKERS)]:
             started.result()
 
-    def respond(self, words: Sequence[str]) -> tuple[int, str | Spilled]:
-        """(status, text) as cli_respond.respond gives them (a long text: its file), or 503
-        when too busy."""
+    def respond(self, words: Sequence[str], connection: socket.socket | None = None,
+                content_type: str = "text/plain") -> tuple[int, str | Sent]:
+        """(status, text) as cli_respond.respond gives them, or Sent when the worker wrote
+        the answer to `connection` (as a 200 of `content_type`); 503 when too busy or
+        too late."""
+        import os
         from concurrent.futures import TimeoutError as Late
         from concurrent.futures.process import BrokenProcessPool
         if not self.slots.acquire(blocking=False):
             return 503, (f"the explorer is busy: {HEAVY_WAITING} heavy queries are in "
                          "flight; try again in a moment")
+        token = os.path.join(self.folder, str(next(self.numbers)))
+        # (a duplicate of the socket, open until the worker is done: it is pickled, with
+        # its number, when the query reaches a worker, which may be after a 503)
+        reply = None if connection is None else Reply(connection.dup(), content_type, token)
         try:
             with self.lock:
                 assert self.pool is not None
-                future = self.pool.submit(_respond, list(words), self.folder)
-            return future.result(timeout=HEAVY_SECONDS)
-        except Late:
-            future.add_done_callback(_dropped)
-            return 503, f"this query took longer than {HEAVY_SECONDS} s; it was not answered"
+                future = self.pool.submit(_respond, list(words), reply)
+            if reply is not None:
+                future.add_done_callback(lambda _: reply.connection.close())
+            try:
+                return future.result(timeout=HEAVY_SECONDS)
+            except Late:
+                if not claim(token):  # (the worker is writing its answer: let it end)
+                    return future.result()
+                late, token = token, ""  # (removed when the worker is done)
+                future.add_done_callback(lambda _: _forget(late))
+                return 503, f"this query took longer than {HEAVY_SECONDS} s; it was not answered"
         except BrokenProcessPool:
             with self.lock:
                 self._start()
             return 500, "internal error (a worker process ended); please report this query"
         finally:
             self.slots.release()
+            if token:
+                _forget(token)
 
     def close(self) -> None:
         """End the workers (a query still running in one is abandoned) and remove their
-        folder of answers."""
+        folder of tokens."""
         import shutil
         if self.pool is not None:
             processes = list((getattr(self.pool, "_processes", None) or {}).values())
@@ -184,16 +262,18 @@ class Heavy:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def respond_with(heavy: Heavy | None) -> Respond:
-    """The respond function of the server's answers: point queries in this process,
-    the rest by the worker pool (when there is one)."""
+def respond_with(heavy: Heavy | None) -> Served:
+    """The respond function of the server's answers, (words, content type of a 200,
+    connection) -> (status, text or Sent): point queries in this process, the rest by
+    the worker pool (when there is one), which writes an answer to the connection."""
     from amd_matrix_calculator.cli import cli_respond
 
-    def respond(words: Sequence[str]) -> tuple[int, str | Spilled]:
+    def respond(words: Sequence[str], content_type: str = "text/plain",
+                connection: socket.socket | None = None) -> tuple[int, str | Sent]:
         if heavy is None or any(mode in words for mode in LIGHT_MODES) and not any(
                 word in words for word in ("--convert", "--emit", "--format")):
             return cli_respond.respond(words)
-        return heavy.respond(words)
+        return heavy.respond(words, connection, content_type)
     return respond
 
 
@@ -313,7 +393,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         site, url = self.server.site, urlsplit(self.path)
         if url.path in site.api and site.answer is not None:
-            self._send(*site.answer(url.path, url.query, self.server.respond))
+            respond = self.server.respond
+
+            def responder(words: Sequence[str], content_type: str) -> tuple[int, str | Sent]:
+                return respond(words, content_type, self.connection)
+            self._send(*site.answer(url.path, url.query, responder))
         elif url.path in site.documents:
             self._send(200, site.documents[url.path](), "application/json")
         elif url.path in site.files:
@@ -322,29 +406,12 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, f"no such page: {url.path}", "text/plain")
 
-    def _send(self, status: int, body: str | Spilled, content_type: str,
+    def _send(self, status: int, body: str | Sent, content_type: str,
               command: str = "") -> None:
-        if isinstance(body, Spilled):  # (sent from the file, which is then removed)
-            import os
-            try:
-                with open(body.path, "rb") as file:
-                    self._head(status, content_type, body.size, command)
-                    self.connection.sendfile(file)
-            finally:
-                os.unlink(body.path)
+        if isinstance(body, Sent):  # (a worker has written it)
             return
         data = body.encode("utf-8")
-        self._head(status, content_type, len(data), command)
-        self.wfile.write(data)
-
-    def _head(self, status: int, content_type: str, length: int, command: str) -> None:
-        self.send_response(status)
-        for name, value in headers_of(content_type, length, command):
-            if name not in ("Cache-Control", "X-Content-Type-Options"):
-                self.send_header(name, value)
-        for name, value in SECURITY_HEADERS:
-            self.send_header(name, value)
-        self.end_headers()
+        self.wfile.write(head(status, content_type, len(data), command) + data)
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # quiet: standard output is the URL, standard error the errors

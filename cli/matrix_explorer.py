@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
     from pathlib import Path
 
-    from amd_matrix_calculator.cli.explorer_server import Respond, Server, Spilled
+    from amd_matrix_calculator.cli.explorer_server import Respond, Responder, Sent, Server
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}
@@ -203,7 +203,7 @@ def _convert_words(query: Mapping[str, str]) -> list[str]:
 
 
 def answer(kind: str, query: Mapping[str, str], respond: Respond | None = None
-           ) -> tuple[int, str | Spilled, str]:
+           ) -> tuple[int, str | Sent, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400); `respond` answers the command
     line (cli_respond.respond, or the server's, which runs heavy ones in workers)."""
@@ -219,7 +219,7 @@ def answer(kind: str, query: Mapping[str, str], respond: Respond | None = None
                                           "please report this query"), command_line(words)
     if status == 0:
         return 200, text, command_line(words)
-    assert isinstance(text, str)  # (only an answer is ever spilled to a file)
+    assert isinstance(text, str)  # (only an answer is ever written by a worker)
     return ({2: 400, 503: 503}.get(status, 500), cli_respond.error_line(text),
             command_line(words))
 
@@ -256,15 +256,17 @@ def _query_of(text: str) -> dict[str, str] | str:
     return query
 
 
-def _api_answer(path: str, query_text: str, respond: Respond | None = None
-                ) -> tuple[int, str | Spilled, str, str]:
-    """(status, body, content type, command line) of the /api `path` for a URL's query."""
+def _api_answer(path: str, query_text: str, respond: Responder | None = None
+                ) -> tuple[int, str | Sent, str, str]:
+    """(status, body, content type, command line) of the /api `path` for a URL's query;
+    `respond` is told the content type of its answer (a worker writes it: Sent)."""
     kind, content_type = API[path]
     query = _query_of(query_text)
     if isinstance(query, str):
         from amd_matrix_calculator.cli import cli_respond
         return 400, cli_respond.error_line(query), "text/plain", ""
-    status, body, command = answer(kind, query, respond)
+    status, body, command = answer(kind, query, None if respond is None else
+                                   lambda words: respond(words, content_type))
     return status, body, content_type if status == 200 else "text/plain", command
 
 

@@ -177,41 +177,64 @@ def test_a_port_that_is_not_ascii_digits_is_refused(port):
 WIDEST = ["-a", "sm90", "-i", "wgmma.mma_async.m64n256k32.f32.e5m2.e4m3", "--json"]
 
 
-def test_a_long_answer_comes_back_through_a_file_of_the_pools_folder(tmp_path):
-    """A worker writes an answer of SPILL_CHARACTERS or more to a file of the pool's folder
-    (mode 0700); the server sends that file (the same bytes as respond()'s text) and
-    removes it. A short answer and an error are pickled as they are; closing the pool
-    removes the folder."""
+def _read_all(connection):
+    """Every byte a socket receives until its other end closes."""
+    pieces = []
+    while piece := connection.recv(1 << 20):
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def test_a_worker_writes_its_answer_to_the_connection_once_the_token_is_its_own(tmp_path):
+    """_respond with a Reply writes the head and the text respond() prints to the
+    connection (the Content-Length its length, the headers the server's own) when it
+    creates the token first, and returns Sent; when the token is there already (the
+    server answered 503), it writes nothing; an error is returned for the server to send;
+    its copy of the socket is closed in every case."""
     from amd_matrix_calculator.cli import cli_respond
-    long_words, short_words = [*WIDEST, "-M", "-D"], [*WIDEST, "-d"]
-    status, spilled = explorer_server._respond(long_words, str(tmp_path))
-    expected = cli_respond.respond(long_words)
-    assert status == 0 and len(expected[1]) >= explorer_server.SPILL_CHARACTERS
-    assert isinstance(spilled, explorer_server.Spilled)
-    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(spilled.path)]
-    with open(spilled.path, "rb") as file:
-        assert file.read() == expected[1].encode() and spilled.size == len(expected[1])
-    assert explorer_server._respond(short_words, str(tmp_path)) == cli_respond.respond(short_words)
-    assert explorer_server._respond([*WIDEST[:-1], "-R", "-D", "-w", "7"], str(tmp_path))[0] == 2
-    heavy = explorer_server.Heavy()
-    try:
-        assert (os.stat(heavy.folder).st_mode & 0o777) == 0o700
-        status, answer = heavy.respond(long_words)
-        assert status == 0 and isinstance(answer, explorer_server.Spilled)
-        assert os.listdir(heavy.folder) == [os.path.basename(answer.path)]
-    finally:
-        heavy.close()
-    assert not os.path.exists(heavy.folder)
+    from amd_matrix_calculator.cli.cli_inputs import command_line
+    long_words = [*WIDEST, "-M", "-D"]
+    expected = cli_respond.respond(long_words)[1].encode()
+    ours, theirs = socket.socketpair()
+    token = str(tmp_path / "0")
+    reply = explorer_server.Reply(ours, "application/json", token)
+    read = []
+    reader = threading.Thread(target=lambda: read.append(_read_all(theirs)))
+    reader.start()
+    status, sent = explorer_server._respond(long_words, reply)
+    reader.join(60)
+    assert (status, sent) == (0, explorer_server.Sent(len(expected)))
+    assert ours.fileno() == -1 and os.path.exists(token)
+    data = read[0]
+    head, body = data.split(b"\r\n\r\n", 1)
+    assert body == expected and data.startswith(b"HTTP/1.0 200 OK\r\n")
+    fields = dict(line.split(": ", 1) for line in head.decode().split("\r\n")[1:])
+    assert fields["Content-Length"] == str(len(expected))
+    assert fields["Content-Type"] == "application/json; charset=utf-8"
+    assert fields["X-Command-Line"] == command_line(long_words)
+    assert fields["Server"] == "matrix-calculator-explorer"
+    assert "default-src 'none'" in fields["Content-Security-Policy"]
+    ours, theirs = socket.socketpair()
+    assert explorer_server._respond(long_words, explorer_server.Reply(ours, "x", token)) == \
+        (0, explorer_server.Sent(0))
+    assert _read_all(theirs) == b"" and ours.fileno() == -1
+    ours, theirs = socket.socketpair()
+    bad = [*WIDEST[:-1], "-R", "-D", "-w", "7"]
+    status, text = explorer_server._respond(bad, explorer_server.Reply(ours, "x", token + "1"))
+    assert (status, text) == cli_respond.respond(bad) and status == 2
+    assert _read_all(theirs) == b"" and not os.path.exists(token + "1")
+    assert explorer_server._respond(long_words, None) == cli_respond.respond(long_words)
 
 
-def test_a_long_answer_is_sent_whole_and_its_file_removed():
+def test_a_long_answer_is_sent_whole_and_no_token_is_left():
     """Through a server with its workers, a 7 MB -M document: the bytes the command line
-    prints, Content-Length their length, the security headers; the pool's folder holds
-    nothing after, and is gone once the server is closed."""
+    prints, Content-Length their length, the security headers; the pool's folder (mode
+    0700) holds no token after, and is gone once the server is closed."""
     from amd_matrix_calculator.cli import cli_respond, matrix_explorer
     server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
+        assert (os.stat(server.heavy.folder).st_mode & 0o777) == 0o700
         connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1],
                                                 timeout=120)
         connection.request("GET", "/api/json?arch=sm90&inst=" + WIDEST[3] +
@@ -221,8 +244,7 @@ def test_a_long_answer_is_sent_whole_and_its_file_removed():
         connection.close()
         expected = cli_respond.respond([*WIDEST, "-M", "-D"])[1].encode()
         assert status == 200 and body == expected
-        assert int(headers["Content-Length"]) == len(expected) > \
-            explorer_server.SPILL_CHARACTERS
+        assert int(headers["Content-Length"]) == len(expected) > 1 << 20
         assert headers["Content-Type"] == "application/json; charset=utf-8"
         assert "default-src 'none'" in headers["Content-Security-Policy"]
         assert os.listdir(server.heavy.folder) == []
@@ -232,18 +254,40 @@ def test_a_long_answer_is_sent_whole_and_its_file_removed():
     assert not os.path.exists(server.heavy.folder)
 
 
-def test_a_long_answer_nobody_waits_for_leaves_no_file(monkeypatch):
-    """A query past HEAVY_SECONDS gets 503; its answer's file, when the worker writes it,
-    is removed."""
+def test_a_late_answer_gets_503_and_the_worker_writes_nothing(monkeypatch):
+    """A query past HEAVY_SECONDS gets 503 from the server, which takes the token first:
+    the client reads that answer alone (the worker, when it is done, writes nothing after
+    it), and the token is removed once the worker is done."""
+    from amd_matrix_calculator.cli import matrix_explorer
     monkeypatch.setattr(explorer_server, "HEAVY_SECONDS", 0.001)
-    heavy = explorer_server.Heavy()
+    server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        status, text = heavy.respond([*WIDEST, "-R", "-D"])
-        assert status == 503 and "took longer" in text
+        with socket.create_connection(server.server_address[:2], timeout=120) as client:
+            client.sendall(b"GET /api/json?arch=sm90&inst=" + WIDEST[3].encode() +
+                           b"&mode=R&matrix=D HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            data = _read_all(client)
+        head, body = data.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.0 503 ") and b"took longer" in body
+        assert body.count(b"HTTP/1.0") == 0 and len(body) < 1000
         deadline = time.monotonic() + 60
-        while heavy.pool._pending_work_items and time.monotonic() < deadline:  # type: ignore
+        while server.heavy.pool._pending_work_items and time.monotonic() < deadline:  # type: ignore
             time.sleep(0.05)
         time.sleep(0.2)
-        assert os.listdir(heavy.folder) == []
+        assert os.listdir(server.heavy.folder) == []
     finally:
-        heavy.close()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.skipif(__import__("platform").libc_ver()[0] != "glibc", reason="glibc's mallopt")
+def test_a_worker_keeps_its_freed_memory_with_glibc():
+    """keep_memory() sets glibc's mmap and trim thresholds (in a child process: they
+    stay set for the process), so that a worker's strings of megabytes come from memory
+    it already has."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator\n"
+            "from amd_matrix_calculator.cli import explorer_server\n"
+            "print(explorer_server.keep_memory())")
+    done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout == "True\n" and done.returncode == 0
