@@ -94,11 +94,12 @@ class _Joined(dict[int, str]):
         return template
 
 
-def _records(one: _Joined, keys: list[int], elems: list[Elem], picked: list[int],
-             lanes_first: bool, newline: str | None) -> list[str]:
-    """The array of records of one location (key) and one element each, written by
-    json_text.filled: the lane twice, then the element's fields (or the other way)."""
-    lanes, bits = split_keys(keys)
+def _records(one: _Joined, split: tuple[list[int], list[int]], elems: list[Elem],
+             picked: list[int], lanes_first: bool, newline: str | None) -> list[str]:
+    """The array of records of one location (key, given `split` into lanes and bits)
+    and one element each, written by json_text.filled: the lane twice, then the
+    element's fields (or the other way)."""
+    lanes, bits = split
     columns = {at: list(map(itemgetter(at), elems)) for at in dict.fromkeys(picked)}
     fields = [columns[at] for at in picked]
     return filled(bits, {bit: one[bit] for bit in set(bits)},
@@ -111,6 +112,7 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
     found = api.layout_keys(inst, matrix, mods=mods, wave=wave)
     single = single_slots(found.keyed)
     held = held_slots(found.keyed) if single is None else []
+    split = split_keys(single[0] if single is not None else [key for key, _ in held])
 
     def write(newline: str | None) -> list[str]:
         if not found.keyed:
@@ -121,7 +123,7 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
         form, picked = texts.element_form(found.matrix)
         if single is not None:  # every slot holds one element: one template a slot
             one = _Joined(texts, lambda location: slot % (location, array_text([form], at)))
-            return _records(one, *single, picked, True, newline)
+            return _records(one, split, single[1], picked, True, newline)
         fields = itemgetter(*picked)
         return [array_text([slot % (texts[key & BIT_MASK] % (key >> LANE_SHIFT,
                                                              key >> LANE_SHIFT),
@@ -132,8 +134,7 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
         return [{"location": location(slot.location),
                  "elements": [element(inst, e) for e in slot.elements]}
                 for slot in api.slots(inst, matrix, mods=mods, wave=wave)]
-    keys = single[0] if single is not None else [key for key, _ in held]
-    return list(dict.fromkeys(split_keys(keys)[0])), Written(write, plain)
+    return list(dict.fromkeys(split[0])), Written(write, plain)
 
 
 def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Written:
@@ -150,7 +151,7 @@ def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Writ
         form, picked = texts.element_form(found.matrix)
         if copies == 1:  # one location per element: the pair in one template
             one = _Joined(texts, lambda location: pair % (form, array_text([location], at)))
-            return _records(one, list(map(itemgetter(0), keyed)),
+            return _records(one, split_keys(list(map(itemgetter(0), keyed))),
                             list(map(itemgetter(1), keyed)), picked, False, newline)
         # (an element's locations one after the other)
         fields = itemgetter(*picked)

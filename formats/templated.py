@@ -25,7 +25,11 @@ def joined(shapes: list[int], templates: Mapping[int, str], columns: list[list[i
     every record by itself."""
     if not shapes:
         return [opening, closing]
-    ranges = {id(column): (min(column), max(column)) for column in columns}
+    ranges: dict[int, tuple[int, int]] = {}
+    for column in columns:  # (a column given twice read once; min and max of its values:
+        if id(column) not in ranges:  # a few hundred distinct numbers of thousands)
+            distinct = set(column)
+            ranges[id(column)] = (min(distinct), max(distinct))
     if any(low < 0 for low, _ in ranges.values()):  # (tables spell 0 and up)
         return [opening, separator.join(_one_by_one(shapes, templates, columns, marker)),
                 closing]
