@@ -55,6 +55,7 @@ READ_GRACE = 2            # SIGTERM: how long requests still being read may take
 KEPT_BLOCK = 32 << 20       # a worker's blocks up to this size come from the C heap
 KEPT_FREE = 256 << 20       # and this much freed memory stays there for the next answer
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # (glibc's mallopt parameters, malloc.h)
+PARENT_SECONDS = 1    # a worker looks this often whether its server still runs
 LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
 
 SECURITY_HEADERS = (
@@ -160,9 +161,10 @@ def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent
         connection.close()
 
 
-def _worker_setup() -> None:
-    """A worker: lower priority than the server, bounded memory, Ctrl-C and SIGTERM
-    left to the server (which ends the pool), freed memory kept for the next answer."""
+def _worker_setup(server: int) -> None:
+    """A worker of the process `server`: lower priority than the server, bounded memory,
+    Ctrl-C and SIGTERM left to the server (which ends the pool), ended with the server
+    however that ends, freed memory kept for the next answer."""
     import os
     import resource
     import signal
@@ -170,7 +172,23 @@ def _worker_setup() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.nice(5)
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
+    end_with(server)
     keep_memory()
+
+
+def end_with(parent: int) -> None:
+    """End this process (a worker) once its parent, the process `parent`, has ended: a
+    server killed outright would otherwise leave its workers waiting for work for ever,
+    holding its standard output and error open. A thread looks every PARENT_SECONDS
+    (prctl's parent-death signal would follow the thread that forked the worker, which
+    may be a request's)."""
+    import os
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_SECONDS)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
 def keep_memory() -> bool:
@@ -204,9 +222,10 @@ class Heavy:
 
     def _start(self) -> None:
         import multiprocessing
+        import os
         from concurrent.futures import ProcessPoolExecutor
         self.pool = ProcessPoolExecutor(HEAVY_WORKERS, multiprocessing.get_context("fork"),
-                                        initializer=_worker_setup)
+                                        initializer=_worker_setup, initargs=(os.getpid(),))
         for started in [self.pool.submit(len, ()) for _ in range(HEAVY_WORKERS)]:
             started.result()
 

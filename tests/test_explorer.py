@@ -319,9 +319,11 @@ def test_200_concurrent_api_calls_are_all_answered_correctly(server):
 # ---- the command: --serve [--port N] [--host H]
 
 def test_serve_prints_its_url_first_and_stops_cleanly_on_ctrl_c():
-    proc = subprocess.Popen([sys.executable, str(ROOT / "matrix_calculator.py"), "--serve",
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT)
+    """(Run with Python's fault handler: a server that has not ended 60 s after Ctrl-C is
+    sent SIGABRT, and the test fails with where each of its threads was.)"""
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler",
+                             str(ROOT / "matrix_calculator.py"), "--serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         line = proc.stdout.readline()
         match = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/\n", line)
@@ -332,11 +334,16 @@ def test_serve_prints_its_url_first_and_stops_cleanly_on_ctrl_c():
         assert response.status == 200 and b'"mode": "list"' in response.read()
         connection.close()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            out, err = proc.communicate(timeout=60)
+            pytest.fail(f"the server did not end within 60 s of Ctrl-C:\n{err}")
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.communicate()
+            proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (0, "", "")
 
 

@@ -291,3 +291,22 @@ def test_a_worker_keeps_its_freed_memory_with_glibc():
     done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True,
                           text=True, timeout=60)
     assert done.stdout == "True\n" and done.returncode == 0
+
+
+def test_workers_end_with_a_server_killed_outright():
+    """SIGKILL leaves the server no time to end its workers: they end by themselves
+    within seconds (each looks whether its parent still runs), and so release the
+    server's standard output and error (a reader of them sees their end)."""
+    server = Served()
+    workers = [int(pid) for pid in subprocess.run(
+        ["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True,
+        timeout=30).stdout.split()] if os.path.exists("/proc") else []
+    server.process.kill()
+    out, err = server.process.communicate(timeout=30)
+    assert server.process.returncode == -signal.SIGKILL and out == ""
+    deadline = time.monotonic() + 30
+    while any(os.path.exists(f"/proc/{pid}") for pid in workers) and \
+            time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(workers) == explorer_server.HEAVY_WORKERS
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)
