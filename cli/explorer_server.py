@@ -18,7 +18,8 @@ other web pages live (issue 30):
   server with a 503 once HEAVY_SECONDS have passed, never both;
 - SIGTERM stops accepting, lets the requests in flight finish and ends with status 0.
 
-matrix_explorer.serve starts it; matrix_explorer turns queries into command lines.
+matrix_explorer.serve starts it; matrix_explorer turns queries into command lines;
+explorer_pool holds the worker processes.
 """
 from __future__ import annotations
 
@@ -30,10 +31,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import NamedTuple
 
+from amd_matrix_calculator.cli.explorer_pool import Heavy, Sent
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from concurrent.futures import ProcessPoolExecutor
     from pathlib import Path
 
     # a query's words -> (status, its answer, or Sent when a worker wrote it); with the
@@ -46,16 +48,8 @@ if TYPE_CHECKING:
 
 IDLE_SECONDS = 5          # a connection silent this long is closed
 REQUEST_SECONDS = 10      # a request not read in full this long after its connection opened
-HEAVY_WORKERS = 2         # worker processes of heavy queries
-HEAVY_WAITING = 64        # heavy queries in flight at most (more: 503)
-HEAVY_SECONDS = 30        # a heavy query's answer is waited for this long (then 503)
-WORKER_MEMORY = 2 << 30   # address space of a worker process
 DRAIN_SECONDS = 30        # SIGTERM: how long requests in flight may take to finish
 READ_GRACE = 2            # SIGTERM: how long requests still being read may take to arrive
-KEPT_BLOCK = 32 << 20       # a worker's blocks up to this size come from the C heap
-KEPT_FREE = 256 << 20       # and this much freed memory stays there for the next answer
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # (glibc's mallopt parameters, malloc.h)
-PARENT_SECONDS = 1    # a worker looks this often whether its server still runs
 LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
 
 SECURITY_HEADERS = (
@@ -90,19 +84,6 @@ def beyond_loopback(host: str) -> bool:
         return True
 
 
-class Sent(NamedTuple):
-    """A worker's answer of `size` bytes, written to the connection by the worker."""
-    size: int
-
-
-class Reply(NamedTuple):
-    """Where a worker writes a query's answer: `connection` (a duplicate of the
-    client's socket), as a 200 of `content_type`, once it has created the file `token`."""
-    connection: socket.socket
-    content_type: str
-    token: str
-
-
 def head(status: int, content_type: str, length: int, command: str) -> bytes:
     """The status line and headers of an answer of `length` bytes, as the server sends
     them (HTTP/1.0: the connection closes after its answer)."""
@@ -114,171 +95,6 @@ def head(status: int, content_type: str, length: int, command: str) -> bytes:
               if name not in ("Cache-Control", "X-Content-Type-Options")]
     lines += [f"{name}: {value}" for name, value in SECURITY_HEADERS]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-
-
-def claim(token: str) -> bool:
-    """Whether this process is the first to create the file `token` (then it answers)."""
-    import os
-    try:
-        os.close(os.open(token, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        return False
-    return True
-
-
-def _forget(token: str) -> None:
-    """Remove a request's token file (there may be none: an error, or a late worker)."""
-    import contextlib
-    import os
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(token)
-
-
-def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent]:
-    """cli_respond.respond in a worker process (picklable: a module-level function); an
-    answer (status 0) is written to `reply`'s connection here when the token is ours
-    (status 0, Sent(0) when the server has answered already), an error message returned."""
-    import contextlib
-
-    from amd_matrix_calculator.cli import cli_respond
-    from amd_matrix_calculator.cli.cli_inputs import command_line
-    if reply is None:
-        return cli_respond.respond(words)
-    connection = reply.connection
-    try:
-        status, text = cli_respond.respond(words)
-        if status:  # (an error: the server sends it)
-            return status, text
-        if not claim(reply.token):
-            return status, Sent(0)
-        data = text.encode("utf-8")
-        connection.settimeout(IDLE_SECONDS)  # (the duplicate shares the server's O_NONBLOCK)
-        with contextlib.suppress(OSError):  # (a reader gone: nothing to say)
-            connection.sendall(head(200, reply.content_type, len(data), command_line(words)))
-            connection.sendall(data)
-        return status, Sent(len(data))
-    finally:
-        connection.close()
-
-
-def _worker_setup(server: int) -> None:
-    """A worker of the process `server`: lower priority than the server, bounded memory,
-    Ctrl-C and SIGTERM left to the server (which ends the pool), ended with the server
-    however that ends, freed memory kept for the next answer."""
-    import os
-    import resource
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    os.nice(5)
-    resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
-    end_with(server)
-    keep_memory()
-
-
-def end_with(parent: int) -> None:
-    """End this process (a worker) once its parent, the process `parent`, has ended: a
-    server killed outright would otherwise leave its workers waiting for work for ever,
-    holding its standard output and error open. A thread looks every PARENT_SECONDS
-    (prctl's parent-death signal would follow the thread that forked the worker, which
-    may be a request's)."""
-    import os
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_SECONDS)
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
-def keep_memory() -> bool:
-    """Ask the C library (glibc's mallopt; elsewhere nothing: False) to take blocks of up
-    to KEPT_BLOCK bytes from its heap and to keep up to KEPT_FREE bytes of freed memory
-    there: by default a block of 128 KiB or more is mapped afresh and returned when freed,
-    so each answer of megabytes paid a page fault per 4 KiB of every string it built
-    (about 1,800 for a 7 MB answer, each copy of it)."""
-    import ctypes
-    try:  # (the running program's own symbols: its C library's among them)
-        mallopt = ctypes.CDLL(None).mallopt
-    except (AttributeError, OSError):  # (no glibc)
-        return False
-    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    return bool(mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK) and mallopt(M_TRIM_THRESHOLD, KEPT_FREE))
-
-
-class Heavy:
-    """The pool of worker processes heavy queries run in, started at once (forked before
-    the server's threads run) and started again if a worker dies."""
-
-    def __init__(self) -> None:
-        import itertools
-        import tempfile
-        self.lock = threading.Lock()
-        self.numbers = itertools.count()
-        self.slots = threading.BoundedSemaphore(HEAVY_WAITING)
-        self.pool: ProcessPoolExecutor | None = None
-        self.folder = tempfile.mkdtemp(prefix="matrix-calculator-explorer-")  # (mode 0700)
-        self._start()
-
-    def _start(self) -> None:
-        import multiprocessing
-        import os
-        from concurrent.futures import ProcessPoolExecutor
-        self.pool = ProcessPoolExecutor(HEAVY_WORKERS, multiprocessing.get_context("fork"),
-                                        initializer=_worker_setup, initargs=(os.getpid(),))
-        for started in [self.pool.submit(len, ()) for _ in range(HEAVY_WORKERS)]:
-            started.result()
-
-    def respond(self, words: Sequence[str], connection: socket.socket | None = None,
-                content_type: str = "text/plain") -> tuple[int, str | Sent]:
-        """(status, text) as cli_respond.respond gives them, or Sent when the worker wrote
-        the answer to `connection` (as a 200 of `content_type`); 503 when too busy or
-        too late."""
-        import os
-        from concurrent.futures import TimeoutError as Late
-        from concurrent.futures.process import BrokenProcessPool
-        if not self.slots.acquire(blocking=False):
-            return 503, (f"the explorer is busy: {HEAVY_WAITING} heavy queries are in "
-                         "flight; try again in a moment")
-        token = os.path.join(self.folder, str(next(self.numbers)))
-        # (a duplicate of the socket, open until the worker is done: it is pickled, with
-        # its number, when the query reaches a worker, which may be after a 503)
-        reply = None if connection is None else Reply(connection.dup(), content_type, token)
-        try:
-            with self.lock:
-                assert self.pool is not None
-                future = self.pool.submit(_respond, list(words), reply)
-            if reply is not None:
-                future.add_done_callback(lambda _: reply.connection.close())
-            try:
-                return future.result(timeout=HEAVY_SECONDS)
-            except Late:
-                if not claim(token):  # (the worker is writing its answer: let it end)
-                    return future.result()
-                late, token = token, ""  # (removed when the worker is done)
-                future.add_done_callback(lambda _: _forget(late))
-                return 503, f"this query took longer than {HEAVY_SECONDS} s; it was not answered"
-        except BrokenProcessPool:
-            with self.lock:
-                self._start()
-            return 500, "internal error (a worker process ended); please report this query"
-        finally:
-            self.slots.release()
-            if token:
-                _forget(token)
-
-    def close(self) -> None:
-        """End the workers (a query still running in one is abandoned) and remove their
-        folder of tokens."""
-        import shutil
-        if self.pool is not None:
-            processes = list((getattr(self.pool, "_processes", None) or {}).values())
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-                process.join(1)
-            self.pool = None
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def respond_with(heavy: Heavy | None) -> Served:

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from http.server import ThreadingHTTPServer
     from pathlib import Path
 
-    from amd_matrix_calculator.cli.explorer_server import Respond, Responder, Sent, Server
+    from amd_matrix_calculator.cli.explorer_pool import Sent
+    from amd_matrix_calculator.cli.explorer_server import Respond, Responder, Server
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8"}

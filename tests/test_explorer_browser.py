@@ -432,6 +432,8 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     tab = page.open(f"arch=cdna3&inst={M16}&matrix=A")
     assert tab.locator("#lds-panel").get_attribute("open") is None
     tab.locator("#lds-panel > summary").click()
+    # (the note is written by the panel's toggle event, after the click returns)
+    tab.wait_for_function("document.querySelector('#lds-note').textContent !== ''")
     page.settle()
     assert "--lds-tile ROWSxCOLS" in tab.locator("#lds-note").text_content()
     assert tab.locator("#lds-result").is_hidden()
@@ -499,6 +501,8 @@ def test_the_lds_panel_shows_the_command_lines_message_for_a_bad_value(page):
 def test_the_preshuffle_panel_follows_the_pane_and_its_fields(page):
     tab = page.open(f"arch=cdna4&inst={SCALE}&matrix=B&blgp=4")
     tab.locator("#preshuffle-panel > summary").click()
+    # (the panel's toggle event, which sets preshuffle=1, fires after the click returns)
+    tab.wait_for_function("new URLSearchParams(location.search).get('preshuffle') === '1'")
     page.settle()
     assert page.state()["preshuffle"] == "1"
     argv = ["-a", "cdna4", "-i", SCALE, "-B", "--preshuffle", "--blgp", "4"]
@@ -514,6 +518,7 @@ def test_the_preshuffle_panel_follows_the_pane_and_its_fields(page):
     tab.wait_for_function("document.querySelector('#preshuffle-hip').textContent !== ''")
     assert tab.locator("#preshuffle-hip").text_content() == cli(argv + ["--emit", "hip"])
     tab.locator("#preshuffle-panel > summary").click()  # closed: the address forgets it
+    tab.wait_for_function("!new URLSearchParams(location.search).has('preshuffle')")
     page.settle()
     assert "preshuffle" not in page.state()
     clean(page)

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import REPO
 
-from amd_matrix_calculator.cli import explorer_server
+from amd_matrix_calculator.cli import explorer_pool, explorer_server
 
 SCRIPT = str(REPO / "matrix_calculator.py")
 LIGHT = "/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=g&matrix=A&i=1&k=2"
@@ -197,13 +197,13 @@ def test_a_worker_writes_its_answer_to_the_connection_once_the_token_is_its_own(
     expected = cli_respond.respond(long_words)[1].encode()
     ours, theirs = socket.socketpair()
     token = str(tmp_path / "0")
-    reply = explorer_server.Reply(ours, "application/json", token)
+    reply = explorer_pool.Reply(ours, "application/json", token)
     read = []
     reader = threading.Thread(target=lambda: read.append(_read_all(theirs)))
     reader.start()
-    status, sent = explorer_server._respond(long_words, reply)
+    status, sent = explorer_pool._respond(long_words, reply)
     reader.join(60)
-    assert (status, sent) == (0, explorer_server.Sent(len(expected)))
+    assert (status, sent) == (0, explorer_pool.Sent(len(expected)))
     assert ours.fileno() == -1 and os.path.exists(token)
     data = read[0]
     head, body = data.split(b"\r\n\r\n", 1)
@@ -215,15 +215,15 @@ def test_a_worker_writes_its_answer_to_the_connection_once_the_token_is_its_own(
     assert fields["Server"] == "matrix-calculator-explorer"
     assert "default-src 'none'" in fields["Content-Security-Policy"]
     ours, theirs = socket.socketpair()
-    assert explorer_server._respond(long_words, explorer_server.Reply(ours, "x", token)) == \
-        (0, explorer_server.Sent(0))
+    assert explorer_pool._respond(long_words, explorer_pool.Reply(ours, "x", token)) == \
+        (0, explorer_pool.Sent(0))
     assert _read_all(theirs) == b"" and ours.fileno() == -1
     ours, theirs = socket.socketpair()
     bad = [*WIDEST[:-1], "-R", "-D", "-w", "7"]
-    status, text = explorer_server._respond(bad, explorer_server.Reply(ours, "x", token + "1"))
+    status, text = explorer_pool._respond(bad, explorer_pool.Reply(ours, "x", token + "1"))
     assert (status, text) == cli_respond.respond(bad) and status == 2
     assert _read_all(theirs) == b"" and not os.path.exists(token + "1")
-    assert explorer_server._respond(long_words, None) == cli_respond.respond(long_words)
+    assert explorer_pool._respond(long_words, None) == cli_respond.respond(long_words)
 
 
 def test_a_long_answer_is_sent_whole_and_no_token_is_left():
@@ -259,7 +259,7 @@ def test_a_late_answer_gets_503_and_the_worker_writes_nothing(monkeypatch):
     the client reads that answer alone (the worker, when it is done, writes nothing after
     it), and the token is removed once the worker is done."""
     from amd_matrix_calculator.cli import matrix_explorer
-    monkeypatch.setattr(explorer_server, "HEAVY_SECONDS", 0.001)
+    monkeypatch.setattr(explorer_pool, "HEAVY_SECONDS", 0.001)
     server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -286,8 +286,8 @@ def test_a_worker_keeps_its_freed_memory_with_glibc():
     stay set for the process), so that a worker's strings of megabytes come from memory
     it already has."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator\n"
-            "from amd_matrix_calculator.cli import explorer_server\n"
-            "print(explorer_server.keep_memory())")
+            "from amd_matrix_calculator.cli import explorer_pool\n"
+            "print(explorer_pool.keep_memory())")
     done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True,
                           text=True, timeout=60)
     assert done.stdout == "True\n" and done.returncode == 0
@@ -308,5 +308,5 @@ def test_workers_end_with_a_server_killed_outright():
     while any(os.path.exists(f"/proc/{pid}") for pid in workers) and \
             time.monotonic() < deadline:
         time.sleep(0.1)
-    assert len(workers) == explorer_server.HEAVY_WORKERS
+    assert len(workers) == explorer_pool.HEAVY_WORKERS
     assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)
