@@ -32,10 +32,12 @@ class Sent(NamedTuple):
 
 class Reply(NamedTuple):
     """Where a worker writes a query's answer: `connection` (a duplicate of the
-    client's socket), as a 200 of `content_type`, once it has created the file `token`."""
+    client's socket, waiting at most `timeout` seconds for the client to read), as a 200
+    of `content_type`, once it has created the file `token`."""
     connection: socket.socket
     content_type: str
     token: str
+    timeout: float | None = None
 
 
 def claim(token: str) -> bool:
@@ -64,7 +66,7 @@ def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent
 
     from amd_matrix_calculator.cli import cli_respond
     from amd_matrix_calculator.cli.cli_inputs import command_line
-    from amd_matrix_calculator.cli.explorer_server import IDLE_SECONDS, head
+    from amd_matrix_calculator.cli.explorer_http import head
     if reply is None:
         return cli_respond.respond(words)
     connection = reply.connection
@@ -75,7 +77,7 @@ def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent
         if not claim(reply.token):
             return status, Sent(0)
         data = text.encode("utf-8")
-        connection.settimeout(IDLE_SECONDS)  # (the duplicate shares the server's O_NONBLOCK)
+        connection.settimeout(reply.timeout)  # (the duplicate shares the server's O_NONBLOCK)
         with contextlib.suppress(OSError):  # (a reader gone: nothing to say)
             connection.sendall(head(200, reply.content_type, len(data), command_line(words)))
             connection.sendall(data)
@@ -166,7 +168,8 @@ class Heavy:
         token = os.path.join(self.folder, str(next(self.numbers)))
         # (a duplicate of the socket, open until the worker is done: it is pickled, with
         # its number, when the query reaches a worker, which may be after a 503)
-        reply = None if connection is None else Reply(connection.dup(), content_type, token)
+        reply = None if connection is None else Reply(connection.dup(), content_type, token,
+                                                      connection.gettimeout())
         try:
             with self.lock:
                 assert self.pool is not None

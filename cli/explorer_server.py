@@ -31,6 +31,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import NamedTuple
 
+from amd_matrix_calculator.cli.explorer_http import SERVER_NAME, head
 from amd_matrix_calculator.cli.explorer_pool import Heavy, Sent
 
 TYPE_CHECKING = False
@@ -52,15 +53,6 @@ DRAIN_SECONDS = 30        # SIGTERM: how long requests in flight may take to fin
 READ_GRACE = 2            # SIGTERM: how long requests still being read may take to arrive
 LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
 
-SECURITY_HEADERS = (
-    ("Content-Security-Policy", "default-src 'none'; script-src 'self'; "
-     "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
-     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
-    ("X-Frame-Options", "DENY"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),
-    ("Cache-Control", "no-store"),
-)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -82,19 +74,6 @@ def beyond_loopback(host: str) -> bool:
         return not ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:  # a host name: whatever it names may be reachable
         return True
-
-
-def head(status: int, content_type: str, length: int, command: str) -> bytes:
-    """The status line and headers of an answer of `length` bytes, as the server sends
-    them (HTTP/1.0: the connection closes after its answer)."""
-    from email.utils import formatdate
-    from http import HTTPStatus
-    lines = [f"HTTP/1.0 {status} {HTTPStatus(status).phrase}",
-             f"Server: {Handler.server_version}", f"Date: {formatdate(usegmt=True)}"]
-    lines += [f"{name}: {value}" for name, value in headers_of(content_type, length, command)
-              if name not in ("Cache-Control", "X-Content-Type-Options")]
-    lines += [f"{name}: {value}" for name, value in SECURITY_HEADERS]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
 def respond_with(heavy: Heavy | None) -> Served:
@@ -120,20 +99,6 @@ class Site(NamedTuple):
     api: frozenset[str]
     answer: Answer | None
     documents: dict[str, Callable[[], str]]
-
-
-def headers_of(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
-    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
-    if "charset" not in content_type:
-        content_type += "; charset=utf-8"
-    found = [("Content-Type", content_type), ("Content-Length", str(length)),
-             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-    if command:  # (a header is one line of printable ASCII: escape the rest)
-        printable = all(" " <= c <= "~" for c in command)
-        found.append(("X-Command-Line", command if printable else
-                      command.encode("unicode_escape").decode("ascii")))
-    return found
-
 
 
 class Server(ThreadingHTTPServer):
@@ -191,7 +156,7 @@ class Server(ThreadingHTTPServer):
 
 class Handler(BaseHTTPRequestHandler):
     """One connection: one GET (HTTP/1.0: the connection closes after its answer)."""
-    server_version = "matrix-calculator-explorer"
+    server_version = SERVER_NAME
     timeout = IDLE_SECONDS
     server: Server
 
