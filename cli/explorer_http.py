@@ -14,27 +14,20 @@ SECURITY_HEADERS = (
 )
 
 
-def headers_of(content_type: str, length: int, command: str) -> list[tuple[str, str]]:
-    """The headers of an answer of `length` bytes (X-Command-Line: its command line)."""
-    if "charset" not in content_type:
-        content_type += "; charset=utf-8"
-    found = [("Content-Type", content_type), ("Content-Length", str(length)),
-             ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-    if command:  # (a header is one line of printable ASCII: escape the rest)
-        printable = all(" " <= c <= "~" for c in command)
-        found.append(("X-Command-Line", command if printable else
-                      command.encode("unicode_escape").decode("ascii")))
-    return found
-
-
 def head(status: int, content_type: str, length: int, command: str) -> bytes:
     """The status line and headers of an answer of `length` bytes, as the server sends
-    them (HTTP/1.0: the connection closes after its answer)."""
+    them (HTTP/1.0: the connection closes after its answer); X-Command-Line names the
+    command line it equals, and every answer carries SECURITY_HEADERS."""
     from email.utils import formatdate
     from http import HTTPStatus
-    lines = [f"HTTP/1.0 {status} {HTTPStatus(status).phrase}",
-             f"Server: {SERVER_NAME}", f"Date: {formatdate(usegmt=True)}"]
-    lines += [f"{name}: {value}" for name, value in headers_of(content_type, length, command)
-              if name not in ("Cache-Control", "X-Content-Type-Options")]
+    if "charset" not in content_type:
+        content_type += "; charset=utf-8"
+    lines = [f"HTTP/1.0 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_NAME}",
+             f"Date: {formatdate(usegmt=True)}", f"Content-Type: {content_type}",
+             f"Content-Length: {length}"]
+    if command:  # (a header is one line of printable ASCII: escape the rest)
+        printable = all(" " <= c <= "~" for c in command)
+        lines.append("X-Command-Line: " + (command if printable else
+                                           command.encode("unicode_escape").decode("ascii")))
     lines += [f"{name}: {value}" for name, value in SECURITY_HEADERS]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
