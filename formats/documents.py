@@ -16,8 +16,6 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from _operator import itemgetter  # (operator's C module, loaded with Python)
-
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import PICTURES
@@ -175,14 +173,13 @@ def _asked(query: Query) -> tuple[Instruction, Modifiers]:
 def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> str:
     """One line per element location (layout_rows()' order) after `opening`, the line of
     each slot `template(the slot's row)` with MARK where the element's coordinates,
-    block and lane go (the row holds -1 there): written from layout_keys() by
+    block and lane go (the row holds -1 there): written from layout_columns() by
     templated.joined (tests/test_json_layout.py compares with the rows written one by
     one)."""
     from amd_matrix_calculator import matrix_api
     inst, mods = _asked(query)
-    found = matrix_api.layout_keys(inst, query.matrix, mods=mods, wave=query.wave)
-    keyed = found.keyed
-    if not keyed:
+    found = matrix_api.layout_columns(inst, query.matrix, mods=mods, wave=query.wave)
+    if not found.keys:
         return opening
     row, col = ("ijk".index(c) for c in matrix_api.COORDINATES[found.matrix])
 
@@ -192,12 +189,10 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
         reg, regs, lo, hi, negated, absolute = found.slot[bit]
         return template((found.matrix, ijk[0], ijk[1], ijk[2], -1, reg, regs, -1, lo, hi,
                          negated, absolute))
-    lanes, bits = split_keys(list(map(itemgetter(0), keyed)))
-    elems = list(map(itemgetter(1), keyed))
-    fields = [list(map(itemgetter(at), elems)) for at in ((0, 1) if row < col else (1, 0))]
+    lanes, bits = split_keys(found.keys)
+    fields = [found.rows, found.cols] if row < col else [found.cols, found.rows]
     return "".join(joined(
-        bits, {bit: line(bit) for bit in set(bits)},
-        [*fields, list(map(itemgetter(2), elems)), lanes],
+        bits, {bit: line(bit) for bit in set(bits)}, [*fields, found.blocks, lanes],
         opening, "\n", "\n", MARK))
 
 

@@ -1,6 +1,6 @@
 """The long arrays of the -R and -M documents (an element's locations, a register slot's
 elements: thousands of records of one shape), written by a %-template per record from
-the library's flat rows (matrix_api.layout_rows, slot_rows) instead of a dict per record
+the library's columns (matrix_api.layout_columns) instead of a dict per record
 walked by the encoder: the same text (json_text.Written), in a third of the time.
 `plain()` builds the records from matrix_api.layout()/slots(), the records path, and
 tests/test_json.py compares the two texts byte for byte, indented and on one line."""
@@ -12,7 +12,7 @@ from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 
 from .json_text import Written, array_text, filled, leaf, record_format
-from .notation import BIT_MASK, LANE_SHIFT, held_slots, single_slots, slot_parts, split_keys
+from .notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys
 from .notation import element as element_name
 
 if TYPE_CHECKING:
@@ -45,10 +45,10 @@ class _Texts(dict[int, str]):
     array; None: on one line). What a location's text shares with every lane of its
     slot, and an element's with every element of its matrix, is written once into a
     template of the rest (register names, element names and keys hold no `%`): this
-    dict maps a slot's bit offset (a key's, KeyedLayout) to the template of its
+    dict maps a slot's bit offset (a key's, LayoutColumns) to the template of its
     locations, whose lane goes in twice."""
 
-    def __init__(self, inst: Instruction, found: api.KeyedLayout, newline: str | None,
+    def __init__(self, inst: Instruction, found: api.LayoutColumns, newline: str | None,
                  location_at: int, element_at: int) -> None:
         super().__init__()
         # (the levels below the array's: its records at 1, their values at 2, ...)
@@ -94,13 +94,13 @@ class _Joined(dict[int, str]):
         return template
 
 
-def _records(one: _Joined, split: tuple[list[int], list[int]], elems: list[Elem],
+def _records(one: _Joined, split: tuple[list[int], list[int]], columns: list[list[int]],
              picked: list[int], lanes_first: bool, newline: str | None) -> list[str]:
     """The array of records of one location (key, given `split` into lanes and bits)
-    and one element each, written by json_text.filled: the lane twice, then the
-    element's fields (or the other way)."""
+    and one element each (its row, column and block: `columns`), written by
+    json_text.filled: the lane twice, then the element's fields, `picked` from
+    `columns` (or the other way)."""
     lanes, bits = split
-    columns = {at: list(map(itemgetter(at), elems)) for at in dict.fromkeys(picked)}
     fields = [columns[at] for at in picked]
     return filled(bits, {bit: one[bit] for bit in set(bits)},
                   [lanes, lanes, *fields] if lanes_first else [*fields, lanes, lanes], newline)
@@ -109,21 +109,29 @@ def _records(one: _Joined, split: tuple[list[int], list[int]], elems: list[Elem]
 def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
           ) -> tuple[list[int], Written]:
     """The -M document's `lanes` and `slots`."""
-    found = api.layout_keys(inst, matrix, mods=mods, wave=wave)
-    single = single_slots(found.keyed)
-    held = held_slots(found.keyed) if single is None else []
-    split = split_keys(single[0] if single is not None else [key for key, _ in held])
+    found = api.layout_columns(inst, matrix, mods=mods, wave=wave)
+    keys = found.keys
+    order = key_order(keys)
+    held: list[tuple[int, list[Elem]]] = []
+    if order is None:  # (some slot holds several elements)
+        held = held_slots(list(zip(keys, zip(found.rows, found.cols, found.blocks))))
+        split = split_keys([key for key, _ in held])
+    else:  # (the columns in key order)
+        split = split_keys(list(map(keys.__getitem__, order)))
 
     def write(newline: str | None) -> list[str]:
-        if not found.keyed:
+        if not keys:
             return ["[]"]
         texts = _Texts(inst, found, newline, 2, 3)
         at = texts.levels[2]
         slot = record_format(("location", "elements"), texts.levels[1])
         form, picked = texts.element_form(found.matrix)
-        if single is not None:  # every slot holds one element: one template a slot
+        if order is not None:  # every slot holds one element: one template a slot
             one = _Joined(texts, lambda location: slot % (location, array_text([form], at)))
-            return _records(one, split, single[1], picked, True, newline)
+            columns = [found.rows, found.cols, found.blocks]
+            for at_ in set(picked):
+                columns[at_] = list(map(columns[at_].__getitem__, order))
+            return _records(one, split, columns, picked, True, newline)
         fields = itemgetter(*picked)
         return [array_text([slot % (texts[key & BIT_MASK] % (key >> LANE_SHIFT,
                                                              key >> LANE_SHIFT),
@@ -139,11 +147,11 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
 
 def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Written:
     """The -R document's `elements`: each element with its locations."""
-    found = api.layout_keys(inst, matrix, mods=mods, wave=wave)
-    keyed, copies = found.keyed, found.copies
+    found = api.layout_columns(inst, matrix, mods=mods, wave=wave)
+    keys, copies = found.keys, found.copies
 
     def write(newline: str | None) -> list[str]:
-        if not keyed:
+        if not keys:
             return ["[]"]
         texts = _Texts(inst, found, newline, 3, 2)
         at = texts.levels[2]
@@ -151,14 +159,15 @@ def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Writ
         form, picked = texts.element_form(found.matrix)
         if copies == 1:  # one location per element: the pair in one template
             one = _Joined(texts, lambda location: pair % (form, array_text([location], at)))
-            return _records(one, split_keys(list(map(itemgetter(0), keyed))),
-                            list(map(itemgetter(1), keyed)), picked, False, newline)
+            return _records(one, split_keys(keys), [found.rows, found.cols, found.blocks],
+                            picked, False, newline)
         # (an element's locations one after the other)
         fields = itemgetter(*picked)
-        return [array_text([pair % (form % fields(keyed[first][1]), array_text(
+        elems = zip(found.rows[::copies], found.cols[::copies], found.blocks[::copies])
+        return [array_text([pair % (form % fields(elem), array_text(
             [texts[key & BIT_MASK] % (key >> LANE_SHIFT, key >> LANE_SHIFT)
-             for key, _ in keyed[first:first + copies]], at))
-            for first in range(0, len(keyed), copies)], newline)]
+             for key in keys[first:first + copies]], at))
+            for first, elem in zip(range(0, len(keys), copies), elems)], newline)]
 
     def plain() -> object:
         grouped: dict[api.Element, list[Json]] = {}

@@ -5,13 +5,13 @@ from amd_matrix_calculator.matrix_notation import (
     LANE_SHIFT,
     element,
     held_slots,
+    key_order,
     mark_parts,
     marked,
     register,
-    single_slots,
     slot_parts,
     split_keys,
 )
 
-__all__ = ["BIT_MASK", "LANE_SHIFT", "element", "held_slots", "mark_parts", "marked",
-           "register", "single_slots", "slot_parts", "split_keys"]
+__all__ = ["BIT_MASK", "LANE_SHIFT", "element", "held_slots", "key_order", "mark_parts", "marked",
+           "register", "slot_parts", "split_keys"]

@@ -11,13 +11,13 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 from __future__ import annotations
 
 from _operator import and_, rshift  # (operator's C module, loaded with Python)
-from itertools import repeat
+from itertools import chain, repeat
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.layouts.core import Place
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import TypeVar
 
     from amd_matrix_calculator.layouts import Operand
@@ -116,27 +116,72 @@ def keyed(operand: Operand, head: Callable[[int], T], end: Callable[[int, int], 
     first VGPR (register * 32 + lo): sorted keys are the -M view's order (lane, then
     register, then bits). `head` and `end` label rows and columns (strings or tuples:
     anything `+` joins), each called once per row or column of a block."""
-    layout, block_of = operand.layout, operand.block_source
-    copies, lane_of = layout.copies, operand.lane_source
-    # (the lane and bit offsets of an element's row and column add up to its key as they
-    # are: a bit offset stays below 1 << LANE_SHIFT)
     found: list[tuple[int, T]] = []
-    for block in range(operand.blocks):
-        rows, cols, (lb, bb) = layout.block_offsets(
-            block_of(block) if block_of else block)
-        heads = [(head(r), (lane << LANE_SHIFT) + bit) for r, (lane, bit) in enumerate(rows)]
-        ends = [(end(c, block), (lane + lb << LANE_SHIFT) + bit + bb)
-                for c, (lane, bit) in enumerate(cols)]
+    for block, heads, ends in _blocks(operand):
+        # (the labels of a block's rows and columns, each with its key's part)
+        rows = [(head(r), key) for r, key in enumerate(heads)]
+        cols = [(end(c, block), key) for c, key in enumerate(ends)]
         if operand.column_major:  # the order of elements()
-            found += [(hk + ek, h + e) for e, ek in ends for h, hk in heads]
+            found += [(hk + ek, h + e) for e, ek in cols for h, hk in rows]
         else:
-            found += [(hk + ek, h + e) for h, hk in heads for e, ek in ends]
+            found += [(hk + ek, h + e) for h, hk in rows for e, ek in cols]
+    keys = _copied(operand, (key for key, _ in found))
+    if keys is None:
+        return found
+    each = len(operand.layout.copies)
+    return list(zip(keys, chain.from_iterable(map(repeat, [label for _, label in found],
+                                                  repeat(each)))))
+
+
+def keyed_columns(operand: Operand) -> tuple[list[int], list[int], list[int], list[int]]:
+    """keyed() as four columns, (keys, rows, cols, blocks): the key of every location of
+    every element, in keyed()'s order, and the row, column and block of its element
+    (for writers of whole documents: no tuple per location)."""
+    keys: list[int] = []
+    rows: list[int] = []
+    cols: list[int] = []
+    blocks: list[int] = []
+    for block, heads, ends in _blocks(operand):
+        height, width = len(heads), len(ends)
+        if operand.column_major:  # (rows change fastest)
+            keys += [hk + ek for ek in ends for hk in heads]
+            rows += list(range(height)) * width
+            cols += chain.from_iterable(map(repeat, range(width), repeat(height)))
+        else:
+            keys += [hk + ek for hk in heads for ek in ends]
+            rows += chain.from_iterable(map(repeat, range(height), repeat(width)))
+            cols += list(range(width)) * height
+        blocks += repeat(block, height * width)
+    copied = _copied(operand, keys)
+    if copied is None:
+        return keys, rows, cols, blocks
+    each = len(operand.layout.copies)  # (an element's fields for each of its copies)
+    rows, cols, blocks = (list(chain.from_iterable(map(repeat, column, repeat(each))))
+                          for column in (rows, cols, blocks))
+    return copied, rows, cols, blocks
+
+
+def _blocks(operand: Operand) -> Iterator[tuple[int, list[int], list[int]]]:
+    """(block, row keys, column keys) of each block: a place's key is its row's key plus
+    its column's (the lane and bit offsets add up as they are: a bit offset stays below
+    1 << LANE_SHIFT), before copies and lane sources (_copied)."""
+    layout, block_of = operand.layout, operand.block_source
+    for block in range(operand.blocks):
+        rows, cols, (lb, bb) = layout.block_offsets(block_of(block) if block_of else block)
+        yield (block, [(lane << LANE_SHIFT) + bit for lane, bit in rows],
+               [(lane + lb << LANE_SHIFT) + bit + bb for lane, bit in cols])
+
+
+def _copied(operand: Operand, keys: Iterable[int]) -> list[int] | None:
+    """The keys of every copy of each place of `keys` (each place's copies one after the
+    other), through the operand's lane source; None when each place is its own key."""
+    copies, lane_of = operand.layout.copies, operand.lane_source
     if lane_of:
-        found = [((lane_of((key >> LANE_SHIFT) + copy) << LANE_SHIFT) + (key & BIT_MASK), label)
-                 for key, label in found for copy in copies]
-    elif copies != [0]:
-        found = [(key + (copy << LANE_SHIFT), label) for key, label in found for copy in copies]
-    return found
+        return [(lane_of((key >> LANE_SHIFT) + copy) << LANE_SHIFT) + (key & BIT_MASK)
+                for key in keys for copy in copies]
+    if copies != [0]:
+        return [key + (copy << LANE_SHIFT) for key in keys for copy in copies]
+    return None
 
 
 def _keyed(operand: Operand, element_blocks: int) -> list[tuple[int, str]]:
@@ -167,14 +212,12 @@ def held_slots(keyed: list[tuple[int, L]]) -> list[tuple[int, list[L]]]:
     return [(key, held[key]) for key in sorted(held)]
 
 
-def single_slots(keyed: list[tuple[int, L]]) -> tuple[list[int], list[L]] | None:
-    """held_slots() of a list whose every slot holds one label: (keys, labels), both in
-    key order; None when some slot holds several."""
-    held = dict(keyed)
-    if len(held) < len(keyed):
+def key_order(keys: list[int]) -> list[int] | None:
+    """The positions of `keys` in key order (that of slots() and the -M view) when no two
+    keys are the same (every slot holds one location); None when some are."""
+    if len(set(keys)) < len(keys):
         return None
-    keys = sorted(held)
-    return keys, list(map(held.__getitem__, keys))
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 def slot_texts(operand: Operand, element_blocks: int

@@ -12,7 +12,7 @@ import pytest
 
 from amd_matrix_calculator import matrix_api as api
 from amd_matrix_calculator.formats import documents, json_layout, json_text, templated
-from amd_matrix_calculator.formats.notation import single_slots
+from amd_matrix_calculator.formats.notation import key_order
 
 
 def _cases() -> list[tuple[str, str, dict[str, int]]]:
@@ -117,6 +117,19 @@ def test_layout_keys_are_the_engines_places(arch, mnemonic, mods):
         assert found.keyed == keyed, matrix
         assert {bit: found.slot[bit] for bit in slot} == slot, matrix
         assert len(keyed) == found.copies * len({elem for _, elem in keyed}), matrix
+        # the same locations as columns (what the documents are written from)
+        columns = api.layout_columns(inst, matrix, mods=mods, wave=wave)
+        assert columns.keys == [key for key, _ in keyed], matrix
+        assert list(zip(columns.rows, columns.cols, columns.blocks)) == [e for _, e in keyed]
+        assert (columns.matrix, columns.copies) == (found.matrix, found.copies)
+        assert {bit: columns.slot[bit] for bit in slot} == slot, matrix
+        # and their key order: the -M view's, or None where a slot holds several
+        order = key_order(columns.keys)
+        keys = [key for key, _ in keyed]
+        if len(set(keys)) < len(keys):
+            assert order is None, matrix
+        else:
+            assert [keys[at] for at in order] == sorted(keys), matrix
 
 
 def test_the_widest_operands_are_written_as_their_records_are():
@@ -217,7 +230,7 @@ def test_the_cases_cover_blocks_negation_and_remapped_lanes():
             except api.CalcError:
                 continue
             copies = copies or found.copies > 1
-            shared = shared or single_slots(found.keyed) is None
+            shared = shared or key_order([key for key, _ in found.keyed]) is None
     assert copies and shared
 
 

@@ -47,8 +47,8 @@ def consume(answer):
 
 
 def test_every_public_function_is_fuzzed():
-    assert {"locate", "layout", "layout_rows", "layout_keys", "slot_rows", "slots", "catalog",
-            "parse_filters",
+    assert {"locate", "layout", "layout_rows", "layout_keys", "layout_columns", "slot_rows",
+            "slots", "catalog", "parse_filters",
             "element_of", "element_text", "facts", "formulas", "wave_size", "modifiers",
             "linear_layout", "register_grid", "slot_grid", "calculation",
             "calculations_at", "elements_at", "check_filters"} <= set(FUNCTIONS)

@@ -12,7 +12,7 @@ from amd_matrix_calculator.matrix_notation import (
     BIT_MASK,
     LANE_SHIFT,
     held_slots,
-    keyed,
+    keyed_columns,
     register_texts,
     slot_texts,
 )
@@ -34,6 +34,7 @@ from .records import (
     Element,
     Entry,
     KeyedLayout,
+    LayoutColumns,
     Location,
     Product,
     Slot,
@@ -102,9 +103,9 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def _rows(operand: Operand) -> Iterator[Row]:
     named_ = operand.matrix
     first, second = AT.get(named_, (1, 2))
-    found = _keyed_layout(operand)
-    slot = found.slot
-    for key, (row, col, block) in found.keyed:
+    keys, rows, cols, blocks = keyed_columns(operand)
+    slot = _SlotFacts(operand)
+    for key, row, col, block in zip(keys, rows, cols, blocks):
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
         reg, regs, lo, hi, negated, absolute = slot[key & BIT_MASK]
@@ -120,9 +121,18 @@ def layout_keys(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _keyed_layout(operand: Operand) -> KeyedLayout:
-    found = keyed(operand, lambda row: (row,), lambda col, block: (col, block))
-    return new(KeyedLayout, (operand.matrix, found, _SlotFacts(operand),
-                             len(operand.layout.copies)))
+    keys, rows, cols, blocks = keyed_columns(operand)
+    return new(KeyedLayout, (operand.matrix, list(zip(keys, zip(rows, cols, blocks))),
+                             _SlotFacts(operand), len(operand.layout.copies)))
+
+
+def layout_columns(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                   wave: int | None = None) -> LayoutColumns:
+    """layout_keys() as columns (see LayoutColumns): the keys of every location, and the
+    rows, columns and blocks of their elements, each a list in layout()'s order."""
+    found = checked_operand(inst, matrix, mods, wave)
+    return new(LayoutColumns, (found.matrix, *keyed_columns(found), _SlotFacts(found),
+                               len(found.layout.copies)))
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,

@@ -105,6 +105,21 @@ class KeyedLayout(Record):
     copies: int
 
 
+class LayoutColumns(Record):
+    """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
+    documents that sort or pick them by column without a tuple per location: keys[n] is
+    the key of location n (layout()'s order, as in KeyedLayout.keyed), and rows[n],
+    cols[n], blocks[n] are its element's row, column and block; `slot` and `copies` as in
+    KeyedLayout."""
+    matrix: str
+    keys: list[int]
+    rows: list[int]
+    cols: list[int]
+    blocks: list[int]
+    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    copies: int
+
+
 class Product(Record):
     """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
     a: Entry
