@@ -86,10 +86,11 @@ def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent
         connection.close()
 
 
-def _worker_setup(server: int) -> None:
+def _worker_setup(server: int, warm: Sequence[Sequence[str]] = ()) -> None:
     """A worker of the process `server`: lower priority than the server, bounded memory,
     Ctrl-C and SIGTERM left to the server (which ends the pool), ended with the server
-    however that ends, freed memory kept for the next answer."""
+    however that ends, freed memory kept for the next answer, the command lines `warm`
+    answered once (warm_up)."""
     import os
     import resource
     import signal
@@ -99,6 +100,26 @@ def _worker_setup(server: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
     end_with(server)
     keep_memory()
+    warm_up(warm)
+
+
+WARMED: list[int] = []  # the statuses of this process's warm_up (a worker's)
+
+
+def warm_up(lines: Sequence[Sequence[str]]) -> list[int]:
+    """Answer each command line once, throwing the answers away (a worker does as it
+    starts: the modules its first queries need are then loaded, which costs a cold
+    worker's first answer 15-25 ms); their statuses (also kept in WARMED), -1 for a
+    line that raised."""
+    from amd_matrix_calculator.cli import cli_respond
+    statuses = []
+    for words in lines:
+        try:
+            statuses.append(cli_respond.respond(words)[0])
+        except Exception:  # (a warm-up never stops a worker: the query itself would say)
+            statuses.append(-1)
+    WARMED.extend(statuses)
+    return statuses
 
 
 def end_with(parent: int) -> None:
@@ -135,9 +156,10 @@ class Heavy:
     """The pool of worker processes heavy queries run in, started at once (forked before
     the server's threads run) and started again if a worker dies."""
 
-    def __init__(self) -> None:
+    def __init__(self, warm: Sequence[Sequence[str]] = ()) -> None:
         import itertools
         import tempfile
+        self.warm = warm  # (command lines each worker answers as it starts: warm_up)
         self.lock = threading.Lock()
         self.numbers = itertools.count()
         self.slots = threading.BoundedSemaphore(HEAVY_WAITING)
@@ -146,11 +168,18 @@ class Heavy:
         self._start()
 
     def _start(self) -> None:
+        # (what passes each query's socket to a worker and its handshake, and what spells
+        # the command line in the answer's headers, loaded before the workers fork: a
+        # first query imports none of it, in the server or a worker)
+        import hmac  # noqa: F401
         import multiprocessing
+        import multiprocessing.resource_sharer
         import os
+        import shlex  # noqa: F401
         from concurrent.futures import ProcessPoolExecutor
         self.pool = ProcessPoolExecutor(HEAVY_WORKERS, multiprocessing.get_context("fork"),
-                                        initializer=_worker_setup, initargs=(os.getpid(),))
+                                        initializer=_worker_setup,
+                                        initargs=(os.getpid(), self.warm))
         for started in [self.pool.submit(len, ()) for _ in range(HEAVY_WORKERS)]:
             started.result()
 

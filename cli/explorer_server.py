@@ -93,12 +93,15 @@ def respond_with(heavy: Heavy | None) -> Served:
 
 class Site(NamedTuple):
     """What the server serves: `files` (URL path -> (file, content type)), the /api
-    paths `api` answered by `answer(path, query, respond)`, and the JSON `documents` the
-    page builds its controls from (URL path -> its body: /api/options, /api/plans)."""
+    paths `api` answered by `answer(path, query, respond)`, the JSON `documents` the
+    page builds its controls from (URL path -> its body: /api/options, /api/plans), and
+    the command lines each worker answers once as it starts (`warm`: so that a first
+    query finds the writers it needs loaded)."""
     files: dict[str, tuple[Path, str]]
     api: frozenset[str]
     answer: Answer | None
     documents: dict[str, Callable[[], str]]
+    warm: tuple[tuple[str, ...], ...] = ()
 
 
 class Server(ThreadingHTTPServer):
@@ -223,7 +226,7 @@ def make_server(host: str, port: int, site: Site, pool: bool = True) -> Server:
     server = Server((host, port), Handler, None)  # (bound first: no workers for a refusal)
     server.site = site
     if pool:
-        server.heavy = Heavy()
+        server.heavy = Heavy(site.warm)
         server.respond = respond_with(server.heavy)
     return server
 

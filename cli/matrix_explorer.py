@@ -283,7 +283,20 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0, pool: bool = False
     return explorer_server.make_server(host, port, explorer_server.Site(
         files, frozenset(API), _api_answer, {
             "/api/options": lambda: json.dumps(modifier_options()),
-            "/api/plans": lambda: json.dumps(explorer_plans.plan_options())}), pool)
+            "/api/plans": lambda: json.dumps(explorer_plans.plan_options())},
+        warm_lines() if pool else ()), pool)
+
+
+def warm_lines() -> tuple[tuple[str, ...], ...]:
+    """The command lines of one small query of each layout answer the page asks for
+    (-R and -M as JSON and as text, the picture, the HIP code) of the first instruction
+    of the first architecture, which each worker answers as it starts."""
+    from amd_matrix_calculator.instructions import ARCHITECTURES
+    arch = ARCHITECTURES[0]
+    query = {"arch": arch.name.lower(), "inst": arch.instructions[0].mnemonic, "matrix": "A"}
+    return (*(tuple(argv_of({**query, "mode": mode}, kind))
+              for kind in ("json", "text") for mode in ("R", "M")),
+            tuple(argv_of(query, "svg")), tuple(argv_of(query, "hip")))
 
 
 def url_of(server: ThreadingHTTPServer) -> str:

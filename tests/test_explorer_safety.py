@@ -280,6 +280,33 @@ def test_a_late_answer_gets_503_and_the_worker_writes_nothing(monkeypatch):
         server.server_close()
 
 
+def _warmed():
+    """(in a worker) what its warm-up answered"""
+    return list(explorer_pool.WARMED)
+
+
+def test_each_worker_answers_one_query_of_each_layout_answer_as_it_starts():
+    """The pool's workers start warm: each answered, as it started, one small query of
+    every layout answer the page asks for (-R and -M as JSON and text, the picture, the
+    HIP code: each 0, answered), so that the modules a first query needs are loaded (a
+    cold worker's first answer took 15-25 ms more); a line that fails says so and the
+    worker still starts."""
+    from amd_matrix_calculator.cli import matrix_explorer
+    lines = matrix_explorer.warm_lines()
+    assert {word for line in lines for word in line} >= {"-R", "-M", "--json", "svg", "hip"}
+    server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
+    try:
+        assert server.heavy.warm == lines
+        pool = server.heavy.pool
+        assert pool is not None
+        answered = [pool.submit(_warmed).result(timeout=120) for _ in range(8)]
+        assert answered and all(found == [0] * len(lines) for found in answered)
+    finally:
+        server.server_close()
+    assert explorer_pool.warm_up([["--architecture", "no-such-arch", "-L"]]) == [2]
+    assert explorer_pool.warm_up([[None]]) == [-1]  # type: ignore[list-item]
+
+
 @pytest.mark.skipif(__import__("platform").libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_a_worker_keeps_its_freed_memory_with_glibc():
     """keep_memory() sets glibc's mmap and trim thresholds (in a child process: they
