@@ -18,7 +18,9 @@
                 formats.pictures and drawing, CPU time: 60 ms
   explorer      /api/json -R and -M of every instruction's matrices against a warm
                 `--serve` of the command measured, wall time per answer (median of
-                --runs): 50 ms
+                --runs), the answer read into a buffer kept from answer to answer (a
+                fresh buffer of megabytes per answer costs this client 7-10 ms of page
+                faults on a virtual machine: docs/speed.md): 50 ms
 Times are CPU time of this process (process_time) after a warm-up, each case the best
 of --runs (conversions, lds, search, preshuffle, store) or their median (explorer); a
 plan the library refuses (CalcError) is timed as well; the machine's load average is
@@ -261,6 +263,21 @@ def _fit(points):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
+def read_into(answer, kept):
+    """Read the body of `answer` (its Content-Length) into `kept`, a buffer grown when
+    too small; the buffer, to be kept for the next answer."""
+    size = int(answer.headers["Content-Length"])
+    if size > len(kept):
+        kept = bytearray(size)
+    view, got = memoryview(kept), 0
+    while got < size:
+        count = answer.readinto(view[got:size])
+        if not count:
+            raise OSError(f"the answer ended after {got} of {size} bytes")
+        got += count
+    return kept
+
+
 def explorer(archs, runs, command):
     """Each instruction's -R and -M of every matrix through a warm server's /api/json."""
     import socket
@@ -271,6 +288,7 @@ def explorer(archs, runs, command):
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         server.stdout.readline()  # the URL: serving
+        kept = bytearray(1 << 20)
         over = 0
         for arch in archs:
             times = []
@@ -286,7 +304,7 @@ def explorer(archs, runs, command):
                             start = time.perf_counter()
                             try:
                                 with urllib.request.urlopen(url) as answer:
-                                    answer.read()
+                                    kept = read_into(answer, kept)
                             except urllib.error.HTTPError as error:  # (a refusal: timed too)
                                 error.read()
                             walls.append((time.perf_counter() - start) * 1000)
