@@ -129,8 +129,8 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
         if order is not None:  # every slot holds one element: one template a slot
             one = _Joined(texts, lambda location: slot % (location, array_text([form], at)))
             columns = [found.rows, found.cols, found.blocks]
-            for at_ in set(picked):
-                columns[at_] = list(map(columns[at_].__getitem__, order))
+            for field in set(picked):  # (the fields written, in key order)
+                columns[field] = list(map(columns[field].__getitem__, order))
             return _records(one, split, columns, picked, True, newline)
         fields = itemgetter(*picked)
         return [array_text([slot % (texts[key & BIT_MASK] % (key >> LANE_SHIFT,
