@@ -103,9 +103,9 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 def _rows(operand: Operand) -> Iterator[Row]:
     named_ = operand.matrix
     first, second = AT.get(named_, (1, 2))
-    keys, rows, cols, blocks = keyed_columns(operand)
-    slot = _SlotFacts(operand)
-    for key, row, col, block in zip(keys, rows, cols, blocks):
+    found = _columns(operand)
+    slot = found.slot
+    for key, row, col, block in zip(found.keys, found.rows, found.cols, found.blocks):
         ijk: list[int | None] = [None, None, None]
         ijk[first - 1], ijk[second - 1] = row, col
         reg, regs, lo, hi, negated, absolute = slot[key & BIT_MASK]
@@ -121,18 +121,22 @@ def layout_keys(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _keyed_layout(operand: Operand) -> KeyedLayout:
-    keys, rows, cols, blocks = keyed_columns(operand)
-    return new(KeyedLayout, (operand.matrix, list(zip(keys, zip(rows, cols, blocks))),
-                             _SlotFacts(operand), len(operand.layout.copies)))
+    found = _columns(operand)
+    return new(KeyedLayout, (found.matrix, list(zip(found.keys, zip(
+        found.rows, found.cols, found.blocks))), found.slot, found.copies))
 
 
 def layout_columns(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
                    wave: int | None = None) -> LayoutColumns:
     """layout_keys() as columns (see LayoutColumns): the keys of every location, and the
     rows, columns and blocks of their elements, each a list in layout()'s order."""
-    found = checked_operand(inst, matrix, mods, wave)
-    return new(LayoutColumns, (found.matrix, *keyed_columns(found), _SlotFacts(found),
-                               len(found.layout.copies)))
+    return _columns(checked_operand(inst, matrix, mods, wave))
+
+
+def _columns(operand: Operand) -> LayoutColumns:
+    """The operand's LayoutColumns (what layout_keys, layout_rows and slot_rows read)."""
+    return new(LayoutColumns, (operand.matrix, *keyed_columns(operand), _SlotFacts(operand),
+                               len(operand.layout.copies)))
 
 
 def register_grid(inst: Instruction, matrix: str, block: int = 0, *,
