@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.matrix_library.checks import shown
 
 if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.lds_copy import CopyFacts, CopyOp
@@ -50,7 +51,7 @@ def _copy_ops(facts: CopyFacts, name: object) -> tuple[CopyOp, CopyOp | None]:
     (or ends in _lds), else a register route with WRITE (default: the write of the load's
     width)."""
     if not isinstance(name, str) or not name.strip():
-        raise CalcError(f"--copy names a copy instruction, not {name!r}", "copy")
+        raise CalcError(f"--copy names a copy instruction, not {shown(name)}", "copy")
     text = name.strip().lower().replace(" ", "_")
     first, _, second = text.partition("+")
     direct = facts.direct(first) or (facts.direct(first[:-4]) if first.endswith("_lds")
@@ -60,14 +61,14 @@ def _copy_ops(facts: CopyFacts, name: object) -> tuple[CopyOp, CopyOp | None]:
     load = facts.op(first, "load")
     if load is None:
         names = sorted({op.name for op in facts.ops if op.route != "write"})
-        raise CalcError(f"{facts.arch} has no copy instruction {first!r}; choose one of "
+        raise CalcError(f"{facts.arch} has no copy instruction {shown(first)}; choose one of "
                         f"{', '.join(names)} (a load may take +WRITE, e.g. "
                         "global_load_dwordx4+ds_write_b64)", "copy")
     writes = [op for op in facts.ops if op.route == "write"]
     write = facts.op(second, "write") if second else next(
         (op for op in writes if op.bytes == load.bytes), None)
     if write is None:
-        raise CalcError(f"{facts.arch} has no LDS write {second!r}; choose one of "
+        raise CalcError(f"{facts.arch} has no LDS write {shown(second)}; choose one of "
                         f"{', '.join(op.name for op in writes)}", "copy")
     return load, write
 
@@ -78,7 +79,7 @@ def _global(order: str | None, ld: object, k_axis: int, tile: object) -> Global:
     natural = "row" if (k_axis == 1) == (getattr(tile, "order", "k") == "k") else "col"
     chosen = order or natural
     if chosen not in ("row", "col"):
-        raise CalcError(f"--global-order is row or col, not {order!r}", "global_order")
+        raise CalcError(f"--global-order is row or col, not {shown(order)}", "global_order")
     glob = Global(chosen, 1, k_axis)
     rows, cols = glob.extent(tile)  # type: ignore[arg-type]
     need = cols if chosen == "row" else rows
@@ -132,7 +133,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     first, write = _copy_ops(cfacts, copy)
     count = whole("waves", waves, "waves")
     if not 1 <= count <= 32:
-        raise CalcError(f"--waves takes 1 to 32 waves, not {waves!r}", "waves")
+        raise CalcError(f"--waves takes 1 to 32 waves, not {shown(waves)}", "waves")
     glob = _global(global_order, ld, frag.k_axis, described)
     write_model = cfacts.write_model or chosen
     tdm = None

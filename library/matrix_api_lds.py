@@ -184,7 +184,7 @@ def stored_bits(lds_type: str, width: int) -> int:
     found = TYPES.get(str(lds_type).lower())
     if found is None:
         raise CalcError(f"--lds-type names a data type ({', '.join(sorted(TYPES))}), not "
-                        f"{lds_type!r}", "lds_type")
+                        f"{shown(lds_type)}", "lds_type")
     return found.bits
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 from amd_matrix_calculator.layouts import formula_sections
 from amd_matrix_calculator.layouts.core import CalcError
-from amd_matrix_calculator.matrix_library.checks import operand, wave_size
+from amd_matrix_calculator.matrix_library.checks import operand, shown, wave_size
 from amd_matrix_calculator.matrix_notation import register
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def compare(first: Instruction, second: Instruction, matrix: str, *,
     (row, col), when given), in each one's wave size (None: its default)."""
     name = matrix.upper() if isinstance(matrix, str) else matrix
     if name not in ("A", "B", "C", "D"):
-        raise CalcError(f"a comparison shows A, B, C or D, not {matrix!r}")
+        raise CalcError(f"a comparison shows A, B, C or D, not {shown(matrix)}")
     sizes = wave_size(first, first_wave), wave_size(second, second_wave)
     ops = [operand(inst, name, wave=size, output_calc=name == "D")
            for inst, size in zip((first, second), sizes)]

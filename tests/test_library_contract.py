@@ -58,6 +58,14 @@ PROBES = [
     ("find_architecture('\\x1b[2J')", lambda: api.find_architecture("\x1b[2J"), ["\\x1b"]),
     ("locate(inst, 5)", lambda: api.locate(CDNA3, 5), ["matrix", "5"]),
     ("with_formats(f8f6f4, cbsz=5)", lambda: api.with_formats(F8F6F4, {"cbsz": 5}), ["5"]),
+    # (values a caller gives back in a message, cut: a long one once came back whole)
+    ("compare(inst, inst, '1' * 5000)", lambda: api.compare(CDNA3, CDNA3, "1" * 5000),
+     ["A, B, C or D", "'111"]),
+    ("lds_plan lds_type 'x' * 5000", lambda: api.lds_plan(CDNA3, "A", tile="32x8",
+                                                          lds_type="x" * 5000),
+     ["--lds-type", "'xxx"]),
+    ("lds_copy copy 'x' * 5000", lambda: api.lds_copy(CDNA3, "A", tile="32x8",
+                                                      copy="x" * 5000), ["copy", "'xxx"]),
 ]
 
 
