@@ -7,6 +7,8 @@ by element (-I/-J/-K pick one), with both layouts' formulas; --json prints the d
 """
 from __future__ import annotations
 
+from amd_matrix_calculator.layouts.core import shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from amd_matrix_calculator.cli.cli_options import Args
@@ -19,7 +21,7 @@ def run_compare(args: Args) -> str:
     from amd_matrix_calculator.cli.cli_options import number
     given = args.text("compare") or ""
     if given.count(":") != 1:
-        raise mc.CalcError(f"{USAGE}, not {given!r}")
+        raise mc.CalcError(f"{USAGE}, not {shown(given)}")
     other_arch, other_name = given.split(":")
     for name in ("architecture", "instruction"):
         if args.text(name) is None:

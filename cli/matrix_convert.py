@@ -18,6 +18,8 @@ swapped (it computed D^T); -o adds the move of every slot; --json prints the doc
 """
 from __future__ import annotations
 
+from amd_matrix_calculator.layouts.core import shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from amd_matrix_calculator.cli.cli_options import Args
@@ -37,7 +39,7 @@ OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-
 def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
     from amd_matrix_calculator import matrix_api as mc
     if not isinstance(text, str) or text.count(":") not in (1, 2 if what == "FROM" else 1):
-        raise mc.CalcError(f"{USAGE}; got {text!r} as {what}")
+        raise mc.CalcError(f"{USAGE}; got {shown(text)} as {what}")
     *other, name, matrix = text.split(":")
     if other:  # a port: ARCH:INSTRUCTION:MATRIX
         arch = mc.find_architecture(other[0])
@@ -97,7 +99,7 @@ def run_convert(args: Args) -> str:
     emit = args.text("emit") or "" if args.given("emit") else None
     json_wanted = bool(getattr(args, "json", False))
     if emit is not None and emit.lower() != "hip":  # (given without a value: '')
-        raise mc.CalcError(f"--emit takes the language to write: hip (got {emit!r})")
+        raise mc.CalcError(f"--emit takes the language to write: hip (got {shown(emit)})")
     if emit is not None and json_wanted:
         raise mc.CalcError("--emit hip prints code: drop --json")
     conv = conversion_of(args)

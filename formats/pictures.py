@@ -26,6 +26,7 @@ from itertools import chain
 
 from amd_matrix_calculator import matrix_api as mc
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
+from amd_matrix_calculator.layouts.core import shown
 
 from . import COLOR_KEYS, palette
 from .html_page import page
@@ -353,7 +354,7 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
     """The picture of `matrix` of `inst` as an SVG document (fmt "svg") or an HTML page
     (fmt "html"); `view` is "register" (-R) or "matrix" (-M)."""
     if fmt not in FORMATS:
-        raise mc.CalcError(f"unknown picture format {fmt!r}; use {' or '.join(FORMATS)}")
+        raise mc.CalcError(f"unknown picture format {shown(fmt)}; use {' or '.join(FORMATS)}")
     pic, title = draw(inst, matrix, mods, wave, view, transpose, color_by)
     svg = pic.canvas.document(pic.width, pic.height, " ".join(title), STYLE, DEFS,
                               standalone=fmt == "svg")
@@ -367,10 +368,10 @@ def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int |
     """The drawn picture (its cells, with their label size) and its title; `measure`:
     lay out the cells and size their labels only, drawing nothing (for the tests)."""
     if view not in VIEWS:
-        raise mc.CalcError(f"unknown picture view {view!r}; use {' or '.join(VIEWS)}")
+        raise mc.CalcError(f"unknown picture view {shown(view)}; use {' or '.join(VIEWS)}")
     key = color_by or DEFAULT_COLOR[view]
     if key not in COLOR_KEYS:
-        raise mc.CalcError(f"unknown colouring {color_by!r}; colour by "
+        raise mc.CalcError(f"unknown colouring {shown(color_by)}; colour by "
                            f"{', '.join(COLOR_KEYS)}")
     mods = mc.modifiers(mods)
     if view == "register":  # (every element and each location it is read from)

@@ -35,7 +35,7 @@ from .convert_build import bounded_program, piece_order, total, weight
 from .convert_lds import lds_program
 from .convert_model import CLASSES, Move, Op, Plan, Slot
 from .convert_wide import wide_lds, wide_program
-from .core import CalcError
+from .core import CalcError, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -278,7 +278,7 @@ def plan_within(src: Operand, dst: Operand, transposed: bool = False,
     than `most` instructions (the advice keeps one of the same class only in at most
     3/4 of the plan's instructions)."""
     if route not in (None, "registers", "lds"):
-        raise CalcError(f"the route of a conversion is registers or lds, not {route!r}")
+        raise CalcError(f"the route of a conversion is registers or lds, not {shown(route)}")
     if src.wave != dst.wave:
         raise CalcError(f"both sides run in one wavefront: wave {src.wave} vs {dst.wave}")
     if src.inst.arch != dst.inst.arch:

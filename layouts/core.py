@@ -179,3 +179,22 @@ class CalcError(ValueError):
     def __init__(self, message: str, argument: str | None = None) -> None:
         super().__init__(message)
         self.argument = argument
+
+
+def shown(value: object, limit: int = 60, *, quote: bool = True) -> str:
+    """`value` for a CalcError's message: repr() (or the text itself when not `quote`),
+    with control characters escaped (a message never writes raw terminal control bytes)
+    and cut to about `limit` characters (a caller's value of megabytes comes back as its
+    start)."""
+    if isinstance(value, int) and value.bit_length() > 192:
+        text = f"a number of {value.bit_length()} bits"  # (repr may refuse such a number)
+    elif isinstance(value, str) and not quote:
+        text = value
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # (a caller's object whose repr fails)
+            text = f"a {type(value).__name__}"
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

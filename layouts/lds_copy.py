@@ -25,7 +25,7 @@ from amd_matrix_calculator.instructions.lds import PhaseModel, PhaseRow
 from amd_matrix_calculator.instructions.lds_copy import CopyOp
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
-from .core import CalcError
+from .core import CalcError, shown
 from .lds_tile import Phase, Tile
 
 if TYPE_CHECKING:
@@ -403,7 +403,7 @@ def plan_copy(tile: Tile, bits: int, glob: Global, load: CopyOp, write: CopyOp |
     """The copy plan of `tile` (elements of `bits`) from the global tile `glob` with `load`
     (and `write` on the register route)."""
     if split not in ("block", "interleave"):
-        raise CalcError(f"--wave-split is block or interleave, not {split!r}", "wave_split")
+        raise CalcError(f"--wave-split is block or interleave, not {shown(split)}", "wave_split")
     maps = _Maps(tile, bits, glob)
     notes = []
     if load.route == "direct":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from amd_matrix_calculator.instructions.lds import LdsFacts, Load, PhaseModel
 from amd_matrix_calculator.instructions.record import Record
 
-from .core import CalcError
+from .core import CalcError, shown
 
 
 class Tile(Record):
@@ -176,7 +176,7 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
     """CalcError unless the tile holds the fragment, fits in LDS and swizzles within rows."""
     if tile.order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
-                        f"not {tile.order!r}", "order")
+                        f"not {shown(tile.order)}", "order")
     if tile.rows < frag_rows or tile.cols < frag_cols:
         raise CalcError(f"a {tile.rows}x{tile.cols} tile (order {tile.order}) cannot hold "
                         f"the fragment: it needs at least {frag_rows}x{frag_cols}", "tile")

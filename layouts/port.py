@@ -23,7 +23,7 @@ from .convert import overall
 from .convert_build import program, weight
 from .convert_lds import lds_program
 from .convert_model import Move, Plan, Slot
-from .core import CalcError
+from .core import CalcError, shown
 
 if TYPE_CHECKING:
     from . import Operand
@@ -68,7 +68,7 @@ def port_tile(src: Operand, dst: Operand, warps: int
 def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
     """Moves and program of the port of `src` into `dst` (same matrix role and values)."""
     if route not in (None, "registers", "lds"):
-        raise CalcError(f"the route of a port is registers or lds, not {route!r}")
+        raise CalcError(f"the route of a port is registers or lds, not {shown(route)}")
     if dst.matrix not in SAME_ROLE[src.matrix]:
         raise CalcError(f"a port moves a matrix into the same matrix: {src.matrix} of "
                         f"{src.inst.name} goes into {' or '.join(SAME_ROLE[src.matrix])} "

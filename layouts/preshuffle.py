@@ -24,7 +24,7 @@ from amd_matrix_calculator.instructions.modifiers import MODIFIERS, Modifiers
 from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
 
 from . import COORDINATES, operand
-from .core import CalcError
+from .core import CalcError, shown
 from .fragment import Fragment, bit_of, element, fragment
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def _storage(matrix: str, order: str | None) -> tuple[str, bool]:
     if order is None:
         order = "row" if k_col else "col"
     if order not in ("row", "col"):
-        raise CalcError(f"storage order {order!r}: use row or col")
+        raise CalcError(f"storage order {shown(order)}: use row or col")
     return order, (order == "row") == k_col
 
 

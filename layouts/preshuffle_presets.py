@@ -9,7 +9,7 @@ from math import lcm, prod
 from amd_matrix_calculator.instructions.preshuffles import SCHEMES, Scheme
 from amd_matrix_calculator.instructions.record import Record
 
-from .core import CalcError
+from .core import CalcError, shown
 from .preshuffle import Preshuffle
 
 
@@ -17,7 +17,7 @@ def scheme(key: str) -> Scheme:
     for found in SCHEMES:
         if found.key == key:
             return found
-    raise CalcError(f"--preset {key!r}: use one of " + ", ".join(s.key for s in SCHEMES))
+    raise CalcError(f"--preset {shown(key)}: use one of " + ", ".join(s.key for s in SCHEMES))
 
 
 class Verdict(Record):

@@ -66,6 +66,12 @@ PROBES = [
      ["--lds-type", "'xxx"]),
     ("lds_copy copy 'x' * 5000", lambda: api.lds_copy(CDNA3, "A", tile="32x8",
                                                       copy="x" * 5000), ["copy", "'xxx"]),
+    ("port route 'x' * 5000", lambda: api.port(
+        api.find_instruction("sm80", "mma.m16n8k16.f32.f16.f16.f32"), "A", RDNA4, "A",
+        route="x" * 5000), ["route", "'xxx"]),
+    ("find_product 'x' * 5000", lambda: api.find_product("x" * 5000), ["product", "'xxx"]),
+    ("preshuffle order 'x' * 5000", lambda: api.preshuffle(CDNA3, "A", order="x" * 5000),
+     ["row- or col-major", "'xxx"]),
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from amd_matrix_calculator.layouts.core import shown
 from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers, fragment
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ LOWER = {"A": "a", "B": "b", "C": "c", "D": "d", "K": "k", "SA": "sa", "SB": "sb
 def check_options(options: Options) -> None:
     """Raise CalcError for an order, leading dimension or prefix C cannot take."""
     if options.order not in ORDERS:
-        raise CalcError(f"unknown storage order {options.order!r}: use row or col")
+        raise CalcError(f"unknown storage order {shown(options.order)}: use row or col")
     ld = options.ld
     if ld is not None and (type(ld) is not int or not 1 <= ld <= INT_MAX):
         raise CalcError(f"the leading dimension (--ld) must be a whole number from 1 to "
@@ -55,7 +56,7 @@ def resolve(inst: Instruction, matrix: str | None, mods: object,
         raise CalcError(f"wave size {wave} is not available on {inst.arch}; use "
                         + " or ".join(map(str, waves)))
     if matrix is not None and matrix not in LOWER:
-        raise CalcError(f"unknown matrix {matrix!r}; {inst.name} has "
+        raise CalcError(f"unknown matrix {shown(matrix)}; {inst.name} has "
                         + ", ".join(matrix_api.matrices(inst)))
     checked = matrix_api.modifiers(mods)  # type: ignore[arg-type]
     return matrix_api.with_formats(inst, checked), checked

@@ -14,7 +14,7 @@ from amd_matrix_calculator.instructions.record import TYPE_CHECKING
 from amd_matrix_calculator.layouts.budget import Budget, Peak, Tile
 from amd_matrix_calculator.layouts.budget import budget as _budget
 from amd_matrix_calculator.layouts.budget import peak as _peak
-from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.core import CalcError, shown
 
 from .checks import architecture_of, find_architecture, instruction, matrices, operand, wave_size
 from .checks import modifiers as checked_modifiers
@@ -58,7 +58,7 @@ def find_product(name: object) -> GpuProduct:
     found = _find(name) if isinstance(name, str) else None
     if found is None:
         known = ", ".join(p.name for p in PRODUCTS)
-        raise CalcError(f"unknown product {name!r}: use one of {known} "
+        raise CalcError(f"unknown product {shown(name)}: use one of {known} "
                         "(--list-products)")
     return found
 
@@ -81,7 +81,7 @@ def peak(inst: Instruction, product: object, *, mods: ModifierValues = None) -> 
 
 def _count(name: str, value: object) -> int:
     if type(value) is not int or not 1 <= value <= _MOST:
-        raise CalcError(f"{name} takes a whole number from 1 to {_MOST}, not {value!r}")
+        raise CalcError(f"{name} takes a whole number from 1 to {_MOST}, not {shown(value)}")
     return value
 
 
@@ -89,7 +89,7 @@ def _pair(name: str, value: object) -> tuple[int, int]:
     if type(value) is int:
         value = (value, 1)
     if not isinstance(value, tuple) or len(value) != 2:
-        raise CalcError(f"{name} takes two whole numbers (M, N), not {value!r}")
+        raise CalcError(f"{name} takes two whole numbers (M, N), not {shown(value)}")
     return _count(name, value[0]), _count(name, value[1])
 
 
@@ -107,11 +107,11 @@ def budget(inst: Instruction, *, wave_tile: object = (1, 1), waves: object = (1,
     size = wave_size(inst, wave)
     checked = checked_modifiers(mods)
     if type(lds_buffers) is not int or lds_buffers not in (1, 2, 3):
-        raise CalcError(f"lds_buffers takes 1, 2 or 3, not {lds_buffers!r}")
+        raise CalcError(f"lds_buffers takes 1, 2 or 3, not {shown(lds_buffers)}")
     if type(lds_pad) is not int or not 0 <= lds_pad <= _MOST:
-        raise CalcError(f"lds_pad takes a whole number from 0 to {_MOST}, not {lds_pad!r}")
+        raise CalcError(f"lds_pad takes a whole number from 0 to {_MOST}, not {shown(lds_pad)}")
     if lds_order not in ("k", "mn"):
-        raise CalcError(f"lds_order takes k or mn, not {lds_order!r}")
+        raise CalcError(f"lds_order takes k or mn, not {shown(lds_order)}")
     tile = Tile(_pair("wave_tile", wave_tile), _pair("waves", waves),
                 _count("k_steps", k_steps), lds_buffers, lds_pad, str(lds_order))
     ops = {m: operand(inst, m, mods=checked, wave=size) for m in matrices(inst)}

@@ -17,6 +17,7 @@ from amd_matrix_calculator.layouts import (
 )
 from amd_matrix_calculator.layouts import operand as cached_operand
 from amd_matrix_calculator.layouts.core import CalcError
+from amd_matrix_calculator.layouts.core import shown as shown
 from amd_matrix_calculator.matrix_notation import element as element_name
 
 from .records import AT, Element, named
@@ -27,24 +28,6 @@ if TYPE_CHECKING:
     from amd_matrix_calculator.instructions.lane_moves import ArchMoves
     from amd_matrix_calculator.layouts.core import Elem
     ModifierValues = Modifiers | Mapping[str, int] | None
-
-
-def shown(value: object, limit: int = 60, *, quote: bool = True) -> str:
-    """`value` for a message: repr() (or the text itself when not `quote`), with control
-    characters escaped (a message never writes raw terminal control bytes) and cut to
-    about `limit` characters."""
-    if isinstance(value, int) and value.bit_length() > 192:
-        text = f"a number of {value.bit_length()} bits"  # (repr may refuse such a number)
-    elif isinstance(value, str) and not quote:
-        text = value
-    else:
-        try:
-            text = repr(value)
-        except Exception:  # (a caller's object whose repr fails)
-            text = f"a {type(value).__name__}"
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # ---- architectures and instructions

@@ -35,9 +35,9 @@ class Element(Record):
     def _coordinate(self, which: int) -> int:
         value = self[AT.get(self.matrix, (1, 2))[which]]
         if not isinstance(value, int):
-            from amd_matrix_calculator.layouts.core import CalcError
-            raise CalcError(f"{self!r} lacks a coordinate of its matrix (element_of makes "
-                            "elements)")
+            from amd_matrix_calculator.layouts.core import CalcError, shown
+            raise CalcError(f"{shown(self, 120)} lacks a coordinate of its matrix "
+                            "(element_of makes elements)")
         return value
 
     def __str__(self) -> str:
