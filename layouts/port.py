@@ -27,6 +27,7 @@ from .core import CalcError, shown
 
 if TYPE_CHECKING:
     from . import Operand
+    from .core import Place
 
 # Types that hold the same values in the same bits (source key -> destination keys).
 PORTABLE = {"f16": ("f16",), "bf16": ("bf16",), "f32": ("f32", "xf32"), "f64": ("f64",),
@@ -85,24 +86,39 @@ def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
                         "cannot hold whole groups of them")
     warps = dst.wave // src.wave
     sources, fragments, pairs = port_tile(src, dst, warps)
+    moves = _moves(src, dst, warps, pairs, True)
+    arch = arch_moves(dst.inst.arch)
+    ops, counts = program(moves, arch, dst.wave, "", ())
+    chosen, lds_bytes = "registers", 0
+    if overall(moves) == "cross-lane" and route != "registers":
+        # (the round trip through LDS reads each element from one place: its first)
+        once = _moves(src, dst, warps, pairs, False)
+        trip = lds_program(once, arch, dst.wave, "", None, fragments, dst.register_count)
+        if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
+            moves, (ops, counts, lds_bytes), chosen = once, trip, "lds"
+    held_sets = -(-sources // warps)
+    return Plan(overall(moves), fragments, held_sets, tuple(moves), tuple(ops), tuple(counts),
+                dst.wave, src.register_count, dst.register_count, "", chosen, lds_bytes)
+
+
+def _moves(src: Operand, dst: Operand, warps: int,
+           pairs: list[tuple[int, int, int, int, int, int]], near: bool) -> list[Move]:
+    """The moves of port_tile's `pairs`: each destination place from its source element;
+    an element the source holds in several lanes (`near`) from the copy in the
+    destination's lane where it has one, else (or not `near`) from its first place."""
     moves = []
     for t, r, c, s, i, j in pairs:
-        (held,) = src.places(i, j)
-        origin = Slot(s // warps, held.lane + src.wave * (s % warps), held.reg, held.lo,
-                      held.width)
+        shift = src.wave * (s % warps)
+        places = src.places(i, j)
+        by_lane: dict[int, Place] = {}
+        if near:
+            for held in places:
+                by_lane.setdefault(held.lane + shift, held)
         for place in dst.places(r, c):
+            held = by_lane.get(place.lane, places[0])
+            origin = Slot(s // warps, held.lane + shift, held.reg, held.lo, held.width)
             to = Slot(t, place.lane, place.reg, place.lo, place.width)
             kind = ("cross-lane" if to.lane != origin.lane else
                     "none" if to == origin else "in-lane")
             moves.append(Move(to, (r, c), origin, (i, j), kind))
-    arch = arch_moves(dst.inst.arch)
-    ops, counts = program(moves, arch, dst.wave, "", ())
-    kind, chosen, lds_bytes = overall(moves), "registers", 0
-    if kind == "cross-lane" and route != "registers":
-        trip = lds_program(moves, arch, dst.wave, "", None, fragments, dst.register_count)
-        if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
-            ops, counts, lds_bytes = trip
-            chosen = "lds"
-    held_sets = -(-sources // warps)
-    return Plan(kind, fragments, held_sets, tuple(moves), tuple(ops), tuple(counts),
-                dst.wave, src.register_count, dst.register_count, "", chosen, lds_bytes)
+    return moves

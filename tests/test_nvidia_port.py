@@ -142,3 +142,59 @@ def test_compare_agrees_with_both_layouts_cell_by_cell():
     assert (status, err) == (0, "") and '"mode": "compare"' in out
     status, out, err = call([*COMPARE[:5], "--compare", "gfx1100"])
     assert (status, out) == (2, "") and "ARCH:INSTRUCTION" in err
+
+
+# A port between AMD architectures whose source holds each element twice (RDNA3's wave32
+# A and B, in lanes l and l + 16): the register route reads the copy in the destination's
+# lane where there is one, the round trip through LDS each element's first place. (The
+# port once unpacked one place per element and ended in "too many values to unpack".)
+TWICE = [("gfx942", "v_mfma_f32_16x16x16_f16", 64), ("gfx942", "v_mfma_f32_32x32x8_f16", 64),
+         ("gfx1200", "v_wmma_f32_16x16x16_f16", 32), ("gfx1200", "v_wmma_f32_16x16x16_f16", 64),
+         ("gfx1250", "v_wmma_f32_16x16x32_f16", 32)]
+
+
+def _twice(matrix, arch, name, wave, route):
+    return mc.port(mc.find_instruction("gfx1100", "v_wmma_f32_16x16x16_f16"), matrix,
+                   mc.find_instruction(arch, name), matrix, wave=wave, route=route)
+
+
+@pytest.mark.parametrize("route", ["registers", "lds"])
+@pytest.mark.parametrize(("arch", "name", "wave"), TWICE)
+def test_a_source_holding_each_element_twice_is_read_from_one_of_its_places(arch, name,
+                                                                            wave, route):
+    conv = _twice("A", arch, name, wave, route)
+    src = mc.operand(conv.source, "A", wave=32)
+    dst = mc.operand(conv.destination, "A", wave=wave)
+    warps = wave // 32
+    _, _, pairs = port_tile(src, dst, warps)
+    held = {}  # destination slot -> the source places its element may come from
+    for t, r, c, s, i, j in pairs:
+        froms = {(s // warps, p.lane + 32 * (s % warps), p.reg, p.lo) for p in src.places(i, j)}
+        assert len(froms) == 2
+        for place in dst.places(r, c):
+            held[t, place.lane, place.reg, place.lo] = froms
+    got = {(m.fragment, m.lane, m.register, m.bits[0]):
+           (m.source.fragment, m.source.lane, m.source.register, m.source.bits[0])
+           for m in conv.moves}
+    assert set(got) == set(held) and len(conv.moves) == len(held)
+    assert all(got[slot] in held[slot] for slot in held)
+    if route == "registers":  # (no move where the destination's lane holds a copy)
+        assert all(got[slot][1] == slot[1] for slot in held
+                   if any(lane == slot[1] for _, lane, _, _ in held[slot]))
+    else:  # (one place an element, as the round trip writes it)
+        first = {}
+        for m in conv.moves:  # (an element of a source fragment: its warp's lanes)
+            element = (m.source.fragment, m.source.lane // 32, m.source.element)
+            assert first.setdefault(element, m.source) == m.source
+
+
+def test_ports_from_a_source_holding_each_element_twice_run_in_the_emulation():
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        missing("gcc (the host emulation of a wavefront)")
+    convs = [_twice(m, *case, route) for case in TWICE for m in "AB"
+             for route in ("registers", "lds")]
+    assert {conv.plan.route for conv in convs} == {"registers", "lds"}
+    with tempfile.TemporaryDirectory() as folder:
+        bad, out = check_port.emulate(convs, compiler, folder)
+    assert bad == 0 and "BAD 0" in out, out
