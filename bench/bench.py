@@ -60,8 +60,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402
-from amd_matrix_calculator import matrix_api as api  # noqa: E402
-from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
+from matrix_library import api  # noqa: E402
+from instructions import ARCHITECTURES  # noqa: E402
 
 FORMATS = ([], ["--csv"], ["--markdown"], ["--asciidoc"], ["--format", "rst"],
            ["--format", "long-csv"])

@@ -13,7 +13,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
+from matrix_library import api as mc
 
 SEED = ("gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
         {"tile": "16x128", "mods": {"cbsz": 4}, "lds_type": "bf16",

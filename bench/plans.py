@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402,F401  (the package of the clone)
-from amd_matrix_calculator import matrix_api as mc  # noqa: E402
-from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
+from matrix_library import api as mc  # noqa: E402
+from instructions import ARCHITECTURES  # noqa: E402
 
 BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
            "preshuffle": 100.0, "store": 100.0, "pictures": 60.0}
@@ -54,9 +54,9 @@ BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.
 def plannable(src, dst, matrix):
     """Whether conversion() plans D of `src` into `matrix` of `dst` (default wave and
     modifiers): its checks, without planning."""
-    from amd_matrix_calculator import matrix_conversion as conversion
-    from amd_matrix_calculator.instructions.lane_moves import arch_moves
-    from amd_matrix_calculator.layouts import convert
+    from matrix_library import conversion
+    from instructions.lane_moves import arch_moves
+    from matrix_plans.convert import planner as convert
     try:
         source = conversion._operand(src, "D", None, None, True)
         target = conversion._operand(dst, matrix, None, None, False)
@@ -184,7 +184,7 @@ def preshuffles(archs, runs):
 
 def stores(archs, runs):
     """Each instruction's D stored as each store type, row- and col-major."""
-    from amd_matrix_calculator.matrix_api_epilogue import STORE_TYPES
+    from matrix_library.epilogue import STORE_TYPES
     over = 0
     for arch in _amd(archs):
         times, refused = [], 0
@@ -206,11 +206,11 @@ _DRAW = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
 import matrix_calculator
-from amd_matrix_calculator import matrix_api as mc
+from matrix_library import matrix_api as mc
 inst = mc.find_instruction(sys.argv[2], sys.argv[3])
 list(mc.layout(inst, sys.argv[4]))  # (the tables and the layout engine: not the picture's)
 start = time.process_time()
-from amd_matrix_calculator.formats import pictures
+from formats import pictures
 pictures.render("svg", inst, sys.argv[4], None, None, sys.argv[5])
 print((time.process_time() - start) * 1000)
 """

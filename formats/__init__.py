@@ -23,7 +23,7 @@ LEGACY = ("grid", "csv", "markdown", "asciidoc")
 
 def render(fmt: str, header: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
     """One table in a legacy format, without a final newline."""
-    from . import tables
+    from formats import tables
     if fmt == "csv":
         return tables.delimited(header, rows)
     return tables.draw(fmt, header, rows)

@@ -4,12 +4,14 @@ and a block tile's budget (--budget: text and JSON). Every figure is printed wit
 source it comes from (instructions/products.py SOURCES)."""
 from __future__ import annotations
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
+
+from matrix_library import api
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Budget, Facts, GpuProduct, Limits, Peak
+    from instructions.model import Instruction
+
+    from matrix_library.api import Budget, Facts, GpuProduct, Limits, Peak
 
     Json = dict[str, object]
 
@@ -39,7 +41,7 @@ def _vgprs(limits: Limits) -> str:
 
 
 def limit_rows() -> list[list[object]]:
-    from amd_matrix_calculator.instructions.products import LIMITS
+    from instructions.products import LIMITS
     return [[lim.arch.lower(), lim.unit, lim.simds, lim.waves, _vgprs(lim), lim.agprs,
              lim.addressable, lim.lds // 1024, lim.lds_group // 1024, lim.barriers]
             for lim in LIMITS]
@@ -47,9 +49,9 @@ def limit_rows() -> list[list[object]]:
 
 def products_text(products: tuple[GpuProduct, ...]) -> str:
     """--list-products as text: the products, the architectures' limits, the sources."""
-    from amd_matrix_calculator.instructions.products import SOURCES
+    from instructions.products import SOURCES
 
-    from . import render
+    from formats import render
     lines = ["Products (figures from the sources named; --json for all fields):",
              render("grid", PRODUCT_HEADER[:-1], [r[:-1] for r in product_rows(products)]),
              "", "Notes:"]
@@ -63,19 +65,19 @@ def products_text(products: tuple[GpuProduct, ...]) -> str:
 
 def products_table(fmt: str, products: tuple[GpuProduct, ...]) -> str:
     """--list-products --format FMT: the product table (csv, tsv, markdown, ...)."""
-    from . import LEGACY, render
+    from formats import LEGACY, render
     rows = product_rows(products)
     if fmt in LEGACY:
         return render(fmt, PRODUCT_HEADER, rows) + "\n"
-    from . import documents
+    from formats import documents
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(PRODUCT_HEADER, rows)))
 
 
 def products_json(products: tuple[GpuProduct, ...]) -> str:
-    from amd_matrix_calculator.instructions.products import LIMITS, SOURCES
+    from instructions.products import LIMITS, SOURCES
 
-    from .json_output import dump
+    from formats.json_output import dump
     return dump("products", products=[_product(p) for p in products],
                 limits=[_limits(lim) for lim in LIMITS], sources=dict(SOURCES))
 
@@ -135,13 +137,13 @@ def row_peak(fact: Facts, product: GpuProduct) -> float | None:
 def catalog_text(fmt: str, facts: list[Facts], product: GpuProduct,
                  peaks: list[float | None]) -> str:
     """--catalog --product: the catalog with a last column, the peak on the product."""
-    from .catalog import HEADER, row
+    from formats.catalog import HEADER, row
     header = [*HEADER, f"peak on {product.name} (TFLOP/s)"]
     rows = [[*row(f), "" if p is None else f"{p / 1e12:.1f}"] for f, p in zip(facts, peaks)]
-    from . import LEGACY, render
+    from formats import LEGACY, render
     if fmt in LEGACY:
         return render(fmt, header, rows) + "\n"
-    from . import documents
+    from formats import documents
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(header, rows)))
 
@@ -187,7 +189,7 @@ def budget_text(inst: Instruction, wave: int, result: Budget,
 
 def budget_json(inst: Instruction, wave: int, result: Budget,
                 product: GpuProduct | None) -> str:
-    from .json_output import dump
+    from formats.json_output import dump
     occ = result.occupancy
     return dump("budget", architecture=inst.arch, instruction=inst.name, wave=wave,
                 product=None if product is None else product.name,

@@ -2,11 +2,11 @@
 matrix_api.facts and drawn by the table renderers (or dumped as JSON)."""
 from __future__ import annotations
 
-from amd_matrix_calculator.matrix_api import MATRICES, CalcError
+from matrix_library.api import MATRICES, CalcError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from amd_matrix_calculator.matrix_api import Facts
+    from matrix_library.api import Facts
 
 FIXED = ["architecture", "instruction", "M", "N", "K", "blocks", "sparse", "A type",
          "B type", "C type", "D type", "cycles", "FLOPs", "FLOPs/unit/cycle", "unit", "wave"]
@@ -39,11 +39,11 @@ def row(fact: Facts) -> list[object]:
 
 def text(fmt: str, facts: list[Facts]) -> str:
     """The catalog table in format `fmt` (legacy or --format), with a final newline."""
-    from . import LEGACY, render
+    from formats import LEGACY, render
     rows = [row(f) for f in facts]
     if fmt in LEGACY:
         return render(fmt, HEADER, rows) + "\n"
-    from . import documents
+    from formats import documents
     if fmt == "jsonl":  # JSON Lines: one instruction's facts (those of --json) a line
         import json
         return "".join(json.dumps(fact, separators=(",", ":")) + "\n" for fact in facts)
@@ -57,5 +57,5 @@ def text(fmt: str, facts: list[Facts]) -> str:
 def check_filters(filters: dict[str, list[str]]) -> None:
     """Raise CalcError naming a filter value that no instruction has (a value that matches
     nothing alone cannot be a narrowing, only a mistake), and the values there are."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     matrix_api.check_filters(filters)

@@ -1,15 +1,16 @@
-"""Renderers of a Comparison (library/matrix_compare.py, issue 34): text, and the JSON
+"""Renderers of a Comparison (matrix_library/compare.py, issue 34): text, and the JSON
 document."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .detail import formula_lines
+from formats.detail import formula_lines
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.layouts.formulas import Section
-    from amd_matrix_calculator.matrix_compare import Comparison
+    from instructions.model import Instruction
+    from layouts.formulas import Section
+
+    from matrix_library.compare import Comparison
 
 
 def _side(inst: Instruction, wave: int) -> str:

@@ -7,15 +7,14 @@ document: {"schema_version", "mode": "convert", "class", "fragments",
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.matrix_api import Place
-
-from .json_output import SCHEMA_VERSION
-from .notation import register
+from formats.json_output import SCHEMA_VERSION
+from formats.notation import register
+from matrix_library.api import Place
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time)
-    from amd_matrix_calculator.matrix_api import Instruction
-    from amd_matrix_calculator.matrix_conversion import Conversion
+    from matrix_library.api import Instruction
+    from matrix_library.conversion import Conversion
 
 MODE = "convert"
 ROUTES = {"registers": "in registers", "lds": "a round trip through LDS"}

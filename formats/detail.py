@@ -1,16 +1,18 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
-from amd_matrix_calculator.instructions.modifiers import modifier
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
-from amd_matrix_calculator.matrix_api import family_of
+from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
+from instructions.modifiers import modifier
+from instructions.record import TYPE_CHECKING
+
+from matrix_library.api import family_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Facts, Lines, Section, Text
+    from instructions.model import Instruction
+
+    from matrix_library.api import Facts, Lines, Section, Text
 
 
 def _yes(value: object) -> str:
@@ -139,9 +141,8 @@ def formula_lines(title: str, lines: Lines) -> list[str]:
 def _formulas(inst: Instruction) -> Mapping[int, Section]:
     """The formulas -d prints: the reference's texts where the architecture declares
     them (formats/quirks.py), else those derived from the layouts."""
-    from amd_matrix_calculator.matrix_api import formula_sections
-
-    from .quirks import reference_formulas
+    from formats.quirks import reference_formulas
+    from matrix_library.api import formula_sections
     return reference_formulas(inst) or formula_sections(inst)
 
 
@@ -186,7 +187,7 @@ def wrap(body: str, width: int, lead: str, pad: str) -> list[str]:
 
 
 def _rdna_entry(label: str, text: Text) -> list[str]:
-    from .reference_formulas_rdna import LANES_0_31, NOTE
+    from formats.reference_formulas_rdna import LANES_0_31, NOTE
     if label == NOTE:
         return ["        " + str(text)]
     first = f"    {label}: "
@@ -220,7 +221,7 @@ def _rdna(inst: Instruction, fact: Facts) -> list[str]:
 
 def _sourced(inst: Instruction) -> list[str]:
     """Facts with their sources and confidence (formats/detail_gfx1250.py)."""
-    from .detail_gfx1250 import lines
+    from formats.detail_gfx1250 import lines
     return lines(inst)
 
 
@@ -235,14 +236,14 @@ DETAILS: dict[str, Callable[[Instruction], list[str]]] = {
 
 def _ptx(inst: Instruction) -> list[str]:
     """NVIDIA's facts with their sources (formats/detail_nvidia.py)."""
-    from .detail_nvidia import lines
+    from formats.detail_nvidia import lines
     forward, backward = _formulas(inst)[inst.wave_sizes[0]]
     return lines(inst) + formula_lines("Matrix element to register mapping:", forward) + \
         formula_lines("Register to matrix element mapping:", backward)
 
 
 def _facts(inst: Instruction) -> Facts:
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     return matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
 
 
@@ -256,7 +257,7 @@ def detail(inst: Instruction) -> str:
 def _value_lines(inst: Instruction) -> list[str]:
     """What each value of each modifier does (matrix_api.value_meanings), per wave size
     where they differ; -d --json gives the same as data."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     by_wave = {wave: matrix_api.value_meanings(inst, wave) for wave in inst.wave_sizes}
     lines: list[str] = []
     for wave, found in by_wave.items():

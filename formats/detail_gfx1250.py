@@ -5,8 +5,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from amd_matrix_calculator.instructions.gfx1250_provenance import SourceDoc
-    from amd_matrix_calculator.matrix_api import Instruction
+    from instructions.gfx1250_provenance import SourceDoc
+
+    from matrix_library.api import Instruction
 
 FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2M1)")
 SCALE_FORMATS = ("E8 (E8M0)", "E5M3", "E4M3")
@@ -33,7 +34,7 @@ def _encoding(inst: Instruction) -> list[str]:
 def _formats(inst: Instruction) -> list[str]:
     if not inst.format_fields:
         return []
-    from amd_matrix_calculator.matrix_api import FORMATS
+    from matrix_library.api import FORMATS
     a, b = (FORMATS.index(f) for f in inst.formats or ("fp8", "fp8"))
     codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
     return ["Matrix formats:", f"    A matrix format (matrix_a_fmt {a}): {FORMAT_NAMES[a]}",
@@ -43,7 +44,7 @@ def _formats(inst: Instruction) -> list[str]:
 
 
 def _statistics(inst: Instruction) -> list[str]:
-    from amd_matrix_calculator.matrix_api import latencies
+    from matrix_library.api import latencies
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     latency = (f"{inst.cycles} cycles" if inst.cycles else
                "unknown (LLVM 22 does not know this instruction)")
@@ -60,7 +61,7 @@ def _statistics(inst: Instruction) -> list[str]:
 
 
 def _registers(inst: Instruction) -> list[str]:
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     counts = matrix_api.facts(inst, 32)["registers"]["32"]  # (the library's counts)
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
@@ -94,7 +95,7 @@ def _fields(inst: Instruction) -> list[str]:
 
 
 def _modifiers(inst: Instruction) -> list[str]:
-    from amd_matrix_calculator.matrix_api import neg_masks
+    from matrix_library.api import neg_masks
     lo, hi = neg_masks(inst)
 
     def bits(mask: int) -> str:
@@ -139,7 +140,7 @@ def _scales(inst: Instruction) -> list[str]:
 
 
 def _sources(inst: Instruction) -> list[str]:
-    from amd_matrix_calculator.matrix_api import provenance
+    from matrix_library.api import provenance
     p = provenance(inst)
     names = {"A": "A layout", "B": "B layout", "C": "C layout", "D": "D layout",
              "K": "Index layout", "SA": "A scale layout", "SB": "B scale layout"}
@@ -162,7 +163,7 @@ def _sources(inst: Instruction) -> list[str]:
 
 
 def lines(inst: Instruction) -> list[str]:
-    from amd_matrix_calculator.matrix_api import formula_sections
+    from matrix_library.api import formula_sections
     out = (_encoding(inst) + ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}",
                               f"    K: {inst.k}"]
            + _formats(inst) + _statistics(inst) + _registers(inst) + _fields(inst)

@@ -3,24 +3,18 @@ facts the PTX ISA and CUDA give, with their sources, then the mapping formulas d
 from the layouts (layouts/nvidia.py)."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.nvidia import (
-    HARDWARE,
-    PTX,
-    SECTIONS,
-    cute_source,
-    ptx_spelling,
-)
+from instructions.nvidia import HARDWARE, PTX, SECTIONS, cute_source, ptx_spelling
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from amd_matrix_calculator.matrix_api import Instruction
+    from matrix_library.api import Instruction
 
 def _fact(inst: Instruction, key: str) -> str:
     return dict(inst.facts).get(key, "")
 
 
 def _operands(inst: Instruction) -> list[str]:
-    from amd_matrix_calculator.matrix_api import facts
+    from matrix_library.api import facts
     counts = facts(inst)["registers"][str(inst.wave_sizes[0])]
     if inst.kind in ("ldmatrix", "stmatrix"):
         verb = "loads into" if inst.kind == "ldmatrix" else "stores from"

@@ -16,18 +16,19 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from instructions.record import TYPE_CHECKING, Record
 
-from . import PICTURES
-from .notation import split_keys
-from .templated import joined
+from formats import PICTURES
+from formats.notation import split_keys
+from formats.templated import joined
 
 if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
     from collections.abc import Callable, Sequence
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import LayoutRow as Row
-    from amd_matrix_calculator.matrix_api import Modifiers
+    from instructions.model import Instruction
+
+    from matrix_library.api import LayoutRow as Row
+    from matrix_library.api import Modifiers
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -80,7 +81,7 @@ def tables(query: Query) -> list[Table]:
     """The tables of the answer: one per block for -R, one for -M and the catalog."""
     if query.catalog is not None:
         return [(None, *query.catalog)]
-    from . import queries
+    from formats import queries
     inst, mods = _asked(query)
     asked = (inst, query.matrix, mods, query.wave, query.transpose)
     if query.view == "rlayout":
@@ -126,7 +127,7 @@ def _plain_heading(text: str, _level: int) -> str:
 def document(fmt: str) -> Renderer:
     """Heading, then each table under its own heading, blank lines around each table."""
     def render(query: Query) -> str:
-        from .tables import draw
+        from formats.tables import draw
         heading = HEADINGS.get(fmt, _plain_heading)
         parts = [heading(title(query), 1)]
         for name, header, rows in tables(query):
@@ -143,7 +144,7 @@ def delimited(delimiter: str) -> Renderer:
     """One CSV (TSV) table after `#` title lines; several -R blocks become one table
     with a leading `block` column (the numbers of the blocks the row belongs to)."""
     def render(query: Query) -> str:
-        from .tables import delimited as write
+        from formats.tables import delimited as write
         found = tables(query)
         comments = [title(query)]
         if len(found) == 1:
@@ -164,7 +165,7 @@ def _blocks(name: str | None) -> str:
 def _asked(query: Query) -> tuple[Instruction, Modifiers]:
     """The instruction and modifiers of a -R/-M query; CalcError for the catalog."""
     if query.inst is None or query.mods is None:
-        from amd_matrix_calculator.matrix_api import CalcError
+        from matrix_library.api import CalcError
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
     return query.inst, query.mods
@@ -176,7 +177,7 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
     block and lane go (the row holds -1 there): written from layout_columns() by
     templated.joined (tests/test_json_layout.py compares with the rows written one by
     one)."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     inst, mods = _asked(query)
     found = matrix_api.layout_columns(inst, query.matrix, mods=mods, wave=query.wave)
     if not found.keys:
@@ -205,7 +206,7 @@ def long_csv(query: Query) -> str:
     columns; the instruction is the caller's, as in its command line). The rows are
     what the csv writer writes of layout_rows() (nothing in them is quoted: names,
     numbers, false/true, VGPRs apart by spaces)."""
-    from .tables import delimited as write
+    from formats.tables import delimited as write
     truth = ("false", "true")
 
     def template(row: Row) -> str:
@@ -237,10 +238,10 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
     def render(query: Query) -> str:
         if query.catalog is not None:
             if table is None:
-                from amd_matrix_calculator.matrix_api import CalcError
+                from matrix_library.api import CalcError
                 raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
-        from . import pictures
+        from formats import pictures
         view = "register" if query.view == "rlayout" else "matrix"
         inst, mods = _asked(query)
         return pictures.render(fmt, inst, query.matrix, mods, query.wave,

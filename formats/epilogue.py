@@ -2,11 +2,12 @@
 (mode "store"). The numbers come from matrix_api.store_plan (layouts.epilogue)."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.layouts.epilogue import Route
-    from amd_matrix_calculator.matrix_api_epilogue import StorePlan
+    from matrix_plans.epilogue import Route
+
+    from matrix_library.epilogue import StorePlan
 
 
 def _counts(route: Route) -> str:

@@ -8,7 +8,7 @@ to the read-out and highlights (class "hl") every cell holding one of those elem
 """
 from __future__ import annotations
 
-from .svg import escape
+from formats.svg import escape
 
 SCRIPT = """
 (function(){

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .json_text import Written, array_text, filled, leaf, record_format
-from .notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys
-from .notation import element as element_name
+from formats.json_text import Written, array_text, filled, leaf, record_format
+from formats.notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys
+from formats.notation import element as element_name
+from matrix_library import api
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.layouts.core import Elem
-    from amd_matrix_calculator.matrix_api import Modifiers
+    from instructions.model import Instruction
+    from layouts.core import Elem
+
+    from matrix_library.api import Modifiers
 
     Json = dict[str, object]
 

@@ -5,16 +5,17 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, without_gc
+from instructions.record import TYPE_CHECKING, without_gc
 
-from . import json_layout
-from .json_layout import element, location
-from .json_text import text
+from formats import json_layout
+from formats.json_layout import element, location
+from formats.json_text import text
+from matrix_library import api
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Modifiers
+    from instructions.model import Instruction
+
+    from matrix_library.api import Modifiers
 
     Json = dict[str, object]
 

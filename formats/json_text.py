@@ -18,7 +18,7 @@ import json
 from contextvars import ContextVar
 from json.encoder import encode_basestring_ascii
 
-from .templated import joined
+from formats.templated import joined
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

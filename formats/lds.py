@@ -3,11 +3,11 @@ picture per phase), JSON documents (mode "lds" and "lds_search") and a banks x p
 picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers only."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.matrix_api import LoadPlan
-    from amd_matrix_calculator.matrix_api_lds import LdsCandidate, LdsPlan, LdsSearch
+    from matrix_library.api import LoadPlan
+    from matrix_library.lds import LdsCandidate, LdsPlan, LdsSearch
 
 _COUNTS = ".123456789abcdefghijklmnopqrstuvwxyz"  # distinct dwords on a bank: '.' none
 
@@ -78,7 +78,7 @@ def text(plan: LdsPlan) -> str:
 def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     """A table of what the first lanes' register slots receive: element @ byte (every
     lane: --json); a column per slot, named with its K step when there are several."""
-    from amd_matrix_calculator.matrix_api import element_text, find_instruction
+    from matrix_library.api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
     shown = sorted({slot.lane for slot in plan.slots})[:lanes]
     columns: dict[tuple[int, int], str] = {}
@@ -102,7 +102,7 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
 
 def document(plan: LdsPlan) -> dict[str, object]:
     """The plan as the --json document (mode "lds")."""
-    from amd_matrix_calculator.matrix_api import element_text, find_instruction
+    from matrix_library.api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
     tile = plan.tile
     return {

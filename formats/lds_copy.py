@@ -6,14 +6,14 @@ LDS coloured by the writing lane (SVG, or an HTML page holding it and the text).
 matrix_api_copy's answers only."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .lds import _COUNTS, _lanes, _way
-from .lds import document as read_document
-from .lds import text as read_text
+from formats.lds import _COUNTS, _lanes, _way
+from formats.lds import document as read_document
+from formats.lds import text as read_text
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.matrix_api_copy import CopyCandidate, LdsCopy, LdsCopySearch
+    from matrix_library.copies import CopyCandidate, LdsCopy, LdsCopySearch
 
 _SHOWN = 4  # instructions of wave 0 whose lanes the text lists (every one: --json)
 

@@ -2,11 +2,11 @@
 --linear-layout as text (their JSON documents: json_output), rendered from the library's answers."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions import Architecture
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions import Architecture
+    from instructions.model import Instruction
 
 
 def header(inst: Instruction) -> str:
@@ -21,7 +21,7 @@ def listing(arch: Architecture) -> str:
 
 def architecture_lines(indent: str = "  ") -> list[str]:
     """One line per architecture: its name, wave sizes and aliases, in aligned columns."""
-    from amd_matrix_calculator.instructions import ARCHITECTURES
+    from instructions import ARCHITECTURES
     rows = [(a.name.lower(), "wave" + "/".join(map(str, a.waves)), ", ".join(a.aliases))
             for a in ARCHITECTURES]
     name_width = max(len(name) for name, _, _ in rows)
@@ -39,28 +39,28 @@ ARCHITECTURE_HEADER = ("architecture", "waves", "aliases", "instructions")
 
 
 def architecture_rows() -> list[list[object]]:
-    from amd_matrix_calculator.instructions import ARCHITECTURES
+    from instructions import ARCHITECTURES
     return [[a.name.lower(), "/".join(map(str, a.waves)), " ".join(a.aliases),
              len(a.instructions)] for a in ARCHITECTURES]
 
 
 def architectures_table(fmt: str) -> str:
     """The architectures as a table in format `fmt` (legacy or --format)."""
-    from . import LEGACY, render
+    from formats import LEGACY, render
     header, rows = list(ARCHITECTURE_HEADER), architecture_rows()
     if fmt in LEGACY:
         return render(fmt, header, rows) + "\n"
-    from . import documents
+    from formats import documents
     if fmt == "jsonl":  # JSON Lines: one architecture a line (the entries of --json)
         import json
 
-        from amd_matrix_calculator.instructions import ARCHITECTURES
+        from instructions import ARCHITECTURES
         return "".join(json.dumps({"name": a.name, "waves": list(a.waves),
                                    "aliases": list(a.aliases),
                                    "instructions": len(a.instructions)},
                                   separators=(",", ":")) + "\n" for a in ARCHITECTURES)
     if fmt in documents.LONG_FORMS:
-        from amd_matrix_calculator.matrix_api import CalcError
+        from matrix_library.api import CalcError
         raise CalcError(f"--format {fmt} lists element locations: use it with -R or -M")
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(header, rows),

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import colorsys
 
-from amd_matrix_calculator.instructions.record import memoize
+from instructions.record import memoize
 
 # (name, hex) of the families, in the order they are handed out.
 FAMILIES: tuple[tuple[str, str], ...] = (

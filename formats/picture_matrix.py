@@ -10,11 +10,10 @@ from __future__ import annotations
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from instructions.record import TYPE_CHECKING, Record
 
-from . import palette
-from .picture_views import (
+from formats import palette
+from formats.picture_views import (
     FONT,
     GAP,
     MARGIN,
@@ -31,7 +30,8 @@ from .picture_views import (
     namer,
     slot_texts,
 )
-from .svg import Canvas, text_width
+from formats.svg import Canvas, text_width
+from matrix_library import api as mc
 
 
 def element_labels(name: str, matrix: str, more: int) -> list[list[str]]:

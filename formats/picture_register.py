@@ -12,11 +12,10 @@ from __future__ import annotations
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from instructions.record import TYPE_CHECKING, Record
 
-from . import palette
-from .picture_views import (
+from formats import palette
+from formats.picture_views import (
     FONT,
     GAP,
     MARGIN,
@@ -35,7 +34,8 @@ from .picture_views import (
     positions,
     slot_texts,
 )
-from .svg import text_width
+from formats.svg import text_width
+from matrix_library import api as mc
 
 if TYPE_CHECKING:
     from collections.abc import Callable

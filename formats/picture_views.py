@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from instructions.record import TYPE_CHECKING, Record
 
-from .notation import element as element_name
-from .notation import slot_parts
-from .svg import LINE_HEIGHT, Canvas, text_width
+from formats.notation import element as element_name
+from formats.notation import slot_parts
+from formats.svg import LINE_HEIGHT, Canvas, text_width
+from matrix_library import api as mc
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -24,15 +24,14 @@ from __future__ import annotations
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, without_gc
-from amd_matrix_calculator.layouts.core import shown
+from instructions.record import TYPE_CHECKING, Record, without_gc
+from layouts.core import shown
 
-from . import COLOR_KEYS, palette
-from .html_page import page
-from .picture_matrix import around_straddlers, matrix_view
-from .picture_register import register_view
-from .picture_views import (
+from formats import COLOR_KEYS, palette
+from formats.html_page import page
+from formats.picture_matrix import around_straddlers, matrix_view
+from formats.picture_register import register_view
+from formats.picture_views import (
     FONT,
     MARGIN,
     READABLE,
@@ -43,7 +42,8 @@ from .picture_views import (
     fields,
     index_step,
 )
-from .svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
+from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
+from matrix_library import api as mc
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator

@@ -3,10 +3,10 @@
 nothing is computed here."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.matrix_api_preshuffle import PreshufflePlan, PreshuffleSlot
+    from matrix_library.preshuffle import PreshufflePlan, PreshuffleSlot
 
 _NAMES = {"A": ("M", "A"), "B": ("N", "B"), "K": ("M", "index"), "SA": ("M", "A scale"),
           "SB": ("N", "B scale")}
@@ -108,7 +108,7 @@ def _lane_lines(plan: PreshufflePlan, count: int = 4) -> list[str]:
 
 def document(plan: PreshufflePlan) -> dict[str, object]:
     """The plan as the --json document (mode "preshuffle")."""
-    from amd_matrix_calculator.matrix_api import element_text, find_instruction
+    from matrix_library.api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
     preset = plan.preset
     return {
@@ -141,8 +141,8 @@ _CELL, _LEFT, _TOP, _ROW = 12, 90, 34, 64   # px per byte, margins, bytes per ro
 def svg(plan: PreshufflePlan, standalone: bool = True) -> str:
     """One block of the buffer, byte by byte (64 a row), each byte coloured by the lane
     that loads it; a byte's tooltip names the lane, the load and the values it holds."""
-    from .palette import fill, text_on
-    from .svg import Canvas
+    from formats.palette import fill, text_on
+    from formats.svg import Canvas
     held: dict[int, list[str]] = {}
     owner: dict[int, tuple[int, int]] = {}
     for s in plan.slots:

@@ -7,18 +7,19 @@ lines; layout queries return tables (title, header, rows) for the renderers.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
-from amd_matrix_calculator.matrix_api import CalcError
+from instructions.record import TYPE_CHECKING
 
-from . import quirks
-from .notation import marked
+from formats import quirks
+from formats.notation import marked
+from matrix_library import api
+from matrix_library.api import CalcError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Modifiers
+    from instructions.model import Instruction
+
+    from matrix_library.api import Modifiers
 
     Cell = list[str] | str | int
     Table = tuple[str | None, list[Cell], list[list[Cell]]]
@@ -163,7 +164,7 @@ def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
 def answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
            numbers: dict[str, int], output_calc: bool, fmt: str, transpose: bool) -> str:
     """The text of one query (after the header lines)."""
-    from . import render as draw
+    from formats import render as draw
     render: Callable[[str, list[Cell], list[list[Cell]]], str] = draw  # (typed here)
     if mode == "get":
         lines = get_lines(inst, matrix, mods, wave, numbers, output_calc)
@@ -176,7 +177,7 @@ def answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str
     else:
         header, rows = matrix_layout(inst, matrix, mods, wave, transpose)
         if transpose:
-            from .quirks import transposed_lane_corner
+            from formats.quirks import transposed_lane_corner
             header = transposed_lane_corner(inst, header)
         return render(fmt, header, rows) + "\n"
     return "".join(line + "\n" for line in lines)

@@ -7,15 +7,15 @@ names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Calculation, Entry, ModifierValues, Section
+    from instructions.model import Instruction
 
-    from .queries import Cell
+    from formats.queries import Cell
+    from matrix_library.api import Calculation, Entry, ModifierValues, Section
 
 
 def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
@@ -48,11 +48,10 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
     if "reference_formulas" not in inst.quirks:
         return None
     if inst.kind in ("mfma", "smfmac"):
-        from . import reference_formulas_cdna as cdna
+        from formats import reference_formulas_cdna as cdna
         return cdna.sections(inst)
-    from amd_matrix_calculator.matrix_api import family_of
-
-    from . import reference_formulas_rdna as rdna
+    from formats import reference_formulas_rdna as rdna
+    from matrix_library.api import family_of
     # RDNA3's texts (OPSEL picks the C/D half) or RDNA4's, told apart by the trait
     if "opsel_cd_half" in family_of(inst).traits:
         return rdna.rdna3_sections(inst)
@@ -94,7 +93,7 @@ def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValue
     of B[k][j] (RDNA3): the B terms of D[i][j] are those of D[i][i]."""
     if "output_b_by_row" not in inst.quirks:
         return calc
-    from amd_matrix_calculator import matrix_api as api
+    from matrix_library import api
     i = calc.d.element.i or 0
     by_row = api.calculation(inst, i, i, calc.d.element.block, mods=mods, wave=wave)
     products = tuple(p._replace(b=q.b) for p, q in zip(calc.products, by_row.products))

@@ -11,12 +11,14 @@ that the reference prints wrongly are listed there as known defects.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
-from amd_matrix_calculator.matrix_api import ABShape, CDShape, sparse_lane_k
+from instructions.record import TYPE_CHECKING
+
+from matrix_library.api import ABShape, CDShape, sparse_lane_k
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Section, Text
+    from instructions.model import Instruction
+
+    from matrix_library.api import Section, Text
 
 
 def terms(*parts: str) -> str:

@@ -10,13 +10,14 @@ tests/test_reference_formulas.py lists them.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Section, Text
+    from instructions.model import Instruction
+
+    from matrix_library.api import Section, Text
 
     Waves = Mapping[int, Section]  # wave size -> its formula lines
 

@@ -6,7 +6,7 @@ of its cell. Nothing here knows about matrices.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, memoize
+from instructions.record import TYPE_CHECKING, memoize
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

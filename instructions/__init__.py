@@ -6,12 +6,12 @@ their own traits in their table lines (instructions/model.py, `Instruction`).
 """
 from __future__ import annotations
 
-from .record import TYPE_CHECKING, Record
+from instructions.record import TYPE_CHECKING, Record
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .model import Instruction
+    from instructions.model import Instruction
 
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py reads
 # them). JSON and the library never apply them.

@@ -9,8 +9,8 @@ emitted example with clang-22 and checks the assembly against these records.
 """
 from __future__ import annotations
 
-from . import ARCHITECTURES
-from .record import Record
+from instructions import ARCHITECTURES
+from instructions.record import Record
 
 
 class WmmaBuiltins(Record):

@@ -1,5 +1,5 @@
 """CDNA1 (gfx908, MI100). Opcodes: LLVM VOP3PInstructions.td / MC test mai.s."""
-from .model import family
+from instructions.model import family
 
 BLGP = ("blgp",)
 BROADCAST = ("cbsz", "abid", "blgp")

@@ -1,6 +1,6 @@
 """CDNA3 (gfx940/941/942, MI300). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx940.s."""
-from .cdna1 import BLGP, BROADCAST
-from .model import family
+from instructions.cdna1 import BLGP, BROADCAST
+from instructions.model import family
 
 mfma = family(arch="CDNA3", modifiers=BLGP)
 multi = family(arch="CDNA3", modifiers=BROADCAST)

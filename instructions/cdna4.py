@@ -6,8 +6,8 @@ HasXF32Insts), with OCP fp8/bf8 and 7-bit printed opcodes (the low six bits coll
 gfx950); only v_mfma_f64_16x16x4_f64 changes speed (16 passes, S1 Table 28, S3).
 VALU co-execution figures follow CDNA3's rule: no gfx950 source gives them.
 """
-from .cdna3 import INSTRUCTIONS as CDNA3
-from .model import family, variant
+from instructions.cdna3 import INSTRUCTIONS as CDNA3
+from instructions.model import family, variant
 
 CHANGED = {"v_mfma_f64_16x16x4_f64": {"cycles": 64}}
 

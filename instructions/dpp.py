@@ -29,7 +29,7 @@ scripts/check_convert.py gives the lanes the rules do not name a poison value.
 """
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 
 class DppControl(Record):

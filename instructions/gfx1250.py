@@ -13,7 +13,7 @@ types: layouts/gfx1250.py, `check`), matrix_a_fmt / matrix_b_fmt (f8f6f4), index
 (SWMMAC), matrix_a_scale / matrix_b_scale and their *_fmt (scaled forms) and the reuse
 hints matrix_a_reuse / matrix_b_reuse (not on the unscaled f8f6f4 and 32x16x128 f4).
 """
-from .model import family
+from instructions.model import family
 
 BASE = {"arch": "GFX1250", "encoding": "VOP3P", "waves": (32,), "align": 8, "coexec": False,
         "cd_arch_vgpr": None, "fp8_flavour": ""}

@@ -5,9 +5,9 @@ answers "invalid instruction", recorded in tests/data/gfx1250_llvm_mc.txt), so i
 facts are S4's and its latency is unknown (no scheduling row: `cycles` 0 is not shown
 as a latency). Which neg/reuse modifiers it takes is not known: none are declared.
 """
-from .gfx1250 import BASE
-from .gfx1250 import INSTRUCTIONS as GFX1250
-from .model import family, variant
+from instructions.gfx1250 import BASE
+from instructions.gfx1250 import INSTRUCTIONS as GFX1250
+from instructions.model import family, variant
 
 f64 = family(**{**BASE, "arch": "GFX1251"})
 

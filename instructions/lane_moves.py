@@ -1,6 +1,6 @@
 """Lane-move and packing instructions of each architecture, as data (issue 20).
 
-The conversion planner (layouts/convert.py) reads these records instead of comparing
+The conversion planner (matrix_plans/convert/planner.py) reads these records instead of comparing
 architecture names: which instructions move a 32-bit value between lanes, which pack
 f32 accumulators into narrower operand types, and what each costs in instructions.
 
@@ -13,8 +13,8 @@ and the command that regenerates them (scripts/record_lane_moves.py).
 """
 from __future__ import annotations
 
-from . import ARCHITECTURES
-from .record import Record
+from instructions import ARCHITECTURES
+from instructions.record import Record
 
 
 class LaneMove(Record):

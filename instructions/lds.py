@@ -12,7 +12,7 @@ The layouts.lds engine reads this table; nothing here computes a layout.
 """
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 
 class Load(Record):

@@ -8,8 +8,8 @@ inference or assumption). layouts.lds_copy reads this table; nothing here comput
 """
 from __future__ import annotations
 
-from .lds import PhaseModel, PhaseRow, _runs
-from .record import Record
+from instructions.lds import PhaseModel, PhaseRow, _runs
+from instructions.record import Record
 
 
 class CopyOp(Record):

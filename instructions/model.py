@@ -7,14 +7,14 @@ compute unit, wave sizes, reference quirks) are reached through `Instruction.arc
 """
 from __future__ import annotations
 
-from .modifiers import NAMES as MODIFIER_NAMES
-from .record import TYPE_CHECKING, Record, memoize
-from .types import TYPES, DataType
+from instructions.modifiers import NAMES as MODIFIER_NAMES
+from instructions.record import TYPE_CHECKING, Record, memoize
+from instructions.types import TYPES, DataType
 
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from . import Architecture
+    from instructions import Architecture
 
     class TableLine(Protocol):
         """A constructor of one block of table lines (family())."""
@@ -180,7 +180,7 @@ class Instruction(Record):
 
     @property
     def architecture(self) -> Architecture:
-        from . import architecture_named
+        from instructions import architecture_named
         return architecture_named(self.arch)
 
     @property

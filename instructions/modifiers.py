@@ -19,7 +19,7 @@ use (SHAPES_BY_MEANING: CBSZ as a format, BLGP as a negation mask).
 """
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 # The matrices a modifier may name (layouts.MATRICES).
 A, B, C, D, K, SA, SB = "A", "B", "C", "D", "K", "SA", "SB"

@@ -1,5 +1,5 @@
 """The instructions sm_90 runs (instructions/nvidia.py)."""
-from .nvidia import spelling, table
+from instructions.nvidia import spelling, table
 
 __all__ = ("INSTRUCTIONS", "spelling")
 

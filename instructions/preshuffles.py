@@ -11,7 +11,7 @@ factors). Sizes may name `item`: 16 // item bytes (the items one 16-byte load ho
 """
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 
 class Scheme(Record):

@@ -5,7 +5,7 @@ where sources disagree, the `notes` say so and which one the figure follows.
 docs/budget.md explains the choices."""
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 # Where the figures come from. Keys are used by the records below.
 SOURCES = {

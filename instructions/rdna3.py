@@ -1,5 +1,5 @@
 """RDNA3 (gfx1100-1103, gfx1150-1153). Opcodes: LLVM VOP3PInstructions.td (GFX11 WMMA)."""
-from .model import family
+from instructions.model import family
 
 NEG = ("neg", "neg_hi")
 

@@ -4,8 +4,8 @@ fp8/bf8 are OCP formats here. The FP8/BF8 instructions take no NEG/NEG_HI (as th
 reference reports; LLVM accepts neg on C, see the README's open points); every
 SWMMAC takes OPSEL as the compression-index set selector.
 """
-from .model import family
-from .rdna3 import NEG
+from instructions.model import family
+from instructions.rdna3 import NEG
 
 WMMA = {"arch": "RDNA4", "encoding": "VOP3P", "align": 4, "coexec": False,
         "cd_arch_vgpr": None, "fp8_flavour": ""}

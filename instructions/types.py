@@ -1,7 +1,7 @@
 """Data types of matrix operands, referenced by name from the instruction tables."""
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 
 class DataType(Record):

@@ -10,7 +10,7 @@ the alternatives the recorded sources give). No hardware run is recorded yet: th
 """
 from __future__ import annotations
 
-from .record import Record
+from instructions.record import Record
 
 
 class Source(Record):
@@ -87,7 +87,7 @@ DISAGREEMENTS: tuple[Disagreement, ...] = (
 
 def disagreements(arch: str, mnemonic: str) -> tuple[str, ...]:
     """The disagreement texts recorded for one instruction (hand-kept and recorded)."""
-    from .verification_checks import ALTERNATIVES
+    from instructions.verification_checks import ALTERNATIVES
     found = [d.text for d in DISAGREEMENTS if d.arch == arch and mnemonic in d.mnemonics]
     return (*found, *ALTERNATIVES.get(arch, {}).get(mnemonic, ()))
 
@@ -95,7 +95,7 @@ def disagreements(arch: str, mnemonic: str) -> tuple[str, ...]:
 def checks(arch: str, mnemonic: str) -> tuple[tuple[str, str], ...]:
     """(source key, detail) of every check recorded for one instruction, in SOURCES
     order; a hardware run is ("hardware", "none yet")."""
-    from .verification_checks import CHECKS
+    from instructions.verification_checks import CHECKS
     found = dict(CHECKS.get(arch, {}).get(mnemonic, ()))
     found.setdefault("hardware", "none yet")
     return tuple((key, found[key]) for key in SOURCE_KEYS if key in found)

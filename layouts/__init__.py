@@ -6,20 +6,20 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, cached, memoize
+from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from instructions.record import TYPE_CHECKING, cached, memoize
 
-from .core import CalcError, Elem, Layout, Place
-from .family import FAMILIES, family_of
-from .modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
+from layouts.core import CalcError, Elem, Layout, Place
+from layouts.family import FAMILIES, family_of
+from layouts.modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
-    from .family import FamilyFacts
-    from .formulas import Section
+    from layouts.family import FamilyFacts
+    from layouts.formulas import Section
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
            "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
@@ -243,7 +243,7 @@ def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc
                     mode: str = "get", wave: int = 64) -> None:
     """Raise CalcError when a modifier value is illegal for the instruction or matrix
     (the one check over the modifier table: layouts/legality.py)."""
-    from .legality import check
+    from layouts.legality import check
     check(inst, matrix, mods, matrix == "D" and output_calc and mode in ("get", "entry"), wave)
 
 

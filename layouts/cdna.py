@@ -5,13 +5,13 @@ A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j), K[i][k] -> (i, k).
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
+from layouts.core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import Modifiers
+    from instructions.model import Instruction
+    from instructions.modifiers import Modifiers
 
 WAVE = 64
 CHUNK_BITS = 128  # the most K data one lane feeds into one pass

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record, cached
+from instructions.record import TYPE_CHECKING, Record, cached
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator

@@ -13,21 +13,21 @@ No code outside the registries tests a family or architecture name
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING, Record
+from instructions.builtins import WmmaBuiltins
+from instructions.record import TYPE_CHECKING, Record
 
-from . import hooks
+from layouts import hooks
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import TypedDict
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import ModifierSpec, Rule
+    from instructions.model import Instruction
+    from instructions.modifiers import ModifierSpec, Rule
 
-    from .core import Layout, Place
-    from .formulas import Section
-    from .modifiers import Modifiers
+    from layouts.core import Layout, Place
+    from layouts.formulas import Section
+    from layouts.modifiers import Modifiers
 
     # The hooks' types (Family's docstring says what each answers).
     Generator = Callable[[Instruction, str, int, Modifiers], Layout]
@@ -143,12 +143,12 @@ register(Family("gfx1250", hooks.gfx1250_layout, DERIVED,
 # NVIDIA (issue 34): mma.sync, wgmma.mma_async, ldmatrix and stmatrix fragments; its two
 # hooks load layouts/nvidia.py on their first call, as layouts/hooks.py's do
 def _nvidia_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from .nvidia import family_layout
+    from layouts.nvidia import family_layout
     return family_layout(inst, matrix, wave, mods)
 
 
 def _nvidia_facts(inst: Instruction) -> FamilyFacts:
-    from .nvidia import facts
+    from layouts.nvidia import facts
     return facts(inst)
 
 

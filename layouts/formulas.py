@@ -19,14 +19,14 @@ No display text beyond the formulas themselves: the reference tool's own texts, 
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .core import BIT, BLOCK, COL, LANE, ROW
+from layouts.core import BIT, BLOCK, COL, LANE, ROW
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from .core import Layout
+    from layouts.core import Layout
 
     # A formula line: (label, text); a range of K (the reference's texts) is (high, low).
     Text = str | tuple[str, ...]

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
+from layouts.core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
-    from . import Operand
+    from layouts import Operand
 
 # A load guard: (coordinate, modulus, value): lanes load only if coordinate % modulus
 # == value ("block" under CBSZ/ABID, "lane" under BLGP).

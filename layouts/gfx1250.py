@@ -15,16 +15,16 @@ The source and confidence of each placement: instructions/gfx1250_provenance.py.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions import gfx1250_provenance as sources
+from instructions import gfx1250_provenance as sources
 
-from .core import BIT, COL, LANE, NONE, ROW, Factor, Layout
+from layouts.core import BIT, COL, LANE, NONE, ROW, Factor, Layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
-    from .core import Place
-    from .modifiers import Modifiers
+    from layouts.core import Place
+    from layouts.modifiers import Modifiers
 
 WAVE = 32
 HALF = 16          # lanes per lane half; lane l holds row/column l mod 16

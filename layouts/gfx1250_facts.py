@@ -3,18 +3,17 @@ source and confidence of every fact and layout (instructions/gfx1250_provenance.
 each source's latency (-d, --json)."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions import gfx1250_provenance as sources
+from instructions import gfx1250_provenance as sources
 
-from .gfx1250 import index_bits, sourced
+from layouts.gfx1250 import index_bits, sourced
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
+    from instructions.gfx1250_provenance import SourceDoc
+    from instructions.model import Instruction
     from typing_extensions import NotRequired, TypedDict
 
-    from amd_matrix_calculator.instructions.gfx1250_provenance import SourceDoc
-    from amd_matrix_calculator.instructions.model import Instruction
-
-    from .family import FamilyFacts
+    from layouts.family import FamilyFacts
 
     class Latency(TypedDict):
         """One source's latency of an instruction (None: the source has no figure)."""
@@ -44,7 +43,7 @@ if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
 
 def provenance(inst: Instruction) -> Provenance:
     """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
-    from .modifiers import Modifiers
+    from layouts.modifiers import Modifiers
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     known = bool(inst.cycles)
@@ -71,7 +70,7 @@ def provenance(inst: Instruction) -> Provenance:
 def latencies(inst: Instruction) -> list[Latency]:
     """Each source's latency of `inst` (formats as chosen), labelled: LLVM's scheduling
     model as llvm-mca-22 reports it and AMD origami's table (None: no figure)."""
-    from amd_matrix_calculator.instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
+    from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
     origami = ORIGAMI_CYCLES.get(inst.mnemonic)
     if inst.f8f6f4:
         origami = ORIGAMI_F8F6F4.get((inst.a_type.key, inst.b_type.key))

@@ -8,39 +8,39 @@ module and calls it (or the module's function itself, where loading it always is
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import ModifierSpec, Rule
+    from instructions.model import Instruction
+    from instructions.modifiers import ModifierSpec, Rule
 
-    from .core import Layout, Place
-    from .family import FamilyFacts
-    from .formulas import Section
-    from .modifiers import Modifiers
+    from layouts.core import Layout, Place
+    from layouts.family import FamilyFacts
+    from layouts.formulas import Section
+    from layouts.modifiers import Modifiers
 
 
 # ---- generators: (inst, matrix, wave, mods) -> Layout
 
 def cdna_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from .cdna import family_layout
+    from layouts.cdna import family_layout
     return family_layout(inst, matrix, wave, mods)
 
 
 def rdna3_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from .rdna import rdna3_layout as made
+    from layouts.rdna import rdna3_layout as made
     return made(inst, matrix, wave, mods)
 
 
 def rdna4_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from .rdna import rdna4_layout as made
+    from layouts.rdna import rdna4_layout as made
     return made(inst, matrix, wave, mods)
 
 
 def gfx1250_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -> Layout:
-    from .gfx1250 import family_layout
+    from layouts.gfx1250 import family_layout
     return family_layout(inst, matrix, wave, mods)
 
 
@@ -48,34 +48,34 @@ def gfx1250_layout(inst: Instruction, matrix: str, wave: int, mods: Modifiers) -
 
 def derive(layout_of: Callable[[str, int], Layout], matrices: Sequence[str],
            waves: Sequence[int], sparse: bool) -> dict[int, Section]:
-    from .formulas import derive as derived
+    from layouts.formulas import derive as derived
     return derived(layout_of, matrices, waves, sparse)
 
 
 # ---- marks: (inst, matrix, mods) -> mark of a whole operand; half marks add the place
 
 def blgp_mark(inst: Instruction, matrix: str, mods: Modifiers) -> str:
-    from .modifiers import blgp_mark as mark
+    from layouts.modifiers import blgp_mark as mark
     return mark(inst, matrix, mods)
 
 
 def rdna_c_mark(inst: Instruction, matrix: str, mods: Modifiers) -> str:
-    from .modifiers import rdna_c_mark as mark
+    from layouts.modifiers import rdna_c_mark as mark
     return mark(inst, matrix, mods)
 
 
 def rdna_half_mark(inst: Instruction, matrix: str, mods: Modifiers, place: Place) -> str:
-    from .modifiers import rdna_half_mark as mark
+    from layouts.modifiers import rdna_half_mark as mark
     return mark(inst, matrix, mods, place)
 
 
 def gfx1250_mark(inst: Instruction, matrix: str, mods: Modifiers) -> str:
-    from .gfx1250 import mark
+    from layouts.gfx1250 import mark
     return mark(inst, matrix, mods)
 
 
 def gfx1250_half_mark(inst: Instruction, matrix: str, mods: Modifiers, place: Place) -> str:
-    from .gfx1250 import half_mark
+    from layouts.gfx1250 import half_mark
     return half_mark(inst, matrix, mods, place)
 
 
@@ -83,24 +83,24 @@ def gfx1250_half_mark(inst: Instruction, matrix: str, mods: Modifiers, place: Pl
 
 def cd_half_opsel(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
                   wave: int) -> Rule | None:
-    from .ranges import cd_half_opsel as rule
+    from layouts.ranges import cd_half_opsel as rule
     return rule(spec, inst, mods, wave)
 
 
 def index_set_opsel(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
                     wave: int) -> Rule | None:
-    from .ranges import index_set_opsel as rule
+    from layouts.ranges import index_set_opsel as rule
     return rule(spec, inst, mods, wave)
 
 
 def llvm_neg(spec: ModifierSpec, inst: Instruction, mods: Modifiers,
              wave: int) -> Rule | None:
-    from .ranges import llvm_neg as rule
+    from layouts.ranges import llvm_neg as rule
     return rule(spec, inst, mods, wave)
 
 
 # ---- facts a family adds to matrix_api.facts
 
 def gfx1250_facts(inst: Instruction) -> FamilyFacts:
-    from .gfx1250_facts import facts
+    from layouts.gfx1250_facts import facts
     return facts(inst)

@@ -12,18 +12,18 @@ has the fixed range 0..`top` wherever an instruction declares it.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.modifiers import MODIFIERS, Rule
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.modifiers import MODIFIERS, Rule
+from instructions.record import TYPE_CHECKING
 
-from .core import CalcError
-from .family import family_of
-from .ranges import RANGES
+from layouts.core import CalcError
+from layouts.family import family_of
+from layouts.ranges import RANGES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import Modifiers, ModifierSpec
+    from instructions.model import Instruction
+    from instructions.modifiers import Modifiers, ModifierSpec
 
     RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 
@@ -46,7 +46,7 @@ def rule(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> R
 
 def takes(inst: Instruction, wave: int) -> list[ModifierSpec]:
     """The modifiers `inst` takes (with all modifiers 0)."""
-    from amd_matrix_calculator.instructions.modifiers import Modifiers
+    from instructions.modifiers import Modifiers
     none = Modifiers()
     return [spec for spec in MODIFIERS if rule(spec, inst, none, wave) is not None]
 
@@ -95,7 +95,7 @@ def _not_taken(spec: ModifierSpec, inst: Instruction, value: int, wave: int) -> 
     taken = takes(inst, wave)
     listed = ", ".join(s.option for s in taken) or "no modifiers"
     if not any(spec.name in other.modifiers for other in inst.architecture.instructions):
-        from amd_matrix_calculator.instructions import ARCHITECTURES
+        from instructions import ARCHITECTURES
         archs = [arch.name for arch in ARCHITECTURES
                  if any(spec.name in other.modifiers for other in arch.instructions)]
         return CalcError(f"{title} is not a {inst.arch} modifier (it is one of "

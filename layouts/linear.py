@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .fragment import Fragment, element, fragment
+from layouts.fragment import Fragment, element, fragment
 
 if TYPE_CHECKING:
-    from . import Operand
-    from .modifiers import Modifiers
+    from layouts import Operand
+    from layouts.modifiers import Modifiers
 
 
 class LinearLayout(NamedTuple):

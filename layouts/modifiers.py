@@ -7,15 +7,15 @@ swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instea
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.modifiers import Modifiers
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.modifiers import Modifiers
+from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
-    from .core import Place
+    from layouts.core import Place
 
 __all__ = ["BLGP_SOURCE", "Modifiers", "blgp_mark", "blgp_negates", "cbsz_source_block",
            "negated", "rdna_c_mark", "rdna_half_mark"]

@@ -20,15 +20,15 @@ ISA's fragment figure in factor form (groupID = %laneid >> 2, threadID_in_group 
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .core import BIT, BLOCK, COL, LANE, ROW, Factor, Layout
+from layouts.core import BIT, BLOCK, COL, LANE, ROW, Factor, Layout
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import Modifiers
+    from instructions.model import Instruction
+    from instructions.modifiers import Modifiers
 
-    from .family import FamilyFacts
+    from layouts.family import FamilyFacts
 
 GROUP, QUAD, WARP = 4, 1, 32  # lane strides: groupID, threadID_in_group, warp
 
@@ -112,13 +112,7 @@ def family_layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) 
 def facts(inst: Instruction) -> FamilyFacts:
     """What matrix_api.facts adds (--json -d): the PTX spelling, the first architecture,
     the CuTe atom, each with its source, and the hardware record."""
-    from amd_matrix_calculator.instructions.nvidia import (
-        HARDWARE,
-        PTX,
-        SECTIONS,
-        cute_source,
-        ptx_spelling,
-    )
+    from instructions.nvidia import HARDWARE, PTX, SECTIONS, cute_source, ptx_spelling
     given = dict(inst.facts)
     provenance: dict[str, dict[str, str]] = {
         "ptx": {"spelling": ptx_spelling(inst), "first_architecture": given.get("first", ""),

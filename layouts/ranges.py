@@ -5,16 +5,16 @@ its registry line (layouts/family.py, through layouts/hooks.py), which replace t
 layouts/legality.py checks values against them."""
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.modifiers import Rule
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.modifiers import Rule
+from instructions.record import TYPE_CHECKING
 
-from .modifiers import blgp_negates
+from layouts.modifiers import blgp_negates
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import Modifiers, ModifierSpec
+    from instructions.model import Instruction
+    from instructions.modifiers import Modifiers, ModifierSpec
 
     RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 
@@ -35,7 +35,7 @@ def fixed(spec: ModifierSpec, inst: Instruction, _mods: Modifiers, _wave: int) -
 # instructions CBSZ and BLGP name the A and B formats instead.
 
 def _format() -> Rule:
-    from amd_matrix_calculator.instructions.modifiers import F8F6F4_NAMES
+    from instructions.modifiers import F8F6F4_NAMES
     return Rule(len(F8F6F4_NAMES) - 1, ALL, names=F8F6F4_NAMES, meaning="format")
 
 
@@ -53,7 +53,7 @@ def abid(_spec: ModifierSpec, inst: Instruction, mods: Modifiers, _wave: int) ->
     if not inst.takes("abid") or inst.formats_by_cbsz_blgp:
         return None
     if inst.sparse:  # ABID picks one of the index sets of the Src2 VGPR
-        from .cdna import sparse_lane_k
+        from layouts.cdna import sparse_lane_k
         return Rule(32 // sparse_lane_k(inst) - 1, ("A", "K"), meaning="index_set")
     return Rule((1 << mods.cbsz) - 1, ("A", "K"), meaning="broadcast",
                 needs=f" with CBSZ {mods.cbsz}")
@@ -81,7 +81,7 @@ def cd_half_opsel(_spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
 
 def opsel_limit(inst: Instruction, wave: int) -> int:
     """Largest legal OPSEL of an RDNA4 SWMMAC: one index set per `bits per lane` slice."""
-    from .rdna import index_bits_per_lane
+    from layouts.rdna import index_bits_per_lane
     return 32 // index_bits_per_lane(inst, wave) - 1
 
 
@@ -110,7 +110,7 @@ def llvm_neg(spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
     integer instructions: neg_lo[0/1] are the signedness of A and B."""
     if spec.name not in ("neg_lo", "neg_hi") or not inst.takes("neg_lo"):
         return None
-    from .gfx1250 import neg_masks
+    from layouts.gfx1250 import neg_masks
     lo, hi = neg_masks(inst)
     return Rule(7, INPUTS, mask=lo if spec.name == "neg_lo" else hi,
                 meaning="signed" if inst.is_int else "negate")

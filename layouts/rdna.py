@@ -5,13 +5,13 @@ K[i][k] -> (i, k); there is one block.
 """
 from __future__ import annotations
 
-from amd_matrix_calculator.instructions.record import TYPE_CHECKING
+from instructions.record import TYPE_CHECKING
 
-from .core import BIT, COL, COPY, LANE, NONE, ROW, Factor, Layout
+from layouts.core import BIT, COL, COPY, LANE, NONE, ROW, Factor, Layout
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.instructions.modifiers import Modifiers
+    from instructions.model import Instruction
+    from instructions.modifiers import Modifiers
 
 HALF = 16  # lanes per lane half of a wave32 row pair
 

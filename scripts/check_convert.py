@@ -46,10 +46,11 @@ from check_hip import functions  # (this folder: the script's own directory is o
 from check_lane_moves import DPP_HOST, clang_asm
 
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip, hip_convert
-from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.instructions.lane_moves import arch_moves
+from formats import hip
+from formats.hip import convert as hip_convert
+from instructions.builtins import TARGETS
+from instructions.lane_moves import arch_moves
+from matrix_library import api as mc
 
 
 def _layout_key(operand: Any) -> tuple[Any, ...]:
@@ -102,7 +103,7 @@ def _conversion(src: Any, dst: Any, matrix: str, wave: int, transposed: bool,
                 s_op: Any, d_op: Any, mods: dict[str, int] | None = None) -> tuple[Any, Any]:
     """(class key, the pair's description) after checking the types convert; the plan
     itself is made once per class, when it is needed (planned())."""
-    from amd_matrix_calculator.layouts.convert import _choose, _signed
+    from matrix_plans.convert.planner import _choose, _signed
     kind = _choose(arch_moves(src.arch), src, d_op.inst, matrix, _signed(d_op))[0]
     if dst.sparse and matrix == "A":
         raise mc.CalcError("sparse A destinations are not planned")

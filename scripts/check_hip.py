@@ -27,11 +27,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip
-from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.layouts.modifiers import Modifiers
-from amd_matrix_calculator.matrix_api import wmma_builtins
+from formats import hip
+from instructions.builtins import TARGETS
+from layouts.modifiers import Modifiers
+from matrix_library import api as mc
+from matrix_library.api import wmma_builtins
 
 
 def modifier_arguments(inst: Any) -> bool:
@@ -45,7 +45,7 @@ def argument_samples(inst: Any) -> list[Modifiers]:
     """Modifiers that change the call of a builtin taking them as arguments: every
     legal neg_lo/neg_hi bit at once, one 16-bit half alone (negated in code), every
     format pair, the scales' selects and formats, the reuse hints, index_key 1."""
-    from amd_matrix_calculator.layouts.gfx1250 import neg_masks
+    from layouts.gfx1250 import neg_masks
     out = [Modifiers()]
     lo, hi = neg_masks(inst)
     if lo or hi:
@@ -77,7 +77,7 @@ def argument_texts(inst: Any, mods: Modifiers) -> list[str]:
     """What LLVM prints for modifiers passed as arguments: neg_lo/neg_hi as the call
     encodes them (a 16-bit half alone is negated in code instead: not required), formats,
     scale selects and formats, reuse hints and index_key by LLVM's names."""
-    from amd_matrix_calculator.layouts.gfx1250 import VALUE_NAMES
+    from layouts.gfx1250 import VALUE_NAMES
     lo = [mods.neg_lo & 1, mods.neg_lo >> 1 & 1, mods.neg_lo >> 2 & 1]
     hi = [mods.neg_hi & 1, mods.neg_hi >> 1 & 1, mods.neg_hi >> 2 & 1]
     for i in (0, 1):

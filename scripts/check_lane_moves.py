@@ -25,10 +25,10 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.dpp import CONTROLS, dpp8_source, dpp_source
-from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, arch_moves
-from amd_matrix_calculator.layouts.convert_model import Op, Plan
+from instructions.dpp import CONTROLS, dpp8_source, dpp_source
+from instructions.lane_moves import ARCH_MOVES, arch_moves
+from matrix_library import api as mc
+from matrix_plans.convert.model import Op, Plan
 
 # The host emulation of the DPP moves (scripts/check_convert.py's HOST has the other lane
 # moves and the barrier its mc_read meets the other lanes at).
@@ -170,7 +170,7 @@ def checked_programs(prefix: str, items: list[tuple[Any, str, list[list[int]],
     failures; also scripts/check_port.py's."""
     from check_convert import _array  # (this folder is on sys.path)
 
-    from amd_matrix_calculator.formats import hip_convert
+    from formats.hip import convert as hip_convert
     parts, calls = [], []
     for index, (conv, label, src, want, care) in enumerate(items):
         name = f"{prefix}{index}"
@@ -190,7 +190,8 @@ def harness(items: list[tuple[Any, list[list[int]], list[list[int]]]]) -> str:
     """One C file running every program of `items` in the emulation."""
     from check_convert import HOST  # (this folder is on sys.path)
 
-    from amd_matrix_calculator.formats import hip, hip_convert
+    from formats import hip
+    from formats.hip import convert as hip_convert
     parts = [HOST, DPP_HOST, hip.PRELUDE, hip_convert.CONVERT_PRELUDE]
     parts += checked_programs("mc_m", [
         (conv, f"{conv.architecture} wave {conv.wave}",
@@ -218,7 +219,7 @@ def run(arch_names: list[str] | None, cc: str, folder: str) -> tuple[int, int, l
 
 def _asm_text(kind: str, detail: Any, mnemonic: str) -> str:
     """What the assembly of one move must contain."""
-    from amd_matrix_calculator.instructions.dpp import asm
+    from instructions.dpp import asm
     if kind == "dpp":
         return asm(*detail)
     if kind == "dpp8":
@@ -245,8 +246,9 @@ def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, li
     dpp8's selectors, the permlane mnemonics. (failures, messages)"""
     import re
 
-    from amd_matrix_calculator.formats import hip, hip_convert
-    from amd_matrix_calculator.instructions.builtins import TARGETS
+    from formats import hip
+    from formats.hip import convert as hip_convert
+    from instructions.builtins import TARGETS
     failures, messages = 0, []
     for conv, _, _ in programs():
         target = TARGETS[conv.architecture]

@@ -10,7 +10,8 @@ for its target.
 The plans: A, B, C and D of mma.m16n8k16 (f16 -> f32) and A, B of m16n8k8 (f16, tf32) and
 of m16n8k32 (s8) onto the WMMA / MFMA of the same matrix on RDNA3 and RDNA4 (wave32 and
 wave64), gfx1250 and CDNA3, where the types hold the same values. Expected values come
-from the layout engine and the tile rule (layouts/port.py port_tile), never from the plan.
+from the layout engine and the tile rule (matrix_plans/convert/port.py port_tile), never from the
+plan.
 Exit status 1 on any failure.
 """
 from __future__ import annotations
@@ -28,10 +29,11 @@ import check_convert_types as types_c
 from check_lane_moves import DPP_HOST, checked_programs, clang_asm
 
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip, hip_convert
-from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.layouts.port import port_tile
+from formats import hip
+from formats.hip import convert as hip_convert
+from instructions.builtins import TARGETS
+from matrix_library import api as mc
+from matrix_plans.convert.port import port_tile
 
 # (NVIDIA instruction, matrix, AMD architecture, AMD instruction, matrix, wave)
 PLANS = [

@@ -40,8 +40,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats.hip import probe as probe_code
+from formats.hip import probe as probe_code
+from matrix_library import api as mc
 
 # One instruction of every family and kind (dense, multi-block, sparse, scaled, f8f6f4).
 SAMPLES = (
@@ -153,7 +153,7 @@ int main(void) {
 
 def _operand(variant: Any, matrix: str) -> Any:
     source = probe_code.source_matrix(variant.inst, matrix)
-    from amd_matrix_calculator.formats.hip.kernel import _for_operand
+    from formats.hip.kernel import _for_operand
     shaping = _for_operand(variant.inst, source, variant.mods, variant.wave)
     return mc.operand(variant.inst, source, mods=shaping, wave=variant.wave,
                       output_calc=source == "D")

@@ -40,8 +40,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import product_model as pm
 
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.layouts import gfx1250 as engine
+from layouts import gfx1250 as engine
+from matrix_library import api as mc
 
 ARCHES = ("gfx1250", "gfx1251")
 FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
@@ -142,7 +142,7 @@ class CkPlaces:
 
 
 def _place(lane: int, bit: int, width: int) -> Any:
-    from amd_matrix_calculator.layouts.core import Place
+    from layouts.core import Place
     return Place(bit // 32, lane, bit % 32, width)
 
 

@@ -24,11 +24,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip
-from amd_matrix_calculator.formats.hip.common import prefix_of
-from amd_matrix_calculator.formats.hip.loads import operand_name
-from amd_matrix_calculator.instructions.builtins import TARGETS
+from formats import hip
+from formats.hip.common import prefix_of
+from formats.hip.loads import operand_name
+from instructions.builtins import TARGETS
+from matrix_library import api as mc
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                     "hip_loads.txt")

@@ -19,9 +19,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator.instructions.dpp import CONTROLS
-from amd_matrix_calculator.instructions.dpp import asm as dpp_asm
-from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, mnemonics
+from instructions.dpp import CONTROLS
+from instructions.dpp import asm as dpp_asm
+from instructions.lane_moves import ARCH_MOVES, mnemonics
 
 FOUR = ("v_bfe_u32", "v_add3_u32", "v_perm_b32", "v_med3_i32", "v_lshl_or_b32",
         "v_cvt_scalef32_pk_fp4_f32")

@@ -21,8 +21,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.instructions.lds_copy import COPIES, CopyOp
+from instructions.builtins import TARGETS
+from instructions.lds_copy import COPIES, CopyOp
 
 HEADER = ("# llvm-mc-22 -triple=amdgcn -mcpu=<target> -show-encoding, one line at a time; "
           "regenerate with: python3 scripts/record_lds_copy.py mc > "

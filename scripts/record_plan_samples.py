@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402,F401  (registers the package of the clone)
-from amd_matrix_calculator import matrix_api as mc  # noqa: E402
-from amd_matrix_calculator.instructions import ARCHITECTURES  # noqa: E402
+from instructions import ARCHITECTURES  # noqa: E402
+from matrix_library import api as mc  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from plans import plannable  # noqa: E402  (bench/plans.py: the pairs conversion() plans)

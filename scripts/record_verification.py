@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import matrix_calculator  # noqa: F401  (the clone's package, without installing)
-from amd_matrix_calculator import matrix_api as mc
+from matrix_library import api as mc
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -125,8 +125,8 @@ def emulated(only: list[str] | None = None) -> dict[tuple[str, str], list[str]]:
     (`only`: of these architectures; the others' as recorded now)."""
     import check_probe
 
-    from amd_matrix_calculator.formats.hip import probe
-    from amd_matrix_calculator.instructions.verification_checks import CHECKS
+    from formats.hip import probe
+    from instructions.verification_checks import CHECKS
     out: dict[tuple[str, str], list[str]] = defaultdict(list)
     for arch in mc.architectures():
         if only and arch.name not in only:
@@ -154,7 +154,7 @@ def emulated(only: list[str] | None = None) -> dict[tuple[str, str], list[str]]:
 
 
 def refused(inst: Any) -> bool:
-    from amd_matrix_calculator.formats import hip
+    from formats import hip
     for wave in inst.wave_sizes:
         try:
             hip.emit_parts(inst, None, None, wave)
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the emulation of this architecture only (repeatable)")
     args = parser.parse_args(argv)
     only = [mc.find_architecture(a).name for a in args.arch or ()]
-    from amd_matrix_calculator.formats.verification import document
+    from formats.verification import document
     if args.check:
         wanted = {DOC: document()} if args.docs_only else {OUT: record(only), DOC: document()}
         bad = [str(p) for p, text in wanted.items() if p.read_text() != text]
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         OUT.write_text(record(only))
         import importlib
 
-        from amd_matrix_calculator.instructions import verification_checks
+        from instructions import verification_checks
         importlib.reload(verification_checks)
     DOC.write_text(document())
     return 0

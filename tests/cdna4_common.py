@@ -7,8 +7,8 @@ from cdna4_facts import (
     OPCODES,
 )
 
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import Modifiers, Operand
+from instructions import find_architecture
+from layouts import Modifiers, Operand
 
 CDNA4 = find_architecture("cdna4")
 CDNA3 = find_architecture("cdna3")

@@ -119,7 +119,7 @@ def swept(arch):
     checks every N against CuTe), so that 626 table lines do not double the suite."""
     if arch.vendor == "amd":
         return arch.instructions
-    from amd_matrix_calculator.instructions import ARCHITECTURES
+    from instructions import ARCHITECTURES
     earlier = {i.mnemonic for a in ARCHITECTURES[:ARCHITECTURES.index(arch)]
                if a.family == arch.family for i in a.instructions}
     return tuple(i for i in arch.instructions if i.mnemonic not in earlier

@@ -3,7 +3,7 @@
 import http.client
 import threading
 
-from amd_matrix_calculator.cli import matrix_explorer
+from matrix_frontends.explorer import app as matrix_explorer
 
 
 def serving():

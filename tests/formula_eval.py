@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 from fractions import Fraction
 
-from amd_matrix_calculator.layouts import Operand
+from layouts import Operand
 
 # ---- the evaluator -----------------------------------------------------------------------
 

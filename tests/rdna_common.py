@@ -5,9 +5,9 @@ from functools import cache
 
 import pytest
 
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import Modifiers, Operand
-from amd_matrix_calculator.matrix_api import matrices
+from instructions import find_architecture
+from layouts import Modifiers, Operand
+from matrix_library.api import matrices
 
 RDNA3, RDNA4 = find_architecture("rdna3"), find_architecture("rdna4")
 ARCHS = {"RDNA3": RDNA3, "RDNA4": RDNA4}

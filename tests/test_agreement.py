@@ -13,10 +13,10 @@ import json
 import pytest
 from conftest import swept
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.cli import matrix_cli
-from amd_matrix_calculator.formats import quirks
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from formats import quirks
+from instructions import ARCHITECTURES
+from matrix_frontends.cli import command as matrix_cli
+from matrix_library import api
 
 FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A-scale",
          "SB": "--B-scale"}

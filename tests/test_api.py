@@ -11,9 +11,9 @@ import pytest
 from conftest import documentation, swept
 
 import matrix_calculator
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.layouts import Modifiers
+from instructions import ARCHITECTURES
+from layouts import Modifiers
+from matrix_library import api
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def test_layout_and_slots_are_inverse(inst, wave):
 def expected_grids(inst, matrix, mods, wave):
     """register_grid() of every block and slot_grid(), rebuilt from the records of
     layout() and slots()."""
-    from amd_matrix_calculator.matrix_notation import marked, register
+    from matrix_library.notation import marked, register
     cells = {}
     for element, location in api.layout(inst, matrix, mods=mods, wave=wave):
         cells.setdefault((element.row, element.col, element.block), []).append(
@@ -241,7 +241,7 @@ def test_rdna_modifiers_are_rdna_ones():
 
 
 def _legal(inst, matrix, mods, wave):
-    from amd_matrix_calculator.layouts import check_modifiers
+    from layouts import check_modifiers
     try:
         check_modifiers(inst, matrix, api.Modifiers(**mods), True, "get", wave)
     except api.CalcError:

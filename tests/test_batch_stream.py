@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_bounds import CPU_SECONDS, bounded_run
 
-from amd_matrix_calculator.cli import cli_batch
+from matrix_frontends import batch as cli_batch
 
 SCRIPT = str(REPO / "matrix_calculator.py")
 GET = "-a cdna3 -i v_mfma_f32_16x16x16_f16 -g -A -I 1 -K 2"

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bounds import CPU_SECONDS
 
-from amd_matrix_calculator.cli.cli_messages import MESSAGE_LENGTH
+from matrix_frontends.cli.messages import MESSAGE_LENGTH
 
 EXAMPLES = int(os.environ.get("MATRIX_CALCULATOR_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,

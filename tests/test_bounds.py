@@ -16,9 +16,9 @@ import time
 import pytest
 from conftest import REPO
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.layouts.lds_tile import max_xor
-from amd_matrix_calculator.matrix_library import bounds
+from matrix_library import api as mc
+from matrix_library import bounds
+from matrix_plans.lds.tile import max_xor
 
 CPU_SECONDS = 10
 MEMORY = 1 << 30

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import call, data_text
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.layouts.budget import ADDRESSING, occupancy
+from matrix_library import api as mc
+from matrix_plans.budget import ADDRESSING, occupancy
 
 REPO = Path(__file__).resolve().parents[1]
 # clang-22's VGPRs lie between the budget's least (the data alone) and its estimate plus

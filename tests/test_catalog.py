@@ -7,9 +7,9 @@ import json
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.formats.catalog import HEADER
-from amd_matrix_calculator.instructions import ARCHITECTURES, find_architecture
+from formats.catalog import HEADER
+from instructions import ARCHITECTURES, find_architecture
+from matrix_library import api
 
 
 def rows(argv):

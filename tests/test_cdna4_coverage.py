@@ -9,7 +9,7 @@ import pytest
 from cdna4_common import CDNA4, PAIRS, operand, where
 from cdna4_facts import F8F6F4, F8F6F4_REGISTERS, FORMATS, S16, S32, U16
 
-from amd_matrix_calculator.layouts import Operand
+from layouts import Operand
 
 # ---- round trip and coverage of every format pair and every OPSEL -------------------------
 

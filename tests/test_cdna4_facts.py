@@ -40,7 +40,7 @@ from cdna4_facts import (
 )
 from conftest import data_text
 
-from amd_matrix_calculator.instructions.model import F8F6F4_FORMATS
+from instructions.model import F8F6F4_FORMATS
 
 # ---- the facts ----------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ import pytest
 from cdna4_common import operand, where
 from cdna4_facts import S16, S32
 
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import Operand
+from instructions import find_architecture
+from layouts import Operand
 
 # ---- seed 000: the blog's HIP kernels -----------------------------------------------------
 # `tid` is threadIdx.x, the lane. Matrices are row-major in memory. A vector register

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-from amd_matrix_calculator.cli import cli_options, matrix_cli
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from instructions import ARCHITECTURES
+from matrix_frontends.cli import command as matrix_cli
+from matrix_frontends.cli import options as cli_options
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(ROOT / "matrix_calculator.py")

@@ -7,8 +7,11 @@ import json
 import pytest
 from conftest import call
 
-from amd_matrix_calculator.cli import cli_modes, cli_options, matrix_cli, matrix_explorer
-from amd_matrix_calculator.cli.matrix_cli_lds import LDS_FLAGS, LDS_OPTIONS
+from matrix_frontends.cli import command as matrix_cli
+from matrix_frontends.cli import modes as cli_modes
+from matrix_frontends.cli import options as cli_options
+from matrix_frontends.cli.lds_mode import LDS_FLAGS, LDS_OPTIONS
+from matrix_frontends.explorer import app as matrix_explorer
 
 CDNA3 = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16"]
 PAIR = ["v_mfma_f32_16x16x16_f16:D", "v_mfma_f32_16x16x16_f16:A"]

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import matrix_request
-from amd_matrix_calculator.cli import cli_modes, cli_options
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from instructions import ARCHITECTURES
+from matrix_frontends.cli import modes as cli_modes
+from matrix_frontends.cli import options as cli_options
+from matrix_library import request as matrix_request
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(ROOT / "matrix_calculator.py")
@@ -51,7 +52,7 @@ def test_a_new_row_reaches_argparse_the_plain_reader_help_and_completion(monkeyp
     monkeypatch.setattr(cli_options, "BY_DEST", {o.dest: o for o in options})
     monkeypatch.setattr(cli_options, "_SPELLINGS",
                         {s: o for o in options for s in o.spellings})
-    from amd_matrix_calculator.cli import cli_complete
+    from matrix_frontends.cli import completion as cli_complete
     monkeypatch.setattr(cli_complete, "OPTIONS", options)
     assert cli_options.parse_plain(["--extra-thing", "alpha"]).extra == "alpha"
     parsed = cli_options.build_parser().parse_args(["--extra-th=beta"])

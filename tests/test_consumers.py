@@ -21,10 +21,10 @@ from html.parser import HTMLParser
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import matrix_api
-from amd_matrix_calculator.formats import documents
-from amd_matrix_calculator.instructions import ARCHITECTURES, find_architecture
-from amd_matrix_calculator.layouts import Modifiers
+from formats import documents
+from instructions import ARCHITECTURES, find_architecture
+from layouts import Modifiers
+from matrix_library import api as matrix_api
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

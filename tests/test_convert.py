@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import missing
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, mnemonics
-from amd_matrix_calculator.layouts.convert import slot_moves
+from instructions.lane_moves import ARCH_MOVES, mnemonics
+from matrix_library import api as mc
+from matrix_plans.convert.planner import slot_moves
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
@@ -288,7 +288,7 @@ def test_cli_json_validates(run):
 
 
 def test_library_and_json_agree():
-    from amd_matrix_calculator.formats.conversion import document
+    from formats.conversion import document
     f16 = mc.find_instruction("rdna3", "v_wmma_f32_16x16x16_f16")
     plan = mc.conversion(f16, "D", f16, "B", wave=32)
     doc = document(plan)
@@ -382,14 +382,14 @@ def test_clang_compiles_a_sample():
     if clang is None:
         pytest.skip("clang-22 is not installed (a live check: tests/data/convert_clang.txt "
                     "holds its recorded answers)")
-    from amd_matrix_calculator.formats.hip_convert import emit_conversion
+    from formats.hip.convert import emit_conversion
     plan = conv("cdna4", "v_mfma_f32_16x16x16_f16", "v_mfma_f32_16x16x32_f16", "A",
                 transposed=True)
     sys.path.insert(0, str(ROOT / "scripts"))
     from check_convert import kernel
 
-    from amd_matrix_calculator.formats import hip
-    from amd_matrix_calculator.formats.hip_convert import CONVERT_PRELUDE
+    from formats import hip
+    from formats.hip.convert import CONVERT_PRELUDE
     text = "\n".join([hip.PRELUDE, CONVERT_PRELUDE, kernel(plan, 0)]) + "\n"
     assert emit_conversion(plan).startswith(hip.PRELUDE)
     done = subprocess.run([clang, "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc",

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import missing
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.dpp import CONTROLS, dpp_ctrl, dpp_source
-from amd_matrix_calculator.instructions.lane_moves import ARCH_MOVES, arch_moves
-from amd_matrix_calculator.layouts.convert_build import weight
-from amd_matrix_calculator.layouts.convert_moves import _cover
+from instructions.dpp import CONTROLS, dpp_ctrl, dpp_source
+from instructions.lane_moves import ARCH_MOVES, arch_moves
+from matrix_library import api as mc
+from matrix_plans.convert.build import weight
+from matrix_plans.convert.moves import _cover
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,9 +14,9 @@ import pytest
 from conftest import REPO, call, need_module
 from hip_records import CLANG, device_asm, recorded, regenerate
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.layouts import operand
-from amd_matrix_calculator.layouts.modifiers import Modifiers
+from layouts import operand
+from layouts.modifiers import Modifiers
+from matrix_library import api as mc
 
 BF16 = ("cdna4", "v_mfma_f32_16x16x32_bf16")
 
@@ -105,8 +105,8 @@ def _check_stores(found, route, held):
 def _check_lds(found, route, held):
     """The LDS writes take their values from the layout's register bytes; what a lane
     reads back (plain: the bytes; transpose: its lane map's gather) is what it stores."""
-    from amd_matrix_calculator.instructions.lds import lds_facts
-    from amd_matrix_calculator.layouts.lds import LANE_MAPS
+    from instructions.lds import lds_facts
+    from matrix_plans.lds.reads import LANE_MAPS
     size = found.bits // 8
     lds = {}
     for w in route.writes:
@@ -255,7 +255,7 @@ def test_emit_hip_gcc_emulation(tmp_path, case):
     possible route of each plan is emitted and run."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from amd_matrix_calculator.formats.hip_epilogue import emit, name_of
+    from formats.hip.epilogue import emit, name_of
     arch, name, options = case
     found = plan(arch, name, **options)
     inst = mc.find_instruction(arch, name)
@@ -311,7 +311,7 @@ MEMORY = r"^\s+(global_store\w*|ds_write\w*|ds_store\w*|ds_read\w*|ds_load\w*)"
 
 
 def clang_cases():
-    from amd_matrix_calculator.formats.hip_epilogue import emit, name_of
+    from formats.hip.epilogue import emit, name_of
     cases = []
     for gfx, arch, name, options in CLANG_CASES:
         found = plan(arch, name, **options)

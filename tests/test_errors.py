@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
-from amd_matrix_calculator.cli import cli_respond
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from instructions import ARCHITECTURES
+from matrix_frontends.cli import respond as cli_respond
 
 ROOT = Path(__file__).resolve().parent.parent
 

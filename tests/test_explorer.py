@@ -18,8 +18,10 @@ import pytest
 from conftest import call
 from explorer_client import get, serving
 
-from amd_matrix_calculator.cli import cli_respond, matrix_cli, matrix_explorer
-from amd_matrix_calculator.instructions.modifiers import MODIFIERS
+from instructions.modifiers import MODIFIERS
+from matrix_frontends.cli import command as matrix_cli
+from matrix_frontends.cli import respond as cli_respond
+from matrix_frontends.explorer import app as matrix_explorer
 
 ROOT = Path(__file__).resolve().parent.parent
 M32 = "v_mfma_f32_32x32x8_f16"
@@ -279,7 +281,7 @@ def test_the_modifiers_offered_are_the_modifier_tables(server):
 def test_importing_the_explorer_loads_no_server_or_argparse():
     """The explorer's options are rows of the command line's option table (cli_options);
     importing the explorer loads neither the HTTP server nor argparse until it serves."""
-    code = ("import sys, matrix_calculator; from amd_matrix_calculator.cli import "
+    code = ("import sys, matrix_calculator; from matrix_frontends import "
             "matrix_explorer; print(sorted(m for m in ("
             "'argparse', 'http.server') if m in sys.modules)); "
             "print(len(matrix_explorer.CLI_OPTIONS))")

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from conftest import call, missing, need_module
 
-from amd_matrix_calculator.cli import matrix_explorer
+from matrix_frontends.explorer import app as matrix_explorer
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",

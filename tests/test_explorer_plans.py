@@ -11,13 +11,11 @@ import pytest
 from conftest import call
 from explorer_client import get, serving
 
-from amd_matrix_calculator.cli import (
-    cli_complete,
-    cli_modes,
-    cli_options,
-    explorer_plans,
-    matrix_explorer,
-)
+from matrix_frontends.cli import completion as cli_complete
+from matrix_frontends.cli import modes as cli_modes
+from matrix_frontends.cli import options as cli_options
+from matrix_frontends.explorer import app as matrix_explorer
+from matrix_frontends.explorer import plans as explorer_plans
 
 M16 = "v_mfma_f32_16x16x16_f16"
 SCALE = "v_mfma_scale_f32_16x16x128_f8f6f4"

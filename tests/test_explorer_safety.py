@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import REPO
 
-from amd_matrix_calculator.cli import explorer_pool, explorer_server
+from matrix_frontends.explorer import pool as explorer_pool
+from matrix_frontends.explorer import server as explorer_server
 
 SCRIPT = str(REPO / "matrix_calculator.py")
 LIGHT = "/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=g&matrix=A&i=1&k=2"
@@ -191,8 +192,8 @@ def test_a_worker_writes_its_answer_to_the_connection_once_the_token_is_its_own(
     creates the token first, and returns Sent; when the token is there already (the
     server answered 503), it writes nothing; an error is returned for the server to send;
     its copy of the socket is closed in every case."""
-    from amd_matrix_calculator.cli import cli_respond
-    from amd_matrix_calculator.cli.cli_inputs import command_line
+    from matrix_frontends.cli import respond as cli_respond
+    from matrix_frontends.cli.inputs import command_line
     long_words = [*WIDEST, "-M", "-D"]
     expected = cli_respond.respond(long_words)[1].encode()
     ours, theirs = socket.socketpair()
@@ -230,7 +231,8 @@ def test_a_long_answer_is_sent_whole_and_no_token_is_left():
     """Through a server with its workers, a 7 MB -M document: the bytes the command line
     prints, Content-Length their length, the security headers; the pool's folder (mode
     0700) holds no token after, and is gone once the server is closed."""
-    from amd_matrix_calculator.cli import cli_respond, matrix_explorer
+    from matrix_frontends.cli import respond as cli_respond
+    from matrix_frontends.explorer import app as matrix_explorer
     server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -258,7 +260,7 @@ def test_a_late_answer_gets_503_and_the_worker_writes_nothing(monkeypatch):
     """A query past HEAVY_SECONDS gets 503 from the server, which takes the token first:
     the client reads that answer alone (the worker, when it is done, writes nothing after
     it), and the token is removed once the worker is done."""
-    from amd_matrix_calculator.cli import matrix_explorer
+    from matrix_frontends.explorer import app as matrix_explorer
     monkeypatch.setattr(explorer_pool, "HEAVY_SECONDS", 0.001)
     server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -291,7 +293,7 @@ def test_each_worker_answers_one_query_of_each_layout_answer_as_it_starts():
     HIP code: each 0, answered), so that the modules a first query needs are loaded (a
     cold worker's first answer took 15-25 ms more); a line that fails says so and the
     worker still starts."""
-    from amd_matrix_calculator.cli import matrix_explorer
+    from matrix_frontends.explorer import app as matrix_explorer
     lines = matrix_explorer.warm_lines()
     assert {word for line in lines for word in line} >= {"-R", "-M", "--json", "svg", "hip"}
     server = matrix_explorer.make_server("127.0.0.1", 0, pool=True)
@@ -313,7 +315,7 @@ def test_a_worker_keeps_its_freed_memory_with_glibc():
     stay set for the process), so that a worker's strings of megabytes come from memory
     it already has."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator\n"
-            "from amd_matrix_calculator.cli import explorer_pool\n"
+            "from matrix_frontends import explorer_pool\n"
             "print(explorer_pool.keep_memory())")
     done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True,
                           text=True, timeout=60)

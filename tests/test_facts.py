@@ -9,9 +9,9 @@ import pytest
 from conftest import reference_examples
 from readme_examples import README_EXAMPLES
 
-from amd_matrix_calculator.formats.notation import register
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import Modifiers, Operand
+from formats.notation import register
+from instructions import find_architecture
+from layouts import Modifiers, Operand
 
 
 def instruction(arch, mnemonic):

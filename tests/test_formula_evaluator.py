@@ -15,11 +15,11 @@ import pytest
 from conftest import swept
 from formula_eval import compile_formula, compile_function, compile_gpr, compile_values
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.layouts import formula_sections
-from amd_matrix_calculator.layouts.core import CalcError
-from amd_matrix_calculator.layouts.formulas import LABELS, NOTE
+from instructions import ARCHITECTURES
+from layouts import formula_sections
+from layouts.core import CalcError
+from layouts.formulas import LABELS, NOTE
+from matrix_library import api
 
 # Modifier values tried on every instruction that takes them; those the engine accepts
 # and that change a matrix's layout (not only which slot a lane reads: CBSZ/ABID broadcasts and BLGP

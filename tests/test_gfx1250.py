@@ -15,10 +15,10 @@ import pytest
 import test_gfx1250_layouts as facts_of
 from conftest import call
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import operand
-from amd_matrix_calculator.layouts.gfx1250 import FORMATS
+from instructions import find_architecture
+from layouts import operand
+from layouts.gfx1250 import FORMATS
+from matrix_library import api
 
 GFX1250 = find_architecture("gfx1250")
 GFX1251 = find_architecture("gfx1251")

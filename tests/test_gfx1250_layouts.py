@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from conftest import data_text
 
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.instructions.gfx1250_provenance import CONFIDENCES, SOURCES, Provenance
-from amd_matrix_calculator.layouts.core import Layout, Place
-from amd_matrix_calculator.layouts.gfx1250 import FORMAT_BITS, FORMATS, operand
+from instructions import find_architecture
+from instructions.gfx1250_provenance import CONFIDENCES, SOURCES, Provenance
+from layouts.core import Layout, Place
+from layouts.gfx1250 import FORMAT_BITS, FORMATS, operand
 
 DATA = Path(__file__).resolve().parent / "data"
 MC_DATA = DATA / "gfx1250_llvm_mc.txt"

@@ -15,12 +15,12 @@ import pytest
 from conftest import call
 from test_gfx1250_layouts import data_script, where
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import operand
-from amd_matrix_calculator.layouts.gfx1250 import alternative_layouts, sourced
-from amd_matrix_calculator.layouts.gfx1250_facts import latencies, provenance
-from amd_matrix_calculator.layouts.modifiers import Modifiers
+from instructions import find_architecture
+from layouts import operand
+from layouts.gfx1250 import alternative_layouts, sourced
+from layouts.gfx1250_facts import latencies, provenance
+from layouts.modifiers import Modifiers
+from matrix_library import api
 
 DATA = Path(__file__).resolve().parent / "data"
 SOURCES = DATA / "gfx1250_sources.txt"

@@ -14,7 +14,7 @@ import shlex
 import pytest
 from conftest import golden_records
 
-from amd_matrix_calculator.instructions import find_architecture
+from instructions import find_architecture
 
 # Arch labels of the golden records that must pass; 'none' labels commands without -a.
 ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})

@@ -9,8 +9,8 @@ import json
 import pytest
 from conftest import call, data_text
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.products import LIMITS, PRODUCTS, SOURCES
+from instructions.products import LIMITS, PRODUCTS, SOURCES
+from matrix_library import api as mc
 
 PEAKS = [line.split("\t") for line in data_text("product_peaks.txt").splitlines()
          if line and not line.startswith("#")]

@@ -14,13 +14,13 @@ import subprocess
 
 import pytest
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip
-from amd_matrix_calculator.layouts import Modifiers, operand
-from amd_matrix_calculator.layouts.core import NONE
-from amd_matrix_calculator.layouts.fragment import BLGP_LOAD, bit_of, fragment, source_lane
-from amd_matrix_calculator.layouts.linear import bases_of
-from amd_matrix_calculator.layouts.modifiers import BLGP_SOURCE
+from formats import hip
+from layouts import Modifiers, operand
+from layouts.core import NONE
+from layouts.fragment import BLGP_LOAD, bit_of, fragment, source_lane
+from layouts.linear import bases_of
+from layouts.modifiers import BLGP_SOURCE
+from matrix_library import api as mc
 
 
 def hip_architectures():
@@ -361,7 +361,7 @@ def check_gather_and_scatter(harness):
     """The C word packing (sub-byte fields, fp6 across two VGPRs, 64-bit pairs, 16-bit
     halves) puts each element's bits at the bit the engine gives, and the C/D stores put
     each bit field back at its element's offset."""
-    from amd_matrix_calculator.layouts.fragment import element
+    from layouts.fragment import element
     cases, lines = harness
     gathered = scattered = 0
     for line in lines:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import call, documentation
 
-from amd_matrix_calculator import matrix_api as mc
+from matrix_library import api as mc
 
 README = Path(__file__).resolve().parents[1] / "docs" / "hip.md"
 
@@ -179,7 +179,7 @@ def test_linear_layout_of_multi_block_and_refusal():
 
 
 def test_library_emit_checks_its_arguments():
-    from amd_matrix_calculator.formats import hip
+    from formats import hip
     inst = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
     for matrix, wave, options in (("A", 32, hip.Options()), ("K", 64, hip.Options()),
                                   ("Q", 64, hip.Options()), ("A", 64, hip.Options(order="x"))):

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 from conftest import call
 
-from amd_matrix_calculator.formats.hip import PRELUDE
+from formats.hip import PRELUDE
 
 CLANG = shutil.which("clang-22")
 HEADERS = os.path.exists("/usr/include/hip/hip_runtime.h")

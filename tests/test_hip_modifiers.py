@@ -15,10 +15,9 @@ at a time:
 """
 import pytest
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip
-from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.instructions.modifiers import (
+from formats import hip
+from instructions.builtins import TARGETS
+from instructions.modifiers import (
     ABS,
     EVERY,
     HIGH,
@@ -30,6 +29,7 @@ from amd_matrix_calculator.instructions.modifiers import (
     modifier,
     shaped,
 )
+from matrix_library import api as mc
 
 FIXED = hip.Options(prefix="t")  # one name whatever the modifiers: outputs compare as code
 
@@ -89,7 +89,7 @@ def test_the_sample_covers_every_family_and_shaping_modifier():
 
 
 def test_shaped_reads_the_rule():
-    from amd_matrix_calculator.instructions.modifiers import Rule
+    from instructions.modifiers import Rule
     blgp = modifier("blgp")
     assert shaped(blgp, Rule(7, ("B",), meaning="lane_pattern")) == ("B",)
     assert shaped(blgp, Rule(7, ("A", "B", "C"), mask=7, meaning="negate")) == ()

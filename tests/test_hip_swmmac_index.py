@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import hip
+from formats import hip
+from matrix_library import api as mc
 
 
 def opsel_cases():

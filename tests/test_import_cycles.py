@@ -51,7 +51,7 @@ def imports(name, path, modules):
 
 
 def _unprefixed(module):
-    """The module's name without the package prefix: `from amd_matrix_calculator import
+    """The module's name without the package prefix: `from matrix_library import
     matrix_api` imports matrix_api."""
     return unprefixed(module)
 
@@ -114,7 +114,7 @@ def test_the_graph_holds_every_product_module():
             "cli.cli_respond", "cli.matrix_explorer", "matrix_calculator"} <= modules
     edges = graph()
     assert "cli.cli_options" in edges["cli.cli_modes"]
-    assert "matrix_api" in edges["cli.cli_modes"]  # (from amd_matrix_calculator import matrix_api)
+    assert "matrix_api" in edges["cli.cli_modes"]  # (from matrix_library import matrix_api)
 
 
 def test_the_check_finds_a_cycle(tmp_path):
@@ -130,9 +130,9 @@ def test_the_check_finds_a_cycle_of_top_level_modules(tmp_path):
     function, written with the package's name (as matrix_api and matrix_request did)."""
     (tmp_path / "library").mkdir()
     (tmp_path / "library" / "matrix_api.py").write_text(
-        "from amd_matrix_calculator.matrix_request import answer\n")
+        "from matrix_library.request import answer\n")
     (tmp_path / "library" / "matrix_request.py").write_text(
-        "def answer():\n    from amd_matrix_calculator import matrix_api as api\n")
+        "def answer():\n    from matrix_library import matrix_api as api\n")
     assert cycles(graph(tmp_path)) == [["matrix_api", "matrix_request"]]
 
 

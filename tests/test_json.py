@@ -8,10 +8,10 @@ from conftest import call
 from jsonschema import Draft202012Validator
 
 import matrix_calculator
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.cli import cli_modes
-from amd_matrix_calculator.formats.notation import marked
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from formats.notation import marked
+from instructions import ARCHITECTURES
+from matrix_frontends.cli import modes as cli_modes
+from matrix_library import api
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())
@@ -339,7 +339,7 @@ def test_an_unused_slot_is_an_empty_list_not_an_error():
 def test_the_indented_encoder_writes_what_json_dumps_writes(document):
     """json_text.indented is json.dumps(indent=2), byte for byte, on every kind of value
     (the golden and JSON tests check the documents themselves)."""
-    from amd_matrix_calculator.formats.json_text import indented
+    from formats.json_text import indented
     assert indented(document) == json.dumps(document, indent=2)
 
 

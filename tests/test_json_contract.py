@@ -8,9 +8,9 @@ import pytest
 from conftest import call, swept
 from jsonschema import Draft202012Validator
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.formats import json_output
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from formats import json_output
+from instructions import ARCHITECTURES
+from matrix_library import api
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.formats import documents, json_layout, json_text, templated
-from amd_matrix_calculator.formats.notation import key_order
+from formats import documents, json_layout, json_text, templated
+from formats.notation import key_order
+from matrix_library import api
 
 
 def _cases() -> list[tuple[str, str, dict[str, int]]]:

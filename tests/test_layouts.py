@@ -13,9 +13,9 @@ from collections import defaultdict
 import pytest
 from conftest import data_text, swept
 
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.layouts import Modifiers, Operand
-from amd_matrix_calculator.matrix_api import matrices
+from instructions import ARCHITECTURES
+from layouts import Modifiers, Operand
+from matrix_library.api import matrices
 
 
 def _cases():
@@ -218,7 +218,7 @@ def test_appendix_a_covers_the_reference_architectures():
 def test_single_lane_lookups_equal_the_full_inverse():
     """Operand.entries answers a first look-up by scanning one lane; it must give what the
     full inverse map gives, for every register and lane."""
-    from amd_matrix_calculator.layouts import Modifiers
+    from layouts import Modifiers
     for arch in ARCHITECTURES:
         for inst in swept(arch)[::7]:
             matrices = ("A", "B", "D", "K") if inst.sparse else ("A", "B", "C", "D")

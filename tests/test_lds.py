@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.lds import lds_facts
-from amd_matrix_calculator.layouts import COORDINATES
-from amd_matrix_calculator.layouts.lds import LANE_MAPS, triton_swizzle
+from instructions.lds import lds_facts
+from layouts import COORDINATES
+from matrix_library import api as mc
+from matrix_plans.lds.reads import LANE_MAPS, triton_swizzle
 
 F16_16 = ("cdna3", "v_mfma_f32_16x16x16_f16")
 F16_32 = ("cdna4", "v_mfma_f32_16x16x32_f16")
@@ -455,7 +455,7 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     reads."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from amd_matrix_calculator.formats.hip_lds import _name, emit_lds
+    from formats.hip.lds import _name, emit_lds
     found = plan(arch, name, matrix, tile=tile, **options)
     regs = max(s.register for s in found.slots) + 1
     regs += regs % 2
@@ -525,7 +525,7 @@ def clang_cases():
     import re
     import tempfile
 
-    from amd_matrix_calculator.formats.hip_lds import _name, emit_lds
+    from formats.hip.lds import _name, emit_lds
     cases = []
     for arch, gfx, name, matrix, tile, options in CLANG_CASES:
         found = plan(arch, name, matrix, tile=tile, **options)
@@ -579,7 +579,7 @@ def test_emit_hip_clang_live():
 def test_library_module_imports_first():
     """matrix_api re-exports matrix_api_lds: either may be imported first."""
     import sys
-    done = subprocess.run([sys.executable, "-c", "from amd_matrix_calculator import "
+    done = subprocess.run([sys.executable, "-c", "from matrix_library import "
                            "matrix_api_lds, matrix_api; "
                            "print(matrix_api.lds_plan is matrix_api_lds.lds_plan)"],
                           capture_output=True, text=True, cwd=Path(__file__).parents[1])

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions.builtins import TARGETS
-from amd_matrix_calculator.instructions.lds_copy import COPIES
-from amd_matrix_calculator.layouts.core import CalcError
-from amd_matrix_calculator.layouts.lds_copy import Global, check
+from instructions.builtins import TARGETS
+from instructions.lds_copy import COPIES
+from layouts.core import CalcError
+from matrix_library import api as mc
+from matrix_plans.lds.copies import Global, check
 
 DATA = Path(__file__).parent / "data"
 SEED = ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")

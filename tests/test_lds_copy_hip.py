@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats.hip_copy import emit_copy, name_of
-from amd_matrix_calculator.formats.hip_lds import _name as read_name
+from formats.hip.copies import emit_copy, name_of
+from formats.hip.lds import _name as read_name
+from matrix_library import api as mc
 
 CASES = [  # (arch, instruction, matrix, options)
     ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
@@ -166,7 +166,7 @@ def test_clang_live():
     sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
     from record_lds_copy import clang_counts
 
-    from amd_matrix_calculator.instructions.builtins import TARGETS
+    from instructions.builtins import TARGETS
     data = json.loads(RECORDED.read_text())
     for case, recorded in list(zip(CASES, data["cases"]))[::3]:
         found = solve(case)

@@ -5,11 +5,11 @@ import time
 
 import pytest
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.instructions.modifiers import MODIFIERS, Modifiers
-from amd_matrix_calculator.layouts import check_modifiers
-from amd_matrix_calculator.layouts.legality import rule, takes
+from instructions import ARCHITECTURES
+from instructions.modifiers import MODIFIERS, Modifiers
+from layouts import check_modifiers
+from layouts.legality import rule, takes
+from matrix_library import api
 
 HUGE = 10 ** 10
 ENORMOUS = 1 << 100_000

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.matrix_api import CalcError, Element
+from matrix_library import api
+from matrix_library.api import CalcError, Element
 
 CDNA3 = api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
 RDNA4 = api.find_instruction("rdna4", "v_wmma_f32_16x16x16_f16")

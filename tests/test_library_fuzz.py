@@ -9,8 +9,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.matrix_api import CalcError
+from matrix_library import api
+from matrix_library.api import CalcError
 
 INSTRUCTIONS = [api.find_instruction(a, m) for a, m in (
     ("cdna3", "v_mfma_f32_32x32x8_f16"), ("cdna3", "v_smfmac_f32_16x16x32_f16"),

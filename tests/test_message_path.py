@@ -4,8 +4,8 @@ option table names itself and its range and takes ASCII digits only."""
 import pytest
 from conftest import call
 
-from amd_matrix_calculator.cli.cli_messages import MESSAGE_LENGTH
-from amd_matrix_calculator.cli.cli_options import (
+from matrix_frontends.cli.messages import MESSAGE_LENGTH
+from matrix_frontends.cli.options import (
     BY_DEST,
     NUMBERS,
     OPTIONS,

@@ -3,8 +3,8 @@ value and says what is allowed; it never answers silently with something else, a
 other exception escapes (issue 10's misuse table, and its neighbours)."""
 import pytest
 
-from amd_matrix_calculator import matrix_api as api
-from amd_matrix_calculator.matrix_api import Modifiers
+from matrix_library import api
+from matrix_library.api import Modifiers
 
 DENSE = api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
 MULTI = api.find_instruction("cdna3", "v_mfma_f32_32x32x4_2b_f16")

@@ -2,8 +2,8 @@
 name forms of later architectures (gfx1250), and malformed names."""
 import pytest
 
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.instructions.model import Mnemonic, parse_mnemonic
+from instructions import ARCHITECTURES
+from instructions.model import Mnemonic, parse_mnemonic
 
 
 def parts(mnemonic):
@@ -74,7 +74,7 @@ def test_every_registered_name_parses_to_its_shape():
 
 
 def test_separate_c_and_d_types():
-    from amd_matrix_calculator.instructions.model import instruction
+    from instructions.model import instruction
     inst = instruction("v_wmma_bf16f32_16x16x32_bf16", 0, 8, arch="RDNA4")
     assert (inst.out_type.key, inst.c_type.key, inst.a_type.key) == ("bf16", "f32", "bf16")
     assert inst.d_type == inst.out_type

@@ -2,9 +2,9 @@
 library and the instruction tables use, spellings that do not collide."""
 import pytest
 
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.instructions.modifiers import GROUPS, MODIFIERS, NAMES, modifier
-from amd_matrix_calculator.layouts.modifiers import Modifiers
+from instructions import ARCHITECTURES
+from instructions.modifiers import GROUPS, MODIFIERS, NAMES, modifier
+from layouts.modifiers import Modifiers
 
 MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
 
@@ -46,8 +46,8 @@ def test_value_text_names_codes():
 
 
 def test_every_family_has_one_registry_line():
-    from amd_matrix_calculator.instructions import FAMILIES as NAMED
-    from amd_matrix_calculator.layouts.family import FAMILIES, TRAITS
+    from instructions import FAMILIES as NAMED
+    from layouts.family import FAMILIES, TRAITS
     assert set(NAMED) == set(FAMILIES) and len(NAMED) >= 4
     for name, family in FAMILIES.items():
         assert family.name == name and callable(family.layout) and callable(family.formulas)

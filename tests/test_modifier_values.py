@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import call
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.matrix_library.modifier_values import family_rows, family_table
+from matrix_library import api as mc
+from matrix_library.modifier_values import family_rows, family_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 # Not product code: the tests, the table package, tools and benchmarks.
@@ -123,6 +123,6 @@ def test_no_product_code_tests_a_family_or_architecture_name():
 
 def test_the_scan_reads_the_product_modules():
     read = {rel for rel, _ in product_files()}
-    assert {"library/matrix_api.py", "cli/matrix_cli.py", "layouts/__init__.py",
+    assert {"matrix_library/api.py", "matrix_frontends/cli/command.py", "layouts/__init__.py",
             "formats/detail.py", "layouts/family.py"} <= read
     assert not any(rel.startswith(("tests/", "instructions/")) for rel in read)

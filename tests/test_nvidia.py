@@ -17,9 +17,9 @@ from functools import cache
 import pytest
 from conftest import call, data_file
 
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.instructions.modifiers import Modifiers
-from amd_matrix_calculator.layouts import base_layout
+from instructions import find_architecture
+from instructions.modifiers import Modifiers
+from layouts import base_layout
 
 
 @cache
@@ -282,7 +282,7 @@ def test_detail_prints_the_facts_with_sources():
 
 def test_ptx_spelling_is_what_ran():
     """-d's PTX line for each recorded instruction is the spelling the probe compiled."""
-    from amd_matrix_calculator.instructions.nvidia import ptx_spelling
+    from instructions.nvidia import ptx_spelling
     for target in ("sm80", "sm89", "sm90"):
         for rec in record(target)["records"]:
             assert ptx_spelling(instruction("sm90", rec["ptx"])) == rec["ptx"]

@@ -11,8 +11,8 @@ import tempfile
 import pytest
 from conftest import REPO, call, missing
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.layouts.port import port_tile
+from matrix_library import api as mc
+from matrix_plans.convert.port import port_tile
 
 sys.path.insert(0, str(REPO / "scripts"))
 import check_port

@@ -20,7 +20,7 @@ PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 PACKAGES = ("instructions", "layouts", "formats", "cli")
 SUBPACKAGES = ("formats.hip", "matrix_library")  # (matrix_library: library/matrix_library)
 DOCS = ("docs", "docs.facts", "docs.images")  # docs/, shipped as data (-h names its pages)
-PKG = "amd_matrix_calculator"  # the one top-level import name installed (issue 23)
+PKG = "matrix_library"  # the one top-level import name installed (issue 23)
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -55,7 +55,7 @@ def test_script_prints_its_version():
 
 
 def test_declared_contents_match_the_tree():
-    """One package: library/ is amd_matrix_calculator, the layer folders are mapped under
+    """One package: library/ is matrix_library, the layer folders are mapped under
     it (package-dir), matrix_calculator.py is the only top-level module, and nothing else
     lands at the top of site-packages."""
     assert top_level_modules() == ["matrix_calculator.py"]
@@ -108,7 +108,7 @@ def test_a_clone_without_links_answers_without_installing(tmp_path):
     proc = subprocess.run([sys.executable, "-S", "-c",
                            "import sys; sys.path.insert(0, sys.argv[1]); sys.argv[1:] = "
                            "sys.argv[2:]; import matrix_calculator as m; "
-                           "import amd_matrix_calculator.cli.matrix_cli as c; "
+                           "import matrix_frontends.cli.command as c; "
                            "print(c.__file__); sys.exit(m.main())", str(clone),
                            "-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A",
                            "-I", "5", "-K", "6"], capture_output=True, text=True, env=env,
@@ -182,10 +182,10 @@ def test_every_file_compiles_with_the_oldest_claimed_python():
 def test_the_command_is_the_script_installed_as_is():
     """No console-script wrapper (its imports cost start-up): the build installs the
     script itself as matrix-calculator."""
-    assert setting("script-files") == '["cli/matrix-calculator"]'
+    assert setting("script-files") == '["matrix_frontends/matrix-calculator"]'
     launcher = (ROOT / "cli" / "matrix-calculator").read_text(encoding="utf-8")
     assert launcher.startswith("#!/usr/bin/env python3\n")
-    assert "from amd_matrix_calculator.cli.matrix_cli import command, end" in launcher
+    assert "from matrix_frontends.cli.command import command, end" in launcher
 
 
 def test_readme_test_command_is_what_ci_runs():
@@ -306,7 +306,7 @@ def test_the_readme_installs_into_a_virtual_environment_first():
 
 def test_the_installed_command_lives_beside_pypis_formats_layouts_and_instructions(tmp_path):
     """Issue 23: PyPI has unrelated projects called formats, layouts and instructions. The
-    wheel installs one top-level name (amd_matrix_calculator) beside them, and the command
+    wheel installs one top-level name (matrix_library) beside them, and the command
     still works after they are uninstalled."""
     from conftest import missing
     venv = tmp_path / "venv"

@@ -2,7 +2,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amd_matrix_calculator.cli import matrix_cli
+from matrix_frontends.cli import command as matrix_cli
 
 VALUE_SPELLINGS = [s for o in matrix_cli.OPTIONS if o.kind != "flag" for s in o.spellings]
 FLAG_SPELLINGS = [s for o in matrix_cli.OPTIONS if o.kind == "flag" for s in o.spellings]

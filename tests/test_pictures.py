@@ -27,8 +27,8 @@ import pytest
 from conftest import REPO, swept
 from conftest import call as _untyped_call
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.formats import palette, pictures
+from formats import palette, pictures
+from matrix_library import api as mc
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -238,7 +238,7 @@ def test_every_picture_labels_every_cell_at_9px(arch: str) -> None:
     """Issue 22: every cell of every -R and -M picture (and transposed) has a label of at
     least 9 px that fits inside it; where a VGPR holds several values the -R label shows
     the bits."""
-    from amd_matrix_calculator.formats.svg import CHAR_WIDTH, LINE_HEIGHT
+    from formats.svg import CHAR_WIDTH, LINE_HEIGHT
     drawn = 0
     for inst, matrix, mods, wave in _picture_queries(arch):
         for view in pictures.VIEWS:

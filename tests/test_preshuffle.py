@@ -13,8 +13,8 @@ import pytest
 from conftest import call, need_module
 from hip_records import CLANG, device_asm, recorded, regenerate
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.layouts import COORDINATES, operand
+from layouts import COORDINATES, operand
+from matrix_library import api as mc
 
 SCALE16 = ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
 
@@ -282,7 +282,7 @@ def _source_chain(key, x, item):
 def test_scheme_table_is_its_source(key, item_bytes):
     """The table's chain of each scheme places every item where its source's code does."""
     np = need_module("numpy", "the schemes' source chains are NumPy reshapes")
-    from amd_matrix_calculator.layouts.preshuffle_presets import scheme, scheme_map
+    from matrix_plans.preshuffle.presets import scheme, scheme_map
     n, k = 64, 256
     x = np.arange(n * k).reshape(n, k)
     theirs = _source_chain(key, x, 16 // item_bytes).ravel()
@@ -296,7 +296,7 @@ def test_ck_scheme_is_its_source():
     """CK's shuffle_b (ck_tile, CDNA): view {N/NW, NW, K/KW, div, KW/div}, permute
     {0, 2, 3, 1, 4}, div 4 for NW 16, 2 for NW 32."""
     np = need_module("numpy", "the scheme's source chain is a NumPy reshape")
-    from amd_matrix_calculator.layouts.preshuffle_presets import scheme, scheme_map
+    from matrix_plans.preshuffle.presets import scheme, scheme_map
     for nw, kw in ((16, 32), (32, 16), (16, 16)):
         div = 2 if nw == 32 else 4
         n, k = 64, 128
@@ -402,7 +402,7 @@ def test_emit_hip_gcc_emulation(tmp_path, case):
     the plan's (block start + load x lanes x width + rank x width)."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from amd_matrix_calculator.formats.hip_preshuffle import emit, name_of
+    from formats.hip.preshuffle import emit, name_of
     arch, name, matrix, options = case
     found = plan(arch, name, matrix, **options)
     ld = 3 * found.block[1]
@@ -454,7 +454,7 @@ COMMAND = f"python3 tests/test_preshuffle.py ({CLANG} on each case's --emit hip 
 
 def clang_cases():
     """Every CLANG_CASES entry with the global memory loads clang-22 compiles it to."""
-    from amd_matrix_calculator.formats.hip_preshuffle import emit, name_of
+    from formats.hip.preshuffle import emit, name_of
     cases = []
     for gfx, arch, name, matrix, options in CLANG_CASES:
         found = plan(arch, name, matrix, **options)
@@ -542,7 +542,7 @@ SEED_COMMAND = (f"python3 tests/test_preshuffle.py ({CLANG}, gfx950, on the --em
 def seed_kernel_lines():
     """The global loads and scaled MFMAs clang-22 makes of the seed's kernel, built from
     the plans' own code and OPSEL values."""
-    from amd_matrix_calculator.formats.hip_preshuffle import emit, name_of
+    from formats.hip.preshuffle import emit, name_of
     weights = plan(*SCALE16, "B", mods={"blgp": 4})
     scales = plan(*SCALE16, "SB", supertile="2x2")
     tiles = "\n".join(TILE % {"weights": name_of(weights), "ir": tile.ir, "ic": tile.ic,

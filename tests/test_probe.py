@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import check_probe
 
-from amd_matrix_calculator import matrix_api as mc
+from matrix_library import api as mc
 
 CLANG = shutil.which("clang-22")
 HEADERS = os.path.exists("/usr/include/hip/hip_runtime.h")

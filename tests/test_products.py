@@ -128,6 +128,6 @@ def test_the_check_sees_a_wrong_pairing() -> None:
 
 def test_every_instruction_is_a_case() -> None:
     names = {name.split(":")[1].split("[")[0] for name, _, _ in cp.cases()}
-    from amd_matrix_calculator import matrix_api as mc
+    from matrix_library import api as mc
     for arch in ("gfx1250", "gfx1251"):
         assert {i.mnemonic for i in mc.instructions(mc.find_architecture(arch))} <= names

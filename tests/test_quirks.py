@@ -7,8 +7,8 @@ answer that JSON and the library give."""
 import pytest
 from conftest import call, golden_records
 
-from amd_matrix_calculator import instructions
-from amd_matrix_calculator.instructions import QUIRKS
+import instructions
+from instructions import QUIRKS
 
 
 def _arch_of(argv):
@@ -72,8 +72,8 @@ def test_the_index_quirk_rule_explains_every_golden_swmmac_listing():
     the quirk, the reference lists exactly the lane's index entries (the library's, in its
     order) whose bits start within that many bits of the OPSEL slice; the rule covers both
     data widths of the corpus and both wave sizes."""
-    from amd_matrix_calculator import matrix_api as api
-    from amd_matrix_calculator.formats import quirks
+    from formats import quirks
+    from matrix_library import api
     records = golden_records()
     seen = set()
     for rec in records:

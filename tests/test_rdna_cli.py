@@ -10,9 +10,9 @@ from conftest import golden_records
 from rdna_common import ALL, RDNA3, RDNA4, WAVES, cases, expected_mark, operand, slots_of
 from test_facts import body
 
-from amd_matrix_calculator.formats.notation import register
-from amd_matrix_calculator.layouts import Modifiers, Place
-from amd_matrix_calculator.matrix_api import matrices
+from formats.notation import register
+from layouts import Modifiers, Place
+from matrix_library.api import matrices
 
 # ======================================================================================
 # 4. REFERENCE_CLI.md §7, §8.3-§8.6: wave sizes and modifiers

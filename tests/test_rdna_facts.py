@@ -21,10 +21,10 @@ from rdna_common import (
 )
 from test_facts import body
 
-from amd_matrix_calculator.formats.notation import register
-from amd_matrix_calculator.instructions import find_architecture
-from amd_matrix_calculator.layouts import Modifiers, Place
-from amd_matrix_calculator.matrix_api import matrices
+from formats.notation import register
+from instructions import find_architecture
+from layouts import Modifiers, Place
+from matrix_library.api import matrices
 
 # ======================================================================================
 # 2. facts/gfx1250_rdna4.md part B and facts/gfx1250_examples.txt part 2 (RDNA4)

@@ -10,7 +10,7 @@ import pytest
 import rdna_facts as facts
 from rdna_common import ALL, RDNA3, RDNA4, detail_value, ids, operand
 
-from amd_matrix_calculator.layouts import Place
+from layouts import Place
 
 # ======================================================================================
 # 1. Seed 001: the GPUOpen RDNA4 article (wave32, v_wmma_f32_16x16x16_f16)

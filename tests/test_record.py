@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import pytest
 
-from amd_matrix_calculator.instructions.record import cached, memoize, record
+from instructions.record import cached, memoize, record
 
 FIELDS = "reg lane lo width"
 
@@ -51,8 +51,8 @@ def test_construction_matches_namedtuple(pair, args, kwargs):
 def test_the_calculators_records_pickle_and_copy():
     import copy
 
-    from amd_matrix_calculator.instructions import ARCHITECTURES
-    from amd_matrix_calculator.layouts import Modifiers, Place
+    from instructions import ARCHITECTURES
+    from layouts import Modifiers, Place
     inst = ARCHITECTURES[2].instructions[0]
     for value in (Place(1, 2, 16, 16), Modifiers(cbsz=2, abid=1), inst, ARCHITECTURES[0]):
         assert pickle.loads(pickle.dumps(value)) == value

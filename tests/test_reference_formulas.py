@@ -23,9 +23,9 @@ from formula_eval import (
 )
 from rdna_common import matrices, operand, slots
 
-from amd_matrix_calculator.formats.quirks import reference_formulas
-from amd_matrix_calculator.formats.reference_formulas_rdna import LANES_0_31, NOTE
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from formats.quirks import reference_formulas
+from formats.reference_formulas_rdna import LANES_0_31, NOTE
+from instructions import ARCHITECTURES
 
 WAVES = (32, 64)
 
@@ -117,7 +117,7 @@ def test_rdna4_iu4_k_formulas_are_the_references():
     """The reference prints `8 * floor(lane / 16) + floor(GPR_bits / 4)` for A and B k
     of RDNA4 v_wmma_i32_16x16x16_iu4 in both wave sizes (lanes from 32 up are ignored in
     wave64, so no `% 2` is needed)."""
-    from amd_matrix_calculator import matrix_api as api
+    from matrix_library import api
     inst = api.find_instruction("rdna4", "v_wmma_i32_16x16x16_iu4")
     texts = [text for wave in WAVES for label, text in reference_formulas(inst)[wave][1]
              if label in ("A k", "B k")]

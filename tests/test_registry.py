@@ -5,8 +5,8 @@ from functools import cache
 import pytest
 from conftest import golden_records
 
-from amd_matrix_calculator.formats.detail import detail
-from amd_matrix_calculator.instructions import ARCHITECTURES, find_architecture
+from formats.detail import detail
+from instructions import ARCHITECTURES, find_architecture
 
 COUNTS = {"CDNA1": 20, "CDNA2": 27, "CDNA3": 46}
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from amd_matrix_calculator.instructions import ARCHITECTURES
+from instructions import ARCHITECTURES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # avoidable at start-up (shutil: argparse would import it to measure the terminal for
 # every option it adds; importlib and warnings: instruction tables load with __import__;
 # collections, functools, types: records and caches come from instructions.record).
-TABLES = ("amd_matrix_calculator.formats.tables", "amd_matrix_calculator.formats.documents",
+TABLES = ("formats.tables", "formats.documents",
           "tabulate", "csv", "_csv", "difflib")
 AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "types", "re",
              "typing", "dataclasses")
@@ -23,20 +23,20 @@ AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "typ
 # use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
 # the facts (-d, --json), LDS plans (issue 24) and conversions (issue 20), the explorer,
 # batch answers, completion scripts, typing_extensions' typed dictionaries.
-LAZY = ("amd_matrix_calculator.matrix_library.catalog",
-        "amd_matrix_calculator.matrix_library.typed", "amd_matrix_calculator.matrix_api_lds",
-        "amd_matrix_calculator.cli.matrix_cli_lds", "amd_matrix_calculator.matrix_conversion",
-        "amd_matrix_calculator.cli.matrix_convert", "amd_matrix_calculator.cli.matrix_explorer",
-        "amd_matrix_calculator.cli.cli_batch", "amd_matrix_calculator.cli.cli_complete",
-        "amd_matrix_calculator.formats.json_output", "amd_matrix_calculator.formats.hip",
+LAZY = ("matrix_library.catalog",
+        "matrix_library.typed", "matrix_library.lds",
+        "matrix_frontends.cli.lds_mode", "matrix_library.conversion",
+        "matrix_frontends.cli.convert_mode", "matrix_frontends.explorer.app",
+        "matrix_frontends.batch", "matrix_frontends.cli.completion",
+        "formats.json_output", "formats.hip",
         "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib",
         # issue 35: products, peaks and budgets
-        "amd_matrix_calculator.instructions.products", "amd_matrix_calculator.layouts.budget",
-        "amd_matrix_calculator.matrix_library.budget", "amd_matrix_calculator.cli.cli_budget",
-        "amd_matrix_calculator.formats.budget")
+        "instructions.products", "matrix_plans.budget",
+        "matrix_library.budget", "matrix_frontends.cli.budget",
+        "formats.budget")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
 # ... and the facts, which -d reads but -L, -g and -m do not
-NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("amd_matrix_calculator.matrix_library.facts",)
+NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts",)
 
 # The probe loads nothing before taking its list of modules (its arguments come as a
 # Python literal, its output goes through json only afterwards), so that the modules the
@@ -71,7 +71,7 @@ def modules_after(*argvs):
 
 def test_get_register_does_not_import_the_table_drawer():
     modules = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A"])
-    assert "amd_matrix_calculator.formats.tables" not in modules
+    assert "formats.tables" not in modules
 
 
 def point_queries(arch):
@@ -99,17 +99,17 @@ def test_the_lazy_parts_load_when_used():
     """(guards the lists above: the probe sees these modules when their modes run, and
     matrix_api's names of them still resolve)"""
     inst = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
-    assert {"amd_matrix_calculator.matrix_library.catalog",
-            "amd_matrix_calculator.matrix_library.facts"} <= modules_after(
+    assert {"matrix_library.catalog",
+            "matrix_library.facts"} <= modules_after(
         ["--catalog", "--filter", "arch=cdna3"])
-    assert "amd_matrix_calculator.cli.matrix_cli_lds" in modules_after(
+    assert "matrix_frontends.cli.lds_mode" in modules_after(
         inst + ["-A", "--lds-tile", "32x8"])
-    assert "amd_matrix_calculator.matrix_library.facts" in modules_after(inst + ["-d"])
-    assert {"amd_matrix_calculator.layouts.budget", "amd_matrix_calculator.cli.cli_budget"} <= \
+    assert "matrix_library.facts" in modules_after(inst + ["-d"])
+    assert {"matrix_plans.budget", "matrix_frontends.cli.budget"} <= \
         modules_after(inst + ["--budget"])
-    from amd_matrix_calculator import matrix_api
-    from amd_matrix_calculator.matrix_library.catalog import catalog
-    from amd_matrix_calculator.matrix_request import Request
+    from matrix_library import api as matrix_api
+    from matrix_library.catalog import catalog
+    from matrix_library.request import Request
     assert matrix_api.catalog is catalog and matrix_api.Request is Request
     assert callable(matrix_api.lds_plan) and callable(matrix_api.facts)
 
@@ -123,15 +123,15 @@ def test_layout_queries_import_the_table_drawer():
     modules = modules_after(*[["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", mode, "-A"]
                               + fmt for mode in ("-R", "-M")
                               for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
-    assert {"amd_matrix_calculator.formats.tables", "_csv"} <= modules
+    assert {"formats.tables", "_csv"} <= modules
     assert "tabulate" not in modules
     assert "tabulate" in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "psql"])
     assert "tabulate" in modules_after(["--catalog", "--filter", "arch=cdna3"])
-    assert "amd_matrix_calculator.formats.documents" not in modules
+    assert "formats.documents" not in modules
     assert "tabulate" not in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--csv"])
-    assert "amd_matrix_calculator.formats.documents" in modules_after(
+    assert "formats.documents" in modules_after(
         ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "rst"])
 
 
@@ -142,8 +142,8 @@ def test_csv_documents_load_neither_tabulate_nor_re_nor_typing():
     modules = modules_after(*[base + [mode, "-A"] + fmt for mode in ("-R", "-M")
                               for fmt in (["--csv"], ["--format", "csv"], ["--format", "tsv"],
                                           ["--format", "long-csv"])])
-    assert {"_csv", "amd_matrix_calculator.formats.tables",
-            "amd_matrix_calculator.formats.documents"} <= modules
+    assert {"_csv", "formats.tables",
+            "formats.documents"} <= modules
     loaded = modules & {"tabulate", "csv", "re", "typing", "dataclasses", "collections"}
     assert not loaded, f"CSV documents imported {sorted(loaded)}"
 
@@ -171,13 +171,13 @@ def test_a_point_query_loads_only_its_own_family_generator():
     import ast
     import inspect
 
-    from amd_matrix_calculator.layouts.family import FAMILIES
+    from layouts.family import FAMILIES
 
     def imported_by(hook):  # the module a hook of layouts/hooks.py imports when called
         found = [node for node in ast.walk(ast.parse(inspect.getsource(hook)))
                  if isinstance(node, ast.ImportFrom)]
         assert len(found) == 1 and found[0].level == 1, hook
-        return "amd_matrix_calculator.layouts." + found[0].module
+        return "layouts." + found[0].module
 
     generators = {name: imported_by(f.layout) for name, f in FAMILIES.items()}
     for arch in ARCHITECTURES:

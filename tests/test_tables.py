@@ -7,8 +7,8 @@ AsciiDoc outputs byte for byte. The fixtures below pin each rule with its expect
 """
 import pytest
 
-from amd_matrix_calculator import formats
-from amd_matrix_calculator.formats import documents, tables
+import formats
+from formats import documents, tables
 
 
 def test_grid_widths_alignment_and_multiline_cells():
@@ -111,9 +111,9 @@ def test_skipping_tabulates_escape_stripping_draws_the_same():
     stripping) for tables without ESC; tabulate itself draws the same text for the
     calculator's tables."""
     tabulate = pytest.importorskip("tabulate")
-    from amd_matrix_calculator.formats import queries
-    from amd_matrix_calculator.instructions import find_architecture
-    from amd_matrix_calculator.layouts import Modifiers
+    from formats import queries
+    from instructions import find_architecture
+    from layouts import Modifiers
     inst = find_architecture("rdna3").find("v_wmma_f32_16x16x16_f16")
     header, rows = queries.matrix_layout(inst, "C", Modifiers(neg_hi=4), 32)
     for fmt in ("grid", "markdown", "asciidoc", "rst", "html", "latex"):
@@ -155,9 +155,9 @@ def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
     tabulate = pytest.importorskip("tabulate")
     import threading
 
-    from amd_matrix_calculator.formats import queries
-    from amd_matrix_calculator.instructions import find_architecture
-    from amd_matrix_calculator.layouts import Modifiers
+    from formats import queries
+    from instructions import find_architecture
+    from layouts import Modifiers
     inst = find_architecture("cdna3").find("v_mfma_f32_32x32x8_f16")
     header, rows = queries.matrix_layout(inst, "A", Modifiers(), 64)
     red = [[n, f"\x1b[31m{n}\x1b[0m", "x" * (n % 7)] for n in range(40)]
@@ -198,7 +198,7 @@ def _layout_tables():
     five instructions spread over each architecture's list, with a modifier that marks
     values where the instruction takes one; and of each architecture's widest
     accumulator."""
-    from amd_matrix_calculator import matrix_api as api
+    from matrix_library import api
     found = []
     for arch in api.architectures():
         widest = max(arch.instructions, key=lambda i: i.m * i.n * i.blocks)

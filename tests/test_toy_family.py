@@ -8,18 +8,19 @@ import types
 import pytest
 from conftest import call
 
-import amd_matrix_calculator.matrix_library.catalog
-import amd_matrix_calculator.matrix_library.checks  # noqa: F401  (patched below)
-from amd_matrix_calculator import instructions, matrix_library
-from amd_matrix_calculator.instructions import Architecture
-from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
-from amd_matrix_calculator.instructions.model import family as table_block
-from amd_matrix_calculator.layouts import family as registry
-from amd_matrix_calculator.layouts import hooks
-from amd_matrix_calculator.layouts.core import BIT, COL, LANE, ROW, Factor, Layout
+import instructions
+import matrix_library
+import matrix_library.catalog
+import matrix_library.checks
+from instructions import Architecture
+from instructions.builtins import WmmaBuiltins
+from instructions.model import family as table_block
+from layouts import family as registry
+from layouts import hooks
+from layouts.core import BIT, COL, LANE, ROW, Factor, Layout
 
 # ---- the table module (instructions/toy.py)
-TABLE = types.ModuleType("amd_matrix_calculator.instructions.toy")
+TABLE = types.ModuleType("instructions.toy")
 wmma = table_block(arch="TOY", encoding="VOP3P", align=4, coexec=False, modifiers=("neg",))
 TABLE.INSTRUCTIONS = (wmma("v_wmma_f32_16x16x16_f16", 0x40, 16),)
 
@@ -52,7 +53,7 @@ FAMILY = registry.Family("toy", GENERATOR.layout, registry.DERIVED,
 def toy(monkeypatch):
     """The toy registered: the modules importable, its Architecture line and its
     Family line added (undone after the test)."""
-    monkeypatch.setitem(sys.modules, "amd_matrix_calculator.instructions.toy", TABLE)
+    monkeypatch.setitem(sys.modules, "instructions.toy", TABLE)
     monkeypatch.setitem(sys.modules, "toy_layouts", GENERATOR)
     archs = (*instructions.ARCHITECTURES, TOY)
     monkeypatch.setattr(instructions, "ARCHITECTURES", archs)

@@ -5,9 +5,9 @@ import json
 import re
 from pathlib import Path
 
-from amd_matrix_calculator import matrix_api as mc
-from amd_matrix_calculator.instructions import verification
-from amd_matrix_calculator.instructions.verification_checks import ALTERNATIVES, CHECKS
+from instructions import verification
+from instructions.verification_checks import ALTERNATIVES, CHECKS
+from matrix_library import api as mc
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,7 +81,7 @@ def test_json_and_catalog_carry_it(run):
 
 
 def test_the_document_is_generated_from_the_record():
-    from amd_matrix_calculator.formats.verification import document
+    from formats.verification import document
     text = (REPO / "docs" / "verification.md").read_text()
     assert text == document()
     assert "## Run the probe on your GPU" in text and "--emit probe" in text

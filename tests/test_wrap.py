@@ -1,10 +1,10 @@
 """The -d line wrapper gives what textwrap gives, for every wrapped RDNA formula."""
 import textwrap
 
-from amd_matrix_calculator.formats.detail import wrap
-from amd_matrix_calculator.formats.quirks import reference_formulas
-from amd_matrix_calculator.instructions import ARCHITECTURES
-from amd_matrix_calculator.layouts import formula_sections
+from formats.detail import wrap
+from formats.quirks import reference_formulas
+from instructions import ARCHITECTURES
+from layouts import formula_sections
 
 
 def bodies():

@@ -24,17 +24,26 @@ shared prelude, so any number of outputs compile together in one file.
 """
 from __future__ import annotations
 
-from .calls import builtin_name, call_arguments, named_arguments, operand_type
-from .common import DEFAULT, INT_MAX, LOWER, ORDERS, PRELUDE, CType, Options, default_prefix
-from .kernel import emit, emit_parts
-from .loads import (
-    Chunk,
-    VectorPlan,
-    bit_terms,
-    index_functions,
-    offset_terms,
-    vector_plan,
-    word_functions,
+from formats.hip.calls import builtin_name, call_arguments, named_arguments, operand_type
+from formats.hip.common import (
+           DEFAULT,
+           INT_MAX,
+           LOWER,
+           ORDERS,
+           PRELUDE,
+           CType,
+           Options,
+           default_prefix,
+)
+from formats.hip.kernel import emit, emit_parts
+from formats.hip.loads import (
+           Chunk,
+           VectorPlan,
+           bit_terms,
+           index_functions,
+           offset_terms,
+           vector_plan,
+           word_functions,
 )
 
 __all__ = ["DEFAULT", "INT_MAX", "LOWER", "ORDERS", "PRELUDE", "CType", "Chunk", "Options",

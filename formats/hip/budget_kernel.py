@@ -6,16 +6,16 @@ through VGPRs into `lds_buffers` stages. scripts/check_budget.py compiles it wit
 clang-22 and compares the register and LDS report with the budget."""
 from __future__ import annotations
 
-from amd_matrix_calculator.matrix_api import CalcError, Modifiers
-
-from .calls import call_text, operand_type
-from .common import PRELUDE, Options, compile_command, fragment_of, memory_type, typedefs
-from .loads import device_function
+from formats.hip.calls import call_text, operand_type
+from formats.hip.common import PRELUDE, Options, compile_command, fragment_of, memory_type, typedefs
+from formats.hip.loads import device_function
+from matrix_library.api import CalcError, Modifiers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
-    from amd_matrix_calculator.matrix_api import Budget
+    from instructions.model import Instruction
+
+    from matrix_library.api import Budget
 
 
 def skeleton(inst: Instruction, mods: Modifiers, wave: int, result: Budget,

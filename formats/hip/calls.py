@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amd_matrix_calculator.instructions.builtins import WmmaBuiltins
-from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
-from amd_matrix_calculator.matrix_api import CalcError, Modifiers, wmma_builtins
+from instructions.builtins import WmmaBuiltins
+from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
 
-from .common import FLOAT_TYPES, CType, fragment_of
+from formats.hip.common import FLOAT_TYPES, CType, fragment_of
+from matrix_library.api import CalcError, Modifiers, wmma_builtins
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
 # One argument of a call: (name, C text); name "" for the operands A, B, C and the index.
 Argument = tuple[str, str]
@@ -37,7 +37,7 @@ def conventions(inst: Instruction) -> WmmaBuiltins:
 
 
 def register_bits(inst: Instruction, matrix: str, wave: int = 64) -> int:
-    from amd_matrix_calculator.matrix_api import engine_operand
+    from matrix_library.api import engine_operand
     return 32 * int(engine_operand(inst, matrix, Modifiers(), wave).register_count)
 
 
@@ -95,7 +95,7 @@ def _older_spelling(inst: Instruction) -> str:
     v_mfma_f32_32x32x1_2b_f32 -> mfma_f32_32x32x1f32, ..._32x32x8_bf16 -> ..._1k)."""
     if inst.kind != "mfma":
         return str(inst.mnemonic)
-    from amd_matrix_calculator.instructions import ARCHITECTURES
+    from instructions import ARCHITECTURES
 
     def key(one: Instruction) -> tuple[object, ...]:
         return (one.kind, one.m, one.n, one.k, one.blocks, one.a_type.key, one.b_type.key,
@@ -137,7 +137,7 @@ def negation_acts(inst: Instruction, matrix: str, mods: Modifiers,
     the modifier table's ModifierSpec.negation, for the modifiers whose rule here is a
     negation mask), each with the label and bit that ask it ("NEG_HI", 2); modifiers
     named in `passed` are left out."""
-    from amd_matrix_calculator.matrix_api import rule
+    from matrix_library.api import rule
     acts: dict[str, tuple[str, int]] = {}
     for spec in MODIFIERS:
         value = getattr(mods, spec.name)
@@ -208,7 +208,7 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
     if wmma(inst):
         idx: list[Argument] = []
         if inst.sparse:
-            from amd_matrix_calculator.matrix_api import index_bits_per_lane
+            from matrix_library.api import index_bits_per_lane
             # clang takes the index as an int and selects index_key from a shift of the
             # whole index VGPR (OPSEL's slice): k >> 8, 16, 24 give index_key 1, 2, 3.
             shift = mods.opsel * index_bits_per_lane(inst, wave)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from amd_matrix_calculator.layouts.core import shown
-from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers, fragment
+from layouts.core import shown
+
+from matrix_library.api import CalcError, Fragment, Modifiers, fragment
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
 INT_MAX = 2**31 - 1  # C int: every number written into the code is checked against it
 
@@ -50,7 +51,7 @@ def check_options(options: Options) -> None:
 def resolve(inst: Instruction, matrix: str | None, mods: object,
             wave: int) -> tuple[Instruction, Modifiers]:
     """(instruction with f8f6f4 formats applied, Modifiers), checked."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     waves = matrix_api.architecture_of(inst).waves
     if wave not in waves:
         raise CalcError(f"wave size {wave} is not available on {inst.arch}; use "
@@ -65,7 +66,7 @@ def resolve(inst: Instruction, matrix: str | None, mods: object,
 def fragment_of(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Fragment:
     """The fragment of the library's checked operand (D as with -o: it takes the inputs'
     modifiers)."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     return fragment(matrix_api.operand(inst, matrix, mods=mods, wave=wave,
                                        output_calc=matrix == "D"))
 
@@ -73,7 +74,7 @@ def fragment_of(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> F
 def default_prefix(inst: Instruction, mods: Modifiers, wave: int, options: Options) -> str:
     """mc_<mnemonic>[_w<wave>][_<modifier><value>...][_col][_ld<N>][_lds]: every output
     that differs in code differs in name, so any number of them compile together."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     parts = ["mc", inst.mnemonic[2:]]
     if len(matrix_api.architecture_of(inst).waves) > 1:
         parts.append(f"w{wave}")
@@ -95,7 +96,7 @@ def compile_command(inst: Instruction, wave: int) -> tuple[str, str]:
     """(target, clang command) for the generated file: with ROCm, and as checked here
     without it (clang-22, -nogpuinc). Wave sizes other than the target's default need
     -mwavefrontsize<N>."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     arch = matrix_api.architecture_of(inst)
     target = arch.target
     wave_flag = f" -mwavefrontsize{wave}" if wave != arch.waves[0] else ""

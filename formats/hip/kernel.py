@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amd_matrix_calculator.instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, shaped
-from amd_matrix_calculator.matrix_api import CalcError, Fragment, Modifiers, wmma_builtins
+from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, shaped
 
-from .calls import call_text as _call_text
-from .calls import check_builtin, named_arguments, negation_acts, operand_type
-from .common import (
+from formats.hip.calls import call_text as _call_text
+from formats.hip.calls import check_builtin, named_arguments, negation_acts, operand_type
+from formats.hip.common import (
     DEFAULT,
     LOWER,
     PRELUDE,
@@ -23,10 +22,11 @@ from .common import (
     resolve,
     typedefs,
 )
-from .loads import device_function, operand_name, tile_elements
+from formats.hip.loads import device_function, operand_name, tile_elements
+from matrix_library.api import CalcError, Fragment, Modifiers, wmma_builtins
 
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
 
 def emit_parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
@@ -153,7 +153,7 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
     """The __global__ wave-level example: loads, the builtin call, the store of D. With
     options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
     first copied to LDS by the wavefront and the fragments loaded from there."""
-    from amd_matrix_calculator import matrix_api
+    from matrix_library import api as matrix_api
     _check_example(inst, mods, wave)
     types: list[CType] = []
     parts: list[str] = []
@@ -241,8 +241,8 @@ def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
     """The modifiers must suit the instruction: as for D with -o (which takes the inputs'
     modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
     index set); the error is D's."""
-    from amd_matrix_calculator import matrix_api
-    from amd_matrix_calculator.matrix_api import check_modifiers
+    from matrix_library import api as matrix_api
+    from matrix_library.api import check_modifiers
     try:
         check_modifiers(inst, "D", mods, True, "get", wave)
     except CalcError:
@@ -259,7 +259,7 @@ def _for_operand(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> 
     """The modifiers that shape `matrix`'s layout, as the modifier table says (`shaped`:
     the spec's `shapes`, narrowed by the instruction's rule): the example's D-level
     modifiers apply to every operand; each operand keeps the ones that move it."""
-    from amd_matrix_calculator.matrix_api import rule
+    from matrix_library.api import rule
     values = {}
     for spec in MODIFIERS:
         found = rule(spec, inst, mods, wave)

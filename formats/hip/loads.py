@@ -16,8 +16,9 @@ from __future__ import annotations
 from math import gcd
 from typing import TYPE_CHECKING, NamedTuple
 
-from amd_matrix_calculator.formats.cexpr import Term, render, simplify
-from amd_matrix_calculator.matrix_api import (
+from formats.cexpr import Term, render, simplify
+from formats.hip.common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
+from matrix_library.api import (
     BIT,
     BLOCK,
     COL,
@@ -31,10 +32,8 @@ from amd_matrix_calculator.matrix_api import (
     digit_value,
 )
 
-from .common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
-
 if TYPE_CHECKING:
-    from amd_matrix_calculator.instructions.model import Instruction
+    from instructions.model import Instruction
 
 # ---- index arithmetic (plain C)
 

@@ -1,0 +1,137 @@
+"""Matrix instruction calculator for AMD GPUs: where every matrix element of an MFMA,
+SMFMAC, WMMA or SWMMAC instruction lives (VGPR, lane, bits), and the instruction's facts.
+
+Command-line compatible with AMD's Matrix Instruction Calculator; run with -h for help.
+"""
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+from matrix_frontends.cli.options import (
+    MODIFIERS,
+    OPTIONS,
+    Args,
+    ArgumentError,
+    BatchFailed,
+    __version__,
+    parse_plain,
+    program_name,
+    spellings,
+)
+from matrix_frontends.cli.respond import (
+    EXAMPLES,
+    answer,
+    build_parser,
+    error_line,
+    parse_args,
+    respond,
+    run,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
+    from collections.abc import Sequence
+    from typing import NoReturn
+
+# (answering a command line is cli_respond's, which the explorer shares; this module is
+# the process around it: the output written, errors on one line, exit statuses)
+__all__ = ["EXAMPLES", "MODIFIERS", "OPTIONS", "ArgumentError", "Args", "__version__",
+           "answer", "build_parser", "command", "end", "error_line", "main", "parse_args",
+           "parse_plain", "program_name", "respond", "run", "spellings"]
+
+
+def command() -> int:
+    """The command (matrix_calculator.py and the installed matrix-calculator): main()
+    on this process's own command line, with Python's cycle collector off, as the
+    process then ends. One query makes no reference cycles worth collecting, yet with
+    the collector on, the tens of thousands of objects importing tabulate creates
+    (most of them for importlib.metadata) are traversed again and again, and once
+    more at exit: about 5 ms of a table query (docs/speed.md). main() itself leaves
+    the collector alone, for callers that run on afterwards."""
+    gc.disable()
+    return main()
+
+
+def end(status: int) -> NoReturn:
+    """End the command's process with `status` once its output is out: stdout and stderr
+    flushed, then os._exit, which skips the interpreter's teardown (every module and
+    object freed one by one, and a last cycle collection over all of them, even with the
+    collector off: about 3 ms of a point query and more of a table query, whose tabulate
+    import leaves tens of thousands of objects; docs/speed.md). The calculator needs no
+    teardown: no atexit handler, no file open but the standard streams. The script and
+    the installed command end with it; main() and command() return as before."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # the reader went away, or a closed stream
+            pass
+    os._exit(status)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the calculator; returns the exit status: 0, 2 for any error in the command
+    line, 1 when the output cannot be written, 130 when interrupted (Ctrl-C). No
+    exception escapes."""
+    try:
+        words = sys.argv[1:] if argv is None else list(argv)
+        if not words:  # (nothing asked: say how to ask, not which option lacks a value)
+            return _fail("no query given: name an architecture and a mode, e.g. "
+                         f"{program_name()} -a cdna3 -L, or run with -h for every option")
+        if "--serve" in words:  # issue 21: the explorer, a front end of its own
+            from matrix_frontends.explorer.app import serve
+            return serve(words)
+        try:
+            status, text = respond(words)
+        except BatchFailed as failed:  # --batch: the answers, then the count of failures
+            return _write(failed.text) or _fail(failed.message)
+        return _write(text) if status == 0 else _fail(text, status)
+    except KeyboardInterrupt:
+        _discard_output()
+        return 130
+    except BrokenPipeError:
+        _discard_output()
+        return 0
+    except Exception as exc:  # a defect: still one line, not a traceback
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); please report this "
+                     "command line", status=1)
+
+
+def _fail(message: str, status: int = 2) -> int:
+    """Report an error on one line of stderr."""
+    try:
+        sys.stderr.write(error_line(message) + "\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
+        pass
+    return status
+
+
+def _write(text: str) -> int:
+    """Write the output; a reader that went away ends quietly (status 0), any other
+    failure (a full disk, a closed stdout) is one line on stderr and status 1."""
+    try:
+        if sys.stdout is None:  # started with stdout closed
+            raise OSError("standard output is closed")
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (| head): end quietly
+        _discard_output()
+    except (OSError, ValueError) as exc:
+        _discard_output()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return _fail(f"cannot write output: {reason}", status=1)
+    return 0
+
+
+def _discard_output() -> None:
+    """Send what is still buffered for stdout, and anything later, to the null device,
+    so that the interpreter's final flush neither blocks nor complains."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, ValueError, OSError):  # no real stdout (e.g. captured)
+        pass

@@ -1,0 +1,114 @@
+"""Command-line handling of `--convert FROM TO` (issue 20), kept out of matrix_cli.py
+so that its hook there is a few lines.
+
+    matrix_calculator.py -a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A
+
+FROM is `INSTRUCTION:C` or `INSTRUCTION:D`, TO `INSTRUCTION:A` or `INSTRUCTION:B`, both
+instructions of the architecture -a. A port (issue 34) names another architecture in FROM,
+`ARCH:INSTRUCTION:MATRIX` (an NVIDIA fragment: sm80:mma.m16n8k16.f32.f16.f16.f32:A), and TO
+is the same matrix of an instruction of -a:
+
+    matrix_calculator.py -a gfx1100 --convert sm80:mma.m16n8k16.f32.f16.f16.f32:A \
+        v_wmma_f32_16x16x16_f16:A
+
+The modifiers and -w apply as elsewhere (to both
+instructions); --transpose says the source instruction was issued with A and B
+swapped (it computed D^T); -o adds the move of every slot; --json prints the document;
+--emit hip prints a device function doing the conversion.
+"""
+from __future__ import annotations
+
+from layouts.core import shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from instructions import Architecture
+    from instructions.model import Instruction
+
+    from matrix_frontends.cli.options import Args
+    from matrix_library.conversion import Conversion
+
+USAGE = ("--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B), or "
+         "for a port FROM as ARCH:INSTRUCTION:MATRIX and TO the same matrix")
+# Options of other modes that have no meaning here.
+OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
+               ("detail", "-d"), ("list", "-L"), ("catalog", "--catalog"),
+               ("linear_layout", "--linear-layout"), ("A", "-A"), ("B", "-B"), ("C", "-C"),
+               ("D", "-D"), ("K", "-k"))
+
+
+def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
+    from matrix_library import api as mc
+    if not isinstance(text, str) or text.count(":") not in (1, 2 if what == "FROM" else 1):
+        raise mc.CalcError(f"{USAGE}; got {shown(text)} as {what}")
+    *other, name, matrix = text.split(":")
+    if other:  # a port: ARCH:INSTRUCTION:MATRIX
+        arch = mc.find_architecture(other[0])
+    return mc.find_instruction(arch, name), matrix.upper()
+
+
+def _modifiers(args: Args) -> dict[str, int]:
+    """The modifier values given on the command line (numbers, or names: the option
+    table's reading, cli_inputs.modifiers_of)."""
+    from matrix_frontends.cli.inputs import modifiers_of
+    return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
+
+
+def _wave(args: Args) -> int | None:
+    from matrix_frontends.cli.options import number
+    return number(args, "wavefront") or None
+
+
+def conversion_of(args: Args) -> Conversion:
+    """The Conversion a command line asks for (CalcError naming the bad value)."""
+    from matrix_library import api as mc
+    for dest, option in OTHER_MODES:
+        if getattr(args, dest, False):
+            raise mc.CalcError(f"--convert is a mode of its own: drop {option}")
+    given = args.text("architecture")
+    if given is None:
+        raise mc.CalcError("--convert needs the architecture: -a NAME (one of "
+                           + ", ".join(a.name.lower() for a in mc.architectures()) + ")")
+    arch = mc.find_architecture(given)
+    pair = args.convert
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise mc.CalcError(USAGE)
+    first, second = str(pair[0]), str(pair[1])
+    src, src_matrix = _side(arch, first, "FROM")
+    dst, dst_matrix = _side(arch, second, "TO")
+    if src.arch != dst.arch:  # a port: no modifiers, the destination's wave size
+        if _modifiers(args) or getattr(args, "transpose", False):
+            raise mc.CalcError("a port (--convert ARCH:INSTRUCTION:MATRIX ...) takes no "
+                               "modifiers and no --transpose")
+        return mc.port(src, src_matrix, dst, dst_matrix, wave=_wave(args))
+    # each side gets the modifiers it takes (a destination's --cbsz/--blgp or
+    # --matrix-a-fmt picks its format); one neither takes goes to both, to be refused
+    given_mods = _modifiers(args)
+    side_mods = [{k: v for k, v in given_mods.items()
+                  if inst.takes(k) or not (src.takes(k) or dst.takes(k))} for inst in (src, dst)]
+    return mc.conversion(src, src_matrix, dst, dst_matrix, src_mods=side_mods[0],
+                         dst_mods=side_mods[1], wave=_wave(args),
+                         transposed=bool(getattr(args, "transpose", False)))
+
+
+def run_convert(args: Args) -> str:
+    """The output of a --convert command line: text, --json, or --emit hip."""
+    from matrix_library import api as mc
+    if args.given("compare"):  # --compare (issue 34) shares this mode's row
+        from matrix_frontends.cli.compare_mode import run_compare
+        return run_compare(args)
+    emit = args.text("emit") or "" if args.given("emit") else None
+    json_wanted = bool(getattr(args, "json", False))
+    if emit is not None and emit.lower() != "hip":  # (given without a value: '')
+        raise mc.CalcError(f"--emit takes the language to write: hip (got {shown(emit)})")
+    if emit is not None and json_wanted:
+        raise mc.CalcError("--emit hip prints code: drop --json")
+    conv = conversion_of(args)
+    if emit is not None:
+        from formats.hip.convert import emit_conversion
+        return emit_conversion(conv)
+    from formats import conversion
+    if json_wanted:
+        from formats.json_text import text
+        return text(conversion.document(conv))
+    return conversion.text(conv, detail=bool(getattr(args, "output", False)))

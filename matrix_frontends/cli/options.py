@@ -1,0 +1,451 @@
+"""The command line as data: one `Option` row per option.
+
+The rows feed argparse (`build_parser`, which defines the grammar), the direct reading
+of plain command lines (`parse_plain`, which spares loading argparse), `-h` (groups,
+metavars, help lines), the completion scripts (cli_complete.py: `choices` and
+`complete`) and did-you-mean (`spellings`). The modifier rows are made from the
+modifier table (instructions/modifiers.py), one row per modifier.
+
+Adding an option is adding a row: `dest` (the attribute of the parsed command line),
+its spellings, its -h group and line, and for a value option its metavar and the values
+completion offers. `reference` marks the options of AMD's calculator, which keep its
+behaviour (a mode ignores those it does not use); the modes of cli_modes.py say which of
+our own options each reads, and any other given is an error.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from instructions.modifiers import GROUPS as MODIFIER_GROUPS
+from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from instructions.modifiers import ModifierSpec
+from instructions.record import TYPE_CHECKING, Record
+
+from matrix_frontends.cli.budget_options import BUDGET_GROUP, BUDGET_OPTIONS
+from matrix_frontends.cli.lds_options import (
+    LDS_COMPLETE,
+    LDS_FLAGS,
+    LDS_GROUP,
+    LDS_HELP,
+    LDS_LIMITS,
+    LDS_METAVARS,
+    LDS_OPTIONS,
+)
+from matrix_frontends.cli.messages import message_text as message_text
+from matrix_frontends.cli.preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
+
+if TYPE_CHECKING:
+    from argparse import ArgumentParser
+    from collections.abc import Callable, Iterable, Sequence
+
+from matrix_library import __version__ as __version__  # (the package's)
+
+ABSENT = "\0absent"  # the value of a value option that was not given (None: given bare)
+FLAG, VALUE, NUMBER, APPEND = "flag", "value", "number", "append"
+PAIR = "pair"  # two words (--convert FROM TO); `metavar` names both, separated by a space
+EXPLORER_PORT, EXPLORER_HOST = 8642, "127.0.0.1"  # --serve's defaults (matrix_explorer)
+
+
+class Option(Record):
+    """One command-line option."""
+    dest: str                     # attribute of the parsed command line
+    spellings: tuple[str, ...]    # every spelling, the canonical first
+    group: str                    # the -h group
+    help: str                     # its -h line
+    kind: str = FLAG              # FLAG, VALUE (a word), NUMBER (digits), APPEND (repeatable),
+    #                               PAIR (two words)
+    metavar: str = ""
+    choices: tuple[str, ...] = ()  # the values completion offers (names of codes for numbers)
+    complete: str = ""            # completion computed at run time: arch, instruction, format
+    reference: bool = False       # an option of AMD's calculator (kept as it behaves there)
+    limit: int = 0                # NUMBER: the largest value the command line accepts
+
+    @property
+    def default(self) -> object:
+        if self.kind == FLAG:
+            return False
+        if self.kind == APPEND:
+            return ()
+        return "0" if self.kind == NUMBER and self.reference else ABSENT
+
+    @property
+    def name(self) -> str:
+        """The spelling messages use: the first two joined (-I/--I-coordinate)."""
+        return "/".join(self.spellings[:2]) if self.spellings[0][1] != "-" \
+            else self.spellings[0]
+
+
+def _o(dest: str, spellings: tuple[str, ...], group: str, help: str, kind: str = FLAG,
+       metavar: str = "", choices: tuple[str, ...] = (), complete: str = "",
+       reference: bool = False, limit: int = 0) -> Option:
+    """A row (Option's fields, every one given: a record made from all its values is a
+    plain tuple, without the keyword handling of a partial one; the table is built at
+    every start)."""
+    return Option(dest, spellings, group, help, kind, metavar, choices, complete, reference,
+                  limit)
+
+
+def _r(dest: str, spellings: tuple[str, ...], group: str, help: str, kind: str = FLAG,
+       metavar: str = "", choices: tuple[str, ...] = (), complete: str = "",
+       limit: int = 0) -> Option:
+    """A row of AMD's calculator's options."""
+    return Option(dest, spellings, group, help, kind, metavar, choices, complete, True, limit)
+
+
+def _spell(dest: str) -> tuple[str, ...]:
+    dashed = dest.replace("_", "-")
+    return (f"--{dashed}", f"--{dest}") if dashed != dest else (f"--{dest}",)
+
+
+# The modifiers, one row each, from the modifier table (instructions/modifiers.py): a
+# value over its encoding field (`field`) is wrong for every instruction (the library then
+# checks the instruction's own range); `reference`: AMD's calculator has it too.
+
+
+def _modifier(spec: ModifierSpec) -> Option:
+    if spec.flag:
+        return _o(spec.name, spec.options, spec.group, spec.help, FLAG)
+    return _o(spec.name, spec.options, spec.group, spec.help, NUMBER, spec.metavar,
+                  spec.names, reference=spec.reference, limit=spec.field)
+
+
+MODES_GROUP, INST, MATRICES = "query modes", "instruction", "matrices"
+COORDS, OUTPUT = "coordinates (-g) and registers (-m)", "output formats"
+CODE, OTHER = "code for kernel writers", "other"
+LDS, CONVERT, EXPLORER = LDS_GROUP[0], "chaining instructions", "layout explorer"
+PRESHUFFLE = PRESHUFFLE_GROUP[0]
+FILTER_KEYS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
+_COORDINATE = 0  # coordinates, registers, lanes: the library checks them against the
+# instruction (AMD's calculator accepts any number in an option the mode does not use)
+
+OPTIONS: tuple[Option, ...] = (
+    _r("list", ("-L", "--list-instructions", "--list_instructions"), MODES_GROUP,
+       "list the instructions of the architecture"),
+    _o("list_architectures", ("--list-architectures",), MODES_GROUP,
+           "list the architectures with their gfx and product aliases"),
+    _r("detail", ("-d", "--detail-instruction", "--detail_instruction"), MODES_GROUP,
+       "print the instruction's facts and mapping formulas"),
+    _r("get", ("-g", "--get-register", "--get_register"), MODES_GROUP,
+       "print the register and lane holding element (I, J, K) of block B"),
+    _r("entry", ("-m", "--matrix-entry", "--matrix_entry"), MODES_GROUP,
+       "print the matrix elements held by register R in lane L"),
+    _r("rlayout", ("-R", "--register-layout", "--register_layout"), MODES_GROUP,
+       "print the matrix with the register of every element"),
+    _r("mlayout", ("-M", "--matrix-layout", "--matrix_layout"), MODES_GROUP,
+       "print the registers and lanes with the element each holds"),
+    _o("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
+           "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
+    _o("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
+           "matching KEY=VALUE; KEY is arch, vendor, type, shape (MxNxK), sparse, kind, m, n, "
+           "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
+    _o("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
+           "from FILE (- for standard input); outputs are separated by a line '#---', or "
+           "with --json are JSON Lines", VALUE, "FILE", complete="file"),
+    _r("architecture", ("-a", "--architecture"), INST,
+       "target architecture (e.g. cdna3, gfx942, mi300x; -L needs only this)", VALUE, "ARCH",
+       complete="arch"),
+    _r("instruction", ("-i", "--instruction"), INST,
+       "instruction mnemonic, any case (see -L)", VALUE, "INSTRUCTION", complete="instruction"),
+    _r("wavefront", ("-w", "--wavefront"), INST,
+       "wave size: 32 or 64, where the architecture has both (RDNA)", NUMBER, "32/64",
+       ("32", "64"), limit=128),  # (128: a wgmma warpgroup)
+    _r("A", ("-A", "--A-matrix", "--A_matrix"), MATRICES, "query the A matrix"),
+    _r("B", ("-B", "--B-matrix", "--B_matrix"), MATRICES, "query the B matrix"),
+    _r("C", ("-C", "--C-matrix", "--C_matrix"), MATRICES, "query the C matrix"),
+    _r("D", ("-D", "--D-matrix", "--D_matrix"), MATRICES, "query the D matrix"),
+    _r("K", ("-k", "--compression"), MATRICES,
+       "query the compression-index matrix of a sparse instruction"),
+    _o("SA", ("--A-scale", "--A_scale"), MATRICES,
+           "query the A block scales SA[i][kb] (CDNA4 v_mfma_scale_*)"),
+    _o("SB", ("--B-scale", "--B_scale"), MATRICES,
+           "query the B block scales SB[kb][j] (CDNA4 v_mfma_scale_*)"),
+    _r("output", ("-o", "--output-calculation", "--output_calculation"), MATRICES,
+       "with -D: also show how the element is computed from A, B and C"),
+    _r("i", ("-I", "--I-coordinate", "--I_coordinate"), COORDS, "row coordinate i", NUMBER,
+       "#", limit=_COORDINATE),
+    _r("j", ("-J", "--J-coordinate", "--J_coordinate"), COORDS, "column coordinate j", NUMBER,
+       "#", limit=_COORDINATE),
+    _r("k", ("-K", "--K-coordinate", "--K_coordinate"), COORDS, "reduction coordinate k",
+       NUMBER, "#", limit=_COORDINATE),
+    _r("block", ("-b", "--block"), COORDS, "block number", NUMBER, "#", limit=_COORDINATE),
+    _r("register", ("-r", "--register"), COORDS, "register offset within the operand", NUMBER,
+       "#", limit=_COORDINATE),
+    _r("lane", ("-l", "--lane"), COORDS, "lane number", NUMBER, "#", limit=_COORDINATE),
+    *(_modifier(spec) for spec in MODIFIER_SPECS),
+    _r("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values"),
+    _r("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table"),
+    _r("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table"),
+    _o("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
+           "format NAME: any table format of tabulate (rst, latex, html-table, mediawiki, "
+           "jira, orgtbl, pipe, ...), markdown, csv, tsv, long-csv, jsonl, json, or a picture: "
+           "svg or html (see docs/formats.md)", VALUE, "NAME", complete="format"),
+    _o("color_by", ("--color-by", "--color_by"), OUTPUT, "with --format svg or html: "
+           "colour cells by lane, register, block, row or k (default: lane for -R, row for -M)",
+           VALUE, "COLOURING", ("lane", "register", "block", "row", "k")),
+    _r("transpose", ("--transpose",), OUTPUT, "swap the rows and columns of layouts"),
+    _o("json", ("--json",), OUTPUT,
+           "print one JSON document instead of text (any mode; see docs/json.md)"),
+    _o("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
+    _o("json_schema", ("--json-schema",), OUTPUT, "print the JSON Schema of the --json documents"),
+    _o("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an example of "
+       "-i) or probe (a self-checking program)", VALUE, "LANGUAGE", ("hip", "probe")),
+    _o("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
+           "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
+    _o("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
+           "(row-major, default) or col", VALUE, "row/col", ("row", "col")),
+    _o("prefix", ("--prefix",), CODE, "with --emit hip: name prefix of the emitted "
+           "functions (default: made from the instruction, wave size, modifiers and storage "
+           "options)", VALUE, "NAME"),
+    _o("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
+    _o("verification", ("--verification",), OUTPUT, "with -d: what it was checked against"),
+    _o("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
+           "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
+    # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)
+    *(_o(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
+             LDS_METAVARS[dest], ("k", "mn") if dest == "lds_order" else (),
+             complete=LDS_COMPLETE.get(dest, ""), limit=LDS_LIMITS.get(dest, 0))
+      for dest, spelled, _ in LDS_OPTIONS),
+    *(_o(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
+    # issue 33: preshuffled operands and epilogue stores (rows: cli_preshuffle_options;
+    # handling: cli.matrix_cli_preshuffle)
+    *(_o(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
+      for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
+    # issue 35: products, peaks and budgets (the rows: cli_budget_options; handling: cli_budget)
+    *(_o(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
+    # issue 20: chaining instructions (matrix_convert.run_convert)
+    _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
+           "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
+           "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
+           "FROM TO", complete="instruction"),
+    _o("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of ARCH:"
+           "INSTRUCTION, element by element (docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
+    # issue 21: the layout explorer (matrix_explorer.serve)
+    _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
+           "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
+    _o("port", ("--port",), EXPLORER, f"with --serve: the port (default {EXPLORER_PORT}; "
+           "0: any free port)", NUMBER, "N", limit=65535),
+    _o("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
+           f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
+    _o("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
+    _o("completion", ("--completion",), OTHER, "print a completion script for SHELL (bash or "
+           "zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),
+)
+GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
+          BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
+BY_DEST = {option.dest: option for option in OPTIONS}
+MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
+NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
+
+
+class ArgumentError(Exception):
+    """Raised instead of argparse's own exit, so that main() reports every error alike."""
+
+
+class BatchFailed(Exception):
+    """--batch: some lines failed; `text` holds every line's answer, `message` the count."""
+
+    def __init__(self, text: str, message: str) -> None:
+        super().__init__(message)
+        self.text, self.message = text, message
+
+
+class HelpRequested(Exception):
+    """-h/--help: the help text, which main() writes like any other output."""
+
+
+class Args:
+    """A parsed command line: one attribute per option row (argparse's Namespace holds the
+    same; a class of its own: types.SimpleNamespace would import the types module)."""
+
+    def __init__(self, values: dict[str, object]) -> None:
+        self.__dict__.update(values)
+
+    def __getattr__(self, name: str) -> object:  # (for type checkers: every row's dest)
+        raise AttributeError(name)
+
+    def given(self, dest: str) -> bool:
+        """Whether the option was on the command line (with or without a value)."""
+        return bool(self.__dict__[dest] != BY_DEST[dest].default)
+
+    def text(self, dest: str) -> str | None:
+        """A VALUE option's value: None when absent or given without a value."""
+        value = self.__dict__[dest]
+        return None if value is None or value == ABSENT else str(value)
+
+
+def spellings() -> list[str]:
+    """Every option spelling, in the order of the option table."""
+    return ["-h", "--help"] + [s for option in OPTIONS for s in option.spellings]
+
+
+def shown(value: str, limit: int = 40) -> str:
+    """A value as typed, quoted for an error message (control bytes escaped); a very long
+    one is cut short."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit // 2]!r}... ({len(value)} characters)"
+
+
+def number(args: Args, dest: str) -> int:
+    """The whole number an option names (its code, for an enumeration's name), checked
+    against the option's limit in time proportional to the limit's digits, not the
+    value's."""
+    option = BY_DEST[dest]
+    value = args.__dict__[dest]
+    if value == ABSENT:
+        return 0
+    if value is None:
+        raise ArgumentError(f"the {option.name} option needs a value: a whole number >= 0")
+    text = str(value)
+    names = option.choices if option.choices and not option.choices[0].isdigit() else ()
+    if names and text.lower() in names:
+        return names.index(text.lower())
+    # (our own options: ASCII digits only, issue 30; AMD's calculator's: what int() reads)
+    whole = f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit else \
+        "a whole number >= 0 in ASCII digits"
+    if not (text.isascii() or option.reference) or not text.isdigit():
+        allowed = f"{', '.join(names)} or their codes 0-{len(names) - 1}" if names else whole
+        raise ArgumentError(f"{option.name} takes {allowed}, not {shown(text)}")
+    digits = text.lstrip("0") or "0"  # (its length checked before int(): constant time)
+    if len(digits) > (len(str(option.limit)) if option.limit else 4300):
+        raise ArgumentError(f"{option.name} takes {whole}" + ("" if option.limit else
+                            " of at most 4300 digits") + f", not {shown(text)}")
+    try:
+        value = int(digits)
+    except ValueError:  # (digits int() does not read: superscripts)
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}") from None
+    if option.limit and value > option.limit:
+        raise ArgumentError(f"{option.name} takes {whole}, not {shown(text)}")
+    return value
+
+
+def program_name() -> str:
+    """matrix-calculator when run as the installed command, else matrix_calculator.py."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "matrix-calculator" if name.split(".")[0] == "matrix-calculator" \
+        else "matrix_calculator.py"
+
+
+def parse_plain(words: Sequence[str]) -> Args | None:
+    """A plain command line (every word an exact option spelling, each value option
+    followed by a value not starting with '-') read directly, as argparse reads it; None
+    for anything else (abbreviations, bundled flags, --opt=value, -h, mistakes)."""
+    parsed = {option.dest: option.default for option in OPTIONS}
+    at = 0
+    while at < len(words):
+        option = _SPELLINGS.get(words[at])
+        if option is None:
+            return None
+        if option.kind == FLAG:
+            parsed[option.dest], at = True, at + 1
+        elif option.kind == PAIR:
+            pair = tuple(words[at + 1:at + 3])
+            if len(pair) != 2 or any(word.startswith("-") for word in pair):
+                return None
+            parsed[option.dest], at = pair, at + 3
+        elif at + 1 < len(words) and not words[at + 1].startswith("-"):
+            value = words[at + 1]
+            if option.kind == APPEND:
+                parsed[option.dest] = (*parsed[option.dest], value)  # type: ignore[misc]
+            else:
+                parsed[option.dest] = value
+            at += 2
+        else:
+            return None
+    return Args(parsed)
+
+
+_SPELLINGS = {spelling: option for option in OPTIONS for spelling in option.spellings}
+
+
+def parse_args(words: Sequence[str],
+               parser: Callable[[], ArgumentParser] | None = None) -> Args:
+    """The parsed command line: plain ones directly, the rest by argparse (the parser
+    `parser` makes, by default build_parser's)."""
+    plain = parse_plain(words)
+    if plain is not None:
+        return plain
+    namespace = (parser or build_parser)().parse_args(list(words))
+    values = vars(namespace)
+    for option in OPTIONS:
+        if option.kind in (APPEND, PAIR) and values[option.dest] != ABSENT:
+            values[option.dest] = tuple(values[option.dest])
+    return Args(values)
+
+
+def _terminal_width() -> int:
+    """shutil.get_terminal_size().columns - 2, which is what argparse uses."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+def build_parser(description: str = "", epilog: str = "",
+                 usage: str | None = None) -> ArgumentParser:
+    """The argparse parser, which defines the command-line grammar; -h shows the options
+    in the groups of GROUPS."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            raise ArgumentError(message)
+
+        def print_help(self, file: object = None) -> None:  # main() writes the text
+            del file  # (argparse's own signature; the text is raised, not written)
+            raise HelpRequested(self.format_help())
+
+    class Formatter(argparse.RawDescriptionHelpFormatter):
+        """The width given here spares argparse's import of shutil for every option;
+        the help column starts after the longest option that fits, aligned for all."""
+
+        def __init__(self, prog: str) -> None:
+            super().__init__(prog, width=_terminal_width(), max_help_position=34)
+
+    parser = Parser(prog=program_name(), description=description, epilog=epilog,
+                    formatter_class=Formatter, usage=usage)
+    for title in GROUPS:
+        group = parser.add_argument_group(title)
+        for option in OPTIONS:
+            if option.group != title:
+                continue
+            if option.kind == FLAG:
+                group.add_argument(*option.spellings, dest=option.dest, action="store_true",
+                                   help=option.help)
+            elif option.kind == APPEND:
+                group.add_argument(*option.spellings, dest=option.dest, action="append",
+                                   default=[], metavar=option.metavar, help=option.help)
+            elif option.kind == PAIR:
+                group.add_argument(*option.spellings, dest=option.dest, nargs=2,
+                                   default=option.default, help=option.help,
+                                   metavar=tuple(option.metavar.split()))
+            else:
+                group.add_argument(*option.spellings, dest=option.dest, nargs="?", const=None,
+                                   default=option.default, help=option.help,
+                                   metavar=option.metavar)
+    return parser
+
+
+def closest(word: str, known: Iterable[str], limit: int = 3) -> list[str]:
+    """The known words closest to `word` (any case), best first."""
+    import difflib
+    lowered = {k.lower(): k for k in known}
+    return [lowered[c] for c in difflib.get_close_matches(word.lower(), list(lowered),
+                                                          n=limit, cutoff=0.6)]
+
+
+def did_you_mean(word: str, known: Iterable[str], limit: int = 3) -> str:
+    """' (did you mean x or y?)' for the known words closest to `word`, or ''."""
+    close = closest(word, known, limit)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+if TYPE_CHECKING:
+    from typing import NoReturn

@@ -1,0 +1,169 @@
+"""The records the library answers with, and their construction from the engine's
+(row, col, block) elements and places."""
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING, Record
+from layouts import COORDINATES
+from layouts.core import Place
+
+from matrix_library.notation import register as register_name
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from layouts import Operand
+    from layouts.core import Elem
+
+
+class Element(Record):
+    """One element of a matrix; the coordinates the matrix does not have are None.
+    str() names it like A[5][6], with .B<n> from the second block on; element_text()
+    gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
+    matrix: str
+    i: int | None
+    j: int | None
+    k: int | None
+    block: int = 0
+
+    @property
+    def row(self) -> int:
+        return self._coordinate(0)
+
+    @property
+    def col(self) -> int:
+        return self._coordinate(1)
+
+    def _coordinate(self, which: int) -> int:
+        value = self[AT.get(self.matrix, (1, 2))[which]]
+        if not isinstance(value, int):
+            from layouts.core import CalcError, shown
+            raise CalcError(f"{shown(self, 120)} lacks a coordinate of its matrix "
+                            "(element_of makes elements)")
+        return value
+
+    def __str__(self) -> str:
+        if not isinstance(self[AT.get(self.matrix, (1, 2))[0]], int) or \
+                not isinstance(self[AT.get(self.matrix, (1, 2))[1]], int):
+            return repr(self)
+        text = f"{self.matrix}[{self.row}][{self.col}]"
+        return f"{text}.B{self.block}" if self.block else text
+
+
+class Location(Record):
+    """Where a value lives: bits `bits` = (lo, hi) of `lane`, counted from bit 0 of VGPR
+    `register` (the operand's first VGPR is 0). `registers` lists every VGPR the value
+    touches: two for 64-bit values and for values straddling a VGPR boundary.
+    `negated` and `absolute` say whether a modifier negates the value or takes its
+    absolute value."""
+    register: int
+    registers: tuple[int, ...]
+    lane: int
+    bits: tuple[int, int]
+    negated: bool = False
+    absolute: bool = False
+
+    @property
+    def mark(self) -> str:
+        return ("-" if self.negated else "") + ("|" if self.absolute else "")
+
+    @property
+    def place(self) -> Place:
+        lo, hi = self.bits
+        return Place(self.register, self.lane, lo, hi - lo + 1)
+
+    @property
+    def text(self) -> str:
+        """The calculator's notation, e.g. v1{37}.[15:0] or v[1:0]{5}."""
+        return register_name(self.place)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Entry(Record):
+    """A matrix element and one location holding it."""
+    element: Element
+    location: Location
+
+
+class Slot(Record):
+    """A register slot (a lane's bit range) and the elements it holds."""
+    location: Location
+    elements: tuple[Element, ...]
+
+
+class KeyedLayout(Record):
+    """layout() in bulk, for writers of whole documents (matrix_api.layout_keys): `keyed`
+    holds (key, (row, col, block)) for every location of every element of `matrix`, in
+    layout()'s order (each element's `copies` locations one after the other), the
+    element's row and column as Element.row and .col count them; a key is (lane << 16) +
+    bit, bit the location's first bit counted from bit 0 of the operand's first VGPR
+    (register * 32 + bit_lo), so that sorted keys are the order of slots(). `slot[bit]`
+    is that location's (register, registers, bit_lo, bit_hi, negated, absolute)."""
+    matrix: str
+    keyed: list[tuple[int, tuple[int, int, int]]]
+    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    copies: int
+
+
+class LayoutColumns(Record):
+    """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
+    documents that sort or pick them by column without a tuple per location: keys[n] is
+    the key of location n (layout()'s order, as in KeyedLayout.keyed), and rows[n],
+    cols[n], blocks[n] are its element's row, column and block; `slot` and `copies` as in
+    KeyedLayout."""
+    matrix: str
+    keys: list[int]
+    rows: list[int]
+    cols: list[int]
+    blocks: list[int]
+    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    copies: int
+
+
+class Product(Record):
+    """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
+    a: Entry
+    b: Entry
+
+
+class Calculation(Record):
+    """How D[i][j] is computed: the sum of `products`, plus `c` (None when sparse).
+    On CDNA4's v_mfma_scale_*, `scales` holds one Product (SA[i][kb], SB[kb][j]) per
+    block kb of 32 K values, scaling that block's products; otherwise it is empty."""
+    d: Entry
+    products: tuple[Product, ...]
+    c: Entry | None
+    scales: tuple[Product, ...] = ()
+
+
+# ---- conversions from the engine's (row, col, block) and places
+
+# Positions of the row and column coordinates of each matrix in an Element (matrix, i, j,
+# k, block); records are built with tuple.__new__ on the hot paths (a table names
+# thousands of elements), skipping the keyword handling of their __new__.
+AT = {matrix: tuple(1 + "ijk".index(c) for c in coords)
+      for matrix, coords in COORDINATES.items()}
+new = tuple.__new__
+
+
+def named(matrix: str, row: int, col: int, block: int) -> Element:
+    values: list[object] = [matrix, None, None, None, block]
+    first, second = AT.get(matrix, (1, 2))
+    values[first], values[second] = row, col
+    return new(Element, values)
+
+
+def element(operand: Operand, elem: Elem) -> Element:
+    return named(operand.matrix, *elem)
+
+
+def location(operand: Operand, place: Place) -> Location:
+    mark = operand.mark_of(place)
+    reg, lane, lo, width = place
+    return new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
+                          "|" in mark))
+
+
+def entry(operand: Operand, place: Place, elem: Elem) -> Entry:
+    return new(Entry, (element(operand, elem), location(operand, place)))

@@ -1,0 +1,210 @@
+"""Any question to the calculator as one record, and the one door that answers it.
+
+A `Request` names a mode and what the mode needs (architecture, instruction, matrix,
+modifiers, wave, the query's numbers, mode options); `answer(request)` checks it and
+calls the mode's engine through the table `ENGINES`, returning the engine's typed answer.
+Front ends (the command line, `--batch`, a server) build Requests and give the answers
+to the renderers of `formats/`; nothing computes a fact twice.
+
+Adding a mode is adding an engine entry here (a function Request -> answer, which
+validates through the library's checks and raises CalcError for bad input), a renderer
+in `formats/`, and on the command line a row of cli_modes.MODES plus its option rows.
+
+The engines call the library's modules (matrix_library) directly, never matrix_api,
+which re-exports this module: the dependency is one-way. What only some modes need
+(the catalog, linear layouts) is imported when such a request comes.
+"""
+from __future__ import annotations
+
+from instructions.record import TYPE_CHECKING, Record
+from layouts.core import CalcError
+from layouts.modifiers import Modifiers
+
+from matrix_library.checks import modifiers, operand, shown, whole, with_formats
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from instructions import Architecture
+    from instructions.model import Instruction
+    from layouts import Operand
+
+    from matrix_library.typed import Facts, LinearLayoutBases
+
+NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
+
+
+class Request(Record):
+    """One question. `numbers`: (i, j, k, block, register, lane); `options`: the mode's
+    own settings as (name, value) pairs (output format, transpose, ...)."""
+    mode: str
+    arch: Architecture | None = None
+    inst: Instruction | None = None
+    matrix: str | None = None
+    mods: Modifiers = Modifiers()
+    wave: int = 0
+    numbers: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+    options: tuple[tuple[str, object], ...] = ()
+
+    def option(self, name: str, default: object = None) -> object:
+        """The mode option `name`, or `default`."""
+        return next((value for key, value in self.options if key == name), default)
+
+    @property
+    def number(self) -> dict[str, int]:
+        """The numbers by name (i, j, k, block, register, lane)."""
+        return dict(zip(NUMBER_NAMES, self.numbers))
+
+    @property
+    def instruction(self) -> Instruction:
+        if self.inst is None:
+            raise CalcError(f"the {self.mode} mode needs an instruction")
+        return self.inst
+
+
+def _architecture(request: Request) -> Architecture:
+    if request.arch is None:
+        raise CalcError(f"the {request.mode} mode needs an architecture")
+    return request.arch
+
+
+def _operand(request: Request) -> Operand:
+    """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
+    inst = request.instruction
+    if request.matrix is None:
+        raise CalcError(f"the {request.mode} mode needs a matrix")
+    return operand(inst, request.matrix, mods=request.mods, wave=request.wave,
+                       output_calc=bool(request.option("output_calc")))
+
+
+def _detail(request: Request) -> Instruction:
+    """The instruction, with the A/B formats its format modifiers select."""
+    inst = request.instruction
+    if inst.format_fields:
+        codes = {field: getattr(request.mods, field) for field in inst.format_fields}
+        return with_formats(inst, codes)
+    return inst
+
+
+def _catalog(request: Request) -> list[Facts]:
+    from matrix_library.catalog import catalog
+    filters = request.option("filters") or {}
+    rows = catalog(filters, request.wave or None)  # type: ignore[arg-type]
+    arch = request.arch
+    return [row for row in rows if arch is None or row["architecture"] == arch.name]
+
+
+def _code(request: Request) -> Operand | None:
+    """--emit: the operand written (checked), or None for a whole-instruction example."""
+    inst = request.instruction
+    if inst is not None and not inst.architecture.target:
+        raise CalcError(f"--emit hip writes code for AMD targets: {inst.arch} has none "
+                        f"(port its fragments with -a AMD_ARCH --convert "
+                        f"{inst.arch.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
+    return None if request.matrix is None else _operand(request)
+
+
+def _probe(request: Request) -> list[Instruction]:
+    """--emit probe: the instructions probed (the one asked, or every one of -a)."""
+    if request.inst is not None:
+        return [request.inst]
+    return list(_architecture(request).instructions)
+
+
+def _linear(request: Request) -> LinearLayoutBases:
+    from matrix_library.facts import linear_layout
+    return linear_layout(request.instruction, str(request.matrix), mods=request.mods,
+                             wave=request.wave)
+
+
+def _products(request: Request) -> object:
+    """--list-products: every product, or those of the request's architecture."""
+    from matrix_library.budget import products
+    return products(request.arch)
+
+
+def _peak(request: Request) -> object:
+    """-d --product: the instruction's peak on the product (option "product")."""
+    from matrix_library.budget import peak
+    return peak(request.instruction, request.option("product"), mods=request.mods)
+
+
+def _budget(request: Request) -> object:
+    """--budget: the block tile's budget; the options are budget()'s keywords."""
+    from matrix_library.budget import budget
+    return budget(request.instruction, mods=request.mods, wave=request.wave,
+                  **dict(request.options))
+
+
+def _preshuffle(request: Request) -> object:
+    """--preshuffle (issue 33): options load_width, supertile, order, ld, preset."""
+    from matrix_library.preshuffle import preshuffle
+    options = dict(request.options)
+    return preshuffle(request.instruction, str(request.matrix), mods=request.mods,
+                      wave=request.wave or None, **options)  # type: ignore[arg-type]
+
+
+def _store(request: Request) -> object:
+    """--store-d (issue 33): options store_type, order, ld."""
+    from matrix_library.epilogue import store_plan
+    return store_plan(request.instruction, mods=request.mods, wave=request.wave or None,
+                      **dict(request.options))  # type: ignore[arg-type]
+
+
+ENGINES: dict[str, Callable[[Request], object]] = {
+    "list": _architecture,
+    "detail": _detail,
+    "query": _operand,
+    "catalog": _catalog,
+    "linear": _linear,
+    "emit": _code,
+    "probe": _probe,
+    "products": _products,
+    "peak": _peak,
+    "budget": _budget,
+    "preshuffle": _preshuffle,
+    "store": _store,
+}
+
+
+def answer(request: Request) -> object:
+    """The engine's answer to `request` (CalcError for a request it cannot answer)."""
+    if not isinstance(request, Request):
+        raise CalcError(f"answer() takes a Request, not {shown(request)}")
+    engine = ENGINES.get(request.mode) if isinstance(request.mode, str) else None
+    if engine is None:
+        raise CalcError(f"unknown mode {shown(request.mode)}; the modes are "
+                        + ", ".join(ENGINES))
+    return engine(checked(request))
+
+
+def checked(request: Request) -> Request:
+    """`request` with every field checked (issue 30: a field of the wrong kind is a
+    CalcError naming it, never an AttributeError deep in an engine) and its numbers
+    made plain ints."""
+    from instructions import Architecture
+    from instructions.model import Instruction
+    for name, kind, what in (("arch", Architecture,
+                              "an Architecture (find_architecture() gives one)"),
+                             ("inst", Instruction,
+                              "an Instruction (find_instruction() gives one)"),
+                             ("matrix", str, "a matrix name (A, B, C, D, K, SA or SB)")):
+        value = getattr(request, name)
+        if value is not None and not isinstance(value, kind):
+            raise CalcError(f"Request.{name} is None or {what}, not {shown(value)}", name)
+    mods = request.mods if isinstance(request.mods, Modifiers) else modifiers(request.mods)
+    wave = 0 if request.wave is None else whole("Request.wave", request.wave, "wave")
+    numbers = request.numbers
+    if not isinstance(numbers, (tuple, list)) or len(numbers) > len(NUMBER_NAMES):
+        raise CalcError(f"Request.numbers is a tuple of at most {len(NUMBER_NAMES)} whole "
+                        f"numbers ({', '.join(NUMBER_NAMES)}), not {shown(numbers)}")
+    plain = tuple(whole(f"Request.numbers {name}", value, name)
+                  for name, value in zip(NUMBER_NAMES, numbers))
+    options = request.options
+    if not isinstance(options, (tuple, list)) or not all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+            for pair in options):
+        raise CalcError(f"Request.options is a tuple of (name, value) pairs, not "
+                        f"{shown(options)}")
+    return request._replace(mods=mods, wave=wave, numbers=plain + (0,) * (6 - len(plain)),
+                            options=tuple(options))

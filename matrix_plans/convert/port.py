@@ -1,0 +1,125 @@
+"""Porting plans (issue 34): the fragments of one architecture's instruction (NVIDIA's, as a
+CUDA kernel indexes them) moved into the same matrix's operand of another architecture's
+instruction (AMD's), on the destination architecture, with its lane moves.
+
+The tile rule. The two operands hold the same matrix (A into A, B into B, C or D into C or
+D): element (r, c) of the common tile, lcm(rows) x lcm(columns) of the two shapes, is
+element (r mod R, c mod C) of fragment (r div R) * (tile columns / C) + (c div C) of a side
+whose operand is R x C (fragments numbered row-major over the tile). A destination wave of
+64 lanes holds two 32-thread warps (source fragment s sits in warp s mod 2, lanes + 32, as
+register set s div 2): the tile is widened along its columns until the source fragments
+fill whole waves. The moves and the program are the conversion planner's
+(matrix_plans/convert/planner.py), read off the two layouts; values keep their bits, so the two
+types
+must hold the same values (PORTABLE).
+"""
+from __future__ import annotations
+
+from math import lcm
+
+from instructions.lane_moves import arch_moves
+from instructions.record import TYPE_CHECKING
+from layouts.core import CalcError, shown
+
+from matrix_plans.convert.build import program, weight
+from matrix_plans.convert.lds_route import lds_program
+from matrix_plans.convert.model import Move, Plan, Slot
+from matrix_plans.convert.planner import overall
+
+if TYPE_CHECKING:
+    from layouts import Operand
+    from layouts.core import Place
+
+# Types that hold the same values in the same bits (source key -> destination keys).
+PORTABLE = {"f16": ("f16",), "bf16": ("bf16",), "f32": ("f32", "xf32"), "f64": ("f64",),
+            "tf32": ("f32", "xf32"), "e4m3": ("fp8",), "e5m2": ("bf8",),
+            "s8": ("i8", "iu8"), "u8": ("iu8",), "s4": ("iu4",), "u4": ("iu4",),
+            "s32": ("i32",)}
+SAME_ROLE = {"A": ("A",), "B": ("B",), "C": ("C", "D"), "D": ("C", "D")}
+
+
+def _type_key(operand: Operand) -> str:
+    inst = operand.inst
+    return {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type}.get(
+        operand.matrix, inst.d_type).key
+
+
+def port_tile(src: Operand, dst: Operand, warps: int
+              ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """(source fragments S, destination fragments T, [(t, row, col, s, i, j)]): element
+    (row, col) of destination fragment t is element (i, j) of source fragment s."""
+    (r1, c1, b1), (r2, c2, b2) = src.shape, dst.shape
+    if b1 != 1 or b2 != 1:
+        raise CalcError(f"{(src if b1 != 1 else dst).inst.name} has several blocks (each a "
+                        "product of its own): ports are planned between single-block "
+                        "operands")
+    rows, cols = lcm(r1, r2), lcm(c1, c2)
+    while (rows // r1) * (cols // c1) % warps:
+        cols *= 2
+    pairs = []
+    for t in range((rows // r2) * (cols // c2)):
+        top, left = divmod(t, cols // c2)
+        for r in range(r2):
+            for c in range(c2):
+                y, x = top * r2 + r, left * c2 + c
+                s = (y // r1) * (cols // c1) + x // c1
+                pairs.append((t, r, c, s, y % r1, x % c1))
+    return (rows // r1) * (cols // c1), (rows // r2) * (cols // c2), pairs
+
+
+def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
+    """Moves and program of the port of `src` into `dst` (same matrix role and values)."""
+    if route not in (None, "registers", "lds"):
+        raise CalcError(f"the route of a port is registers or lds, not {shown(route)}")
+    if dst.matrix not in SAME_ROLE[src.matrix]:
+        raise CalcError(f"a port moves a matrix into the same matrix: {src.matrix} of "
+                        f"{src.inst.name} goes into {' or '.join(SAME_ROLE[src.matrix])} "
+                        f"of {dst.inst.name}, not {dst.matrix}")
+    have, want = _type_key(src), _type_key(dst)
+    if want not in PORTABLE.get(have, ()):
+        raise CalcError(f"{src.matrix} of {src.inst.name} holds {have} values and "
+                        f"{dst.matrix} of {dst.inst.name} takes {want}: a port keeps the "
+                        f"values' bits, so the types must hold the same values ("
+                        + "; ".join(f"{k} -> {', '.join(v)}" for k, v in PORTABLE.items())
+                        + ")")
+    if dst.wave % src.wave:
+        raise CalcError(f"{src.inst.name} runs in {src.wave} lanes: a wave of {dst.wave} "
+                        "cannot hold whole groups of them")
+    warps = dst.wave // src.wave
+    sources, fragments, pairs = port_tile(src, dst, warps)
+    moves = _moves(src, dst, warps, pairs, True)
+    arch = arch_moves(dst.inst.arch)
+    ops, counts = program(moves, arch, dst.wave, "", ())
+    chosen, lds_bytes = "registers", 0
+    if overall(moves) == "cross-lane" and route != "registers":
+        # (the round trip through LDS reads each element from one place: its first)
+        once = _moves(src, dst, warps, pairs, False)
+        trip = lds_program(once, arch, dst.wave, "", None, fragments, dst.register_count)
+        if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
+            moves, (ops, counts, lds_bytes), chosen = once, trip, "lds"
+    held_sets = -(-sources // warps)
+    return Plan(overall(moves), fragments, held_sets, tuple(moves), tuple(ops), tuple(counts),
+                dst.wave, src.register_count, dst.register_count, "", chosen, lds_bytes)
+
+
+def _moves(src: Operand, dst: Operand, warps: int,
+           pairs: list[tuple[int, int, int, int, int, int]], near: bool) -> list[Move]:
+    """The moves of port_tile's `pairs`: each destination place from its source element;
+    an element the source holds in several lanes (`near`) from the copy in the
+    destination's lane where it has one, else (or not `near`) from its first place."""
+    moves = []
+    for t, r, c, s, i, j in pairs:
+        shift = src.wave * (s % warps)
+        places = src.places(i, j)
+        by_lane: dict[int, Place] = {}
+        if near:
+            for held in places:
+                by_lane.setdefault(held.lane + shift, held)
+        for place in dst.places(r, c):
+            held = by_lane.get(place.lane, places[0])
+            origin = Slot(s // warps, held.lane + shift, held.reg, held.lo, held.width)
+            to = Slot(t, place.lane, place.reg, place.lo, place.width)
+            kind = ("cross-lane" if to.lane != origin.lane else
+                    "none" if to == origin else "in-lane")
+            moves.append(Move(to, (r, c), origin, (i, j), kind))
+    return moves
