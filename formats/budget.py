@@ -4,7 +4,7 @@ and a block tile's budget (--budget: text and JSON). Every figure is printed wit
 source it comes from (instructions/products.py SOURCES)."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_library import api
 

@@ -2,7 +2,7 @@
 document."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats.detail import formula_lines
 

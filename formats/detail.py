@@ -1,9 +1,10 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
-from instructions.record import TYPE_CHECKING
 
 from matrix_library.api import family_of
 

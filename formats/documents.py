@@ -16,7 +16,7 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
 
 from formats import PICTURES
 from formats.notation import split_keys
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
 
 
-class Query(Record):
+class Query(NamedTuple):
     """One -R/-M question (inst, matrix, mods, wave as matrix_api.operand takes them), or
     the catalog (`catalog` holds its header and rows; inst is None)."""
     inst: Instruction | None

@@ -2,7 +2,7 @@
 (mode "store"). The numbers come from matrix_api.store_plan (layouts.epilogue)."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matrix_plans.epilogue import Route

@@ -7,8 +7,7 @@ tests/test_json.py compares the two texts byte for byte, indented and on one lin
 from __future__ import annotations
 
 from operator import itemgetter
-
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats.json_text import Written, array_text, filled, leaf, record_format
 from formats.notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys

@@ -5,7 +5,9 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, without_gc
+from typing import TYPE_CHECKING
+
+from instructions.record import without_gc
 
 from formats import json_layout
 from formats.json_layout import element, location

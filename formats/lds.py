@@ -3,7 +3,7 @@ picture per phase), JSON documents (mode "lds" and "lds_search") and a banks x p
 picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers only."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matrix_library.api import LoadPlan

@@ -6,7 +6,7 @@ LDS coloured by the writing lane (SVG, or an HTML page holding it and the text).
 matrix_api_copy's answers only."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats.lds import _COUNTS, _lanes, _way
 from formats.lds import document as read_document

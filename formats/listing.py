@@ -2,7 +2,7 @@
 --linear-layout as text (their JSON documents: json_output), rendered from the library's answers."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from instructions import Architecture

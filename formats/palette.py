@@ -22,8 +22,7 @@ whichever has the higher WCAG contrast with the fill.
 from __future__ import annotations
 
 import colorsys
-
-from instructions.record import memoize
+from functools import lru_cache
 
 # (name, hex) of the families, in the order they are handed out.
 FAMILIES: tuple[tuple[str, str], ...] = (
@@ -58,7 +57,7 @@ def shades_per_family(count: int) -> int:
     return max(1, -(-count // len(FAMILIES)))
 
 
-@memoize(limit=1024)
+@lru_cache(maxsize=1024)
 def fill(index: int, count: int) -> str:
     """The fill (#RRGGBB) of value `index` of `count` (0 <= index < count)."""
     shades = shades_per_family(count)
@@ -86,7 +85,7 @@ def contrast(first: str, second: str) -> float:
     return (a + 0.05) / (b + 0.05)
 
 
-@memoize(limit=1024)
+@lru_cache(maxsize=1024)
 def text_on(fill_colour: str) -> str:
     """Black or white: whichever reads better on `fill_colour`."""
     black, white = "#000000", "#FFFFFF"

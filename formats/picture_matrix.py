@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
-
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
 
 from formats import palette
 from formats.picture_views import (
@@ -54,7 +53,7 @@ def _straddles(columns: set[tuple[int, tuple[int, int]]], bits: int) -> bool:
     return any((reg * 32 + lo) // bits != (reg * 32 + hi) // bits for reg, (lo, hi) in columns)
 
 
-class Grid(Record):
+class Grid(NamedTuple):
     """The geometry of a matrix view: cell sizes and the panels the lanes (transposed)
     or the VGPRs are split into."""
     transpose: bool

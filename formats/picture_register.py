@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
-
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
 
 from formats import palette
 from formats.picture_views import (
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-class Panel(Record):
+class Panel(NamedTuple):
     blocks: list[int]
     cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
 

@@ -10,8 +10,7 @@ labels wrap over two or three lines, and wide matrices split into panels.
 from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
-
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
 
 from formats.notation import element as element_name
 from formats.notation import slot_parts
@@ -31,7 +30,7 @@ MARK_ROOM = 16.0  # extra cell width where marks (notch, dot) share a cell with 
 PAD = 2.0  # fit_font's padding on each side of a label
 
 
-class Shape(Record):
+class Shape(NamedTuple):
     """One drawn cell: a location and the elements read from it."""
     x: float
     y: float

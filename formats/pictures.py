@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
+from typing import TYPE_CHECKING, NamedTuple
 
-from instructions.record import TYPE_CHECKING, Record, without_gc
+from instructions.record import without_gc
 from layouts.core import shown
 
 from formats import COLOR_KEYS, palette
@@ -60,7 +61,7 @@ def _modifier_text(mods: mc.Modifiers) -> str:
 
 # ---- colours
 
-class Colouring(Record):
+class Colouring(NamedTuple):
     key: str
     values: int  # how many colours
     on_location: bool  # the value is a field of the location, else of the first element

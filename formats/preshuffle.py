@@ -3,7 +3,7 @@
 nothing is computed here."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matrix_library.preshuffle import PreshufflePlan, PreshuffleSlot

@@ -7,7 +7,7 @@ lines; layout queries return tables (title, header, rows) for the renderers.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats import quirks
 from formats.notation import marked

@@ -7,7 +7,7 @@ names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -11,7 +11,7 @@ that the reference prints wrongly are listed there as known defects.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_library.api import ABShape, CDShape, sparse_lane_k
 

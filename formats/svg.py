@@ -6,7 +6,8 @@ of its cell. Nothing here knows about matrices.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, memoize
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -52,7 +53,7 @@ def fit_font(lines: Sequence[str], width: float, height: float, largest: float,
     return fit_size(max(map(len, lines)), len(lines), width, height, largest, side, pad)
 
 
-@memoize(limit=4096)
+@lru_cache(maxsize=4096)
 def fit_size(longest: int, count: int, width: float, height: float, largest: float,
              side: float = 0.0, pad: float = 2.0) -> float:
     """fit_font of `count` lines whose longest has `longest` characters."""

@@ -3,7 +3,7 @@ docs/verification.md (the table of every instruction and how to run the probe), 
 from the facts' "verification" entry (matrix_api.facts), so they never disagree."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matrix_library.api import Facts

@@ -6,7 +6,7 @@ their own traits in their table lines (instructions/model.py, `Instruction`).
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,7 +28,7 @@ QUIRKS = {
 }
 
 
-class Architecture(Record):
+class Architecture(NamedTuple):
     """An architecture and its traits.
 
     name: canonical upper-case name (printed; never tested by code);

@@ -9,11 +9,12 @@ emitted example with clang-22 and checks the assembly against these records.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from instructions import ARCHITECTURES
-from instructions.record import Record
 
 
-class WmmaBuiltins(Record):
+class WmmaBuiltins(NamedTuple):
     """clang's conventions for the WMMA/SWMMAC builtins of one layout family."""
     suffix: str            # after _w32/_w64 on WMMA builtins
     opsel_argument: bool   # 16-bit-output WMMAs take OPSEL (the C/D half) as an argument

@@ -29,10 +29,10 @@ scripts/check_convert.py gives the lanes the rules do not name a poison value.
 """
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 
-class DppControl(Record):
+class DppControl(NamedTuple):
     """One family of DPP controls: `code` is the dpp_ctrl of value `values[0]`, and
     value v is code + v - values[0] (quad_perm: the 8-bit selector code itself)."""
     name: str

@@ -13,11 +13,12 @@ and the command that regenerates them (scripts/record_lane_moves.py).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from instructions import ARCHITECTURES
-from instructions.record import Record
 
 
-class LaneMove(Record):
+class LaneMove(NamedTuple):
     """One way to move 32-bit values between lanes.
 
     kind (what the planner can ask of it):
@@ -45,7 +46,7 @@ class LaneMove(Record):
     controls: tuple[str, ...] = ()
 
 
-class Pack(Record):
+class Pack(NamedTuple):
     """Packing of accumulator values (type `frm`) into a narrower operand type `to`:
     `mnemonics` fills one 32-bit register with `values` values (the sequence as issued).
 
@@ -79,7 +80,7 @@ class Pack(Record):
         return self.each * n + self.step * groups + self.join * max(0, groups - 1)
 
 
-class ArchMoves(Record):
+class ArchMoves(NamedTuple):
     """The lane moves and packs of one architecture (`arch`: its canonical name)."""
     arch: str
     moves: tuple[LaneMove, ...]

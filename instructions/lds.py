@@ -12,10 +12,10 @@ The layouts.lds engine reads this table; nothing here computes a layout.
 """
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 
-class Load(Record):
+class Load(NamedTuple):
     """One LDS load instruction.
 
     name: LLVM mnemonic; bits: bits each lane reads (and writes into its VGPRs);
@@ -46,7 +46,7 @@ class Load(Record):
         return max(32, self.bits)
 
 
-class PhaseRow(Record):
+class PhaseRow(NamedTuple):
     """The lanes served together for loads of `bits` per lane: `groups` are the phases
     (lane sets, for the architecture's widest wave) over `banks` banks of 4 bytes."""
     bits: int
@@ -55,7 +55,7 @@ class PhaseRow(Record):
     note: str = ""
 
 
-class PhaseModel(Record):
+class PhaseModel(NamedTuple):
     """A phase model: `key` selects it (--lds-model); `assumed` marks a model no source
     states (an assumption, labelled as such)."""
     key: str
@@ -74,7 +74,7 @@ class PhaseModel(Record):
             (r for r in self.rows if r.bits >= bits), key=lambda r: r.bits)
 
 
-class LdsFacts(Record):
+class LdsFacts(NamedTuple):
     """The LDS of one architecture (named as in instructions.ARCHITECTURES)."""
     arch: str
     lds_bytes: int

@@ -8,11 +8,12 @@ inference or assumption). layouts.lds_copy reads this table; nothing here comput
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from instructions.lds import PhaseModel, PhaseRow, _runs
-from instructions.record import Record
 
 
-class CopyOp(Record):
+class CopyOp(NamedTuple):
     """One copy instruction. route: "load" (global/buffer load into VGPRs), "write" (a DS
     write of those VGPRs), "direct" (global -> LDS at M0 + INST.OFFSET + lane x
     lds_stride), "async" (global -> LDS at a per-lane address), "tdm" (the tensor data
@@ -113,7 +114,7 @@ WRITE_CDNA4 = PhaseModel(
     assumed=False)
 
 
-class CopyFacts(Record):
+class CopyFacts(NamedTuple):
     """The copy instructions of one architecture (named as in instructions.ARCHITECTURES)
     and its LDS write phase model (None: the read side's default model, assumed);
     `buffer_word3`: word 3 of a raw buffer resource (0: not recorded here; gfx9: the

@@ -7,8 +7,10 @@ compute unit, wave sizes, reference quirks) are reached through `Instruction.arc
 """
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.modifiers import NAMES as MODIFIER_NAMES
-from instructions.record import TYPE_CHECKING, Record, memoize
 from instructions.types import TYPES, DataType
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ ENCODINGS = {"VOP3P-MAI": 64, "VOP3P": 64, "VOP3PX": 128,
 MAI_ENCODINGS = ("VOP3P-MAI", "VOP3PX")  # the ones with a MAI opcode field
 
 
-class Mnemonic(Record):
+class Mnemonic(NamedTuple):
     """The parts of a mnemonic v_<kind>_[scale[NN]_]<D>[<C>]_<M>x<N>x<K>[_<n>b][_]<A>[_<B>][_1k].
 
     kind: mfma, smfmac, wmma or swmmac; scale: K values per block scale (0: not
@@ -124,7 +126,7 @@ def _split_name(mnemonic: str) -> Mnemonic | None:
                     a, operands[1] if len(operands) == 2 else a)
 
 
-@memoize
+@cache
 def parse_mnemonic(mnemonic: str) -> Mnemonic:
     """The Mnemonic of a matrix instruction's name (any case); ValueError when the name
     does not have the form v_<kind>_[scale_]<D>_<M>x<N>x<K>_<A>[_<B>]."""
@@ -136,7 +138,7 @@ def parse_mnemonic(mnemonic: str) -> Mnemonic:
     return parts
 
 
-class Instruction(Record):
+class Instruction(NamedTuple):
     """One matrix instruction of one architecture: one line of table data (an immutable
     record; build it with `instruction()` or a `family()` constructor).
 

@@ -19,7 +19,7 @@ use (SHAPES_BY_MEANING: CBSZ as a format, BLGP as a negation mask).
 """
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 # The matrices a modifier may name (layouts.MATRICES).
 A, B, C, D, K, SA, SB = "A", "B", "C", "D", "K", "SA", "SB"
@@ -45,7 +45,7 @@ GFX1250 = "gfx1250 modifiers (LLVM's names)"
 GROUPS = (CDNA, RDNA, CDNA4_SCALE, GFX1250)
 
 
-class ModifierSpec(Record):
+class ModifierSpec(NamedTuple):
     """One instruction modifier.
 
     name: the `Modifiers` field and library key; options: command-line spellings, the
@@ -106,7 +106,7 @@ class ModifierSpec(Record):
         return str(value)
 
 
-class Rule(Record):
+class Rule(NamedTuple):
     """What one instruction allows of one modifier (a range function's answer).
 
     top: the largest value; matrices: the matrices the value acts on (also D with -o
@@ -245,7 +245,7 @@ def modifier(name: str) -> ModifierSpec:
     return _BY_NAME[name]
 
 
-class Modifiers(Record):
+class Modifiers(NamedTuple):
     """The modifier values of one query (all 0 by default): one field per spec of
     MODIFIERS, in its order (tests/test_modifier_table.py)."""
     cbsz: int = 0

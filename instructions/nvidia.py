@@ -17,8 +17,9 @@ CuTe (tests/test_nvidia.py).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.model import Instruction, Mnemonic
-from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

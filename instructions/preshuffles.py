@@ -11,10 +11,10 @@ factors). Sizes may name `item`: 16 // item bytes (the items one 16-byte load ho
 """
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 
-class Scheme(Record):
+class Scheme(NamedTuple):
     """One preshuffle scheme: `key` (--preset), its title, the operands it serves
     ("weight": A or B data, K contiguous; "scale": SA or SB), the architectures whose
     kernels read it (by architecture name), the chain (rows, cols, perm; see the

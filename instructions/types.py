@@ -1,10 +1,10 @@
 """Data types of matrix operands, referenced by name from the instruction tables."""
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 
-class DataType(Record):
+class DataType(NamedTuple):
     """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
     --detail-instruction prints, with `description` beside it."""
     key: str

@@ -10,10 +10,10 @@ the alternatives the recorded sources give). No hardware run is recorded yet: th
 """
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 
-class Source(Record):
+class Source(NamedTuple):
     """key: the catalog's `checked=` value; title: how -d names it; what: what was
     compared; where: the code, data or tool (repository, commit, path)."""
     key: str
@@ -58,7 +58,7 @@ REPORT = ("open an issue in the calculator's repository titled 'probe: <target>'
           "command, the full output and rocminfo's marketing name of the GPU")
 
 
-class Disagreement(Record):
+class Disagreement(NamedTuple):
     """Where sources disagree about one instruction: the architecture, mnemonics, what
     they disagree on and what the calculator follows."""
     arch: str

@@ -6,8 +6,10 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
+
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from instructions.record import TYPE_CHECKING, cached, memoize
 
 from layouts.core import CalcError, Elem, Layout, Place
 from layouts.family import FAMILIES, family_of
@@ -183,7 +185,7 @@ class Operand:
         """True when a modifier changes which register slot an element is read from."""
         return bool(self._block_of or self._lane_of)
 
-    @cached
+    @cached_property
     def _base_owner(self) -> dict[Place, Elem]:
         owner: dict[Place, Elem] = {}
         for elem in self.elements():
@@ -197,7 +199,7 @@ class Operand:
             return elem
         return self._base_owner[self.places(*elem)[0]]
 
-    @cached
+    @cached_property
     def _by_register(self) -> dict[tuple[int, int], list[tuple[Place, Elem]]]:
         table: dict[tuple[int, int], list[tuple[Place, Elem]]] = {}
         for elem, places in self.placed():
@@ -220,18 +222,18 @@ class Operand:
             return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][1]))
         return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][0]))
 
-    @cached
+    @cached_property
     def lanes(self) -> list[int]:
         return sorted({lane for _, lane in self._by_register})
 
-    @cached
+    @cached_property
     def columns(self) -> list[tuple[int, int, int]]:
         """Distinct register slots (reg, lo, width) in use, in register then bit order."""
         return sorted({(p.reg, p.lo, p.width) for entries in self._by_register.values()
                        for p, _ in entries})
 
 
-@memoize(limit=512)
+@lru_cache(maxsize=512)
 def operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
             wave: int = 64) -> Operand:
     """The Operand for these arguments, built once (its inverse map is reused by later

@@ -5,7 +5,7 @@ A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j), K[i][k] -> (i, k).
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from layouts.core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
 

@@ -11,9 +11,9 @@ enumeration (the largest operand has a few thousand elements).
 """
 from __future__ import annotations
 
+from functools import cached_property
 from itertools import product
-
-from instructions.record import TYPE_CHECKING, Record, cached
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -30,7 +30,7 @@ LANE, BIT, NONE = "lane", "bit", "none"
 # checker) rather than dataclasses: a point query then needs neither the dataclasses
 # module (which imports inspect) nor typing at start-up.
 
-class Factor(Record):
+class Factor(NamedTuple):
     """One digit of a coordinate: coord is ROW, COL, BLOCK or COPY; size the values of the
     digit; dest LANE, BIT or NONE; stride the lanes or bits per unit of the digit."""
     coord: str
@@ -39,7 +39,7 @@ class Factor(Record):
     stride: int
 
 
-class Place(Record):
+class Place(NamedTuple):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
     reg: int
     lane: int
@@ -87,13 +87,13 @@ class Layout:
                 bit += digit * f.stride
         return lane, bit
 
-    @cached
+    @cached_property
     def _tables(self) -> tuple[tuple[Offsets, ...], ...]:
         """Per coordinate, the offsets of each of its values: places() then only adds."""
         return tuple(tuple(self._offsets(coord, v) for v in range(extent))
                      for coord, extent in zip((ROW, COL, BLOCK), self.shape))
 
-    @cached
+    @cached_property
     def _copies(self) -> list[int]:
         copies = [0]
         for f in self.factors:
@@ -101,7 +101,7 @@ class Layout:
                 copies = [c + d * f.stride for c in copies for d in range(f.size)]
         return copies
 
-    @cached
+    @cached_property
     def _single(self) -> bool:
         return self._copies == [0]
 
@@ -163,7 +163,7 @@ class Layout:
         for b, r, c in product(range(blocks), range(rows), range(cols)):
             yield (r, c, b)
 
-    @cached
+    @cached_property
     def register_count(self) -> int:
         """VGPRs spanned: the digits are independent, so the highest bit offset is the
         one with every bit digit at its largest value."""

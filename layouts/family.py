@@ -13,8 +13,9 @@ No code outside the registries tests a family or architecture name
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.builtins import WmmaBuiltins
-from instructions.record import TYPE_CHECKING, Record
 
 from layouts import hooks
 
@@ -54,7 +55,7 @@ TRAITS = {
 DETAILS = ("mai", "wmma", "sourced", "ptx")
 
 
-class Family(Record):
+class Family(NamedTuple):
     """One layout family.
 
     name: the family's name (Architecture.family); layout: the generator,

@@ -19,7 +19,7 @@ No display text beyond the formulas themselves: the reference tool's own texts, 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from layouts.core import BIT, BLOCK, COL, LANE, ROW
 

@@ -8,7 +8,7 @@ module and calls it (or the module's function itself, where loading it always is
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

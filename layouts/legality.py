@@ -12,8 +12,9 @@ has the fixed range 0..`top` wherever an instruction declares it.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.modifiers import MODIFIERS, Rule
-from instructions.record import TYPE_CHECKING
 
 from layouts.core import CalcError
 from layouts.family import family_of

@@ -7,8 +7,9 @@ swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instea
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.modifiers import Modifiers
-from instructions.record import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable

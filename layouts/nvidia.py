@@ -20,7 +20,7 @@ ISA's fragment figure in factor form (groupID = %laneid >> 2, threadID_in_group 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from layouts.core import BIT, BLOCK, COL, LANE, ROW, Factor, Layout
 

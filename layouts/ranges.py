@@ -5,8 +5,9 @@ its registry line (layouts/family.py, through layouts/hooks.py), which replace t
 layouts/legality.py checks values against them."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.modifiers import Rule
-from instructions.record import TYPE_CHECKING
 
 from layouts.modifiers import blgp_negates
 

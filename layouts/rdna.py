@@ -5,7 +5,7 @@ K[i][k] -> (i, k); there is one block.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from layouts.core import BIT, COL, COPY, LANE, NONE, ROW, Factor, Layout
 

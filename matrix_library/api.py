@@ -22,9 +22,10 @@ so are the facts, the catalog, the LDS plans, conversions and `Request`/`answer`
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions import Architecture
 from instructions.model import Instruction
-from instructions.record import TYPE_CHECKING
 from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
 from layouts import MATRICES as MATRICES
 from layouts import Modifiers
@@ -204,8 +205,9 @@ _LIBRARY = {
     "facts": "matrix_library.facts", "formulas": "matrix_library.facts",
     "linear_layout": "matrix_library.facts", "supported_modifiers": "matrix_library.facts",
     "value_meanings": "matrix_library.modifier_values",
-    "LdsPlan": "matrix_library.lds", "LdsSearch": "matrix_library.lds", "lds_plan": "matrix_library.lds",
-    "lds_search": "matrix_library.lds", "LdsCopy": "matrix_library.copies", "lds_copy": "matrix_library.copies",
+    "LdsPlan": "matrix_library.lds", "LdsSearch": "matrix_library.lds",
+    "lds_plan": "matrix_library.lds", "lds_search": "matrix_library.lds",
+    "LdsCopy": "matrix_library.copies", "lds_copy": "matrix_library.copies",
     "LdsCopySearch": "matrix_library.copies", "lds_copy_search": "matrix_library.copies",
     "PreshufflePlan": "matrix_library.preshuffle", "preshuffle": "matrix_library.preshuffle",
     "StorePlan": "matrix_library.epilogue", "store_plan": "matrix_library.epilogue",

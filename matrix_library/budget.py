@@ -3,9 +3,10 @@ checked once here (CalcError), the engine of matrix_plans/budget.py called with 
 values. Loaded on first use (matrix_api._LIBRARY): no point query imports it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.products import PRODUCTS, GpuProduct, Limits, limits_of
 from instructions.products import find_product as _find
-from instructions.record import TYPE_CHECKING
 from layouts.core import CalcError, shown
 from matrix_plans.budget import Budget, Peak, Tile
 from matrix_plans.budget import budget as _budget

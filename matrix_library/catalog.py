@@ -6,8 +6,9 @@ thousand filter values take milliseconds, not a catalog each.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions import ARCHITECTURES
-from instructions.record import TYPE_CHECKING, Record
 from layouts.core import CalcError
 
 from matrix_library.checks import find_architecture, shown, whole
@@ -26,7 +27,7 @@ NUMBER_FILTERS = ("m", "n", "k", "blocks")
 LARGEST = 10**6  # (a number filter above this matches nothing and is refused)
 
 
-class Row(Record):
+class Row(NamedTuple):
     """One instruction's facts and the values its filters compare."""
     fact: Facts
     arch: str

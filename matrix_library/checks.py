@@ -3,10 +3,11 @@ instructions, matrices, modifiers, wave sizes and coordinates. Each raises CalcE
 naming the bad value and what is allowed."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import instructions as registry
 from instructions import ARCHITECTURES, Architecture
 from instructions.model import Instruction
-from instructions.record import TYPE_CHECKING
 from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
 from layouts import operand as cached_operand
 from layouts.core import CalcError

@@ -13,7 +13,8 @@ The elements compared are those both operands have: rows and columns below both 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts import formula_sections
 from layouts.core import CalcError
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from layouts.formulas import Section
 
 
-class Cell(Record):
+class Cell(NamedTuple):
     """One element (e.g. D[3][5]) and its places in each operand (register{lane} texts)."""
     element: str
     row: int
@@ -34,7 +35,7 @@ class Cell(Record):
     second: tuple[str, ...]
 
 
-class Comparison(Record):
+class Comparison(NamedTuple):
     """`matrix` of `first` (in wave `first_wave`) beside it in `second`; `cells` cover the
     rows x cols elements both have; `formulas` are each side's lines for the matrix."""
     first: Instruction

@@ -16,8 +16,10 @@ cheaper plans that swapping a product's operands gives.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.modifiers import MODIFIERS
-from instructions.record import TYPE_CHECKING, Record, without_gc
+from instructions.record import without_gc
 from layouts.core import CalcError
 from layouts.legality import rule
 from matrix_plans.convert.planner import CLASSES, Plan, plan, plan_within
@@ -38,7 +40,7 @@ SOURCES = ("C", "D")
 DESTINATIONS = ("A", "B")
 
 
-class SourceSlot(Record):
+class SourceSlot(NamedTuple):
     """Bits (lo, hi) of `register` of `lane` of source fragment `fragment`, and the
     source element it holds (e.g. D[3][5])."""
     fragment: int
@@ -48,7 +50,7 @@ class SourceSlot(Record):
     element: str
 
 
-class ConversionMove(Record):
+class ConversionMove(NamedTuple):
     """One destination slot, the element it receives and where that comes from;
     `kind` is none, in-lane or cross-lane."""
     fragment: int
@@ -60,20 +62,20 @@ class ConversionMove(Record):
     kind: str
 
 
-class Step(Record):
+class Step(NamedTuple):
     """`times` issues of `instruction`, for `purpose`."""
     instruction: str
     times: int
     purpose: str
 
 
-class Advice(Record):
+class Advice(NamedTuple):
     """A cheaper way: what to change (`change`) and the plan it gives."""
     change: str
     conversion: Conversion
 
 
-class Conversion(Record):
+class Conversion(NamedTuple):
     """The plan of moving `source_matrix` of `source` (source_fragments fragments) into
     `destination_matrix` of `destination` (fragments fragments): `kind` (none,
     in-lane or cross-lane), every destination slot's move, the instructions (`steps`,

@@ -12,7 +12,8 @@ mover), the facts instructions.lds_copy.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts.core import CalcError
 
 from matrix_library.checks import shown
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["CopyCandidate", "LdsCopy", "LdsCopySearch", "lds_copy", "lds_copy_search"]
 
 
-class LdsCopy(Record):
+class LdsCopy(NamedTuple):
     """The answer of lds_copy(): the tile's whole trip. `copy`: every copy instruction of
     every wave (layouts.lds_copy.CopyPlan: lanes' global offsets and LDS addresses,
     segments, write phases); `read`: the read plan (matrix_api_lds.LdsPlan) of the same
@@ -153,7 +154,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
 
 # ---- the search: read conflicts, write conflicts, coalescing and bytes together
 
-class CopyCandidate(Record):
+class CopyCandidate(NamedTuple):
     """One tile setting tried by lds_copy_search(): padding, swizzle (its --lds-swizzle
     text, '' for none), the read plan's worst conflict, the copy's worst write conflict,
     its coalescing (bytes used of the 128-byte segments it touches), the LDS bytes and
@@ -174,7 +175,7 @@ class CopyCandidate(Record):
                 self.instructions)
 
 
-class LdsCopySearch(Record):
+class LdsCopySearch(NamedTuple):
     """The answer of lds_copy_search(): the setting as given, the settings tried ranked
     best first (read conflicts, then write conflicts, then coalescing, then LDS bytes,
     then instructions), and what Triton's and CK's swizzle rules pick, with the same

@@ -12,7 +12,8 @@ is chosen. matrix_api re-exports store_plan(); the engine is layouts.epilogue.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts.core import CalcError
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ __all__ = ["StorePlan", "store_plan"]
 STORE_TYPES = ("f32", "f16", "bf16", "fp8", "bf8", "i32")
 
 
-class StorePlan(Record):
+class StorePlan(NamedTuple):
     """The answer of store_plan(): D of `instruction` as `store_type` values into an
     `order`-major tile with leading dimension `ld` (elements); `pack`: the conversion's
     instructions per lane (empty: none); `routes`: each route (layouts.epilogue.Route:

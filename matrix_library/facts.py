@@ -2,7 +2,8 @@
 linear layout."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from layouts import Modifiers, Operand, family_facts
 from layouts.core import CalcError
 

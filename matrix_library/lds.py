@@ -12,7 +12,9 @@ lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.l
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record, without_gc
+from typing import TYPE_CHECKING, NamedTuple
+
+from instructions.record import without_gc
 from layouts.core import CalcError
 
 from matrix_library.bounds import check_plan, check_search
@@ -34,7 +36,7 @@ __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "l
            "lds_search", "parse_swizzle", "parse_tile", "parse_xor", "stored_bits"]
 
 
-class LdsSlot(Record):
+class LdsSlot(NamedTuple):
     """A register slot and the element it receives: bits `bits` of VGPR `register` (from
     the operand's first) of `lane` get `element` of K step `step`, from byte `address`
     (bit `bit` of it for sub-byte elements), by load number `load`; `tile_at`: its (row,
@@ -50,7 +52,7 @@ class LdsSlot(Record):
     tile_at: tuple[int, int] = (0, 0)
 
 
-class LdsPlan(Record):
+class LdsPlan(NamedTuple):
     """The answer of lds_plan(): the tile, the phase model, every load of the wave (each
     lane's address and bytes, the phases with their conflicts: layouts.lds.LoadPlan),
     every slot with the element it receives, the worst conflict of any phase (1 =
@@ -76,7 +78,7 @@ class LdsPlan(Record):
     k_per_element: int = 1
 
 
-class LdsCandidate(Record):
+class LdsCandidate(NamedTuple):
     """One tile setting tried by lds_search(): padding, swizzle, the load chosen, the LDS
     bytes, the number of load instructions, the worst conflict and the cycle estimate.
     `failure` says why no load works with it ('' otherwise)."""
@@ -90,7 +92,7 @@ class LdsCandidate(Record):
     failure: str = ""
 
 
-class LdsSearch(Record):
+class LdsSearch(NamedTuple):
     """The answer of lds_search(): the plan as given (`given`), the conflict-free settings
     found (`found`, best first: fewest LDS bytes, then fewest instructions, then fewest
     cycles), and what Triton's and CK's swizzle formulas pick for this tile with their

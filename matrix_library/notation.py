@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from _operator import and_, rshift  # (operator's C module, loaded with Python)
 from itertools import chain, repeat
+from typing import TYPE_CHECKING
 
-from instructions.record import TYPE_CHECKING
 from layouts.core import Place
 
 if TYPE_CHECKING:

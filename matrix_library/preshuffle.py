@@ -15,7 +15,8 @@ matrix_api re-exports preshuffle(); the engine is layouts.preshuffle.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts.core import CalcError
 
 from matrix_library.bounds import check_supertile
@@ -33,7 +34,7 @@ __all__ = ["PreshufflePlan", "PreshuffleSlot", "PresetVerdict", "parse_supertile
            "preshuffle"]
 
 
-class PreshuffleSlot(Record):
+class PreshuffleSlot(NamedTuple):
     """A value one lane loads: bits `bits` (lo, hi) of VGPR `register` (counted from the
     first VGPR the lane's loads fill) receive `element` (of the supertile block: its
     coordinates count from the block's first row and column) of tile `tile`, from
@@ -47,7 +48,7 @@ class PreshuffleSlot(Record):
     load: int
 
 
-class PresetVerdict(Record):
+class PresetVerdict(NamedTuple):
     """A named scheme against the plan: `agrees` item for item, or `k_only` (the
     same rows, K in another order: right only when A is shuffled the same way), or
     neither; `first`: the first difference; `region`: the stored items compared."""
@@ -61,7 +62,7 @@ class PresetVerdict(Record):
     region: tuple[int, int]
 
 
-class PreshufflePlan(Record):
+class PreshufflePlan(NamedTuple):
     """The answer of preshuffle(). The stored matrix is the operand's memory matrix (A
     M x K, B K x N, SA M x K/32, SB K/32 x N, the index M x K/4 codes), `order`-major
     (k_inner: K is contiguous) with leading dimension `ld` (elements); it is cut into

@@ -3,8 +3,8 @@ whole layouts (as records or in bulk) and how an output element is computed."""
 from __future__ import annotations
 
 from _operator import itemgetter  # (operator's C module, loaded with Python)
+from typing import TYPE_CHECKING
 
-from instructions.record import TYPE_CHECKING
 from layouts import check_modifiers
 from layouts import operand as cached_operand
 from layouts.core import CalcError, Place

@@ -2,7 +2,8 @@
 (row, col, block) elements and places."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts import COORDINATES
 from layouts.core import Place
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from layouts.core import Elem
 
 
-class Element(Record):
+class Element(NamedTuple):
     """One element of a matrix; the coordinates the matrix does not have are None.
     str() names it like A[5][6], with .B<n> from the second block on; element_text()
     gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
@@ -49,7 +50,7 @@ class Element(Record):
         return f"{text}.B{self.block}" if self.block else text
 
 
-class Location(Record):
+class Location(NamedTuple):
     """Where a value lives: bits `bits` = (lo, hi) of `lane`, counted from bit 0 of VGPR
     `register` (the operand's first VGPR is 0). `registers` lists every VGPR the value
     touches: two for 64-bit values and for values straddling a VGPR boundary.
@@ -80,19 +81,19 @@ class Location(Record):
         return self.text
 
 
-class Entry(Record):
+class Entry(NamedTuple):
     """A matrix element and one location holding it."""
     element: Element
     location: Location
 
 
-class Slot(Record):
+class Slot(NamedTuple):
     """A register slot (a lane's bit range) and the elements it holds."""
     location: Location
     elements: tuple[Element, ...]
 
 
-class KeyedLayout(Record):
+class KeyedLayout(NamedTuple):
     """layout() in bulk, for writers of whole documents (matrix_api.layout_keys): `keyed`
     holds (key, (row, col, block)) for every location of every element of `matrix`, in
     layout()'s order (each element's `copies` locations one after the other), the
@@ -106,7 +107,7 @@ class KeyedLayout(Record):
     copies: int
 
 
-class LayoutColumns(Record):
+class LayoutColumns(NamedTuple):
     """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
     documents that sort or pick them by column without a tuple per location: keys[n] is
     the key of location n (layout()'s order, as in KeyedLayout.keyed), and rows[n],
@@ -121,13 +122,13 @@ class LayoutColumns(Record):
     copies: int
 
 
-class Product(Record):
+class Product(NamedTuple):
     """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
     a: Entry
     b: Entry
 
 
-class Calculation(Record):
+class Calculation(NamedTuple):
     """How D[i][j] is computed: the sum of `products`, plus `c` (None when sparse).
     On CDNA4's v_mfma_scale_*, `scales` holds one Product (SA[i][kb], SB[kb][j]) per
     block kb of 32 K values, scaling that block's products; otherwise it is empty."""

@@ -16,7 +16,8 @@ which re-exports this module: the dependency is one-way. What only some modes ne
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
 
 
-class Request(Record):
+class Request(NamedTuple):
     """One question. `numbers`: (i, j, k, block, register, lane); `options`: the mode's
     own settings as (name, value) pairs (output format, transpose, ...)."""
     mode: str

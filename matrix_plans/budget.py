@@ -5,8 +5,9 @@ roofline bound. Reads the instruction's operand fragments (register counts, stor
 elements) and the architecture's limits (instructions/products.py)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.products import VGPR_OVERRIDES, GpuProduct, Limits, limits_of
-from instructions.record import TYPE_CHECKING, Record
 from layouts.core import CalcError
 from layouts.fragment import fragment
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from layouts import Operand
 
 
-class Peak(Record):
+class Peak(NamedTuple):
     """An instruction's peak on a product: FLOPs (or integer ops) per unit per cycle, the
     units (CUs or WGPs) and clock it is multiplied by, and the result in FLOP/s; for a
     sparse instruction the effective rate (its K counts the zeros skipped)."""
@@ -45,7 +46,7 @@ def peak(inst: Instruction, flops_per_cycle: int | None, product: GpuProduct) ->
                 float(flops_per_cycle) * units * product.clock * 1e6, inst.sparse)
 
 
-class Tile(Record):
+class Tile(NamedTuple):
     """A block tile: `wave_tile` (instruction tiles along M, N per wave), `waves` (waves
     along M, N per workgroup), `k_steps` (instruction K steps per LDS stage, their A/B
     fragments all held in registers), `buffers` (LDS stages), `pad` (elements added to
@@ -58,7 +59,7 @@ class Tile(Record):
     order: str = "k"
 
 
-class Part(Record):
+class Part(NamedTuple):
     """One register or LDS item of the budget: what it holds (`name`), `copies` of `each`
     registers (or bytes) making `total`, in which file."""
     name: str
@@ -69,7 +70,7 @@ class Part(Record):
     note: str = ""
 
 
-class Occupancy(Record):
+class Occupancy(NamedTuple):
     """Waves per SIMD each limit allows, as LLVM counts them (`limits`: name, waves), the
     smallest (`waves`) and the limits that give it (`binding`); `groups`: workgroups per
     unit (CU; RDNA: WGP) and `waves_per_unit` the waves they hold; `resident`: whether
@@ -82,7 +83,7 @@ class Occupancy(Record):
     resident: bool = True
 
 
-class Budget(Record):
+class Budget(NamedTuple):
     """A block tile's budget. tile: the Tile asked for; block: (M, N, K) of the
     workgroup's tile per LDS stage; threads: the workgroup's; parts: the registers and
     LDS bytes, item by item; vgprs, agprs: the estimate per wave (fragments or staging,

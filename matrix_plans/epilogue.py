@@ -19,10 +19,11 @@ wait (WAIT_COST).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.lane_moves import WAIT_COST, arch_moves
 from instructions.lds import Load, lds_facts
 from instructions.preshuffles import GLOBAL_STORES
-from instructions.record import TYPE_CHECKING, Record
 from layouts.core import CalcError
 from layouts.fragment import element, fragment
 
@@ -41,7 +42,7 @@ SEGMENT = 128     # bytes of one coalescing segment (CDNA3/CDNA4 L2 line)
 WIDTHS = (16, 8, 4, 2, 1)
 
 
-class Store(Record):
+class Store(NamedTuple):
     """One store (global, or an LDS write) of one lane: its instruction number, byte
     address (in the global tile, or in LDS), bytes, the elements (i, j) it writes in
     address order, and `source`: the byte of the lane's converted registers it stores
@@ -54,7 +55,7 @@ class Store(Record):
     source: int = -1
 
 
-class Route(Record):
+class Route(NamedTuple):
     name: str
     counts: tuple[tuple[str, int], ...]   # (mnemonic, issues per wave)
     lds_bytes: int
@@ -67,7 +68,7 @@ class Route(Record):
     reads: tuple[tuple[int, int, int], ...] = ()   # (lane, number, LDS byte address)
 
 
-class Epilogue(Record):
+class Epilogue(NamedTuple):
     """The routes of one store plan (`chosen`: the cheapest possible); `arch`: the
     architecture's canonical name; D's value bits and VGPRs per lane."""
     arch: str

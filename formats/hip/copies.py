@@ -11,8 +11,7 @@ copies with the hardware's addressing, for the lane-emulation check."""
 from __future__ import annotations
 
 import re
-
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats.hip.lds import _name as read_name
 from formats.hip.lds import emit_lds

@@ -11,7 +11,8 @@ same text compiles with gcc: the conversions are then the host models of
 scripts/check_convert_types.py and a transpose load is emulated through its lane map."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from layouts.core import CalcError
 
 from formats.hip.common import PRELUDE

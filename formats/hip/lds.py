@@ -7,8 +7,7 @@ with gcc for the lane-emulation check (tests/test_lds_hip.py)."""
 from __future__ import annotations
 
 import re
-
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats.hip import PRELUDE
 from matrix_library.api import LANE_MAPS, CalcError, alignment

@@ -10,7 +10,7 @@ lane bits (formats.hip_lds fits it and checks every lane). The same text compile
 gcc for the lane emulation (tests/test_preshuffle.py)."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from formats.hip.common import PRELUDE
 from formats.hip.lds import _fit

@@ -3,8 +3,9 @@
 library and renders with formats/budget.py. Loaded only when one of them is given."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from formats import budget as render
-from instructions.record import TYPE_CHECKING
 
 from matrix_frontends.cli.inputs import (
     _on,

@@ -4,7 +4,7 @@
 cli_budget's, loaded when such a mode runs."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.budget_options import BUDGET_USES
 

@@ -9,7 +9,7 @@ formats/hip/copies.py (--emit hip). matrix_cli_lds hands the command line over.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from instructions.model import Instruction

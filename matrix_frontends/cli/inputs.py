@@ -4,7 +4,8 @@ choices, the modifiers, the output options, and library errors named by the opti
 fault."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from layouts.modifiers import Modifiers
 
 from matrix_frontends.cli.options import (

@@ -10,7 +10,7 @@ Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.lds_options import COPY_DESTS, LDS_METAVARS, LDS_OPTIONS
 from matrix_frontends.cli.lds_options import LDS_FLAGS as LDS_FLAGS  # (the option rows, as data)

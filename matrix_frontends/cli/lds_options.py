@@ -5,7 +5,7 @@ point query reads these rows alone.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matrix_frontends.cli.options import Args

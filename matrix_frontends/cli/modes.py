@@ -9,7 +9,8 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING, Record
+from typing import TYPE_CHECKING, NamedTuple
+
 from layouts.modifiers import Modifiers
 
 from matrix_frontends.cli import preshuffle_options as pre
@@ -61,7 +62,7 @@ LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
 PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "global_order", *OWN_MODIFIERS)
 
 
-class Mode(Record):
+class Mode(NamedTuple):
     """A row of the mode table. A mode's output comes from `render` (the Request
     answered, and the command line's output options) or, for a mode whose output reads
     the command line alone, from `text`."""

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 from instructions.modifiers import ModifierSpec
-from instructions.record import TYPE_CHECKING, Record
 
 from matrix_frontends.cli.budget_options import BUDGET_GROUP, BUDGET_OPTIONS
 from matrix_frontends.cli.lds_options import (
@@ -47,7 +47,7 @@ PAIR = "pair"  # two words (--convert FROM TO); `metavar` names both, separated 
 EXPLORER_PORT, EXPLORER_HOST = 8642, "127.0.0.1"  # --serve's defaults (matrix_explorer)
 
 
-class Option(Record):
+class Option(NamedTuple):
     """One command-line option."""
     dest: str                     # attribute of the parsed command line
     spellings: tuple[str, ...]    # every spelling, the canonical first

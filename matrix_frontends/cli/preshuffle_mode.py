@@ -12,7 +12,7 @@ Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.options import number
 

@@ -6,7 +6,7 @@ shared --order and --ld rows.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matrix_frontends.cli.options import Args

@@ -4,7 +4,7 @@ architecture's default without it). Reached through the mode table of cli_modes,
 the checks of --emit's language and the verification record -d adds."""
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.inputs import _on, architecture, checked, command_line, instruction
 from matrix_frontends.cli.options import Args, ArgumentError, number, shown

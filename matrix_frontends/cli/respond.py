@@ -7,7 +7,7 @@ starts) both answer through `respond`; this module imports neither of them.
 """
 from __future__ import annotations
 
-from instructions.record import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.options import MODIFIERS as MODIFIERS
 from matrix_frontends.cli.options import (

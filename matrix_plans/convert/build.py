@@ -4,8 +4,9 @@ with each strategy preferred in turn and the cheapest kept, and the instructions
 issues. (Split from convert_program: issue 31 made the builds share their work.)"""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.lane_moves import WAIT, WAIT_COST, ArchMoves
-from instructions.record import TYPE_CHECKING
 
 from matrix_plans.convert.model import Move, Op
 from matrix_plans.convert.moves import Builder

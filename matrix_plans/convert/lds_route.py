@@ -4,13 +4,14 @@ destination fragments (adjacent values merged into wider stores), the wave waits
 every lane loads its registers with the widest loads."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.lane_moves import LOAD_BITS, REPACK, STORE_BITS, WAIT, ArchMoves, Pack
-from instructions.record import TYPE_CHECKING, Record
 
 from matrix_plans.convert.model import Move, Op, svar
 
 
-class _Item(Record):
+class _Item(NamedTuple):
     """A store of the LDS route: its 32-bit words (each a list of parts: var, source lo,
     source width, destination lo, destination width), its bits and lane addresses."""
     words: list[list[tuple[str, int, int, int, int]]]

@@ -4,12 +4,12 @@ register program (matrix_plans/convert/program.py) and the LDS round trip
 (matrix_plans/convert/lds_route.py)."""
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
 
 CLASSES = ("none", "in-lane", "cross-lane")
 
 
-class Slot(Record):
+class Slot(NamedTuple):
     """Bits lo .. lo+width-1 of register `reg` (counted from the operand's first VGPR)
     of lane `lane` of fragment `fragment`."""
     fragment: int
@@ -23,7 +23,7 @@ class Slot(Record):
         return self.lo + self.width - 1
 
 
-class Move(Record):
+class Move(NamedTuple):
     """One destination slot, the element it receives (row, col of the destination
     matrix), the slot of the source that holds it, the source element (row, col of D)
     and the class of the move."""
@@ -34,7 +34,7 @@ class Move(Record):
     kind: str
 
 
-class Op(Record):
+class Op(NamedTuple):
     """One operation of the program on 32-bit words, in every lane at once.
 
     op "pack": out = the pieces (var, source lo, width, destination lo) placed in one
@@ -60,7 +60,7 @@ class Op(Record):
     issues: tuple[str, ...]
 
 
-class Plan(Record):
+class Plan(NamedTuple):
     """A planned conversion: `fragments` destination and `source_fragments` source
     fragments, every destination slot's move, the program and its instruction counts."""
     kind: str

@@ -4,9 +4,10 @@ cover of every lane of a move by the cheapest parts (`_cover`), and the ops that
 the moved word (`move_value`). matrix_plans/convert/program.py builds the program with them."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.dpp import CONTROLS, dpp_source
 from instructions.lane_moves import SELECT, ArchMoves, LaneMove
-from instructions.record import TYPE_CHECKING
 
 from matrix_plans.convert.model import Op
 

@@ -26,10 +26,10 @@ s_waitcnt weighed as three (convert_program.weight).
 from __future__ import annotations
 
 from math import lcm
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
-from instructions.record import TYPE_CHECKING
 from layouts.core import CalcError, shown
 
 from matrix_plans.convert.build import bounded_program, piece_order, total, weight

@@ -16,9 +16,9 @@ must hold the same values (PORTABLE).
 from __future__ import annotations
 
 from math import lcm
+from typing import TYPE_CHECKING
 
 from instructions.lane_moves import arch_moves
-from instructions.record import TYPE_CHECKING
 from layouts.core import CalcError, shown
 
 from matrix_plans.convert.build import program, weight

@@ -10,8 +10,9 @@ themselves (which move serves which lanes, and their cover) are matrix_plans/con
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.lane_moves import REPACK, SELECT
-from instructions.record import TYPE_CHECKING
 
 from matrix_plans.convert.model import Move, svar
 from matrix_plans.convert.moves import Builder, lane_mask, move_value

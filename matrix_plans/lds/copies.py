@@ -21,9 +21,10 @@ every element of the tile lands exactly where the tile's address function puts i
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from instructions.lds import PhaseModel, PhaseRow
 from instructions.lds_copy import CopyOp
-from instructions.record import TYPE_CHECKING, Record
 from layouts.core import CalcError, shown
 
 from matrix_plans.lds.tile import Phase, Tile
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 SEGMENTS = (64, 128)
 
 
-class CopyLane(Record):
+class CopyLane(NamedTuple):
     """One lane of a copy instruction: `bytes` bytes from global byte `global_at`
     (offset from the tile's first element) to LDS byte `lds_at` (None: not this step's
     side: a load only reads, a lane masked off does neither)."""
@@ -44,7 +45,7 @@ class CopyLane(Record):
     bytes: int
 
 
-class Segments(Record):
+class Segments(NamedTuple):
     """The global requests of one instruction: `touched` aligned segments of `size` bytes
     touched, `used` bytes of them read."""
     size: int
@@ -56,7 +57,7 @@ class Segments(Record):
         return self.used / (self.touched * self.size) if self.touched else 1.0
 
 
-class CopyStep(Record):
+class CopyStep(NamedTuple):
     """One copy instruction of wave `wave` (its `number`-th): lanes, global segments
     (loads), LDS write phases (writes). `m0`: a direct load's LDS address of lane 0."""
     wave: int
@@ -73,7 +74,7 @@ class CopyStep(Record):
         return max((p.conflict for p in self.phases), default=0)
 
 
-class CopyPlan(Record):
+class CopyPlan(NamedTuple):
     """A whole copy: the route, the instructions (`load`, and `write` on the register
     route), the global tile (order, ld), the waves and how they split the tile, every
     step, the write model and the notes."""
@@ -115,7 +116,7 @@ class CopyPlan(Record):
         return counts
 
 
-class Global(Record):
+class Global(NamedTuple):
     """The global tile: element (i, j) of the operand's matrix (rows i, columns j) at
     element offset i * ld + j (order "row") or j * ld + i ("col"). `k_axis`: 1 when the
     matrix's columns are K (A, K, SA), 0 when its rows are (B, SB)."""

@@ -4,8 +4,8 @@ maps of the transpose loads."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING
 
-from instructions.record import TYPE_CHECKING
 from layouts import COORDINATES, Operand
 from layouts.core import CalcError
 

@@ -26,8 +26,9 @@ the plan.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions.lds import LdsFacts, Load, PhaseModel, PhaseRow
-from instructions.record import TYPE_CHECKING
 from layouts import Operand
 from layouts.core import CalcError
 

@@ -10,16 +10,17 @@ every `interval` dwords written.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from instructions.lds import PhaseModel
 from instructions.lds_copy import CopyOp
-from instructions.record import Record
 from layouts.core import CalcError
 
 from matrix_plans.lds.copies import CopyLane, CopyPlan, CopyStep, Global, _segments
 from matrix_plans.lds.tile import Tile
 
 
-class Field(Record):
+class Field(NamedTuple):
     """One descriptor field: its value (in the unit named), the bits it is stored in
     (group, dword, lo, width) and the value stored."""
     name: str
@@ -33,7 +34,7 @@ class Field(Record):
     legal: str
 
 
-class Descriptor(Record):
+class Descriptor(NamedTuple):
     """The descriptor of one wave's tensor_load_to_lds (groups 0 and 1 of a 2D copy; the
     addresses are offsets: the kernel adds its pointers), with every field."""
     wave: int

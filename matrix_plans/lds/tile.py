@@ -4,12 +4,13 @@ CK choose, the check that a tile can hold a fragment, and the plan's loads, phas
 register slots."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from instructions.lds import LdsFacts, Load, PhaseModel
-from instructions.record import Record
 from layouts.core import CalcError, shown
 
 
-class Tile(Record):
+class Tile(NamedTuple):
     """An operand tile as stored in LDS: `rows` x `cols` elements, rows contiguous, row r
     starting (cols + pad) elements after row r-1, at byte `base`. order "k": a row holds
     K values (rows index M/N, blocks after one another); "mn": a row holds M/N values
@@ -57,7 +58,7 @@ class Tile(Record):
         return ", ".join(parts)
 
 
-class LaneRead(Record):
+class LaneRead(NamedTuple):
     """One lane's read: `address` (bytes) and `bytes` read; a lane masked off (nothing of
     its fragment in this load) has address None and 0 bytes."""
     lane: int
@@ -65,7 +66,7 @@ class LaneRead(Record):
     bytes: int
 
 
-class Phase(Record):
+class Phase(NamedTuple):
     """Lanes served together; `conflict`: the most distinct dwords any one bank holds
     (1 = conflict-free, 0 = no lane active); `banks[b]`: the distinct dwords it reads
     from bank b."""
@@ -74,7 +75,7 @@ class Phase(Record):
     banks: tuple[int, ...]
 
 
-class LoadPlan(Record):
+class LoadPlan(NamedTuple):
     """One load instruction of the wave: it writes VGPRs from `register` (counted from
     the operand's first) on, from bit `at` of it."""
     instruction: str
@@ -93,7 +94,7 @@ class LoadPlan(Record):
         return sum(p.conflict for p in self.phases)
 
 
-class SlotPlan(Record):
+class SlotPlan(NamedTuple):
     """A register slot: bits `bits` (lo, hi) of VGPR `register` of `lane` receive element
     `element` (row, col, block of the operand's matrix) of K step `step`, read from byte
     `address` (bit `bit` of it: nonzero only for sub-byte elements) by load `load`;
@@ -109,7 +110,7 @@ class SlotPlan(Record):
     tile_at: tuple[int, int] = (0, 0)  # (row, col) of the element in the tile
 
 
-class Plan(Record):
+class Plan(NamedTuple):
     """A whole plan; `worst`: the worst conflict of any phase of any load, `cycles`: the
     LDS cycle estimate (one cycle per phase and way), `notes`: requirements the loads
     place on the kernel (EXEC, VGPR alignment) and the model's assumptions."""

@@ -10,13 +10,14 @@ digit permutation raises CalcError (none of the instruction layouts is one).
 """
 from __future__ import annotations
 
-from instructions.record import Record
+from typing import NamedTuple
+
 from layouts.core import CalcError
 
 from matrix_plans.preshuffle.planner import Digit, Preshuffle
 
 
-class Chain(Record):
+class Chain(NamedTuple):
     """The permutation of one block in `unit`s of `bits`: digits (buffer order, finest
     first); the storage extents of the block in units; items per unit (bytes of a
     sub-byte type's unit, else 1)."""

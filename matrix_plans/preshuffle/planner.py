@@ -19,9 +19,9 @@ element it receives, so a test checks them against the layout engine.
 from __future__ import annotations
 
 from math import lcm
+from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.modifiers import MODIFIERS, Modifiers
-from instructions.record import TYPE_CHECKING, Record
 from layouts import COORDINATES, operand
 from layouts.core import CalcError, shown
 from layouts.fragment import Fragment, bit_of, element, fragment
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 WIDTHS = (16, 12, 8, 4, 2, 1)   # bytes one lane's global load can fetch
 
 
-class Slot(Record):
+class Slot(NamedTuple):
     """One value a lane receives: `bit` in the lane's loaded bytes (from bit 0 of its
     first load's VGPR), the element at (outer, inner) of the block in storage order,
     its instruction tile, and `offset`, its bit in the block of the buffer."""
@@ -44,7 +44,7 @@ class Slot(Record):
     offset: int
 
 
-class Digit(Record):
+class Digit(NamedTuple):
     """One digit of the permutation: the storage axis (0 outer, 1 inner) index gains
     `size` values of `step` each, placed at buffer stride `stride` (in units)."""
     axis: int
@@ -53,7 +53,7 @@ class Digit(Record):
     stride: int
 
 
-class Tile(Record):
+class Tile(NamedTuple):
     """Tile t of the supertile: its place (row ir along M/N, col ic along K), the
     selector value it is read with, and its first VGPR in the lane's loaded registers."""
     ir: int
@@ -62,7 +62,7 @@ class Tile(Record):
     vgpr: int
 
 
-class Preshuffle(Record):
+class Preshuffle(NamedTuple):
     matrix: str
     wave: int
     bits: int                   # bits of one element

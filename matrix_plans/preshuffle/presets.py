@@ -5,9 +5,9 @@ hold what the instruction reads (layouts.preshuffle), or where they do not.
 from __future__ import annotations
 
 from math import lcm, prod
+from typing import NamedTuple
 
 from instructions.preshuffles import SCHEMES, Scheme
-from instructions.record import Record
 from layouts.core import CalcError, shown
 
 from matrix_plans.preshuffle.planner import Preshuffle
@@ -20,7 +20,7 @@ def scheme(key: str) -> Scheme:
     raise CalcError(f"--preset {shown(key)}: use one of " + ", ".join(s.key for s in SCHEMES))
 
 
-class Verdict(Record):
+class Verdict(NamedTuple):
     """How a scheme compares with a plan: `agrees` (item for item), `k_only` (the
     items differ only by a permutation of K, the same for every M/N index: A loaded
     with the same K order keeps the product right), and the first difference."""
