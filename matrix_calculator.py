@@ -11,10 +11,49 @@ The door to the calculator, both ways:
   ``matrix_library.api`` (``mc.find_instruction``, ``mc.layout``, ``mc.answer``, ...) and
   the command line as functions (``mc.main(argv)``, ``mc.run(argv)``).
 
-Run as a script, it loads the command line alone (point queries stay near the
-interpreter's own start-up); imported, it loads the library too.
+A lazy boundary (docs/internals.md): run as a script it loads the command line alone,
+and imported, each name is loaded from its module on first use, so that a program that
+asks one question loads what that question needs.
 """
+from __future__ import annotations
+
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what a type checker and a reader see: the door's names
+    from matrix_frontends.cli.command import OPTIONS as OPTIONS
+    from matrix_frontends.cli.command import build_parser as build_parser
+    from matrix_frontends.cli.command import command as command
+    from matrix_frontends.cli.command import end as end
+    from matrix_frontends.cli.command import main as main
+    from matrix_frontends.cli.command import run as run
+    from matrix_library import __version__ as __version__
+    from matrix_library.api import *  # noqa: F403
+
+_COMMAND = ("OPTIONS", "build_parser", "command", "end", "main", "run")
+
+
+def __getattr__(name: str) -> object:
+    """The command line's functions, the version and the library's names, loaded from
+    their modules on first use."""
+    from importlib import import_module
+    if name in _COMMAND:
+        module = import_module("matrix_frontends.cli.command")
+    elif name == "__version__":
+        module = import_module("matrix_library")
+    else:
+        module = import_module("matrix_library.api")
+        if name not in module.__all__:
+            raise AttributeError(f"module 'matrix_calculator' has no attribute {name!r}")
+    found: object = getattr(module, name)
+    globals()[name] = found
+    return found
+
+
+def __dir__() -> list[str]:
+    from matrix_library import api
+    return sorted({*globals(), *_COMMAND, "__version__", *api.__all__})
+
 
 if __name__ == "__main__":
     try:
@@ -22,18 +61,3 @@ if __name__ == "__main__":
     except KeyboardInterrupt:  # Ctrl-C while loading: end as main() would, quietly
         sys.exit(130)
     end(command())
-
-from matrix_frontends.cli.command import (
-    OPTIONS,
-    build_parser,
-    command,
-    end,
-    main,
-    run,
-)
-from matrix_library import __version__
-from matrix_library.api import *  # noqa: F403  (the library's names, its __all__)
-
-__all__ = ["OPTIONS", "__version__", "build_parser", "command", "end", "main", "run"]
-__all__ += [name for name in dir(sys.modules["matrix_library.api"]) if not name.startswith("_")
-            and name in sys.modules["matrix_library.api"].__all__]

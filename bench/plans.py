@@ -206,7 +206,7 @@ _DRAW = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
 import matrix_calculator
-from matrix_library import matrix_api as mc
+import matrix_calculator as mc
 inst = mc.find_instruction(sys.argv[2], sys.argv[3])
 list(mc.layout(inst, sys.argv[4]))  # (the tables and the layout engine: not the picture's)
 start = time.process_time()

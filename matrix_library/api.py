@@ -1,7 +1,7 @@
 """The calculator as a library: find instructions, read their facts, and map matrix
 elements to registers and back with the layout engine the command line uses.
 
-    >>> from matrix_library import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("mi300x", "V_MFMA_F32_32X32X8_F16")
     >>> [str(loc) for loc in mc.locate(inst, "A", i=5, k=6)]
     ['v1{37}.[15:0]']

@@ -2,7 +2,7 @@
 AMD operand, element by element, with both layouts' formulas; re-exported by matrix_api
 as `compare(...)`.
 
-    >>> from matrix_library import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> nv = mc.find_instruction("sm80", "mma.m16n8k16.f32.f16.f16.f32")
     >>> amd = mc.find_instruction("gfx1100", "v_wmma_f32_16x16x16_f16")
     >>> cell = mc.compare(nv, amd, "D").cells[0]

@@ -1,7 +1,7 @@
 """The library side of conversions between instructions (issue 20), re-exported by
 matrix_api as `conversion(...)`.
 
-    >>> from matrix_library import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> mfma = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
     >>> mc.conversion(mfma, "D", mfma, "B").kind
     'in-lane'

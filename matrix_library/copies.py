@@ -3,7 +3,7 @@ before the read plan loads each lane's fragment (matrix_api_lds). matrix_api re-
 lds_copy(); the engine is layouts.lds_copy (and layouts.tdm for gfx1250's tensor data
 mover), the facts instructions.lds_copy.
 
-    >>> import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
     >>> found = mc.lds_copy(inst, "A", tile="16x128", mods={"cbsz": 4}, lds_type="bf16",
     ...                     copy="buffer_load_dwordx4", load="ds_read_b128")

@@ -4,7 +4,7 @@ through LDS (plain reads, and transpose reads such as gfx950's ds_read_b64_tr_b1
 with instruction counts, LDS bytes, bank conflicts and coalescing; the cheapest route
 is chosen. matrix_api re-exports store_plan(); the engine is layouts.epilogue.
 
-    >>> from matrix_library import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna4", "v_mfma_f32_16x16x32_bf16")
     >>> plan = mc.store_plan(inst, store_type="bf16")
     >>> plan.chosen.name, plan.chosen.counts

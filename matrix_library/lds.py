@@ -3,7 +3,7 @@ load an operand fragment from a tile in LDS, which banks each phase touches, and
 settings (padding, swizzle) that make the loads conflict-free. matrix_api re-exports
 lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.lds.
 
-    >>> from matrix_library import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
     >>> mc.lds_plan(inst, "A", tile="16x64", load="ds_read_b64").worst
     16

@@ -5,7 +5,7 @@ and their inverses (as text: the calculator needs neither), the loads, the scale
 a supertile and the comparison with a named scheme (aiter, CK, the MI355X write-up).
 matrix_api re-exports preshuffle(); the engine is layouts.preshuffle.
 
-    >>> from matrix_library import matrix_api as mc
+    >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
     >>> plan = mc.preshuffle(inst, "B", mods={"cbsz": 4, "blgp": 4})
     >>> plan.load, plan.loads, plan.width

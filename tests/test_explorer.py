@@ -281,8 +281,8 @@ def test_the_modifiers_offered_are_the_modifier_tables(server):
 def test_importing_the_explorer_loads_no_server_or_argparse():
     """The explorer's options are rows of the command line's option table (cli_options);
     importing the explorer loads neither the HTTP server nor argparse until it serves."""
-    code = ("import sys, matrix_calculator; from matrix_frontends import "
-            "matrix_explorer; print(sorted(m for m in ("
+    code = ("import sys, matrix_calculator; from matrix_frontends.explorer "
+            "import app as matrix_explorer; print(sorted(m for m in ("
             "'argparse', 'http.server') if m in sys.modules)); "
             "print(len(matrix_explorer.CLI_OPTIONS))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -315,7 +315,7 @@ def test_a_worker_keeps_its_freed_memory_with_glibc():
     stay set for the process), so that a worker's strings of megabytes come from memory
     it already has."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator\n"
-            "from matrix_frontends import explorer_pool\n"
+            "from matrix_frontends.explorer import pool as explorer_pool\n"
             "print(explorer_pool.keep_memory())")
     done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True,
                           text=True, timeout=60)

@@ -97,7 +97,7 @@ def test_the_library_lists_its_lazy_names():
     """dir() and help() name the whole API before any lazy part is loaded (a fresh
     interpreter: tab completion sees what the docs promise)."""
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); import matrix_calculator, pydoc; "
-             "from matrix_library import matrix_api as mc; "
+             "import matrix_calculator as mc; "
              "names = set(dir(mc)); text = pydoc.render_doc(mc, renderer=pydoc.plaintext); "
              "wanted = {'facts', 'catalog', 'formulas', 'linear_layout', 'lds_plan', 'answer', "
              "'Facts', 'Request', 'value_meanings'}; "

@@ -221,11 +221,13 @@ def answer(kind: str, query: Mapping[str, str], respond: Respond | None = None
 
 
 def assets() -> dict[str, Path]:
-    """URL path -> file: the files of the assets folder (formats/explorer/, beside cli/), by name,
-    and / for the page. Nothing else is ever served (no path is joined from the
+    """URL path -> file: the files of the page's assets folder (formats/explorer/), by
+    name, and / for the page. Nothing else is ever served (no path is joined from the
     request)."""
     from pathlib import Path
-    folder = Path(__file__).resolve().parent.parent / "formats" / "explorer"
+
+    import formats
+    folder = Path(formats.__file__).resolve().parent / "explorer"
     found = {f"/{path.name}": path for path in sorted(folder.iterdir())
              if path.is_file() and path.suffix in CONTENT_TYPES}
     found["/"] = folder / "index.html"
