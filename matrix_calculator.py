@@ -37,6 +37,8 @@ def __getattr__(name: str) -> object:
     """The command line's functions, the version and the library's names, loaded from
     their modules on first use."""
     from importlib import import_module
+    if name == "__all__":  # (help() and star imports read it)
+        return sorted({*_COMMAND, "__version__", *import_module("matrix_library.api").__all__})
     if name in _COMMAND:
         module = import_module("matrix_frontends.cli.command")
     elif name == "__version__":

@@ -12,7 +12,6 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from matrix_library import api as mc
 
 SEED = ("gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",

@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-import matrix_calculator  # noqa: E402,F401  (the clone's package, without installing)
 from formats.hip.budget_kernel import skeleton  # noqa: E402
 from matrix_library import api as mc  # noqa: E402
 

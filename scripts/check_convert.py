@@ -45,7 +45,6 @@ import check_convert_types as types_c
 from check_hip import functions  # (this folder: the script's own directory is on sys.path)
 from check_lane_moves import DPP_HOST, clang_asm
 
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from formats import hip
 from formats.hip import convert as hip_convert
 from instructions.builtins import TARGETS

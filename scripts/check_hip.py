@@ -26,7 +26,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from formats import hip
 from instructions.builtins import TARGETS
 from layouts.modifiers import Modifiers

@@ -24,7 +24,6 @@ from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from instructions.dpp import CONTROLS, dpp8_source, dpp_source
 from instructions.lane_moves import ARCH_MOVES, arch_moves
 from matrix_library import api as mc

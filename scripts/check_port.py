@@ -28,7 +28,6 @@ import check_convert as cc  # (this folder: the script's own directory is on sys
 import check_convert_types as types_c
 from check_lane_moves import DPP_HOST, checked_programs, clang_asm
 
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from formats import hip
 from formats.hip import convert as hip_convert
 from instructions.builtins import TARGETS

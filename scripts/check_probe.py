@@ -39,7 +39,6 @@ import tempfile
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from formats.hip import probe as probe_code
 from matrix_library import api as mc
 

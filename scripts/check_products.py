@@ -39,7 +39,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import product_model as pm
 
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from layouts import gfx1250 as engine
 from matrix_library import api as mc
 

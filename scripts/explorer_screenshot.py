@@ -23,7 +23,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-import matrix_calculator  # noqa: E402,F401  (the clone's package, without installing)
 from matrix_frontends.explorer import app as matrix_explorer  # noqa: E402  (after the path line above)
 
 STATE = ("arch=cdna3&inst=v_mfma_f32_4x4x4_16b_f16&matrix=A&view=R&cbsz=2&abid=1"

@@ -23,7 +23,6 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from formats import hip
 from formats.hip.common import prefix_of
 from formats.hip.loads import operand_name

@@ -18,7 +18,6 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from instructions.dpp import CONTROLS
 from instructions.dpp import asm as dpp_asm
 from instructions.lane_moves import ARCH_MOVES, mnemonics

@@ -20,7 +20,6 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from instructions.builtins import TARGETS
 from instructions.lds_copy import COPIES, CopyOp
 

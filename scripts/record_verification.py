@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from matrix_library import api as mc
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,6 @@ from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-import matrix_calculator  # noqa: E402,F401  (the clone's package, without installing)
 from formats import pictures  # noqa: E402
 from matrix_library import api as mc  # noqa: E402  (after the path line above)
 

@@ -10,7 +10,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import matrix_calculator  # noqa: F401  (the clone's package, without installing)
 from matrix_library.modifier_values import family_table
 
 BEGIN = "<!-- modifier values: written by scripts/write_modifier_table.py -->\n"

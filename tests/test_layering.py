@@ -9,24 +9,15 @@ import pytest
 from product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parent.parent
-# The layer of each top-level name under the package (tests/product_tree.py): the folders
-# are the layers, and the package's own modules (library/) are the library.
+# The layer of each top-level package (docs/internals.md): the folders are the layers.
 LAYERS = {
     "instructions": 0,
     "layouts": 1,
-    "matrix_api": 2,
-    "matrix_api_lds": 2,
-    "matrix_api_copy": 2,
-    "matrix_api_preshuffle": 2,
-    "matrix_api_epilogue": 2,
-    "matrix_compare": 2,
-    "matrix_conversion": 2,
-    "matrix_library": 2,
-    "matrix_notation": 2,
-    "matrix_request": 2,
-    "formats": 3,
-    "cli": 4,
-    "matrix_calculator": 5,
+    "matrix_plans": 2,
+    "matrix_library": 3,
+    "formats": 4,
+    "matrix_frontends": 5,
+    "matrix_calculator": 6,
 }
 
 
@@ -35,7 +26,7 @@ def layer_of(module):
 
 
 def test_every_library_module_has_its_layer():
-    """A module added to library/ is named here, so that its layer is checked."""
+    """A top folder added to the product is named here, so that its layer is checked."""
     top = {name.split(".")[0] for name in product_modules() if name}
     assert top <= set(LAYERS), top - set(LAYERS)
 
@@ -61,8 +52,9 @@ def imported(name, path):
 
 def test_every_layer_is_known():
     names = {name for name, _ in product_modules_named()}
-    assert {"instructions.model", "layouts.core", "matrix_api", "formats.queries",
-            "cli.matrix_cli"} <= names
+    assert {"instructions.model", "layouts.core", "matrix_plans.lds.reads",
+            "matrix_library.api", "formats.queries", "matrix_frontends.cli.command",
+            "matrix_calculator"} <= names
 
 
 def test_no_module_imports_upwards():
@@ -109,7 +101,7 @@ def test_missing_dependencies_fail_under_ci(monkeypatch):
 
 def test_layouts_build_no_register_text():
     """The engines compute places; register and element names (v3{17}.[15:0], A[1][2])
-    are the library's (matrix_notation) and the renderers'."""
+    are the library's (matrix_library.notation) and the renderers'."""
     import re
     pattern = re.compile(r"""f?["']v[\[{]|\}\.\[|["'][A-D]\[\{""")
     found = [f"{path.name}:{n}: {line.strip()}"

@@ -577,11 +577,10 @@ def test_emit_hip_clang_live():
 
 
 def test_library_module_imports_first():
-    """matrix_api re-exports matrix_api_lds: either may be imported first."""
+    """matrix_library.api re-exports matrix_library.lds: either may be imported first."""
     import sys
-    done = subprocess.run([sys.executable, "-c", "from matrix_library import "
-                           "matrix_api_lds, matrix_api; "
-                           "print(matrix_api.lds_plan is matrix_api_lds.lds_plan)"],
+    done = subprocess.run([sys.executable, "-c", "from matrix_library import lds, api; "
+                           "print(api.lds_plan is lds.lds_plan)"],
                           capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert done.stdout.strip() == "True", done.stderr
 

@@ -1,4 +1,4 @@
-"""No product module over 450 lines (issue 18: modules split by job).
+"""No product module over 600 lines (issue 18: modules split by job).
 
 Product modules: every .py below instructions/, layouts/, library/, formats/ and cli/, and
 matrix_calculator.py (tests/product_tree.py); not tests/, scripts/ or bench/.
@@ -9,7 +9,7 @@ import pytest
 from product_tree import product_modules as tree_modules
 
 ROOT = Path(__file__).resolve().parent.parent
-LIMIT = 450
+LIMIT = 600
 
 
 def product_modules() -> list[Path]:
@@ -33,7 +33,7 @@ def test_the_modules_are_found():
 
 @pytest.mark.parametrize("path", product_modules(),
                          ids=lambda path: path.relative_to(ROOT).as_posix())
-def test_module_is_at_most_450_lines(path):
+def test_module_is_at_most_600_lines(path):
     name = path.relative_to(ROOT).as_posix()
     assert lines(path) <= LIMIT, f"{name} has {lines(path)} lines: split it by job"
 

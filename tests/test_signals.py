@@ -104,19 +104,20 @@ def test_ctrl_c_output_is_partial_but_well_formed():
 
 
 def test_ctrl_c_while_the_calculator_loads_ends_with_130_and_no_traceback():
-    """An interrupt that arrives before main() runs (while matrix_cli is imported), for
-    the script and for the installed command alike (both import matrix_calculator)."""
+    """An interrupt that arrives before main() runs (while the command line is imported), for
+    the script and for the installed command alike."""
     inject = ("import builtins, runpy, sys\n"
               "real = builtins.__import__\n"
               "def interrupted(name, *args, **kwargs):\n"
-              "    if name.endswith('matrix_cli'):\n"
+              "    if name.endswith('cli.command'):\n"
               "        raise KeyboardInterrupt\n"
               "    return real(name, *args, **kwargs)\n"
               "builtins.__import__ = interrupted\n"
               f"sys.path.insert(0, {str(ROOT)!r})\n"
               "{run}\n")
     for run in (f"runpy.run_path({SCRIPT!r}, run_name='__main__')",
-                "from matrix_calculator import command; sys.exit(command())"):
+                f"runpy.run_path({str(ROOT / 'matrix_frontends' / 'matrix-calculator')!r}, "
+                "run_name='__main__')"):
         proc = subprocess.run([sys.executable, "-c", inject.format(run=run)] + BIG,
                               capture_output=True, timeout=30)
         assert proc.returncode == 130, (run, proc.stderr)
