@@ -13,14 +13,15 @@ from formats.json_text import Written, array_text, filled, leaf, record_format
 from formats.notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys
 from formats.notation import element as element_name
 from matrix_library import api
+from matrix_library.api import CalcError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from instructions.model import Instruction
-    from layouts.core import Elem
 
-    from matrix_library.api import Modifiers
+    from matrix_library.answers import Elem, Layout
+    from matrix_library.records import LayoutColumns
 
     Json = dict[str, object]
 
@@ -106,10 +107,16 @@ def _records(one: _Joined, split: tuple[list[int], list[int]], columns: list[lis
                   [lanes, lanes, *fields] if lanes_first else [*fields, lanes, lanes], newline)
 
 
-def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
-          ) -> tuple[list[int], Written]:
-    """The -M document's `lanes` and `slots`."""
-    found = api.layout_columns(inst, matrix, mods=mods, wave=wave)
+def _columns(layout: Layout) -> LayoutColumns:
+    if layout.columns is None:
+        raise CalcError("the JSON documents of -R and -M read the layout's columns")
+    return layout.columns
+
+
+def slots(layout: Layout) -> tuple[list[int], Written]:
+    """The -M document's `lanes` and `slots`, from the library's answer (its columns)."""
+    inst, matrix, mods, wave = layout.inst, layout.matrix, layout.mods, layout.wave
+    found = _columns(layout)
     keys = found.keys
     order = key_order(keys)
     held: list[tuple[int, list[Elem]]] = []
@@ -145,9 +152,11 @@ def slots(inst: Instruction, matrix: str, mods: Modifiers, wave: int
     return list(dict.fromkeys(split[0])), Written(write, plain)
 
 
-def elements(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Written:
-    """The -R document's `elements`: each element with its locations."""
-    found = api.layout_columns(inst, matrix, mods=mods, wave=wave)
+def elements(layout: Layout) -> Written:
+    """The -R document's `elements`: each element with its locations, from the library's
+    answer (its columns)."""
+    inst, matrix, mods, wave = layout.inst, layout.matrix, layout.mods, layout.wave
+    found = _columns(layout)
     keys, copies = found.keys, found.copies
 
     def write(newline: str | None) -> list[str]:

@@ -13,10 +13,12 @@ from formats import json_layout
 from formats.json_layout import element, location
 from formats.json_text import text
 from matrix_library import api
+from matrix_library.answers import Held, Point
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
 
+    from matrix_library.answers import QueryAnswer
     from matrix_library.api import Modifiers
 
     Json = dict[str, object]
@@ -66,39 +68,28 @@ def detail(inst: Instruction) -> str:
 
 
 @without_gc  # (the -R and -M documents hold tens of thousands of records, none in a cycle)
-def query(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
-          numbers: dict[str, int], output_calc: bool) -> str:
-    """-g, -m, -R or -M on one matrix; `numbers` holds i, j, k, block, register, lane."""
+def query(found: QueryAnswer, numbers: dict[str, int], output_calc: bool) -> str:
+    """The document of the library's answer to -g, -m, -R or -M on one matrix; `numbers`
+    holds the query's i, j, k, block, register and lane."""
+    inst, matrix = found.inst, found.matrix
     common = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
-              "wave": wave, "modifiers": dict(mods._asdict()),
-              "register_count": api.register_count(inst, matrix, mods=mods, wave=wave,
-                                                   output_calc=output_calc)}
-    if mode == "get":
+              "wave": found.wave, "modifiers": dict(found.mods._asdict()),
+              "register_count": found.register_count}
+    if isinstance(found, Point):
         coords = {key: numbers[key] for key in ("i", "j", "k", "block")}
-        i, j, k, block = (coords[key] for key in ("i", "j", "k", "block"))
-        locations = api.locate(inst, matrix, i, j, k, block, mods=mods, wave=wave,
-                               output_calc=output_calc)
-        calc = None
-        if output_calc:
-            calc = calculation(inst, api.calculation(inst, i, j, block, mods=mods, wave=wave))
-        elem = api.element_of(matrix, i, j, k, block)
-        return dump("get", **common, query=coords, element=element(inst, elem),
-                    locations=[location(loc) for loc in locations], calculation=calc)
-    if mode == "entry":
+        calc = None if found.calculation is None else calculation(inst, found.calculation)
+        return dump("get", **common, query=coords, element=element(inst, found.element),
+                    locations=[location(loc) for loc in found.locations], calculation=calc)
+    if isinstance(found, Held):
         spot = {key: numbers[key] for key in ("register", "lane")}
-        pairs = api.elements_at(inst, matrix, spot["register"], spot["lane"], mods=mods,
-                                wave=wave, output_calc=output_calc)
-        entries = [dict(entry(inst, pair), calculation=None) for pair in pairs]
+        entries = [dict(entry(inst, pair), calculation=None) for pair in found.entries]
         if output_calc:
-            calcs = api.calculations_at(inst, spot["register"], spot["lane"], mods=mods,
-                                        wave=wave)
-            for item, calc_of in zip(entries, calcs):
+            for item, calc_of in zip(entries, found.calculations):
                 item["calculation"] = calculation(inst, calc_of)
         return dump("entry", **common, query=spot, entries=entries)
-    if mode == "rlayout":
-        return dump("register_layout", **common,
-                    elements=json_layout.elements(inst, matrix, mods, wave))
-    lanes, slots = json_layout.slots(inst, matrix, mods, wave)
+    if found.query == "rlayout":
+        return dump("register_layout", **common, elements=json_layout.elements(found))
+    lanes, slots = json_layout.slots(found)
     return dump("matrix_layout", **common, lanes=lanes, slots=slots)
 
 

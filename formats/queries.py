@@ -1,25 +1,31 @@
 """Text of the four query modes (-g, -m, -R, -M), rendered from the library's answers.
 
-Every answer comes from matrix_api (locate, elements_at, calculation, calculations_at,
-layout, slots), the same calls JSON and library users make; the reference's output
-quirks are applied by the named filters of formats/quirks.py. Point queries return
-lines; layout queries return tables (title, header, rows) for the renderers.
+Each renders the library's answer (matrix_library.answers: Point, Held, Layout), the
+one JSON and pictures read too; the reference's output quirks are applied by the named
+filters of formats/quirks.py. Point queries give lines; layout queries give tables
+(title, header, rows) for the renderers.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from formats import quirks
+from formats import render as draw
+from formats.notation import element as element_name
 from formats.notation import marked
-from matrix_library import api
+from matrix_library.answers import Held, Layout, Point
 from matrix_library.api import CalcError
+from matrix_library.queries import query_answer
+from matrix_library.request import NUMBER_NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from instructions.model import Instruction
 
+    from matrix_library.answers import QueryAnswer
     from matrix_library.api import Modifiers
+    from matrix_library.records import Calculation, Element, Entry, Location
 
     Cell = list[str] | str | int
     Table = tuple[str | None, list[Cell], list[list[Cell]]]
@@ -30,15 +36,17 @@ AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K":
 SOURCES = {"A": "Src0", "B": "Src1", "C": "Src2", "D": "Vdst", "SA": "ScaleA", "SB": "ScaleB"}
 
 
-def name(inst: Instruction, element: api.Element, mark: str = "") -> str:
-    return marked(api.element_text(inst, element), mark)
+def name(inst: Instruction, element: Element, mark: str = "") -> str:
+    """The element as the command line names it (blocks shown when there are several)."""
+    return marked(element_name(element.matrix, (element.row, element.col, element.block),
+                               inst.blocks), mark)
 
 
-def _without_sign(location: api.Location) -> str:
+def _without_sign(location: Location) -> str:
     return "|" if location.absolute else ""
 
 
-def output_terms(calc: api.Calculation, text: Callable[[api.Entry, bool], str],
+def output_terms(calc: Calculation, text: Callable[[Entry, bool], str],
                  scale_k: int) -> str:
     """D = sum_k A*B (+ C), each value named by `text(entry, drop_sign)`."""
     terms = [f"{text(p.a, False)}*{text(p.b, False)}" for p in calc.products]
@@ -53,67 +61,58 @@ def output_terms(calc: api.Calculation, text: Callable[[api.Entry, bool], str],
     return line
 
 
-def _source_text(entry: api.Entry, drop_sign: bool) -> str:
+def _source_text(entry: Entry, drop_sign: bool) -> str:
     loc = entry.location
     mark = _without_sign(loc) if drop_sign else loc.mark
     return marked(f"{SOURCES[entry.element.matrix]}_{loc.text}", mark)
 
 
-def _element_texter(inst: Instruction) -> Callable[[api.Entry, bool], str]:
-    def text(entry: api.Entry, drop_sign: bool) -> str:
+def _element_texter(inst: Instruction) -> Callable[[Entry, bool], str]:
+    def text(entry: Entry, drop_sign: bool) -> str:
         loc = entry.location
         return name(inst, entry.element, _without_sign(loc) if drop_sign else loc.mark)
     return text
 
 
-def _calculation(inst: Instruction, calc: api.Calculation, mods: Modifiers,
-                 wave: int) -> api.Calculation:
+def _calculation(inst: Instruction, calc: Calculation, mods: Modifiers,
+                 wave: int) -> Calculation:
     return quirks.output_b_by_row(inst, calc, mods=mods, wave=wave)
 
 
-def get_lines(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-              numbers: dict[str, int], output_calc: bool) -> list[str]:
+def get_lines(point: Point) -> list[str]:
     """-g: the locations of element (I, J, K) of block B; with -o how D is computed."""
-    i, j, k, block = (numbers[n] for n in ("i", "j", "k", "block"))
-    if output_calc:
-        api.locate(inst, matrix, i, j, k, block, mods=mods, wave=wave, output_calc=True)
-        calc = _calculation(inst, api.calculation(inst, i, j, block, mods=mods, wave=wave),
-                            mods, wave)
+    inst = point.inst
+    if point.calculation is not None:
+        calc = _calculation(inst, point.calculation, point.mods, point.wave)
         d = calc.d
         terms = output_terms(calc, _source_text, inst.scale_k)
         return [f"{name(inst, d.element)} = Vdst_{d.location.text} = {terms}"]
-    locations = api.locate(inst, matrix, i, j, k, block, mods=mods, wave=wave)
-    elem = api.element_of(matrix, i, j, k, block)
-    return [f"{name(inst, elem)} = {loc.text}" for loc in locations]
+    return [f"{name(inst, point.element)} = {loc.text}" for loc in point.locations]
 
 
-def entry_lines(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-                numbers: dict[str, int], output_calc: bool) -> list[str]:
+def entry_lines(held: Held, output_calc: bool) -> list[str]:
     """-m: the elements VGPR R holds in lane L; with -o how each D value is computed."""
-    reg, lane = numbers["register"], numbers["lane"]
-    operand = api.operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
+    inst, matrix, reg, lane = held.inst, held.matrix, held.register, held.lane
     if output_calc:
         text = _element_texter(inst)
         lines = [f"{c.d.location.text} = {name(inst, c.d.element)} = "
-                 + output_terms(_calculation(inst, c, mods, wave), text, inst.scale_k)
-                 for c in api.calculations_at(inst, reg, lane, mods=mods, wave=wave)]
+                 + output_terms(_calculation(inst, c, held.mods, held.wave), text,
+                                inst.scale_k)
+                 for c in held.calculations]
     else:
-        entries = api.elements_at(inst, matrix, reg, lane, mods=mods, wave=wave,
-                                  output_calc=output_calc)
-        entries = quirks.broadcast_skip_walk(inst, entries, operand.remapped)
+        entries = quirks.broadcast_skip_walk(inst, list(held.entries), held.remapped)
         if matrix == "K":
-            entries = quirks.index_entry_first_register(inst, entries,
-                                                        operand.layout.base_bit)
+            entries = quirks.index_entry_first_register(inst, entries, held.base_bit)
         lines = [f"{e.location.text} = {name(inst, e.element, e.location.mark)}"
                  for e in entries]
     if lines:
         return lines
-    if matrix == "A" and operand.remapped:
+    if matrix == "A" and held.remapped:
         return [f"Due to instruction modifiers CBSZ and ABID, lane {lane} "
                 "is not used for this instruction."]
-    used = _spans([n for n in range(operand.wave) if operand.entries(reg, n)]) or "none"
-    if matrix == "B" and operand.remapped:
-        raise CalcError(f"with BLGP {mods.blgp} no B value is read from lane {lane}; "
+    used = _spans(list(held.used)) or "none"
+    if matrix == "B" and held.remapped:
+        raise CalcError(f"with BLGP {held.mods.blgp} no B value is read from lane {lane}; "
                         f"lanes read: {used}")
     raise CalcError(f"register {reg} in lane {lane} holds no {matrix} value; "
                     f"lanes that hold one: {used}")
@@ -131,16 +130,16 @@ def block_groups(inst: Instruction, matrix: str, mods: Modifiers,
     return [(f"Block {b}", b) for b in range(blocks)]
 
 
-def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-                    transpose: bool = False) -> list[Table]:
+def register_tables(layout: Layout, transpose: bool = False) -> list[Table]:
     """-R: one table per block, an element grid whose cells name registers."""
+    matrix = layout.matrix
     first, second = AXES[matrix]
     if transpose:
         first, second = second, first
-    blocks = api.operand(inst, matrix, mods=mods, wave=wave).blocks
+    grids = layout.grids or ()
     tables: list[Table] = []
-    for title, block in block_groups(inst, matrix, mods, blocks):
-        grid = api.register_grid(inst, matrix, block, mods=mods, wave=wave)
+    for title, block in block_groups(layout.inst, matrix, layout.mods, layout.blocks):
+        grid = grids[block]
         if transpose:
             grid = [list(column) for column in zip(*grid)]
         body: list[list[Cell]] = [[r, *row] for r, row in enumerate(grid)]
@@ -149,10 +148,9 @@ def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
     return tables
 
 
-def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-                  transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
+def slot_table(layout: Layout, transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
     """-M: lanes x register slots, cells naming the elements each slot holds."""
-    names, rows = api.slot_grid(inst, matrix, mods=mods, wave=wave)
+    names, rows = layout.slots or ([], [])
     if transpose:
         lanes = [lane for lane, _ in rows]
         return (["register", *lanes],
@@ -161,24 +159,39 @@ def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
     return ["lane", *names], [[lane, *cells] for lane, cells in rows]
 
 
-def answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, mode: str,
-           numbers: dict[str, int], output_calc: bool, fmt: str, transpose: bool) -> str:
-    """The text of one query (after the header lines)."""
-    from formats import render as draw
+def _layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
+            query: str) -> Layout:
+    found = query_answer(inst, matrix, mods, wave, query, dict.fromkeys(NUMBER_NAMES, 0))
+    assert isinstance(found, Layout)  # (the answer of a layout query)
+    return found
+
+
+def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
+                    transpose: bool = False) -> list[Table]:
+    """register_tables() of the library's -R answer for these inputs (table documents)."""
+    return register_tables(_layout(inst, matrix, mods, wave, "rlayout"), transpose)
+
+
+def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
+                  transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
+    """slot_table() of the library's -M answer for these inputs (table documents)."""
+    return slot_table(_layout(inst, matrix, mods, wave, "mlayout"), transpose)
+
+
+def text(found: QueryAnswer, output_calc: bool, fmt: str, transpose: bool) -> str:
+    """The text of one query's answer (after the header lines), tables drawn in `fmt`."""
     render: Callable[[str, list[Cell], list[list[Cell]]], str] = draw  # (typed here)
-    if mode == "get":
-        lines = get_lines(inst, matrix, mods, wave, numbers, output_calc)
-    elif mode == "entry":
-        lines = entry_lines(inst, matrix, mods, wave, numbers, output_calc)
-    elif mode == "rlayout":
+    if isinstance(found, Point):
+        lines = get_lines(found)
+    elif isinstance(found, Held):
+        lines = entry_lines(found, output_calc)
+    elif found.query == "rlayout":
         return "".join(("" if title is None else f"{title}\n") + render(fmt, header, rows)
-                       + "\n" for title, header, rows
-                       in register_layout(inst, matrix, mods, wave, transpose))
+                       + "\n" for title, header, rows in register_tables(found, transpose))
     else:
-        header, rows = matrix_layout(inst, matrix, mods, wave, transpose)
+        header, rows = slot_table(found, transpose)
         if transpose:
-            from formats.quirks import transposed_lane_corner
-            header = transposed_lane_corner(inst, header)
+            header = quirks.transposed_lane_corner(found.inst, header)
         return render(fmt, header, rows) + "\n"
     return "".join(line + "\n" for line in lines)
 

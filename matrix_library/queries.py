@@ -9,6 +9,7 @@ from layouts import check_modifiers
 from layouts import operand as cached_operand
 from layouts.core import CalcError, Place
 
+from matrix_library.answers import Held, Layout, Point, QueryAnswer
 from matrix_library.checks import (
     coordinates,
     in_range,
@@ -16,6 +17,7 @@ from matrix_library.checks import (
     matrices,
     modifiers,
     operand,
+    shown,
     wave_size,
     with_formats,
 )
@@ -38,6 +40,7 @@ from matrix_library.records import (
     Location,
     Product,
     Slot,
+    element,
     entry,
     location,
     new,
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
     from layouts import Operand
     from layouts.core import Elem
+    from layouts.modifiers import Modifiers
 
     from matrix_library.checks import ModifierValues
     from matrix_library.typed import LayoutRow as Row
@@ -282,3 +286,46 @@ def calculations_at(inst: Instruction, register: int, lane: int, *,
     in_range("register", register, d.register_count, "the D matrix")
     in_range("lane", lane, d.wave, f"wave{d.wave}")
     return [_calculation(operands, elem) for _, elem in d.entries(register, lane)]
+
+
+# ---- the answers of the query modes (matrix_library.answers), each computed once
+
+def query_answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, query: str,
+                 numbers: dict[str, int], output_calc: bool = False,
+                 document: str = "text") -> QueryAnswer:
+    """The answer of query mode `query` ("get", "entry", "rlayout" or "mlayout") on
+    `matrix`, checked here once; `numbers` holds i, j, k, block, register and lane.
+    `document` ("text", "json" or "table": a --format document, which reads the
+    layout itself) says which form a layout is given in."""
+    found = checked_operand(inst, matrix, mods, wave, output_calc)
+    mods, wave, count = found.mods, found.wave, found.register_count
+    if query == "get":
+        i, j, k, block = (numbers[n] for n in ("i", "j", "k", "block"))
+        elem = coordinates(found, i, j, k, block)
+        calc = calculation(inst, i, j, block, mods=mods, wave=wave) if output_calc else None
+        return Point(inst, found.matrix, mods, wave, count, element(found, elem),
+                     tuple(location(found, p) for p in found.places(*elem)), calc)
+    if query == "entry":
+        register, lane = numbers["register"], numbers["lane"]
+        in_range("register", register, count, f"the {found.matrix} matrix")
+        in_range("lane", lane, found.wave, f"wave{found.wave}")
+        entries = tuple(entry(found, p, e) for p, e in found.entries(register, lane))
+        calcs = tuple(calculations_at(inst, register, lane, mods=mods, wave=wave)) \
+            if output_calc else ()
+        used = () if entries else tuple(n for n in range(found.wave)
+                                        if found.entries(register, n))
+        return Held(inst, found.matrix, mods, wave, count, register, lane, entries, calcs,
+                    bool(found.remapped), found.layout.base_bit, used)
+    if query not in ("rlayout", "mlayout"):
+        raise CalcError(f"unknown query {shown(query)}: get, entry, rlayout or mlayout")
+    grids = slots_ = columns = None
+    if document == "json":
+        columns = _columns(found)
+    elif document == "text" and query == "rlayout":
+        grids = tuple(register_texts(found, b) for b in range(found.blocks))
+    elif document == "text":
+        names, rows = slot_texts(found, instruction(inst).blocks)
+        slots_ = ([register_name(Place(reg, 0, lo, width), lane=False)
+                   for reg, lo, width in names], rows)
+    return Layout(inst, found.matrix, mods, wave, count, query, found.blocks, grids, slots_,
+                  columns)

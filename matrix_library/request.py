@@ -22,6 +22,7 @@ from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
 from matrix_library.checks import modifiers, operand, shown, whole, with_formats
+from matrix_library.queries import query_answer
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
     from layouts import Operand
 
+    from matrix_library.answers import QueryAnswer
     from matrix_library.typed import Facts, LinearLayoutBases
 
 NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
@@ -152,10 +154,23 @@ def _store(request: Request) -> object:
                       **dict(request.options))  # type: ignore[arg-type]
 
 
+def _query(request: Request) -> QueryAnswer:
+    """-g, -m, -R or -M (option "query"; "output_calc": -o; "document": "text", "json"
+    or "table", the form a layout is given in): the answer, checked once."""
+    inst = request.instruction
+    if request.matrix is None:
+        raise CalcError(f"the {request.mode} mode needs a matrix")
+    return query_answer(inst, request.matrix, request.mods, request.wave,
+                        str(request.option("query", "get")), request.number,
+                        bool(request.option("output_calc")),
+                        str(request.option("document", "text")))
+
+
 ENGINES: dict[str, Callable[[Request], object]] = {
     "list": _architecture,
     "detail": _detail,
-    "query": _operand,
+    "operand": _operand,
+    "query": _query,
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,

@@ -48,6 +48,12 @@ CASES = _cases()
 WIDEST = ("SM90", "wgmma.mma_async.m64n256k32.f32.e5m2.e4m3")
 
 
+def _answer(inst, matrix, modifiers, wave, query):
+    """The library's JSON answer to -R (rlayout) or -M (mlayout)."""
+    return api.answer(api.Request("query", inst=inst, matrix=matrix, mods=modifiers, wave=wave,
+                                  options=(("query", query), ("document", "json"))))
+
+
 def _documents(arch: str, mnemonic: str, mods: dict[str, int]):
     inst = api.find_instruction(arch, mnemonic)
     wave = inst.wave_sizes[0]
@@ -55,12 +61,12 @@ def _documents(arch: str, mnemonic: str, mods: dict[str, int]):
     written = 0
     for matrix in api.matrices(inst):
         try:
-            lanes, slots = json_layout.slots(inst, matrix, modifiers, wave)
+            lanes, slots = json_layout.slots(_answer(inst, matrix, modifiers, wave, "mlayout"))
         except api.CalcError:  # (a modifier of another matrix: the records path refuses too)
             with pytest.raises(api.CalcError):
                 list(api.slots(inst, matrix, mods=modifiers, wave=wave))
             continue
-        elements = json_layout.elements(inst, matrix, modifiers, wave)
+        elements = json_layout.elements(_answer(inst, matrix, modifiers, wave, "rlayout"))
         written += 1
         yield matrix, lanes, slots, elements
     assert written, "no matrix takes these modifiers"
@@ -238,7 +244,7 @@ def test_a_written_array_beside_its_stand_in_in_a_string_falls_back_to_the_recor
     """The compact writer marks a Written's place with a string; a document whose own
     text holds that string is written from the records instead, the same bytes."""
     inst = api.find_instruction("cdna3", "v_mfma_f32_4x4x1_16b_f32")
-    lanes, slots = json_layout.slots(inst, "A", api.Modifiers(), 64)
+    lanes, slots = json_layout.slots(_answer(inst, "A", api.Modifiers(), 64, "mlayout"))
     document = {"note": "\x00written\x00", "slots": slots}
     token = json_text.COMPACT.set(True)
     try:

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from instructions import Architecture
     from instructions.model import Instruction
 
+    from matrix_library.answers import QueryAnswer
+
 
 QUERY_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
 MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"),
@@ -267,34 +269,34 @@ def _query_request(args: Args) -> Request:
     elif legacy_format(args) != "grid":
         raise ArgumentError(f"choose one of --format and --{legacy_format(args)}")
     output_calc = _on(args, "output") and mode in ("get", "entry")
+    document = "json" if _on(args, "json") else "text" if fmt is None else "table"
     options = (("query", mode), ("output_calc", output_calc), ("format", fmt),
-               ("transpose", _on(args, "transpose")), ("color_by", args.text("color_by")))
-    request = request._replace(matrix=matrix, mods=modifiers_of(args), numbers=numbers,
-                               options=options)
-    checked(matrix_request.answer, request)
-    return request
+               ("transpose", _on(args, "transpose")), ("color_by", args.text("color_by")),
+               ("document", document))
+    return request._replace(matrix=matrix, mods=modifiers_of(args), numbers=numbers,
+                            options=options)
 
 
 def _query(request: Request, args: Args) -> str:
+    """The query's answer (matrix_library.answers), computed once and rendered: JSON,
+    a --format document, or the reference's text."""
     from formats import listing, queries
-    inst, matrix, mods, wave = request.instruction, str(request.matrix), request.mods, \
-        request.wave
-    mode, fmt = str(request.option("query")), request.option("format")
+    found: QueryAnswer = checked(matrix_request.answer, request)  # type: ignore[assignment]
     output_calc = bool(request.option("output_calc"))
+    transpose = bool(request.option("transpose"))
     if _on(args, "json"):
         from formats import json_output
-        return checked(json_output.query, inst, matrix, mods, wave, mode, request.number,
-                       output_calc)
+        return json_output.query(found, request.number, output_calc)
+    fmt = request.option("format")
     if fmt is not None:
         from formats import PICTURES, documents
         color = request.option("color_by") if fmt in PICTURES else None
-        query = documents.Query(inst, matrix, mods, wave, mode,
-                                bool(request.option("transpose")),
+        query = documents.Query(found.inst, found.matrix, found.mods, found.wave,
+                                str(request.option("query")), transpose,
                                 color_by=None if color is None else str(color))
         return checked(documents.render, str(fmt), query)
-    return listing.header(inst) + checked(queries.answer, inst, matrix, mods, wave, mode,
-                                          request.number, output_calc, legacy_format(args),
-                                          bool(request.option("transpose")))
+    return listing.header(found.inst) + checked(queries.text, found, output_calc,
+                                                legacy_format(args), transpose)
 
 
 # ---- the modes of other engineers' modules: their own handling, reached through the table
