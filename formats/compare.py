@@ -8,8 +8,8 @@ from formats.detail import formula_lines
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
-    from layouts.formulas import Section
 
+    from matrix_library.answers import Section
     from matrix_library.compare import Comparison
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from matrix_plans.epilogue import Route
-
+    from matrix_library.answers import Route
     from matrix_library.epilogue import StorePlan
 
 

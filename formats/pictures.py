@@ -26,7 +26,6 @@ from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.record import without_gc
-from layouts.core import shown
 
 from formats import COLOR_KEYS, palette
 from formats.html_page import page
@@ -45,6 +44,7 @@ from formats.picture_views import (
 )
 from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
 from matrix_library import api as mc
+from matrix_library.checks import shown
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator

@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # (annotations only: the records and the instruction's model)
+    from collections.abc import Sequence
+
     from instructions.model import Instruction
+    from matrix_plans.epilogue import Route as Route  # (a StorePlan's routes and stores)
+    from matrix_plans.epilogue import Store as Store
+
+    # Formula texts: a line's text (or its pieces), lines of (label, text), and a
+    # matrix's (element -> register lines, register -> element lines)
+    Text = str | tuple[str, ...]
+    Lines = Sequence[tuple[str, Text]]
+    Section = tuple[Lines, Lines]
     from layouts.modifiers import Modifiers
 
     from matrix_library.records import Calculation, Element, Entry, LayoutColumns, Location

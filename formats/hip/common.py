@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from layouts.core import shown
-
-from matrix_library.api import CalcError, Fragment, Modifiers, fragment
+from matrix_library.api import CalcError, Modifiers
+from matrix_library.checks import shown
+from matrix_library.drawing import Fragment, fragment
 
 if TYPE_CHECKING:
     from instructions.model import Instruction

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from layouts.core import CalcError
-
 from formats.hip.common import PRELUDE
 from formats.hip.convert_types import HIP_TYPES, PAIRS
 from formats.hip.lds import TRANSPOSE_BUILTINS, _fit
+from matrix_library.api import CalcError
 
 if TYPE_CHECKING:
-    from matrix_plans.epilogue import Route, Store
-
+    from matrix_library.answers import Route, Store
     from matrix_library.epilogue import StorePlan
 
 GPU_TYPES = "MC_EPILOGUE_TYPES"
@@ -75,15 +73,10 @@ def _uniform_source(stores: list[Store]) -> int:
 
 def _transpose_read(route: Route, plan: StorePlan, number: int, size: int,
                     r: str) -> list[str]:
-    from instructions.lds import lds_facts
-    from matrix_plans.lds.reads import LANE_MAPS
+    from matrix_library.drawing import lane_map as lane_map_of  # (drawing: HIP code only)
     name = next(n for n, _ in route.counts if n in TRANSPOSE_BUILTINS)
     builtin, element, count = TRANSPOSE_BUILTINS[name]
-    facts = lds_facts(plan.engine.arch)
-    load = facts.load(name) if facts else None
-    if load is None or load.lane_map not in LANE_MAPS:
-        raise CalcError(f"{name}'s lane map is not known: no HIP code")
-    lane_map = LANE_MAPS[load.lane_map]
+    lane_map = lane_map_of(plan.engine.arch, name)
     group = count * (32 if element == "int" else 16) // plan.bits
     base = number * plan.wave * group * size
     reads = [f"    {{ const unsigned char* at = lds + {base} + lane * {group * size}u;",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from formats.hip.common import PRELUDE
 from formats.hip.lds import _fit
+from matrix_library.api import CalcError
 
 if TYPE_CHECKING:
     from matrix_library.preshuffle import PreshufflePlan
@@ -37,7 +38,6 @@ def _rank(plan: PreshufflePlan) -> tuple[dict[int, int], int, int]:
     rank.update({lane: rank[src] for lane, src in plan.mirrors})
     first, count = min(rank), max(rank) - min(rank) + 1
     if len(rank) != count or count & (count - 1) or first % count:
-        from layouts.core import CalcError
         raise CalcError("the loading lanes are not an aligned power-of-two range of the "
                         "wave: no closed form for the HIP code")
     return {lane - first: q for lane, q in rank.items()}, first, count
