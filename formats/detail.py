@@ -6,14 +6,15 @@ from typing import TYPE_CHECKING
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
 
-from matrix_library.api import family_of
+from matrix_library.drawing import family_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from instructions.model import Instruction
 
-    from matrix_library.api import Facts, Lines, Section, Text
+    from matrix_library.answers import Lines, Section, Text
+    from matrix_library.api import Facts
 
 
 def _yes(value: object) -> str:
@@ -143,7 +144,7 @@ def _formulas(inst: Instruction) -> Mapping[int, Section]:
     """The formulas -d prints: the reference's texts where the architecture declares
     them (formats/quirks.py), else those derived from the layouts."""
     from formats.quirks import reference_formulas
-    from matrix_library.api import formula_sections
+    from matrix_library.drawing import formula_sections
     return reference_formulas(inst) or formula_sections(inst)
 
 

@@ -34,7 +34,7 @@ def _encoding(inst: Instruction) -> list[str]:
 def _formats(inst: Instruction) -> list[str]:
     if not inst.format_fields:
         return []
-    from matrix_library.api import FORMATS
+    from matrix_library.drawing import FORMATS
     a, b = (FORMATS.index(f) for f in inst.formats or ("fp8", "fp8"))
     codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
     return ["Matrix formats:", f"    A matrix format (matrix_a_fmt {a}): {FORMAT_NAMES[a]}",
@@ -44,7 +44,7 @@ def _formats(inst: Instruction) -> list[str]:
 
 
 def _statistics(inst: Instruction) -> list[str]:
-    from matrix_library.api import latencies
+    from matrix_library.drawing import latencies
     ops = "Ops" if inst.a_type.is_int else "FLOPs"
     latency = (f"{inst.cycles} cycles" if inst.cycles else
                "unknown (LLVM 22 does not know this instruction)")
@@ -95,7 +95,7 @@ def _fields(inst: Instruction) -> list[str]:
 
 
 def _modifiers(inst: Instruction) -> list[str]:
-    from matrix_library.api import neg_masks
+    from matrix_library.drawing import neg_masks
     lo, hi = neg_masks(inst)
 
     def bits(mask: int) -> str:
@@ -140,7 +140,7 @@ def _scales(inst: Instruction) -> list[str]:
 
 
 def _sources(inst: Instruction) -> list[str]:
-    from matrix_library.api import provenance
+    from matrix_library.drawing import provenance
     p = provenance(inst)
     names = {"A": "A layout", "B": "B layout", "C": "C layout", "D": "D layout",
              "K": "Index layout", "SA": "A scale layout", "SB": "B scale layout"}
@@ -163,7 +163,7 @@ def _sources(inst: Instruction) -> list[str]:
 
 
 def lines(inst: Instruction) -> list[str]:
-    from matrix_library.api import formula_sections
+    from matrix_library.drawing import formula_sections
     out = (_encoding(inst) + ["Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}",
                               f"    K: {inst.k}"]
            + _formats(inst) + _statistics(inst) + _registers(inst) + _fields(inst)

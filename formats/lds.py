@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from matrix_library.api import LoadPlan
+    from matrix_library.answers import LoadPlan
     from matrix_library.lds import LdsCandidate, LdsPlan, LdsSearch
 
 _COUNTS = ".123456789abcdefghijklmnopqrstuvwxyz"  # distinct dwords on a bank: '.' none

@@ -13,8 +13,7 @@ from formats import quirks
 from formats import render as draw
 from formats.notation import element as element_name
 from formats.notation import marked
-from matrix_library.answers import Held, Layout, Point
-from matrix_library.api import CalcError
+from matrix_library.answers import CalcError, Held, Layout, Point
 from matrix_library.queries import query_answer
 from matrix_library.request import NUMBER_NAMES
 
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
 
     from instructions.model import Instruction
 
-    from matrix_library.answers import QueryAnswer
-    from matrix_library.api import Modifiers
+    from matrix_library.answers import Modifiers, QueryAnswer
     from matrix_library.records import Calculation, Element, Entry, Location
 
     Cell = list[str] | str | int

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
 
     from formats.queries import Cell
-    from matrix_library.api import Calculation, Entry, ModifierValues, Section
+    from matrix_library.answers import Section
+    from matrix_library.api import Calculation, Entry, ModifierValues
 
 
 def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
@@ -51,7 +52,7 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
         from formats import reference_formulas_cdna as cdna
         return cdna.sections(inst)
     from formats import reference_formulas_rdna as rdna
-    from matrix_library.api import family_of
+    from matrix_library.drawing import family_of
     # RDNA3's texts (OPSEL picks the C/D half) or RDNA4's, told apart by the trait
     if "opsel_cd_half" in family_of(inst).traits:
         return rdna.rdna3_sections(inst)

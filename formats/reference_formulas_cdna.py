@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from matrix_library.api import ABShape, CDShape, sparse_lane_k
+from matrix_library.drawing import ABShape, CDShape, sparse_lane_k
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
 
-    from matrix_library.api import Section, Text
+    from matrix_library.answers import Section, Text
 
 
 def terms(*parts: str) -> str:

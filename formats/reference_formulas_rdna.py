@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from instructions.model import Instruction
 
-    from matrix_library.api import Section, Text
+    from matrix_library.answers import Section, Text
 
     Waves = Mapping[int, Section]  # wave size -> its formula lines
 

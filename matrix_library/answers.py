@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from layouts.core import CalcError as CalcError  # (what every answer may raise instead)
+
 if TYPE_CHECKING:  # (annotations only: the records and the instruction's model)
     from collections.abc import Sequence
 
     from instructions.model import Instruction
     from matrix_plans.epilogue import Route as Route  # (a StorePlan's routes and stores)
     from matrix_plans.epilogue import Store as Store
+    from matrix_plans.lds.reads import LoadPlan as LoadPlan  # (an LDS plan's loads)
 
     # Formula texts: a line's text (or its pieces), lines of (label, text), and a
     # matrix's (element -> register lines, register -> element lines)
     Text = str | tuple[str, ...]
     Lines = Sequence[tuple[str, Text]]
     Section = tuple[Lines, Lines]
-    from layouts.modifiers import Modifiers
+    from layouts.modifiers import Modifiers as Modifiers
 
     from matrix_library.records import Calculation, Element, Entry, LayoutColumns, Location
 

@@ -30,7 +30,8 @@ from formats import hip
 from instructions.builtins import TARGETS
 from layouts.modifiers import Modifiers
 from matrix_library import api as mc
-from matrix_library.api import wmma_builtins
+from matrix_library import drawing
+from matrix_library.drawing import wmma_builtins
 
 
 def modifier_arguments(inst: Any) -> bool:
@@ -102,7 +103,7 @@ def argument_texts(inst: Any, mods: Modifiers) -> list[str]:
 def _wmma_samples(inst: Any, wave: int) -> list[Modifiers]:
     out = [Modifiers()]
     if inst.sparse and inst.opsel:  # every index set OPSEL picks (index_key in assembly)
-        out += [Modifiers(opsel=o) for o in range(1, 32 // mc.index_bits_per_lane(inst, wave))]
+        out += [Modifiers(opsel=o) for o in range(1, 32 // drawing.index_bits_per_lane(inst, wave))]
     if inst.is_int and inst.neg:
         out.append(Modifiers(neg=3))
     elif inst.neg:

@@ -41,6 +41,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from formats.hip import probe as probe_code
 from matrix_library import api as mc
+from matrix_library import drawing
 
 # One instruction of every family and kind (dense, multi-block, sparse, scaled, f8f6f4).
 SAMPLES = (
@@ -295,7 +296,7 @@ def clang_check(insts: list[Any], wave: int, clang: str, headers: bool) -> int:
     for n, variant in enumerate(variants):
         original = mc.find_instruction(arch.name, variant.inst.mnemonic)
         texts = expected(original, variant.mods)
-        builtins = mc.wmma_builtins(original)
+        builtins = drawing.wmma_builtins(original)
         if original.sparse and builtins is not None and not builtins.operand_modifiers:
             texts = [t for t in texts if not t.startswith("op_sel")]  # a shifted index
         kernels.append((f"mc_p{n}_kernel", mnemonic(original), texts,

@@ -30,6 +30,7 @@ from instructions.modifiers import (
     shaped,
 )
 from matrix_library import api as mc
+from matrix_library import drawing
 
 FIXED = hip.Options(prefix="t")  # one name whatever the modifiers: outputs compare as code
 
@@ -62,7 +63,7 @@ def _values(rule) -> list[int]:
 
 
 def _fragment(inst, matrix, mods, wave):
-    return mc.fragment(mc.operand(inst, matrix, mods=mods, wave=wave,
+    return drawing.fragment(mc.operand(inst, matrix, mods=mods, wave=wave,
                                   output_calc=matrix == "D"))
 
 
@@ -106,7 +107,7 @@ KNOWN: set[tuple[str, str]] = set()
 def _names(spec, inst, wave, wrong):
     """Record in `wrong` every value of `spec` alone where the example names an operand's
     functions by it but the table says it does not move that operand, or the reverse."""
-    rule = mc.rule(spec, inst, Modifiers(), wave)
+    rule = drawing.rule(spec, inst, Modifiers(), wave)
     for value in _values(rule) if rule is not None else ():
         mods = Modifiers(**{spec.name: value})
         try:
@@ -114,7 +115,7 @@ def _names(spec, inst, wave, wrong):
         except mc.CalcError as error:
             assert spec.label in str(error) or spec.option in str(error), str(error)
             continue
-        moved = shaped(spec, mc.rule(spec, mc.with_formats(inst, mods), mods, wave))
+        moved = shaped(spec, drawing.rule(spec, mc.with_formats(inst, mods), mods, wave))
         wrong += [("named", spec.name, value, matrix) for matrix, by_it in names.items()
                   if by_it != (matrix in moved)]
 
@@ -123,7 +124,7 @@ def _contexts(inst, wave, others):
     """Modifiers() and, with `others`, one value at a time of every other modifier."""
     yield Modifiers()
     for other in MODIFIERS if others else ():
-        rule = mc.rule(other, inst, Modifiers(), wave)
+        rule = drawing.rule(other, inst, Modifiers(), wave)
         for value in _values(rule)[:3] if rule is not None else ():
             yield Modifiers(**{other.name: value})
 
@@ -135,12 +136,12 @@ def _moves(spec, inst, wave, others, moves, wrong):
     for given in _contexts(inst, wave, others):
         if getattr(given, spec.name):
             continue
-        rule = mc.rule(spec, inst, given, wave)
+        rule = drawing.rule(spec, inst, given, wave)
         for value in _values(rule) if rule is not None else ():
             mods = given._replace(**{spec.name: value})
             try:
                 resolved = mc.with_formats(inst, mods)
-                moved = shaped(spec, mc.rule(spec, resolved, mods, wave))
+                moved = shaped(spec, drawing.rule(spec, resolved, mods, wave))
             except mc.CalcError:
                 continue
             for matrix in mc.matrices(resolved) if set(moved) != set(EVERY) else ():
@@ -190,9 +191,9 @@ def test_index_key_moves_k_in_the_engine_and_the_example():
     layout, names K's functions by it and issues index_key:1."""
     inst = mc.find_instruction("gfx1250", "v_swmmac_f32_16x16x64_f16")
     mods = Modifiers(index_key=1)
-    assert mc.fragment(mc.operand(inst, "K", mods=mods, wave=32)) != \
-        mc.fragment(mc.operand(inst, "K", wave=32))
-    assert "K" in shaped(modifier("index_key"), mc.rule(modifier("index_key"), inst, mods, 32))
+    assert drawing.fragment(mc.operand(inst, "K", mods=mods, wave=32)) != \
+        drawing.fragment(mc.operand(inst, "K", wave=32))
+    assert "K" in shaped(modifier("index_key"), drawing.rule(modifier("index_key"), inst, mods, 32))
     plain = hip.emit(inst, None, None, 32, FIXED)
     keyed = hip.emit(inst, None, {"index_key": 1}, 32, FIXED)
     assert keyed != plain
@@ -207,7 +208,7 @@ def test_every_negation_bit_changes_the_example_or_is_refused(inst, wave):
     """(HIGH on values wider than 16 bits does nothing: gfx1250's f32 neg_hi[0/1].)"""
     plain = hip.emit(inst, None, None, wave, FIXED)
     for spec in MODIFIERS:
-        rule = mc.rule(spec, inst, Modifiers(), wave)
+        rule = drawing.rule(spec, inst, Modifiers(), wave)
         if rule is None or rule.meaning != "negate":
             continue
         for bit in range(rule.mask.bit_length()):
@@ -242,7 +243,7 @@ def test_the_negation_table_agrees_with_the_engines_marks(arch):
     for inst in mc.instructions(arch):
         wave = mc.architecture_of(inst).waves[0]
         for spec in MODIFIERS:
-            rule = mc.rule(spec, inst, Modifiers(), wave)
+            rule = drawing.rule(spec, inst, Modifiers(), wave)
             if rule is None or rule.meaning != "negate":
                 continue
             for bit in range(rule.mask.bit_length()):

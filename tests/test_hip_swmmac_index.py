@@ -15,6 +15,7 @@ import pytest
 
 from formats import hip
 from matrix_library import api as mc
+from matrix_library import drawing
 
 
 def opsel_cases():
@@ -23,11 +24,11 @@ def opsel_cases():
         for inst in arch.instructions:
             if not inst.sparse or not inst.opsel:
                 continue
-            builtins = mc.wmma_builtins(inst)
+            builtins = drawing.wmma_builtins(inst)
             if builtins is None or builtins.operand_modifiers:
                 continue
             for wave in arch.waves:
-                top = 32 // mc.index_bits_per_lane(inst, wave)
+                top = 32 // drawing.index_bits_per_lane(inst, wave)
                 cases += [(inst, wave, opsel) for opsel in range(top)]
     return cases
 
@@ -37,7 +38,8 @@ CASES = opsel_cases()
 
 def first_bit(inst, wave, opsel):
     """The bit of the index VGPR where OPSEL's index set begins (the engine's fragment)."""
-    return mc.fragment(mc.engine_operand(inst, "K", mc.Modifiers(opsel=opsel), wave)).base_bit
+    operand = drawing.engine_operand(inst, "K", mc.Modifiers(opsel=opsel), wave)
+    return drawing.fragment(operand).base_bit
 
 
 def test_the_cases_cover_rdna4_in_both_waves():
@@ -63,5 +65,5 @@ def test_the_example_passes_the_index_set_opsel_picks(inst, wave, opsel):
 def test_the_shift_is_where_the_engine_puts_the_index_set():
     """The K fragment of OPSEL o begins o * (index bits per lane) into the VGPR."""
     for inst, wave, opsel in CASES:
-        assert first_bit(inst, wave, opsel) == opsel * mc.index_bits_per_lane(inst, wave), \
+        assert first_bit(inst, wave, opsel) == opsel * drawing.index_bits_per_lane(inst, wave), \
             (inst.name, wave, opsel)

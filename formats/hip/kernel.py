@@ -23,7 +23,8 @@ from formats.hip.common import (
     typedefs,
 )
 from formats.hip.loads import device_function, operand_name, tile_elements
-from matrix_library.api import CalcError, Fragment, Modifiers, wmma_builtins
+from matrix_library.api import CalcError, Modifiers
+from matrix_library.drawing import Fragment, wmma_builtins
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
@@ -242,7 +243,7 @@ def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
     modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
     index set); the error is D's."""
     from matrix_library import api as matrix_api
-    from matrix_library.api import check_modifiers
+    from matrix_library.drawing import check_modifiers
     try:
         check_modifiers(inst, "D", mods, True, "get", wave)
     except CalcError:
@@ -259,7 +260,7 @@ def _for_operand(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> 
     """The modifiers that shape `matrix`'s layout, as the modifier table says (`shaped`:
     the spec's `shapes`, narrowed by the instruction's rule): the example's D-level
     modifiers apply to every operand; each operand keeps the ones that move it."""
-    from matrix_library.api import rule
+    from matrix_library.drawing import rule
     values = {}
     for spec in MODIFIERS:
         found = rule(spec, inst, mods, wave)

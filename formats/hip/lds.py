@@ -10,7 +10,8 @@ import re
 from typing import TYPE_CHECKING
 
 from formats.hip import PRELUDE
-from matrix_library.api import LANE_MAPS, CalcError, alignment
+from matrix_library.api import CalcError
+from matrix_library.drawing import LANE_MAPS, alignment
 
 if TYPE_CHECKING:
     from matrix_library.lds import LdsPlan

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from formats.cexpr import Term, render, simplify
 from formats.hip.common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
-from matrix_library.api import (
+from matrix_library.api import CalcError
+from matrix_library.drawing import (
     BIT,
     BLOCK,
     COL,
     COPY,
     LANE,
     ROW,
-    CalcError,
     Digit,
     Fragment,
     bit_of,

@@ -24,7 +24,9 @@ from formats.hip.common import LOWER, PRELUDE, CType, Options, fragment_of, type
 from formats.hip.kernel import _check_example, _for_operand, _negations
 from formats.hip.loads import index_functions, word_functions
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
-from matrix_library.api import CalcError, Fragment, Modifiers
+from matrix_library import drawing
+from matrix_library.api import CalcError, Modifiers
+from matrix_library.drawing import Fragment
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
@@ -52,7 +54,7 @@ class Variant(NamedTuple):
 
 def _candidates(inst: Instruction, wave: int) -> list[dict[str, int]]:
     """Modifier settings that move elements or change the values (the rules' meanings)."""
-    from matrix_library.api import rule
+    from matrix_library.drawing import rule
     out: list[dict[str, int]] = [{}]
     fields = inst.format_fields
     if fields:
@@ -94,7 +96,7 @@ def _semantics(inst: Instruction, mods: Modifiers, wave: int
                ) -> tuple[tuple[int, int, int, int], tuple[bool, bool]] | None:
     """(negations, signedness) of the values, or None where a negation acts on one
     16-bit half only (the probe leaves those to the emitted example)."""
-    from matrix_library.api import rule
+    from matrix_library.drawing import rule
     negated = [0, 0, 0, 0]
     signed = [inst.a_type.key == "i8", inst.b_type.key == "i8"]
     for spec in MODIFIERS:
@@ -266,8 +268,7 @@ def _initializer(variant: Variant, ops: dict[str, tuple[Fragment, CType]], prefi
             continue
         rows, cols, blocks = ops[matrix][0].shape
         tiles.append(f"{{MC_{tile_format(variant, matrix)}, {rows}, {cols}, {blocks}}}")
-    from matrix_library import api as matrix_api
-    a_op = matrix_api.engine_operand(inst, "A", variant.mods, variant.wave)
+    a_op = drawing.engine_operand(inst, "A", variant.mods, variant.wave)
     blocks = a_op.shape[2]
     source = a_op.block_source or (lambda b: b)
     src = ", ".join(str(source(b)) for b in range(blocks))
@@ -286,11 +287,10 @@ def effective_b(variant: Variant) -> list[int] | None:
     element (a broadcast: the lanes it does not read load nothing), the tile element
     each B[k][j] of the product is (-1: a slot no lane loads, zero); None where every
     element is read where it was loaded."""
-    from matrix_library import api as matrix_api
-    from matrix_library.api import bit_of, element
+    from matrix_library.drawing import bit_of, element
     inst, wave = variant.inst, variant.wave
     shaping = _for_operand(inst, "B", variant.mods, wave)
-    op = matrix_api.engine_operand(inst, "B", shaping, wave)
+    op = drawing.engine_operand(inst, "B", shaping, wave)
     if not op.remapped:
         return None
     frag = fragment_of(inst, "B", shaping, wave)

@@ -43,6 +43,7 @@ from matrix_frontends.cli.options import (
 )
 from matrix_frontends.cli.probe import checked_language, probe, verified, wanted
 from matrix_library import request as matrix_request
+from matrix_library.checks import wave_size
 from matrix_library.request import Request
 
 if TYPE_CHECKING:
@@ -86,10 +87,9 @@ def _is_all(args: Args) -> bool:
 
 def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
     """A Request for `mode` on -a/-i with its wave size (checked by the library)."""
-    from matrix_library import api as matrix_api
     arch = architecture(args)
     inst = instruction(arch, args.text("instruction"))
-    wave = checked(matrix_api.wave_size, inst, number(args, "wavefront"))
+    wave = checked(wave_size, inst, number(args, "wavefront"))
     return Request(mode, arch, inst, wave=wave, **fields)  # type: ignore[arg-type]
 
 
