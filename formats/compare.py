@@ -1,4 +1,4 @@
-"""Renderers of a Comparison (matrix_library/compare.py, issue 34): text, and the JSON
+"""Renderers of a Comparison (matrix_library/compare.py): text, and the JSON
 document."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Renderers of epilogue store plans (issue 33): the text answer and the --json document
+"""Renderers of epilogue store plans: the text answer and the --json document
 (mode "store"). The numbers come from matrix_api.store_plan (layouts.epilogue)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Renderers of LDS load plans and searches (issue 24): text (a short table and a bank
+"""Renderers of LDS load plans and searches: text (a short table and a bank
 picture per phase), JSON documents (mode "lds" and "lds_search") and a banks x phases
 picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers only."""
 from __future__ import annotations

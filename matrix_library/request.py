@@ -140,7 +140,7 @@ def _budget(request: Request) -> object:
 
 
 def _preshuffle(request: Request) -> object:
-    """--preshuffle (issue 33): options load_width, supertile, order, ld, preset."""
+    """--preshuffle: options load_width, supertile, order, ld, preset."""
     from matrix_library.preshuffle import preshuffle
     options = dict(request.options)
     return preshuffle(request.instruction, str(request.matrix), mods=request.mods,
@@ -148,7 +148,7 @@ def _preshuffle(request: Request) -> object:
 
 
 def _store(request: Request) -> object:
-    """--store-d (issue 33): options store_type, order, ld."""
+    """--store-d: options store_type, order, ld."""
     from matrix_library.epilogue import store_plan
     return store_plan(request.instruction, mods=request.mods, wave=request.wave or None,
                       **dict(request.options))  # type: ignore[arg-type]
@@ -195,7 +195,7 @@ def answer(request: Request) -> object:
 
 
 def checked(request: Request) -> Request:
-    """`request` with every field checked (issue 30: a field of the wrong kind is a
+    """`request` with every field checked (a field of the wrong kind is a
     CalcError naming it, never an AttributeError deep in an engine) and its numbers
     made plain ints."""
     from instructions import Architecture

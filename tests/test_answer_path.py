@@ -119,7 +119,7 @@ def test_the_renderers_read_the_answer_not_the_library(monkeypatch):
                  "operand", "checked_operand", "query_answer"):
         monkeypatch.setattr(queries, name, None)
     monkeypatch.setattr(api, "operand", None)
-    for query, document, found in answers:
+    for _, document, found in answers:
         if document == "json":
             assert json_output.query(found, request.Request("q").number, False)
         else:

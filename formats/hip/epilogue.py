@@ -1,4 +1,4 @@
-"""--emit hip with --store-d (issue 33): the chosen route of an epilogue store plan as
+"""--emit hip with --store-d: the chosen route of an epilogue store plan as
 two C functions. `<name>_write(lds, lane, d)` converts the lane's D registers d[] (32-bit
 words) into the stored type and, on the LDS routes, writes them to `lds` (a __shared__
 region of the plan's bytes for this wave); `<name>_store(tile, ld, lds, lane, d)` reads

@@ -1,4 +1,4 @@
-"""--emit hip with --preshuffle (issue 33): each lane's loads of a preshuffled buffer.
+"""--emit hip with --preshuffle: each lane's loads of a preshuffled buffer.
 
 `<name>_address(lane, load, br, bc, ld)` is the byte offset lane `lane` reads for load
 number `load` of block (br, bc) (br counts blocks along the stored matrix's outer index,

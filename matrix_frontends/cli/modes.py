@@ -299,15 +299,15 @@ def _query(request: Request, args: Args) -> str:
                                                 legacy_format(args), transpose)
 
 
-# ---- the modes of other engineers' modules: their own handling, reached through the table
+# ---- the modes whose handling lives in their own modules, reached through the table
 
 def _lds_request(args: Args) -> Request:
-    """--lds-tile (issue 24): -i and -w are checked here, the rest by matrix_cli_lds."""
+    """--lds-tile: -i and -w are checked here, the rest by matrix_cli_lds."""
     _numbers(args)
     return _instruction_request(args, "lds")
 
 
-def _plan_request(args: Args) -> Request:  # --preshuffle, --store-d (issue 33)
+def _plan_request(args: Args) -> Request:  # --preshuffle, --store-d
     _numbers(args)
     return _instruction_request(args, "preshuffle" if pre.wanted(args) else "store")
 
@@ -323,7 +323,7 @@ def _lds(request: Request, args: Args) -> str:
 
 
 def _convert(args: Args) -> str:
-    """--convert FROM TO (issue 20): matrix_convert reads the pair, -a, the modifiers, -w,
+    """--convert FROM TO: matrix_convert reads the pair, -a, the modifiers, -w,
     --transpose, -o, --json and --emit hip."""
     from matrix_frontends.cli.convert_mode import run_convert
     return run_convert(args)
@@ -353,7 +353,7 @@ def _batch(_request: Request, args: Args) -> str:
     return run_batch(args.text("batch"), _on(args, "json"), respond)  # (None: no FILE)
 
 
-MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
+MODES: tuple[Mode, ...] = with_budget(Mode, (  # cli_budget_modes
     Mode("completion", "--completion", lambda a: a.given("completion"), ("completion",),
          None, text=_completion),
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
