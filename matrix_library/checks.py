@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import instructions as registry
-from instructions import ARCHITECTURES, Architecture
-from instructions.model import Instruction
-from layouts import COORDINATES, MATRICES, Modifiers, Operand, check_matrix, check_modifiers
+from instructions import ARCHITECTURES
+from instructions import Architecture as Architecture
+from instructions.model import Instruction as Instruction
+from layouts import COORDINATES, MATRICES, Operand, check_matrix, check_modifiers
 from layouts import operand as cached_operand
-from layouts.core import CalcError
+from layouts.core import CalcError as CalcError
 from layouts.core import shown as shown
+from layouts.modifiers import Modifiers as Modifiers
 
 from matrix_library.notation import element as element_name
 from matrix_library.records import AT, Element, named

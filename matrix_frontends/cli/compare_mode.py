@@ -1,4 +1,4 @@
-"""Command-line handling of `--compare ARCH:INSTRUCTION` (issue 34): the matrix (-A, -B,
+"""Command-line handling of `--compare ARCH:INSTRUCTION` ': the matrix (-A, -B,
 -C or -D) of -a/-i beside the same matrix of another architecture's instruction, element
 by element (-I/-J/-K pick one), with both layouts' formulas; --json prints the document.
 
@@ -7,18 +7,18 @@ by element (-I/-J/-K pick one), with both layouts' formulas; --json prints the d
 """
 from __future__ import annotations
 
-from layouts.core import shown
+import json
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from matrix_frontends.cli.options import Args
+from formats import compare
+
+from matrix_frontends.cli.options import Args, number
+from matrix_library import api as mc
+from matrix_library.checks import shown
 
 USAGE = "--compare takes ARCH:INSTRUCTION (e.g. gfx1100:v_wmma_f32_16x16x16_f16)"
 
 
 def run_compare(args: Args) -> str:
-    from matrix_frontends.cli.options import number
-    from matrix_library import api as mc
     given = args.text("compare") or ""
     if given.count(":") != 1:
         raise mc.CalcError(f"{USAGE}, not {shown(given)}")
@@ -40,8 +40,6 @@ def run_compare(args: Args) -> str:
         element = (number(args, row) or 0, number(args, col) or 0)
     comp = mc.compare(first, second, matrix, first_wave=number(args, "wavefront") or None,
                       element=element)
-    from formats import compare
     if getattr(args, "json", False):
-        import json
         return json.dumps(compare.document(comp), indent=2) + "\n"
     return compare.text(comp)

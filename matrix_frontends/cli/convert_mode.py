@@ -1,10 +1,10 @@
-"""Command-line handling of `--convert FROM TO` (issue 20), kept out of matrix_cli.py
+"""Command-line handling of `--convert FROM TO` kept out of matrix_cli.py
 so that its hook there is a few lines.
 
     matrix_calculator.py -a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A
 
 FROM is `INSTRUCTION:C` or `INSTRUCTION:D`, TO `INSTRUCTION:A` or `INSTRUCTION:B`, both
-instructions of the architecture -a. A port (issue 34) names another architecture in FROM,
+instructions of the architecture -a. A port names another architecture in FROM,
 `ARCH:INSTRUCTION:MATRIX` (an NVIDIA fragment: sm80:mma.m16n8k16.f32.f16.f16.f32:A), and TO
 is the same matrix of an instruction of -a:
 
@@ -18,15 +18,17 @@ swapped (it computed D^T); -o adds the move of every slot; --json prints the doc
 """
 from __future__ import annotations
 
-from layouts.core import shown
+from formats import conversion
+from formats.hip.convert import emit_conversion
+from formats.json_text import text as json_text
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from instructions import Architecture
-    from instructions.model import Instruction
-
-    from matrix_frontends.cli.options import Args
-    from matrix_library.conversion import Conversion
+from matrix_frontends.cli.compare_mode import run_compare
+from matrix_frontends.cli.inputs import modifiers_of
+from matrix_frontends.cli.options import Args, number
+from matrix_library import api as mc
+from matrix_library.api import Architecture, Instruction
+from matrix_library.checks import shown
+from matrix_library.conversion import Conversion
 
 USAGE = ("--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B), or "
          "for a port FROM as ARCH:INSTRUCTION:MATRIX and TO the same matrix")
@@ -38,7 +40,6 @@ OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-
 
 
 def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
-    from matrix_library import api as mc
     if not isinstance(text, str) or text.count(":") not in (1, 2 if what == "FROM" else 1):
         raise mc.CalcError(f"{USAGE}; got {shown(text)} as {what}")
     *other, name, matrix = text.split(":")
@@ -50,18 +51,15 @@ def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
 def _modifiers(args: Args) -> dict[str, int]:
     """The modifier values given on the command line (numbers, or names: the option
     table's reading, cli_inputs.modifiers_of)."""
-    from matrix_frontends.cli.inputs import modifiers_of
     return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 
 def _wave(args: Args) -> int | None:
-    from matrix_frontends.cli.options import number
     return number(args, "wavefront") or None
 
 
 def conversion_of(args: Args) -> Conversion:
     """The Conversion a command line asks for (CalcError naming the bad value)."""
-    from matrix_library import api as mc
     for dest, option in OTHER_MODES:
         if getattr(args, dest, False):
             raise mc.CalcError(f"--convert is a mode of its own: drop {option}")
@@ -93,9 +91,7 @@ def conversion_of(args: Args) -> Conversion:
 
 def run_convert(args: Args) -> str:
     """The output of a --convert command line: text, --json, or --emit hip."""
-    from matrix_library import api as mc
-    if args.given("compare"):  # --compare (issue 34) shares this mode's row
-        from matrix_frontends.cli.compare_mode import run_compare
+    if args.given("compare"):  # --compare shares this mode's row
         return run_compare(args)
     emit = args.text("emit") or "" if args.given("emit") else None
     json_wanted = bool(getattr(args, "json", False))
@@ -105,10 +101,7 @@ def run_convert(args: Args) -> str:
         raise mc.CalcError("--emit hip prints code: drop --json")
     conv = conversion_of(args)
     if emit is not None:
-        from formats.hip.convert import emit_conversion
         return emit_conversion(conv)
-    from formats import conversion
     if json_wanted:
-        from formats.json_text import text
-        return text(conversion.document(conv))
+        return json_text(conversion.document(conv))
     return conversion.text(conv, detail=bool(getattr(args, "output", False)))

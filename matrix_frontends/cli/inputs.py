@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from layouts.modifiers import Modifiers
-
 from matrix_frontends.cli.options import (
     ABSENT,
     BY_DEST,
@@ -19,13 +17,19 @@ from matrix_frontends.cli.options import (
     program_name,
     shown,
 )
+from matrix_library.checks import (
+    Architecture,
+    CalcError,
+    Instruction,
+    Modifiers,
+    architectures,
+    find_architecture,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import ParamSpec, TypeVar
 
-    from instructions import Architecture
-    from instructions.model import Instruction
 
     Result = TypeVar("Result")
     Params = ParamSpec("Params")
@@ -44,28 +48,27 @@ def modifiers_of(args: Args) -> Modifiers:
 
 
 def architecture(args: Args) -> Architecture:
-    from instructions import ARCHITECTURES, find_architecture
-    names = ", ".join(a.name.lower() for a in ARCHITECTURES)
+    known = architectures()
+    names = ", ".join(a.name.lower() for a in known)
     value = args.text("architecture")
     if value is None:
         raise ArgumentError(f"the -a/--architecture option needs a value: one of {names}")
-    arch = find_architecture(value)
-    if arch is None:
-        hint = did_you_mean(value, [w for a in ARCHITECTURES
+    try:
+        return find_architecture(value)
+    except CalcError:
+        hint = did_you_mean(value, [w for a in known
                                     for w in (a.name.lower(),) + tuple(a.aliases)])
         raise ArgumentError(f"unknown architecture {shown(value)}{hint}; choose one of "
-                            f"{names} (or one of their gfx/product aliases)")
-    return arch
+                            f"{names} (or one of their gfx/product aliases)") from None
 
 
 def instruction(arch: Architecture, value: str | None) -> Instruction:
-    from instructions import ARCHITECTURES
     if value is None:
         raise ArgumentError("the -i/--instruction option needs a value: an instruction of "
                             f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
     inst = arch.find(value)
     if inst is None:
-        elsewhere = [a.name for a in ARCHITECTURES
+        elsewhere = [a.name for a in architectures()
                      if a is not arch and a.find(value) is not None]
         hint = did_you_mean(value, [i.mnemonic for i in arch.instructions])
         if elsewhere:
@@ -103,7 +106,6 @@ def legacy_format(args: Args) -> str:
 def checked(function: Callable[Params, Result], *values: Params.args,
             **named: Params.kwargs) -> Result:
     """function(*values, **named), its CalcErrors naming the option at fault."""
-    from layouts.core import CalcError
     try:
         return function(*values, **named)
     except CalcError as exc:

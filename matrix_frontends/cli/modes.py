@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from layouts.modifiers import Modifiers
-
 from matrix_frontends.cli import preshuffle_options as pre
 from matrix_frontends.cli.budget_modes import with_budget
 from matrix_frontends.cli.inputs import (
@@ -43,7 +41,7 @@ from matrix_frontends.cli.options import (
 )
 from matrix_frontends.cli.probe import checked_language, probe, verified, wanted
 from matrix_library import request as matrix_request
-from matrix_library.checks import wave_size
+from matrix_library.checks import Modifiers, wave_size
 from matrix_library.request import Request
 
 if TYPE_CHECKING:

@@ -23,6 +23,7 @@ from matrix_frontends.cli import respond as cli_respond
 from matrix_frontends.cli.inputs import command_line
 from matrix_frontends.cli.options import BY_DEST, EXPLORER_HOST, EXPLORER_PORT, shown
 from matrix_frontends.explorer.plans import PLAN_MODES
+from matrix_library.checks import architectures
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -289,8 +290,7 @@ def warm_lines() -> tuple[tuple[str, ...], ...]:
     """The command lines of one small query of each layout answer the page asks for
     (-R and -M as JSON and as text, the picture, the HIP code) of the first instruction
     of the first architecture, which each worker answers as it starts."""
-    from instructions import ARCHITECTURES
-    arch = ARCHITECTURES[0]
+    arch = architectures()[0]
     query = {"arch": arch.name.lower(), "inst": arch.instructions[0].mnemonic, "matrix": "A"}
     return (*(tuple(argv_of({**query, "mode": mode}, kind))
               for kind in ("json", "text") for mode in ("R", "M")),
