@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from matrix_library.answers import QueryAnswer
     from matrix_library.api import Modifiers
+    from matrix_library.typed import LinearLayoutBases
 
     Json = dict[str, object]
 
@@ -100,9 +101,10 @@ def catalog(rows: list[api.Facts], filters: dict[str, list[str]], wave: int | No
                 count=len(rows), instructions=rows)
 
 
-def linear_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> str:
-    """--linear-layout: the bases (or why there are none) of one operand."""
-    found = api.linear_layout(inst, matrix, mods=mods, wave=wave)
+def linear_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
+                  found: LinearLayoutBases) -> str:
+    """--linear-layout: the library's answer (the bases, or why there are none) for one
+    operand."""
     return dump("linear_layout", architecture=inst.arch, instruction=inst.name, matrix=matrix,
                 wave=wave, modifiers=dict(mods._asdict()), **found)
 

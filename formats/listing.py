@@ -8,6 +8,8 @@ if TYPE_CHECKING:
     from instructions import Architecture
     from instructions.model import Instruction
 
+    from matrix_library.typed import LinearLayoutBases
+
 
 def header(inst: Instruction) -> str:
     return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
@@ -68,17 +70,17 @@ def architectures_table(fmt: str) -> str:
 
 
 def linear_layout(inst: Instruction, matrix: str, wave: int,
-                  result: dict[str, object]) -> str:
+                  result: LinearLayoutBases) -> str:
     """matrix_api.linear_layout's answer as text (--json: json_output.linear_layout)."""
     lines = [header(inst).rstrip("\n"), f"Matrix: {matrix} (wave{wave})",
-             f"Out dims: {', '.join(result['out_dims'])}"]  # type: ignore[arg-type]
+             f"Out dims: {', '.join(result['out_dims'])}"]
     bases = result["bases"]
     if bases is None:
         lines.append(f"No linear layout: {result['reason']}")
     else:
-        for name in result["in_dims"]:  # type: ignore[attr-defined]
+        for name in result["in_dims"]:
             text = ", ".join("[" + ", ".join(map(str, b)) + "]"
-                             for b in bases[name])  # type: ignore[index]
+                             for b in bases[name])
             lines.append(f"{name}: [{text}]")
     if result["note"]:
         lines.append(f"Note: {result['note']}")

@@ -105,6 +105,30 @@ def test_each_query_is_answered_and_checked_once(argv, monkeypatch):
     assert calls == {"answer": 1, "checked": 1, "query_answer": 1}
 
 
+@pytest.mark.parametrize("argv", [
+    POINT[:4] + ["--linear-layout", "-A"], POINT[:4] + ["--linear-layout", "-B", "--json"],
+    POINT[:4] + ["-d"], POINT[:4] + ["-d", "--json"], POINT[:2] + ["-L"],
+    POINT[:2] + ["-L", "--json"]])
+def test_the_other_modes_ask_answer_once(argv, monkeypatch):
+    calls = []
+    answer = request.answer
+    monkeypatch.setattr(request, "answer", lambda r: calls.append(r.mode) or answer(r))
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert matrix_calculator.main(argv) == 0
+    assert out.getvalue()
+    assert len(calls) == 1, calls
+
+
+def test_the_linear_layout_document_renders_the_answer(monkeypatch):
+    from formats import json_output
+    from matrix_library import facts
+    inst = api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    found = api.answer(api.Request("linear", inst=inst, matrix="A", wave=64))
+    monkeypatch.setattr(facts, "linear_layout", None)
+    monkeypatch.setattr(api, "linear_layout", None)
+    assert '"bases"' in json_output.linear_layout(inst, "A", api.Modifiers(), 64, found)
+
+
 def test_the_renderers_read_the_answer_not_the_library(monkeypatch):
     """With the answer computed, -g, -m, -R and -M text and JSON ask the library's
     queries for nothing more."""

@@ -93,8 +93,9 @@ def test_every_operands_linear_layout_validates():
         for inst in swept(arch):
             for wave in inst.wave_sizes:
                 for matrix in api.matrices(inst):
+                    found = api.linear_layout(inst, matrix, wave=wave)
                     doc = valid(json.loads(json_output.linear_layout(
-                        inst, matrix, api.modifiers(), wave)), (inst.name, matrix, wave))
+                        inst, matrix, api.modifiers(), wave, found)), (inst.name, matrix, wave))
                     assert doc["mode"] == "linear_layout"
                     assert (doc["bases"] is None) == (doc["reason"] is not None)
                     assert doc["note"] != ""
@@ -115,8 +116,9 @@ def test_list_architectures_json_says_what_the_text_says():
 def test_a_document_without_its_mode_keys_fails():
     """(the checks above can fail: the schema refuses a document that lacks its keys or
     writes "" for a missing reason)"""
-    doc = json.loads(json_output.linear_layout(
-        api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16"), "B", api.modifiers(), 64))
+    inst = api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    doc = json.loads(json_output.linear_layout(inst, "B", api.modifiers(), 64,
+                                               api.linear_layout(inst, "B", wave=64)))
     assert not VALIDATOR.is_valid({k: v for k, v in doc.items() if k != "schema_version"})
     assert not VALIDATOR.is_valid({**doc, "reason": ""})
     assert not VALIDATOR.is_valid({"schema_version": 1, "mode": "architectures"})

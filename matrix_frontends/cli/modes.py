@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
 
     from matrix_library.answers import QueryAnswer
+    from matrix_library.typed import LinearLayoutBases
 
 
 QUERY_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"))
@@ -228,13 +229,12 @@ def _code_request(args: Args) -> Request:
 
 def _linear(request: Request, args: Args) -> str:
     from formats import listing
+    found: LinearLayoutBases = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):  # (the schema's document: with the modifiers)
         from formats import json_output
-        return checked(json_output.linear_layout, request.instruction, str(request.matrix),
-                       request.mods, request.wave)
-    result = checked(matrix_request.answer, request)
-    return listing.linear_layout(request.instruction, str(request.matrix), request.wave,
-                                 result)  # type: ignore[arg-type]
+        return json_output.linear_layout(request.instruction, str(request.matrix),
+                                         request.mods, request.wave, found)
+    return listing.linear_layout(request.instruction, str(request.matrix), request.wave, found)
 
 
 def _emit(request: Request, args: Args) -> str:
