@@ -19,12 +19,12 @@ import subprocess
 from html.parser import HTMLParser
 
 import pytest
-from conftest import call
 
 from formats import documents
 from instructions import ARCHITECTURES, find_architecture
 from layouts import Modifiers
 from matrix_library import api as matrix_api
+from tests.helpers import call
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

@@ -12,9 +12,9 @@ import threading
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import call, missing, need_module
 
 from matrix_frontends.explorer import app as matrix_explorer
+from tests.helpers import call, missing, need_module
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",

@@ -11,9 +11,9 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import call
 
 from formats.hip import PRELUDE
+from tests.helpers import call
 
 CLANG = shutil.which("clang-22")
 HEADERS = os.path.exists("/usr/include/hip/hip_runtime.h")

@@ -6,9 +6,9 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import call, documentation
 
 from matrix_library import api as mc
+from tests.helpers import call, documentation
 
 README = Path(__file__).resolve().parents[2] / "docs" / "hip.md"
 

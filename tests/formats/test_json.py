@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import call
 from jsonschema import Draft202012Validator
 
 import matrix_calculator
@@ -12,6 +11,7 @@ from formats.notation import marked
 from instructions import ARCHITECTURES
 from matrix_frontends.cli import modes as cli_modes
 from matrix_library import api
+from tests.helpers import call
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())

@@ -5,12 +5,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import call, swept
 from jsonschema import Draft202012Validator
 
 from formats import json_output
 from instructions import ARCHITECTURES
 from matrix_library import api
+from tests.helpers import call, swept
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "formats" / "output.schema.json").read_text())

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, swept
-from conftest import call as _untyped_call
 
 from formats import palette, pictures
 from matrix_library import api as mc
+from tests.helpers import REPO, swept
+from tests.helpers import call as _untyped_call
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,7 +10,11 @@ import re
 from collections import defaultdict
 
 import pytest
-from formula_eval import (
+
+from formats.quirks import reference_formulas
+from formats.reference_formulas_rdna import LANES_0_31, NOTE
+from instructions import ARCHITECTURES
+from tests.helpers.formula_eval import (
     AXES,
     Views,
     backward_label,
@@ -21,11 +25,7 @@ from formula_eval import (
     forward_mismatches,
     span,
 )
-from rdna_common import matrices, operand, slots
-
-from formats.quirks import reference_formulas
-from formats.reference_formulas_rdna import LANES_0_31, NOTE
-from instructions import ARCHITECTURES
+from tests.helpers.rdna_common import matrices, operand, slots
 
 WAVES = (32, 64)
 

@@ -9,12 +9,12 @@ import sys
 import time
 
 import pytest
-from conftest import REPO, call
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_bounds import CPU_SECONDS, bounded_run
 
 from matrix_frontends import batch as cli_batch
+from tests.helpers import REPO, call
+from tests.helpers.bounds import CPU_SECONDS, bounded_run
 
 SCRIPT = str(REPO / "matrix_calculator.py")
 GET = "-a cdna3 -i v_mfma_f32_16x16x16_f16 -g -A -I 1 -K 2"

@@ -6,12 +6,12 @@ import json
 import os
 import time
 
-from conftest import call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_bounds import CPU_SECONDS
 
 from matrix_frontends.cli.messages import MESSAGE_LENGTH
+from tests.helpers import call
+from tests.helpers.bounds import CPU_SECONDS
 
 EXAMPLES = int(os.environ.get("MATRIX_CALCULATOR_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,

@@ -4,8 +4,9 @@ errors.
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
 import pytest
-from cdna4_common import CDNA4, body, detail, detail_value, fails
-from cdna4_facts import S16, S32, U16, U32
+
+from tests.helpers.cdna4_common import CDNA4, body, detail, detail_value, fails
+from tests.helpers.cdna4_facts import S16, S32, U16, U32
 
 # ---- the command line --------------------------------------------------------------------
 

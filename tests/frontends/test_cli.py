@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import RECORDING_ENV, REPO
 
 import matrix_calculator
+from tests.helpers import RECORDING_ENV, REPO
 
 QUERY = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
 

@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import call
 
 from instructions import ARCHITECTURES
 from matrix_frontends.cli import command as matrix_cli
 from matrix_frontends.cli import options as cli_options
+from tests.helpers import call
+from tests.helpers.completion import bash_complete
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "matrix_calculator.py")
@@ -158,18 +159,6 @@ def test_completion_scripts_name_every_option_spelling(shell):
     for word in matrix_cli.spellings():
         assert word in out, word
     assert "long-csv" in out and "gfx942" in out and "v_mfma_f32_32x32x8_f16" in out
-
-
-def bash_complete(words):
-    script = subprocess.run([sys.executable, SCRIPT, "--completion", "bash"],
-                            capture_output=True, text=True, check=True).stdout
-    line = " ".join(f"'{w}'" for w in words)
-    test = (f'{script}\nCOMP_WORDS=(matrix-calculator {line}); '
-            f'COMP_CWORD={len(words)}; _matrix_calculator; printf "%s\\n" "${{COMPREPLY[@]}}"')
-    proc = subprocess.run(["bash", "-c", test], capture_output=True, text=True, check=False,
-                          timeout=30)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.split()
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")

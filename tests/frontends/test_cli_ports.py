@@ -5,13 +5,13 @@ cli_modes: --prefix and the recorded command line of --emit hip, the LDS options
 import json
 
 import pytest
-from conftest import call
 
 from matrix_frontends.cli import command as matrix_cli
 from matrix_frontends.cli import modes as cli_modes
 from matrix_frontends.cli import options as cli_options
 from matrix_frontends.cli.lds_mode import LDS_FLAGS, LDS_OPTIONS
 from matrix_frontends.explorer import app as matrix_explorer
+from tests.helpers import call
 
 CDNA3 = ["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16"]
 PAIR = ["v_mfma_f32_16x16x16_f16:D", "v_mfma_f32_16x16x16_f16:A"]

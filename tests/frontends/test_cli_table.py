@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import call
 
 from instructions import ARCHITECTURES
 from matrix_frontends.cli import modes as cli_modes
 from matrix_frontends.cli import options as cli_options
 from matrix_library import request as matrix_request
+from tests.helpers import call
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "matrix_calculator.py")

@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import call, golden_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matrix_calculator
 from instructions import ARCHITECTURES
 from matrix_frontends.cli import respond as cli_respond
+from tests.helpers import call, golden_records
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,13 +15,13 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from conftest import call
-from explorer_client import get, serving
 
 from instructions.modifiers import MODIFIERS
 from matrix_frontends.cli import command as matrix_cli
 from matrix_frontends.cli import respond as cli_respond
 from matrix_frontends.explorer import app as matrix_explorer
+from tests.helpers import call
+from tests.helpers.explorer_client import get, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 M32 = "v_mfma_f32_32x32x8_f16"

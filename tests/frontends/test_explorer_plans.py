@@ -8,14 +8,14 @@ import shlex
 from urllib.parse import urlencode
 
 import pytest
-from conftest import call
-from explorer_client import get, serving
 
 from matrix_frontends.cli import completion as cli_complete
 from matrix_frontends.cli import modes as cli_modes
 from matrix_frontends.cli import options as cli_options
 from matrix_frontends.explorer import app as matrix_explorer
 from matrix_frontends.explorer import plans as explorer_plans
+from tests.helpers import call
+from tests.helpers.explorer_client import get, serving
 
 M16 = "v_mfma_f32_16x16x16_f16"
 SCALE = "v_mfma_scale_f32_16x16x128_f8f6f4"

@@ -14,10 +14,10 @@ import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import REPO
 
 from matrix_frontends.explorer import pool as explorer_pool
 from matrix_frontends.explorer import server as explorer_server
+from tests.helpers import REPO
 
 SCRIPT = str(REPO / "matrix_calculator.py")
 LIGHT = "/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=g&matrix=A&i=1&k=2"

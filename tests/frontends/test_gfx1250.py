@@ -12,13 +12,13 @@ import re
 from typing import Any
 
 import pytest
-import test_gfx1250_layouts as facts_of
-from conftest import call
 
 from instructions import find_architecture
 from layouts import operand
 from layouts.gfx1250 import FORMATS
 from matrix_library import api
+from tests.helpers import call
+from tests.helpers import gfx1250 as facts_of
 
 GFX1250 = find_architecture("gfx1250")
 GFX1251 = find_architecture("gfx1251")

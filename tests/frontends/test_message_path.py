@@ -2,7 +2,6 @@
 control characters escaped and long values cut short; every whole-number option of the
 option table names itself and its range and takes ASCII digits only."""
 import pytest
-from conftest import call
 
 from matrix_frontends.cli.messages import MESSAGE_LENGTH
 from matrix_frontends.cli.options import (
@@ -14,6 +13,7 @@ from matrix_frontends.cli.options import (
     message_text,
     number,
 )
+from tests.helpers import call
 
 MFMA = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
 

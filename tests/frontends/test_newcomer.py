@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import call
-from test_cli_help import bash_complete
+
+from tests.helpers import call
+from tests.helpers.completion import bash_complete
 
 QUERY = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
 

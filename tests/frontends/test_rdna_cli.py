@@ -6,13 +6,21 @@ NEG/NEG_HI, -o, and the error contract for RDNA-specific bad input.
 import re
 
 import pytest
-from conftest import golden_records
-from rdna_common import ALL, RDNA3, RDNA4, WAVES, cases, expected_mark, operand, slots_of
-from test_facts import body
 
 from formats.notation import register
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
+from tests.helpers import body, golden_records
+from tests.helpers.rdna_common import (
+    ALL,
+    RDNA3,
+    RDNA4,
+    WAVES,
+    cases,
+    expected_mark,
+    operand,
+    slots_of,
+)
 
 # ======================================================================================
 # 4. REFERENCE_CLI.md §7, §8.3-§8.6: wave sizes and modifiers

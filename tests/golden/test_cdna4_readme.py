@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, documentation
+
+from tests.helpers import REPO, documentation
 
 # ---- the README's CDNA4 examples ---------------------------------------------------------
 

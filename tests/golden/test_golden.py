@@ -12,9 +12,9 @@ Records whose -a names an architecture that this project adds beyond the referen
 import shlex
 
 import pytest
-from conftest import golden_records
 
 from instructions import find_architecture
+from tests.helpers import golden_records
 
 # Arch labels of the golden records that must pass; 'none' labels commands without -a.
 ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})

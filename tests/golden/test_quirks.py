@@ -5,10 +5,10 @@ and the same text with the quirk switched off differs from the reference on at l
 one record, so the filter is needed and is the only difference from the correct
 answer that JSON and the library give."""
 import pytest
-from conftest import call, golden_records
 
 import instructions
 from instructions import QUIRKS
+from tests.helpers import call, golden_records
 
 
 def _arch_of(argv):

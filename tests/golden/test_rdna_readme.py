@@ -5,8 +5,9 @@
 import shlex
 
 import pytest
-from conftest import reference_examples
-from readme_examples_rdna import README_RDNA_EXAMPLES
+
+from tests.helpers import reference_examples
+from tests.helpers.readme_examples_rdna import README_RDNA_EXAMPLES
 
 # ======================================================================================
 # 3. The RDNA examples of the upstream README, byte for byte

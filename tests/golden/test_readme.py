@@ -5,7 +5,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import documentation
+
+from tests.helpers import documentation
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

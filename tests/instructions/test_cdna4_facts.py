@@ -7,7 +7,10 @@ asserted through the nearest thing it does model (each check's comment says whic
 import re
 
 import pytest
-from cdna4_common import (
+
+from instructions.model import F8F6F4_FORMATS
+from tests.helpers import data_text
+from tests.helpers.cdna4_common import (
     CDNA3,
     CDNA4,
     PAIRS,
@@ -23,7 +26,7 @@ from cdna4_common import (
     where,
     words,
 )
-from cdna4_facts import (
+from tests.helpers.cdna4_facts import (
     ENCODINGS,
     F8F6F4,
     F8F6F4_REGISTERS,
@@ -38,9 +41,6 @@ from cdna4_facts import (
     U16,
     U32,
 )
-from conftest import data_text
-
-from instructions.model import F8F6F4_FORMATS
 
 # ---- the facts ----------------------------------------------------------------------------
 

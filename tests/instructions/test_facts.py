@@ -6,25 +6,18 @@ import re
 import shlex
 
 import pytest
-from conftest import reference_examples
-from readme_examples import README_EXAMPLES
 
 from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand
+from tests.helpers import body, reference_examples
+from tests.helpers.readme_examples import README_EXAMPLES
 
 
 def instruction(arch, mnemonic):
     inst = find_architecture(arch).find(mnemonic)
     assert inst is not None, (arch, mnemonic)
     return inst
-
-
-def body(out):
-    """stdout without the two header lines."""
-    lines = out.splitlines()
-    assert lines[0].startswith("Architecture: ") and lines[1].startswith("Instruction: ")
-    return lines[2:]
 
 
 # ---- engine facts: (arch, instruction, matrix, (row, col, block), register text) ----------

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import call
-from test_gfx1250_layouts import data_script, where
 
 from instructions import find_architecture
 from layouts import operand
@@ -21,6 +19,8 @@ from layouts.gfx1250 import alternative_layouts, sourced
 from layouts.gfx1250_facts import latencies, provenance
 from layouts.modifiers import Modifiers
 from matrix_library import api
+from tests.helpers import call
+from tests.helpers.gfx1250 import data_script, where
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SOURCES = DATA / "gfx1250_sources.txt"

@@ -7,10 +7,10 @@ import io
 import json
 
 import pytest
-from conftest import call, data_text
 
 from instructions.products import LIMITS, PRODUCTS, SOURCES
 from matrix_library import api as mc
+from tests.helpers import call, data_text
 
 PEAKS = [line.split("\t") for line in data_text("product_peaks.txt").splitlines()
          if line and not line.startswith("#")]

@@ -6,9 +6,15 @@ one test id per fact ID (see rdna_facts.py).
 import re
 
 import pytest
-import rdna_facts as facts
-from formula_eval import AXES
-from rdna_common import (
+
+from formats.notation import register
+from instructions import find_architecture
+from layouts import Modifiers, Place
+from matrix_library.api import matrices
+from tests.helpers import body
+from tests.helpers import rdna_facts as facts
+from tests.helpers.formula_eval import AXES
+from tests.helpers.rdna_common import (
     RDNA4,
     WAVES,
     cases,
@@ -19,12 +25,6 @@ from rdna_common import (
     slots,
     slots_of,
 )
-from test_facts import body
-
-from formats.notation import register
-from instructions import find_architecture
-from layouts import Modifiers, Place
-from matrix_library.api import matrices
 
 # ======================================================================================
 # 2. facts/gfx1250_rdna4.md part B and facts/gfx1250_examples.txt part 2 (RDNA4)

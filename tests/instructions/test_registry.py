@@ -3,10 +3,10 @@ import re
 from functools import cache
 
 import pytest
-from conftest import golden_records
 
 from formats.detail import detail
 from instructions import ARCHITECTURES, find_architecture
+from tests.helpers import golden_records
 
 COUNTS = {"CDNA1": 20, "CDNA2": 27, "CDNA3": 46}
 

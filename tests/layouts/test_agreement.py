@@ -11,12 +11,12 @@ command line would ask.
 import json
 
 import pytest
-from conftest import swept
 
 from formats import quirks
 from instructions import ARCHITECTURES
 from matrix_frontends.cli import command as matrix_cli
 from matrix_library import api
+from tests.helpers import swept
 
 FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A-scale",
          "SB": "--B-scale"}

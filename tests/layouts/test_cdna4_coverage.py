@@ -6,10 +6,10 @@ operands under every OPSEL.
 from collections import defaultdict
 
 import pytest
-from cdna4_common import CDNA4, PAIRS, operand, where
-from cdna4_facts import F8F6F4, F8F6F4_REGISTERS, FORMATS, S16, S32, U16
 
 from layouts import Operand
+from tests.helpers.cdna4_common import CDNA4, PAIRS, operand, where
+from tests.helpers.cdna4_facts import F8F6F4, F8F6F4_REGISTERS, FORMATS, S16, S32, U16
 
 # ---- round trip and coverage of every format pair and every OPSEL -------------------------
 

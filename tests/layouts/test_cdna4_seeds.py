@@ -5,11 +5,11 @@ compared with Operand.places for every element.
 (Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
 """
 import pytest
-from cdna4_common import operand, where
-from cdna4_facts import S16, S32
 
 from instructions import find_architecture
 from layouts import Operand
+from tests.helpers.cdna4_common import operand, where
+from tests.helpers.cdna4_facts import S16, S32
 
 # ---- seed 000: the blog's HIP kernels -----------------------------------------------------
 # `tid` is threadIdx.x, the lane. Matrices are row-major in memory. A vector register

@@ -12,14 +12,19 @@ by tests/test_reference_formulas.py.)
 import re
 
 import pytest
-from conftest import swept
-from formula_eval import compile_formula, compile_function, compile_gpr, compile_values
 
 from instructions import ARCHITECTURES
 from layouts import formula_sections
 from layouts.core import CalcError
 from layouts.formulas import LABELS, NOTE
 from matrix_library import api
+from tests.helpers import swept
+from tests.helpers.formula_eval import (
+    compile_formula,
+    compile_function,
+    compile_gpr,
+    compile_values,
+)
 
 # Modifier values tried on every instruction that takes them; those the engine accepts
 # and that change a matrix's layout (not only which slot a lane reads: CBSZ/ABID broadcasts and BLGP

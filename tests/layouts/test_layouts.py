@@ -11,11 +11,11 @@ import re
 from collections import defaultdict
 
 import pytest
-from conftest import data_text, swept
 
 from instructions import ARCHITECTURES
 from layouts import Modifiers, Operand
 from matrix_library.api import matrices
+from tests.helpers import data_text, swept
 
 
 def _cases():

@@ -15,11 +15,11 @@ import struct
 from functools import cache
 
 import pytest
-from conftest import call, data_file
 
 from instructions import find_architecture
 from instructions.modifiers import Modifiers
 from layouts import base_layout
+from tests.helpers import call, data_file
 
 
 @cache

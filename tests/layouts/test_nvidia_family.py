@@ -12,7 +12,7 @@ parts and register operands, a table module's spelling function, an architecture
 vendor, ports and comparisons between architectures) name no vendor."""
 import ast
 
-from product_tree import product_modules
+from tests.helpers.product_tree import product_modules
 
 OWN = {"instructions.nvidia", "instructions.nvidia_sm80", "instructions.nvidia_sm89",
        "instructions.nvidia_sm90", "layouts.nvidia", "formats.detail_nvidia"}

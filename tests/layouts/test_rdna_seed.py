@@ -7,10 +7,10 @@ import random
 from collections import defaultdict
 
 import pytest
-import rdna_facts as facts
-from rdna_common import ALL, RDNA3, RDNA4, detail_value, ids, operand
 
 from layouts import Place
+from tests.helpers import rdna_facts as facts
+from tests.helpers.rdna_common import ALL, RDNA3, RDNA4, detail_value, ids, operand
 
 # ======================================================================================
 # 1. Seed 001: the GPUOpen RDNA4 article (wave32, v_wmma_f32_16x16x16_f16)

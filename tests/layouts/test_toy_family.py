@@ -6,7 +6,6 @@ import sys
 import types
 
 import pytest
-from conftest import call
 
 import instructions
 import matrix_library
@@ -18,6 +17,7 @@ from instructions.model import family as table_block
 from layouts import family as registry
 from layouts import hooks
 from layouts.core import BIT, COL, LANE, ROW, Factor, Layout
+from tests.helpers import call
 
 # ---- the table module (instructions/toy.py)
 TABLE = types.ModuleType("instructions.toy")

@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import documentation, swept
 
 import matrix_calculator
 from instructions import ARCHITECTURES
 from layouts import Modifiers
 from matrix_library import api
+from tests.helpers import documentation, swept
 
 ROOT = Path(__file__).resolve().parents[2]
 

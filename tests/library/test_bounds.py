@@ -7,39 +7,16 @@ The time bound is CPU time of a child process (its resource usage), not wall tim
 that a loaded machine does not make it fail; its memory is bounded by RLIMIT_AS.
 """
 import itertools
-import os
-import resource
-import subprocess
-import sys
 import time
 
 import pytest
-from conftest import REPO
 
 from matrix_library import api as mc
 from matrix_library import bounds
 from matrix_plans.lds.tile import max_xor
+from tests.helpers.bounds import CPU_SECONDS, bounded_run
 
-CPU_SECONDS = 10
-MEMORY = 1 << 30
 F16 = ("cdna3", "v_mfma_f32_16x16x16_f16")
-
-
-def _limited():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS + 5, CPU_SECONDS + 5))
-
-
-def bounded_run(argv, stdin=None):
-    """(status, stdout, stderr, CPU seconds) of the command in a child process limited to
-    1 GB of address space; the CPU seconds are the child's own (user + system)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, str(REPO / "matrix_calculator.py"), *argv],
-                          input=stdin, capture_output=True, preexec_fn=_limited,
-                          timeout=300, env={**os.environ, "PYTHONUTF8": "1"})
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"), cpu
 
 
 def assert_refused(argv, *texts, stdin=None):

@@ -5,11 +5,11 @@ import io
 import json
 
 import pytest
-from conftest import call
 
 from formats.catalog import HEADER
 from instructions import ARCHITECTURES, find_architecture
 from matrix_library import api
+from tests.helpers import call
 
 
 def rows(argv):

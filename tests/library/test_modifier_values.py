@@ -5,10 +5,9 @@ all."""
 import json
 from pathlib import Path
 
-from conftest import call
-
 from matrix_library import api as mc
 from matrix_library.modifier_values import family_rows, family_table
+from tests.helpers import call
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import call, data_text
 
 from matrix_library import api as mc
 from matrix_plans.budget import ADDRESSING, occupancy
+from tests.helpers import call, data_text
 
 REPO = Path(__file__).resolve().parents[2]
 # clang-22's VGPRs lie between the budget's least (the data alone) and its estimate plus

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import missing
 
 from instructions.lane_moves import ARCH_MOVES, mnemonics
 from matrix_library import api as mc
 from matrix_plans.convert.planner import slot_moves
+from tests.helpers import missing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import missing
 
 from instructions.dpp import CONTROLS, dpp_ctrl, dpp_source
 from instructions.lane_moves import ARCH_MOVES, arch_moves
 from matrix_library import api as mc
 from matrix_plans.convert.build import weight
 from matrix_plans.convert.moves import _cover
+from tests.helpers import missing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,12 +11,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, call, need_module
-from hip_records import CLANG, device_asm, recorded, regenerate
 
 from layouts import operand
 from layouts.modifiers import Modifiers
 from matrix_library import api as mc
+from tests.helpers import REPO, call, need_module
+from tests.helpers.hip_records import CLANG, device_asm, recorded, regenerate
 
 BF16 = ("cdna4", "v_mfma_f32_16x16x32_bf16")
 
@@ -306,7 +306,7 @@ extern "C" __global__ void k(unsigned char* tile, const unsigned int* src) {
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "epilogue_hip_asm.json"
-COMMAND = f"python3 tests/test_epilogue.py ({CLANG} on each case's --emit hip code in a kernel)"
+COMMAND = f"python3 -m tests.plans.test_epilogue ({CLANG} on each case's --emit hip code in a kernel)"
 MEMORY = r"^\s+(global_store\w*|ds_write\w*|ds_store\w*|ds_read\w*|ds_load\w*)"
 
 

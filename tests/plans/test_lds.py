@@ -8,12 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import call
 
 from instructions.lds import lds_facts
 from layouts import COORDINATES
 from matrix_library import api as mc
 from matrix_plans.lds.reads import LANE_MAPS, triton_swizzle
+from tests.helpers import call
 
 F16_16 = ("cdna3", "v_mfma_f32_16x16x16_f16")
 F16_32 = ("cdna4", "v_mfma_f32_16x16x32_f16")
@@ -516,7 +516,7 @@ extern "C" __global__ void k(unsigned int* dst) {
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "lds_hip_asm.json"
-COMMAND = ("python3 tests/test_lds.py (clang-22 -x hip --cuda-device-only -nogpulib -nogpuinc "
+COMMAND = ("python3 -m tests.plans.test_lds (clang-22 -x hip --cuda-device-only -nogpulib -nogpuinc "
            "--offload-arch=GFX -O2 -S on each case's --emit hip code in a kernel)")
 
 
@@ -586,7 +586,5 @@ def test_library_module_imports_first():
 
 
 if __name__ == "__main__":  # pragma: no cover (regenerates the record)
-    import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     RECORDED.write_text(json.dumps({"command": COMMAND, "cases": clang_cases()}, indent=1)
                         + "\n")

@@ -10,13 +10,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import call
 
 from instructions.builtins import TARGETS
 from instructions.lds_copy import COPIES
 from layouts.core import CalcError
 from matrix_library import api as mc
 from matrix_plans.lds.copies import Global, check
+from tests.helpers import call
 
 DATA = Path(__file__).parents[1] / "data"
 SEED = ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")

@@ -9,10 +9,10 @@ import sys
 import tempfile
 
 import pytest
-from conftest import REPO, call, missing
 
 from matrix_library import api as mc
 from matrix_plans.convert.port import port_tile
+from tests.helpers import REPO, call, missing
 
 sys.path.insert(0, str(REPO / "scripts"))
 import check_port

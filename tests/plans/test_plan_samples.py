@@ -6,7 +6,8 @@ covers) before the change, compared here with what they answer now."""
 import sys
 
 import pytest
-from conftest import REPO, data_text
+
+from tests.helpers import REPO, data_text
 
 sys.path.insert(0, str(REPO / "scripts"))
 import record_plan_samples as samples

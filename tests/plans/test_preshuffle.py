@@ -10,11 +10,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import call, need_module
-from hip_records import CLANG, device_asm, recorded, regenerate
 
 from layouts import COORDINATES, operand
 from matrix_library import api as mc
+from tests.helpers import call, need_module
+from tests.helpers.hip_records import CLANG, device_asm, recorded, regenerate
 
 SCALE16 = ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
 
@@ -449,7 +449,7 @@ extern "C" __global__ void k(const unsigned char* buf, unsigned int* dst, long b
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "preshuffle_hip_asm.json"
-COMMAND = f"python3 tests/test_preshuffle.py ({CLANG} on each case's --emit hip code in a kernel)"
+COMMAND = f"python3 -m tests.plans.test_preshuffle ({CLANG} on each case's --emit hip code in a kernel)"
 
 
 def clang_cases():
@@ -533,7 +533,7 @@ TILE = """    {   unsigned int w[4];
             127, %(select)d, (int)s[0]);   /* tile %(t)d: OPSEL_B %(select)d */
     }"""
 SEED_RECORD = Path(__file__).parents[1] / "data" / "preshuffle_seed_kernel.txt"
-SEED_COMMAND = (f"python3 tests/test_preshuffle.py ({CLANG}, gfx950, on the --emit hip loads "
+SEED_COMMAND = (f"python3 -m tests.plans.test_preshuffle ({CLANG}, gfx950, on the --emit hip loads "
                 "of B (--blgp 4) and of the 2x2 B-scale supertile of "
                 "v_mfma_scale_f32_16x16x128_f8f6f4 in a kernel issuing one scaled MFMA per "
                 "tile with the plan's OPSEL_B); the lines: the global loads and MFMAs")

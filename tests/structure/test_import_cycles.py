@@ -3,7 +3,7 @@ functions too (only those under `if TYPE_CHECKING:` are left out: they never run
 import ast
 from pathlib import Path
 
-from product_tree import product_modules, unprefixed
+from tests.helpers.product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parents[2]
 

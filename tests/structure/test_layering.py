@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 import pytest
-from product_tree import product_modules, unprefixed
+
+from tests.helpers.product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parents[2]
 # The layer of each top-level package (docs/internals.md): the folders are the layers.

@@ -6,7 +6,8 @@ matrix_calculator.py (tests/product_tree.py); not tests/, scripts/ or bench/.
 from pathlib import Path
 
 import pytest
-from product_tree import product_modules as tree_modules
+
+from tests.helpers.product_tree import product_modules as tree_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 600

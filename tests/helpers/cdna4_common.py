@@ -2,13 +2,12 @@
 format pair, operands, -d readers and the encodings decoded from opcodes."""
 from functools import cache
 
-from cdna4_facts import (
+from instructions import find_architecture
+from layouts import Modifiers, Operand
+from tests.helpers.cdna4_facts import (
     ENCODINGS,
     OPCODES,
 )
-
-from instructions import find_architecture
-from layouts import Modifiers, Operand
 
 CDNA4 = find_architecture("cdna4")
 CDNA3 = find_architecture("cdna3")

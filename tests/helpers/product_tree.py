@@ -4,7 +4,7 @@ tree: `layouts/core.py` is the module `layouts.core`, `matrix_calculator.py` the
 `matrix_calculator`."""
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The product's packages, bottom layer first (docs/internals.md), and the door.
 PACKAGES = ("instructions", "layouts", "matrix_plans", "matrix_library", "formats",
             "matrix_frontends")
