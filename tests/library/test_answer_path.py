@@ -14,7 +14,7 @@ import pytest
 import matrix_calculator
 from matrix_library import api, queries, request
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("instructions", "layouts", "matrix_plans", "matrix_library", "formats",
            "matrix_frontends")
 POINT = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A", "-I", "5", "-K", "6"]
