@@ -169,7 +169,6 @@ def _query(request: Request) -> QueryAnswer:
 ENGINES: dict[str, Callable[[Request], object]] = {
     "list": _architecture,
     "detail": _detail,
-    "operand": _operand,
     "query": _query,
     "catalog": _catalog,
     "linear": _linear,
