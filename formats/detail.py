@@ -7,6 +7,8 @@ from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
 
 from matrix_library.drawing import family_of
+from matrix_library.facts import facts
+from matrix_library.modifier_values import value_meanings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
 
     from matrix_library.answers import Lines, Section, Text
-    from matrix_library.api import Facts
+    from matrix_library.typed import Facts
 
 
 def _yes(value: object) -> str:
@@ -245,8 +247,7 @@ def _ptx(inst: Instruction) -> list[str]:
 
 
 def _facts(inst: Instruction) -> Facts:
-    from matrix_library import api as matrix_api
-    return matrix_api.facts(inst)  # the engine's facts: speed, units, register counts
+    return facts(inst)  # the library's facts: speed, units, register counts
 
 
 def detail(inst: Instruction) -> str:
@@ -259,8 +260,7 @@ def detail(inst: Instruction) -> str:
 def _value_lines(inst: Instruction) -> list[str]:
     """What each value of each modifier does (matrix_api.value_meanings), per wave size
     where they differ; -d --json gives the same as data."""
-    from matrix_library import api as matrix_api
-    by_wave = {wave: matrix_api.value_meanings(inst, wave) for wave in inst.wave_sizes}
+    by_wave = {wave: value_meanings(inst, wave) for wave in inst.wave_sizes}
     lines: list[str] = []
     for wave, found in by_wave.items():
         if not found or (lines and found == by_wave[inst.wave_sizes[0]]):

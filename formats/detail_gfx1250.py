@@ -34,8 +34,8 @@ def _encoding(inst: Instruction) -> list[str]:
 def _formats(inst: Instruction) -> list[str]:
     if not inst.format_fields:
         return []
-    from matrix_library.drawing import FORMATS
-    a, b = (FORMATS.index(f) for f in inst.formats or ("fp8", "fp8"))
+    from matrix_library.drawing import format_code
+    a, b = (format_code(f) for f in inst.formats or ("fp8", "fp8"))
     codes = ", ".join(f"{n} = {name}" for n, name in enumerate(FORMAT_NAMES))
     return ["Matrix formats:", f"    A matrix format (matrix_a_fmt {a}): {FORMAT_NAMES[a]}",
             f"    B matrix format (matrix_b_fmt {b}): {FORMAT_NAMES[b]}",
@@ -61,8 +61,8 @@ def _statistics(inst: Instruction) -> list[str]:
 
 
 def _registers(inst: Instruction) -> list[str]:
-    from matrix_library import api as matrix_api
-    counts = matrix_api.facts(inst, 32)["registers"]["32"]  # (the library's counts)
+    from matrix_library.facts import facts  # (the facts: loaded for -d alone)
+    counts = facts(inst, 32)["registers"]["32"]  # (the library's counts)
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     names = {"K": "sparsity index", "SA": "A scale", "SB": "B scale"}

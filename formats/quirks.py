@@ -94,9 +94,9 @@ def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValue
     of B[k][j] (RDNA3): the B terms of D[i][j] are those of D[i][i]."""
     if "output_b_by_row" not in inst.quirks:
         return calc
-    from matrix_library import api
+    from matrix_library.queries import calculation
     i = calc.d.element.i or 0
-    by_row = api.calculation(inst, i, i, calc.d.element.block, mods=mods, wave=wave)
+    by_row = calculation(inst, i, i, calc.d.element.block, mods=mods, wave=wave)
     products = tuple(p._replace(b=q.b) for p, q in zip(calc.products, by_row.products))
     return calc._replace(products=products)
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from matrix_library.drawing import ABShape, CDShape, sparse_lane_k
+from matrix_library.drawing import ab_shape, cd_shape, sparse_lane_k
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
 
     from matrix_library.answers import Section, Text
+    from matrix_library.drawing import ABShape
 
 
 def terms(*parts: str) -> str:
@@ -84,7 +85,7 @@ def _ab_block(s: ABShape) -> str:
 
 def dense_ab(inst: Instruction, matrix: str) -> Section:
     bits = (inst.a_type if matrix == "A" else inst.b_type).bits
-    s = ABShape(inst, inst.m if matrix == "A" else inst.n, bits)
+    s = ab_shape(inst, inst.m if matrix == "A" else inst.n, bits)
     index = "i" if matrix == "A" else "j"
     name = "A[i][k]" if matrix == "A" else "B[k][j]"
     forward = [(f"{name}.block GPR", _ab_gpr(s)), (f"{name}.block Lane", _ab_lane(s, index))]
@@ -94,7 +95,7 @@ def dense_ab(inst: Instruction, matrix: str) -> Section:
 
 
 def _cd32(inst: Instruction, label: str) -> Section:
-    s = CDShape(inst)
+    s = cd_shape(inst)
     gpr = terms(f"{s.block_regs} * block" if s.blocks // s.block_lanes > 1 else "",
                 f"4 * floor(i / {4 * s.in_lanes})" if s.reg_groups > 1 else "",
                 "(i % 4)" if s.m > 4 else "i")

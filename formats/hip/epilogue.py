@@ -17,6 +17,7 @@ from formats.hip.common import PRELUDE
 from formats.hip.convert_types import HIP_TYPES, PAIRS
 from formats.hip.lds import TRANSPOSE_BUILTINS, _fit
 from matrix_library.api import CalcError
+from matrix_library.lds_lanes import lane_map as lane_map_of
 
 if TYPE_CHECKING:
     from matrix_library.answers import Route, Store
@@ -73,7 +74,6 @@ def _uniform_source(stores: list[Store]) -> int:
 
 def _transpose_read(route: Route, plan: StorePlan, number: int, size: int,
                     r: str) -> list[str]:
-    from matrix_library.drawing import lane_map as lane_map_of  # (drawing: HIP code only)
     name = next(n for n, _ in route.counts if n in TRANSPOSE_BUILTINS)
     builtin, element, count = TRANSPOSE_BUILTINS[name]
     lane_map = lane_map_of(plan.engine.arch, name)

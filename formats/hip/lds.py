@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from formats.hip import PRELUDE
 from matrix_library.api import CalcError
-from matrix_library.drawing import LANE_MAPS, alignment
+from matrix_library.lds_lanes import LANE_MAPS, alignment
 
 if TYPE_CHECKING:
     from matrix_library.lds import LdsPlan
