@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Record what llvm-mc-22 and clang-22 answer about the copy plans of issue 32.
+"""Record what llvm-mc-22 and clang-22 answer about the copy plans (docs/lds_copy.md).
 
     python3 scripts/record_lds_copy.py mc > tests/data/lds_copy_llvm_mc.txt
     python3 scripts/record_lds_copy.py clang > tests/data/lds_copy_clang.json
