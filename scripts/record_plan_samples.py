@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record (or check) a sample of conversion plans and LDS plans and searches, move for
 move and slot for slot, as digests: tests/data/plan_samples.txt, which
-tests/test_plan_samples.py compares with what the planners answer (a faster planner
+tests/plans/test_plan_samples.py compares with what the planners answer (a faster planner
 must not change an answer).
 
 Each line: the case (kind and arguments, tab-separated), a short summary (class,
