@@ -327,7 +327,7 @@ ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "pictures
 
 
 def run(names, archs, runs, command):
-    print(f"issue 31 cases ({', '.join(names)}); load average "
+    print(f"planner cases ({', '.join(names)}); load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     over = 0
     for name in names:
