@@ -1,4 +1,4 @@
-"""Issue 31's cases: plans, searches, explorer answers and pictures against their budgets
+"""The planners' cases: plans, searches, explorer answers and pictures against their budgets
 (bench/bench.py --plans runs them; `python3 bench/plans.py --help` alone).
 
   conversions   every same-architecture D -> A/B pair (default wave and modifiers), the
