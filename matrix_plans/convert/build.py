@@ -4,11 +4,11 @@ with each strategy preferred in turn and the cheapest kept, and the instructions
 issues. (Split from convert_program: issue 31 made the builds share their work.)"""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from instructions.lane_moves import WAIT, WAIT_COST, ArchMoves
 
-from matrix_plans.convert.model import Move, Op
+from matrix_plans.convert.model import Move, Op, Order, Slot
 from matrix_plans.convert.moves import Builder
 from matrix_plans.convert.program import (
     Piece,
@@ -98,15 +98,6 @@ def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
             best = (weight, ops)
     assert best is not None
     return best[1], _issued(best[1])
-
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from matrix_plans.convert.model import Slot
-
-    # piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
-    Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
 
 
 def piece_order(slots: Iterable[Slot]) -> Order | None:

@@ -82,6 +82,13 @@ class Plan(NamedTuple):
         return sum(n for _, n in self.counts)
 
 
+# LDS round trips by what they are made of (the planner's slot keys): (ops, counts, LDS
+# bytes) or None
+Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
+# piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
+Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
+
+
 def svar(fragment: int, reg: int) -> str:
     """The program's name of source register `reg` of fragment `fragment`."""
     return f"s{fragment}_{reg}"

@@ -25,30 +25,22 @@ s_waitcnt weighed as three (convert_program.weight).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from math import lcm
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
+from instructions.model import Instruction
+from layouts import Operand
 from layouts.core import CalcError, shown
 
 from matrix_plans.convert.build import bounded_program, piece_order, total, weight
 from matrix_plans.convert.lds_route import lds_program
-from matrix_plans.convert.model import CLASSES, Move, Op, Plan, Slot
+from matrix_plans.convert.model import CLASSES, Move, Op, Order, Plan, Slot, Trips
 from matrix_plans.convert.wide import wide_lds, wide_program
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from instructions.model import Instruction
-    from layouts import Operand
-
-    from matrix_plans.convert.build import Order
-
-    # LDS round trips by what they are made of (_slots): (ops, counts, LDS bytes) or None
-    Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
-
-__all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "overall", "plan",
+__all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Order", "Plan", "Slot", "Trips",
+           "overall", "plan",
            "plan_within", "slot_moves", "tile"]
 
 # Source types that convert into narrower operand types with a Pack (`Pack.to`), on
