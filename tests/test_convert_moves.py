@@ -1,4 +1,4 @@
-"""Lane moves of conversions (issue 20, deliverable 2): permlane16/x16/64 and DPP chosen
+"""Lane moves of conversions: permlane16/x16/64 and DPP chosen
 where they are cheaper than ds_bpermute or LDS, the honest cost model, DPP controls per
 generation (names, LLVM dpp_ctrl codes and lane rules checked against llvm-mc and the
 gcc lane emulation), and the recorded clang assembly.
@@ -20,11 +20,15 @@ from conftest import missing
 from instructions.dpp import CONTROLS, dpp_ctrl, dpp_source
 from instructions.lane_moves import ARCH_MOVES, arch_moves
 from matrix_library import api as mc
-from matrix_plans.convert.build import weight
 from matrix_plans.convert.moves import _cover
+from matrix_plans.convert.register_route import weight
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
+
+sys.path.insert(0, str(ROOT / "scripts"))  # (the scripts' checks, imported by name)
+
+from check_lane_moves import programs
 
 
 def steps(arch, src, dst, matrix, **kwargs):
@@ -282,8 +286,6 @@ def test_emulation_covers_dpp_and_permlanes():
     cc = shutil.which(os.environ.get("CC") or "gcc") or shutil.which("cc")
     if cc is None:
         missing("no C compiler: cannot run the lane emulation")
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from check_lane_moves import programs
     kinds = {(conv.architecture, conv.wave, op.info[0]) for conv, _, _ in programs()
              for op in conv.plan.ops}
     for wave in (32, 64):

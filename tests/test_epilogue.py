@@ -1,4 +1,4 @@
-"""Epilogue store plans (issue 33): the seed's output shuffle (ds_read_b64_tr_b16 on
+"""Epilogue store plans: the seed's output shuffle (ds_read_b64_tr_b16 on
 gfx950), every route of many plans checked against the layout engine (each element
 stored once, where it belongs, from the register bytes the layout gives it), the command
 line and JSON, and the --emit hip code (gcc lane emulation with the conversion's model;
@@ -14,9 +14,12 @@ import pytest
 from conftest import REPO, call, need_module
 from hip_records import CLANG, device_asm, recorded, regenerate
 
+from formats.hip.epilogue import emit, name_of
+from instructions.lds import lds_facts
 from layouts import operand
 from layouts.modifiers import Modifiers
 from matrix_library import api as mc
+from matrix_plans.lds.reads import LANE_MAPS
 
 BF16 = ("cdna4", "v_mfma_f32_16x16x32_bf16")
 
@@ -105,8 +108,6 @@ def _check_stores(found, route, held):
 def _check_lds(found, route, held):
     """The LDS writes take their values from the layout's register bytes; what a lane
     reads back (plain: the bytes; transpose: its lane map's gather) is what it stores."""
-    from instructions.lds import lds_facts
-    from matrix_plans.lds.reads import LANE_MAPS
     size = found.bits // 8
     lds = {}
     for w in route.writes:
@@ -255,7 +256,6 @@ def test_emit_hip_gcc_emulation(tmp_path, case):
     possible route of each plan is emitted and run."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from formats.hip.epilogue import emit, name_of
     arch, name, options = case
     found = plan(arch, name, **options)
     inst = mc.find_instruction(arch, name)
@@ -311,7 +311,6 @@ MEMORY = r"^\s+(global_store\w*|ds_write\w*|ds_store\w*|ds_read\w*|ds_load\w*)"
 
 
 def clang_cases():
-    from formats.hip.epilogue import emit, name_of
     cases = []
     for gfx, arch, name, options in CLANG_CASES:
         found = plan(arch, name, **options)

@@ -1,7 +1,7 @@
-"""The LDS tile and the records of a load plan (matrix_plans/lds/reads.py makes the plans): how an
-operand's tile is stored (shape, order, padding, swizzle, base), the swizzles Triton and
-CK choose, the check that a tile can hold a fragment, and the plan's loads, phases and
-register slots."""
+"""The LDS tile and the records of a load plan (matrix_plans/lds/reads.py makes the
+plans): how an operand's tile is stored (shape, order, padding, swizzle, base), the
+swizzles Triton and CK choose, the check that a tile can hold a fragment, and the plan's
+loads, phases and register slots."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -139,7 +139,6 @@ class Plan(NamedTuple):
         return self.tile.bytes(self.element_bits)
 
 
-
 # ---- checks of the tile ------------------------------------------------------------
 
 def xor_text(pairs: tuple[tuple[int, int], ...]) -> str:
@@ -191,7 +190,7 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
                             "swizzle")
         chunks = tile.cols // vec
         phases = min(max_phase - 1, (tile.rows - 1) // per_phase)  # (the largest phase)
-        reach = max_xor(phases, chunks - 1)  # (not a walk over rows x chunks: issue 30)
+        reach = max_xor(phases, chunks - 1)  # (not a walk over rows x chunks)
         if reach >= chunks:
             raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
                             f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "
