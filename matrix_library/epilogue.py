@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from instructions.lane_moves import arch_moves
 from instructions.model import Instruction
-from instructions.types import TYPES
 from layouts.core import CalcError
-from matrix_plans.epilogue import Epilogue, Route, plan
+from matrix_plans.epilogue import Epilogue, Route, pack_issues, plan, type_bits
 
 from matrix_library.checks import architecture_of, instruction, lane_moves_of, shown, whole
 from matrix_library.checks import operand as checked_operand
@@ -56,22 +54,6 @@ class StorePlan(NamedTuple):
     engine: Epilogue
 
 
-def _pack(arch: str, frm: str, to: str, values: int) -> tuple[str, ...]:
-    """The conversion's instructions for `values` values (none when the types agree)."""
-    if frm == to:
-        return ()
-    for pack in arch_moves(arch).packs:
-        if pack.frm == frm and pack.to == to and not pack.span:
-            per = 32 // _bits(to)
-            return pack.issues(per) * (values // per)
-    raise CalcError(f"{arch} has no conversion of {frm} D values into {to} (the conversion "
-                    "packs: docs/chaining.md)", "store_type")
-
-
-def _bits(key: str) -> int:
-    return int(TYPES[key].bits) if key in TYPES else 8
-
-
 def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,
                store_type: str | None = None, order: str = "row",
                ld: int | None = None, route: str | None = None) -> StorePlan:
@@ -96,9 +78,9 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
         raise CalcError(f"the global tile is row- or col-major, not {shown(order)}", "order")
     stride = None if ld is None else whole("ld", ld, "ld")
     arch = architecture_of(inst).name
-    bits = _bits(to)
+    bits = type_bits(to)
     values = operand.register_count * 32 // operand.layout.width
-    pack = _pack(arch, frm, to, values)
+    pack = pack_issues(arch, frm, to, values)
     found = plan(operand, arch, bits, order, stride, pack)
     chosen = found.chosen
     if route is not None:

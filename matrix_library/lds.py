@@ -23,8 +23,8 @@ from instructions.record import without_gc
 from instructions.types import TYPES
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
-from matrix_plans.lds.reads import LoadPlan, Plan, ck_swizzle, named_slots, plan, triton_swizzle
-from matrix_plans.lds.tile import Tile
+from matrix_plans.lds.reads import LoadPlan, Plan, named_slots, plan
+from matrix_plans.lds.tile import Tile, ck_swizzle, search_settings, triton_swizzle
 
 from matrix_library.bounds import check_plan, check_search
 from matrix_library.checks import architecture_of, lane_moves_of, shown, whole
@@ -57,7 +57,8 @@ class LdsSlot(NamedTuple):
 
 class LdsPlan(NamedTuple):
     """The answer of lds_plan(): the tile, the phase model, every load of the wave (each
-    lane's address and bytes, the phases with their conflicts: layouts.lds.LoadPlan),
+    lane's address and bytes, the phases with their conflicts:
+    matrix_plans.lds.tile.LoadPlan),
     every slot with the element it receives, the worst conflict of any phase (1 =
     conflict-free), an LDS cycle estimate and the notes (requirements, assumptions).
     `k_per_element`: the K values one tile element serves: 4 for a sparse instruction's
@@ -306,23 +307,6 @@ def _candidate(plan_of: Callable[[int, tuple[int, int, int] | None], Plan], pad:
                         found.lds_bytes, len(found.loads), found.worst, found.cycles)
 
 
-def _powers(limit: int) -> list[int]:
-    return [1 << n for n in range(limit.bit_length()) if 1 << n <= limit]
-
-
-def _settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | None]]:
-    """The (pad, swizzle) settings a search tries: paddings of 0 to one row of 128 bytes
-    more, and swizzles of powers of two (chunks of at most 512 bits)."""
-    found: list[tuple[int, tuple[int, int, int] | None]] = [
-        (pad_elems, None) for pad_elems in range(0, max(1, 1024 // bits) + 1)]
-    for vec in _powers(cols):
-        if vec * bits > 512:
-            break
-        found += [(0, (vec, per_phase, max_phase)) for per_phase in _powers(16)
-                  for max_phase in _powers(cols // vec)[1:]]
-    return found
-
-
 @without_gc
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
@@ -347,7 +331,7 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
 
     bits = frag.bits
     cols = described.cols
-    settings = _settings(bits, cols)
+    settings = search_settings(bits, cols)
     check_search(operand, steps, len(settings) + 4, cols)  # (+ given, first, Triton, CK)
     given = _candidate(plan_of, described.pad, described.swizzle)
     tried = [_candidate(plan_of, pad_elems, swizzled) for pad_elems, swizzled in settings]

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from instructions.lane_moves import WAIT_COST, arch_moves
 from instructions.lds import Load, lds_facts
 from instructions.preshuffles import GLOBAL_STORES
+from instructions.types import TYPES
 from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import element, fragment
@@ -83,6 +84,24 @@ class Epilogue(NamedTuple):
     @property
     def chosen(self) -> Route:
         return min((r for r in self.routes if not r.refused), key=lambda r: r.cost)
+
+
+def type_bits(key: str) -> int:
+    """The bits of the stored type `key` (8 for a key instructions.types does not know)."""
+    return int(TYPES[key].bits) if key in TYPES else 8
+
+
+def pack_issues(arch: str, frm: str, to: str, values: int) -> tuple[str, ...]:
+    """The conversion's instructions for `values` D values of type `frm` stored as `to`
+    (none when the types agree), from the architecture's packs."""
+    if frm == to:
+        return ()
+    for pack in arch_moves(arch).packs:
+        if pack.frm == frm and pack.to == to and not pack.span:
+            per = 32 // type_bits(to)
+            return pack.issues(per) * (values // per)
+    raise CalcError(f"{arch} has no conversion of {frm} D values into {to} (the conversion "
+                    "packs: docs/chaining.md)", "store_type")
 
 
 def _lane_values(operand: Operand, wave: int) -> Values:

@@ -221,7 +221,25 @@ def max_xor(a: int, b: int) -> int:
     return max(best.values())
 
 
-# ---- the swizzles of Triton and CK
+# ---- the settings a search tries, and the swizzles of Triton and CK
+
+def _powers(limit: int) -> list[int]:
+    return [1 << n for n in range(limit.bit_length()) if 1 << n <= limit]
+
+
+def search_settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | None]]:
+    """The (pad, swizzle) settings a search of a tile `cols` elements of `bits` wide
+    tries: paddings of 0 to one row of 128 bytes more, and swizzles of powers of two
+    (chunks of at most 512 bits)."""
+    found: list[tuple[int, tuple[int, int, int] | None]] = [
+        (pad_elems, None) for pad_elems in range(0, max(1, 1024 // bits) + 1)]
+    for vec in _powers(cols):
+        if vec * bits > 512:
+            break
+        found += [(0, (vec, per_phase, max_phase)) for per_phase in _powers(16)
+                  for max_phase in _powers(cols // vec)[1:]]
+    return found
+
 
 def triton_swizzle(facts: LdsFacts, inst_m: int, wmma: bool, bits: int, cols: int, vec: int,
                    order: str) -> tuple[int, int, int]:
