@@ -23,8 +23,8 @@ from instructions.record import without_gc
 from instructions.types import TYPES
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
-from matrix_plans.lds.reads import LoadPlan, Plan, named_slots, plan
-from matrix_plans.lds.tile import Tile, ck_swizzle, search_settings, triton_swizzle
+from matrix_plans.lds.reads import named_slots, plan
+from matrix_plans.lds.tile import LoadPlan, Plan, Tile, ck_swizzle, search_settings, triton_swizzle
 
 from matrix_library.bounds import check_plan, check_search
 from matrix_library.checks import architecture_of, lane_moves_of, shown, whole
