@@ -90,8 +90,8 @@ def test_no_code_tests_an_architecture_name():
 
 
 def test_missing_dependencies_fail_under_ci(monkeypatch):
-    """conftest.missing: a skip outside CI, a failure under CI=true."""
-    from conftest import missing
+    """tests.helpers.missing: a skip outside CI, a failure under CI=true."""
+    from tests.helpers import missing
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception):
         missing("tabulate is not installed")

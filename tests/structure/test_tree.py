@@ -54,17 +54,21 @@ def test_every_module_imports_under_the_name_its_path_gives_and_no_other():
 
 
 def test_the_top_folders_that_are_not_product_hold_no_package():
-    """tests/, scripts/, bench/ and docs/ are no import packages of the product."""
+    """scripts/, bench/ and docs/ are no import packages; tests/ is the suite's own
+    package (its helpers), which the build does not install."""
     for folder in ("scripts", "bench", "docs"):
         assert not (ROOT / folder / "__init__.py").exists(), folder
-    assert sorted(p.parent.name for p in ROOT.glob("*/__init__.py")) == sorted(PACKAGES)
+    assert sorted(p.parent.name for p in ROOT.glob("*/__init__.py")) == \
+        sorted((*PACKAGES, "tests"))
+    assert '"tests' not in (ROOT / "pyproject.toml").read_text(encoding="utf-8").split(
+        "packages = ", 1)[1].split("]", 1)[0]
 
 
 def ruff():
     found = shutil.which("ruff", path=os.pathsep.join([str(Path(sys.executable).parent),
                                                        os.environ.get("PATH", "")]))
     if found is None:
-        from conftest import missing
+        from tests.helpers import missing
         missing("ruff is not installed (pip install -r requirements-dev.txt)")
     return found
 
