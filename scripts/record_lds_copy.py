@@ -96,8 +96,8 @@ def clang_counts(code: str, target: str, wave64: bool = False) -> list[str]:
 
 
 def clang_record() -> dict[str, object]:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from test_lds_copy_hip import CASES, COMMAND, probe_kernel, solve
+    # (a lazy boundary: the suite's cases, with pytest, only for the clang record)
+    from tests.formats.test_lds_copy_hip import CASES, COMMAND, probe_kernel, solve
     cases = []
     for case in CASES:
         found = solve(case)
