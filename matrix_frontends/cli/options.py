@@ -235,6 +235,7 @@ GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, L
           BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
+OWN_MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS if not spec.reference)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
 
 
@@ -272,6 +273,15 @@ class Args:
         """A VALUE option's value: None when absent or given without a value."""
         value = self.__dict__[dest]
         return None if value is None or value == ABSENT else str(value)
+
+    def any_given(self, dests: Iterable[str]) -> bool:
+        """Whether any of the options was on the command line (the mode table selects
+        a plan mode by its options: `operator.methodcaller("any_given", DESTS)`)."""
+        return any(self.given(dest) for dest in dests)
+
+    def given_as(self, dest: str, word: str) -> bool:
+        """Whether the VALUE option was given with the value `word` (any case)."""
+        return (self.text(dest) or "").lower() == word
 
 
 def spellings() -> list[str]:
