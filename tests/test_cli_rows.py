@@ -1,5 +1,5 @@
 """The option rows of the plan modes and the budget modes' rows are data: a point query
-runs no code of lds_options, preshuffle_options, budget_options, budget_modes or probe
+runs no code of lds_options, preshuffle_options, budget_options, budget_modes or probe_mode
 (their selections are `operator.methodcaller`s of options.Args), and the selections still
 pick their modes."""
 import subprocess
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from matrix_frontends.cli import budget_modes, lds_options, preshuffle_options, probe
+from matrix_frontends.cli import budget_modes, lds_options, preshuffle_options, probe_mode
 from matrix_frontends.cli.options import parse_args
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_MODULES = ("lds_options", "preshuffle_options", "budget_options", "budget_modes",
-                "probe")
+                "probe_mode")
 
 # The files whose code (a function, a class body, a comprehension) a command line runs,
 # in a fresh interpreter.
@@ -52,7 +52,7 @@ def test_a_point_query_runs_no_code_of_the_row_modules():
 
 
 def test_the_trace_sees_a_probe_running():
-    assert "probe" in ran(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--emit", "probe"])
+    assert "probe_mode" in ran(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--emit", "probe"])
 
 
 @pytest.mark.parametrize("words, lds, pre, store, wanted_probe", [
@@ -70,7 +70,7 @@ def test_the_trace_sees_a_probe_running():
 def test_the_selections_pick_their_modes(words, lds, pre, store, wanted_probe):
     args = parse_args(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", *words])
     assert (lds_options.wanted(args), preshuffle_options.wanted(args),
-            preshuffle_options.store_wanted(args), probe.wanted(args)) == \
+            preshuffle_options.store_wanted(args), probe_mode.wanted(args)) == \
         (lds, pre, store, wanted_probe)
 
 

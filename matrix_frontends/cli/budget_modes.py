@@ -4,7 +4,7 @@ LDS plans, which --k-steps and --lds-pad also select), and `with_peaks`, which a
 --product's peaks to the output of -d and --catalog. The rows are data (their selections
 are `operator.methodcaller`s of options.Args; -d's and --catalog's renderers are
 `functools.partial(with_peaks, render)`): a point query runs no code of this module.
-The handlers are budget.py's, loaded when such a mode runs."""
+The handlers are budget_mode.py's, loaded when such a mode runs."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,17 +17,17 @@ from matrix_library.request import Request
 
 
 def _products(args: Args) -> str:
-    from matrix_frontends.cli.budget import products  # (mode dispatch: --list-products)
+    from matrix_frontends.cli.budget_mode import products  # (mode dispatch: --list-products)
     return products(args)
 
 
 def _budget_request(args: Args) -> Request:
-    from matrix_frontends.cli.budget import budget_request  # (mode dispatch: --budget)
+    from matrix_frontends.cli.budget_mode import budget_request  # (mode dispatch: --budget)
     return budget_request(args)
 
 
 def _budget(request: Request, args: Args) -> str:
-    from matrix_frontends.cli.budget import budget  # (mode dispatch: --budget)
+    from matrix_frontends.cli.budget_mode import budget  # (mode dispatch: --budget)
     return budget(request, args)
 
 
@@ -36,7 +36,7 @@ def with_peaks(render: Callable[[Request, Args], str], request: Request, args: A
     text = render(request, args)
     if not args.given("product"):
         return text
-    from matrix_frontends.cli import budget  # (mode dispatch: --product's peaks)
+    from matrix_frontends.cli import budget_mode as budget  # (mode dispatch: --product's peaks)
     if request.mode == "detail":
         return budget.detail_peak(request, args, text)
     rows = matrix_request.answer(request)  # (the catalog's rows, made once and kept)

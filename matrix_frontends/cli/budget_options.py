@@ -1,6 +1,6 @@
 """The option rows of products, peaks and budgets, as data: options.py makes its Option
 rows of BUDGET_OPTIONS (group BUDGET_GROUP). The mode rows are budget_modes.py's; the
-handling is budget.py, loaded only when such a mode runs (or -d/--catalog get
+handling is budget_mode.py, loaded only when such a mode runs (or -d/--catalog get
 --product): a point query reads these rows and runs no code of this module."""
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ from matrix_frontends.cli.options import (
     program_name,
     shown,
 )
-from matrix_frontends.cli.probe import checked_language, probe, verified, wanted
+from matrix_frontends.cli.probe_mode import checked_language, probe, verified, wanted
 from matrix_library import request as matrix_request
 from matrix_library.request import Request
 

@@ -195,7 +195,7 @@ OPTIONS: tuple[Option, ...] = (
     # preshuffle_mode.py)
     *(Option(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
       for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
-    # products, peaks and budgets (the rows: budget_options.py; handling: budget.py)
+    # products, peaks and budgets (the rows: budget_options.py; handling: budget_mode.py)
     *(Option(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
     # chaining instructions (convert_mode.run_convert)
     Option("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
