@@ -2,6 +2,7 @@
 runs no code of lds_options, preshuffle_options, budget_options, budget_modes or probe_mode
 (their selections are `operator.methodcaller`s of options.Args), and the selections still
 pick their modes."""
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,13 @@ def test_the_budget_rows_select_by_their_flags():
     assert products(parse_args(["--list-products"])) and not products(parse_args(["-L"]))
     assert budget(parse_args(["--budget"])) and not budget(parse_args(["--list-products"]))
     assert {"product", "k_steps", "neg_lo", "matrix_a_reuse"} <= set(uses)
+
+
+@pytest.mark.parametrize("name", ["lds_options", "preshuffle_options", "budget_options"])
+def test_the_option_row_modules_hold_data_alone(name):
+    """No function, class, lambda or comprehension: importing them runs no code of theirs
+    (their derived tuples come from map and operator.itemgetter)."""
+    tree = ast.parse((ROOT / "matrix_frontends" / "cli" / f"{name}.py").read_text("utf-8"))
+    code = (ast.FunctionDef, ast.ClassDef, ast.Lambda, ast.GeneratorExp, ast.ListComp,
+            ast.SetComp, ast.DictComp)
+    assert not [type(node).__name__ for node in ast.walk(tree) if isinstance(node, code)]
