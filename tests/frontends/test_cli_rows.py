@@ -12,7 +12,7 @@ import pytest
 from matrix_frontends.cli import budget_modes, lds_options, preshuffle_options, probe_mode
 from matrix_frontends.cli.options import parse_args
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA_MODULES = ("lds_options", "preshuffle_options", "budget_options", "budget_modes",
                 "probe_mode")
 
