@@ -56,7 +56,7 @@ def test_every_kind_of_output_shares_one_file(tmp_path):
     definitions are guarded)."""
     import shlex
 
-    from conftest import call
+    from tests.helpers import call
     parts = []
     for line in SHARED_FILE:
         status, out, err = call(shlex.split(line))

@@ -1,4 +1,4 @@
-"""--emit hip of copy plans (issue 32): clang-22 compiles each sample's copy and read to
+"""--emit hip of copy plans: clang-22 compiles each sample's copy and read to
 exactly the planned instructions (recorded in tests/data/lds_copy_clang.json by
 scripts/record_lds_copy.py; compared live where clang-22 is installed), and gcc runs the
 emitted copy then the emitted read lane by lane: every lane ends with exactly its
@@ -9,13 +9,19 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from formats.hip.copies import emit_copy, name_of
 from formats.hip.lds import _name as read_name
+from instructions.builtins import TARGETS
 from matrix_library import api as mc
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))  # (the scripts' records)
+
+from record_lds_copy import clang_counts
 
 CASES = [  # (arch, instruction, matrix, options)
     ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
@@ -162,11 +168,6 @@ def test_clang_live():
     """Where clang-22 is installed: the record is what it answers today."""
     if not shutil.which("clang-22"):
         pytest.skip("clang-22 is not installed")
-    import sys
-    sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))
-    from record_lds_copy import clang_counts
-
-    from instructions.builtins import TARGETS
     data = json.loads(RECORDED.read_text())
     for case, recorded in list(zip(CASES, data["cases"]))[::3]:
         found = solve(case)

@@ -1,4 +1,4 @@
-"""GPU products and peaks (issue 35): every product of every architecture listed with its
+"""GPU products and peaks: every product of every architecture listed with its
 sources, and the peaks the calculator computes equal, to the digits printed, the figures
 AMD publishes per product and data type (tests/data/product_peaks.txt, each row with the
 document it comes from)."""

@@ -1,4 +1,4 @@
-"""Budgets of block tiles (issue 35): LLVM 22's occupancy model reproduced row by row
+"""Budgets of block tiles: LLVM 22's occupancy model reproduced row by row
 (tests/data/llvm_occupancy.txt), the budgets of the sample tiles against what clang-22
 reports for their HIP skeletons (tests/data/budget_clang.txt), the CDNA3 tile of the
 issue, and the command line. Both data files: scripts/check_budget.py --record."""

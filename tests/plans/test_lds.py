@@ -1,14 +1,18 @@
-"""LDS load plans (issue 24): the fact sheet's worked examples (section C of
+"""LDS load plans: the fact sheet's worked examples (section C of
 docs/facts/lds_and_lane_moves.md), every slot receiving its own element (checked by
 simulating the loads on a tile whose every byte names its element), the search, the
 command line, the JSON schema and the --emit hip code (gcc lane emulation)."""
 import json
+import re
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from formats.hip.lds import _name, emit_lds
 from instructions.lds import lds_facts
 from layouts import COORDINATES
 from matrix_library import api as mc
@@ -455,7 +459,6 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     reads."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from formats.hip.lds import _name, emit_lds
     found = plan(arch, name, matrix, tile=tile, **options)
     regs = max(s.register for s in found.slots) + 1
     regs += regs % 2
@@ -516,16 +519,12 @@ extern "C" __global__ void k(unsigned int* dst) {
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "lds_hip_asm.json"
-COMMAND = ("python3 -m tests.plans.test_lds (clang-22 -x hip --cuda-device-only -nogpulib -nogpuinc "
-           "--offload-arch=GFX -O2 -S on each case's --emit hip code in a kernel)")
+COMMAND = ("python3 -m tests.plans.test_lds (clang-22 -x hip --cuda-device-only -nogpulib "
+           "-nogpuinc --offload-arch=GFX -O2 -S on each case's --emit hip code in a kernel)")
 
 
 def clang_cases():
     """Every CLANG_CASES entry with the ds_* instructions clang-22 compiles its code to."""
-    import re
-    import tempfile
-
-    from formats.hip.lds import _name, emit_lds
     cases = []
     for arch, gfx, name, matrix, tile, options in CLANG_CASES:
         found = plan(arch, name, matrix, tile=tile, **options)
@@ -578,7 +577,6 @@ def test_emit_hip_clang_live():
 
 def test_library_module_imports_first():
     """matrix_library.api re-exports matrix_library.lds: either may be imported first."""
-    import sys
     done = subprocess.run([sys.executable, "-c", "from matrix_library import lds, api; "
                            "print(api.lds_plan is lds.lds_plan)"],
                           capture_output=True, text=True, cwd=Path(__file__).parents[2])

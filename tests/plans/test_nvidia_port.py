@@ -1,4 +1,4 @@
-"""Porting plans (issue 34): an NVIDIA fragment moved into the same matrix's AMD operand.
+"""Porting plans: an NVIDIA fragment moved into the same matrix's AMD operand.
 
 Every move is checked against the two layouts and the tile rule; the emitted HIP of the
 plans runs in scripts/check_port.py's host emulation of a wavefront (gcc), every lane's

@@ -316,7 +316,7 @@ def test_the_installed_names_are_the_trees_own(tmp_path):
            "--timeout", "15", "--retries", "1"]
     proc = subprocess.run(pip + [str(ROOT)], capture_output=True, text=True, timeout=600)
     if proc.returncode != 0 and "No matching distribution" in proc.stderr + proc.stdout:
-        from conftest import missing
+        from tests.helpers import missing
         missing("cannot install the build's requirements from PyPI (offline?)")
     assert proc.returncode == 0, proc.stderr[-2000:]
     site = Path(subprocess.run([str(bin_dir / "python"), "-c",
