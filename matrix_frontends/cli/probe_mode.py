@@ -11,8 +11,8 @@ from instructions.model import Instruction
 
 from matrix_frontends.cli.inputs import _on, architecture, checked, command_line, instruction
 from matrix_frontends.cli.options import Args, ArgumentError, number, shown
-from matrix_library import api as matrix_api
 from matrix_library import request as matrix_request
+from matrix_library.checks import wave_size
 from matrix_library.request import Request
 
 # --emit probe (any case) selects this mode; --emit hip stays the code mode.
@@ -27,7 +27,7 @@ def probe_request(args: Args) -> Request:
     inst = instruction(arch, args.text("instruction")) if args.given("instruction") else None
     wave = number(args, "wavefront") or arch.waves[0]
     if inst is not None:
-        wave = checked(matrix_api.wave_size, inst, wave or None)
+        wave = checked(wave_size, inst, wave or None)
     elif wave not in arch.waves:
         allowed = " or ".join(map(str, arch.waves))
         raise ArgumentError(f"wave size {wave} is not available on {arch.name}; use {allowed}")
@@ -59,4 +59,6 @@ def verified(args: Args, inst: Instruction) -> str:
     if not _on(args, "verification"):
         return ""
     from formats.verification import section  # (mode dispatch: -d --verification)
-    return section(matrix_api.facts(inst))
+
+    from matrix_library.facts import facts  # (the facts: loaded for --verification alone)
+    return section(facts(inst))
