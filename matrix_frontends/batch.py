@@ -7,7 +7,7 @@ gets its answer followed by the marker line `#--- N` (N: its line number), or, w
 an error on stderr naming its line number (with --json: an error object in its place)
 and the others still run. The exit status is 2 when any line failed.
 
-The batch streams (issue 30): each answer is written as soon as its line is done, and
+The batch streams: each answer is written as soon as its line is done, and
 the input is read a line at a time, bounded: a line of at most MAX_LINE bytes, at most
 MAX_LINES lines and MAX_INPUT bytes in all, UTF-8 (a byte order mark first is skipped).
 Input past a bound, or not UTF-8, ends the batch with an error naming its line (exit 2);

@@ -1,4 +1,4 @@
-"""The bounds of the library's work (issue 30): every call is answered or refused within
+"""The bounds of the library's work: every call is answered or refused within
 seconds and a bounded amount of memory, whatever its input. Work that grows with the
 input (an LDS plan's slots, an LDS search's plans) is estimated from the input before it
 starts, and refused with the estimate and how to narrow it when it is over its bound.

@@ -112,7 +112,7 @@ def value_meanings(inst: Instruction, wave: int) -> dict[str, list[tuple[int, st
     (ABID with the largest CBSZ, whose group it picks in). Mask values are listed bit by
     bit: a value is the sum of its bits."""
     from matrix_library.checks import instruction, wave_size
-    inst = instruction(inst)  # (issue 30: a CalcError for anything but an Instruction)
+    inst = instruction(inst)  # (a CalcError for anything but an Instruction)
     wave = wave_size(inst, wave)
     found: dict[str, list[tuple[int, str]]] = {}
     for spec in MODIFIERS:

@@ -50,7 +50,7 @@ class Check(TypedDict):
 
 
 class Verification(TypedDict):
-    """What an instruction's layouts and facts were checked against (issue 36)."""
+    """What an instruction's layouts and facts were checked against."""
     checks: list[Check]
     disagreements: list[str]
     report: str

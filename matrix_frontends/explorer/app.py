@@ -1,4 +1,4 @@
-"""The layout explorer (issue 21): `matrix-calculator --serve [--port N] [--host H]`.
+"""The layout explorer: `matrix-calculator --serve [--port N] [--host H]`.
 
 A local web server from the standard library (threaded) that serves one page, its script
 and its styles from the package (formats/explorer/), and answers the page's questions
@@ -326,7 +326,7 @@ def _options(words: Sequence[str]) -> tuple[str, int]:
                 f"--serve starts the explorer and takes only --port N and --host H, "
                 f"not {_shown_value(word)}")
     if not (port.isascii() and port.isdigit()) or len(port.lstrip("0")) > 5 \
-            or int(port) > 65535:  # (ASCII digits only, checked before int(): issue 30)
+            or int(port) > 65535:  # (ASCII digits only, checked before int())
         raise cli_respond.ArgumentError(f"--port takes a port number 0 to 65535 (0: any "
                                        f"free port), written in ASCII digits, not "
                                        f"{_shown_value(port)}")
