@@ -108,8 +108,9 @@ def _instruction(architecture: str, instruction: str | None = None,
 # ---- the tools: each spells a command line and answers it
 
 
-def list_architectures() -> Result:
-    return answer(["--list-architectures", "--json"])
+def list_architectures(format: str = "json") -> Result:
+    shown = ["--json"] if format.lower() == "json" else [f"--format={format}"]
+    return answer(["--list-architectures", *shown])
 
 
 def list_instructions(architecture: str,
@@ -185,13 +186,14 @@ def copy_plan(architecture: str, instruction: str, matrix: str, tile: str, copy:
               global_order: str | None = None, ld: int | None = None,
               waves: int | None = None, wave_split: str | None = None,
               tdm_pad_interval: int | None = None, tdm_pad_amount: int | None = None,
-              wave: int | None = None) -> Result:
+              wave: int | None = None, modifiers: Mapping[str, Value] | None = None) -> Result:
     return answer([*_instruction(architecture, instruction, wave), *_matrix(matrix),
                    *_options({"lds_tile": tile, "copy": copy, "lds_order": order,
                               "lds_pad": pad, "lds_swizzle": swizzle,
                               "global_order": global_order, "ld": ld, "waves": waves,
                               "wave_split": wave_split, "tdm_pad_interval": tdm_pad_interval,
-                              "tdm_pad_amount": tdm_pad_amount}), "--json"])
+                              "tdm_pad_amount": tdm_pad_amount}),
+                   *_modifiers(modifiers), "--json"])
 
 
 def convert_plan(architecture: str, source: str, target: str, transpose: bool = False,
@@ -203,11 +205,12 @@ def convert_plan(architecture: str, source: str, target: str, transpose: bool = 
 
 def budget(architecture: str, instruction: str, product: str | None = None,
            wave_tile: str | None = None, waves_per_group: str | None = None,
-           lds_buffers: int | None = None, wave: int | None = None) -> Result:
+           lds_buffers: int | None = None, wave: int | None = None,
+           modifiers: Mapping[str, Value] | None = None) -> Result:
     return answer([*_instruction(architecture, instruction, wave), "--budget",
                    *_options({"product": product, "wave_tile": wave_tile,
                               "waves_per_group": waves_per_group,
-                              "lds_buffers": lds_buffers}), "--json"])
+                              "lds_buffers": lds_buffers}), *_modifiers(modifiers), "--json"])
 
 
 def emit_code(architecture: str, instruction: str, language: str = "hip",
@@ -282,8 +285,9 @@ def tools() -> tuple[Tool, ...]:  # type: ignore[explicit-any]  # (Tool.function
     return (
         Tool(list_architectures, "Every architecture the calculator knows (AMD CDNA, RDNA, "
              "gfx1250 and NVIDIA sm80-sm90), with its aliases (gfx names, products), wave "
-             "sizes and instruction count. Equals matrix-calculator --list-architectures "
-             "--json. " + RESULT),
+             "sizes and instruction count. format: json (the default) or a table format "
+             "(markdown, csv, ...), answered as {'text': ...}. Equals matrix-calculator "
+             "--list-architectures --json. " + RESULT),
         Tool(list_instructions, "The matrix instructions of one architecture (MFMA, "
              "SMFMAC, WMMA, SWMMAC, mma). " + ARCHITECTURE + " filters (optional): "
              "{key: value or [values]} with the keys of search_catalog; with filters the "
@@ -350,9 +354,11 @@ def tools() -> tuple[Tool, ...]:  # type: ignore[explicit-any]  # (Tool.function
              "occupancy and arithmetic intensity; with product (mi355x, mi300x, ...) the "
              "roofline. wave_tile: MxN instruction tiles per wave (default 1x1); "
              "waves_per_group: N or MxN waves per workgroup; lds_buffers: 1, 2 (default) or "
-             "3. " + ARCHITECTURE + " Equals --budget --json (docs/budget.md). Example: "
-             "budget('cdna4', 'v_mfma_scale_f32_32x32x64_f8f6f4', product='mi355x', "
-             "wave_tile='2x2', waves_per_group='2x2'). " + RESULT),
+             "3; modifiers: the operand formats (cbsz/blgp on CDNA4, matrix_a_fmt/"
+             "matrix_b_fmt on gfx1250) as in locate_element. " + ARCHITECTURE + " Equals "
+             "--budget --json (docs/budget.md). Example: budget('mi355x', "
+             "'v_mfma_scale_f32_32x32x64_f8f6f4', product='mi355x', wave_tile='2x2', "
+             "waves_per_group='2x2', modifiers={'cbsz': 4, 'blgp': 4}). " + RESULT),
         Tool(emit_code, "Code for kernel writers. language: hip (with matrix: that "
              "operand's load/store functions; without: an example kernel of the "
              "instruction), probe (a self-checking program that runs the instruction on "
