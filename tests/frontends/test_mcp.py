@@ -306,7 +306,7 @@ def documented_calls():
     """(tool, arguments, the result excerpt) of each call docs/agents.md shows."""
     text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
     return [(name, json.loads(arguments), json.loads(excerpt)) for name, arguments, excerpt in
-            re.findall(r"^```text\ncall (\w+) (\{.*?\})\n```\n+```json\n(.*?)^```", text,
+            re.findall(r"^```text\ncall (\w+) (\{[^\n]*\})\n```\n+```json\n(.*?)^```", text,
                        re.S | re.M)]
 
 
@@ -328,3 +328,14 @@ def test_the_documented_session_is_what_the_tools_answer(client):
     for name, arguments, excerpt in calls:
         answered = result(client.call(name, arguments))
         assert within(excerpt, answered), (name, arguments)
+
+
+def test_the_documented_tool_error_is_the_servers(client):
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    arguments, shown = re.search(r"^call instruction_facts (\{[^\n]*\})\n```\n\n((?:    .*\n)+)",
+                                 text, re.M).groups()
+    failed = client.call("instruction_facts", json.loads(arguments))
+    assert failed.is_error
+    # (the installed command is named matrix-calculator; the tests run the clone's script)
+    assert " ".join(shown.split()) == \
+        failed.content[0].text.replace("matrix_calculator.py:", "matrix-calculator:")
