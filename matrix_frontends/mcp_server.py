@@ -8,8 +8,8 @@ line its arguments stand for (`-a cdna3 -i v_mfma_f32_32x32x8_f16 -g -A -I 5 -K 
 command answers. A `--json` answer is the tool's structured result (the shipped JSON
 documents, docs/json.md); a text answer (code, a table format) is {"text": ...}. A
 command line the calculator refuses is an MCP tool error carrying the command line's
-one error line. The tools are plain functions (TOOLS), usable and tested without the SDK;
-`serve` registers them with the SDK's MCPServer.
+one error line. The tools are plain functions (`tools()` names them with their
+descriptions), usable without the SDK; `serve` registers them with the SDK's MCPServer.
 """
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def _modifiers(modifiers: Mapping[str, Value] | None) -> Words:
         if key not in MODIFIERS:
             raise CommandFailed(error_line(f"unknown modifier {name!r}; the modifiers are "
                                            + ", ".join(MODIFIERS)))
-        words += _option(key, value if value is not True else True)
+        words += _option(key, value)
     return words
 
 
