@@ -134,6 +134,10 @@ _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}
 FAMILIES = tuple(dict.fromkeys(arch.family for arch in ARCHITECTURES))
 
 
+# The clang --offload-arch of each architecture's generated code (`target`).
+TARGETS = {arch.name: arch.target for arch in ARCHITECTURES if arch.target}
+
+
 def find_architecture(name: str) -> Architecture | None:
     """The architecture called `name` (any case, canonical name or alias), or None."""
     key = name.lower()

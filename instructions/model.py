@@ -7,21 +7,19 @@ compute unit, wave sizes, reference quirks) are reached through `Instruction.arc
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol, TypedDict
 
+from instructions import Architecture, architecture_named
 from instructions.modifiers import NAMES as MODIFIER_NAMES
 from instructions.types import TYPES, DataType
 
-if TYPE_CHECKING:
-    from typing import Protocol
 
-    from instructions import Architecture
-
-    class TableLine(Protocol):
-        """A constructor of one block of table lines (family())."""
-        def __call__(self, mnemonic: str, opcode: int, cycles: int,
-                     **facts: object) -> Instruction: ...
+class TableLine(Protocol):
+    """A constructor of one block of table lines (table_block())."""
+    def __call__(self, mnemonic: str, opcode: int, cycles: int,
+                 **facts: object) -> Instruction: ...
 
 # CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
 F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
@@ -140,7 +138,7 @@ def parse_mnemonic(mnemonic: str) -> Mnemonic:
 
 class Instruction(NamedTuple):
     """One matrix instruction of one architecture: one line of table data (an immutable
-    record; build it with `instruction()` or a `family()` constructor).
+    record; build it with `instruction()` or a `table_block()` constructor).
 
     Only facts that cannot be read from the mnemonic are stored; M, N, K, the block
     count of CDNA3-style names, the operand types and sparsity are parsed from it.
@@ -182,7 +180,6 @@ class Instruction(NamedTuple):
 
     @property
     def architecture(self) -> Architecture:
-        from instructions import architecture_named
         return architecture_named(self.arch)
 
     @property
@@ -363,7 +360,7 @@ def instruction(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Ins
     return Instruction(mnemonic, opcode, cycles, **facts)  # type: ignore[arg-type]
 
 
-def family(**defaults: object) -> TableLine:
+def table_block(**defaults: object) -> TableLine:
     """A constructor with shared defaults for one block of table lines."""
     def line(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:
         return instruction(mnemonic, opcode, cycles, **{**defaults, **facts})
@@ -372,3 +369,32 @@ def family(**defaults: object) -> TableLine:
 
 def variant(inst: Instruction, **changes: object) -> Instruction:
     return inst._replace(**changes)  # type: ignore[arg-type]
+
+
+class FamilyFacts(TypedDict, total=False):
+    """What a layout family's `facts` function (layouts/family.py Hooks) adds to (or
+    replaces in) an instruction's facts (matrix_api.facts)."""
+    cycles: int | None
+    flops_per_cycle: int | None
+    prefix_opcode: int | None
+    provenance: Mapping[str, object]
+
+
+class WmmaBuiltins(NamedTuple):
+    """How clang-22 spells the WMMA/SWMMAC builtins of one layout family, as data.
+
+    Each layout family's registry line (layouts/family.py) carries its record, and the
+    HIP emitter (formats/hip) reads it there instead of testing a family.
+    scripts/check_hip.py compiles every emitted example with clang-22 and checks the
+    assembly against these records."""
+    suffix: str            # after _w32/_w64 on WMMA builtins
+    opsel_argument: bool   # 16-bit-output WMMAs take OPSEL (the C/D half) as an argument
+    wave_suffix: bool = True  # the names end in _w32/_w64 (then `suffix`)
+    # The modifiers are arguments: a negation (16/32-bit floats), signedness (integers) or
+    # format code before A and B, a C modifier (bit 0 negates, bit 1 takes |C|), the
+    # scales' lane-half select and format before each scale, the two reuse hints last.
+    operand_modifiers: bool = False
+    bf16: str = "short"    # element type of bf16 vectors
+    index_bits: int = 16   # bits of the sparse-index argument
+    index_keys: int = 1    # index_key values, each a slice of the index argument's bits
+    missing: tuple[str, ...] = ()  # A types clang has no builtin for

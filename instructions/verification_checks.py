@@ -1,8 +1,8 @@
 """The verification record of every instruction, read from verification_checks.tsv
 beside this module (written by scripts/record_verification.py from the repository's
 recorded data): CHECKS, the (source key, detail) pairs of each instruction, and
-ALTERNATIVES, the texts of the sources that place one of its elements otherwise. Loaded
-on first use by instructions/verification.py only (-d --verification, --filter checked=)."""
+ALTERNATIVES, the texts of the sources that place one of its elements otherwise. Read by
+instructions/verification.py (-d --verification, --filter checked=)."""
 from __future__ import annotations
 
 import os

@@ -19,20 +19,15 @@ No display text beyond the formulas themselves: the reference tool's own texts, 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
 
-from layouts.core import BIT, BLOCK, COL, LANE, ROW
+from layouts.core import BIT, BLOCK, COL, LANE, ROW, Layout
 
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
-
-    from layouts.core import Layout
-
-    # A formula line: (label, text); a range of K (the reference's texts) is (high, low).
-    Text = str | tuple[str, ...]
-    Lines = Sequence[tuple[str, Text]]
-    Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
-    Terms = list[tuple[int, str]]  # (factor, term); a term "" is the constant 1
+# A formula line: (label, text); a range of K (the reference's texts) is (high, low).
+Text = str | tuple[str, ...]
+Lines = Sequence[tuple[str, Text]]
+Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
+Terms = list[tuple[int, str]]  # (factor, term); a term "" is the constant 1
 
 NOTE = "note"  # the label of a free line
 

@@ -24,14 +24,12 @@ against the engine, element by element.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from instructions.model import Instruction
+
+from layouts import Operand
 from layouts.core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-
-    from layouts import Operand
 
 # A load guard: (coordinate, modulus, value): lanes load only if coordinate % modulus
 # == value ("block" under CBSZ/ABID, "lane" under BLGP).

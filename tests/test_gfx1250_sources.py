@@ -17,8 +17,7 @@ from test_gfx1250_layouts import data_script, where
 
 from instructions import find_architecture
 from layouts import operand
-from layouts.gfx1250 import alternative_layouts, sourced
-from layouts.gfx1250_facts import latencies, provenance
+from layouts.gfx1250 import alternative_layouts, latencies, provenance, sourced
 from layouts.modifiers import Modifiers
 from matrix_library import api
 

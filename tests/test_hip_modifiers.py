@@ -16,7 +16,7 @@ at a time:
 import pytest
 
 from formats import hip
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from instructions.modifiers import (
     ABS,
     EVERY,

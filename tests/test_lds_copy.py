@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import call
 
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from instructions.lds_copy import COPIES
 from layouts.core import CalcError
 from matrix_library import api as mc

@@ -166,7 +166,7 @@ def test_clang_live():
     sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
     from record_lds_copy import clang_counts
 
-    from instructions.builtins import TARGETS
+    from instructions import TARGETS
     data = json.loads(RECORDED.read_text())
     for case, recorded in list(zip(CASES, data["cases"]))[::3]:
         found = solve(case)
