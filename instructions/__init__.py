@@ -114,7 +114,7 @@ ARCHITECTURES = (
                  "CU", waves=(32,), public=False, target="gfx1250"),
     Architecture("GFX1251", "gfx1251", ("mi430x",), "gfx1250", "CU", waves=(32,),
                  public=False, target="gfx1251"),
-    # NVIDIA (issue 34): warps of 32 threads (wgmma: a warpgroup of 128, four warps); the
+    # NVIDIA: warps of 32 threads (wgmma: a warpgroup of 128, four warps); the
     # tables are instructions/nvidia.py's, the layouts layouts/nvidia.py's. Not AMD: no
     # clang target.
     Architecture("SM80", "nvidia_sm80", ("sm_80", "a100", "a800", "a30", "ampere", "sm86",

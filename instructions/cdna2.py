@@ -1,6 +1,6 @@
 """CDNA2 (gfx90a, MI200). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx90a.s.
 
-CDNA2 keeps all of CDNA1's MFMAs (same opcodes, cycles and blocks); C/D may now live in
+CDNA2 keeps all of CDNA1's MFMAs (same opcodes, cycles and blocks); C/D may also live in
 ArchVGPRs, registers align to 8 bytes and VALU co-execution leaves 4 cycles. It adds
 the bf16_1k MFMAs (listed after the int8 ones, as the reference lists them) and FP64.
 """

@@ -69,7 +69,7 @@ INSTRUCTIONS = (
     swmmac("v_swmmac_f32_16x16x64_bf16", 0x66, 8),
     swmmac("v_swmmac_f16_16x16x64_f16", 0x67, 8),
     swmmac("v_swmmac_bf16_16x16x64_bf16", 0x68, 8),
-    # C f32 (8 VGPRs), D bf16 packed into the first 4 of them (issue 29: rocjitsu; LLVM
+    # C f32 (8 VGPRs), D bf16 packed into the first 4 of them (rocjitsu; LLVM
     # types the tied operand v8f32: gfx1250_provenance.CD_BF16F32_SPARSE).
     swmmac("v_swmmac_bf16f32_16x16x64_bf16", 0x69, 8),
     swmmac8("v_swmmac_f32_16x16x128_fp8_fp8", 0x73, 8),

@@ -1,4 +1,4 @@
-"""NVIDIA's warp and warpgroup matrix instructions, one line each, as data (issue 34).
+"""NVIDIA's warp and warpgroup matrix instructions, one line each, as data.
 
 Sources: the PTX ISA 9.0 (docs.nvidia.com/cuda/parallel-thread-execution), section 9.7.14
 "Warp Level Matrix Multiply-Accumulate Instructions" (mma.sync: 9.7.14.5.x "Matrix Fragments

@@ -1,4 +1,4 @@
-"""What each instruction's layouts and facts were checked against (issue 36), as data.
+"""What each instruction's layouts and facts are checked against, as data.
 
 A `Source` is one kind of check (the reference calculator's recorded outputs, LLVM 22,
 the probe in the lane emulation, AMD's own code, Triton, a run on a GPU); an

@@ -120,7 +120,7 @@ def sparse_b(k: int, bits: int) -> Layout:
 
 
 def sparse_b_chunked(k: int, bits: int) -> Layout:
-    """The alternative SWMMAC B of rocjitsu and S19 (and of this tool before issue 19):
+    """The alternative SWMMAC B of rocjitsu and S19:
     256-bit chunks alternate between the lane halves."""
     factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, SPARSE_B_CHUNK_BITS // bits, bits)
     return Layout((k, 16, 1), bits, factors)
