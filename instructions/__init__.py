@@ -6,11 +6,10 @@ their own traits in their table lines (instructions/model.py, `Instruction`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
+if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
     from instructions.model import Instruction
 
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py reads

@@ -13,8 +13,9 @@ Confidences (keys of the fact sheet docs/facts/gfx1250_rdna4.md):
 """
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
     from typing_extensions import NotRequired, TypedDict
 
     class Alternative(TypedDict):

@@ -17,12 +17,9 @@ CuTe (tests/test_nvidia.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 from instructions.model import Instruction, Mnemonic
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 Line = tuple[str, str, str]
 ORDER = ("SM80", "SM89", "SM90")  # each architecture runs the lines of those before it

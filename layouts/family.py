@@ -20,15 +20,16 @@ from functools import cache
 from typing import NamedTuple
 
 from instructions.model import FamilyFacts, Instruction, WmmaBuiltins
-from instructions.modifiers import Modifiers, ModifierSpec, Rule
+from instructions.modifiers import Modifiers
 
 from layouts.core import Layout, Place
+from layouts.ranges import RangeFunction
 
-# The functions a family module defines (Hooks says what each answers).
+# The functions a family module defines (Hooks says what each answers; range functions:
+# layouts/ranges.py).
 Generator = Callable[[Instruction, str, int, Modifiers], Layout]
 Mark = Callable[[Instruction, str, Modifiers], str]
 HalfMark = Callable[[Instruction, str, Modifiers, Place], str]
-RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 Facts = Callable[[Instruction], FamilyFacts]
 
 # The capabilities a family may declare in `traits` (what renderers and checks read):

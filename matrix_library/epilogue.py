@@ -65,7 +65,7 @@ def _pack(arch: str, frm: str, to: str, values: int) -> tuple[str, ...]:
 
 
 def _bits(key: str) -> int:
-    from instructions.types import TYPES
+    from instructions.model import TYPES
     return int(TYPES[key].bits) if key in TYPES else 8
 
 

@@ -184,7 +184,7 @@ def stored_bits(lds_type: str, width: int) -> int:
     operand's)."""
     if not lds_type:
         return width
-    from instructions.types import TYPES
+    from instructions.model import TYPES
     found = TYPES.get(str(lds_type).lower())
     if found is None:
         raise CalcError(f"--lds-type names a data type ({', '.join(sorted(TYPES))}), not "
