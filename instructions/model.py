@@ -22,6 +22,7 @@ class TableLine(Protocol):
     def __call__(self, mnemonic: str, opcode: int, cycles: int,
                  **facts: object) -> Instruction: ...
 
+
 # ---- data types of matrix operands, referenced by name from the instruction tables
 
 class DataType(NamedTuple):
