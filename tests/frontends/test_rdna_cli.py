@@ -10,7 +10,7 @@ import pytest
 from formats.notation import register
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
-from tests.helpers import body, golden_records
+from tests.helpers import ENABLED_ARCHS, body, golden_records
 from tests.helpers.rdna_common import (
     ALL,
     RDNA3,
@@ -269,7 +269,6 @@ def test_rdna_inventory():
 def test_golden_rdna_selection_is_not_empty():
     """test_golden.py replays every RDNA record; this guards what it selects."""
     records = golden_records()
-    from test_golden import ENABLED_ARCHS
     assert {"rdna3", "rdna4"} <= ENABLED_ARCHS
     rdna = [r for r in records if r["arch"] in ("rdna3", "rdna4")]
     wave64 = {r["arch"] for r in rdna if "64" in r["args"] and ("-w" in r["args"]

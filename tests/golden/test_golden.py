@@ -3,7 +3,7 @@
 The matching rules are those of the team's golden comparison tool (judge()), plus one rule of
 our own: a failing command prints nothing on stdout, and a successful one nothing on
 stderr. Enabling a further architecture (rdna3, rdna4, ...) is a change to
-ENABLED_ARCHS alone.
+ENABLED_ARCHS (tests/helpers) alone.
 
 Records whose -a names an architecture that this project adds beyond the reference
 (Architecture.public is False, e.g. `-a mi355x` for CDNA4) recorded the reference's
@@ -14,10 +14,7 @@ import shlex
 import pytest
 
 from instructions import find_architecture
-from tests.helpers import golden_records
-
-# Arch labels of the golden records that must pass; 'none' labels commands without -a.
-ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})
+from tests.helpers import ENABLED_ARCHS, golden_records
 
 
 def architecture_named(args):

@@ -74,6 +74,11 @@ def data_file(*parts):
     return path
 
 
+# Arch labels of the golden records that must pass (tests/golden/test_golden.py); 'none'
+# labels commands without -a.
+ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})
+
+
 @cache
 def golden_records():
     """Every record of tests/data/golden/public.jsonl.gz (a tuple): AMD's calculator's

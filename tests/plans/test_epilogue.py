@@ -306,7 +306,8 @@ extern "C" __global__ void k(unsigned char* tile, const unsigned int* src) {
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "epilogue_hip_asm.json"
-COMMAND = f"python3 -m tests.plans.test_epilogue ({CLANG} on each case's --emit hip code in a kernel)"
+COMMAND = (f"python3 -m tests.plans.test_epilogue ({CLANG} on each case's --emit hip code "
+           "in a kernel)")
 MEMORY = r"^\s+(global_store\w*|ds_write\w*|ds_store\w*|ds_read\w*|ds_load\w*)"
 
 

@@ -516,8 +516,8 @@ extern "C" __global__ void k(unsigned int* dst) {
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "lds_hip_asm.json"
-COMMAND = ("python3 -m tests.plans.test_lds (clang-22 -x hip --cuda-device-only -nogpulib -nogpuinc "
-           "--offload-arch=GFX -O2 -S on each case's --emit hip code in a kernel)")
+COMMAND = ("python3 -m tests.plans.test_lds (clang-22 -x hip --cuda-device-only -nogpulib "
+           "-nogpuinc --offload-arch=GFX -O2 -S on each case's --emit hip code in a kernel)")
 
 
 def clang_cases():

@@ -13,7 +13,7 @@ import pytest
 
 from layouts import COORDINATES, operand
 from matrix_library import api as mc
-from tests.helpers import call, need_module
+from tests.helpers import REPO, call, need_module
 from tests.helpers.hip_records import CLANG, device_asm, recorded, regenerate
 
 SCALE16 = ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
@@ -353,7 +353,6 @@ def test_cli_text_and_json():
     assert "y.permute(0, 3, 5, 2, 4, 1).contiguous()" in doc["torch"]
     assert [t["select"] for t in doc["tiles"]] == [0, 1, 2, 3]
     jsonschema = need_module("jsonschema", "the --json output is validated against its schema")
-    from conftest import REPO
     schema = json.loads((REPO / "formats" / "output.schema.json").read_text())
     jsonschema.validate(doc, schema)
 
@@ -449,7 +448,8 @@ extern "C" __global__ void k(const unsigned char* buf, unsigned int* dst, long b
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "preshuffle_hip_asm.json"
-COMMAND = f"python3 -m tests.plans.test_preshuffle ({CLANG} on each case's --emit hip code in a kernel)"
+COMMAND = (f"python3 -m tests.plans.test_preshuffle ({CLANG} on each case's --emit hip code "
+           "in a kernel)")
 
 
 def clang_cases():

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import missing
 from tests.helpers.product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,8 +91,7 @@ def test_no_code_tests_an_architecture_name():
 
 
 def test_missing_dependencies_fail_under_ci(monkeypatch):
-    """conftest.missing: a skip outside CI, a failure under CI=true."""
-    from conftest import missing
+    """tests.helpers.missing: a skip outside CI, a failure under CI=true."""
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception):
         missing("tabulate is not installed")
