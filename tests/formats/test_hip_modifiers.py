@@ -165,6 +165,7 @@ def _sample():
     return list(seen.values())
 
 
+@pytest.mark.slow
 def test_operands_are_named_by_the_modifiers_the_table_says_shape_them():
     wrong: list[tuple[object, ...]] = []
     for inst, wave in EXAMPLES:

@@ -85,6 +85,7 @@ def test_every_json_output_validates(mode, argv):
         assert doc["mode"] == mode
 
 
+@pytest.mark.slow
 def test_every_operands_linear_layout_validates():
     """--linear-layout --json of every operand of every instruction in every wave size:
     schema_version, mode, and null (not "") where there is no reason or note."""

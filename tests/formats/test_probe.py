@@ -63,6 +63,7 @@ def test_emit_probe_of_an_architecture_and_bad_input():
         assert status == 2 and out == "" and message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_gfx942_passes_every_variant_in_the_emulation():
     need_gcc()
     arch = mc.find_architecture("gfx942")
@@ -71,6 +72,7 @@ def test_gfx942_passes_every_variant_in_the_emulation():
     assert sum(line.startswith("PASS ") for line in lines) == 290
 
 
+@pytest.mark.slow
 def test_one_instruction_of_every_family_passes():
     """CDNA1-4, RDNA3/4 in wave32 and wave64, gfx1250/gfx1251; dense, multi-block,
     sparse, scaled and f8f6f4 (check_probe.SAMPLES)."""
@@ -126,6 +128,7 @@ def test_a_wrong_half_fails(arch_name, name):
     assert re.search(r"(opsel|index_key)=\d", planted[0])
 
 
+@pytest.mark.external
 def test_clang_compiles_every_gfx942_probe_kernel():
     if CLANG is None:
         pytest.skip("clang-22 is not installed")
@@ -133,6 +136,7 @@ def test_clang_compiles_every_gfx942_probe_kernel():
     assert check_probe.clang_check(list(arch.instructions), 64, CLANG, False) == 0
 
 
+@pytest.mark.external
 def test_clang_compiles_a_probe_of_every_family():
     if CLANG is None:
         pytest.skip("clang-22 is not installed")
@@ -142,6 +146,7 @@ def test_clang_compiles_a_probe_of_every_family():
             assert check_probe.clang_check([inst], wave, CLANG, True) == 0, (name, wave)
 
 
+@pytest.mark.external
 def test_the_probe_builds_and_reports_no_gpu(tmp_path):
     """`-a gfx942 --emit probe`, host and device, with Debian's clang-22, lld-22 and
     libamdhip64-dev (HIP's headers and runtime): it links, runs, and (no GPU here) says

@@ -189,6 +189,7 @@ def legality_cases() -> list[tuple[str, str, dict[str, int], bool]]:
     return cases
 
 
+@pytest.mark.slow
 def test_every_modifier_probe_agrees_with_llvm() -> None:
     """For each recorded probe that adds modifiers to an instruction's baseline line,
     the calculator accepts the values exactly when LLVM's assembler does."""

@@ -16,6 +16,9 @@ import pytest
 from instructions import find_architecture
 from tests.helpers import ENABLED_ARCHS, golden_records
 
+# The quick run (-m "not slow") replays every QUICK_SAMPLE-th record; the full run all.
+QUICK_SAMPLE = 8
+
 
 def architecture_named(args):
     """The registered architecture the record's last -a/--architecture names, or None."""
@@ -34,11 +37,15 @@ def beyond_reference(rec):
 
 
 def _params(select):
+    """The selected records, one in QUICK_SAMPLE of them (in the corpus's order, so every
+    architecture and mode) in the quick run and the others marked slow."""
     records = golden_records()
     if records is None:
         return [pytest.param(None, id="golden-absent")]  # the test calls missing()
-    return [pytest.param(r, id=f"{r['arch']}-{r['id']}")
-            for r in records if r["arch"] in ENABLED_ARCHS and select(r)]
+    chosen = [r for r in records if r["arch"] in ENABLED_ARCHS and select(r)]
+    return [pytest.param(r, id=f"{r['arch']}-{r['id']}",
+                         marks=() if n % QUICK_SAMPLE == 0 else pytest.mark.slow)
+            for n, r in enumerate(chosen)]
 
 
 def verdict(rec, rc, out, err):

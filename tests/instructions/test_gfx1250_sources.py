@@ -179,6 +179,7 @@ def test_recorded_isel_reads_as_the_index_key_decision() -> None:
     assert status == 2 and "64-bit" in err
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None or shutil.which("llc-22") is None,
                     reason="clang-22 / llc-22 are not installed")
 def test_live_isel_agrees_with_the_recording() -> None:

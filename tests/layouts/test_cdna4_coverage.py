@@ -65,6 +65,7 @@ def test_scale_round_trip(name, matrix, opsel):
         assert where(op, elem) == (0, index + size * kb, 8 * opsel, 8 * opsel + 7)
 
 
+@pytest.mark.slow
 def test_every_cdna4_operand_round_trips():
     for inst in CDNA4.instructions:
         if inst.f8f6f4:

@@ -470,6 +470,7 @@ def test_recording_lists_the_regenerator_probes() -> None:
         [(cpu + (" -mattr=" + mattr if mattr else ""), text) for cpu, mattr, text in regen.probes()]
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("llvm-mc-22") is None, reason="llvm-mc-22 is not installed")
 def test_live_llvm_agrees_with_the_recording() -> None:
     """Every recorded answer again from the installed llvm-mc-22."""

@@ -215,6 +215,7 @@ def test_appendix_a_covers_the_reference_architectures():
             assert {i.mnemonic for i in arch.instructions} == listed[arch.name], arch.name
 
 
+@pytest.mark.slow
 def test_single_lane_lookups_equal_the_full_inverse():
     """Operand.entries answers a first look-up by scanning one lane; it must give what the
     full inverse map gives, for every register and lane."""

@@ -51,6 +51,7 @@ def test_the_record_names_its_model_and_commit() -> None:
     assert "rocjitsu" in head and "2aac5a1a761721cba813c7d3ddc2076fa2b5fc36" in head
 
 
+@pytest.mark.slow
 def test_recorded_inputs_are_the_current_layouts() -> None:
     """Each recorded case rebuilt from today's layouts gives the registers rocjitsu was
     given (else re-record: the command is in the record's header)."""

@@ -204,7 +204,7 @@ def number(text, label):
 
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_facts_are_what_detail_prints(arch):
-    # (AMD's -d text; NVIDIA's -d, with its sources, is tests/test_nvidia.py's)
+    # (AMD's -d text; NVIDIA's -d, with its sources, is tests/layouts/test_nvidia.py's)
     for inst in arch.instructions if arch.vendor == "amd" else ():
         text, facts = detail_text(inst), api.facts(inst)
         ops, unit = facts["flops_kind"], facts["compute_unit"]
@@ -249,6 +249,7 @@ def _legal(inst, matrix, mods, wave):
     return True
 
 
+@pytest.mark.slow
 def test_declared_modifiers_are_the_ones_the_checks_accept():
     """Every modifier a table line declares takes a non-zero value on some matrix at
     some wave size (ABID may need CBSZ), and no undeclared one does."""

@@ -119,6 +119,7 @@ def test_the_cdna3_tile_of_the_issue():
     assert budget.vgprs == 64 + 8 + ADDRESSING
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_clang_answers_as_recorded():
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_budget.py")],

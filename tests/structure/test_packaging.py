@@ -305,6 +305,7 @@ def test_the_readme_installs_into_a_virtual_environment_first():
     assert "pipx install ." in readme.split("## Tests", 1)[0]
 
 
+@pytest.mark.external
 def test_the_installed_names_are_the_trees_own(tmp_path):
     """Installed, site-packages holds the tree's own names and nothing else of ours: the
     six packages, the door and the docs (the card's instructions/, layouts/ and formats/
