@@ -111,7 +111,7 @@ def swept(arch):
     """The instructions of `arch` that the per-instruction sweeps visit: all of an AMD
     architecture's; of NVIDIA's (instructions/nvidia.py), each line once (on its first
     architecture: sm89 and sm90 repeat sm80's lines) and of each wgmma type N = 8, 24 and
-    256 only (the other Ns' layouts differ in one digit's size; tests/test_nvidia.py
+    256 only (the other Ns' layouts differ in one digit's size; tests/layouts/test_nvidia.py
     checks every N against CuTe), so that 626 table lines do not double the suite."""
     if arch.vendor == "amd":
         return arch.instructions
