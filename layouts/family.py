@@ -9,7 +9,7 @@ renderers read (`traits`, `detail`).
 Adding a family (see docs/contributing.md): a table module in instructions/ with its
 Architecture line, a generator module in layouts/, and one `Family(...)` line below.
 No code outside the registries tests a family or architecture name
-(tests/test_no_family_names.py).
+(tests/structure/test_no_family_names.py).
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ statements of each operation, not from the layouts. Another model (rocjitsu's
 mma_exec.h, built outside this repository) reads the register files --cases writes and
 prints D in the same text form; --replay FILE --record OUT keeps its answers with the
 inputs' digest (tests/data/gfx1250_products_rocjitsu.txt.gz, replayed by
-tests/test_products.py). `--layouts rocjitsu` places A, B and the index (SWMMAC) and the
+tests/layouts/test_products.py). `--layouts rocjitsu` places A, B and the index (SWMMAC) and the
 sub-byte operand of a mixed f8f6f4 pair by the alternatives `-d` names for rocjitsu
 (layouts/gfx1250.py alternative_layouts), the rest by the calculator.
 

@@ -6,8 +6,8 @@
 
 mc: every copy instruction of every architecture's copy facts (instructions/lds_copy.py),
 assembled for every architecture's LLVM target: which target accepts which (the facts
-say which architecture has which direct-to-LDS load; tests/test_lds_copy.py compares).
-clang: the --emit hip code of each sample copy plan (tests/test_lds_copy_hip.py CASES),
+say which architecture has which direct-to-LDS load; tests/plans/test_lds_copy.py compares).
+clang: the --emit hip code of each sample copy plan (tests/formats/test_lds_copy_hip.py CASES),
 compiled in a probe kernel: the memory instructions clang emits for the copy and the read.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record (or check) a sample of conversion plans and LDS plans and searches, move for
 move and slot for slot, as digests: tests/data/plan_samples.txt, which
-tests/test_plan_samples.py compares with what the planners answer now (issue 31: the
+tests/plans/test_plan_samples.py compares with what the planners answer now (issue 31: the
 planners were made faster without changing an answer).
 
 Each line: the case (kind and arguments, tab-separated), a short summary (class,
