@@ -54,7 +54,7 @@ SHARED_FILE = [  # outputs of every kind of --emit hip, some twice, for one file
 
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_every_kind_of_output_shares_one_file(tmp_path):
-    """Issue 22: fragment code, examples, LDS loads and conversions, some emitted twice,
+    """Fragment code, examples, LDS loads and conversions, some emitted twice,
     concatenated into one translation unit, compile (names carry what differs in code;
     definitions are guarded)."""
     parts = []

@@ -1,4 +1,4 @@
-"""The sparse index of a SWMMAC's HIP example (issue 28): an RDNA4 SWMMAC's OPSEL picks one
+"""The sparse index of a SWMMAC's HIP example: an RDNA4 SWMMAC's OPSEL picks one
 slice of the index VGPR (its index set), so the example must load the whole VGPR and pass
 the builtin the slice OPSEL picks. Once the example loaded only the low 16 bits (a
 `short`) and shifted those: zero for every OPSEL above 0, the index thrown away.

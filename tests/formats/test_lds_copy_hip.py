@@ -1,4 +1,4 @@
-"""--emit hip of copy plans (issue 32): clang-22 compiles each sample's copy and read to
+"""--emit hip of copy plans: clang-22 compiles each sample's copy and read to
 exactly the planned instructions (recorded in tests/data/lds_copy_clang.json by
 scripts/record_lds_copy.py; compared live where clang-22 is installed), and gcc runs the
 emitted copy then the emitted read lane by lane: every lane ends with exactly its

@@ -236,7 +236,7 @@ def _picture_queries(arch: str) -> Iterator[tuple[mc.Instruction, str, dict[str,
 @pytest.mark.slow
 @pytest.mark.parametrize("arch", [a.name for a in mc.architectures()])
 def test_every_picture_labels_every_cell_at_9px(arch: str) -> None:
-    """Issue 22: every cell of every -R and -M picture (and transposed) has a label of at
+    """Every cell of every -R and -M picture (and transposed) has a label of at
     least 9 px that fits inside it; where a VGPR holds several values the -R label shows
     the bits."""
     from formats.svg import CHAR_WIDTH, LINE_HEIGHT

@@ -1,4 +1,4 @@
-"""Issue 36: `--emit probe`, the self-checking HIP program, checked without a GPU.
+"""`--emit probe`, the self-checking HIP program, checked without a GPU.
 
 The probe runs in scripts/check_probe.py's lane emulation (gcc) against a model of each
 instruction read from the layout engine: every variant of every gfx942 instruction and

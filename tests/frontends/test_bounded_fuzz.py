@@ -1,4 +1,4 @@
-"""A bounded fuzz of the LDS, conversion and batch options (issue 30), beside the argv
+"""A bounded fuzz of the LDS, conversion and batch options, beside the argv
 fuzz of test_errors.py: each command line ends with its answer (status 0) or one clean
 line (status 2), within the CPU bound of test_bounds; the whole fuzz takes seconds.
 MATRIX_CALCULATOR_EXAMPLES sets the examples of each property (CI: the default)."""

@@ -1,4 +1,4 @@
-"""The explorer's plan panels (issue 32 item 7, issue 33 item 5): mode=lds (LDS read and
+"""The explorer's plan panels: mode=lds (LDS read and
 copy plans, --lds-search), mode=preshuffle and mode=store answer what the command line
 prints for the same words, byte for byte (text, --json, --format svg, --emit hip), and a
 bad value gets 400 with the command line's own one-line message. The command lines are

@@ -1,4 +1,4 @@
-"""The explorer's server is only its user's (issue 30): a foreign Host header gets 400
+"""The explorer's server is only its user's: a foreign Host header gets 400
 (DNS rebinding), every answer carries the security headers and no Python version, a
 warning says when it listens beyond this machine, idle and slow connections are closed,
 heavy queries cannot starve light ones, and SIGTERM lets requests in flight finish."""
@@ -22,7 +22,7 @@ from tests.helpers import REPO
 SCRIPT = str(REPO / "matrix_calculator.py")
 LIGHT = "/api/json?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&mode=g&matrix=A&i=1&k=2"
 # (a query of about half a second of work: 20 of them keep the two workers busy for seconds
-# on any machine; a conversion, a few tens of ms since issue 31, no longer does)
+# on any machine; a conversion, a few tens of ms, does not)
 HEAVY = ("/api/json?arch=gfx1251&inst=v_wmma_f32_32x16x128_f4&mode=lds&matrix=A"
          "&lds-tile=32x128&lds-search=1")
 

@@ -1,4 +1,4 @@
-"""The defects a newcomer hit (issue 28), each pinned: what the command says with no
+"""The defects a newcomer hit, each pinned: what the command says with no
 arguments or no mode, the architecture list in every table form, the catalog as JSON
 Lines, the corner of a transposed -M table, and what completion offers."""
 import json

@@ -1,7 +1,7 @@
 """RDNA on the command line (REFERENCE_CLI.md section 7 and 8.3-8.6): wave sizes, OPSEL,
 NEG/NEG_HI, -o, and the error contract for RDNA-specific bad input.
 
-(Split from the former test_rdna.py; shared helpers in rdna_common.py.)
+(Shared helpers: tests/helpers/rdna_common.py.)
 """
 import re
 

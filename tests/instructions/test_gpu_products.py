@@ -1,4 +1,4 @@
-"""GPU products and peaks (issue 35): every product of every architecture listed with its
+"""GPU products and peaks: every product of every architecture listed with its
 sources, and the peaks the calculator computes equal, to the digits printed, the figures
 AMD publishes per product and data type (tests/data/product_peaks.txt, each row with the
 document it comes from)."""
@@ -49,7 +49,7 @@ def test_the_peaks_cover_every_instinct_architecture_with_cycle_counts():
     assert archs == {"CDNA1", "CDNA2", "CDNA3", "CDNA4"}  # (Radeon: see the data file)
 
 
-def test_the_mi355x_bf16_peak_of_the_issue():
+def test_the_mi355x_bf16_peak():
     status, out, err = call(["-a", "gfx950", "-i", "v_mfma_f32_32x32x16_bf16", "-d",
                              "--product", "mi355x"])
     assert (status, err) == (0, "")

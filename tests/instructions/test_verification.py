@@ -1,4 +1,4 @@
-"""Issue 36, deliverable 4: every instruction's verification record (what its layouts
+"""Every instruction's verification record (what its layouts
 and facts were checked against) in -d, --json and the catalog, and docs/verification.md
 generated from the same data."""
 import json

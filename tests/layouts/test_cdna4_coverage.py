@@ -1,7 +1,7 @@
 """Round trip and bit coverage of every CDNA4 f8f6f4 format pair and of the scale
 operands under every OPSEL.
 
-(Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
+(Shared helpers: tests/helpers/cdna4_common.py.)
 """
 from collections import defaultdict
 

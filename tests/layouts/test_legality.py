@@ -1,5 +1,5 @@
 """The one legality check over the modifier table (layouts/legality.py): every value
-out of range is refused, naming the range, before it is used (issue 23: a huge CBSZ
+out of range is refused, naming the range, before it is used (a huge CBSZ
 must not make the check compute 1 << cbsz), and what the table allows is accepted."""
 import time
 

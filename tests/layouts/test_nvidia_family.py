@@ -1,4 +1,4 @@
-"""NVIDIA as a new family (issue 34): it needed no edit outside its tables, its generator
+"""NVIDIA as a new family: it needed no edit outside its tables, its generator
 and its registry lines.
 
 Every product module is read with ast; a string constant (not a docstring) or a name

@@ -1,4 +1,4 @@
-"""The product check of the gfx1250 / gfx1251 layouts (issue 29, scripts/check_products.py):
+"""The product check of the gfx1250 / gfx1251 layouts (scripts/check_products.py):
 values placed where the layout engine says, an executable model run on the registers, D
 read back where the engine says D lives, compared with C + A*B.
 

@@ -1,4 +1,4 @@
-"""Bounded work (issue 30): every command line and library call of the issue's probes is
+"""Bounded work: every command line and library call of the probes below is
 answered or refused within 10 s of CPU time and 1 GB of memory, refusals with one line
 that says what the work would take and how to narrow it; the largest work the bounds
 allow stays within them too.
@@ -28,7 +28,7 @@ def assert_refused(argv, *texts, stdin=None):
     return err
 
 
-# ---- the issue's LDS probes
+# ---- LDS probes
 
 HANG = ["-a", "cdna3", "-i", F16[1], "-A", "--lds-tile", "99999999x99999999",
         "--lds-swizzle", "1,1,2"]

@@ -1,4 +1,4 @@
-"""Junk thrown at every public function of the library (issue 23): each call returns an
+"""Junk thrown at every public function of the library: each call returns an
 answer (consumed in full when it is an iterator) or raises CalcError with a clean
 message; nothing else escapes."""
 import inspect
@@ -76,7 +76,7 @@ def test_junk_gets_an_answer_or_a_calc_error(name, data):
             "required" in str(error), error
 
 
-# ---- issue 30: every keyword, int subclasses with odd comparisons, Requests
+# ---- every keyword, int subclasses with odd comparisons, Requests
 
 class OddInt(int):
     """An int whose comparisons all say yes (a caller's subclass): the library must use
@@ -178,7 +178,7 @@ def test_any_request_gets_an_answer_or_a_calc_error(mode, arch, inst, matrix, mo
     lambda: api.Request(mode="query", inst=INSTRUCTIONS[0], matrix="A", mods=5),
     lambda: api.Request(mode="query", inst=INSTRUCTIONS[0], matrix="A", wave="64"),
 ])
-def test_the_issues_requests_get_a_calc_error(request_):
+def test_the_probe_requests_get_a_calc_error(request_):
     with pytest.raises(CalcError):
         api.answer(request_())
 

@@ -1,6 +1,6 @@
 """The library refuses wrong input with a CalcError (a ValueError) that names the bad
 value and says what is allowed; it never answers silently with something else, and no
-other exception escapes (issue 10's misuse table, and its neighbours)."""
+other exception escapes (the misuse table, and its neighbours)."""
 import pytest
 
 from matrix_library import api
@@ -13,7 +13,7 @@ RDNA = api.find_instruction("rdna3", "v_wmma_f32_16x16x16_f16")
 
 # (id, call, texts the message must contain)
 MISUSE = [
-    # the issue's table
+    # the misuse table
     ("negative-cbsz-selects-no-format",
      lambda: api.locate(F8F6F4, "A", mods=Modifiers(cbsz=-1)), ["cbsz", "-1", "whole number"]),
     ("negative-abid", lambda: api.locate(MULTI, "A", mods=Modifiers(cbsz=1, abid=-1)),

@@ -1,4 +1,4 @@
-"""Conversions between instructions (issue 20): the done-when facts, every plan's moves
+"""Conversions between instructions: the done-when facts, every plan's moves
 against the two layouts, the program's instruction counts, the library's checks, the
 command line (text, --json against the schema, --emit hip, errors) and the recorded
 llvm-mc and clang answers."""

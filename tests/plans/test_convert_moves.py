@@ -1,4 +1,4 @@
-"""Lane moves of conversions (issue 20, deliverable 2): permlane16/x16/64 and DPP chosen
+"""Lane moves of conversions: permlane16/x16/64 and DPP chosen
 where they are cheaper than ds_bpermute or LDS, the honest cost model, DPP controls per
 generation (names, LLVM dpp_ctrl codes and lane rules checked against llvm-mc and the
 gcc lane emulation), and the recorded clang assembly.

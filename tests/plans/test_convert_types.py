@@ -1,4 +1,4 @@
-"""Type conversions on the way between instructions (issue 20): which (source type,
+"""Type conversions on the way between instructions: which (source type,
 destination type) pairs are planned on which architecture, the packing instructions
 each uses (facts: instructions/lane_moves.py, docs/chaining.md), the integer
 saturation and the conversions' values (scripts/check_convert_types.py models)."""

@@ -1,4 +1,4 @@
-"""Epilogue store plans (issue 33): the seed's output shuffle (ds_read_b64_tr_b16 on
+"""Epilogue store plans: the seed's output shuffle (ds_read_b64_tr_b16 on
 gfx950), every route of many plans checked against the layout engine (each element
 stored once, where it belongs, from the register bytes the layout gives it), the command
 line and JSON, and the --emit hip code (gcc lane emulation with the conversion's model;

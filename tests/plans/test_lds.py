@@ -1,4 +1,4 @@
-"""LDS load plans (issue 24): the fact sheet's worked examples (section C of
+"""LDS load plans: the fact sheet's worked examples (section C of
 docs/facts/lds_and_lane_moves.md), every slot receiving its own element (checked by
 simulating the loads on a tile whose every byte names its element), the search, the
 command line, the JSON schema and the --emit hip code (gcc lane emulation)."""

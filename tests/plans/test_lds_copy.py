@@ -1,4 +1,4 @@
-"""Copy plans into LDS (issue 32): which architecture has which direct-to-LDS load (the
+"""Copy plans into LDS: which architecture has which direct-to-LDS load (the
 facts against llvm-mc-22's recorded answers), the MI355X write-up's A tile (read
 conflicts 8-way, 2-way, none; the swizzle moved into the global addresses as its kernel
 computes them), write phases and coalescing against hand-checked cases (docs/lds_copy.md),

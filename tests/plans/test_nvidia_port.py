@@ -1,4 +1,4 @@
-"""Porting plans (issue 34): an NVIDIA fragment moved into the same matrix's AMD operand.
+"""Porting plans: an NVIDIA fragment moved into the same matrix's AMD operand.
 
 Every move is checked against the two layouts and the tile rule; the emitted HIP of the
 plans runs in scripts/check_port.py's host emulation of a wavefront (gcc), every lane's
@@ -27,7 +27,7 @@ def port(matrix, arch="gfx1100", amd="v_wmma_f32_16x16x16_f16", wave=32,
                    mc.find_instruction(arch, amd), matrix, wave=wave)
 
 
-def test_the_issue_example():
+def test_the_worked_example():
     status, out, err = call(EXAMPLE)
     assert (status, err) == (0, ""), err
     lines = out.splitlines()

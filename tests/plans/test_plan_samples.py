@@ -1,4 +1,4 @@
-"""The planners answer what they answered before they were made faster (issue 31): a
+"""The planners answer what they answered before they were made faster: a
 sample of conversion plans (with their advice), LDS plans and LDS searches, recorded
 move for move and slot for slot as digests of the whole answer in
 tests/data/plan_samples.txt by scripts/record_plan_samples.py (which says what a digest

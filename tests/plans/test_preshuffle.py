@@ -1,4 +1,4 @@
-"""Preshuffled operands (issue 33): the seed's cases (the MI355X write-up's B and B-scale
+"""Preshuffled operands: the seed's cases (the MI355X write-up's B and B-scale
 shuffles), every plan checked slot by slot against the layout engine by running its NumPy
 function on distinct values and emulating each lane's loads, the inverse, the named
 schemes against their sources' chains, the command line, the JSON schema and the

@@ -107,7 +107,7 @@ def test_layouts_build_no_register_text():
     pattern = re.compile(r"""f?["']v[\[{]|\}\.\[|["'][A-D]\[\{""")
     found = [f"{path.name}:{n}: {line.strip()}"
              for name, path in product_modules_named()
-             if layer_of(name) == 1 and "formulas" not in name  # (formula texts: issue 18.3)
+             if layer_of(name) == 1 and "formulas" not in name  # (the formula texts)
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line) and not line.lstrip().startswith("#")]
     assert found == []

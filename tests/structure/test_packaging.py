@@ -93,7 +93,7 @@ def tracked_links():
 
 
 def test_the_repository_holds_no_links():
-    """Issue 28: a clone with core.symlinks=false (Windows' default) is the same tree."""
+    """A clone with core.symlinks=false (Windows' default) is the same tree."""
     assert tracked_links() == []
     assert not [p for p in ROOT.rglob("*") if p.is_symlink() and ".venv" not in p.parts]
 
