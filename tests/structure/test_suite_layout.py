@@ -113,10 +113,11 @@ def test_every_test_of_the_external_folder_is_marked_external():
 
 
 def test_every_test_path_the_documentation_and_the_suite_name_exists():
-    """A path such as tests/plans/test_lds.py in the README, docs/ or the suite names a
+    """A path such as tests/plans/test_lds.py in the READMEs, docs/ or the suite names a
     file of the suite as it lies."""
     pattern = re.compile(r"\btests/[\w/]+\.py\b")
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *suite_files()]
+    pages = [ROOT / "README.md", TESTS / "data" / "README.md",
+             *sorted((ROOT / "docs").rglob("*.md")), *suite_files()]
     stale = [f"{page.relative_to(ROOT)}: {name}" for page in pages
              for name in sorted(set(pattern.findall(page.read_text(encoding="utf-8"))))
              if not (ROOT / name).is_file()]
