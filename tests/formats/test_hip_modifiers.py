@@ -174,6 +174,7 @@ def test_operands_are_named_by_the_modifiers_the_table_says_shape_them():
     assert not wrong
 
 
+@pytest.mark.slow
 def test_the_engine_moves_what_the_table_says_and_nothing_else():
     moves: dict[tuple[str, str], bool] = {}
     wrong: list[tuple[object, ...]] = []

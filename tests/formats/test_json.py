@@ -295,6 +295,7 @@ def test_list_and_detail_of_every_instruction(arch):
         assert doc["formulas"]
 
 
+@pytest.mark.slow
 def test_catalog_and_version_validate():
     doc = document(["--catalog"])
     assert doc["count"] == len(doc["instructions"]) == len(api.instructions())

@@ -195,6 +195,7 @@ def test_grouped_blocks_and_copies() -> None:
         dict.fromkeys({c.get("data-e", "") for c in cells}, 4))
 
 
+@pytest.mark.slow
 def test_largest_pictures_keep_labels_apart() -> None:
     """The widest matrices still label every cell at 9 px or more, and no label is
     wider than its cell (monospace: 0.6 em per character)."""

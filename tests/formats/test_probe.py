@@ -99,6 +99,7 @@ def _failure(lines, label):
     return b, i, j
 
 
+@pytest.mark.slow
 def test_two_lanes_swapped_fail_naming_an_element_they_hold():
     """A's load with lanes 0 and 1 exchanged: the first differing D element is in a row
     (of a block) that lanes 0 and 1 hold A values of."""

@@ -128,6 +128,7 @@ def test_a_help_line_is_refused_in_a_text_batch_too(tmp_path):
 
 # ---- quote splitting
 
+@pytest.mark.slow
 @given(st.text(alphabet=" \t'\"\\ab-=\n", max_size=40))
 @settings(max_examples=400, deadline=None)
 def test_the_words_are_shlexs(line):

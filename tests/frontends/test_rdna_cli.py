@@ -48,6 +48,7 @@ def test_replicated_elements_print_every_copy(run):
         assert body(out) == [f"B[5][3] = v2{{{lane}}}.[31:16]" for lane in lanes]
 
 
+@pytest.mark.slow
 def test_empty_register_lane_pairs():
     """§6.2 / §7: register/lane pairs inside the bounds that hold nothing exist only for
     4-bit RDNA4 data in wave64, lanes 32-63."""

@@ -14,10 +14,7 @@ import shlex
 import pytest
 
 from instructions import find_architecture
-from tests.helpers import ENABLED_ARCHS, golden_records
-
-# The quick run (-m "not slow") replays every QUICK_SAMPLE-th record; the full run all.
-QUICK_SAMPLE = 8
+from tests.helpers import ENABLED_ARCHS, golden_records, sampled
 
 
 def architecture_named(args):
@@ -37,15 +34,13 @@ def beyond_reference(rec):
 
 
 def _params(select):
-    """The selected records, one in QUICK_SAMPLE of them (in the corpus's order, so every
-    architecture and mode) in the quick run and the others marked slow."""
+    """The selected records, one in eight of them (in the corpus's order, so every
+    architecture and mode) in the quick run (`sampled`)."""
     records = golden_records()
     if records is None:
         return [pytest.param(None, id="golden-absent")]  # the test calls missing()
     chosen = [r for r in records if r["arch"] in ENABLED_ARCHS and select(r)]
-    return [pytest.param(r, id=f"{r['arch']}-{r['id']}",
-                         marks=() if n % QUICK_SAMPLE == 0 else pytest.mark.slow)
-            for n, r in enumerate(chosen)]
+    return sampled([(r,) for r in chosen], [f"{r['arch']}-{r['id']}" for r in chosen])
 
 
 def verdict(rec, rc, out, err):

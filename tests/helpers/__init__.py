@@ -74,6 +74,20 @@ def data_file(*parts):
     return path
 
 
+# The quick run (-m "not slow") visits one case in QUICK_SAMPLE of each long sweep; the
+# full run every case.
+QUICK_SAMPLE = 8
+
+
+def sampled(cases, ids=None, every=QUICK_SAMPLE):
+    """The cases of a long sweep (each a tuple of the test's arguments) as pytest.param:
+    every `every`-th one, spread over the sweep in its order, unmarked and the others
+    marked slow, so that the quick run visits a sample and the full run every case."""
+    ids = list(ids) if ids is not None else [None] * len(cases)
+    return [pytest.param(*case, id=name, marks=() if n % every == 0 else pytest.mark.slow)
+            for n, (case, name) in enumerate(zip(cases, ids))]
+
+
 # Arch labels of the golden records that must pass (tests/golden/test_golden.py); 'none'
 # labels commands without -a.
 ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})

@@ -5,6 +5,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from instructions import verification
 from instructions.verification_checks import ALTERNATIVES, CHECKS
 from matrix_library import api as mc
@@ -90,6 +92,7 @@ def test_the_document_is_generated_from_the_record():
     assert len(rows) == sum(len(a.instructions) for a in mc.architectures() if a.vendor == "amd")
 
 
+@pytest.mark.slow
 def test_the_record_is_what_the_recorded_data_gives_now():
     """instructions/verification_checks.tsv equals what scripts/record_verification.py
     writes from tests/data today (the emulation's results taken as recorded: rerunning

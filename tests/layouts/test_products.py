@@ -60,6 +60,7 @@ def test_recorded_inputs_are_the_current_layouts() -> None:
     assert {layouts for _, layouts, _, _ in replayed()} == {"calculator", "rocjitsu", "ck"}
 
 
+@pytest.mark.slow
 def test_rocjitsu_agrees_where_the_docs_say_and_only_there() -> None:
     """Placed by the calculator: rocjitsu's D is C + A*B for every dense, f64, 32x16 f4 and
     equal-width f8f6f4 case, and is not for the contested ones (every SWMMAC, the mixed

@@ -13,7 +13,7 @@ import matrix_calculator
 from instructions import ARCHITECTURES
 from layouts import Modifiers
 from matrix_library import api
-from tests.helpers import documentation, swept
+from tests.helpers import documentation, sampled, swept
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,8 +52,8 @@ INSTRUCTIONS = [(inst, wave) for arch in ARCHITECTURES for inst in swept(arch)
                 for wave in arch.waves if wave in inst.wave_sizes or arch.vendor == "amd"]
 
 
-@pytest.mark.parametrize("inst, wave", INSTRUCTIONS,
-                         ids=[f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS])
+@pytest.mark.parametrize("inst, wave", sampled(
+    INSTRUCTIONS, [f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS]))
 def test_layout_and_slots_are_inverse(inst, wave):
     for matrix in api.matrices(inst):
         entries = list(api.layout(inst, matrix, wave=wave))
@@ -104,8 +104,8 @@ def check_grids(inst, matrix, mods, wave):
     assert api.slot_grid(inst, matrix, mods=mods, wave=wave) == slot_table
 
 
-@pytest.mark.parametrize("inst, wave", INSTRUCTIONS,
-                         ids=[f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS])
+@pytest.mark.parametrize("inst, wave", sampled(
+    INSTRUCTIONS, [f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS]))
 def test_bulk_grids_are_layout_and_slots(inst, wave):
     """register_grid() and slot_grid() (what -R and -M draw) hold exactly the locations
     and elements of layout() and slots(), marked, in the same order."""

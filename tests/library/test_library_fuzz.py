@@ -54,6 +54,7 @@ def test_every_public_function_is_fuzzed():
             "calculations_at", "elements_at", "check_filters"} <= set(FUNCTIONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FUNCTIONS)
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -111,6 +112,7 @@ ALL_KEYWORDS = {"tile": tiles, "swizzle": swizzles, "pad": more_junk, "base": mo
                 "strict": more_junk}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FUNCTIONS)
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -149,6 +151,7 @@ def test_an_int_subclass_is_read_by_its_value(function):
 MODES = ["list", "detail", "query", "catalog", "linear", "emit"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mode=st.sampled_from(MODES) | more_junk,
        arch=st.none() | st.sampled_from([i.architecture for i in INSTRUCTIONS]) | more_junk,

@@ -328,6 +328,7 @@ def test_every_lane_move_mnemonic_assembles_for_its_target():
     assert {entry.target for entry in ARCH_MOVES} == {t for t, _ in answers}
 
 
+@pytest.mark.slow
 def test_recorded_clang_samples_match_the_plans():
     """tests/data/convert_clang.txt (scripts/check_convert.py --clang clang-22): every
     target's samples compiled, and the assembly had the lane moves the plans still
