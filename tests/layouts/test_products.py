@@ -71,6 +71,7 @@ def test_rocjitsu_agrees_where_the_docs_say_and_only_there() -> None:
     assert sum(dissent(name) for name, _ in rows) == 40  # 14 SWMMACs x 2 keys + 12 pairs
 
 
+@pytest.mark.slow
 def test_rocjitsu_agrees_with_its_alternatives() -> None:
     """Placed by the alternatives `-d` names for rocjitsu (layouts/gfx1250.py
     alternative_layouts: its A' and B for a SWMMAC with the calculator's index, its
