@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile what the budgets (issue 35) are checked against with clang-22, and record or
+"""Compile what the budgets are checked against with clang-22, and record or
 compare its answers:
 
     python3 scripts/check_budget.py [--clang clang-22] [--record] [--probes N]

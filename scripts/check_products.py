@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Product check of the gfx1250 / gfx1251 layouts (issue 29): for every instruction and
+"""Product check of the gfx1250 / gfx1251 layouts (docs/gfx1250.md): for every instruction and
 modifier set, place random small integers (exact in every format) where the layout
 engine says each element of A, B, C, the sparse index and the scales lives, fill every
 slot it leaves unused with random bits, run an executable model of the instruction on

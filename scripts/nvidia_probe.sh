@@ -1,5 +1,5 @@
 #!/bin/bash
-# The NVIDIA fragment probe (issue 34): generate the three CUDA programs, build them (sm_80
+# The NVIDIA fragment probe (docs/porting.md): generate the three CUDA programs, build them (sm_80
 # and sm_89 as PTX only, so that the driver compiles them for the GPU at hand; sm_90a as
 # machine code: wgmma needs it), run them and write tests/data/nvidia/hardware_sm*.json.gz
 # (raw words; tests/layouts/test_nvidia.py reads them). Needs nvcc and an sm_90 GPU (H100/H200).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Record what llvm-mc-22 and clang-22 answer about the copy plans of issue 32.
+"""Record what llvm-mc-22 and clang-22 answer about the copy plans (docs/lds_copy.md).
 
     python3 scripts/record_lds_copy.py mc > tests/data/lds_copy_llvm_mc.txt
     python3 scripts/record_lds_copy.py clang > tests/data/lds_copy_clang.json
@@ -96,8 +96,8 @@ def clang_counts(code: str, target: str, wave64: bool = False) -> list[str]:
 
 
 def clang_record() -> dict[str, object]:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from test_lds_copy_hip import CASES, COMMAND, probe_kernel, solve
+    # (a lazy boundary: the suite's cases, with pytest, only for the clang record)
+    from tests.formats.test_lds_copy_hip import CASES, COMMAND, probe_kernel, solve
     cases = []
     for case in CASES:
         found = solve(case)

@@ -9,13 +9,19 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from formats.hip.copies import emit_copy, name_of
 from formats.hip.lds import _name as read_name
+from instructions.builtins import TARGETS
 from matrix_library import api as mc
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))  # (the scripts' records)
+
+from record_lds_copy import clang_counts
 
 CASES = [  # (arch, instruction, matrix, options)
     ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",
@@ -163,11 +169,6 @@ def test_clang_live():
     """Where clang-22 is installed: the record is what it answers today."""
     if not shutil.which("clang-22"):
         pytest.skip("clang-22 is not installed")
-    import sys
-    sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))
-    from record_lds_copy import clang_counts
-
-    from instructions.builtins import TARGETS
     data = json.loads(RECORDED.read_text())
     for case, recorded in list(zip(CASES, data["cases"]))[::3]:
         found = solve(case)

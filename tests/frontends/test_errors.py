@@ -4,7 +4,7 @@ and no exception out of main(). Good command lines print something and nothing o
 
 The table covers every class of bad input once; the property test draws whole argument
 vectors, good and bad, from the option grammar; the golden corpus adds every error the
-reference tool was seen to report.
+reference tool reports.
 """
 import os
 import subprocess

@@ -1,7 +1,7 @@
-"""The explorer's plan panels: mode=lds (LDS read and
-copy plans, --lds-search), mode=preshuffle and mode=store answer what the command line
-prints for the same words, byte for byte (text, --json, --format svg, --emit hip), and a
-bad value gets 400 with the command line's own one-line message. The command lines are
+"""The explorer's plan panels: mode=lds (LDS read and copy plans, --lds-search),
+mode=preshuffle and mode=store answer what the command line prints for the same words,
+byte for byte (text, --json, --format svg, --emit hip), and a bad value gets 400 with the
+command line's own one-line message. The command lines are
 written out here, as a user would type them, so that the translation is checked too."""
 import json
 import shlex

@@ -78,7 +78,7 @@ def test_pipe_into_head():
 
 def test_ctrl_c_ends_with_130_and_no_traceback():
     proc, stdout = start(BIG)
-    stdout.read(1)  # the process is now writing its output
+    stdout.read(1)  # the process has begun writing its output
     wait_until_blocked(proc)
     proc.send_signal(signal.SIGINT)
     rest = stdout.read()  # drain: nothing may block the exit

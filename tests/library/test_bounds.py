@@ -28,7 +28,7 @@ def assert_refused(argv, *texts, stdin=None):
     return err
 
 
-# ---- LDS probes
+# ---- the LDS probes
 
 HANG = ["-a", "cdna3", "-i", F16[1], "-A", "--lds-tile", "99999999x99999999",
         "--lds-swizzle", "1,1,2"]

@@ -1,6 +1,6 @@
 """The library refuses wrong input with a CalcError (a ValueError) that names the bad
 value and says what is allowed; it never answers silently with something else, and no
-other exception escapes (the misuse table, and its neighbours)."""
+other exception escapes (a table of misuses, and their neighbours)."""
 import pytest
 
 from matrix_library import api

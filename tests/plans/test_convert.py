@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from formats import hip
+from formats.conversion import document
+from formats.hip.convert import CONVERT_PRELUDE, emit_conversion
 from instructions.lane_moves import ARCH_MOVES, mnemonics
 from matrix_library import api as mc
 from matrix_plans.convert.planner import slot_moves
@@ -18,6 +21,11 @@ from tests.helpers import missing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]
+
+sys.path.insert(0, str(ROOT / "scripts"))  # (the scripts' checks, imported by name)
+
+from check_convert import kernel, planned_moves
+from check_convert_types import planned_packs
 
 
 def conv(arch, src, dst, matrix, **kwargs):
@@ -289,7 +297,6 @@ def test_cli_json_validates(run):
 
 
 def test_library_and_json_agree():
-    from formats.conversion import document
     f16 = mc.find_instruction("rdna3", "v_wmma_f32_16x16x16_f16")
     plan = mc.conversion(f16, "D", f16, "B", wave=32)
     doc = document(plan)
@@ -335,9 +342,6 @@ def test_recorded_clang_samples_match_the_plans():
     name."""
     text = (DATA / "convert_clang.txt").read_text()
     assert "clang: 8 targets, 0 failures" in text
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from check_convert import planned_moves
-    from check_convert_types import planned_packs
     checked = 0
     for line in text.splitlines():
         if ": ok, contains " not in line:
@@ -386,14 +390,8 @@ def test_clang_compiles_a_sample():
     if clang is None:
         pytest.skip("clang-22 is not installed (a live check: tests/data/convert_clang.txt "
                     "holds its recorded answers)")
-    from formats.hip.convert import emit_conversion
     plan = conv("cdna4", "v_mfma_f32_16x16x16_f16", "v_mfma_f32_16x16x32_f16", "A",
                 transposed=True)
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from check_convert import kernel
-
-    from formats import hip
-    from formats.hip.convert import CONVERT_PRELUDE
     text = "\n".join([hip.PRELUDE, CONVERT_PRELUDE, kernel(plan, 0)]) + "\n"
     assert emit_conversion(plan).startswith(hip.PRELUDE)
     done = subprocess.run([clang, "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc",

@@ -19,12 +19,16 @@ import pytest
 from instructions.dpp import CONTROLS, dpp_ctrl, dpp_source
 from instructions.lane_moves import ARCH_MOVES, arch_moves
 from matrix_library import api as mc
-from matrix_plans.convert.build import weight
 from matrix_plans.convert.moves import _cover
+from matrix_plans.convert.register_route import weight
 from tests.helpers import missing
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]
+
+sys.path.insert(0, str(ROOT / "scripts"))  # (the scripts' checks, imported by name)
+
+from check_lane_moves import programs
 
 
 def steps(arch, src, dst, matrix, **kwargs):
@@ -38,8 +42,8 @@ def steps(arch, src, dst, matrix, **kwargs):
 
 def test_rdna4_16x16x16_d_into_b_wave32_is_four_permlanex16():
     """D rows 4-7 of lanes 0-15 go to lanes 16-31 and back: per packed register pair
-    one v_permlanex16 and one select; no ds_bpermute, no LDS (was: LDS, 19
-    instructions with two waits; the register route took 8 ds_bpermute)."""
+    one v_permlanex16 and one select; no ds_bpermute, no LDS (the LDS route: 19
+    instructions with two waits)."""
     name = "v_wmma_f32_16x16x16_f16"
     plan, counts = steps("rdna4", name, name, "B", wave=32)
     assert plan.route == "registers" and plan.total == 20
@@ -68,7 +72,7 @@ def test_rdna3_16x16x16_d_into_b_is_permlanex16_and_v_perm():
     """RDNA3's B holds all 16 K of a column in each lane, D only the rows of its lane's
     parity: each source register is converted once, moved to the other row once, and
     each destination register takes its two halves with one v_perm_b32 whose selector
-    depends on the row (was: LDS, 38 instructions with two waits)."""
+    depends on the row (the LDS route: 38 instructions with two waits)."""
     name = "v_wmma_f32_16x16x16_f16"
     plan, counts = steps("rdna3", name, name, "B", wave=32)
     assert plan.route == "registers" and plan.total == 26
@@ -100,29 +104,29 @@ PLANS = [
      {"ds_read_b128": 4, "ds_write_b64": 8, "s_waitcnt": 2,
       "v_and/v_lshl (lane addresses)": 2}),
     ("cdna2", "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16f16", "B", 64, "registers",
-     {"v_cvt_f16_f32": 4, "v_pack_b32_f16": 2}),  # in-lane, unchanged
-    # one wait instead of two: 4 ds_bpermute (was LDS, 17)
+     {"v_cvt_f16_f32": 4, "v_pack_b32_f16": 2}),  # in-lane
+    # one wait instead of the LDS route's two: 4 ds_bpermute (the LDS route: 17)
     ("cdna3", "v_mfma_f32_32x32x4_xf32", "v_mfma_f32_32x32x16_bf8_bf8", "B", 64, "registers",
      {"ds_bpermute_b32": 4, "s_waitcnt": 1, "v_and/v_lshl (lane addresses)": 2,
       "v_cndmask_b32": 4, "v_cvt_pk_bf8_f32": 8}),
     ("cdna4", "v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x16_f16", "A", 64, "registers",
-     {"v_cvt_pk_f16_f32": 8, "v_permlane32_swap_b32": 4}),  # transposed (C.4), unchanged
+     {"v_cvt_pk_f16_f32": 8, "v_permlane32_swap_b32": 4}),  # transposed (C.4)
     ("rdna3", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 32, "registers",
      {"v_cvt_f16_f32": 8, "v_permlanex16_b32": 8, "v_perm_b32": 8,
-      "v_mov/v_cndmask (lane selectors)": 2}),  # was lds 38
+      "v_mov/v_cndmask (lane selectors)": 2}),  # the LDS route: 38
     ("rdna3", "v_wmma_f16_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 32, "registers",
      {"v_permlanex16_b32": 8, "v_perm_b32": 8,
-      "v_mov/v_cndmask (lane selectors)": 2}),  # was lds 22
+      "v_mov/v_cndmask (lane selectors)": 2}),  # the LDS route: 22
     ("rdna4", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 32, "registers",
      {"v_cvt_f16_f32": 8, "v_pack_b32_f16": 4, "v_permlanex16_b32": 4,
-      "v_cndmask_b32": 4}),  # was lds 19
+      "v_cndmask_b32": 4}),  # the LDS route: 19
     ("rdna4", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16", "B", 64, "registers",
      {"v_cvt_f16_f32": 4, "v_pack_b32_f16": 2, "v_permlane64_b32": 2,
-      "v_permlanex16_b32": 2, "v_cndmask_b32": 2}),  # was lds 12
+      "v_permlanex16_b32": 2, "v_cndmask_b32": 2}),  # the LDS route: 12
     ("gfx1250", "v_wmma_f32_16x16x4_f32", "v_wmma_f32_16x16x4_f32", "B", 32, "registers",
-     {"v_permlane16_swap_b32": 4}),  # unchanged
+     {"v_permlane16_swap_b32": 4}),
     ("gfx1251", "v_wmma_f32_16x16x4_f32", "v_wmma_f32_16x16x4_f32", "B", 32, "registers",
-     {"v_permlane16_swap_b32": 4}),  # unchanged
+     {"v_permlane16_swap_b32": 4}),
 ]
 
 
@@ -284,8 +288,6 @@ def test_emulation_covers_dpp_and_permlanes():
     cc = shutil.which(os.environ.get("CC") or "gcc") or shutil.which("cc")
     if cc is None:
         missing("no C compiler: cannot run the lane emulation")
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from check_lane_moves import programs
     kinds = {(conv.architecture, conv.wave, op.info[0]) for conv, _, _ in programs()
              for op in conv.plan.ops}
     for wave in (32, 64):

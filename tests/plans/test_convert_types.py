@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from instructions.lane_moves import ARCH_MOVES, arch_moves
+from matrix_frontends.cli.command import respond
 from matrix_library import api as mc
+from matrix_library.conversion import _swapped
 from matrix_plans.convert.planner import _choose, _signed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -251,7 +253,6 @@ def test_emulation_checks_every_new_conversion_by_value():
 def test_command_line_gives_each_side_the_modifiers_it_takes():
     """--cbsz picks the f8f6f4 destination's A format although the source takes no
     modifiers; a modifier neither side takes is still refused."""
-    from matrix_frontends.cli.command import respond
     status, text = respond(["-a", "gfx950", "--convert", "v_mfma_f32_16x16x32_f16:D",
                             "v_mfma_f32_16x16x128_f8f6f4:A", "--cbsz", "4"])
     assert status == 0 and "Types: f32 -> fp4 (scale 1.0, round to nearest even)" in text
@@ -264,7 +265,6 @@ def test_advice_for_the_other_operand_keeps_format_and_signedness():
     """The modifiers of the swapped destination: the signedness bits of A and B trade
     places (read from the modifier table's negation bits and the instruction's rule),
     as do the format fields; a negation of floats or C is left as it is."""
-    from matrix_library.conversion import _swapped
     iu8 = mc.find_instruction("rdna4", "v_wmma_i32_16x16x16_iu8")
     assert _swapped(iu8, {"neg": 1}, 32) == {"neg": 2}
     assert _swapped(iu8, {"neg": 3}, 32) == {"neg": 3}

@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from formats.hip.epilogue import emit, name_of
+from instructions.lds import lds_facts
 from layouts import operand
 from layouts.modifiers import Modifiers
 from matrix_library import api as mc
+from matrix_plans.lds.reads import LANE_MAPS
 from tests.helpers import REPO, call, need_module
 from tests.helpers.hip_records import CLANG, device_asm, recorded, regenerate
 
@@ -105,8 +108,6 @@ def _check_stores(found, route, held):
 def _check_lds(found, route, held):
     """The LDS writes take their values from the layout's register bytes; what a lane
     reads back (plain: the bytes; transpose: its lane map's gather) is what it stores."""
-    from instructions.lds import lds_facts
-    from matrix_plans.lds.reads import LANE_MAPS
     size = found.bits // 8
     lds = {}
     for w in route.writes:
@@ -255,7 +256,6 @@ def test_emit_hip_gcc_emulation(tmp_path, case):
     possible route of each plan is emitted and run."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from formats.hip.epilogue import emit, name_of
     arch, name, options = case
     found = plan(arch, name, **options)
     inst = mc.find_instruction(arch, name)
@@ -306,13 +306,12 @@ extern "C" __global__ void k(unsigned char* tile, const unsigned int* src) {
 }
 """
 RECORDED = Path(__file__).parents[1] / "data" / "epilogue_hip_asm.json"
-COMMAND = (f"python3 -m tests.plans.test_epilogue ({CLANG} on each case's --emit hip code "
-           "in a kernel)")
+COMMAND = (f"python3 -m tests.plans.test_epilogue ({CLANG} on each case's --emit hip code in "
+           "a kernel)")
 MEMORY = r"^\s+(global_store\w*|ds_write\w*|ds_store\w*|ds_read\w*|ds_load\w*)"
 
 
 def clang_cases():
-    from formats.hip.epilogue import emit, name_of
     cases = []
     for gfx, arch, name, options in CLANG_CASES:
         found = plan(arch, name, **options)

@@ -3,12 +3,16 @@ docs/facts/lds_and_lane_moves.md), every slot receiving its own element (checked
 simulating the loads on a tile whose every byte names its element), the search, the
 command line, the JSON schema and the --emit hip code (gcc lane emulation)."""
 import json
+import re
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from formats.hip.lds import _name, emit_lds
 from instructions.lds import lds_facts
 from layouts import COORDINATES
 from matrix_library import api as mc
@@ -456,7 +460,6 @@ def test_emit_hip_gcc_emulation(tmp_path, arch, name, matrix, tile, options):
     reads."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from formats.hip.lds import _name, emit_lds
     found = plan(arch, name, matrix, tile=tile, **options)
     regs = max(s.register for s in found.slots) + 1
     regs += regs % 2
@@ -523,10 +526,6 @@ COMMAND = ("python3 -m tests.plans.test_lds (clang-22 -x hip --cuda-device-only 
 
 def clang_cases():
     """Every CLANG_CASES entry with the ds_* instructions clang-22 compiles its code to."""
-    import re
-    import tempfile
-
-    from formats.hip.lds import _name, emit_lds
     cases = []
     for arch, gfx, name, matrix, tile, options in CLANG_CASES:
         found = plan(arch, name, matrix, tile=tile, **options)
@@ -580,7 +579,6 @@ def test_emit_hip_clang_live():
 
 def test_library_module_imports_first():
     """matrix_library.api re-exports matrix_library.lds: either may be imported first."""
-    import sys
     done = subprocess.run([sys.executable, "-c", "from matrix_library import lds, api; "
                            "print(api.lds_plan is lds.lds_plan)"],
                           capture_output=True, text=True, cwd=Path(__file__).parents[2])

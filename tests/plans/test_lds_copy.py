@@ -7,6 +7,7 @@ and the command line."""
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,10 @@ from matrix_plans.lds.copies import Global, check
 from tests.helpers import call
 
 DATA = Path(__file__).parents[1] / "data"
+sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))  # (the scripts' probes)
+
+from record_lds_copy import probe
+
 SEED = ("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
 SEED_OPTIONS = {"tile": "16x128", "mods": {"cbsz": 4}, "lds_type": "bf16",
                 "copy": "buffer_load_dwordx4", "load": "ds_read_b128"}
@@ -47,9 +52,6 @@ def test_copy_facts_agree_with_llvm_mc():
     """Every copy instruction of an architecture assembles for its target, and every
     direct/async/tensor load of another architecture that the facts do not give it is
     refused there (scripts/record_lds_copy.py mc)."""
-    import sys
-    sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))
-    from record_lds_copy import probe
     answers = _recorded()
     special = {probe(op) for facts in COPIES for op in facts.ops
                if op.route in ("direct", "async", "tdm")}

@@ -1,8 +1,7 @@
-"""The planners answer what they answered before they were made faster: a
-sample of conversion plans (with their advice), LDS plans and LDS searches, recorded
-move for move and slot for slot as digests of the whole answer in
-tests/data/plan_samples.txt by scripts/record_plan_samples.py (which says what a digest
-covers) before the change, compared here with what they answer now."""
+"""The planners answer what their record says: a sample of conversion plans (with their
+advice), LDS plans and LDS searches, recorded move for move and slot for slot as digests
+of the whole answer in tests/data/plan_samples.txt by scripts/record_plan_samples.py
+(which says what a digest covers), compared here with what the planners answer."""
 import sys
 
 import pytest

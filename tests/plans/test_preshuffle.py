@@ -3,6 +3,7 @@ shuffles), every plan checked slot by slot against the layout engine by running 
 function on distinct values and emulating each lane's loads, the inverse, the named
 schemes against their sources' chains, the command line, the JSON schema and the
 --emit hip code (gcc lane emulation; clang-22's instructions recorded)."""
+import importlib.util
 import json
 import re
 import shutil
@@ -11,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from formats.hip.preshuffle import emit, name_of
 from layouts import COORDINATES, operand
 from matrix_library import api as mc
+from matrix_plans.preshuffle.presets import scheme, scheme_map
 from tests.helpers import REPO, call, need_module
 from tests.helpers.hip_records import CLANG, device_asm, recorded, regenerate
 
@@ -174,7 +177,6 @@ def test_numpy_function_and_lane_loads_match_the_layout(case):
 def _torch_shim():
     """tests/shims/torch.py loaded as a module named `torch` (not put in sys.modules: a
     real PyTorch stays importable beside it)."""
-    import importlib.util
     path = Path(__file__).parents[1] / "shims" / "torch.py"
     spec = importlib.util.spec_from_file_location("torch", path)
     module = importlib.util.module_from_spec(spec)
@@ -186,7 +188,6 @@ def _torches():
     """The PyTorch modules to run the functions with: the NumPy shim, and PyTorch itself
     where it is installed (it is not a test dependency)."""
     found = [pytest.param("shim", id="shim")]
-    import importlib.util
     if importlib.util.find_spec("torch") is not None:
         found.append(pytest.param("torch", id="torch"))
     return found
@@ -283,7 +284,6 @@ def _source_chain(key, x, item):
 def test_scheme_table_is_its_source(key, item_bytes):
     """The table's chain of each scheme places every item where its source's code does."""
     np = need_module("numpy", "the schemes' source chains are NumPy reshapes")
-    from matrix_plans.preshuffle.presets import scheme, scheme_map
     n, k = 64, 256
     x = np.arange(n * k).reshape(n, k)
     theirs = _source_chain(key, x, 16 // item_bytes).ravel()
@@ -297,7 +297,6 @@ def test_ck_scheme_is_its_source():
     """CK's shuffle_b (ck_tile, CDNA): view {N/NW, NW, K/KW, div, KW/div}, permute
     {0, 2, 3, 1, 4}, div 4 for NW 16, 2 for NW 32."""
     np = need_module("numpy", "the scheme's source chain is a NumPy reshape")
-    from matrix_plans.preshuffle.presets import scheme, scheme_map
     for nw, kw in ((16, 32), (32, 16), (16, 16)):
         div = 2 if nw == 32 else 4
         n, k = 64, 128
@@ -402,7 +401,6 @@ def test_emit_hip_gcc_emulation(tmp_path, case):
     the plan's (block start + load x lanes x width + rank x width)."""
     if not shutil.which("gcc"):
         pytest.skip("gcc is not installed")
-    from formats.hip.preshuffle import emit, name_of
     arch, name, matrix, options = case
     found = plan(arch, name, matrix, **options)
     ld = 3 * found.block[1]
@@ -455,7 +453,6 @@ COMMAND = (f"python3 -m tests.plans.test_preshuffle ({CLANG} on each case's --em
 
 def clang_cases():
     """Every CLANG_CASES entry with the global memory loads clang-22 compiles it to."""
-    from formats.hip.preshuffle import emit, name_of
     cases = []
     for gfx, arch, name, matrix, options in CLANG_CASES:
         found = plan(arch, name, matrix, **options)
@@ -544,7 +541,6 @@ SEED_COMMAND = (f"python3 -m tests.plans.test_preshuffle ({CLANG}, gfx950, on th
 def seed_kernel_lines():
     """The global loads and scaled MFMAs clang-22 makes of the seed's kernel, built from
     the plans' own code and OPSEL values."""
-    from formats.hip.preshuffle import emit, name_of
     weights = plan(*SCALE16, "B", mods={"blgp": 4})
     scales = plan(*SCALE16, "SB", supertile="2x2")
     tiles = "\n".join(TILE % {"weights": name_of(weights), "ir": tile.ir, "ic": tile.ic,

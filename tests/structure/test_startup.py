@@ -32,7 +32,7 @@ LAZY = ("matrix_library.catalog",
         "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib",
         # Products, peaks and budgets
         "instructions.products", "matrix_plans.budget",
-        "matrix_library.budget", "matrix_frontends.cli.budget",
+        "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
 # ... and the facts, which -d reads but -L, -g and -m do not
@@ -105,7 +105,7 @@ def test_the_lazy_parts_load_when_used():
     assert "matrix_frontends.cli.lds_mode" in modules_after(
         inst + ["-A", "--lds-tile", "32x8"])
     assert "matrix_library.facts" in modules_after(inst + ["-d"])
-    assert {"matrix_plans.budget", "matrix_frontends.cli.budget"} <= \
+    assert {"matrix_plans.budget", "matrix_frontends.cli.budget_mode"} <= \
         modules_after(inst + ["--budget"])
     from matrix_library import api as matrix_api
     from matrix_library.catalog import catalog

@@ -1,11 +1,14 @@
-"""The command line of issue 35: --list-products, --budget, and --product with -d and
---catalog. Each turns its options into a Request (or the library's call), asks the
-library and renders with formats/budget.py. Loaded only when one of them is given."""
+"""The command line of products, peaks and budgets: --list-products, --budget, and
+--product with -d and --catalog. Each turns its options into a Request (or the library's
+call), asks the library and renders with formats/budget.py. Loaded only when one of them
+is given (the rows: budget_modes.py)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
 
 from formats import budget as render
+from formats.json_output import dump
+from instructions.products import PRODUCTS, find_product, key_of
 
 from matrix_frontends.cli.inputs import (
     _on,
@@ -15,13 +18,12 @@ from matrix_frontends.cli.inputs import (
     legacy_format,
     modifiers_of,
 )
-from matrix_frontends.cli.options import Args, ArgumentError, number, shown
+from matrix_frontends.cli.options import Args, ArgumentError, did_you_mean, number, shown
 from matrix_library import api as matrix_api
 from matrix_library import request as matrix_request
+from matrix_library.budget import Budget, GpuProduct
 from matrix_library.request import Request
-
-if TYPE_CHECKING:
-    from matrix_library.api import Budget, Facts, GpuProduct
+from matrix_library.typed import Facts
 
 
 def product_of(args: Args) -> GpuProduct | None:
@@ -33,10 +35,8 @@ def product_of(args: Args) -> GpuProduct | None:
     if value is None:
         raise ArgumentError("--product needs a value: a product --list-products shows "
                             "(mi355x, mi300x, 7900xtx, ...)")
-    from instructions.products import PRODUCTS, find_product, key_of
     chosen = find_product(value)
     if chosen is None:
-        from matrix_frontends.cli.options import did_you_mean
         hint = did_you_mean(key_of(value), [key_of(p.name) for p in PRODUCTS])
         raise ArgumentError(f"unknown product {shown(value)}{hint}; --list-products "
                             "lists them")
@@ -108,7 +108,7 @@ def budget(request: Request, args: Args) -> str:
     product: GpuProduct | None = request.option("product")  # type: ignore[assignment]
     inst, wave = request.instruction, request.wave
     if args.given("emit"):
-        from formats.hip.budget_kernel import skeleton
+        from formats.hip.budget_kernel import skeleton  # (mode dispatch: the HIP writer)
         return checked(skeleton, inst, request.mods, wave, result)
     if _on(args, "json"):
         return render.budget_json(inst, wave, result, product)
@@ -123,9 +123,6 @@ def detail_peak(request: Request, args: Args, text: str) -> str:
     peak = checked(matrix_request.answer, request._replace(
         mode="peak", options=(("product", product),)))
     if _on(args, "json"):
-        import json
-
-        from formats.json_output import dump
         doc = json.loads(text)
         del doc["schema_version"]
         return dump(**dict(doc, peak=render.peak_json(peak)))  # type: ignore[arg-type]
@@ -139,9 +136,6 @@ def catalog_peaks(args: Args, rows: list[Facts], text: str) -> str:
         return text
     peaks = [render.row_peak(fact, product) for fact in rows]
     if _on(args, "json"):
-        import json
-
-        from formats.json_output import dump
         doc = json.loads(text)
         del doc["schema_version"]
         return dump(**dict(doc, product=product.name, peaks=peaks))

@@ -1,26 +1,25 @@
-"""--emit probe (issue 36): the self-checking HIP program for one instruction (-a ARCH
--i INST) or every instruction of an architecture (-a ARCH), in the wave size of -w (the
-architecture's default without it). Reached through the mode table of cli_modes, as are
-the checks of --emit's language and the verification record -d adds."""
+"""--emit probe: the self-checking HIP program for one instruction (-a ARCH -i INST) or
+every instruction of an architecture (-a ARCH), in the wave size of -w (the
+architecture's default without it). Reached through the mode table (modes.py), as are the
+checks of --emit's language and the verification record -d adds. The mode's selection is
+data (`wanted`): a command line that asks for no probe runs no code of this module."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from operator import methodcaller
+
+from instructions.model import Instruction
 
 from matrix_frontends.cli.inputs import _on, architecture, checked, command_line, instruction
 from matrix_frontends.cli.options import Args, ArgumentError, number, shown
+from matrix_library import api as matrix_api
+from matrix_library import request as matrix_request
 from matrix_library.request import Request
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-
-
-def wanted(args: Args) -> bool:
-    """--emit probe (any case) selects this mode; --emit hip stays the code mode."""
-    return args.given("emit") and str(args.text("emit") or "").lower() == "probe"
+# --emit probe (any case) selects this mode; --emit hip stays the code mode.
+wanted = methodcaller("given_as", "emit", "probe")
 
 
 def probe_request(args: Args) -> Request:
-    from matrix_library import api as matrix_api
     arch = architecture(args)
     if arch.vendor != "amd":
         raise ArgumentError(f"--emit probe writes a HIP program for AMD GPUs; {arch.name} is "
@@ -36,9 +35,7 @@ def probe_request(args: Args) -> Request:
 
 
 def probe_text(request: Request, args: Args) -> str:
-    from formats.hip.probe import probe
-
-    from matrix_library import request as matrix_request
+    from formats.hip.probe import probe  # (mode dispatch: the HIP writer, for --emit probe)
     insts = checked(matrix_request.answer, request)
     words = args.__dict__.get("words")
     return probe(insts, request.wave,  # type: ignore[arg-type]
@@ -57,11 +54,9 @@ def checked_language(args: Args) -> None:
 
 
 def verified(args: Args, inst: Instruction) -> str:
-    """What -d --verification adds: the verification record (without the option -d
-    prints what it printed before, byte for byte)."""
+    """What -d --verification adds: the verification record (without the option, -d
+    prints its facts alone)."""
     if not _on(args, "verification"):
         return ""
-    from formats.verification import section
-
-    from matrix_library import api as matrix_api
+    from formats.verification import section  # (mode dispatch: -d --verification)
     return section(matrix_api.facts(inst))

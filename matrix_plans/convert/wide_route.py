@@ -1,13 +1,14 @@
-"""The register route of a conversion whose pack is wide (issue 20): one instruction
-converts a whole group of values into one or more destination registers at once
-(fp4 and fp6/bf6: `Pack.span` registers, `Pack.values` values; instructions/lane_moves.py).
+"""The routes of a conversion whose pack is wide: one instruction converts a whole group
+of values into one or more destination registers at once (fp4 and fp6/bf6: `Pack.span`
+registers, `Pack.values` values; instructions/lane_moves.py), in registers
+(wide_program) or through LDS (wide_lds).
 
 The design. A destination lane's registers are a bit stream; group g of a fragment is
 its registers g*span .. g*span+span-1, and value p of the group sits at bit
 p*width of that stream (a 6-bit value may straddle two registers). The pack's
 instruction reads the group's values as 32-bit words, value p from word p, so the
 program first brings to every lane, for every position p, the source word holding
-the value that lane needs there (the lane moves of matrix_plans/convert/program.py: no
+the value that lane needs there (the lane moves of matrix_plans/convert/moves.py: no
 instruction where the lane already holds it), then issues one op `packw` per group:
 
     Op("packw", "w<n>", (word of value 0, ..., word of value values-1),
@@ -19,18 +20,18 @@ packed once.
 
 The LDS route (wide_lds): the slots are not byte-aligned, so the values travel
 unconverted. Each source lane stores its f32 words at the positions they take in a
-lane-major staging copy of the destination's value words (matrix_plans/convert/lds_route.py's
-round trip, with one 32-bit "register" per value), every lane loads its words back,
-and packs them in place (the same `packw` ops).
+lane-major staging copy of the destination's value words
+(matrix_plans/convert/lds_route.py's round trip, with one 32-bit "register" per value),
+every lane loads its words back, and packs them in place (the same `packw` ops).
 """
 from __future__ import annotations
 
 from instructions.lane_moves import SELECT, ArchMoves, Pack
 
-from matrix_plans.convert.build import _issued
 from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import Move, Op, Slot, svar
 from matrix_plans.convert.moves import Builder, lane_mask, move_value
+from matrix_plans.convert.register_route import issued
 
 
 def _groups(moves: list[Move], pack: Pack
@@ -92,7 +93,7 @@ def wide_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pa
         for k in range(pack.span):
             b.ops.append(Op("pack", f"d{t}_{group * pack.span + k}", (f"{wide}[{k}]",),
                             ("", ((0, 32, 0, 32),)), ()))
-    return b.ops, _issued(b.ops)
+    return b.ops, issued(b.ops)
 
 
 def wide_lds(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack,

@@ -1,22 +1,22 @@
-"""The register route's program as a whole (issue 20): the strategies of
-matrix_plans/convert/program.py tried for every destination register, the whole program built
-with each strategy preferred in turn and the cheapest kept, and the instructions it
-issues. (Split from convert_program: issue 31 made the builds share their work.)"""
+"""The register route of a conversion as a whole: the strategies of
+matrix_plans/convert/strategies.py tried for every destination register, the whole program
+built with each strategy preferred in turn (the builds that have chosen alike share their
+work) and the cheapest kept, and the instructions it issues."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from instructions.lane_moves import WAIT, WAIT_COST, ArchMoves
 
-from matrix_plans.convert.model import Move, Op
+from matrix_plans.convert.model import Move, Op, Order, Slot
 from matrix_plans.convert.moves import Builder
-from matrix_plans.convert.program import (
+from matrix_plans.convert.strategies import (
     Piece,
-    _move_then_pack,
-    _move_then_perm,
-    _pack_then_move,
-    _pair_swaps,
-    _pieces,
+    move_then_pack,
+    move_then_perm,
+    pack_then_move,
+    pair_swaps,
+    pieces_of,
     selector_cost,
 )
 
@@ -80,8 +80,8 @@ def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     the planner's LDS round trip then wins without the rest. `order`: piece_order() of
     the moves' destination slots, where the caller keeps it."""
     if order is None:
-        pieces = sorted(_pieces(moves).items())
-    else:  # (_pieces in the order given)
+        pieces = sorted(pieces_of(moves).items())
+    else:  # (pieces_of in the order given)
         pieces = [(key, {lane: [head + moves[index][2] for index, head in got]
                          for lane, got in lanes}) for key, lanes in order]
     built = _build(pieces, Builder(arch, wave, convert, pack_issues), above)
@@ -97,20 +97,11 @@ def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
         if best is None or weight < best[0]:
             best = (weight, ops)
     assert best is not None
-    return best[1], _issued(best[1])
-
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from matrix_plans.convert.model import Slot
-
-    # piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
-    Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
+    return best[1], issued(best[1])
 
 
 def piece_order(slots: Iterable[Slot]) -> Order | None:
-    """Where _pieces() puts the pieces of moves whose destination slots are `slots`, in
+    """Where pieces_of() puts the pieces of moves whose destination slots are `slots`, in
     the moves' order: [((fragment, register), [(lane, [(the move's index, (lo, width))]
     in bit order)] with the lanes in the order they first appear)] by register, for
     plans into one operand to read their pieces without grouping them again. None where
@@ -124,7 +115,7 @@ def piece_order(slots: Iterable[Slot]) -> Order | None:
     for key in sorted(words):
         lanes = []
         for lane, got in words[key].items():
-            got.sort()  # (by bit, as _pieces sorts the pieces)
+            got.sort()  # (by bit, as pieces_of sorts the pieces)
             if any(a[0] == b[0] for a, b in zip(got, got[1:])):
                 return None
             lanes.append((lane, [(index, (lo, width)) for lo, index, width in got]))
@@ -132,14 +123,14 @@ def piece_order(slots: Iterable[Slot]) -> Order | None:
     return order
 
 
-STRATEGIES = (_pair_swaps, _pack_then_move, _move_then_pack, _move_then_perm)
+STRATEGIES = (pair_swaps, pack_then_move, move_then_pack, move_then_perm)
 PREFERRED = (None, *STRATEGIES)  # program()'s builds: the cheapest per register first
 
 
 class _Build:
     """One build of program() under way: the builds that preferred strategies have made
     the same choices so far share one (their ops, the values made, the selectors paid
-    for and the temporaries' serial number). `floor`: what _issued() of its ops would
+    for and the temporaries' serial number). `floor`: what issued() of its ops would
     weigh, at least (its instructions, a swap's two results once, the lane addresses
     and wait of its gathers, the selectors paid for), `swaps` and `gathers` its keys."""
 
@@ -224,7 +215,7 @@ def _choose(build: _Build, chosen: Builder, made: str, target: str) -> None:
     build.ops += chosen.ops
 
 
-def _issued(ops: list[Op]) -> list[tuple[str, int]]:
+def issued(ops: list[Op]) -> list[tuple[str, int]]:
     """The count of each instruction `ops` issue (plus one s_waitcnt when any ds_bpermute
     is used), by name."""
     counts: dict[str, int] = {}

@@ -1,28 +1,29 @@
-"""The register route of a conversion (issue 20): a straight-line program of word
-operations (`Op`) that builds every destination register from the source registers in
-registers, with the architecture's lane moves and packs (instructions/lane_moves.py).
+"""The strategies of a conversion's register route: the straight-line word operations
+(`Op`) that build one destination register from the source registers, with the
+architecture's lane moves and packs (instructions/lane_moves.py); the whole program is
+matrix_plans/convert/register_route.py.
 
-Per destination register it tries three strategies and keeps the cheapest: pack in the
-source lane, then move the packed word (possible when every piece of the register comes
-from one source lane); move every source word, then pack in place; or pack two words and
-exchange their lanes with one or two two-register permlane swaps. The lane moves
-themselves (which move serves which lanes, and their cover) are matrix_plans/convert/moves.py.
+Per destination register there are four strategies (register_route keeps the cheapest):
+pack in the source lane, then move the packed word (possible when every piece of the
+register comes from one source lane); move every source word, then pack in place; move
+each converted word once, then take each lane's bytes with v_perm_b32 and a per-lane
+selector; or pack two words and exchange their lanes with one or two two-register
+permlane swaps. The lane moves
+themselves (which move serves which lanes, and their cover) are
+matrix_plans/convert/moves.py.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from instructions.lane_moves import REPACK, SELECT
 
 from matrix_plans.convert.model import Move, svar
 from matrix_plans.convert.moves import Builder, lane_mask, move_value
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    _Word = list[tuple[int, int]]  # per lane: (packed word, source lane) it holds
-    _Swap = tuple[int, tuple[int, int], int | None]  # (bit, operand order, result picked)
-    _Recipe = tuple[tuple[int, int, int, int, int, int], ...]
+_Word = list[tuple[int, int]]  # per lane: (packed word, source lane) it holds
+_Swap = tuple[int, tuple[int, int], int | None]  # (bit, operand order, result picked)
+_Recipe = tuple[tuple[int, int, int, int, int, int], ...]
 
 
 # A piece of one destination word: (dest lo, width, source fragment, source lane,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 Piece = tuple[int, int, int, int, int, int, int]
 
 
-def _pieces(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
+def pieces_of(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
     """{(fragment, register): {lane: pieces}} of every destination register. 64-bit
     values are two 32-bit pieces; a converted value reads its whole 32-bit source."""
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
@@ -84,7 +85,6 @@ def _pack(b: Builder, parts: list[tuple[str, int, int, int, int]], out: str | No
                  _pack_issues(b, parts), out)
 
 
-
 def _single_issues(b: Builder) -> tuple[str, ...]:
     """The instructions converting one value alone (the Pack's `single`)."""
     pack = b.pack
@@ -101,7 +101,7 @@ def selector_cost(table: tuple[int, ...]) -> int:
     return len(values) if len(values) > 1 else 0
 
 
-def _move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Convert each source word in its own lane (a value alone), move it once to the
     lanes that need it from another lane, then let each lane take its bytes from two
     such words with one v_perm_b32 and a per-lane selector: None unless every lane reads
@@ -158,7 +158,7 @@ def _selectors(picks: dict[int, list[tuple[tuple[str, int], int, int]]], first: 
 def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
                  ) -> tuple[dict[tuple[int, int, int, int], dict[int, int]], set[int]] | None:
     """({source word: {lane: the other lane it reads it from}}, the piece width) for
-    _move_then_perm, or None when a piece is not whole bytes, a lane reads one source
+    move_then_perm, or None when a piece is not whole bytes, a lane reads one source
     word from two other lanes, the pieces differ in width, or the v_perm_b32 would read
     more than two words: with a conversion one per source value and whether it comes
     from another lane (each is its own pack, or a move of it), else at least one per
@@ -184,7 +184,7 @@ def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
     return moved, widths
 
 
-def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Pack in the source lane, then move: None when the pieces of a lane come from
     more than one source lane."""
     groups = _swap_groups(lanes)
@@ -204,7 +204,7 @@ def _pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
 
 def _chooser(sources: dict[tuple[int, int, int, int], dict[int, int]]
              ) -> tuple[tuple[str, ...], tuple[int, ...], dict[int, int]] | None:
-    """_move_then_pack's select-then-move: when every source lane sends at most one value
+    """move_then_pack's select-then-move: when every source lane sends at most one value
     to this position, the source lane picks the register to send by its own lane (a
     select of `names` by `masks` of source lanes), then one move (`sigma`) delivers it:
     None otherwise (or when it would not save a move)."""
@@ -225,16 +225,15 @@ def _chooser(sources: dict[tuple[int, int, int, int], dict[int, int]]
     return names, tuple(lane_mask(by_var[v]) for v in names), sigma
 
 
-if TYPE_CHECKING:
-    # a position of a register for _move_then_pack: (dest lo, width, the select-then-move
-    # (_chooser) or None, [(source word, its lo, width, {lane: source lane}, the lanes'
-    # mask)], whether the words' bits differ, the source (lo, width) of the part)
-    _Position = tuple[int, int, tuple[tuple[str, ...], tuple[int, ...], dict[int, int]] | None,
-                      list[tuple[str, int, int, dict[int, int], int]], bool, tuple[int, int]]
+# a position of a register for move_then_pack: (dest lo, width, the select-then-move
+# (_chooser) or None, [(source word, its lo, width, {lane: source lane}, the lanes'
+# mask)], whether the words' bits differ, the source (lo, width) of the part)
+_Position = tuple[int, int, tuple[tuple[str, ...], tuple[int, ...], dict[int, int]] | None,
+                  list[tuple[str, int, int, dict[int, int], int]], bool, tuple[int, int]]
 
 
 def _positions(lanes: dict[int, list[Piece]]) -> list[_Position]:
-    """_move_then_pack's grouping of the register's pieces by destination position, in
+    """move_then_pack's grouping of the register's pieces by destination position, in
     order: made once per register (the last register's answer is kept, as
     _swap_groups keeps its own: every build asks alike; callers do not change it)."""
     global _POSITIONS
@@ -269,7 +268,7 @@ def _positions(lanes: dict[int, list[Piece]]) -> list[_Position]:
 _POSITIONS: tuple[object, list[_Position]] = (None, [])
 
 
-def _move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
+def move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
     """Move every source word to the lanes that need it, then pack in place."""
     parts = []
     for lo, width, select, words, spread, (slo, swidth) in _positions(lanes):
@@ -358,7 +357,7 @@ def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word]
     return None
 
 
-def _pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     """Two packed words P0, P1 of the source lanes, brought together by one or two
     permlane swaps that exchange lanes between them (gfx950's way from transposed
     MFMA tiles to K-doubled operands): None when no such network gives the register."""
