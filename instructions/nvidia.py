@@ -13,7 +13,7 @@ layout; shape and types are read from it here, once, into the Instruction's `par
 sm89 adds the fp8 mma.sync shapes to sm80's; sm90 adds the f64 m16n8kK shapes,
 wgmma.mma_async with A in registers (every N the PTX ISA allows) and stmatrix. The layouts
 are layouts/nvidia.py's; every one was run on an H200 (tests/data/nvidia/) and agrees with
-CuTe (tests/test_nvidia.py).
+CuTe (tests/layouts/test_nvidia.py).
 """
 from __future__ import annotations
 

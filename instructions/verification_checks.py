@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 # (os.path, not pathlib: -d reads the record, and a point query imports no more than it
-# needs: tests/test_startup.py)
+# needs: tests/structure/test_startup.py)
 RECORD = os.path.join(os.path.dirname(__file__), "verification_checks.tsv")
 
 

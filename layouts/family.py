@@ -11,7 +11,7 @@ module is found by its name: a point query loads only its own family's module.
 Adding a family (see docs/contributing.md): a table module in instructions/ with its
 Architecture line, a family module in layouts/, and one `Family(...)` line below.
 No code outside the registries tests a family or architecture name
-(tests/test_no_family_names.py).
+(tests/structure/test_no_family_names.py).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ A Layout sends each digit of an element's coordinates to a lane or bit offset
 The digit of a coordinate x with `below` values under it and `size` values is
 floor(x / below) % size (the `% size` left out for its top digit, the division for its
 bottom one). The same factors give the engine's answers, so a formula cannot disagree
-with the layout it describes; tests/test_formula_evaluator.py evaluates every one.
+with the layout it describes; tests/layouts/test_formula_evaluator.py evaluates every one.
 No display text beyond the formulas themselves: the reference tool's own texts, which
 -d prints for the architectures it knows, are a text-only overlay (formats/quirks.py).
 """

@@ -19,7 +19,7 @@ matrix_a_scale/matrix_b_scale = row1) gives `base_lane`: the digits read lane - 
 
 The modifier transforms of the Operand (CBSZ/ABID block broadcast, BLGP lane source)
 become a `guard` (lanes whose slots the hardware does not read load nothing) and a
-`lane_source` (the lane whose elements a lane holds); tests/test_hip.py checks both
+`lane_source` (the lane whose elements a lane holds); tests/formats/test_hip.py checks both
 against the engine, element by element.
 """
 from __future__ import annotations

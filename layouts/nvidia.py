@@ -5,7 +5,7 @@ Lanes are a warp's threads (%laneid); for wgmma, the warpgroup's 128 threads, la
 32 * warp + %laneid. A register is one 32-bit register of the fragment operand's vector, in
 order ({a0, a1, ...} for PTX's A); an f64 element takes two. Every digit below is the PTX
 ISA's fragment figure in factor form (groupID = %laneid >> 2, threadID_in_group =
-%laneid % 4), checked against CuTe's MMA_Traits and against an H200 (tests/test_nvidia.py):
+%laneid % 4), checked against CuTe's MMA_Traits and against an H200 (tests/layouts/test_nvidia.py):
 
   A (m16nNkK, e = 32 / bits values per register): k mod e in the register's bits, then
   k by threadID_in_group, m by groupID, m + 8 in the next register, k + 4e in the

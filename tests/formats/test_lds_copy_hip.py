@@ -164,6 +164,7 @@ def test_recorded_clang_compiles_the_planned_instructions():
         assert _compiled(recorded["clang"]) == _expected(found), case
 
 
+@pytest.mark.external
 def test_clang_live():
     """Where clang-22 is installed: the record is what it answers today."""
     if not shutil.which("clang-22"):

@@ -73,8 +73,8 @@ def test_each_sources_layout_fact(row: list[str]) -> None:
     assert want in answers or want.split(".")[0] in notes or "row 16*g + VGPR" in notes, fid
 
 
-def test_the_issue_examples() -> None:
-    """The two B examples of the sources answer as composable_kernel does."""
+def test_the_two_sparse_b_examples_answer_as_composable_kernel() -> None:
+    """The two SWMMAC B examples answer as composable_kernel does."""
     for mnemonic, k in (("v_swmmac_f32_16x16x64_f16", "16"), ("v_swmmac_f32_16x16x128_fp8_fp8",
                                                                 "32")):
         status, out, err = call(["-a", "gfx1250", "-i", mnemonic, "-g", "-B", "-K", k, "-J",
@@ -180,6 +180,7 @@ def test_recorded_isel_reads_as_the_index_key_decision() -> None:
     assert status == 2 and "64-bit" in err
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None or shutil.which("llc-22") is None,
                     reason="clang-22 / llc-22 are not installed")
 def test_live_isel_agrees_with_the_recording() -> None:

@@ -23,6 +23,7 @@ def instructions():
     return [inst for arch in ARCHITECTURES for inst in arch.instructions]
 
 
+@pytest.mark.slow
 def test_a_huge_value_is_refused_at_once_for_every_instruction_and_modifier():
     slow = []
     for inst in instructions():

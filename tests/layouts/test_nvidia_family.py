@@ -12,6 +12,8 @@ parts and register operands, a table module's spelling function, an architecture
 vendor, ports and comparisons between architectures) name no vendor."""
 import ast
 
+import pytest
+
 from tests.helpers.product_tree import product_modules
 
 OWN = {"instructions.nvidia", "instructions.nvidia_sm80", "instructions.nvidia_sm89",
@@ -54,6 +56,7 @@ def mentions(path):
     return found
 
 
+@pytest.mark.slow
 def test_nvidia_lives_in_its_own_modules_and_registry_lines():
     modules = product_modules()
     assert OWN <= set(modules)

@@ -79,6 +79,7 @@ def test_direct_widths_per_architecture():
                                  "global_load_async_to_lds_b64"]
 
 
+@pytest.mark.external
 @pytest.mark.skipif(not shutil.which("llvm-mc-22"), reason="llvm-mc-22 is not installed")
 def test_llvm_mc_live_sample():
     """Where llvm-mc-22 is installed: a sample of the record is what it answers today."""

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def module_files(root=ROOT):
-    """{module name: path} of the product modules (tests/product_tree.py)."""
+    """{module name: path} of the product modules (tests/helpers/product_tree.py)."""
     return {name: path for name, path in product_modules(root).items() if name}
 
 

@@ -22,7 +22,7 @@ AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "typ
              "dataclasses")
 # The library's and the command line's parts that only some modes need, loaded on first
 # use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
-# the facts (-d, --json), LDS plans (issue 24) and conversions (issue 20), the explorer,
+# the facts (-d, --json), LDS plans and conversions, the explorer,
 # batch answers, completion scripts, typing_extensions' typed dictionaries.
 LAZY = ("matrix_library.catalog",
         "matrix_library.typed", "matrix_library.lds",
@@ -31,7 +31,7 @@ LAZY = ("matrix_library.catalog",
         "matrix_frontends.batch", "matrix_frontends.cli.completion",
         "formats.json_output", "formats.hip",
         "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib",
-        # issue 35: products, peaks and budgets
+        # Products, peaks and budgets
         "instructions.products", "matrix_plans.budget",
         "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
