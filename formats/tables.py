@@ -123,7 +123,7 @@ def _plain_grid(tablefmt: str, header: list[str], body: list[list[object]]) -> s
     and not empty or True/False throughout, as -R and -M tables are; None for any other
     table (tabulate draws it). tabulate types, strips,
     measures and pads every cell in Python, a few microseconds each; this measures a
-    column at once and pads it with str.rjust/ljust (tests/test_tables.py compares the
+    column at once and pads it with str.rjust/ljust (tests/formats/test_tables.py compares the
     two on every -R and -M table of a sample of every architecture and on made-up ones).
     The rules: a column is as wide as its widest cell or its header and 2; numbers and
     their header right-aligned, text left-aligned (rst writes a blank first header as
@@ -222,7 +222,7 @@ def delimited(header: Sequence[object], rows: Rows, delimiter: str = ",",
     # The writer is csv.writer itself, taken from `_csv`, the C module that the `csv`
     # module re-exports: csv.py also imports `re` (for its Sniffer), a quarter of a CSV
     # query's time (about 5 ms, bench/bench.py). Without a dialect _csv.writer uses the
-    # values of csv's default dialect, "excel" (tests/test_tables.py compares both).
+    # values of csv's default dialect, "excel" (tests/formats/test_tables.py compares both).
     import io
     from _csv import writer as csv_writer
     out = io.StringIO()

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
     from layouts.cdna import ABShape as ABShape  # (the types of the CDNA shapes below)
     from layouts.cdna import CDShape as CDShape
-    from layouts.gfx1250_facts import Latency, Provenance
+    from layouts.gfx1250 import Latency, Provenance
 
 
 def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
@@ -65,7 +65,7 @@ def sparse_lane_k(inst: Instruction) -> int:
 
 def index_bits_per_lane(inst: Instruction, wave: int) -> int:
     """The bits of a lane's slice of an RDNA SWMMAC's index VGPR."""
-    from layouts.rdna import index_bits_per_lane as found
+    from layouts.rdna4 import index_bits_per_lane as found
     return found(inst, wave)
 
 
@@ -83,11 +83,11 @@ def neg_masks(inst: Instruction) -> tuple[int, int]:
 
 def latencies(inst: Instruction) -> list[Latency]:
     """gfx1250's latencies of the instruction."""
-    from layouts.gfx1250_facts import latencies as found
+    from layouts.gfx1250 import latencies as found
     return found(inst)
 
 
 def provenance(inst: Instruction) -> Provenance:
     """gfx1250's source and confidence of each fact and layout."""
-    from layouts.gfx1250_facts import provenance as found
+    from layouts.gfx1250 import provenance as found
     return found(inst)

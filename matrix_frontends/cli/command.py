@@ -83,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "--serve" in words:  # issue 21: the explorer, a front end of its own
             from matrix_frontends.explorer.app import serve
             return serve(words)
+        if "--mcp" in words:  # the MCP server, a front end of its own (imports the SDK)
+            from matrix_frontends.mcp_server import serve as serve_mcp
+            return serve_mcp(words)
         try:
             status, text = respond(words)
         except BatchFailed as failed:  # --batch: the answers, then the count of failures

@@ -2,7 +2,7 @@
 CSV through the csv module, and the format registry.
 
 tabulate 0.10.0 draws every table (the reference's own table library and version); the
-golden corpus (tests/test_golden.py) holds the reference's grid, CSV, Markdown and
+golden corpus (tests/golden/test_golden.py) holds the reference's grid, CSV, Markdown and
 AsciiDoc outputs byte for byte. The fixtures below pin each rule with its expected text.
 """
 import pytest
@@ -222,6 +222,7 @@ def _layout_tables():
     return found
 
 
+@pytest.mark.slow
 def test_tables_drawn_without_tabulate_are_what_tabulate_draws():
     """Every -R and -M table of the sample in grid, Markdown, rst and AsciiDoc: draw()
     (without tabulate where the table is plain) is tabulate's text, and most tables of

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from instructions import ARCHITECTURES
+from layouts.family import FAMILIES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +22,7 @@ AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "typ
              "dataclasses")
 # The library's and the command line's parts that only some modes need, loaded on first
 # use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
-# the facts (-d, --json), LDS plans (issue 24) and conversions (issue 20), the explorer,
+# the facts (-d, --json), LDS plans and conversions, the explorer,
 # batch answers, completion scripts, typing_extensions' typed dictionaries.
 LAZY = ("matrix_library.catalog",
         "matrix_library.typed", "matrix_library.lds",
@@ -30,7 +31,7 @@ LAZY = ("matrix_library.catalog",
         "matrix_frontends.batch", "matrix_frontends.cli.completion",
         "formats.json_output", "formats.hip",
         "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib",
-        # issue 35: products, peaks and budgets
+        # Products, peaks and budgets
         "instructions.products", "matrix_plans.budget",
         "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
@@ -167,19 +168,9 @@ def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
 
 
 def test_a_point_query_loads_only_its_own_family_generator():
-    """The family registry's hooks load on first use (layouts/family.py)."""
-    import ast
-    import inspect
-
-    from layouts.family import FAMILIES
-
-    def imported_by(hook):  # the module a hook of layouts/hooks.py imports when called
-        found = [node for node in ast.walk(ast.parse(inspect.getsource(hook)))
-                 if isinstance(node, ast.ImportFrom)]
-        assert len(found) == 1 and found[0].module.startswith("layouts."), hook
-        return found[0].module
-
-    generators = {name: imported_by(f.layout) for name, f in FAMILIES.items()}
+    """The family modules the registry names load on first use (layouts/family.py)."""
+    generators = {name: f.module for name, f in FAMILIES.items()}
+    assert len(set(generators.values())) == len(generators)  # (one module per family)
     for arch in ARCHITECTURES:
         inst = arch.instructions[0].mnemonic
         loaded = modules_after(["-a", arch.name.lower(), "-i", inst, "-g", "-A"])
