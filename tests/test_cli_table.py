@@ -1,4 +1,4 @@
-"""The command line as data (issue 18) and its contracts (issue 23): the Option table
+"""The command line as data and its contracts: the Option table
 drives every face of the command line; numbers are bounded before use; our own options a
 mode does not read are errors while the reference's keep its behaviour; --batch;
 completion values; aligned columns."""
