@@ -38,18 +38,20 @@ NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts",)
 
 # The probe loads nothing before taking its list of modules (its arguments come as a
 # Python literal, its output goes through json only afterwards), so that the modules the
-# calculator would load are not hidden by the probe's own.
+# calculator would load are not hidden by the probe's own. It loads the command line as
+# the script and the installed command do (matrix_calculator.py imported as a library
+# loads each name through importlib on first use).
 PROBE = """
 import io, sys
 before = set(sys.modules)  # site may have imported some already
 argvs = eval(sys.argv[1])
 sys.path.insert(0, {root!r})
-import matrix_calculator
+from matrix_frontends.cli.command import main  # (what the script and the command load)
 statuses = []
 for argv in argvs:
     out, sys.stdout = sys.stdout, io.StringIO()
     try:
-        statuses.append(matrix_calculator.main(argv))
+        statuses.append(main(argv))
     finally:
         sys.stdout = out
 loaded = sorted(set(sys.modules) - before)
@@ -59,7 +61,7 @@ print(json.dumps({{"statuses": statuses, "modules": loaded}}))
 
 
 def modules_after(*argvs):
-    """The modules that importing the calculator and answering `argvs` loaded."""
+    """The modules that loading the command line and answering `argvs` loaded."""
     proc = subprocess.run([sys.executable, "-c", PROBE.format(root=str(ROOT)),
                            repr(list(argvs))], capture_output=True, text=True, check=True)
     result = json.loads(proc.stdout)
