@@ -34,13 +34,13 @@ every run would compile the calculator again, which no installed copy does.
     python3 bench/bench.py                 # both parts
     python3 bench/bench.py --runs 15 --no-sweep
     python3 bench/bench.py --arch cdna3 --sweep-only
-    python3 bench/bench.py --no-sweep --plans                 # and issue 31's cases
+    python3 bench/bench.py --no-sweep --plans                 # and the plan cases
     python3 bench/bench.py --sweep-only --no-processes --plans conversions search
 
 Part 3 (--plans, bench/plans.py): conversion plans of every pair (100 ms each), LDS plans
 at 16 x K (100 ms) and the slope of plan time against slots, every default-tile LDS
 search (1 s), every instruction's default preshuffle of each operand and every store
-plan (each store type, row- and col-major: 100 ms each, issue 33), the largest pictures
+plan (each store type, row- and col-major: 100 ms each), the largest pictures
 (60 ms of their own work), and the explorer's answers against a warm `--serve` of the
 command measured (50 ms).
 """
@@ -318,7 +318,7 @@ def main():
     parser.add_argument("--no-sweep", action="store_true", help="skip part 2")
     parser.add_argument("--sweep-only", action="store_true", help="skip part 1")
     parser.add_argument("--plans", nargs="*", metavar="CASE",
-                        help="part 3: issue 31's cases (bench/plans.py: conversions, lds, "
+                        help="part 3: the plan cases (bench/plans.py: conversions, lds, "
                         "slope, search, preshuffle, store, pictures, explorer; none named: all)")
     parser.add_argument("--no-processes", action="store_true", help="skip part 1")
     parser.add_argument("--strict", action="store_true",
@@ -338,7 +338,7 @@ def main():
             over = processes(archs, args.runs, python, prefix, args.metric)
         if args.plans is not None:
             import plans
-            print("Part 3: issue 31's cases")
+            print("Part 3: the plan cases")
             over += plans.run(args.plans or list(plans.ALL), archs, 3, prefix)
     if not (args.no_sweep or args.no_processes and args.plans is not None):
         sweep(archs)

@@ -1,4 +1,4 @@
-"""Issue 31's cases: plans, searches, explorer answers and pictures against their budgets
+"""The plan cases: plans, searches, explorer answers and pictures against their budgets
 (bench/bench.py --plans runs them; `python3 bench/plans.py --help` alone).
 
   conversions   every same-architecture D -> A/B pair (default wave and modifiers), the
@@ -9,10 +9,10 @@
                 1 to 64 of the largest operands): linear is 1
   search        lds_search() of every instruction's A and B at its smallest tile: 1 s
   preshuffle    preshuffle() of every operand read from memory (A, B, the sparse index
-                K, the scales SA and SB) of every instruction, default options (issue
-                33), CPU time: 100 ms
+                K, the scales SA and SB) of every instruction, default options,
+                CPU time: 100 ms
   store         store_plan() of every instruction's D as each store type, into a row-
-                and a col-major tile (issue 33, --store-d), CPU time: 100 ms
+                and a col-major tile (--store-d), CPU time: 100 ms
   pictures      -R and -M --format svg of the largest pictures (4,096 elements), in a
                 fresh process after the tables and the layout are loaded: importing
                 formats.pictures and drawing, CPU time: 60 ms
@@ -237,7 +237,7 @@ def pictures(archs, runs):
 
 def slope(runs):
     """The log-log slope of plan time against the plan's slots, k steps 1 to 64 (those
-    within the library's bound on one plan's elements, issue 30), for the operands with
+    within the library's bound on one plan's elements), for the operands with
     the most slots of gfx1250 and CDNA4 (1: linear)."""
     cases = [("gfx1250", "v_wmma_f32_32x16x128_f4", "A"),
              ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", "A"), ("cdna3", "v_mfma_f32_32x32x8_f16", "B")]
@@ -327,7 +327,7 @@ ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "pictures
 
 
 def run(names, archs, runs, command):
-    print(f"issue 31 cases ({', '.join(names)}); load average "
+    print(f"plan cases ({', '.join(names)}); load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     over = 0
     for name in names:

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from instructions import ARCHITECTURES
 from instructions.builtins import WmmaBuiltins
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
 
 from formats.hip.common import FLOAT_TYPES, CType, fragment_of
-from matrix_library.api import CalcError, Modifiers, wmma_builtins
+from matrix_library.api import (
+    CalcError,
+    Modifiers,
+    engine_operand,
+    index_bits_per_lane,
+    rule,
+    wmma_builtins,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -37,7 +45,6 @@ def conventions(inst: Instruction) -> WmmaBuiltins:
 
 
 def register_bits(inst: Instruction, matrix: str, wave: int = 64) -> int:
-    from matrix_library.api import engine_operand
     return 32 * int(engine_operand(inst, matrix, Modifiers(), wave).register_count)
 
 
@@ -95,7 +102,6 @@ def _older_spelling(inst: Instruction) -> str:
     v_mfma_f32_32x32x1_2b_f32 -> mfma_f32_32x32x1f32, ..._32x32x8_bf16 -> ..._1k)."""
     if inst.kind != "mfma":
         return str(inst.mnemonic)
-    from instructions import ARCHITECTURES
 
     def key(one: Instruction) -> tuple[object, ...]:
         return (one.kind, one.m, one.n, one.k, one.blocks, one.a_type.key, one.b_type.key,
@@ -137,7 +143,6 @@ def negation_acts(inst: Instruction, matrix: str, mods: Modifiers,
     the modifier table's ModifierSpec.negation, for the modifiers whose rule here is a
     negation mask), each with the label and bit that ask it ("NEG_HI", 2); modifiers
     named in `passed` are left out."""
-    from matrix_library.api import rule
     acts: dict[str, tuple[str, int]] = {}
     for spec in MODIFIERS:
         value = getattr(mods, spec.name)
@@ -208,7 +213,6 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
     if wmma(inst):
         idx: list[Argument] = []
         if inst.sparse:
-            from matrix_library.api import index_bits_per_lane
             # clang takes the index as an int and selects index_key from a shift of the
             # whole index VGPR (OPSEL's slice): k >> 8, 16, 24 give index_key 1, 2, 3.
             shift = mods.opsel * index_bits_per_lane(inst, wave)

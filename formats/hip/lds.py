@@ -1,4 +1,4 @@
-"""--emit hip with --lds-tile (issue 24): the LDS load code of a plan. A C function
+"""--emit hip with --lds-tile: the LDS load code of a plan. A C function
 computes each lane's tile row and column for every load (sums of lane bits, fitted to the
 plan's addresses and checked against every lane), applies the padding and the swizzle,
 and reads the bytes with one aligned copy per load, which clang lowers to the planned
@@ -49,7 +49,7 @@ def _fit(values: dict[int, int], lanes: int) -> str:
 
 def _name(plan: LdsPlan) -> str:
     """mc_lds_<instruction>_<matrix>_<tile>[_pad][_swizzle][_base]_<load>[_k<steps>]:
-    plans that differ in code differ in name (any number share one file, issue 22)."""
+    plans that differ in code differ in name (any number share one file)."""
     tile = plan.tile
     parts = ["mc_lds", plan.instruction.lower()[2:], plan.matrix.lower(),
              f"{tile.rows}x{tile.cols}", tile.order]

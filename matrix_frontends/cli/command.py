@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not words:  # (nothing asked: say how to ask, not which option lacks a value)
             return _fail("no query given: name an architecture and a mode, e.g. "
                          f"{program_name()} -a cdna3 -L, or run with -h for every option")
-        if "--serve" in words:  # issue 21: the explorer, a front end of its own
+        if "--serve" in words:  # the explorer, a front end of its own
             from matrix_frontends.explorer.app import serve
             return serve(words)
         try:
