@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402,F401  (the package of the clone)
-from matrix_library import api as mc  # noqa: E402
 from instructions import ARCHITECTURES  # noqa: E402
+from matrix_library import api as mc  # noqa: E402
 
 BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
            "preshuffle": 100.0, "store": 100.0, "pictures": 60.0}
@@ -54,8 +54,8 @@ BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.
 def plannable(src, dst, matrix):
     """Whether conversion() plans D of `src` into `matrix` of `dst` (default wave and
     modifiers): its checks, without planning."""
-    from matrix_library import conversion
     from instructions.lane_moves import arch_moves
+    from matrix_library import conversion
     from matrix_plans.convert import planner as convert
     try:
         source = conversion._operand(src, "D", None, None, True)

@@ -143,7 +143,7 @@ def test_csv_documents_do_not_load_tabulate():
 
 def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
     """matrix_calculator.command() (the script and the installed command) runs with the
-    collector off (README, Speed); main(), which in-process callers use, leaves it on."""
+    collector off (docs/speed.md); main(), which in-process callers use, leaves it on."""
     probe = ("import gc, io, sys\n"
              f"sys.path.insert(0, {str(ROOT)!r})\n"
              "import matrix_calculator\n"
@@ -181,8 +181,8 @@ def test_a_point_query_loads_only_its_own_family_generator():
 
 
 def test_the_script_ends_at_once_after_its_output():
-    """The script (and the installed command, the same file) ends through
-    matrix_cli.end: its whole output flushed, its exit status kept, and the
+    """The script (and the installed command) ends through
+    matrix_frontends.cli.command.end: its whole output flushed, its exit status kept, and the
     interpreter's teardown skipped (an atexit handler never runs)."""
     script = str(ROOT / "matrix_calculator.py")
     probe = ("import atexit, runpy, sys\n"
