@@ -316,7 +316,7 @@ def main():
     parser.add_argument("--no-sweep", action="store_true", help="skip part 2")
     parser.add_argument("--sweep-only", action="store_true", help="skip part 1")
     parser.add_argument("--plans", nargs="*", metavar="CASE",
-                        help="part 3: the plan cases (bench/plans.py: conversions, lds, "
+                        help="part 3: the planners' cases (bench/plans.py: conversions, lds, "
                         "slope, search, preshuffle, store, pictures, explorer; none named: all)")
     parser.add_argument("--no-processes", action="store_true", help="skip part 1")
     parser.add_argument("--strict", action="store_true",
@@ -336,7 +336,7 @@ def main():
             over = processes(archs, args.runs, python, prefix, args.metric)
         if args.plans is not None:
             import plans
-            print("Part 3: the plan cases")
+            print("Part 3: the planners' cases")
             over += plans.run(args.plans or list(plans.ALL), archs, 3, prefix)
     if not (args.no_sweep or args.no_processes and args.plans is not None):
         sweep(archs)

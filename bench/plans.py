@@ -1,4 +1,4 @@
-"""The plan cases: plans, searches, explorer answers and pictures against their budgets
+"""The planners' cases: plans, searches, explorer answers and pictures against their budgets
 (bench/bench.py --plans runs them; `python3 bench/plans.py --help` alone).
 
   conversions   every same-architecture D -> A/B pair (default wave and modifiers), the
@@ -327,7 +327,7 @@ ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "pictures
 
 
 def run(names, archs, runs, command):
-    print(f"plan cases ({', '.join(names)}); load average "
+    print(f"planner cases ({', '.join(names)}); load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     over = 0
     for name in names:

@@ -121,7 +121,7 @@ CD_BF16F32_SPARSE = Provenance("rocjitsu", "SRC", "v_swmmac_bf16f32 D: bf16, pac
                                "answers pass the product check); the name says D bf16, C f32 "
                                "as LLVM's dense v_wmma_bf16f32_16x16x32_bf16 (D v8bf16, 4 "
                                "VGPRs); an f32 D would be v_swmmac_f32_16x16x64_bf16 (0x66) "
-                               "again (issue 29)",
+                               "again",
                                (("LLVM 22 / clang-22 (recorded in "
                                  "tests/data/gfx1250_sources.txt)", "D is the tied operand's "
                                  "type, 8 VGPRs of f32: __builtin_amdgcn_swmmac_bf16f32_16x16x64"
@@ -153,7 +153,7 @@ F8F6F4_NOTE = ("f8f6f4 A/B: fp8/bf8 in 16-byte "
                           "meet; FlyDSL's fp8 x MXFP4 GEMM (@11c4174d kernels/gemm/"
                           "gemm_a8w4_mxscale_gfx1250.py) loads the fp8 operand's lane half g "
                           "as the 16-byte chunks 16g + 32j; Triton's scaled fp4 operand "
-                          "(S13, S15) agrees. Product check (issue 29, scripts/"
+                          "(S13, S15) agrees. Product check (scripts/"
                           "check_products.py): composable_kernel's reading of every format "
                           "pair gives this table's products")
 F8F6F4_TABLE = Provenance("composable_kernel", "SRC", F8F6F4_NOTE)
@@ -167,7 +167,7 @@ FP8_DEDICATED = Provenance("our choice", "INF", "v_wmma_*_16x16x128_{fp8,bf8}_*:
 A_32X16 = Provenance("aiter", "SRC", "32x16x128 f4 A: rows 16q..16q+15 in VGPRs 8q..8q+7, "
                      "each with the FP4 table: aiter builds A as two 8-VGPR 16-row halves "
                      "(load_half(2*wn), load_half(2*wn + 1)); S20 says the same")
-SPARSE_PRODUCT = ("Product check (issue 29, scripts/check_products.py): composable_kernel's "
+SPARSE_PRODUCT = ("Product check (scripts/check_products.py): composable_kernel's "
                   "A, index and B taken together give the calculator's products; rocjitsu "
                   "@2aac5a1a gives others (its A' and B below, its index as here: entry s "
                   "of a lane's index names a value another lane holds when rocjitsu's A' "
@@ -178,7 +178,7 @@ SPARSE_A_RJ = ("rocjitsu", "stored A' in the dense rule (128-bit chunks of store
                "alternative), the index as here: v_swmmac_f32_16x16x64_f16 A[0][32] in "
                "v4{0} (composable_kernel: v0{16}), its index field in lane 16; not a K "
                "relabelling of composable_kernel's triple: another product")
-SPARSE_B_CHUNKED = ("rocjitsu; fact sheet S19 (secondary); this tool before issue 19",
+SPARSE_B_CHUNKED = ("rocjitsu; fact sheet S19 (secondary)",
                     "256-bit chunks alternate between the lane halves: "
                     "v_swmmac_f32_16x16x64_f16 B[16][0] = v0{16}.[15:0] (composable_kernel: "
                     "v8{0}.[15:0]); 8-bit B[32][0] = v0{16}.[7:0] (composable_kernel: "

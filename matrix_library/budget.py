@@ -1,10 +1,11 @@
-"""The library's door to the products, the peaks and the budgets (issue 35): arguments
+"""The library's door to the products, the peaks and the budgets: arguments
 checked once here (CalcError), the engine of matrix_plans/budget.py called with checked
 values. Loaded on first use (matrix_api._LIBRARY): no point query imports it."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from instructions.model import Instruction
 from instructions.products import PRODUCTS, GpuProduct, Limits, limits_of
 from instructions.products import find_product as _find
 from layouts.core import CalcError, shown
@@ -21,10 +22,9 @@ from matrix_library.checks import (
     wave_size,
 )
 from matrix_library.checks import modifiers as checked_modifiers
+from matrix_library.facts import facts
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-
+if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
 __all__ = ["Budget", "GpuProduct", "Limits", "Peak", "Tile", "architecture_limits", "budget",
@@ -74,7 +74,6 @@ def architecture_limits(arch: object) -> Limits:
 def peak(inst: Instruction, product: object, *, mods: ModifierValues = None) -> Peak:
     """The peak of `inst` on `product` (a name or GpuProduct): its FLOPs per CU (RDNA:
     WGP) per cycle under `mods` (CDNA4's f8f6f4 formats change it) x units x clock."""
-    from matrix_library.facts import facts
     inst = instruction(inst)
     _limits(inst.architecture)
     chosen = find_product(product)
@@ -121,7 +120,6 @@ def budget(inst: Instruction, *, wave_tile: object = (1, 1), waves: object = (1,
     chosen = None if product is None else find_product(product)
     rate = None
     if chosen is not None:
-        from matrix_library.facts import facts
         rate = facts(inst, mods=checked)["flops_per_cycle"]
     arch = architecture_of(inst)
     target = chosen.target if chosen is not None else arch.target

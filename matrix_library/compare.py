@@ -1,4 +1,4 @@
-"""Side by side (issue 34): one matrix of two instructions, often an NVIDIA fragment and an
+"""Side by side: one matrix of two instructions, often an NVIDIA fragment and an
 AMD operand, element by element, with both layouts' formulas; re-exported by matrix_api
 as `compare(...)`.
 
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.model import Instruction
 from layouts import formula_sections
 from layouts.core import CalcError
 
 from matrix_library.checks import operand, shown, wave_size
 from matrix_library.notation import register
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
+if TYPE_CHECKING:  # (Section is an annotation-only alias of layouts.formulas)
     from layouts.formulas import Section
 
 

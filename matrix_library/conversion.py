@@ -1,5 +1,6 @@
-"""The library side of conversions between instructions (issue 20), re-exported by
-matrix_api as `conversion(...)`.
+"""The library's door to conversions between instructions and ports of another
+architecture's fragments: the arguments are checked here (CalcError), the plans come from
+matrix_plans.convert; matrix_api re-exports `conversion(...)` and `port(...)`.
 
     >>> import matrix_calculator as mc
     >>> mfma = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
@@ -18,20 +19,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS
 from instructions.record import without_gc
 from layouts.core import CalcError
 from layouts.legality import rule
-from matrix_plans.convert.planner import CLASSES, Plan, plan, plan_within
+from matrix_plans.convert.planner import CLASSES, Plan, Trips, plan, plan_within
+from matrix_plans.convert.port import SAME_ROLE, port_plan
 
 from matrix_library.checks import architecture_of, lane_moves_of, shown, wave_size
 from matrix_library.checks import modifiers as checked_modifiers
 from matrix_library.checks import operand as checked_operand
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from matrix_plans.convert.planner import Trips
-
+if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
 __all__ = ["Advice", "Conversion", "ConversionMove", "SourceSlot", "Step", "conversion"]
@@ -310,10 +310,8 @@ def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matr
          wave: int | None = None, route: str | None = None) -> Conversion:
     """Plan porting `src_matrix` of `src_inst` (another architecture's fragment, NVIDIA's
     as a CUDA kernel holds it) into the same matrix's operand `dst_matrix` of `dst_inst`,
-    on `dst_inst`'s architecture in its wave size `wave` (matrix_plans/convert/port.py: the tile
-    rule,
-    warps per wave). The record is a Conversion of that architecture."""
-    from matrix_plans.convert.port import SAME_ROLE, port_plan
+    on `dst_inst`'s architecture in its wave size `wave` (matrix_plans/convert/port.py: the
+    tile rule, warps per wave). The record is a Conversion of that architecture."""
     source = _check(src_inst, src_matrix, tuple(SAME_ROLE), "source")
     target = _check(dst_inst, dst_matrix, tuple(SAME_ROLE), "destination")
     if target not in SAME_ROLE[source]:

@@ -1,7 +1,8 @@
-"""Copy plans in the library (issue 32): how a tile gets from global memory into LDS
-before the read plan loads each lane's fragment (matrix_api_lds). matrix_api re-exports
-lds_copy(); the engine is layouts.lds_copy (and layouts.tdm for gfx1250's tensor data
-mover), the facts instructions.lds_copy.
+"""The library's door to copy plans: how a tile gets from global memory into LDS before
+the read plan (matrix_library.lds) loads each lane's fragment. The arguments are checked
+here (CalcError); the planners are matrix_plans.lds.copies (and matrix_plans.lds.tdm for
+gfx1250's tensor data mover), the facts instructions.lds_copy. matrix_api re-exports
+lds_copy() and lds_copy_search().
 
     >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
@@ -14,29 +15,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.lds_copy import CopyFacts, CopyOp, copy_facts
+from instructions.model import Instruction
 from layouts.core import CalcError
+from matrix_plans.lds.copies import CopyPlan, Global, check, plan_copy
+from matrix_plans.lds.fragment import Fragment
+from matrix_plans.lds.reads import plan
+from matrix_plans.lds.tdm import Descriptor, plan_tdm
 
-from matrix_library.checks import shown
+from matrix_library.checks import architecture_of, shown, whole
+from matrix_library.checks import operand as checked_operand
+from matrix_library.lds import (
+    LdsPlan,
+    checked_load,
+    checked_model,
+    checked_steps,
+    checked_tile,
+    lds_facts_of,
+    lds_search,
+    plan_record,
+    stored_bits,
+)
 
-if TYPE_CHECKING:
-    from instructions.lds_copy import CopyFacts, CopyOp
-    from instructions.model import Instruction
-    from matrix_plans.lds.copies import CopyPlan, Global
-    from matrix_plans.lds.tdm import Descriptor
-
+if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
-    from matrix_library.lds import LdsPlan
 
 __all__ = ["CopyCandidate", "LdsCopy", "LdsCopySearch", "lds_copy", "lds_copy_search"]
 
 
 class LdsCopy(NamedTuple):
     """The answer of lds_copy(): the tile's whole trip. `copy`: every copy instruction of
-    every wave (layouts.lds_copy.CopyPlan: lanes' global offsets and LDS addresses,
-    segments, write phases); `read`: the read plan (matrix_api_lds.LdsPlan) of the same
+    every wave (matrix_plans.lds.copies.CopyPlan: lanes' global offsets and LDS addresses,
+    segments, write phases); `read`: the read plan (matrix_library.lds.LdsPlan) of the same
     tile; `lds_type`: the stored type ('' when the operand's own); `tdm`: the tensor data
     mover's descriptor (None on other routes); `checked`: the copy was replayed element
-    by element against the tile (layouts.lds_copy.check); `buffer_word3`: word 3 of a raw
+    by element against the tile (matrix_plans.lds.copies.check); `buffer_word3`: word 3 of a raw
     buffer resource on this architecture (0: not recorded)."""
     architecture: str
     instruction: str
@@ -77,9 +90,6 @@ def _copy_ops(facts: CopyFacts, name: object) -> tuple[CopyOp, CopyOp | None]:
 
 
 def _global(order: str | None, ld: object, k_axis: int, tile: object) -> Global:
-    from matrix_plans.lds.copies import Global
-
-    from matrix_library.checks import whole
     natural = "row" if (k_axis == 1) == (getattr(tile, "order", "k") == "k") else "col"
     chosen = order or natural
     if chosen not in ("row", "col"):
@@ -107,21 +117,14 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     interleave), the global tile stored by `global_order` (row or col; default: the
     tile's own order) with leading dimension `ld` elements; `lds_type`: the type the tile
     stores (default: the operand's); then the read plan of the same tile."""
-    from instructions.lds_copy import copy_facts
-    from matrix_plans.lds.copies import check, plan_copy
-    from matrix_plans.lds.reads import Fragment, plan
-
-    from matrix_library.checks import architecture_of, whole
-    from matrix_library.checks import operand as checked_operand
-    from matrix_library.lds import _answer, _load, _model, _steps, _tile, lds_facts_of, stored_bits
     operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
-    chosen = _model(facts, model)
-    described = _tile(tile, order, pad, swizzle, base)
-    steps = _steps(k_steps)
+    chosen = checked_model(facts, model)
+    described = checked_tile(tile, order, pad, swizzle, base)
+    steps = checked_steps(k_steps)
     bits = stored_bits(lds_type, operand.layout.width)
     frag = Fragment(operand, described, steps, bits if lds_type else 0)
-    read = plan(operand, described, facts, chosen, _load(facts, load), steps, frag,
+    read = plan(operand, described, facts, chosen, checked_load(facts, load), steps, frag,
                 with_slots=False)
     arch = architecture_of(inst).name
     cfacts = copy_facts(arch)
@@ -135,7 +138,6 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     write_model = cfacts.write_model or chosen
     tdm = None
     if first.route == "tdm":
-        from matrix_plans.lds.tdm import plan_tdm
         found, tdm = plan_tdm(described, bits, glob, first, count, tdm_pad_interval,
                               tdm_pad_amount, write_model)
     else:
@@ -148,7 +150,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     if errors:  # (plan_copy replays its own plans; a plan that does not is a bug: say so)
         raise CalcError("internal: the copy plan does not replay: " + "; ".join(errors[:3]))
     return LdsCopy(inst.arch, inst.name, operand.matrix, lds_type.lower(), found,
-                   _answer(operand.inst, operand.matrix, read, frag), tdm, True,
+                   plan_record(operand.inst, operand.matrix, read, frag), tdm, True,
                    cfacts.buffer_word3)
 
 
@@ -214,7 +216,6 @@ def lds_copy_search(inst: Instruction, matrix: str, *, limit: int = 16,
     `limit` with the fewest LDS bytes), the setting given, and Triton's and CK's picks,
     each tried with the copy of `options` (lds_copy's arguments) and ranked by read
     conflicts, write conflicts, coalescing, LDS bytes and instructions together."""
-    from matrix_library.lds import lds_search
     read = {k: v for k, v in options.items() if k in _READ_OPTIONS}
     search = lds_search(inst, matrix, **read)  # type: ignore[arg-type]
     ranked = sorted((c for c in (_tried(inst, matrix, options, f.pad, f.swizzle)

@@ -1,8 +1,9 @@
-"""Epilogue store plans in the library (issue 33): storing an instruction's D, converted
+"""The library's door to epilogue store plans: storing an instruction's D, converted
 or not, into a row- or column-major global tile: the direct stores, and the routes
 through LDS (plain reads, and transpose reads such as gfx950's ds_read_b64_tr_b16),
 with instruction counts, LDS bytes, bank conflicts and coalescing; the cheapest route
-is chosen. matrix_api re-exports store_plan(); the engine is layouts.epilogue.
+is chosen. The arguments are checked here (CalcError); the planner is
+matrix_plans.epilogue. matrix_api re-exports store_plan().
 
     >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna4", "v_mfma_f32_16x16x32_bf16")
@@ -14,12 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.model import Instruction
 from layouts.core import CalcError
+from matrix_plans.epilogue import Epilogue, Route, pack_issues, plan, type_bits
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from matrix_plans.epilogue import Epilogue, Route
+from matrix_library.checks import architecture_of, instruction, lane_moves_of, shown, whole
+from matrix_library.checks import operand as checked_operand
 
+if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
 __all__ = ["StorePlan", "store_plan"]
@@ -32,7 +35,7 @@ STORE_TYPES = ("f32", "f16", "bf16", "fp8", "bf8", "i32")
 class StorePlan(NamedTuple):
     """The answer of store_plan(): D of `instruction` as `store_type` values into an
     `order`-major tile with leading dimension `ld` (elements); `pack`: the conversion's
-    instructions per lane (empty: none); `routes`: each route (layouts.epilogue.Route:
+    instructions per lane (empty: none); `routes`: each route (matrix_plans.epilogue.Route:
     instruction counts per wave, LDS bytes, the worst conflict of each LDS access, the
     128-byte segments of each global store instruction, every lane's stores with the
     elements they write, the cost, or why the route is refused); `chosen`: the
@@ -51,24 +54,6 @@ class StorePlan(NamedTuple):
     engine: Epilogue
 
 
-def _pack(arch: str, frm: str, to: str, values: int) -> tuple[str, ...]:
-    """The conversion's instructions for `values` values (none when the types agree)."""
-    if frm == to:
-        return ()
-    from instructions.lane_moves import arch_moves
-    for pack in arch_moves(arch).packs:
-        if pack.frm == frm and pack.to == to and not pack.span:
-            per = 32 // _bits(to)
-            return pack.issues(per) * (values // per)
-    raise CalcError(f"{arch} has no conversion of {frm} D values into {to} (the conversion "
-                    "packs: docs/chaining.md)", "store_type")
-
-
-def _bits(key: str) -> int:
-    from instructions.types import TYPES
-    return int(TYPES[key].bits) if key in TYPES else 8
-
-
 def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,
                store_type: str | None = None, order: str = "row",
                ld: int | None = None, route: str | None = None) -> StorePlan:
@@ -76,10 +61,6 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     an `order`-major (row or col) global tile with leading dimension `ld` (None: the
     tile's own width). `route` (direct, lds, lds-transpose) takes that route instead of
     the cheapest (CalcError when it is not possible)."""
-    from matrix_plans.epilogue import plan
-
-    from matrix_library.checks import architecture_of, instruction, lane_moves_of, shown, whole
-    from matrix_library.checks import operand as checked_operand
     inst = instruction(inst)
     lane_moves_of(inst, "epilogue store plans")
     operand = checked_operand(inst, "D", mods=mods, wave=wave)
@@ -97,9 +78,9 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
         raise CalcError(f"the global tile is row- or col-major, not {shown(order)}", "order")
     stride = None if ld is None else whole("ld", ld, "ld")
     arch = architecture_of(inst).name
-    bits = _bits(to)
+    bits = type_bits(to)
     values = operand.register_count * 32 // operand.layout.width
-    pack = _pack(arch, frm, to, values)
+    pack = pack_issues(arch, frm, to, values)
     found = plan(operand, arch, bits, order, stride, pack)
     chosen = found.chosen
     if route is not None:

@@ -1,7 +1,9 @@
-"""LDS load plans in the library (issue 24): which address each lane of a wave reads to
-load an operand fragment from a tile in LDS, which banks each phase touches, and the
-settings (padding, swizzle) that make the loads conflict-free. matrix_api re-exports
-lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.lds.
+"""The library's door to LDS read plans: which address each lane of a wave reads to load
+an operand fragment from a tile in LDS, which banks each phase touches, and the settings
+(padding, swizzle) that make the loads conflict-free. The arguments are checked here
+(CalcError); the planner is matrix_plans.lds.reads, the facts instructions.lds.
+matrix_api re-exports lds_plan() and lds_search(); the copy door (matrix_library.copies)
+checks its read arguments with the checked_* functions of this module.
 
     >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna3", "v_mfma_f32_16x16x16_f16")
@@ -12,28 +14,29 @@ lds_plan() and lds_search(); the engine is layouts.lds, the facts instructions.l
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.lds import LdsFacts, Load, PhaseModel, lds_facts
+from instructions.model import Instruction
 from instructions.record import without_gc
+from instructions.types import TYPES
 from layouts.core import CalcError
+from matrix_plans.lds.fragment import Fragment
+from matrix_plans.lds.reads import named_slots, plan
+from matrix_plans.lds.tile import LoadPlan, Plan, Tile, ck_swizzle, search_settings, triton_swizzle
 
 from matrix_library.bounds import check_plan, check_search
-from matrix_library.checks import shown
+from matrix_library.checks import architecture_of, lane_moves_of, shown, whole
+from matrix_library.checks import operand as checked_operand
+from matrix_library.records import Element, named
 
-if TYPE_CHECKING:  # (the engine and the tables load on first use: point queries start fast;
-    # the library's checks come from matrix_library, below matrix_api, which re-exports
-    # this module: no import cycle)
-    from collections.abc import Callable
-
-    from instructions.lds import LdsFacts, Load, PhaseModel
-    from instructions.model import Instruction
-    from matrix_plans.lds.reads import Fragment, LoadPlan, Plan, Tile
-
+if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
-    from matrix_library.records import Element
 
 __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "lds_plan",
-           "lds_search", "parse_swizzle", "parse_tile", "parse_xor", "stored_bits"]
+           "lds_search", "checked_load", "checked_model", "checked_steps", "checked_tile",
+           "plan_record", "parse_swizzle", "parse_tile", "parse_xor", "stored_bits"]
 
 
 class LdsSlot(NamedTuple):
@@ -54,7 +57,8 @@ class LdsSlot(NamedTuple):
 
 class LdsPlan(NamedTuple):
     """The answer of lds_plan(): the tile, the phase model, every load of the wave (each
-    lane's address and bytes, the phases with their conflicts: layouts.lds.LoadPlan),
+    lane's address and bytes, the phases with their conflicts:
+    matrix_plans.lds.tile.LoadPlan),
     every slot with the element it receives, the worst conflict of any phase (1 =
     conflict-free), an LDS cycle estimate and the notes (requirements, assumptions).
     `k_per_element`: the K values one tile element serves: 4 for a sparse instruction's
@@ -168,7 +172,7 @@ def parse_xor(value: object) -> tuple[tuple[int, int], ...]:
     """((dst, src), ...) from 'xor:DST^SRC,...' (byte-address bits, e.g. xor:4^8,5^9)."""
     pairs = []
     text = value[4:] if isinstance(value, str) else ""
-    parts = text.split(",", 32)  # (at most 32 pairs: a bit is changed once; issue 30)
+    parts = text.split(",", 32)  # (at most 32 pairs: a bit is changed once)
     for part in parts if len(parts) <= 32 else ["too many"]:
         dst, _, src = part.strip().partition("^")
         if not (_digits(dst) and _digits(src) and int(dst) < 32 and int(src) < 32):
@@ -184,7 +188,6 @@ def stored_bits(lds_type: str, width: int) -> int:
     operand's)."""
     if not lds_type:
         return width
-    from instructions.types import TYPES
     found = TYPES.get(str(lds_type).lower())
     if found is None:
         raise CalcError(f"--lds-type names a data type ({', '.join(sorted(TYPES))}), not "
@@ -194,9 +197,6 @@ def stored_bits(lds_type: str, width: int) -> int:
 
 def lds_facts_of(inst: Instruction) -> LdsFacts:
     """The LDS facts (size, banks, loads, phase models) of `inst`'s architecture."""
-    from instructions.lds import lds_facts
-
-    from matrix_library.checks import architecture_of, lane_moves_of
     lane_moves_of(inst, "LDS plans")
     facts = lds_facts(architecture_of(inst).name)
     if facts is None:  # (every architecture has a row; a new one needs its own)
@@ -204,7 +204,8 @@ def lds_facts_of(inst: Instruction) -> LdsFacts:
     return facts
 
 
-def _model(facts: LdsFacts, key: str | None) -> PhaseModel:
+def checked_model(facts: LdsFacts, key: str | None) -> PhaseModel:
+    """The phase model `key` of `facts` (None: the architecture's default)."""
     model = facts.model(key)
     if model is None:
         keys = ", ".join(m.key for m in facts.models)
@@ -212,7 +213,8 @@ def _model(facts: LdsFacts, key: str | None) -> PhaseModel:
     return model
 
 
-def _load(facts: LdsFacts, name: str | None) -> Load | None:
+def checked_load(facts: LdsFacts, name: str | None) -> Load | None:
+    """The LDS load `name` of `facts` (None: the planner picks the widest)."""
     if name is None:
         return None
     load = facts.load(str(name))
@@ -223,13 +225,12 @@ def _load(facts: LdsFacts, name: str | None) -> Load | None:
     return load
 
 
-def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) -> Tile:
-    from matrix_plans.lds.reads import Tile
+def checked_tile(tile: object, order: str, pad: object, swizzle: object, base: object) -> Tile:
+    """The tile described by lds_plan's arguments (a swizzle 'xor:...' or a triple)."""
     rows, cols = parse_tile(tile)
     if order not in ("k", "mn"):
         raise CalcError(f"the tile order is k (K contiguous) or mn (M/N contiguous), "
                         f"not {shown(order)}", "order")
-    from matrix_library.checks import whole
     padding = whole("pad", pad, "pad")
     start = whole("base", base, "base")
     if isinstance(swizzle, str) and swizzle.strip().lower().startswith("xor:"):
@@ -237,8 +238,8 @@ def _tile(tile: object, order: str, pad: object, swizzle: object, base: object) 
     return Tile(rows, cols, order, padding, parse_swizzle(swizzle), start)
 
 
-def _steps(k_steps: object) -> int:
-    from matrix_library.checks import whole
+def checked_steps(k_steps: object) -> int:
+    """The number of consecutive K steps, 1 to 64."""
     steps = whole("k_steps", k_steps, "k_steps")
     if not 1 <= steps <= 64:
         raise CalcError(f"k_steps takes 1 to 64, not {shown(k_steps)}", "k_steps")
@@ -259,19 +260,16 @@ def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
     that delivers the fragment), under phase model `model` (None: the architecture's
     default); `lds_type`: the type the tile stores when not the operand's (a bf16 tile
     each lane converts after its read: the slots are read at its width)."""
-    from matrix_plans.lds.reads import Fragment, plan
-
-    from matrix_library.checks import operand as checked_operand
     operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
-    chosen = _model(facts, model)
-    described = _tile(tile, order, pad, swizzle, base)
-    steps = _steps(k_steps)
-    check_plan(operand, steps)  # (its size known before it is made: issue 30)
+    chosen = checked_model(facts, model)
+    described = checked_tile(tile, order, pad, swizzle, base)
+    steps = checked_steps(k_steps)
+    check_plan(operand, steps)  # (its size known before it is made)
     frag = Fragment(operand, described, steps, stored_bits(lds_type, 0) if lds_type else 0)
-    found = plan(operand, described, facts, chosen, _load(facts, load), steps, frag,
+    found = plan(operand, described, facts, chosen, checked_load(facts, load), steps, frag,
                  with_slots=False)
-    return _answer(operand.inst, operand.matrix, found, frag)
+    return plan_record(operand.inst, operand.matrix, found, frag)
 
 
 class _Names(dict[tuple[int, int, int], "Element"]):
@@ -283,15 +281,13 @@ class _Names(dict[tuple[int, int, int], "Element"]):
         self.matrix = matrix
 
     def __missing__(self, element: tuple[int, int, int]) -> Element:
-        from matrix_library.records import named
         found = self[element] = named(self.matrix, *element)
         return found
 
 
-def _answer(inst: Instruction, matrix: str, found: Plan, frag: Fragment) -> LdsPlan:
+def plan_record(inst: Instruction, matrix: str, found: Plan, frag: Fragment) -> LdsPlan:
     """The library's record of a plan made without its slots (with_slots False) from
     `frag`: the slots named as the library names elements."""
-    from matrix_plans.lds.reads import named_slots
     slots = named_slots(frag, found.loads, LdsSlot, _Names(matrix))
     return LdsPlan(inst.arch, inst.name, matrix, found.wave, found.element_bits,
                    found.k_steps, found.k_run, found.tile, found.model, found.facts,
@@ -311,23 +307,6 @@ def _candidate(plan_of: Callable[[int, tuple[int, int, int] | None], Plan], pad:
                         found.lds_bytes, len(found.loads), found.worst, found.cycles)
 
 
-def _powers(limit: int) -> list[int]:
-    return [1 << n for n in range(limit.bit_length()) if 1 << n <= limit]
-
-
-def _settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | None]]:
-    """The (pad, swizzle) settings a search tries: paddings of 0 to one row of 128 bytes
-    more, and swizzles of powers of two (chunks of at most 512 bits)."""
-    found: list[tuple[int, tuple[int, int, int] | None]] = [
-        (pad_elems, None) for pad_elems in range(0, max(1, 1024 // bits) + 1)]
-    for vec in _powers(cols):
-        if vec * bits > 512:
-            break
-        found += [(0, (vec, per_phase, max_phase)) for per_phase in _powers(16)
-                  for max_phase in _powers(cols // vec)[1:]]
-    return found
-
-
 @without_gc
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
@@ -338,15 +317,12 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
     load instructions, then fewest cycles); with the plan as given (pad, swizzle) and
     what Triton's and CK's formulas pick for this tile. `load` fixes the load
     instruction (None: the widest each setting allows)."""
-    from matrix_plans.lds.reads import Fragment, ck_swizzle, plan, triton_swizzle
-
-    from matrix_library.checks import operand as checked_operand
     operand = checked_operand(inst, matrix, mods=mods, wave=wave)
     facts = lds_facts_of(inst)
-    chosen = _model(facts, model)
-    described = _tile(tile, order, pad, swizzle, base)
-    fixed, steps = _load(facts, load), _steps(k_steps)
-    check_plan(operand, steps)  # (the fragment's size bounded before it is made: issue 30)
+    chosen = checked_model(facts, model)
+    described = checked_tile(tile, order, pad, swizzle, base)
+    fixed, steps = checked_load(facts, load), checked_steps(k_steps)
+    check_plan(operand, steps)  # (the fragment's size bounded before it is made)
     frag = Fragment(operand, described, steps, stored_bits(lds_type, 0) if lds_type else 0)
 
     def plan_of(pad: int, swizzle: tuple[int, int, int] | None) -> Plan:
@@ -355,7 +331,7 @@ def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k"
 
     bits = frag.bits
     cols = described.cols
-    settings = _settings(bits, cols)
+    settings = search_settings(bits, cols)
     check_search(operand, steps, len(settings) + 4, cols)  # (+ given, first, Triton, CK)
     given = _candidate(plan_of, described.pad, described.swizzle)
     tried = [_candidate(plan_of, pad_elems, swizzled) for pad_elems, swizzled in settings]

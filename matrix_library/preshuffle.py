@@ -1,9 +1,10 @@
-"""Preshuffled operands in the library (issue 33): the permutation of a stored matrix
+"""The library's door to preshuffled operands: the permutation of a stored matrix
 that gives every lane of a wave its fragment of an instruction operand as contiguous,
 aligned global loads, with the index formula both ways, a NumPy and a PyTorch function
 and their inverses (as text: the calculator needs neither), the loads, the scale selects of
 a supertile and the comparison with a named scheme (aiter, CK, the MI355X write-up).
-matrix_api re-exports preshuffle(); the engine is layouts.preshuffle.
+The arguments are checked here (CalcError); the planner is matrix_plans.preshuffle.
+matrix_api re-exports preshuffle().
 
     >>> import matrix_calculator as mc
     >>> inst = mc.find_instruction("cdna4", "v_mfma_scale_f32_16x16x128_f8f6f4")
@@ -17,18 +18,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.model import Instruction
+from instructions.preshuffles import GLOBAL_LOADS, Scheme
+from layouts import COORDINATES
 from layouts.core import CalcError
+from matrix_plans.preshuffle.chain import formula, numpy_source, torch_source
+from matrix_plans.preshuffle.planner import Preshuffle, Tile, plan
+from matrix_plans.preshuffle.presets import compare, scheme
 
 from matrix_library.bounds import check_supertile
-from matrix_library.checks import shown
+from matrix_library.checks import (
+    instruction,
+    lane_moves_of,
+    matrix_name,
+    modifiers,
+    shown,
+    wave_size,
+    whole,
+    with_formats,
+)
+from matrix_library.checks import operand as checked_operand
+from matrix_library.records import Element, named
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from instructions.preshuffles import Scheme
-    from matrix_plans.preshuffle.planner import Preshuffle, Tile
-
+if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
-    from matrix_library.records import Element
 
 __all__ = ["PreshufflePlan", "PreshuffleSlot", "PresetVerdict", "parse_supertile",
            "preshuffle"]
@@ -117,15 +130,14 @@ def parse_supertile(value: object) -> tuple[int, int]:
 
 
 def _digits(text: str) -> bool:
-    """Whether `text` is a whole number in at most 9 ASCII digits (issue 30: other
-    scripts' digits and huge numbers refused before int() reads them)."""
+    """Whether `text` is a whole number in at most 9 ASCII digits (other scripts' digits
+    and huge numbers are refused before int() reads them)."""
     return text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 9
 
 
-def _width(value: object, scheme: Scheme | None) -> int | None:
-    from instructions.preshuffles import GLOBAL_LOADS
+def _width(value: object, picked: Scheme | None) -> int | None:
     if value is None:
-        return scheme.width or None if scheme else None
+        return picked.width or None if picked else None
     if isinstance(value, str):
         for names in GLOBAL_LOADS.values():
             for width, name in names.items():
@@ -151,21 +163,6 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     stored matrix `order`-major (row or col; None: K contiguous) with leading dimension
     `ld` (None: one block's). `preset`: a named scheme (instructions.preshuffles) to
     compare with; its load width and supertile are the defaults then."""
-    from instructions.preshuffles import GLOBAL_LOADS
-    from matrix_plans.preshuffle.chain import formula, numpy_source, torch_source
-    from matrix_plans.preshuffle.planner import plan
-    from matrix_plans.preshuffle.presets import scheme
-
-    from matrix_library.checks import (
-        instruction,
-        lane_moves_of,
-        matrix_name,
-        modifiers,
-        wave_size,
-        whole,
-        with_formats,
-    )
-    from matrix_library.checks import operand as checked_operand
     inst = instruction(inst)
     moves = lane_moves_of(inst, "preshuffle plans")
     name = matrix_name(inst, matrix)
@@ -177,7 +174,7 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     rows_cols = parse_supertile(supertile)
     values = modifiers(mods)
     checked = checked_operand(inst, name, mods=values, wave=wave)  # (the modifiers' legality)
-    check_supertile(checked, rows_cols)  # (its size known before it is made: issue 30)
+    check_supertile(checked, rows_cols)  # (its size known before it is made)
     formatted = with_formats(inst, values)
     size = wave_size(inst, wave)
     if order is not None and order not in ("row", "col"):
@@ -207,9 +204,6 @@ def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _slots(found: Preshuffle, matrix: str) -> tuple[PreshuffleSlot, ...]:
-    from layouts import COORDINATES
-
-    from matrix_library.records import named
     k_col = COORDINATES[matrix][1] == "k"
     per = found.width * 8
     out = []
@@ -222,7 +216,6 @@ def _slots(found: Preshuffle, matrix: str) -> tuple[PreshuffleSlot, ...]:
 
 
 def _verdict(found: Preshuffle, picked: Scheme) -> PresetVerdict:
-    from matrix_plans.preshuffle.presets import compare
     bits = max(8, found.bits)
     mn, k = found.tile if found.k_inner else found.tile[::-1]
     got = compare(found, picked, (mn, k * found.bits // bits))

@@ -5,15 +5,13 @@ roofline bound. Reads the instruction's operand fragments (register counts, stor
 elements) and the architecture's limits (instructions/products.py)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from instructions.model import Instruction
 from instructions.products import VGPR_OVERRIDES, GpuProduct, Limits, limits_of
+from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import fragment
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from layouts import Operand
 
 
 class Peak(NamedTuple):

@@ -1,4 +1,4 @@
-"""Epilogue store plans (issue 33): D (optionally converted) from the instruction's
+"""Epilogue store plans: D (optionally converted) from the instruction's
 registers into a tile of global memory, row- or column-major with leading dimension ld,
 by three routes, each read off the layout engine:
 
@@ -19,23 +19,22 @@ wait (WAIT_COST).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from instructions.lane_moves import WAIT_COST, arch_moves
 from instructions.lds import Load, lds_facts
 from instructions.preshuffles import GLOBAL_STORES
+from instructions.types import TYPES
+from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import element, fragment
 
-from matrix_plans.lds.reads import LANE_MAPS, _phases
+from matrix_plans.lds.reads import LANE_MAPS, read_phases
 
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+LaneMap = Callable[[int, int], tuple[int, int]]
+Values = dict[int, list[tuple[int, int]]]
 
-    from layouts import Operand
-
-    LaneMap = Callable[[int, int], tuple[int, int]]
-    Values = dict[int, list[tuple[int, int]]]
 
 GLOBAL_COST = 4   # a global store against one LDS access ([INF], docs/epilogue.md)
 SEGMENT = 128     # bytes of one coalescing segment (CDNA3/CDNA4 L2 line)
@@ -85,6 +84,24 @@ class Epilogue(NamedTuple):
     @property
     def chosen(self) -> Route:
         return min((r for r in self.routes if not r.refused), key=lambda r: r.cost)
+
+
+def type_bits(key: str) -> int:
+    """The bits of the stored type `key` (8 for a key instructions.types does not know)."""
+    return int(TYPES[key].bits) if key in TYPES else 8
+
+
+def pack_issues(arch: str, frm: str, to: str, values: int) -> tuple[str, ...]:
+    """The conversion's instructions for `values` D values of type `frm` stored as `to`
+    (none when the types agree), from the architecture's packs."""
+    if frm == to:
+        return ()
+    for pack in arch_moves(arch).packs:
+        if pack.frm == frm and pack.to == to and not pack.span:
+            per = 32 // type_bits(to)
+            return pack.issues(per) * (values // per)
+    raise CalcError(f"{arch} has no conversion of {frm} D values into {to} (the conversion "
+                    "packs: docs/chaining.md)", "store_type")
 
 
 def _lane_values(operand: Operand, wave: int) -> Values:
@@ -182,7 +199,7 @@ def _conflicts(addresses: dict[int, int], bits: int, arch: str, wave: int,
     row = facts.model(None).row(max(32, bits))  # type: ignore[union-attr]
     found: list[int | None] = [addresses[lane] * 8 if lane in addresses else None
                                for lane in range(wave)]
-    return max((p.conflict for p in _phases(found, Load(name, bits), row, wave)), default=1)
+    return max((p.conflict for p in read_phases(found, Load(name, bits), row, wave)), default=1)
 
 
 def direct(values: Values, bits: int, order: str, ld: int, arch: str) -> Route:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile what the budgets (issue 35) are checked against with clang-22, and record or
+"""Compile what the budgets are checked against with clang-22, and record or
 compare its answers:
 
     python3 scripts/check_budget.py [--clang clang-22] [--record] [--probes N]
@@ -10,10 +10,10 @@ compare its answers:
 2. LLVM's occupancy model: N small kernels (seeded, reproducible) that clobber a chosen
    number of VGPRs and AGPRs and hold a chosen LDS array, for every target, wave size and
    workgroup size; what LLVM answers goes to tests/data/llvm_occupancy.txt, which
-   tests/test_budget.py compares with layouts/budget.occupancy row by row.
+   tests/plans/test_budget.py compares with layouts/budget.occupancy row by row.
 
 Without --record the answers are compared with the recorded files: a difference is
-printed and the exit status is 1 (tests/test_budget.py runs the tiles so where clang-22
+printed and the exit status is 1 (tests/plans/test_budget.py runs the tiles so where clang-22
 is installed).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The type conversions of scripts/check_convert.py's wavefront emulation (issue 20):
+"""The type conversions of scripts/check_convert.py's wavefront emulation:
 C models of the conversion builtins, and Python models that give the expected values.
 
 Two kinds of pass run every converting class:

@@ -12,7 +12,7 @@ compile in parallel. Where the builtin takes the modifiers as arguments (gfx1250
 gfx1251) the D, A and B operands must also span the VGPRs the layouts count. Instructions
 without a wave-level example are listed as "refused: ..." with the reason. Prints one
 line per failure, a count per target and a summary "N/M compile and match"; exit status 1
-on any failure. tests/test_hip_clang.py runs it when clang-22 is installed.
+on any failure. tests/external/test_hip_clang.py runs it when clang-22 is installed.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the emitted HIP of porting plans (NVIDIA fragment -> AMD operand, issue 34) in the
+"""Run the emitted HIP of porting plans (NVIDIA fragment -> AMD operand) in the
 host emulation of a wavefront (scripts/check_convert.py's harness: each lane a thread,
 every lane move and LDS access meeting the other lanes at a barrier) and compare every
 lane's every destination word with the layouts; with --clang, also compile each plan's HIP

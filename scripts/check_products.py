@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Product check of the gfx1250 / gfx1251 layouts (issue 29): for every instruction and
+"""Product check of the gfx1250 / gfx1251 layouts (docs/gfx1250.md): for every instruction and
 modifier set, place random small integers (exact in every format) where the layout
 engine says each element of A, B, C, the sparse index and the scales lives, fill every
 slot it leaves unused with random bits, run an executable model of the instruction on
@@ -14,7 +14,7 @@ statements of each operation, not from the layouts. Another model (rocjitsu's
 mma_exec.h, built outside this repository) reads the register files --cases writes and
 prints D in the same text form; --replay FILE --record OUT keeps its answers with the
 inputs' digest (tests/data/gfx1250_products_rocjitsu.txt.gz, replayed by
-tests/test_products.py). `--layouts rocjitsu` places A, B and the index (SWMMAC) and the
+tests/layouts/test_products.py). `--layouts rocjitsu` places A, B and the index (SWMMAC) and the
 sub-byte operand of a mixed f8f6f4 pair by the alternatives `-d` names for rocjitsu
 (layouts/gfx1250.py alternative_layouts), the rest by the calculator.
 

@@ -10,7 +10,7 @@ caller's promise of 16-byte-aligned tiles), so that the alignment check and its
 fallback fold away and the assembly shows the vector path alone. A line of the data file
 is `ARGS | TARGET | counts`, counts being `mnemonic=N` for every global/ds/flat memory
 instruction of the probe kernel. --check compares with the file instead of writing it
-(exit status 1 on a difference); tests/test_hip_loads.py reads the file, and runs the
+(exit status 1 on a difference); tests/formats/test_hip_loads.py reads the file, and runs the
 check where clang-22 is installed.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ For every mma.sync / wgmma.mma_async instruction it fills each thread's A, B and
 operand's type, runs the instruction once and dumps every thread's D register words. For ldmatrix it
 loads a tile of distinct 16-bit values through a known row-address permutation and dumps every
 thread's registers; for stmatrix it stores distinct register values and dumps the tile. The test
-suite (tests/test_nvidia_hardware.py) then checks the calculator's layouts against the record:
+suite (tests/layouts/test_nvidia.py) then checks the calculator's layouts against the record:
 inputs read by the layout, multiplied on the host, must equal D read by the layout.
 
   python3 scripts/nvidia_probe.py --out DIR          # writes DIR/probe_sm80.cu, probe_sm89.cu, probe_sm90.cu

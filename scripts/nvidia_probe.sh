@@ -1,8 +1,8 @@
 #!/bin/bash
-# The NVIDIA fragment probe (issue 34): generate the three CUDA programs, build them (sm_80
+# The NVIDIA fragment probe (docs/porting.md): generate the three CUDA programs, build them (sm_80
 # and sm_89 as PTX only, so that the driver compiles them for the GPU at hand; sm_90a as
 # machine code: wgmma needs it), run them and write tests/data/nvidia/hardware_sm*.json.gz
-# (raw words; tests/test_nvidia.py reads them). Needs nvcc and an sm_90 GPU (H100/H200).
+# (raw words; tests/layouts/test_nvidia.py reads them). Needs nvcc and an sm_90 GPU (H100/H200).
 #   scripts/nvidia_probe.sh [OUTDIR]        (default: a temporary folder)
 # The records in tests/data keep a subset of the wgmma N values (tests/data/README.md).
 set -euo pipefail

@@ -23,7 +23,7 @@ them; docs/gfx1250.md names them):
   * scales: one byte per K block (32 K; scale16: 16 K, a 64-bit operand) of row / column
     mn in lane mn + 16*matrix_*_scale (32-row A scale: lane = row);
   * v_swmmac_bf16f32: C is 8 VGPRs of f32, D is bf16 packed into the first 4 (the decision of
-    issue 29), the other 4 keep C.
+    docs/gfx1250.md), the other 4 keep C.
 Arithmetic: exact (the check places small integers), D rounded once to its format
 (round to nearest even).
 """

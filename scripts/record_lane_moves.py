@@ -6,7 +6,7 @@ llvm-mc for its architecture's target and record what llvm-mc answers.
 
 Each output line is `<target> | <assembly line> | <llvm-mc's answer>` (the encoding
 comment or the error), then one line per DPP control the target's records name (its
-first and last value). tests/test_convert.py and tests/test_convert_moves.py read the
+first and last value). tests/plans/test_convert.py and tests/plans/test_convert_moves.py read the
 file: every mnemonic and DPP control the records name must have assembled.
 """
 from __future__ import annotations

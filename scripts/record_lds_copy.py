@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Record what llvm-mc-22 and clang-22 answer about the copy plans of issue 32.
+"""Record what llvm-mc-22 and clang-22 answer about the copy plans (docs/lds_copy.md).
 
     python3 scripts/record_lds_copy.py mc > tests/data/lds_copy_llvm_mc.txt
     python3 scripts/record_lds_copy.py clang > tests/data/lds_copy_clang.json
 
 mc: every copy instruction of every architecture's copy facts (instructions/lds_copy.py),
 assembled for every architecture's LLVM target: which target accepts which (the facts
-say which architecture has which direct-to-LDS load; tests/test_lds_copy.py compares).
-clang: the --emit hip code of each sample copy plan (tests/test_lds_copy_hip.py CASES),
+say which architecture has which direct-to-LDS load; tests/plans/test_lds_copy.py compares).
+clang: the --emit hip code of each sample copy plan (tests/formats/test_lds_copy_hip.py CASES),
 compiled in a probe kernel: the memory instructions clang emits for the copy and the read.
 """
 from __future__ import annotations
@@ -96,8 +96,8 @@ def clang_counts(code: str, target: str, wave64: bool = False) -> list[str]:
 
 
 def clang_record() -> dict[str, object]:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from test_lds_copy_hip import CASES, COMMAND, probe_kernel, solve
+    # (a lazy boundary: the suite's cases, with pytest, only for the clang record)
+    from tests.formats.test_lds_copy_hip import CASES, COMMAND, probe_kernel, solve
     cases = []
     for case in CASES:
         found = solve(case)

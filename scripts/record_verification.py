@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Write instructions/verification_checks.tsv, the per-instruction verification record
-(issue 36), from the repository's recorded data, and docs/verification.md from it.
+"""Write instructions/verification_checks.tsv, the per-instruction verification record,
+from the repository's recorded data, and docs/verification.md from it.
 
     python3 scripts/record_verification.py [--arch ARCH ...] [--docs-only] [--check]
 

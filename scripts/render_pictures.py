@@ -47,7 +47,7 @@ DOCUMENTED = (
     Sample("cdna3_4x4x4_16b_f16_A_cbsz2_abid1", "cdna3", "v_mfma_f32_4x4x4_16b_f16", "A",
            {"cbsz": 2, "abid": 1}, None, "register"),
 )
-# Looked at as PNGs (the four pictures, and the documented ones).
+# Looked at as PNGs: the documented ones and five more (wave64 D, sub-byte A, negated A and C).
 SAMPLES = DOCUMENTED + (
     Sample("rdna4_16x16x16_f16_D_w64", "rdna4", "v_wmma_f32_16x16x16_f16", "D", {}, 64,
            "register"),

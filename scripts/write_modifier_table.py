@@ -2,7 +2,7 @@
 """Rewrite the table of docs/usage.md that says what each modifier value does, per layout
 family, from the library (matrix_library.modifier_values.family_table): run it after a
 change to the modifier table, a range function or a generator;
-tests/test_modifier_values.py fails until the page matches.
+tests/library/test_modifier_values.py fails until the page matches.
 
     python3 scripts/write_modifier_table.py
 """

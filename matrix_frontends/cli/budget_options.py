@@ -1,10 +1,10 @@
-"""The option rows of products, peaks and budgets (issue 35), as data: cli_options makes
-its Option rows of BUDGET_OPTIONS (group BUDGET_GROUP). The mode rows are
-cli_budget_modes'; the handling is cli_budget, loaded only when such a mode runs (or
--d/--catalog get --product): a point query reads these rows alone."""
+"""The option rows of products, peaks and budgets, as data: options.py makes its Option
+rows of BUDGET_OPTIONS (group BUDGET_GROUP). The mode rows are budget_modes.py's; the
+handling is budget_mode.py, loaded only when such a mode runs (or -d/--catalog get
+--product): a point query reads these rows and runs no code of this module."""
 from __future__ import annotations
 
-from instructions.modifiers import MODIFIERS
+from operator import itemgetter
 
 # dest, spellings, kind ("flag", "value" or "number"), metavar, -h line, largest number
 BUDGET_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str, str, int], ...] = (
@@ -24,8 +24,8 @@ BUDGET_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str, str, int], ...] = (
     ("lds_buffers", ("--lds-buffers", "--lds_buffers"), "number", "1/2/3",
      "with --budget: LDS stages (2: double-buffered, the default)", 3),
 )
-BUDGET_GROUP = ("kernel budgets", tuple(row[0] for row in BUDGET_OPTIONS))
-# The options of other rows a budget reads: the LDS tile's (cli_lds_options) and -w.
+BUDGET_GROUP = ("kernel budgets", tuple(map(itemgetter(0), BUDGET_OPTIONS)))
+# The options a budget reads besides --budget: its own rows', the LDS tile's
+# (lds_options.py), the output's and --emit (and our own modifiers: budget_modes.py).
 BUDGET_USES = ("product", "wave_tile", "waves_per_group", "k_steps", "lds_buffers",
-               "lds_pad", "lds_order", "json", "compact", "emit",
-               *(spec.name for spec in MODIFIERS if not spec.reference))
+               "lds_pad", "lds_order", "json", "compact", "emit")

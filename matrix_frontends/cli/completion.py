@@ -1,14 +1,20 @@
-"""Completion scripts for bash and zsh, generated from the option table (cli_options).
+"""Completion scripts for bash and zsh, generated from the option table (options.py).
 
 After every value option they offer its values (the row's `choices`, or the
 architectures, instructions or formats its `complete` names); after -i the instructions
 of the architecture given by -a in any spelling (-a cdna3, -acdna3, -a=gfx942,
 --architecture=MI300X, --arch cdna3); a value ending in '=' (--filter type=) is completed
-without a space after it.
+without a space after it. The mode table loads this module when --completion runs (the
+explorer's plan panels read `offered`).
 """
 from __future__ import annotations
 
+from formats.documents import NAMES
+from instructions import ARCHITECTURES
+from instructions.lds import LDS
+
 from matrix_frontends.cli.options import OPTIONS, ArgumentError, shown, spellings
+from matrix_library.catalog import rows
 
 INSTALLED_NAME = "matrix-calculator"
 
@@ -21,10 +27,7 @@ def offered() -> dict[str, list[str]]:
 
 def _values() -> dict[str, list[str]]:
     """{dest: the words completion offers after the option} for every value option but -i."""
-    from formats.documents import NAMES
-    from instructions import ARCHITECTURES
     arch_words = [w for a in ARCHITECTURES for w in (a.name.lower(),) + tuple(a.aliases)]
-    from instructions.lds import LDS
     dynamic = {"arch": arch_words + ["all"], "format": list(NAMES),
                "lds_load": sorted({load.name for f in LDS for load in f.loads}),
                "lds_model": sorted({model.key for f in LDS for model in f.models})}
@@ -42,7 +45,6 @@ def _values() -> dict[str, list[str]]:
 
 def _filter_values() -> dict[str, list[str]]:
     """{filter key: the values the catalog's instructions have} (--filter KEY=VALUE)."""
-    from matrix_library.catalog import rows
     found: dict[str, set[str]] = {"arch": set(), "type": set(), "shape": set(),
                                   "sparse": {"yes", "no"}, "kind": set(), "m": set(),
                                   "n": set(), "k": set(), "blocks": set()}
@@ -63,7 +65,6 @@ def _spelled(kind: str) -> list[str]:
 
 
 def _arches() -> dict[str, tuple[tuple[str, ...], list[str]]]:
-    from instructions import ARCHITECTURES
     return {a.name.lower(): (tuple(a.aliases), [i.mnemonic for i in a.instructions])
             for a in ARCHITECTURES}
 

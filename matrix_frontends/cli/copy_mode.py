@@ -1,7 +1,8 @@
-"""The command line of copy plans (issue 32): --lds-tile with --copy (and --global-order,
---ld, --waves, --wave-split, --lds-type, --tdm-pad-interval, --tdm-pad-amount), answered
+"""The command line of copy plans: --lds-tile with --copy (and --global-order, --ld,
+--waves, --wave-split, --lds-type, --tdm-pad-interval, --tdm-pad-amount), answered
 through matrix_api.lds_copy and rendered by formats/lds_copy.py (text, --json) or
-formats/hip/copies.py (--emit hip). matrix_cli_lds hands the command line over.
+formats/hip/copies.py (--emit hip). lds_mode.run_lds hands the command line over, with
+the tile's keyword arguments it read.
 
     matrix_calculator.py -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 -A --cbsz 4 \\
         --lds-type bf16 --lds-tile 16x128 --copy buffer_load_dwordx4 --load ds_read_b128 \\
@@ -9,20 +10,19 @@ formats/hip/copies.py (--emit hip). matrix_cli_lds hands the command line over.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
+from formats import lds_copy as render
+from formats.json_output import dump
+from instructions.model import Instruction
+from layouts.core import CalcError
 
-    from matrix_frontends.cli.lds_mode import PlanOptions
-    from matrix_frontends.cli.options import Args
+from matrix_frontends.cli.options import Args, number
+from matrix_library import api as matrix_api
 
 
-def _options(args: Args, options: PlanOptions) -> dict[str, object]:
+def _options(args: Args, options: Mapping[str, object]) -> dict[str, object]:
     """lds_copy's keyword arguments from the command line (the tile's are `options`)."""
-    from layouts.core import CalcError
-
-    from matrix_frontends.cli.options import number
 
     def _value(dest: str) -> str | None:
         if args.given(dest) and args.text(dest) is None:
@@ -46,16 +46,11 @@ def _options(args: Args, options: PlanOptions) -> dict[str, object]:
             "tdm_pad_amount": whole("tdm_pad_amount"), **options}
 
 
-def run_copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
+def run_copy(args: Args, inst: Instruction, matrix: str, options: Mapping[str, object],
              fmt: str | None, emit: bool, as_json: bool) -> str:
     """The copy plan of the command line: text, --json, --format svg|html, --emit hip (the
     copy code, then the read code of the same tile), or --lds-search (settings ranked by
     read and write conflicts, coalescing and bytes)."""
-    from formats import lds_copy as render
-    from formats.json_output import dump
-    from layouts.core import CalcError
-
-    from matrix_library import api as matrix_api
     if fmt not in (None, "svg", "html"):
         raise CalcError(f"a copy plan is drawn with --format svg or html (or --json), not "
                         f"--format {fmt}")
@@ -68,7 +63,7 @@ def run_copy(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
             else render.search_text(search)
     found = matrix_api.lds_copy(inst, matrix, **copying)  # type: ignore[arg-type]
     if emit:
-        from formats.hip.copies import emit_copy
+        from formats.hip.copies import emit_copy  # (mode dispatch: the HIP writer)
         return emit_copy(found)
     if as_json:
         return dump("lds_copy", **render.document(found))

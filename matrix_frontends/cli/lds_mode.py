@@ -1,43 +1,46 @@
-"""The command line of LDS load plans (issue 24): run_lds(), which answers a command
-line that has --lds-tile (or another LDS option: the mode "lds" of cli_modes) through
-matrix_api.lds_plan / lds_search and the renderers of formats/lds.py. The option rows
-are data of their own (cli_lds_options), which point queries read without this module.
+"""The command line of LDS load plans: run_lds(), which answers a command line that has
+--lds-tile (or another LDS option: the mode "lds" of modes.py) through
+matrix_api.lds_plan / lds_search and the renderers of formats/lds.py; a copy plan
+(--copy) goes on to copy_mode.run_copy. The option rows are data of their own
+(lds_options.py), which point queries read without this module, loaded when the mode
+runs.
 
     matrix_calculator.py -a cdna3 -i v_mfma_f32_16x16x16_f16 -A --lds-tile 16x64 \\
         --load ds_read_b64 [--lds-pad 4 | --lds-swizzle 4,1,16] [--lds-search] [--json]
 
-Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 2.
+Bad values raise CalcError (a ValueError): the command prints its one line, exit 2.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypedDict
 
+from formats import lds as render
+from formats.json_output import dump
+from instructions.model import Instruction
+from layouts.core import CalcError
+
+from matrix_frontends.cli.copy_mode import run_copy
 from matrix_frontends.cli.lds_options import COPY_DESTS, LDS_METAVARS, LDS_OPTIONS
 from matrix_frontends.cli.lds_options import LDS_FLAGS as LDS_FLAGS  # (the option rows, as data)
 from matrix_frontends.cli.lds_options import wanted as wanted
-from matrix_frontends.cli.options import number
+from matrix_frontends.cli.options import Args, number
+from matrix_library import api as matrix_api
 
-if TYPE_CHECKING:
-    from typing import TypedDict
 
-    from instructions.model import Instruction
+class PlanOptions(TypedDict):
+    """The keyword arguments of matrix_api.lds_plan / lds_search."""
+    tile: object
+    order: str
+    pad: int
+    swizzle: object
+    base: int
+    load: str | None
+    k_steps: int
+    model: str | None
+    mods: dict[str, int]
+    wave: int | None
+    lds_type: str
 
-    from matrix_frontends.cli.options import Args
-    from matrix_library.api import ModifierValues
-
-    class PlanOptions(TypedDict):
-        """The keyword arguments of matrix_api.lds_plan / lds_search."""
-        tile: object
-        order: str
-        pad: int
-        swizzle: object
-        base: int
-        load: str | None
-        k_steps: int
-        model: str | None
-        mods: ModifierValues
-        wave: int | None
-        lds_type: str
 
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
@@ -46,7 +49,6 @@ _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "
 
 
 def _fail(message: str) -> Exception:
-    from layouts.core import CalcError
     return CalcError(message)
 
 
@@ -59,7 +61,7 @@ def _value(args: Args, dest: str) -> str | None:
 
 
 def _whole(args: Args, dest: str, default: int) -> int:
-    """A whole-number option (cli_options.number: digits only, bounded by LDS_LIMITS)."""
+    """A whole-number option (options.number: digits only, bounded by LDS_LIMITS)."""
     if _value(args, dest) is None:
         return default
     return number(args, dest)
@@ -108,7 +110,6 @@ def run_lds(args: Args, inst: Instruction, wave: int) -> str:
     """The output of a command line with --lds-tile: the plan (text, --json, --format
     svg/html), the search (--lds-search) or the load code (--emit hip); an error names
     the option at fault."""
-    from layouts.core import CalcError
     try:
         return _run(args, inst, wave)
     except CalcError as error:
@@ -141,7 +142,6 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
         raise _fail(f"--emit takes hip, not {emit!r}")
     as_json = bool(getattr(args, "json", False))
     if any(args.given(dest) for dest in COPY_DESTS if dest != "lds_type"):
-        from matrix_frontends.cli.copy_mode import run_copy
         return run_copy(args, inst, matrix, options, fmt, emit is not None, as_json)
     if args.given("ld"):
         raise _fail("--ld with --lds-tile gives the global tile of a copy: add --copy NAME")
@@ -151,12 +151,9 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
 def _answer(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
             fmt: str | None, emit: bool, as_json: bool) -> str:
     """The plan, the search or the load code of the command line."""
-    from formats import lds as render
-
-    from matrix_library import api as matrix_api
     if emit:
         _code_alone(args, as_json, fmt)
-        from formats.hip.lds import emit_lds
+        from formats.hip.lds import emit_lds  # (mode dispatch: the HIP writer, --emit hip)
         code: str = emit_lds(matrix_api.lds_plan(inst, matrix, **options))
         return code
     if getattr(args, "lds_search", False):
@@ -181,7 +178,7 @@ def _answer(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
 
 def _code_alone(args: Args, as_json: bool, fmt: str | None) -> None:
     """--emit hip writes the load code of one plan, as text: what it would drop is
-    refused (issue 30)."""
+    refused."""
     for dropped, flag in ((as_json, "--json"), (getattr(args, "lds_search", False),
                                                  "--lds-search"), (fmt, "--format")):
         if dropped:
@@ -189,5 +186,4 @@ def _code_alone(args: Args, as_json: bool, fmt: str | None) -> None:
 
 
 def _dump(mode: str, fields: dict[str, object]) -> str:
-    from formats.json_output import dump
     return dump(mode, **fields)

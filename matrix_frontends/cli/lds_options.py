@@ -1,19 +1,16 @@
-"""The option rows of LDS load plans (issue 24), as data: what cli_options makes its
-Option rows of (group LDS_GROUP) and what cli_modes selects the mode "lds" by. The
-handling of those options is matrix_cli_lds.run_lds, loaded only when the mode runs: a
-point query reads these rows alone.
+"""The option rows of LDS load plans, as data: what options.py makes its Option rows of
+(group LDS_GROUP) and what the mode table (modes.py) selects the mode "lds" by
+(`wanted`). The handling of those options is lds_mode.run_lds, loaded only when the mode
+runs: a point query reads these rows and runs no code of this module.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from operator import itemgetter, methodcaller
 
-if TYPE_CHECKING:
-    from matrix_frontends.cli.options import Args
-
-ABSENT = ""  # the third field of an LDS_OPTIONS row (cli_options gives every value option
+ABSENT = ""  # the third field of an LDS_OPTIONS row (options.py gives every value option
 # its own default: not given; None is given without a value)
 
-# dest, spellings, default (cli_options makes one Option row of each)
+# dest, spellings, default (options.py makes one Option row of each)
 LDS_OPTIONS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("lds_tile", ("--lds-tile", "--lds_tile"), ABSENT),
     ("lds_order", ("--lds-order", "--lds_order"), ABSENT),
@@ -31,7 +28,7 @@ LDS_OPTIONS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("tdm_pad_interval", ("--tdm-pad-interval", "--tdm_pad_interval"), ABSENT),
     ("tdm_pad_amount", ("--tdm-pad-amount", "--tdm_pad_amount"), ABSENT),
 )
-# the options a copy plan (--copy, issue 32) reads besides the tile's
+# the options a copy plan (--copy) reads besides the tile's
 COPY_DESTS = ("copy", "global_order", "waves", "wave_split", "lds_type", "tdm_pad_interval",
               "tdm_pad_amount")
 LDS_FLAGS: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -68,7 +65,7 @@ LDS_HELP = {
     "tdm_pad_interval": "with --copy tensor_load_to_lds: LDS padding interval in dwords",
     "tdm_pad_amount": "with --copy tensor_load_to_lds: LDS padding amount in dwords",
 }
-# What completion offers after an LDS option (cli_complete: every architecture's names).
+# What completion offers after an LDS option (completion.py: every architecture's names).
 LDS_COMPLETE = {"load": "lds_load", "lds_model": "lds_model"}
 LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
                 "lds_swizzle": "VEC,PER_PHASE,MAX_PHASE", "lds_base": "BYTES",
@@ -79,9 +76,7 @@ LDS_METAVARS = {"lds_tile": "ROWSxCOLS", "lds_order": "k/mn", "lds_pad": "N",
 # most a few hundred KiB; the library checks the architecture's own size).
 LDS_LIMITS = {"lds_pad": 1 << 20, "lds_base": 1 << 20, "k_steps": 1 << 10, "waves": 1 << 10,
               "tdm_pad_interval": 1 << 20, "tdm_pad_amount": 1 << 20}
-LDS_GROUP = ("LDS load plans", tuple(d for d, _, _ in LDS_OPTIONS + LDS_FLAGS))
-def wanted(args: Args) -> bool:
-    """Whether the command line (cli_options.Args) asks for an LDS plan (any LDS option
-    given)."""
-    return any(args.given(dest) for dest, _, _ in LDS_OPTIONS) \
-        or bool(getattr(args, "lds_search", False))
+LDS_DESTS = tuple(map(itemgetter(0), LDS_OPTIONS + LDS_FLAGS))
+LDS_GROUP = ("LDS load plans", LDS_DESTS)
+# Whether a command line (options.Args) asks for an LDS plan: any LDS option given.
+wanted = methodcaller("any_given", LDS_DESTS)

@@ -1,12 +1,12 @@
-"""The one line every refusal is written as (issue 30), for every front end: the command
-line, argparse's own messages, --batch and the explorer (cli_options re-exports it)."""
+"""The one line every refusal is written as, for every front end: the command line,
+argparse's own messages, --batch and the explorer (options.py re-exports it)."""
 from __future__ import annotations
 
 MESSAGE_WORD, MESSAGE_LENGTH = 80, 1000  # (characters of one word, of a whole message)
 
 
 def message_text(message: str) -> str:
-    """A message as the one line every refusal is written as (issue 30): control
+    """A message as the one line every refusal is written as: control
     characters escaped (no raw terminal bytes), whitespace runs one space, a word longer
     than MESSAGE_WORD cut short and the whole at most about MESSAGE_LENGTH characters.
     Every path that reports an error (the command line, argparse's own messages, --batch,

@@ -9,12 +9,13 @@ args)` asks the library (matrix_request.answer) and renders the answer.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from layouts.modifiers import Modifiers
 
 from matrix_frontends.cli import preshuffle_options as pre
-from matrix_frontends.cli.budget_modes import with_budget
+from matrix_frontends.cli.budget_modes import BUDGET_MODES, with_peaks
 from matrix_frontends.cli.inputs import (
     LEGACY_FORMATS,
     _on,
@@ -31,9 +32,9 @@ from matrix_frontends.cli.lds_options import LDS_FLAGS, LDS_OPTIONS
 from matrix_frontends.cli.lds_options import wanted as lds_wanted
 from matrix_frontends.cli.options import (
     BY_DEST,
-    MODIFIERS,
     NUMBERS,
     OPTIONS,
+    OWN_MODIFIERS,
     Args,
     ArgumentError,
     __version__,
@@ -41,7 +42,7 @@ from matrix_frontends.cli.options import (
     program_name,
     shown,
 )
-from matrix_frontends.cli.probe import checked_language, probe, verified, wanted
+from matrix_frontends.cli.probe_mode import checked_language, probe, verified, wanted
 from matrix_library import request as matrix_request
 from matrix_library.request import Request
 
@@ -56,7 +57,6 @@ QUERY_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-
 MATRIX_FLAGS = (("A", "-A"), ("B", "-B"), ("C", "-C"), ("D", "-D"), ("K", "-k"),
                 ("SA", "--A-scale"), ("SB", "--B-scale"))
 JSON = ("json", "compact")
-OWN_MODIFIERS = tuple(d for d in MODIFIERS if not BY_DEST[d].reference)
 QUERY = (*JSON, "SA", "SB", *OWN_MODIFIERS)
 LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
 PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "global_order", *OWN_MODIFIERS)
@@ -351,7 +351,7 @@ def _batch(_request: Request, args: Args) -> str:
     return run_batch(args.text("batch"), _on(args, "json"), respond)  # (None: no FILE)
 
 
-MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
+MODES: tuple[Mode, ...] = (
     Mode("completion", "--completion", lambda a: a.given("completion"), ("completion",),
          None, text=_completion),
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
@@ -362,12 +362,14 @@ MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
          ("list_architectures", "format", *JSON), None, text=_architectures),
     Mode("batch", "--batch", lambda a: a.given("batch"), ("batch", *JSON), _batch_request, _batch),
     Mode("version", "-v", lambda a: _on(a, "version"), JSON, None, text=_version),
+    *map(Mode._make, BUDGET_MODES),  # (budget_modes.py; --product's peaks: with_peaks)
     Mode("catalog", "--catalog", lambda a: _on(a, "catalog") or _on(a, "list") and _is_all(a),
-         ("catalog", "filter", "format", *JSON), _catalog_request, _catalog),
+         ("catalog", "filter", "format", *JSON, "product"), _catalog_request,
+         partial(with_peaks, _catalog)),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
     Mode("detail", "-d", lambda a: _on(a, "detail"),
-         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification"),
-         _detail_request, _detail),
+         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification", "product"),
+         _detail_request, partial(with_peaks, _detail)),
     Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
          ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
     Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
@@ -384,7 +386,7 @@ MODES: tuple[Mode, ...] = with_budget(Mode, (  # issue 35: cli_budget_modes
          _emit),
     Mode("query", "-g/-m/-R/-M", None, (*QUERY, "format", "color_by"),
          _query_request, _query),
-))
+)
 
 
 def select(args: Args) -> Mode:

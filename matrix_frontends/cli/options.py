@@ -2,25 +2,27 @@
 
 The rows feed argparse (`build_parser`, which defines the grammar), the direct reading
 of plain command lines (`parse_plain`, which spares loading argparse), `-h` (groups,
-metavars, help lines), the completion scripts (cli_complete.py: `choices` and
-`complete`) and did-you-mean (`spellings`). The modifier rows are made from the
-modifier table (instructions/modifiers.py), one row per modifier.
+metavars, help lines), the completion scripts (completion.py: `choices` and
+`complete`) and did-you-mean (`spellings`). The rows are written out as data; the
+modifier rows are made from the modifier table (instructions/modifiers.py) and the plan
+modes' rows from their modules' tables (lds_options.py, preshuffle_options.py,
+budget_options.py), one row each.
 
 Adding an option is adding a row: `dest` (the attribute of the parsed command line),
 its spellings, its -h group and line, and for a value option its metavar and the values
 completion offers. `reference` marks the options of AMD's calculator, which keep its
-behaviour (a mode ignores those it does not use); the modes of cli_modes.py say which of
+behaviour (a mode ignores those it does not use); the modes of modes.py say which of
 our own options each reads, and any other given is an error.
 """
 from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
-from instructions.modifiers import ModifierSpec
 
 from matrix_frontends.cli.budget_options import BUDGET_GROUP, BUDGET_OPTIONS
 from matrix_frontends.cli.lds_options import (
@@ -34,17 +36,15 @@ from matrix_frontends.cli.lds_options import (
 )
 from matrix_frontends.cli.messages import message_text as message_text
 from matrix_frontends.cli.preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
-
-if TYPE_CHECKING:
-    from argparse import ArgumentParser
-    from collections.abc import Callable, Iterable, Sequence
-
 from matrix_library import __version__ as __version__  # (the package's)
+
+if TYPE_CHECKING:  # (argparse loads only for a command line parse_plain does not read)
+    from argparse import ArgumentParser
 
 ABSENT = "\0absent"  # the value of a value option that was not given (None: given bare)
 FLAG, VALUE, NUMBER, APPEND = "flag", "value", "number", "append"
 PAIR = "pair"  # two words (--convert FROM TO); `metavar` names both, separated by a space
-EXPLORER_PORT, EXPLORER_HOST = 8642, "127.0.0.1"  # --serve's defaults (matrix_explorer)
+EXPLORER_PORT, EXPLORER_HOST = 8642, "127.0.0.1"  # --serve's defaults (explorer/)
 
 
 class Option(NamedTuple):
@@ -76,38 +76,9 @@ class Option(NamedTuple):
             else self.spellings[0]
 
 
-def _o(dest: str, spellings: tuple[str, ...], group: str, help: str, kind: str = FLAG,
-       metavar: str = "", choices: tuple[str, ...] = (), complete: str = "",
-       reference: bool = False, limit: int = 0) -> Option:
-    """A row (Option's fields, every one given: a record made from all its values is a
-    plain tuple, without the keyword handling of a partial one; the table is built at
-    every start)."""
-    return Option(dest, spellings, group, help, kind, metavar, choices, complete, reference,
-                  limit)
-
-
-def _r(dest: str, spellings: tuple[str, ...], group: str, help: str, kind: str = FLAG,
-       metavar: str = "", choices: tuple[str, ...] = (), complete: str = "",
-       limit: int = 0) -> Option:
-    """A row of AMD's calculator's options."""
-    return Option(dest, spellings, group, help, kind, metavar, choices, complete, True, limit)
-
-
-def _spell(dest: str) -> tuple[str, ...]:
-    dashed = dest.replace("_", "-")
-    return (f"--{dashed}", f"--{dest}") if dashed != dest else (f"--{dest}",)
-
-
 # The modifiers, one row each, from the modifier table (instructions/modifiers.py): a
 # value over its encoding field (`field`) is wrong for every instruction (the library then
 # checks the instruction's own range); `reference`: AMD's calculator has it too.
-
-
-def _modifier(spec: ModifierSpec) -> Option:
-    if spec.flag:
-        return _o(spec.name, spec.options, spec.group, spec.help, FLAG)
-    return _o(spec.name, spec.options, spec.group, spec.help, NUMBER, spec.metavar,
-                  spec.names, reference=spec.reference, limit=spec.field)
 
 
 MODES_GROUP, INST, MATRICES = "query modes", "instruction", "matrices"
@@ -120,121 +91,135 @@ _COORDINATE = 0  # coordinates, registers, lanes: the library checks them agains
 # instruction (AMD's calculator accepts any number in an option the mode does not use)
 
 OPTIONS: tuple[Option, ...] = (
-    _r("list", ("-L", "--list-instructions", "--list_instructions"), MODES_GROUP,
-       "list the instructions of the architecture"),
-    _o("list_architectures", ("--list-architectures",), MODES_GROUP,
+    Option("list", ("-L", "--list-instructions", "--list_instructions"), MODES_GROUP,
+           "list the instructions of the architecture", reference=True),
+    Option("list_architectures", ("--list-architectures",), MODES_GROUP,
            "list the architectures with their gfx and product aliases"),
-    _r("detail", ("-d", "--detail-instruction", "--detail_instruction"), MODES_GROUP,
-       "print the instruction's facts and mapping formulas"),
-    _r("get", ("-g", "--get-register", "--get_register"), MODES_GROUP,
-       "print the register and lane holding element (I, J, K) of block B"),
-    _r("entry", ("-m", "--matrix-entry", "--matrix_entry"), MODES_GROUP,
-       "print the matrix elements held by register R in lane L"),
-    _r("rlayout", ("-R", "--register-layout", "--register_layout"), MODES_GROUP,
-       "print the matrix with the register of every element"),
-    _r("mlayout", ("-M", "--matrix-layout", "--matrix_layout"), MODES_GROUP,
-       "print the registers and lanes with the element each holds"),
-    _o("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
+    Option("detail", ("-d", "--detail-instruction", "--detail_instruction"), MODES_GROUP,
+           "print the instruction's facts and mapping formulas", reference=True),
+    Option("get", ("-g", "--get-register", "--get_register"), MODES_GROUP,
+           "print the register and lane holding element (I, J, K) of block B", reference=True),
+    Option("entry", ("-m", "--matrix-entry", "--matrix_entry"), MODES_GROUP,
+           "print the matrix elements held by register R in lane L", reference=True),
+    Option("rlayout", ("-R", "--register-layout", "--register_layout"), MODES_GROUP,
+           "print the matrix with the register of every element", reference=True),
+    Option("mlayout", ("-M", "--matrix-layout", "--matrix_layout"), MODES_GROUP,
+           "print the registers and lanes with the element each holds", reference=True),
+    Option("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
            "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
-    _o("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
+    Option("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
            "matching KEY=VALUE; KEY is arch, vendor, type, shape (MxNxK), sparse, kind, m, n, "
            "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
-    _o("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, read "
-           "from FILE (- for standard input); outputs are separated by a line '#---', or "
+    Option("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, "
+           "read from FILE (- for standard input); outputs are separated by a line '#---', or "
            "with --json are JSON Lines", VALUE, "FILE", complete="file"),
-    _r("architecture", ("-a", "--architecture"), INST,
-       "target architecture (e.g. cdna3, gfx942, mi300x; -L needs only this)", VALUE, "ARCH",
-       complete="arch"),
-    _r("instruction", ("-i", "--instruction"), INST,
-       "instruction mnemonic, any case (see -L)", VALUE, "INSTRUCTION", complete="instruction"),
-    _r("wavefront", ("-w", "--wavefront"), INST,
-       "wave size: 32 or 64, where the architecture has both (RDNA)", NUMBER, "32/64",
-       ("32", "64"), limit=128),  # (128: a wgmma warpgroup)
-    _r("A", ("-A", "--A-matrix", "--A_matrix"), MATRICES, "query the A matrix"),
-    _r("B", ("-B", "--B-matrix", "--B_matrix"), MATRICES, "query the B matrix"),
-    _r("C", ("-C", "--C-matrix", "--C_matrix"), MATRICES, "query the C matrix"),
-    _r("D", ("-D", "--D-matrix", "--D_matrix"), MATRICES, "query the D matrix"),
-    _r("K", ("-k", "--compression"), MATRICES,
-       "query the compression-index matrix of a sparse instruction"),
-    _o("SA", ("--A-scale", "--A_scale"), MATRICES,
+    Option("architecture", ("-a", "--architecture"), INST,
+           "target architecture (e.g. cdna3, gfx942, mi300x; -L needs only this)", VALUE, "ARCH",
+           complete="arch", reference=True),
+    Option("instruction", ("-i", "--instruction"), INST,
+           "instruction mnemonic, any case (see -L)", VALUE, "INSTRUCTION",
+           complete="instruction", reference=True),
+    Option("wavefront", ("-w", "--wavefront"), INST,
+           "wave size: 32 or 64, where the architecture has both (RDNA)", NUMBER, "32/64",
+           ("32", "64"), limit=128, reference=True),  # (128: a wgmma warpgroup)
+    Option("A", ("-A", "--A-matrix", "--A_matrix"), MATRICES, "query the A matrix",
+           reference=True),
+    Option("B", ("-B", "--B-matrix", "--B_matrix"), MATRICES, "query the B matrix",
+           reference=True),
+    Option("C", ("-C", "--C-matrix", "--C_matrix"), MATRICES, "query the C matrix",
+           reference=True),
+    Option("D", ("-D", "--D-matrix", "--D_matrix"), MATRICES, "query the D matrix",
+           reference=True),
+    Option("K", ("-k", "--compression"), MATRICES,
+           "query the compression-index matrix of a sparse instruction", reference=True),
+    Option("SA", ("--A-scale", "--A_scale"), MATRICES,
            "query the A block scales SA[i][kb] (CDNA4 v_mfma_scale_*)"),
-    _o("SB", ("--B-scale", "--B_scale"), MATRICES,
+    Option("SB", ("--B-scale", "--B_scale"), MATRICES,
            "query the B block scales SB[kb][j] (CDNA4 v_mfma_scale_*)"),
-    _r("output", ("-o", "--output-calculation", "--output_calculation"), MATRICES,
-       "with -D: also show how the element is computed from A, B and C"),
-    _r("i", ("-I", "--I-coordinate", "--I_coordinate"), COORDS, "row coordinate i", NUMBER,
-       "#", limit=_COORDINATE),
-    _r("j", ("-J", "--J-coordinate", "--J_coordinate"), COORDS, "column coordinate j", NUMBER,
-       "#", limit=_COORDINATE),
-    _r("k", ("-K", "--K-coordinate", "--K_coordinate"), COORDS, "reduction coordinate k",
-       NUMBER, "#", limit=_COORDINATE),
-    _r("block", ("-b", "--block"), COORDS, "block number", NUMBER, "#", limit=_COORDINATE),
-    _r("register", ("-r", "--register"), COORDS, "register offset within the operand", NUMBER,
-       "#", limit=_COORDINATE),
-    _r("lane", ("-l", "--lane"), COORDS, "lane number", NUMBER, "#", limit=_COORDINATE),
-    *(_modifier(spec) for spec in MODIFIER_SPECS),
-    _r("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values"),
-    _r("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table"),
-    _r("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table"),
-    _o("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
+    Option("output", ("-o", "--output-calculation", "--output_calculation"), MATRICES,
+           "with -D: also show how the element is computed from A, B and C", reference=True),
+    Option("i", ("-I", "--I-coordinate", "--I_coordinate"), COORDS, "row coordinate i", NUMBER,
+           "#", limit=_COORDINATE, reference=True),
+    Option("j", ("-J", "--J-coordinate", "--J_coordinate"), COORDS, "column coordinate j",
+           NUMBER, "#", limit=_COORDINATE, reference=True),
+    Option("k", ("-K", "--K-coordinate", "--K_coordinate"), COORDS, "reduction coordinate k",
+           NUMBER, "#", limit=_COORDINATE, reference=True),
+    Option("block", ("-b", "--block"), COORDS, "block number", NUMBER, "#", limit=_COORDINATE,
+           reference=True),
+    Option("register", ("-r", "--register"), COORDS, "register offset within the operand",
+           NUMBER, "#", limit=_COORDINATE, reference=True),
+    Option("lane", ("-l", "--lane"), COORDS, "lane number", NUMBER, "#", limit=_COORDINATE,
+           reference=True),
+    *(Option(spec.name, spec.options, spec.group, spec.help, FLAG if spec.flag else NUMBER,
+             "" if spec.flag else spec.metavar, () if spec.flag else spec.names,
+             reference=spec.reference and not spec.flag, limit=0 if spec.flag else spec.field)
+      for spec in MODIFIER_SPECS),
+    Option("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values", reference=True),
+    Option("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table", reference=True),
+    Option("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table", reference=True),
+    Option("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
            "format NAME: any table format of tabulate (rst, latex, html-table, mediawiki, "
            "jira, orgtbl, pipe, ...), markdown, csv, tsv, long-csv, jsonl, json, or a picture: "
            "svg or html (see docs/formats.md)", VALUE, "NAME", complete="format"),
-    _o("color_by", ("--color-by", "--color_by"), OUTPUT, "with --format svg or html: "
+    Option("color_by", ("--color-by", "--color_by"), OUTPUT, "with --format svg or html: "
            "colour cells by lane, register, block, row or k (default: lane for -R, row for -M)",
            VALUE, "COLOURING", ("lane", "register", "block", "row", "k")),
-    _r("transpose", ("--transpose",), OUTPUT, "swap the rows and columns of layouts"),
-    _o("json", ("--json",), OUTPUT,
+    Option("transpose", ("--transpose",), OUTPUT, "swap the rows and columns of layouts",
+           reference=True),
+    Option("json", ("--json",), OUTPUT,
            "print one JSON document instead of text (any mode; see docs/json.md)"),
-    _o("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
-    _o("json_schema", ("--json-schema",), OUTPUT, "print the JSON Schema of the --json documents"),
-    _o("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an example of "
-       "-i) or probe (a self-checking program)", VALUE, "LANGUAGE", ("hip", "probe")),
-    _o("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
+    Option("compact", ("--compact",), OUTPUT, "with --json: the document on one line"),
+    Option("json_schema", ("--json-schema",), OUTPUT,
+           "print the JSON Schema of the --json documents"),
+    Option("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an "
+           "example of -i) or probe (a self-checking program)", VALUE, "LANGUAGE",
+           ("hip", "probe")),
+    Option("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
            "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
-    _o("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
+    Option("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
            "(row-major, default) or col", VALUE, "row/col", ("row", "col")),
-    _o("prefix", ("--prefix",), CODE, "with --emit hip: name prefix of the emitted "
+    Option("prefix", ("--prefix",), CODE, "with --emit hip: name prefix of the emitted "
            "functions (default: made from the instruction, wave size, modifiers and storage "
            "options)", VALUE, "NAME"),
-    _o("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
-    _o("verification", ("--verification",), OUTPUT, "with -d: what it was checked against"),
-    _o("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
+    Option("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
+    Option("verification", ("--verification",), OUTPUT, "with -d: what it was checked against"),
+    Option("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
-    # issue 24: LDS load plans (the rows' texts: cli_lds_options; handling: matrix_cli_lds)
-    *(_o(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
+    # LDS load plans (the rows' texts: lds_options.py; handling: lds_mode.py)
+    *(Option(dest, spelled, LDS, LDS_HELP[dest], NUMBER if dest in LDS_LIMITS else VALUE,
              LDS_METAVARS[dest], ("k", "mn") if dest == "lds_order" else (),
              complete=LDS_COMPLETE.get(dest, ""), limit=LDS_LIMITS.get(dest, 0))
       for dest, spelled, _ in LDS_OPTIONS),
-    *(_o(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
-    # issue 33: preshuffled operands and epilogue stores (rows: cli_preshuffle_options;
-    # handling: cli.matrix_cli_preshuffle)
-    *(_o(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
+    *(Option(dest, spelled, LDS, text) for dest, spelled, text in LDS_FLAGS),
+    # preshuffled operands and epilogue stores (rows: preshuffle_options.py; handling:
+    # preshuffle_mode.py)
+    *(Option(dest, spelled, PRESHUFFLE, text, VALUE if metavar else FLAG, metavar)
       for dest, spelled, text, metavar in PRESHUFFLE_OPTIONS),
-    # issue 35: products, peaks and budgets (the rows: cli_budget_options; handling: cli_budget)
-    *(_o(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
-    # issue 20: chaining instructions (matrix_convert.run_convert)
-    _o("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
+    # products, peaks and budgets (the rows: budget_options.py; handling: budget_mode.py)
+    *(Option(d, s, BUDGET_GROUP[0], h, k, m, limit=n) for d, s, k, m, h, n in BUDGET_OPTIONS),
+    # chaining instructions (convert_mode.run_convert)
+    Option("convert", ("--convert",), CONVERT, "plan moving INSTRUCTION:D (or C) of one "
            "instruction into INSTRUCTION:A (or B) of the next, both of -a's architecture; "
            "with --transpose, -o, --json or --emit hip (see docs/chaining.md)", PAIR,
            "FROM TO", complete="instruction"),
-    _o("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of ARCH:"
-           "INSTRUCTION, element by element (docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
-    # issue 21: the layout explorer (matrix_explorer.serve)
-    _o("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page (see "
-           "docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
-    _o("port", ("--port",), EXPLORER, f"with --serve: the port (default {EXPLORER_PORT}; "
+    Option("compare", ("--compare",), CONVERT, "show -A/-B/-C/-D of -a/-i beside that of "
+           "ARCH:INSTRUCTION, element by element (docs/porting.md)", VALUE, "ARCH:INSTRUCTION"),
+    # the layout explorer (explorer/app.serve)
+    Option("serve", ("--serve",), EXPLORER, "start the layout explorer, a local web page "
+           "(see docs/explorer.md); its first output line is its URL; Ctrl-C stops it"),
+    Option("port", ("--port",), EXPLORER, f"with --serve: the port (default {EXPLORER_PORT}; "
            "0: any free port)", NUMBER, "N", limit=65535),
-    _o("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
+    Option("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
            f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
-    _o("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
-    _o("completion", ("--completion",), OTHER, "print a completion script for SHELL (bash or "
-           "zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),
+    Option("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
+    Option("completion", ("--completion",), OTHER, "print a completion script for SHELL "
+           "(bash or zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),
 )
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
           BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
+OWN_MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS if not spec.reference)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
 
 
@@ -273,6 +258,15 @@ class Args:
         value = self.__dict__[dest]
         return None if value is None or value == ABSENT else str(value)
 
+    def any_given(self, dests: Iterable[str]) -> bool:
+        """Whether any of the options was on the command line (the mode table selects
+        a plan mode by its options: `operator.methodcaller("any_given", DESTS)`)."""
+        return any(self.given(dest) for dest in dests)
+
+    def given_as(self, dest: str, word: str) -> bool:
+        """Whether the VALUE option was given with the value `word` (any case)."""
+        return (self.text(dest) or "").lower() == word
+
 
 def spellings() -> list[str]:
     """Every option spelling, in the order of the option table."""
@@ -301,7 +295,7 @@ def number(args: Args, dest: str) -> int:
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:
         return names.index(text.lower())
-    # (our own options: ASCII digits only, issue 30; AMD's calculator's: what int() reads)
+    # (our own options: ASCII digits only; AMD's calculator's: what int() reads)
     whole = f"0 to {option.limit} (a whole number in ASCII digits)" if option.limit else \
         "a whole number >= 0 in ASCII digits"
     if not (text.isascii() or option.reference) or not text.isdigit():
@@ -392,7 +386,7 @@ def build_parser(description: str = "", epilog: str = "",
                  usage: str | None = None) -> ArgumentParser:
     """The argparse parser, which defines the command-line grammar; -h shows the options
     in the groups of GROUPS."""
-    import argparse
+    import argparse  # (start-up boundary: only a command line parse_plain does not read)
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
@@ -435,7 +429,7 @@ def build_parser(description: str = "", epilog: str = "",
 
 def closest(word: str, known: Iterable[str], limit: int = 3) -> list[str]:
     """The known words closest to `word` (any case), best first."""
-    import difflib
+    import difflib  # (start-up boundary: only a message about a mistyped word)
     lowered = {k.lower(): k for k in known}
     return [lowered[c] for c in difflib.get_close_matches(word.lower(), list(lowered),
                                                           n=limit, cutoff=0.6)]
@@ -446,6 +440,3 @@ def did_you_mean(word: str, known: Iterable[str], limit: int = 3) -> str:
     close = closest(word, known, limit)
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
-
-if TYPE_CHECKING:
-    from typing import NoReturn

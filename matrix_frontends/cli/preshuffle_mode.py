@@ -1,26 +1,28 @@
-"""The command line of preshuffle and epilogue store plans (issue 33): run_preshuffle()
+"""The command line of preshuffle and epilogue store plans: run_preshuffle()
 answers --preshuffle through matrix_api.preshuffle, run_store() answers --store-d through
 matrix_api.store_plan; the renderers are formats/preshuffle.py, formats/epilogue.py and
-formats/hip/preshuffle.py. The option rows are cli_preshuffle_options.
+formats/hip/preshuffle.py. The option rows are preshuffle_options.py's; the mode table
+(modes.py) loads this module when one of the two modes runs.
 
     matrix_calculator.py -a cdna4 -i v_mfma_scale_f32_16x16x128_f8f6f4 -B --blgp 4 \\
         --preshuffle [--load-width 16] [--supertile 1x1] [--preset seed-b] [--json]
     matrix_calculator.py -a cdna4 -i v_mfma_f32_16x16x32_bf16 --store-d \\
         --store-type bf16 [--order row] [--ld 4096] [--json | --emit hip]
 
-Bad values raise CalcError (a ValueError): matrix_cli prints its one line, exit 2.
+Bad values raise CalcError (a ValueError): the command prints its one line, exit 2.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from formats import epilogue as store_render
+from formats import preshuffle as preshuffle_render
+from formats.json_output import dump
+from instructions.model import Instruction
+from instructions.modifiers import MODIFIERS
+from layouts.core import CalcError
 
-from matrix_frontends.cli.options import number
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-
-    from matrix_frontends.cli.options import Args
-    from matrix_library.request import Request
+from matrix_frontends.cli.options import BY_DEST, Args, number
+from matrix_library import api as matrix_api
+from matrix_library.request import Request
 
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
 _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "-M"),
@@ -28,7 +30,6 @@ _OTHER_MODES = (("get", "-g"), ("entry", "-m"), ("rlayout", "-R"), ("mlayout", "
 
 
 def _fail(message: str) -> Exception:
-    from layouts.core import CalcError
     return CalcError(message)
 
 
@@ -48,15 +49,13 @@ def _others(args: Args, flag: str) -> None:
 def _mods(args: Args, inst: Instruction) -> dict[str, int]:
     """Every modifier the instruction takes that was given (the formats set the element
     width; the others are checked by the library)."""
-    from instructions.modifiers import MODIFIERS
     return {spec.name: number(args, spec.name) for spec in MODIFIERS
             if inst.takes(spec.name) and args.given(spec.name)}
 
 
 def _order(args: Args) -> str | None:
     """The stored matrix's order: --order, or the copy plans' --global-order where the
-    command line has that row (issue 32)."""
-    from matrix_frontends.cli.options import BY_DEST
+    command line has that row)."""
     order = _text(args, "order", "--order", "row/col")
     if order is None and "global_order" in BY_DEST:
         order = _text(args, "global_order", "--global-order", "row/col")
@@ -78,9 +77,6 @@ def _emit(args: Args) -> bool:
 
 def run_preshuffle(args: Args, inst: Instruction, wave: int) -> str:
     """The output of a command line with --preshuffle: text, --json or --emit hip."""
-    from formats import preshuffle as render
-
-    from matrix_library import api as matrix_api
     _others(args, "--preshuffle")
     for dest, spelling in (("store_d", "--store-d"), ("store_type", "--store-type"),
                            ("route", "--route")):  # (the store plan's: not read here)
@@ -100,25 +96,21 @@ def run_preshuffle(args: Args, inst: Instruction, wave: int) -> str:
         supertile=_text(args, "supertile", "--supertile", "RxC") or (1, 1),
         order=_order(args), ld=_ld(args), preset=_text(args, "preset", "--preset", "NAME"))
     if _emit(args):
-        from formats.hip.preshuffle import emit
+        from formats.hip.preshuffle import emit  # (mode dispatch: the HIP writer)
         return emit(plan)
     if getattr(args, "json", False):
-        from formats.json_output import dump
-        return dump("preshuffle", **render.document(plan))
+        return dump("preshuffle", **preshuffle_render.document(plan))
     fmt = str(args.text("format") or "").lower() if args.given("format") else ""
     if fmt in ("svg", "html"):
-        return render.svg(plan) if fmt == "svg" else render.html(plan)
+        return preshuffle_render.svg(plan) if fmt == "svg" else preshuffle_render.html(plan)
     if fmt:
         raise _fail(f"a preshuffle is drawn with --format svg or html (or --json), not "
                     f"--format {fmt}")
-    return render.text(plan)
+    return preshuffle_render.text(plan)
 
 
 def run_store(args: Args, inst: Instruction, wave: int) -> str:
     """The output of a command line with --store-d: text, --json or --emit hip."""
-    from formats import epilogue as render
-
-    from matrix_library import api as matrix_api
     _others(args, "--store-d")
     if not getattr(args, "store_d", False):
         given = "--store-type" if args.given("store_type") else "--route"
@@ -129,15 +121,14 @@ def run_store(args: Args, inst: Instruction, wave: int) -> str:
         order=_order(args) or "row", ld=_ld(args),
         route=_text(args, "route", "--route", "NAME"))
     if _emit(args):
-        from formats.hip.epilogue import emit
+        from formats.hip.epilogue import emit  # (mode dispatch: the HIP writer)
         return emit(plan)
     if getattr(args, "json", False):
-        from formats.json_output import dump
-        return dump("store", **render.document(plan))
-    return render.text(plan)
+        return dump("store", **store_render.document(plan))
+    return store_render.text(plan)
 
 
 def render(request: Request, args: Args) -> str:
-    """The output of the mode "preshuffle" or "store" (cli_modes)."""
+    """The output of the mode "preshuffle" or "store" (modes.py)."""
     run = run_preshuffle if request.mode == "preshuffle" else run_store
     return run(args, request.instruction, request.wave)

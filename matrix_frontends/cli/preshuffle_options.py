@@ -1,15 +1,13 @@
-"""The option rows of preshuffle and epilogue store plans (issue 33), as data: what
-cli_options makes its Option rows of (group PRESHUFFLE_GROUP) and what cli_modes selects
-the modes "preshuffle" and "store" by. The handling is cli.matrix_cli_preshuffle, loaded
-only when one of those modes runs; the storage order and leading dimension are the
-shared --order and --ld rows.
+"""The option rows of preshuffle and epilogue store plans, as data: what options.py
+makes its Option rows of (group PRESHUFFLE_GROUP) and what the mode table (modes.py)
+selects the modes "preshuffle" and "store" by (`wanted`, `store_wanted`). The handling
+is preshuffle_mode.py, loaded only when one of those modes runs; the storage order and
+leading dimension are the shared --order and --ld rows. A point query runs no code of
+this module.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from matrix_frontends.cli.options import Args
+from operator import itemgetter, methodcaller
 
 # dest, spellings, help, metavar ("" for a flag)
 PRESHUFFLE_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
@@ -36,17 +34,11 @@ PRESHUFFLE_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
      "with --store-d: take this route (direct, lds, lds-transpose) instead of the cheapest",
      "NAME"),
 )
-PRESHUFFLE_DESTS = tuple(dest for dest, _, _, _ in PRESHUFFLE_OPTIONS)
+PRESHUFFLE_DESTS = tuple(map(itemgetter(0), PRESHUFFLE_OPTIONS))
 PRESHUFFLE_GROUP = ("preshuffled operands and epilogue stores", PRESHUFFLE_DESTS)
-
-
-def wanted(args: Args) -> bool:
-    """Whether the command line asks for a preshuffle plan."""
-    return bool(getattr(args, "preshuffle", False)) or any(
-        args.given(d) for d in ("load_width", "supertile", "preset"))
-
-
-def store_wanted(args: Args) -> bool:
-    """Whether the command line asks for an epilogue store plan."""
-    return bool(getattr(args, "store_d", False)) or args.given("store_type") \
-        or args.given("route")
+# The options that select each mode (any given), and the selections as the mode table's
+# predicates on a command line (options.Args).
+PRESHUFFLE_SELECTORS = ("preshuffle", "load_width", "supertile", "preset")
+STORE_SELECTORS = ("store_d", "store_type", "route")
+wanted = methodcaller("any_given", PRESHUFFLE_SELECTORS)
+store_wanted = methodcaller("any_given", STORE_SELECTORS)

@@ -1,6 +1,9 @@
-"""The status line and headers of the explorer's answers (explorer_server's own and those
-its workers write to the connection themselves, explorer_pool): one source of them."""
+"""The status line and headers of the explorer's answers (server.py's own and those its
+workers write to the connection themselves, pool.py): one source of them."""
 from __future__ import annotations
+
+from email.utils import formatdate
+from http import HTTPStatus
 
 SERVER_NAME = "matrix-calculator-explorer"  # the Server header: no Python version
 SECURITY_HEADERS = (
@@ -18,8 +21,6 @@ def head(status: int, content_type: str, length: int, command: str) -> bytes:
     """The status line and headers of an answer of `length` bytes, as the server sends
     them (HTTP/1.0: the connection closes after its answer); X-Command-Line names the
     command line it equals, and every answer carries SECURITY_HEADERS."""
-    from email.utils import formatdate
-    from http import HTTPStatus
     if "charset" not in content_type:
         content_type += "; charset=utf-8"
     lines = [f"HTTP/1.0 {status} {HTTPStatus(status).phrase}", f"Server: {SERVER_NAME}",

@@ -1,26 +1,25 @@
-"""The explorer's plan panels (issues 32 and 33): LDS read and copy plans and --lds-search
-(mode=lds), preshuffled operands (mode=preshuffle) and epilogue stores (mode=store).
+"""The explorer's plan panels: LDS read and copy plans and --lds-search (mode=lds),
+preshuffled operands (mode=preshuffle) and epilogue stores (mode=store).
 
 A plan query is the command line's words, as every explorer query is: the mode's own
 option (--lds-tile from lds-tile=, or the flag --preshuffle or --store-d the mode names),
-then each option the command line's mode row reads (cli_modes.MODES: `uses`) by its long
+then each option the command line's mode row reads (modes.MODES: `uses`) by its long
 spelling without the dashes (lds-swizzle=, copy=, load-width=, store-type=, ld=, ...),
 flags as 1 or 0. Which options a panel offers, their help lines, metavars and choices are
-the option table's rows (cli_options.BY_DEST): nothing is restated here. /api/json,
+the option table's rows (options.BY_DEST): nothing is restated here. /api/json,
 /api/text, /api/svg and /api/hip add --json, nothing, --format svg and --emit hip; the
 command line refuses what its mode does not take (a store plan has no picture) with its
 own one-line message.
 """
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping
 
-    from matrix_frontends.cli.modes import Mode
-    from matrix_frontends.cli.options import Option
+from matrix_frontends.cli.completion import offered
+from matrix_frontends.cli.modes import MATRIX_FLAGS, MODES, Mode
+from matrix_frontends.cli.options import MODIFIERS, OPTIONS, Option
 
-PLAN_MODES = ("lds", "preshuffle", "store")  # rows of cli_modes.MODES, by name
+PLAN_MODES = ("lds", "preshuffle", "store")  # rows of modes.MODES, by name
 # What the /api path (the kind of answer) sets, not the question: never a query name here.
 OUTPUT_DESTS = ("json", "compact", "format", "emit", "lds", "prefix", "SA", "SB")
 # query names every plan takes besides its options (as the other explorer modes)
@@ -29,7 +28,6 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
 def _row(name: str) -> Mode:
-    from matrix_frontends.cli.modes import MODES
     return next(mode for mode in MODES if mode.name == name)
 
 
@@ -40,7 +38,6 @@ def key_of(option: Option) -> str:
 
 def selector(name: str) -> Option:
     """The option that selects the plan mode `name` (--lds-tile, --preshuffle, --store-d)."""
-    from matrix_frontends.cli.options import OPTIONS
     flag = _row(name).flag
     return next(option for option in OPTIONS if flag in option.spellings)
 
@@ -58,7 +55,6 @@ def fields(name: str) -> list[Option]:
     mode row reads, less the answer's form (OUTPUT_DESTS), the modifiers (the pane's) and
     the mode's own flag (mode= says it); the selecting option of a value (--lds-tile) is
     first."""
-    from matrix_frontends.cli.options import MODIFIERS, OPTIONS
     uses, chosen = set(_row(name).uses), selector(name)
     found = [option for option in OPTIONS if option.dest in uses
              and option.dest not in OUTPUT_DESTS and option.dest not in MODIFIERS
@@ -71,7 +67,6 @@ def plan_options() -> list[dict[str, object]]:
     --format svg, and its fields (query name, option, metavar, help, flag or not,
     choices, the option it goes with, and the words completion offers for a value
     without choices: load instructions, phase models)."""
-    from matrix_frontends.cli.completion import offered
     words = offered()
     found = []
     for name in PLAN_MODES:
@@ -106,10 +101,9 @@ def allowed(name: str, mods: Mapping[str, object]) -> set[str]:
 def words_of(query: Mapping[str, str], kind: str, mods: Mapping[str, Mapping[str, object]],
              pane: list[str], bad: Callable[[str], Exception],
              shown: Callable[[str], str]) -> list[str]:
-    """The command line of a plan query (matrix_explorer.argv_of's for mode= a plan):
+    """The command line of a plan query (app.argv_of's for mode= a plan):
     `pane` holds the pane's -a/-i/-w words, `bad` makes the explorer's 400, `shown`
     quotes a value."""
-    from matrix_frontends.cli.modes import MATRIX_FLAGS
     name = query["mode"]
     taken = allowed(name, mods)
     unknown = sorted(set(query) - taken)

@@ -1,19 +1,37 @@
-"""The explorer's worker processes (explorer_server's heavy queries): a small pool, each
+"""The explorer's worker processes (server.py's heavy queries): a small pool, each
 worker of lower priority, bounded memory, ended with its server however that ends, and
 writing its answers to the client's connection itself (a duplicate of the socket the
 server hands it); whoever first creates a request's token file, the worker or the server
-with its 503, answers (issues 30, 31)."""
+with its 503, answers."""
 from __future__ import annotations
 
+# (the socket handshake's hmac, multiprocessing's socket passing and the shlex that spells
+# an answer's command line load here, before the workers fork: a first query imports
+# none of it, in the server or a worker)
+import contextlib
+import ctypes
+import hmac  # noqa: F401
+import itertools
+import multiprocessing
+import multiprocessing.resource_sharer
+import os
+import resource
+import shlex  # noqa: F401
+import shutil
+import signal
 import socket
+import tempfile
 import threading
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as Late
+from concurrent.futures.process import BrokenProcessPool
 from typing import NamedTuple
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from concurrent.futures import ProcessPoolExecutor
+from matrix_frontends.cli import respond as cli_respond
+from matrix_frontends.cli.inputs import command_line
+from matrix_frontends.explorer.heads import head
 
 HEAVY_WORKERS = 2         # worker processes of heavy queries
 HEAVY_WAITING = 64        # heavy queries in flight at most (more: 503)
@@ -42,7 +60,6 @@ class Reply(NamedTuple):
 
 def claim(token: str) -> bool:
     """Whether this process is the first to create the file `token` (then it answers)."""
-    import os
     try:
         os.close(os.open(token, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
@@ -52,21 +69,14 @@ def claim(token: str) -> bool:
 
 def _forget(token: str) -> None:
     """Remove a request's token file (there may be none: an error, or a late worker)."""
-    import contextlib
-    import os
     with contextlib.suppress(FileNotFoundError):
         os.unlink(token)
 
 
 def _respond(words: Sequence[str], reply: Reply | None) -> tuple[int, str | Sent]:
-    """cli_respond.respond in a worker process (picklable: a module-level function); an
+    """respond.respond in a worker process (picklable: a module-level function); an
     answer (status 0) is written to `reply`'s connection here when the token is ours
     (status 0, Sent(0) when the server has answered already), an error message returned."""
-    import contextlib
-
-    from matrix_frontends.cli import respond as cli_respond
-    from matrix_frontends.cli.inputs import command_line
-    from matrix_frontends.explorer.heads import head
     if reply is None:
         return cli_respond.respond(words)
     connection = reply.connection
@@ -91,9 +101,6 @@ def _worker_setup(server: int, warm: Sequence[Sequence[str]] = ()) -> None:
     Ctrl-C and SIGTERM left to the server (which ends the pool), ended with the server
     however that ends, freed memory kept for the next answer, the command lines `warm`
     answered once (warm_up)."""
-    import os
-    import resource
-    import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.nice(5)
@@ -111,7 +118,6 @@ def warm_up(lines: Sequence[Sequence[str]]) -> list[int]:
     starts: the modules its first queries need are then loaded, which costs a cold
     worker's first answer 15-25 ms); their statuses (also kept in WARMED), -1 for a
     line that raised."""
-    from matrix_frontends.cli import respond as cli_respond
     statuses = []
     for words in lines:
         try:
@@ -128,7 +134,6 @@ def end_with(parent: int) -> None:
     holding its standard output and error open. A thread looks every PARENT_SECONDS
     (prctl's parent-death signal would follow the thread that forked the worker, which
     may be a request's)."""
-    import os
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -143,7 +148,6 @@ def keep_memory() -> bool:
     there: by default a block of 128 KiB or more is mapped afresh and returned when freed,
     so each answer of megabytes paid a page fault per 4 KiB of every string it built
     (about 1,800 for a 7 MB answer, each copy of it)."""
-    import ctypes
     try:  # (the running program's own symbols: its C library's among them)
         mallopt = ctypes.CDLL(None).mallopt
     except (AttributeError, OSError):  # (no glibc)
@@ -157,8 +161,6 @@ class Heavy:
     the server's threads run) and started again if a worker dies."""
 
     def __init__(self, warm: Sequence[Sequence[str]] = ()) -> None:
-        import itertools
-        import tempfile
         self.warm = warm  # (command lines each worker answers as it starts: warm_up)
         self.lock = threading.Lock()
         self.numbers = itertools.count()
@@ -168,15 +170,6 @@ class Heavy:
         self._start()
 
     def _start(self) -> None:
-        # (what passes each query's socket to a worker and its handshake, and what spells
-        # the command line in the answer's headers, loaded before the workers fork: a
-        # first query imports none of it, in the server or a worker)
-        import hmac  # noqa: F401
-        import multiprocessing
-        import multiprocessing.resource_sharer
-        import os
-        import shlex  # noqa: F401
-        from concurrent.futures import ProcessPoolExecutor
         self.pool = ProcessPoolExecutor(HEAVY_WORKERS, multiprocessing.get_context("fork"),
                                         initializer=_worker_setup,
                                         initargs=(os.getpid(), self.warm))
@@ -185,12 +178,9 @@ class Heavy:
 
     def respond(self, words: Sequence[str], connection: socket.socket | None = None,
                 content_type: str = "text/plain") -> tuple[int, str | Sent]:
-        """(status, text) as cli_respond.respond gives them, or Sent when the worker wrote
+        """(status, text) as respond.respond gives them, or Sent when the worker wrote
         the answer to `connection` (as a 200 of `content_type`); 503 when too busy or
         too late."""
-        import os
-        from concurrent.futures import TimeoutError as Late
-        from concurrent.futures.process import BrokenProcessPool
         if not self.slots.acquire(blocking=False):
             return 503, (f"the explorer is busy: {HEAVY_WAITING} heavy queries are in "
                          "flight; try again in a moment")
@@ -225,7 +215,6 @@ class Heavy:
     def close(self) -> None:
         """End the workers (a query still running in one is abandoned) and remove their
         folder of tokens."""
-        import shutil
         if self.pool is not None:
             processes = list((getattr(self.pool, "_processes", None) or {}).values())
             self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,5 +1,5 @@
-"""The explorer's HTTP server (issue 21), hardened for a machine where other people and
-other web pages live (issue 30):
+"""The explorer's HTTP server, hardened for a machine where other people and other web
+pages live:
 
 - it answers only requests whose Host header names the address it listens on or
   localhost (a web page elsewhere cannot reach it by DNS rebinding): 400 otherwise;
@@ -18,34 +18,35 @@ other web pages live (issue 30):
   server with a 503 once HEAVY_SECONDS have passed, never both;
 - SIGTERM stops accepting, lets the requests in flight finish and ends with status 0.
 
-matrix_explorer.serve starts it; matrix_explorer turns queries into command lines;
-explorer_pool holds the worker processes.
+app.serve starts it; app turns queries into command lines; pool.py holds the worker
+processes.
 """
 from __future__ import annotations
 
 import contextlib
+import ipaddress
+import signal
 import socket
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
+from matrix_frontends.cli import respond as cli_respond
 from matrix_frontends.explorer.heads import SERVER_NAME, head
 from matrix_frontends.explorer.pool import Heavy, Sent
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from pathlib import Path
-
-    # a query's words -> (status, its answer, or Sent when a worker wrote it); with the
-    # content type of a 200 answer (Responder), as the server's handler offers it
-    Respond = Callable[[Sequence[str]], tuple[int, "str | Sent"]]
-    Responder = Callable[[Sequence[str], str], tuple[int, "str | Sent"]]
-    Answer = Callable[[str, str, Responder | None], tuple[int, "str | Sent", str, str]]
-    # the server's: with the connection a worker may write the answer to
-    Served = Callable[[Sequence[str], str, "socket.socket | None"], tuple[int, "str | Sent"]]
+# a query's words -> (status, its answer, or Sent when a worker wrote it); with the
+# content type of a 200 answer (Responder), as the server's handler offers it
+Respond = Callable[[Sequence[str]], tuple[int, str | Sent]]
+Responder = Callable[[Sequence[str], str], tuple[int, str | Sent]]
+Answer = Callable[[str, str, Responder | None], tuple[int, str | Sent, str, str]]
+# the server's: with the connection a worker may write the answer to
+Served = Callable[[Sequence[str], str, socket.socket | None], tuple[int, str | Sent]]
 
 IDLE_SECONDS = 5          # a connection silent this long is closed
 REQUEST_SECONDS = 10      # a request not read in full this long after its connection opened
@@ -67,7 +68,6 @@ def host_name(header: str) -> str:
 def beyond_loopback(host: str) -> bool:
     """Whether listening on `host` reaches beyond this machine ('' and 0.0.0.0 and ::
     are every interface)."""
-    import ipaddress
     if host.lower() == "localhost":
         return False
     try:
@@ -80,7 +80,6 @@ def respond_with(heavy: Heavy | None) -> Served:
     """The respond function of the server's answers, (words, content type of a 200,
     connection) -> (status, text or Sent): point queries in this process, the rest by
     the worker pool (when there is one), which writes an answer to the connection."""
-    from matrix_frontends.cli import respond as cli_respond
 
     def respond(words: Sequence[str], content_type: str = "text/plain",
                 connection: socket.socket | None = None) -> tuple[int, str | Sent]:
@@ -137,7 +136,6 @@ class Server(ThreadingHTTPServer):
                     connection.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, _request: object, _client_address: object) -> None:
-        from matrix_frontends.cli import respond as cli_respond
         error = sys.exc_info()[1]
         if not isinstance(error, (ConnectionError, TimeoutError)):  # (a reader gone: quiet)
             sys.stderr.write(cli_respond.error_line(f"{type(error).__name__}: {error}") + "\n")
@@ -188,7 +186,6 @@ class Handler(BaseHTTPRequestHandler):
                 self.server.guard.notify_all()
 
     def _get(self) -> None:
-        from urllib.parse import urlsplit
         host = host_name(self.headers.get("Host", ""))
         if host not in self.server.hosts:
             allowed = ", ".join(sorted(self.server.hosts))
@@ -237,7 +234,6 @@ class Terminated(Exception):
 
 def on_sigterm() -> None:
     """SIGTERM ends serve_forever (as Ctrl-C does) by raising Terminated."""
-    import signal
 
     def stop(_signal: int, _frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (once: a second one waits too)

@@ -1,3 +1,14 @@
-"""Conversions between instructions (`planner`: register and LDS routes, built by
-`program`, `build`, `moves`, `wide` and `lds_route` on the records of `model`) and ports
-of another architecture's fragments (`port`)."""
+"""Conversions between instructions and ports of another architecture's fragments.
+
+- `planner`: the conversion's tile rule, the slot moves, and the choice between the
+  routes (plan, plan_within), with the cheaper plans swapping a product's operands gives;
+- `port`: ports of another architecture's fragments (NVIDIA's) into an AMD operand;
+- `register_route`: the register route's whole program (every destination register
+  built by the strategies, the cheapest build kept) and the instructions it issues;
+- `strategies`: the ways of building one destination register (pack then move, move
+  then pack, move then v_perm_b32, pair swaps);
+- `moves`: the lane moves that serve a permutation of lanes, and the ops' Builder;
+- `lds_route`: the round trip through LDS (stores, a wait, the widest loads);
+- `wide_route`: both routes for a wide pack (fp4, fp6/bf6 groups of values);
+- `model`: the records every module here reads (Slot, Move, Op, Plan, Trips, Order).
+"""

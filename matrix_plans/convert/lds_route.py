@@ -1,10 +1,10 @@
-"""The LDS route of a conversion (issue 20): every source lane stores its values,
+"""The LDS route of a conversion: every source lane stores its values,
 converted first, at the destination's byte positions in a lane-major copy of the
 destination fragments (adjacent values merged into wider stores), the wave waits, and
 every lane loads its registers with the widest loads."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from instructions.lane_moves import LOAD_BITS, REPACK, STORE_BITS, WAIT, ArchMoves, Pack
 
@@ -81,11 +81,10 @@ def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
     return (REPACK,) * (len(parts) - 1)
 
 
-if TYPE_CHECKING:
-    # {source value (fragment, register, lo, width): {source lane: an LDS byte it is
-    # stored at}}, and the further bytes of values stored at several: {value: {lane: [...]}}
-    _Tables = tuple[dict[tuple[int, int, int, int], dict[int, int]],
-                    dict[tuple[int, int, int, int], dict[int, list[int]]]]
+# {source value (fragment, register, lo, width): {source lane: an LDS byte it is
+# stored at}}, and the further bytes of values stored at several: {value: {lane: [...]}}
+_Tables = tuple[dict[tuple[int, int, int, int], dict[int, int]],
+                dict[tuple[int, int, int, int], dict[int, list[int]]]]
 
 
 def _store_tables(moves: list[Move], lane_bytes: int, registers: int) -> _Tables | None:

@@ -1,7 +1,6 @@
-"""The records of a conversion plan (matrix_plans/convert/planner.py): slots, moves, the program's
-word operations and the plan itself, shared by the planner (matrix_plans/convert/planner.py), the
-register program (matrix_plans/convert/program.py) and the LDS round trip
-(matrix_plans/convert/lds_route.py)."""
+"""The records of a conversion plan, the leaf every module of matrix_plans/convert reads:
+slots, moves, the program's word operations, the plan itself, and the shapes of the
+planner's caches (Trips: LDS round trips; Order: the pieces of the moves by register)."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -49,9 +48,9 @@ class Op(NamedTuple):
     op "sync": the wave waits for its LDS stores before loading;
     op "load": out = the LDS word at byte info + lane * (the bytes of a lane's words);
       info (offset, a lane's bytes) when the lanes' region is not the destination's
-      registers (the f32 staging of a wide pack, matrix_plans/convert/wide.py);
+      registers (the f32 staging of a wide pack, matrix_plans/convert/wide_route.py);
     op "packw": out (`span` registers, out[k]) = the wide pack of args, one word per
-      value: info (conversion key, span, width, builtin) (matrix_plans/convert/wide.py).
+      value: info (conversion key, span, width, builtin) (matrix_plans/convert/wide_route.py).
     `issues`: the instructions the op issues (an empty tuple: a renaming)."""
     op: str
     out: str
@@ -80,6 +79,13 @@ class Plan(NamedTuple):
     @property
     def total(self) -> int:
         return sum(n for _, n in self.counts)
+
+
+# LDS round trips by what they are made of (the planner's slot keys): (ops, counts, LDS
+# bytes) or None
+Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
+# piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
+Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
 
 
 def svar(fragment: int, reg: int) -> str:

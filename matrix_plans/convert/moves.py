@@ -1,18 +1,16 @@
-"""The lane moves of the register route of a conversion (issue 20): which of the
+"""The lane moves of the register route of a conversion: which of the
 architecture's lane moves (instructions/lane_moves.py) serve which lanes (`_fits`), a
 cover of every lane of a move by the cheapest parts (`_cover`), and the ops that make
-the moved word (`move_value`). matrix_plans/convert/program.py builds the program with them."""
+the moved word (`move_value`), and the Builder that collects a program's ops.
+matrix_plans/convert/strategies.py builds each register with them."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from instructions.dpp import CONTROLS, dpp_source
 from instructions.lane_moves import SELECT, ArchMoves, LaneMove
 
 from matrix_plans.convert.model import Op
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
 
 class Builder:

@@ -1,5 +1,5 @@
 """Conversions between instructions: the D (or C) fragments of one matrix instruction
-moved into the A or B fragments of the next, planned from the two layouts (issue 20).
+moved into the A or B fragments of the next, planned from the two layouts.
 
 The tile rule. D (M x N) feeds A (M x K) along N: A[i][k] of destination fragment t is
 D[i][j] of source fragment s where t*K + k = s*N + j; it feeds B (K x N) along M:
@@ -19,36 +19,29 @@ The plan has two parts, both read off the layouts given (never a layout of its o
     per-lane selections; each op names the instructions it issues, so the count is
     the sum. formats/hip/convert.py renders the same program as HIP.
 
-The register program is matrix_plans/convert/program.py, the LDS round trip
-matrix_plans/convert/lds_route.py; a cross-lane plan takes the one with fewer instructions, an
-s_waitcnt weighed as three (convert_program.weight).
+The register program is matrix_plans/convert/register_route.py (over the strategies of
+matrix_plans/convert/strategies.py), the LDS round trip matrix_plans/convert/lds_route.py,
+both for a wide pack matrix_plans/convert/wide_route.py; a cross-lane plan takes the one
+with fewer instructions, an s_waitcnt weighed as three (register_route.weight).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from math import lcm
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
+from instructions.model import Instruction
+from layouts import Operand
 from layouts.core import CalcError, shown
 
-from matrix_plans.convert.build import bounded_program, piece_order, total, weight
 from matrix_plans.convert.lds_route import lds_program
-from matrix_plans.convert.model import CLASSES, Move, Op, Plan, Slot
-from matrix_plans.convert.wide import wide_lds, wide_program
+from matrix_plans.convert.model import CLASSES, Move, Op, Order, Plan, Slot, Trips
+from matrix_plans.convert.register_route import bounded_program, piece_order, total, weight
+from matrix_plans.convert.wide_route import wide_lds, wide_program
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from instructions.model import Instruction
-    from layouts import Operand
-
-    from matrix_plans.convert.build import Order
-
-    # LDS round trips by what they are made of (_slots): (ops, counts, LDS bytes) or None
-    Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
-
-__all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "overall", "plan",
+__all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Order", "Plan", "Slot", "Trips",
+           "overall", "plan",
            "plan_within", "slot_moves", "tile"]
 
 # Source types that convert into narrower operand types with a Pack (`Pack.to`), on

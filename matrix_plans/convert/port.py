@@ -1,4 +1,4 @@
-"""Porting plans (issue 34): the fragments of one architecture's instruction (NVIDIA's, as a
+"""Porting plans: the fragments of one architecture's instruction (NVIDIA's, as a
 CUDA kernel indexes them) moved into the same matrix's operand of another architecture's
 instruction (AMD's), on the destination architecture, with its lane moves.
 
@@ -9,26 +9,21 @@ whose operand is R x C (fragments numbered row-major over the tile). A destinati
 64 lanes holds two 32-thread warps (source fragment s sits in warp s mod 2, lanes + 32, as
 register set s div 2): the tile is widened along its columns until the source fragments
 fill whole waves. The moves and the program are the conversion planner's
-(matrix_plans/convert/planner.py), read off the two layouts; values keep their bits, so the two
-types
-must hold the same values (PORTABLE).
+(matrix_plans/convert/planner.py), read off the two layouts; values keep their bits, so
+the two types must hold the same values (PORTABLE).
 """
 from __future__ import annotations
 
 from math import lcm
-from typing import TYPE_CHECKING
 
 from instructions.lane_moves import arch_moves
-from layouts.core import CalcError, shown
+from layouts import Operand
+from layouts.core import CalcError, Place, shown
 
-from matrix_plans.convert.build import program, weight
 from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import Move, Plan, Slot
 from matrix_plans.convert.planner import overall
-
-if TYPE_CHECKING:
-    from layouts import Operand
-    from layouts.core import Place
+from matrix_plans.convert.register_route import program, weight
 
 # Types that hold the same values in the same bits (source key -> destination keys).
 PORTABLE = {"f16": ("f16",), "bf16": ("bf16",), "f32": ("f32", "xf32"), "f64": ("f64",),

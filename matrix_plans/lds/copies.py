@@ -1,7 +1,7 @@
-"""Copy plans (issue 32): how the waves of a workgroup copy an operand's tile from global
-memory into LDS, before the read plan (matrix_plans/lds/reads.py) loads each lane's fragment.
+"""Copy plans: how the waves of a workgroup copy an operand's tile from global memory
+into LDS, before the read plan (matrix_plans/lds/reads.py) loads each lane's fragment.
 
-The tile is the read plan's (lds_tile.Tile: shape, order, padding, swizzle, base); the
+The tile is the read plan's (matrix_plans.lds.tile.Tile: shape, order, padding, swizzle, base); the
 global tile is the same elements in a matrix stored by rows or columns (`global_order`)
 with a leading dimension `ld` (elements). Routes (instructions/lds_copy.py):
 
@@ -21,16 +21,14 @@ every element of the tile lands exactly where the tile's address function puts i
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from instructions.lds import PhaseModel, PhaseRow
 from instructions.lds_copy import CopyOp
 from layouts.core import CalcError, shown
 
 from matrix_plans.lds.tile import Phase, Tile
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
 SEGMENTS = (64, 128)
 
@@ -183,7 +181,9 @@ class _Maps:
         return [table.get(start + j * self.bits) for j in range(count)]
 
 
-def _segments(lanes: Iterable[CopyLane]) -> tuple[Segments, ...]:
+def segments(lanes: Iterable[CopyLane]) -> tuple[Segments, ...]:
+    """The global segments of each size of SEGMENTS the lanes' reads touch, with the
+    bytes they use of them (the coalescing of one copy instruction)."""
     out = []
     for size in SEGMENTS:
         touched: set[int] = set()
@@ -312,12 +312,12 @@ def register_steps(maps: _Maps, load: CopyOp, write: CopyOp | None, wave: int, w
         number = sum(1 for s in steps if s.wave == w)
         if write is None:  # async: one instruction reads and writes
             lanes = tuple(pieces[0])
-            steps.append(CopyStep(w, number, load.name, load.route, lanes, _segments(lanes),
+            steps.append(CopyStep(w, number, load.name, load.route, lanes, segments(lanes),
                                   write_phases(lanes, row)))
             continue
         reads = tuple(CopyLane(lane, None if c is None else c[0] // 8, None,
                                0 if c is None else load.bytes) for lane, c in enumerate(mine))
-        steps.append(CopyStep(w, number, load.name, "load", reads, _segments(reads), ()))
+        steps.append(CopyStep(w, number, load.name, "load", reads, segments(reads), ()))
         for at, out in enumerate(pieces, 1):
             lanes = tuple(out)
             steps.append(CopyStep(w, number + at, write.name, "write", lanes, (),
@@ -366,7 +366,7 @@ def direct_steps(maps: _Maps, tile: Tile, load: CopyOp, wave: int, waves: int, s
                 return f"lane {lane}: a global offset {glob // 8} is not a multiple of 4"
             lanes.append(new(CopyLane, (lane, glob // 8, at, size)))
         done = tuple(lanes)
-        steps.append(CopyStep(w, n, load.name, "direct", done, _segments(done),
+        steps.append(CopyStep(w, n, load.name, "direct", done, segments(done),
                               write_phases(done, row), m0))
     return steps
 

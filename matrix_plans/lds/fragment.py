@@ -1,20 +1,18 @@
 """The fragment an LDS plan loads, as the layout engine lays it out: every lane's register
-slots over the K steps, their tile positions and addresses (matrix_plans/lds/reads.py), and the lane
-maps of the transpose loads."""
+slots over the K steps, their tile positions and addresses (read by
+matrix_plans/lds/reads.py), and the lane maps of the transpose loads."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from math import gcd
 
 from layouts import COORDINATES, Operand
 from layouts.core import CalcError
 
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+from matrix_plans.lds.tile import Tile
 
-    from matrix_plans.lds.tile import Tile
-
-    LaneMap = Callable[[int, int], tuple[int, int]]
+LaneMap = Callable[[int, int], tuple[int, int]]
 
 
 # ---- transpose-load lane maps: (dest lane, dest element) -> (source lane, source element)
@@ -226,7 +224,6 @@ class Fragment:
     def _k_run(self, lanes: list[list[tuple[int, tuple[int, int, int], int, int]]]) -> int:
         """The largest kw dividing the start and the length of every run of consecutive
         K values in consecutive slots of a lane (K itself when no lane breaks it)."""
-        from math import gcd
         run, width = 0, self.bits
         for held in lanes:
             start = length = 0

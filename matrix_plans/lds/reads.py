@@ -20,13 +20,14 @@ registers of step s following those of step s-1. Each lane's K values come in ru
 one wide load can fill several steps (kw*steps K values per lane), as kernels store them.
 With one step the column is k.
 
-The parts: lds_tile (the tile, its checks and swizzles, the plan's records),
-lds_fragment (the operand's slots and the transpose lane maps), and here the loads and
-the plan.
+The parts: matrix_plans.lds.tile (the tile, its checks and swizzles, the plan's
+records), matrix_plans.lds.fragment (the operand's slots and the transpose lane maps),
+and here the loads, their phases and the plan.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
 from instructions.lds import LdsFacts, Load, PhaseModel, PhaseRow
 from layouts import Operand
@@ -45,14 +46,12 @@ from matrix_plans.lds.tile import (
     triton_swizzle,
 )
 
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
-    from typing import TypeVar
+_R = TypeVar("_R", bound=tuple[object, ...])
 
-    _R = TypeVar("_R", bound=tuple[object, ...])
 
 __all__ = ["LANE_MAPS", "Fragment", "LaneRead", "LoadPlan", "Phase", "Plan", "SlotPlan", "Tile",
            "alignment", "candidates", "check_tile", "ck_swizzle", "named_slots", "plan",
+           "read_phases",
            "triton_swizzle"]
 
 
@@ -145,8 +144,11 @@ def _legality(frag: Fragment, load: Load, found: list[int | None]) -> str:
     return ""
 
 
-def _phases(found: list[int | None], load: Load, row: PhaseRow, wave: int
-            ) -> tuple[Phase, ...]:
+def read_phases(found: list[int | None], load: Load, row: PhaseRow, wave: int
+                ) -> tuple[Phase, ...]:
+    """The phases of one load of `row`: for each lane group, the distinct dwords the
+    lanes read from their start bits `found` (None: the lane reads nothing) counted per
+    bank, and the worst count (the conflict)."""
     phases = []
     banks, span = row.banks, load.bits - 1
     new = tuple.__new__  # (records built directly: a search makes many)
@@ -207,7 +209,7 @@ def _try(frag: Fragment, facts: LdsFacts, model: PhaseModel, load: Load
         lanes = tuple([new(LaneRead, (lane, None, 0) if a is None else (lane, a // 8, size))
                        for lane, a in enumerate(found)])
         plans.append(LoadPlan(used.name, used, lo // 32, lanes,
-                              _phases(found, used, row, frag.operand.wave), lo % 32))
+                              read_phases(found, used, row, frag.operand.wave), lo % 32))
     return tuple(plans)
 
 

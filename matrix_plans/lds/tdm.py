@@ -1,4 +1,4 @@
-"""gfx1250's tensor data mover (issue 32): the descriptor of `tensor_load_to_lds` for an
+"""gfx1250's tensor data mover: the descriptor of `tensor_load_to_lds` for an
 operand's tile, its fields' legal ranges and encodings, and the LDS image it writes.
 
 Fields (docs/lds_copy.md section 5; Triton TDMUtility.cpp and CK's ck_tile TDM descriptor
@@ -16,7 +16,7 @@ from instructions.lds import PhaseModel
 from instructions.lds_copy import CopyOp
 from layouts.core import CalcError
 
-from matrix_plans.lds.copies import CopyLane, CopyPlan, CopyStep, Global, _segments
+from matrix_plans.lds.copies import CopyLane, CopyPlan, CopyStep, Global, segments
 from matrix_plans.lds.tile import Tile
 
 
@@ -147,7 +147,7 @@ def plan_tdm(tile: Tile, bits: int, glob: Global, op: CopyOp, waves: int,
                 glo = glob.offset(tile, r, (lo - r * row_bytes) // size) * size
                 lanes.append(CopyLane(len(lanes), glo, tile.base + _padded(lo, pad), hi - lo))
         done = tuple(lanes)
-        steps.append(CopyStep(w, 0, op.name, "tdm", done, _segments(done), ()))
+        steps.append(CopyStep(w, 0, op.name, "tdm", done, segments(done), ()))
         if first is None:
             first = _descriptor(w, tile, size, glob, len(rows),
                                 tile.base + _padded(rows[0] * row_bytes, pad), pads)

@@ -1,7 +1,7 @@
-"""The LDS tile and the records of a load plan (matrix_plans/lds/reads.py makes the plans): how an
-operand's tile is stored (shape, order, padding, swizzle, base), the swizzles Triton and
-CK choose, the check that a tile can hold a fragment, and the plan's loads, phases and
-register slots."""
+"""The LDS tile and the records of a load plan (matrix_plans/lds/reads.py makes the
+plans): how an operand's tile is stored (shape, order, padding, swizzle, base), the
+swizzles Triton and CK choose, the check that a tile can hold a fragment, and the plan's
+loads, phases and register slots."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -139,7 +139,6 @@ class Plan(NamedTuple):
         return self.tile.bytes(self.element_bits)
 
 
-
 # ---- checks of the tile ------------------------------------------------------------
 
 def xor_text(pairs: tuple[tuple[int, int], ...]) -> str:
@@ -191,7 +190,7 @@ def check_tile(tile: Tile, frag_rows: int, frag_cols: int, bits: int,
                             "swizzle")
         chunks = tile.cols // vec
         phases = min(max_phase - 1, (tile.rows - 1) // per_phase)  # (the largest phase)
-        reach = max_xor(phases, chunks - 1)  # (not a walk over rows x chunks: issue 30)
+        reach = max_xor(phases, chunks - 1)  # (not a walk over rows x chunks)
         if reach >= chunks:
             raise CalcError(f"swizzle {vec},{per_phase},{max_phase} moves chunks past the "
                             f"row's {chunks} chunks of {vec}; lower MAX_PHASE to at most "
@@ -222,7 +221,25 @@ def max_xor(a: int, b: int) -> int:
     return max(best.values())
 
 
-# ---- the swizzles of Triton and CK
+# ---- the settings a search tries, and the swizzles of Triton and CK
+
+def _powers(limit: int) -> list[int]:
+    return [1 << n for n in range(limit.bit_length()) if 1 << n <= limit]
+
+
+def search_settings(bits: int, cols: int) -> list[tuple[int, tuple[int, int, int] | None]]:
+    """The (pad, swizzle) settings a search of a tile `cols` elements of `bits` wide
+    tries: paddings of 0 to one row of 128 bytes more, and swizzles of powers of two
+    (chunks of at most 512 bits)."""
+    found: list[tuple[int, tuple[int, int, int] | None]] = [
+        (pad_elems, None) for pad_elems in range(0, max(1, 1024 // bits) + 1)]
+    for vec in _powers(cols):
+        if vec * bits > 512:
+            break
+        found += [(0, (vec, per_phase, max_phase)) for per_phase in _powers(16)
+                  for max_phase in _powers(cols // vec)[1:]]
+    return found
+
 
 def triton_swizzle(facts: LdsFacts, inst_m: int, wmma: bool, bits: int, cols: int, vec: int,
                    order: str) -> tuple[int, int, int]:

@@ -1,6 +1,6 @@
 """A preshuffle as digits: the reshape/permute chain of its NumPy and PyTorch functions
 (one chain, two renderings), their inverses, and the index formula both ways, derived
-from the plan's slots (layouts.preshuffle).
+from the plan's slots (matrix_plans.preshuffle.planner).
 
 A digit moves `size` values of one storage axis (`step` apart) to buffer stride
 `stride`. The digits are found from the buffer side: the smallest buffer stride not yet

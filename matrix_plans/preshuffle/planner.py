@@ -1,4 +1,4 @@
-"""Preshuffled operands (issue 33): the permutation of a matrix in global memory that
+"""Preshuffled operands: the permutation of a matrix in global memory that
 makes every lane's fragment of an instruction operand one run of contiguous, aligned
 loads, read off the layout engine.
 
@@ -19,15 +19,13 @@ element it receives, so a test checks them against the layout engine.
 from __future__ import annotations
 
 from math import lcm
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS, Modifiers
 from layouts import COORDINATES, operand
 from layouts.core import CalcError, shown
 from layouts.fragment import Fragment, bit_of, element, fragment
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
 
 WIDTHS = (16, 12, 8, 4, 2, 1)   # bytes one lane's global load can fetch
 

@@ -1,6 +1,6 @@
 """Named preshuffle schemes (instructions.preshuffles) against the instruction's layout:
 where a scheme puts each item of the stored matrix, and whether each lane's loads then
-hold what the instruction reads (layouts.preshuffle), or where they do not.
+hold what the instruction reads (matrix_plans.preshuffle.planner), or where they do not.
 """
 from __future__ import annotations
 

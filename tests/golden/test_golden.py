@@ -1,0 +1,99 @@
+"""Every golden record of the enabled architectures, replayed in-process.
+
+The matching rules are those of the team's golden comparison tool (judge()), plus one rule of
+our own: a failing command prints nothing on stdout, and a successful one nothing on
+stderr. Enabling a further architecture (rdna3, rdna4, ...) is a change to
+ENABLED_ARCHS alone.
+
+Records whose -a names an architecture that this project adds beyond the reference
+(Architecture.public is False, e.g. `-a mi355x` for CDNA4) recorded the reference's
+"unknown architecture" error; they are checked separately, for the new answer.
+"""
+import shlex
+
+import pytest
+
+from instructions import find_architecture
+from tests.helpers import golden_records
+
+# Arch labels of the golden records that must pass; 'none' labels commands without -a.
+ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})
+
+
+def architecture_named(args):
+    """The registered architecture the record's last -a/--architecture names, or None."""
+    value = None
+    for n, arg in enumerate(args):
+        if arg in ("-a", "--architecture") and n + 1 < len(args):
+            value = args[n + 1]
+        elif arg.startswith(("--architecture=", "-a=")):
+            value = arg.split("=", 1)[1]
+    return None if value is None else find_architecture(value)
+
+
+def beyond_reference(rec):
+    arch = architecture_named(rec["args"])
+    return arch is not None and not arch.public
+
+
+def _params(select):
+    records = golden_records()
+    if records is None:
+        return [pytest.param(None, id="golden-absent")]  # the test calls missing()
+    return [pytest.param(r, id=f"{r['arch']}-{r['id']}")
+            for r in records if r["arch"] in ENABLED_ARCHS and select(r)]
+
+
+def verdict(rec, rc, out, err):
+    """None when (rc, out, err) is an acceptable answer to `rec`, else why not."""
+    clean_error = rc != 0 and err.strip()
+    if rc != 0 and out:
+        return f"rc {rc} but stdout is not empty: {out[:200]!r}"
+    if rc == 0 and err:
+        return f"rc 0 but stderr is not empty: {err[:200]!r}"
+    if rec.get("loose"):
+        return None if rc == 0 and out.strip() else "expected rc 0 and some stdout"
+    if rec.get("lenient") and clean_error:
+        return None
+    if rec.get("any"):
+        clean = (rc == 0 and out.strip()) or clean_error
+        return None if clean else "neither a clean success nor a clean error"
+    if rec["rc"] == 0:
+        if rc != 0:
+            return f"expected rc 0, got {rc}: {err.strip()}"
+        return None if out == rec["stdout"] else "stdout differs"
+    if rc == 0:
+        return f"expected a failure (reference rc {rec['rc']}), got rc 0"
+    return None if err.strip() else "failed without a message on stderr"
+
+
+@pytest.mark.parametrize("rec", _params(lambda r: not beyond_reference(r)))
+def test_golden_record(rec, run):
+    rc, out, err = run(rec["args"])
+    why = verdict(rec, rc, out, err)
+    if why == "stdout differs":
+        assert out == rec["stdout"], shlex.join(rec["args"])
+    assert why is None, f"{shlex.join(rec['args'])}: {why}"
+
+
+def test_every_enabled_arch_has_records():
+    """Guards the selection itself: a misspelt label would silently test nothing."""
+    records = golden_records()
+    labels = {r["arch"] for r in records}
+    assert ENABLED_ARCHS <= labels
+    selected = [r for r in records if r["arch"] in ENABLED_ARCHS]
+    modes = {r["mode"] for r in selected}
+    assert {"list", "detail", "get-register", "matrix-entry", "register-layout",
+            "matrix-layout"} <= modes
+    assert len(selected) > 3000
+
+
+@pytest.mark.parametrize("rec", _params(beyond_reference))
+def test_record_naming_an_architecture_beyond_the_reference(rec, run):
+    """The reference rejected the name; here it selects the added architecture."""
+    arch = architecture_named(rec["args"])
+    assert rec["rc"] != 0 and rec["arch"] == "none"
+    rc, out, err = run(rec["args"])
+    assert (rc, err) == (0, "")
+    assert out.startswith((f"Available instructions in the {arch.name} architecture:\n",
+                           f"Architecture: {arch.name}\n"))
