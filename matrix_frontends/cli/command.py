@@ -83,8 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not words:  # (nothing asked: say how to ask, not which option lacks a value)
             return _fail("no query given: name an architecture and a mode, e.g. "
                          f"{program_name()} -a cdna3 -L, or run with -h for every option")
-        if "--serve" in words:  # the explorer, a front end of its own
-            from matrix_frontends.explorer.app import serve
+        if "--serve" in words:  # the explorer, a front end of its own (mode dispatch:
+            from matrix_frontends.explorer.app import serve  # loaded when it runs)
             return serve(words)
         try:
             status, text = respond(words)
