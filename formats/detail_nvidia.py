@@ -57,5 +57,5 @@ def lines(inst: Instruction) -> list[str]:
             "in thread <lane>;",
             "    PTX's element x<e> (a0, a1, ... in the PTX ISA's figures) is e = b / bits "
             "(f64: one element a register pair)",
-            f"Verified: on hardware, {HARDWARE}; against CuTe (tests/test_nvidia.py)"]
+            f"Verified: on hardware, {HARDWARE}; against CuTe (tests/layouts/test_nvidia.py)"]
     return out  # (formats/detail.py adds the formulas)

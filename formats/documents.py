@@ -170,7 +170,7 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
     """One line per element location (layout_rows()' order) after `opening`, the line of
     each slot `template(the slot's row)` with MARK where the element's coordinates,
     block and lane go (the row holds -1 there): written from layout_columns() by
-    templated.joined (tests/test_json_layout.py compares with the rows written one by
+    templated.joined (tests/formats/test_json_layout.py compares with the rows written one by
     one)."""
     inst, mods = _asked(query)
     found = matrix_api.layout_columns(inst, query.matrix, mods=mods, wave=query.wave)

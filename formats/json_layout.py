@@ -3,7 +3,7 @@ elements: thousands of records of one shape), written by a %-template per record
 the library's columns (matrix_api.layout_columns) instead of a dict per record
 walked by the encoder: the same text (json_text.Written), in a third of the time.
 `plain()` builds the records from matrix_api.layout()/slots(), the records path, and
-tests/test_json.py compares the two texts byte for byte, indented and on one line."""
+tests/formats/test_json.py compares the two texts byte for byte, indented and on one line."""
 from __future__ import annotations
 
 from operator import itemgetter

@@ -6,7 +6,7 @@ encoder serves only compact text. Here strings go through the C string encoder
 and booleans are spelled directly, and containers are walked once with the indentation
 of their level. Anything else (floats, subclasses, keys that are not strings) is
 rendered by `json.dumps` itself and indented to its level (JSON text holds no raw line
-breaks, so replacing them indents it); tests/test_json.py compares both encoders.
+breaks, so replacing them indents it); tests/formats/test_json.py compares both encoders.
 
 A long array of records of one shape (the slots of an -M document, the elements of an
 -R one) may come as a `Written`: its maker writes its text with a template per record,

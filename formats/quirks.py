@@ -44,7 +44,7 @@ def broadcast_skip_walk(inst: Instruction, entries: list[Entry],
 def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
     """Quirk `reference_formulas` (-d text): the reference's hand-written formula texts
     ({wave: (element -> register lines, register -> element lines)}, a few of them wrong:
-    tests/test_reference_formulas.py lists those) in place of the formulas derived from
+    tests/formats/test_reference_formulas.py lists those) in place of the formulas derived from
     the layouts (layouts/formulas.py), which JSON and the library give; None where the
     architecture does not declare the quirk."""
     if "reference_formulas" not in inst.quirks:

@@ -6,7 +6,7 @@ the layouts, layouts/formulas.py).
 Each text is built from the same shape parameters (ABShape, CDShape) as the layout it
 describes, in the reference's notation: floor(x / n), x % n, GPR_num (VGPR offset),
 GPR_bits (bit offset inside the VGPR), `hi through lo` for a range of K.
-tests/test_reference_formulas.py evaluates every text against the layout engine; the few
+tests/formats/test_reference_formulas.py evaluates every text against the layout engine; the few
 that the reference prints wrongly are listed there as known defects.
 """
 from __future__ import annotations

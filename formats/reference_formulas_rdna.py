@@ -6,7 +6,7 @@ derived from the layouts, layouts/formulas.py).
 Texts are written per wave size in the reference's notation. Ranges are (high, low)
 tuples; NOTE entries are free lines. The RDNA4 SWMMAC templates for 16-bit and 4-bit
 (K=32) data carry the reference's odd spellings (a missing or stray parenthesis);
-tests/test_reference_formulas.py lists them.
+tests/formats/test_reference_formulas.py lists them.
 """
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ worth reporting too: it turns "none yet" below into a hardware record.
 The same program runs here without a GPU: `scripts/check_probe.py` runs it in a gcc
 emulation of the wavefront whose model of each instruction reads the layout engine's
 places, and a deliberately wrong layout (two lanes swapped, a wrong OPSEL half) makes it
-fail naming the element (tests/test_probe.py); `scripts/check_probe.py --clang clang-22`
+fail naming the element (tests/formats/test_probe.py); `scripts/check_probe.py --clang clang-22`
 checks each variant's kernel issues the instruction with its modifiers.
 """
 

@@ -6,11 +6,10 @@ their own traits in their table lines (instructions/model.py, `Instruction`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
+if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
     from instructions.model import Instruction
 
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py reads
@@ -114,7 +113,7 @@ ARCHITECTURES = (
                  "CU", waves=(32,), public=False, target="gfx1250"),
     Architecture("GFX1251", "gfx1251", ("mi430x",), "gfx1250", "CU", waves=(32,),
                  public=False, target="gfx1251"),
-    # NVIDIA (issue 34): warps of 32 threads (wgmma: a warpgroup of 128, four warps); the
+    # NVIDIA: warps of 32 threads (wgmma: a warpgroup of 128, four warps); the
     # tables are instructions/nvidia.py's, the layouts layouts/nvidia.py's. Not AMD: no
     # clang target.
     Architecture("SM80", "nvidia_sm80", ("sm_80", "a100", "a800", "a30", "ampere", "sm86",
@@ -132,6 +131,10 @@ _BY_NAME = {arch.name: arch for arch in ARCHITECTURES}
 # The layout families the architectures name, in order: each has its registry line in
 # layouts/family.py (generator, formulas, marks, ranges, facts; docs/contributing.md).
 FAMILIES = tuple(dict.fromkeys(arch.family for arch in ARCHITECTURES))
+
+
+# The clang --offload-arch of each architecture's generated code (`target`).
+TARGETS = {arch.name: arch.target for arch in ARCHITECTURES if arch.target}
 
 
 def find_architecture(name: str) -> Architecture | None:

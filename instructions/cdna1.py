@@ -1,12 +1,12 @@
 """CDNA1 (gfx908, MI100). Opcodes: LLVM VOP3PInstructions.td / MC test mai.s."""
-from instructions.model import family
+from instructions.model import table_block
 
 BLGP = ("blgp",)
 BROADCAST = ("cbsz", "abid", "blgp")
 
 # C/D must be AccVGPRs on gfx908; VALU co-execution leaves 8 cycles of the pipe.
-mfma = family(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False, modifiers=BLGP)
-multi = family(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False,
+mfma = table_block(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False, modifiers=BLGP)
+multi = table_block(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False,
                modifiers=BROADCAST)
 
 INSTRUCTIONS = (

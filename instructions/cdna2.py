@@ -1,20 +1,20 @@
 """CDNA2 (gfx90a, MI200). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx90a.s.
 
-CDNA2 keeps all of CDNA1's MFMAs (same opcodes, cycles and blocks); C/D may now live in
+CDNA2 keeps all of CDNA1's MFMAs (same opcodes, cycles and blocks); C/D may also live in
 ArchVGPRs, registers align to 8 bytes and VALU co-execution leaves 4 cycles. It adds
 the bf16_1k MFMAs (listed after the int8 ones, as the reference lists them) and FP64.
 """
 from instructions.cdna1 import BLGP, BROADCAST
 from instructions.cdna1 import INSTRUCTIONS as CDNA1
-from instructions.model import family, variant
+from instructions.model import table_block, variant
 
 CARRIED = tuple(variant(inst, arch="CDNA2", align=8, coexec_gap=4, cd_arch_vgpr=True)
                 for inst in CDNA1)
 FIRST_BF16 = next(n for n, inst in enumerate(CARRIED) if "bf16" in inst.mnemonic)
 
-mfma = family(arch="CDNA2", modifiers=BLGP)
-multi = family(arch="CDNA2", modifiers=BROADCAST)
-fp64 = family(arch="CDNA2", coexec=False)
+mfma = table_block(arch="CDNA2", modifiers=BLGP)
+multi = table_block(arch="CDNA2", modifiers=BROADCAST)
+fp64 = table_block(arch="CDNA2", coexec=False)
 
 BF16_1K = (
     multi("v_mfma_f32_32x32x4bf16_1k", 0x63, 64, blocks=2),

@@ -1,15 +1,15 @@
 """CDNA3 (gfx940/941/942, MI300). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx940.s."""
 from instructions.cdna1 import BLGP, BROADCAST
-from instructions.model import family
+from instructions.model import table_block
 
-mfma = family(arch="CDNA3", modifiers=BLGP)
-multi = family(arch="CDNA3", modifiers=BROADCAST)
-new = family(arch="CDNA3")                                  # CDNA3 additions: no BLGP
-f32 = family(arch="CDNA3", coexec=False, modifiers=BLGP)    # FP32 MFMAs do not co-execute
-f32_multi = family(arch="CDNA3", coexec=False, modifiers=BROADCAST)
-fp64 = family(arch="CDNA3", coexec=False, modifiers=BLGP)   # BLGP here is a negation mask
+mfma = table_block(arch="CDNA3", modifiers=BLGP)
+multi = table_block(arch="CDNA3", modifiers=BROADCAST)
+new = table_block(arch="CDNA3")                                  # CDNA3 additions: no BLGP
+f32 = table_block(arch="CDNA3", coexec=False, modifiers=BLGP)    # FP32 MFMAs do not co-execute
+f32_multi = table_block(arch="CDNA3", coexec=False, modifiers=BROADCAST)
+fp64 = table_block(arch="CDNA3", coexec=False, modifiers=BLGP)   # BLGP here is a negation mask
 # CBSZ/ABID of an SMFMAC: ABID picks the compression-index set (with CBSZ 0)
-smfmac = family(arch="CDNA3", coexec_gap=8, modifiers=("cbsz", "abid"))
+smfmac = table_block(arch="CDNA3", coexec_gap=8, modifiers=("cbsz", "abid"))
 
 INSTRUCTIONS = (
     new("v_mfma_f32_16x16x8_xf32", 0x3E, 16),

@@ -7,7 +7,7 @@ gfx950); only v_mfma_f64_16x16x4_f64 changes speed (16 passes, S1 Table 28, S3).
 VALU co-execution figures follow CDNA3's rule: no gfx950 source gives them.
 """
 from instructions.cdna3 import INSTRUCTIONS as CDNA3
-from instructions.model import family, variant
+from instructions.model import table_block, variant
 
 CHANGED = {"v_mfma_f64_16x16x4_f64": {"cycles": 64}}
 
@@ -15,16 +15,16 @@ CARRIED = tuple(variant(inst, arch="CDNA4", fp8_flavour="", opcode_bits=7,
                         **CHANGED.get(inst.mnemonic, {}))
                 for inst in CDNA3 if "xf32" not in inst.mnemonic)
 
-new = family(arch="CDNA4", fp8_flavour="", opcode_bits=7)
-smfmac = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, coexec_gap=8,
+new = table_block(arch="CDNA4", fp8_flavour="", opcode_bits=7)
+smfmac = table_block(arch="CDNA4", fp8_flavour="", opcode_bits=7, coexec_gap=8,
                 modifiers=("cbsz", "abid"))
-smfmac8 = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, coexec_gap=8)
+smfmac8 = table_block(arch="CDNA4", fp8_flavour="", opcode_bits=7, coexec_gap=8)
 # f8f6f4: CBSZ/BLGP pick the A/B formats (cycles here: with an fp8/bf8 input).
-f8f6f4 = family(arch="CDNA4", fp8_flavour="", opcode_bits=7, modifiers=("cbsz", "blgp"),
+f8f6f4 = table_block(arch="CDNA4", fp8_flavour="", opcode_bits=7, modifiers=("cbsz", "blgp"),
                 format_selector="cbsz_blgp")
 # v_mfma_scale_*: a 128-bit pair of v_mfma_ld_scale_b32 (VOP3P opcode 0x2c, the scale
 # VGPRs and their bytes, OPSEL_A/OPSEL_B) and the f8f6f4 MFMA; one scale per 32 K.
-scaled = family(arch="CDNA4", fp8_flavour="", opcode_bits=7,
+scaled = table_block(arch="CDNA4", fp8_flavour="", opcode_bits=7,
                 modifiers=("cbsz", "blgp", "opsel_a", "opsel_b"), format_selector="cbsz_blgp",
                 encoding="VOP3PX", prefix_opcode=0x2C)
 

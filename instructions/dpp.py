@@ -1,4 +1,4 @@
-"""DPP (data-parallel primitives) lane controls, as data (issue 20).
+"""DPP (data-parallel primitives) lane controls, as data.
 
 A `v_mov_b32_dpp` reads its source from another lane picked by a control. Each control
 below gives its assembler name, its `dpp_ctrl` code as LLVM encodes it (the `DppCtrl`

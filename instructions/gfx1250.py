@@ -13,7 +13,7 @@ types: layouts/gfx1250.py, `check`), matrix_a_fmt / matrix_b_fmt (f8f6f4), index
 (SWMMAC), matrix_a_scale / matrix_b_scale and their *_fmt (scaled forms) and the reuse
 hints matrix_a_reuse / matrix_b_reuse (not on the unscaled f8f6f4 and 32x16x128 f4).
 """
-from instructions.model import family
+from instructions.model import table_block
 
 BASE = {"arch": "GFX1250", "encoding": "VOP3P", "waves": (32,), "align": 8, "coexec": False,
         "cd_arch_vgpr": None, "fp8_flavour": ""}
@@ -22,18 +22,18 @@ REUSE = ("matrix_a_reuse", "matrix_b_reuse")
 FMT = ("matrix_a_fmt", "matrix_b_fmt")
 SCALE = ("matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt")
 
-wmma = family(**BASE, modifiers=NEG + REUSE)
-wmma_int = family(**BASE, modifiers=("neg_lo",) + REUSE)   # neg_lo[0/1]: A/B signed
-f8f6f4 = family(**BASE, modifiers=NEG + FMT, format_selector="matrix_fmt")
-f4 = family(**BASE, modifiers=NEG)
+wmma = table_block(**BASE, modifiers=NEG + REUSE)
+wmma_int = table_block(**BASE, modifiers=("neg_lo",) + REUSE)   # neg_lo[0/1]: A/B signed
+f8f6f4 = table_block(**BASE, modifiers=NEG + FMT, format_selector="matrix_fmt")
+f4 = table_block(**BASE, modifiers=NEG)
 # 128-bit: v_wmma_ld_scale_paired_b32 (0x35, 32-bit scales) or v_wmma_ld_scale16_paired_b64
 # (0x3a, 64-bit scales), then the WMMA.
-scale_f8f6f4 = family(**{**BASE, "encoding": "VOP3PX2"}, modifiers=NEG + FMT + SCALE + REUSE,
+scale_f8f6f4 = table_block(**{**BASE, "encoding": "VOP3PX2"}, modifiers=NEG + FMT + SCALE + REUSE,
                       format_selector="matrix_fmt")
-scale_f4 = family(**{**BASE, "encoding": "VOP3PX2"}, modifiers=NEG + SCALE + REUSE)
-swmmac = family(**BASE, modifiers=NEG + ("index_key",) + REUSE)
-swmmac8 = family(**BASE, modifiers=("index_key",) + REUSE)
-swmmac_int = family(**BASE, modifiers=("neg_lo", "index_key") + REUSE)
+scale_f4 = table_block(**{**BASE, "encoding": "VOP3PX2"}, modifiers=NEG + SCALE + REUSE)
+swmmac = table_block(**BASE, modifiers=NEG + ("index_key",) + REUSE)
+swmmac8 = table_block(**BASE, modifiers=("index_key",) + REUSE)
+swmmac_int = table_block(**BASE, modifiers=("neg_lo", "index_key") + REUSE)
 
 INSTRUCTIONS = (
     wmma("v_wmma_f32_16x16x4_f32", 0x5D, 16),
@@ -69,7 +69,7 @@ INSTRUCTIONS = (
     swmmac("v_swmmac_f32_16x16x64_bf16", 0x66, 8),
     swmmac("v_swmmac_f16_16x16x64_f16", 0x67, 8),
     swmmac("v_swmmac_bf16_16x16x64_bf16", 0x68, 8),
-    # C f32 (8 VGPRs), D bf16 packed into the first 4 of them (issue 29: rocjitsu; LLVM
+    # C f32 (8 VGPRs), D bf16 packed into the first 4 of them (rocjitsu; LLVM
     # types the tied operand v8f32: gfx1250_provenance.CD_BF16F32_SPARSE).
     swmmac("v_swmmac_bf16f32_16x16x64_bf16", 0x69, 8),
     swmmac8("v_swmmac_f32_16x16x128_fp8_fp8", 0x73, 8),

@@ -1,7 +1,7 @@
 """Where each gfx1250 / gfx1251 fact and layout comes from: the `Provenance` record
 (source key, confidence, note and, for a contested fact, each other source's answer),
 the source keys and the provenance of every family of placements and facts that
-layouts/gfx1250.py generates (issue 19: docs/gfx1250.md).
+layouts/gfx1250.py generates (docs/gfx1250.md).
 
 Confidences (keys of the fact sheet docs/facts/gfx1250_rdna4.md):
   SRC  read in a primary source (LLVM, an AMD code base)
@@ -13,8 +13,9 @@ Confidences (keys of the fact sheet docs/facts/gfx1250_rdna4.md):
 """
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
     from typing_extensions import NotRequired, TypedDict
 
     class Alternative(TypedDict):

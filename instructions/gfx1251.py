@@ -7,9 +7,9 @@ as a latency). Which neg/reuse modifiers it takes is not known: none are declare
 """
 from instructions.gfx1250 import BASE
 from instructions.gfx1250 import INSTRUCTIONS as GFX1250
-from instructions.model import family, variant
+from instructions.model import table_block, variant
 
-f64 = family(**{**BASE, "arch": "GFX1251"})
+f64 = table_block(**{**BASE, "arch": "GFX1251"})
 
 INSTRUCTIONS = tuple(variant(inst, arch="GFX1251") for inst in GFX1250) + (
     f64("v_wmma_f64_16x16x4_f64", 0x5B, 0),

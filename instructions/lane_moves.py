@@ -1,4 +1,4 @@
-"""Lane-move and packing instructions of each architecture, as data (issue 20).
+"""Lane-move and packing instructions of each architecture, as data.
 
 The conversion planner (matrix_plans/convert/planner.py) reads these records instead of comparing
 architecture names: which instructions move a 32-bit value between lanes, which pack

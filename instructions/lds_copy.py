@@ -1,5 +1,5 @@
 """The instructions that copy a tile from global memory into LDS, per architecture, as
-data (issue 32): the global and buffer loads of the register route and the DS writes that
+data: the global and buffer loads of the register route and the DS writes that
 follow them, the direct-to-LDS loads (a wave-uniform LDS base plus lane x stride), gfx1250's
 asynchronous loads (a per-lane LDS address) and its tensor data mover, and the LDS write
 phase models. Every row carries its source, tagged as in the fact sheet docs/lds_copy.md

@@ -1,4 +1,6 @@
-"""The instruction record: one line of table data, everything else derived from it.
+"""The instruction record: one line of table data, everything else derived from it; the
+data types it names (TYPES) and the records of instructions' facts (FamilyFacts,
+WmmaBuiltins).
 
 A table line gives the mnemonic, opcode and cycles, and the instruction's traits (see
 `_DEFAULTS`); the shape, block count, operand types, sparsity and block-scale size are
@@ -7,21 +9,89 @@ compute unit, wave sizes, reference quirks) are reached through `Instruction.arc
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol, TypedDict
 
+from instructions import Architecture, architecture_named
 from instructions.modifiers import NAMES as MODIFIER_NAMES
-from instructions.types import TYPES, DataType
 
-if TYPE_CHECKING:
-    from typing import Protocol
 
-    from instructions import Architecture
+class TableLine(Protocol):
+    """A constructor of one block of table lines (table_block())."""
+    def __call__(self, mnemonic: str, opcode: int, cycles: int,
+                 **facts: object) -> Instruction: ...
 
-    class TableLine(Protocol):
-        """A constructor of one block of table lines (family())."""
-        def __call__(self, mnemonic: str, opcode: int, cycles: int,
-                     **facts: object) -> Instruction: ...
+
+# ---- data types of matrix operands, referenced by name from the instruction tables
+
+class DataType(NamedTuple):
+    """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
+    --detail-instruction prints, with `description` beside it."""
+    key: str
+    label: str
+    description: str
+    bits: int
+    is_int: bool = False
+
+    def describe(self) -> str:
+        return f"{self.label} ({self.description})"
+
+
+Row = tuple[str, str, str, int] | tuple[str, str, str, int, bool]
+
+
+def _types(*rows: Row) -> dict[str, DataType]:
+    return {t.key: t for t in (DataType(*r) for r in rows)}
+
+
+def _renamed(key: str, label: str, of: str, rows: tuple[Row, ...]) -> Row:
+    """Another vendor's name for the type `of` of `rows`: its encoding, bits and sign."""
+    found = next(r for r in rows if r[0] == of)
+    return (key, label, *found[2:])
+
+
+# Integer types are printed in lower case on CDNA and as IU* on RDNA, like the reference.
+_AMD: tuple[Row, ...] = (
+    ("f64", "FP64", "IEEE binary64 floating point", 64),
+    ("f32", "FP32", "IEEE binary32 floating point", 32),
+    ("xf32", "FP32", "IEEE binary32 floating point", 32),
+    ("f16", "FP16", "IEEE binary16 floating point", 16),
+    ("bf16", "BF16", "Brain floating point", 16),
+    ("i32", "int32", "Signed 32-bit integer", 32, True),
+    ("i8", "int8", "Signed 8-bit integer", 8, True),
+    ("iu8", "IU8", "Signed/unsigned 8-bit integer", 8, True),
+    ("iu4", "IU4", "Signed/unsigned 4-bit integer", 4, True),
+    # 8-bit floats: AMD's FNUZ encoding on CDNA3, OCP on RDNA4 and CDNA4.
+    ("fp8_fnuz", "FP8", "AMD 4-bit exponent, 3-bit mantissa floating point", 8),
+    ("bf8_fnuz", "BF8", "AMD 5-bit exponent, 2-bit mantissa floating point", 8),
+    ("fp8", "FP8", "OCP 4-bit exponent, 3-bit mantissa floating point", 8),
+    ("bf8", "BF8", "OCP 5-bit exponent, 2-bit mantissa floating point", 8),
+    ("fp6", "FP6", "OCP 2-bit exponent, 3-bit mantissa floating point", 6),
+    ("bf6", "BF6", "OCP 3-bit exponent, 2-bit mantissa floating point", 6),
+    ("fp4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
+    # gfx1250's name for fp4 in v_wmma_*_32x16x128_f4.
+    ("f4", "FP4", "OCP 2-bit exponent, 1-bit mantissa floating point", 4),
+    ("e8m0", "E8M0", "OCP 8-bit exponent-only block scale, value 2^(v-127)", 8),
+)
+TYPES = _types(
+    *_AMD,
+    # NVIDIA's PTX type names (instructions/nvidia.py): tf32 is an f32 register whose low
+    # 13 mantissa bits are ignored; e4m3/e5m2 are the OCP fp8/bf8 encodings, s32/s8 the
+    # signed integers.
+    ("tf32", "TF32", "NVIDIA TensorFloat-32 in a 32-bit register", 32),
+    _renamed("e4m3", "E4M3", "fp8", _AMD),
+    _renamed("e5m2", "E5M2", "bf8", _AMD),
+    _renamed("s32", "S32", "i32", _AMD),
+    _renamed("s8", "S8", "i8", _AMD),
+    ("u8", "U8", "Unsigned 8-bit integer", 8, True),
+    ("s4", "S4", "Signed 4-bit integer", 4, True),
+    ("u4", "U4", "Unsigned 4-bit integer", 4, True),
+    ("b16", "B16", "16 untyped bits", 16),
+)
+
+
+# ---- the instruction record
 
 # CBSZ / BLGP codes of the f8f6f4 formats (CDNA4 ISA, "Matrix formats").
 F8F6F4_FORMATS = ("fp8", "bf8", "fp6", "bf6", "fp4")
@@ -140,7 +210,7 @@ def parse_mnemonic(mnemonic: str) -> Mnemonic:
 
 class Instruction(NamedTuple):
     """One matrix instruction of one architecture: one line of table data (an immutable
-    record; build it with `instruction()` or a `family()` constructor).
+    record; build it with `instruction()` or a `table_block()` constructor).
 
     Only facts that cannot be read from the mnemonic are stored; M, N, K, the block
     count of CDNA3-style names, the operand types and sparsity are parsed from it.
@@ -182,7 +252,6 @@ class Instruction(NamedTuple):
 
     @property
     def architecture(self) -> Architecture:
-        from instructions import architecture_named
         return architecture_named(self.arch)
 
     @property
@@ -363,7 +432,7 @@ def instruction(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Ins
     return Instruction(mnemonic, opcode, cycles, **facts)  # type: ignore[arg-type]
 
 
-def family(**defaults: object) -> TableLine:
+def table_block(**defaults: object) -> TableLine:
     """A constructor with shared defaults for one block of table lines."""
     def line(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:
         return instruction(mnemonic, opcode, cycles, **{**defaults, **facts})
@@ -372,3 +441,32 @@ def family(**defaults: object) -> TableLine:
 
 def variant(inst: Instruction, **changes: object) -> Instruction:
     return inst._replace(**changes)  # type: ignore[arg-type]
+
+
+class FamilyFacts(TypedDict, total=False):
+    """What a layout family's `facts` function (layouts/family.py Hooks) adds to (or
+    replaces in) an instruction's facts (matrix_api.facts)."""
+    cycles: int | None
+    flops_per_cycle: int | None
+    prefix_opcode: int | None
+    provenance: Mapping[str, object]
+
+
+class WmmaBuiltins(NamedTuple):
+    """How clang-22 spells the WMMA/SWMMAC builtins of one layout family, as data.
+
+    Each layout family's registry line (layouts/family.py) carries its record, and the
+    HIP emitter (formats/hip) reads it there instead of testing a family.
+    scripts/check_hip.py compiles every emitted example with clang-22 and checks the
+    assembly against these records."""
+    suffix: str            # after _w32/_w64 on WMMA builtins
+    opsel_argument: bool   # 16-bit-output WMMAs take OPSEL (the C/D half) as an argument
+    wave_suffix: bool = True  # the names end in _w32/_w64 (then `suffix`)
+    # The modifiers are arguments: a negation (16/32-bit floats), signedness (integers) or
+    # format code before A and B, a C modifier (bit 0 negates, bit 1 takes |C|), the
+    # scales' lane-half select and format before each scale, the two reuse hints last.
+    operand_modifiers: bool = False
+    bf16: str = "short"    # element type of bf16 vectors
+    index_bits: int = 16   # bits of the sparse-index argument
+    index_keys: int = 1    # index_key values, each a slice of the index argument's bits
+    missing: tuple[str, ...] = ()  # A types clang has no builtin for

@@ -247,7 +247,7 @@ def modifier(name: str) -> ModifierSpec:
 
 class Modifiers(NamedTuple):
     """The modifier values of one query (all 0 by default): one field per spec of
-    MODIFIERS, in its order (tests/test_modifier_table.py)."""
+    MODIFIERS, in its order (tests/instructions/test_modifier_table.py)."""
     cbsz: int = 0
     abid: int = 0
     blgp: int = 0

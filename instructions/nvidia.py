@@ -1,4 +1,4 @@
-"""NVIDIA's warp and warpgroup matrix instructions, one line each, as data (issue 34).
+"""NVIDIA's warp and warpgroup matrix instructions, one line each, as data.
 
 Sources: the PTX ISA 9.0 (docs.nvidia.com/cuda/parallel-thread-execution), section 9.7.14
 "Warp Level Matrix Multiply-Accumulate Instructions" (mma.sync: 9.7.14.5.x "Matrix Fragments
@@ -13,16 +13,13 @@ layout; shape and types are read from it here, once, into the Instruction's `par
 sm89 adds the fp8 mma.sync shapes to sm80's; sm90 adds the f64 m16n8kK shapes,
 wgmma.mma_async with A in registers (every N the PTX ISA allows) and stmatrix. The layouts
 are layouts/nvidia.py's; every one was run on an H200 (tests/data/nvidia/) and agrees with
-CuTe (tests/test_nvidia.py).
+CuTe (tests/layouts/test_nvidia.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 from instructions.model import Instruction, Mnemonic
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 Line = tuple[str, str, str]
 ORDER = ("SM80", "SM89", "SM90")  # each architecture runs the lines of those before it

@@ -1,15 +1,15 @@
 """RDNA3 (gfx1100-1103, gfx1150-1153). Opcodes: LLVM VOP3PInstructions.td (GFX11 WMMA)."""
-from instructions.model import family
+from instructions.model import table_block
 
 NEG = ("neg", "neg_hi")
 
-wmma = family(arch="RDNA3", encoding="VOP3P", align=4, coexec=False, cd_arch_vgpr=None,
+wmma = table_block(arch="RDNA3", encoding="VOP3P", align=4, coexec=False, cd_arch_vgpr=None,
               modifiers=NEG)
 # OPSEL[2]: the C/D half of 16-bit results
-wmma16 = family(arch="RDNA3", encoding="VOP3P", align=4, coexec=False, cd_arch_vgpr=None,
+wmma16 = table_block(arch="RDNA3", encoding="VOP3P", align=4, coexec=False, cd_arch_vgpr=None,
                 modifiers=("opsel",) + NEG)
 # Integer inputs: NEG[1:0] marks A and B signed; no NEG_HI.
-wmma_int = family(arch="RDNA3", encoding="VOP3P", align=4, coexec=False, cd_arch_vgpr=None,
+wmma_int = table_block(arch="RDNA3", encoding="VOP3P", align=4, coexec=False, cd_arch_vgpr=None,
                   modifiers=("neg",))
 
 INSTRUCTIONS = (

@@ -4,20 +4,20 @@ fp8/bf8 are OCP formats here. The FP8/BF8 instructions take no NEG/NEG_HI (as th
 reference reports; LLVM accepts neg on C, see the README's open points); every
 SWMMAC takes OPSEL as the compression-index set selector.
 """
-from instructions.model import family
+from instructions.model import table_block
 from instructions.rdna3 import NEG
 
 WMMA = {"arch": "RDNA4", "encoding": "VOP3P", "align": 4, "coexec": False,
         "cd_arch_vgpr": None, "fp8_flavour": ""}
-wmma = family(**WMMA, modifiers=NEG)
-wmma8 = family(**WMMA)
+wmma = table_block(**WMMA, modifiers=NEG)
+wmma8 = table_block(**WMMA)
 # OPSEL of a SWMMAC: the compression-index set
-swmmac = family(**WMMA, modifiers=("opsel",) + NEG)
-swmmac8 = family(**WMMA, modifiers=("opsel",))
+swmmac = table_block(**WMMA, modifiers=("opsel",) + NEG)
+swmmac8 = table_block(**WMMA, modifiers=("opsel",))
 # Integer inputs: NEG[1:0] marks A and B signed; no NEG_HI. (The SWMMAC's OPSEL range
 # depends on the wave size: v_swmmac_i32_16x16x64_iu4 takes only 0 in wave32.)
-wmma_int = family(**WMMA, modifiers=("neg",))
-swmmac_int = family(**WMMA, modifiers=("opsel", "neg"))
+wmma_int = table_block(**WMMA, modifiers=("neg",))
+swmmac_int = table_block(**WMMA, modifiers=("opsel", "neg"))
 
 INSTRUCTIONS = (
     wmma("v_wmma_f32_16x16x16_f16", 0x40, 16),

@@ -1,4 +1,4 @@
-"""What each instruction's layouts and facts were checked against (issue 36), as data.
+"""What each instruction's layouts and facts are checked against, as data.
 
 A `Source` is one kind of check (the reference calculator's recorded outputs, LLVM 22,
 the probe in the lane emulation, AMD's own code, Triton, a run on a GPU); an
@@ -11,6 +11,8 @@ the alternatives the recorded sources give). No hardware run is recorded yet: th
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from instructions import verification_checks as record
 
 
 class Source(NamedTuple):
@@ -87,15 +89,13 @@ DISAGREEMENTS: tuple[Disagreement, ...] = (
 
 def disagreements(arch: str, mnemonic: str) -> tuple[str, ...]:
     """The disagreement texts recorded for one instruction (hand-kept and recorded)."""
-    from instructions.verification_checks import ALTERNATIVES
     found = [d.text for d in DISAGREEMENTS if d.arch == arch and mnemonic in d.mnemonics]
-    return (*found, *ALTERNATIVES.get(arch, {}).get(mnemonic, ()))
+    return (*found, *record.ALTERNATIVES.get(arch, {}).get(mnemonic, ()))
 
 
 def checks(arch: str, mnemonic: str) -> tuple[tuple[str, str], ...]:
     """(source key, detail) of every check recorded for one instruction, in SOURCES
     order; a hardware run is ("hardware", "none yet")."""
-    from instructions.verification_checks import CHECKS
-    found = dict(CHECKS.get(arch, {}).get(mnemonic, ()))
+    found = dict(record.CHECKS.get(arch, {}).get(mnemonic, ()))
     found.setdefault("hardware", "none yet")
     return tuple((key, found[key]) for key in SOURCE_KEYS if key in found)

@@ -1,14 +1,14 @@
 """The verification record of every instruction, read from verification_checks.tsv
 beside this module (written by scripts/record_verification.py from the repository's
 recorded data): CHECKS, the (source key, detail) pairs of each instruction, and
-ALTERNATIVES, the texts of the sources that place one of its elements otherwise. Loaded
-on first use by instructions/verification.py only (-d --verification, --filter checked=)."""
+ALTERNATIVES, the texts of the sources that place one of its elements otherwise. Read by
+instructions/verification.py (-d --verification, --filter checked=)."""
 from __future__ import annotations
 
 import os
 
 # (os.path, not pathlib: -d reads the record, and a point query imports no more than it
-# needs: tests/test_startup.py)
+# needs: tests/structure/test_startup.py)
 RECORD = os.path.join(os.path.dirname(__file__), "verification_checks.tsv")
 
 

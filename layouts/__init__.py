@@ -6,22 +6,17 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
 
+from instructions.model import FamilyFacts, Instruction
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 
 from layouts.core import CalcError, Elem, Layout, Place
-from layouts.family import FAMILIES, family_of
+from layouts.family import FAMILIES, hooks
+from layouts.formulas import Section, derive
+from layouts.legality import check
 from layouts.modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
-
-    from instructions.model import Instruction
-
-    from layouts.family import FamilyFacts
-    from layouts.formulas import Section
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
            "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
@@ -35,8 +30,8 @@ COORDINATES = {"A": ("i", "k"), "B": ("k", "j"), "C": ("i", "j"), "D": ("i", "j"
 def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
                 wave: int = 64) -> Layout:
     """The layout of `matrix` with no lane/block modifiers (K: the selected index set):
-    the family's generator (layouts/family.py)."""
-    return family_of(inst).layout(inst, matrix, wave, mods)
+    the generator of the family's module (layouts/family.py)."""
+    return hooks(inst).layout(inst, matrix, wave, mods)
 
 
 def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
@@ -45,7 +40,6 @@ def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
     formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
     `inst`), derived from the layouts themselves (layouts/formulas.py), for every
     layout family."""
-    derive = family_of(inst).formulas  # the family's derivation (layouts/family.py)
     matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
     if inst.matrices:
         matrices = [m for m in matrices if m in inst.matrices]
@@ -55,7 +49,7 @@ def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
 
 def family_facts(inst: Instruction) -> FamilyFacts:
     """Facts a layout family adds to (or replaces in) matrix_api.facts: {} for most."""
-    facts = family_of(inst).facts
+    facts = hooks(inst).facts
     return facts(inst) if facts else {}
 
 
@@ -65,10 +59,11 @@ class Operand:
     def __init__(self, inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
                  wave: int = 64) -> None:
         self.inst, self.matrix, self.mods, self.wave = inst, matrix, mods, wave
-        self.layout = base_layout(inst, matrix, mods, wave)
-        family = family_of(inst)
+        family = hooks(inst)
+        self.layout = family.layout(inst, matrix, wave, mods)
         mark, half_mark = family.mark, family.half_mark
-        self.mark: str = mark(inst, matrix, mods) if mark else ""
+        # (with every modifier 0 no value is marked)
+        self.mark: str = mark(inst, matrix, mods) if mark and any(mods) else ""
         self._half_mark = half_mark
         # What the modifiers do, settled once: every table cell asks again. The halves
         # of packed A/B values may differ where a negation mask is taken.
@@ -244,9 +239,10 @@ def operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
 def check_modifiers(inst: Instruction, matrix: str, mods: Modifiers, output_calc: bool,
                     mode: str = "get", wave: int = 64) -> None:
     """Raise CalcError when a modifier value is illegal for the instruction or matrix
-    (the one check over the modifier table: layouts/legality.py)."""
-    from layouts.legality import check
-    check(inst, matrix, mods, matrix == "D" and output_calc and mode in ("get", "entry"), wave)
+    (the one check over the modifier table: layouts/legality.py; none is given when
+    every modifier is 0)."""
+    if any(mods):
+        check(inst, matrix, mods, matrix == "D" and output_calc and mode in ("get", "entry"), wave)
 
 
 def check_matrix(inst: Instruction, matrix: str) -> None:

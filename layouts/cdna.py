@@ -1,17 +1,16 @@
-"""Layout generators of the CDNA (MFMA / SMFMAC) operands, wave64.
+"""The layout family "cdna" (layouts/family.py): the MFMA / SMFMAC operands, wave64, the
+FP64 BLGP negation mark and ABID's range.
 
 Element coordinates are (row, col, block) in the matrix's own order:
 A[i][k] -> (i, k), B[k][j] -> (k, j), C/D[i][j] -> (i, j), K[i][k] -> (i, k).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from instructions.model import Instruction
+from instructions.modifiers import Modifiers, ModifierSpec, Rule
 
 from layouts.core import BIT, BLOCK, COL, LANE, NONE, ROW, Factor, Layout
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from instructions.modifiers import Modifiers
+from layouts.modifiers import blgp_mark
 
 WAVE = 64
 CHUNK_BITS = 128  # the most K data one lane feeds into one pass
@@ -134,9 +133,9 @@ def scale_matrix(inst: Instruction, matrix: str, opsel: int = 0) -> Layout:
     return Layout(shape, 8, factors, base_bit=8 * opsel)
 
 
-# ---- the family's hooks (layouts/family.py)
+# ---- the family module's functions (layouts/family.py Hooks)
 
-def family_layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -> Layout:
+def layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -> Layout:
     """The layout family "cdna": the base layout of `matrix` (K: the index set that
     CBSZ/ABID select; SA/SB: the scale byte OPSEL_A/OPSEL_B select)."""
     if matrix == "A":
@@ -149,3 +148,19 @@ def family_layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -
         return scale_matrix(inst, matrix, mods.opsel_a if matrix == "SA" else mods.opsel_b)
     return cd_matrix(inst)
 
+
+mark = blgp_mark  # the FP64 BLGP negation mask's mark (layouts/modifiers.py)
+
+
+def abid(_spec: ModifierSpec, inst: Instruction, mods: Modifiers, _wave: int) -> Rule | None:
+    """ABID: the block a CBSZ group broadcasts, or a SMFMAC's index set. (CBSZ is checked
+    before ABID, so 1 << cbsz is small here.)"""
+    if not inst.takes("abid") or inst.formats_by_cbsz_blgp:
+        return None
+    if inst.sparse:  # ABID picks one of the index sets of the Src2 VGPR
+        return Rule(32 // sparse_lane_k(inst) - 1, ("A", "K"), meaning="index_set")
+    return Rule((1 << mods.cbsz) - 1, ("A", "K"), meaning="broadcast",
+                needs=f" with CBSZ {mods.cbsz}")
+
+
+RANGES = {"abid": abid}

@@ -11,12 +11,10 @@ enumeration (the largest operand has a few thousand elements).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from itertools import product
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 # An element of a matrix in the engine's coordinates: (row, col, block).
 Elem = tuple[int, int, int]

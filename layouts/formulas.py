@@ -13,26 +13,21 @@ A Layout sends each digit of an element's coordinates to a lane or bit offset
 The digit of a coordinate x with `below` values under it and `size` values is
 floor(x / below) % size (the `% size` left out for its top digit, the division for its
 bottom one). The same factors give the engine's answers, so a formula cannot disagree
-with the layout it describes; tests/test_formula_evaluator.py evaluates every one.
+with the layout it describes; tests/layouts/test_formula_evaluator.py evaluates every one.
 No display text beyond the formulas themselves: the reference tool's own texts, which
 -d prints for the architectures it knows, are a text-only overlay (formats/quirks.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
 
-from layouts.core import BIT, BLOCK, COL, LANE, ROW
+from layouts.core import BIT, BLOCK, COL, LANE, ROW, Layout
 
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
-
-    from layouts.core import Layout
-
-    # A formula line: (label, text); a range of K (the reference's texts) is (high, low).
-    Text = str | tuple[str, ...]
-    Lines = Sequence[tuple[str, Text]]
-    Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
-    Terms = list[tuple[int, str]]  # (factor, term); a term "" is the constant 1
+# A formula line: (label, text); a range of K (the reference's texts) is (high, low).
+Text = str | tuple[str, ...]
+Lines = Sequence[tuple[str, Text]]
+Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
+Terms = list[tuple[int, str]]  # (factor, term); a term "" is the constant 1
 
 NOTE = "note"  # the label of a free line
 

@@ -19,19 +19,17 @@ matrix_a_scale/matrix_b_scale = row1) gives `base_lane`: the digits read lane - 
 
 The modifier transforms of the Operand (CBSZ/ABID block broadcast, BLGP lane source)
 become a `guard` (lanes whose slots the hardware does not read load nothing) and a
-`lane_source` (the lane whose elements a lane holds); tests/test_hip.py checks both
+`lane_source` (the lane whose elements a lane holds); tests/formats/test_hip.py checks both
 against the engine, element by element.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from instructions.model import Instruction
+
+from layouts import Operand
 from layouts.core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-
-    from layouts import Operand
 
 # A load guard: (coordinate, modulus, value): lanes load only if coordinate % modulus
 # == value ("block" under CBSZ/ABID, "lane" under BLGP).

@@ -11,20 +11,20 @@ which every generator below expresses with one rule (`_chunks`): the row is cut 
 chunks of `chunk` values that go alternately to lane half 0 and 1, and a lane packs its
 values densely, lowest bit first, over its VGPRs (values of 6 bits may straddle two).
 
-The source and confidence of each placement: instructions/gfx1250_provenance.py.
+The source and confidence of each placement: instructions/gfx1250_provenance.py; with
+the marks, the neg_lo / neg_hi range and the facts with their sources, this is the
+module of the layout family "gfx1250" (layouts/family.py).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from instructions import gfx1250_provenance as sources
+from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
+from instructions.model import FamilyFacts, Instruction
+from instructions.modifiers import Modifiers, ModifierSpec, Rule
 
-from layouts.core import BIT, COL, LANE, NONE, ROW, Factor, Layout
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
-    from instructions.model import Instruction
-
-    from layouts.core import Place
-    from layouts.modifiers import Modifiers
+from layouts.core import BIT, COL, LANE, NONE, ROW, Factor, Layout, Place
 
 WAVE = 32
 HALF = 16          # lanes per lane half; lane l holds row/column l mod 16
@@ -122,7 +122,7 @@ def sparse_b(k: int, bits: int) -> Layout:
 
 
 def sparse_b_chunked(k: int, bits: int) -> Layout:
-    """The alternative SWMMAC B of rocjitsu and S19 (and of this tool before issue 19):
+    """The alternative SWMMAC B of rocjitsu and S19:
     256-bit chunks alternate between the lane halves."""
     factors = (Factor(COL, HALF, LANE, 1),) + _chunks(ROW, k, SPARSE_B_CHUNK_BITS // bits, bits)
     return Layout((k, 16, 1), bits, factors)
@@ -240,7 +240,7 @@ def operand(inst: Instruction, matrix: str, select: int = 0) -> Sourced:
 
 
 # ---- the engine's view: instructions and modifiers of the gfx1250 layout family
-# (layouts/__init__.py FAMILIES["gfx1250"]; the instruction tables are
+# (layouts/family.py FAMILIES["gfx1250"]; the instruction tables are
 # instructions/gfx1250.py and gfx1251.py).
 
 # Modifier names, ranges and legality: the modifier table (instructions/modifiers.py),
@@ -250,7 +250,7 @@ VALUE_NAMES = {"matrix_a_fmt": FORMATS, "matrix_b_fmt": FORMATS,
                "matrix_a_scale_fmt": SCALE_FORMATS, "matrix_b_scale_fmt": SCALE_FORMATS}
 
 
-def family_layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -> Layout:
+def layout(inst: Instruction, matrix: str, _wave: int, mods: Modifiers) -> Layout:
     """FAMILIES["gfx1250"]: the layout of `matrix` (the reuse hints move nothing)."""
     return sourced(inst, matrix, mods).layout
 
@@ -331,5 +331,97 @@ def half_mark(inst: Instruction, matrix: str, mods: Modifiers, place: Place) -> 
     return "-" if mask & bit else ""
 
 
-# ---- printed formulas: derived from these layouts for every family (layouts/formulas.py)
-# ---- facts with their sources: layouts/gfx1250_facts.py
+INPUTS = ("A", "B", "C", "K", "SA", "SB")  # every matrix but D
+
+
+def llvm_neg(spec: ModifierSpec, inst: Instruction, _mods: Modifiers,
+             _wave: int) -> Rule | None:
+    """neg_lo / neg_hi: the bits LLVM's assembler accepts (neg_masks); integer
+    instructions: neg_lo[0/1] are the signedness of A and B."""
+    if spec.name not in ("neg_lo", "neg_hi") or not inst.takes("neg_lo"):
+        return None
+    lo, hi = neg_masks(inst)
+    return Rule(7, INPUTS, mask=lo if spec.name == "neg_lo" else hi,
+                meaning="signed" if inst.is_int else "negate")
+
+
+RANGES = {"neg": llvm_neg}
+
+
+# ---- facts with their sources (-d, --json): the source and confidence of every fact
+# and layout (instructions/gfx1250_provenance.py) and each source's latency
+
+if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
+    from instructions.gfx1250_provenance import SourceDoc
+    from typing_extensions import NotRequired, TypedDict
+
+    class Latency(TypedDict):
+        """One source's latency of an instruction (None: the source has no figure)."""
+        source: str
+        cycles: int | None
+        where: str
+
+    class ProductNames(SourceDoc):
+        names: str
+
+    class LatencyDoc(SourceDoc):
+        values: list[Latency]
+
+    class IndexWidth(SourceDoc):
+        operand_bits: int
+        bits_read: dict[str, str]
+
+    class Provenance(TypedDict):
+        """Source and confidence of each fact and layout (matrix_api.provenance)."""
+        product_names: ProductNames
+        encoding: SourceDoc
+        latency: LatencyDoc
+        layouts: dict[str, SourceDoc]
+        clamp: NotRequired[SourceDoc]
+        index_width: NotRequired[IndexWidth]
+
+
+def provenance(inst: Instruction) -> Provenance:
+    """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
+    mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
+    mats += ["SA", "SB"] if inst.scaled else []
+    known = bool(inst.cycles)
+    out: Provenance = {
+        "product_names": {"names": sources.PRODUCT_NAMES[inst.arch],
+                          **sources.PRODUCT_SOURCE.as_dict()},
+        "encoding": (sources.LLVM_FACTS if known else sources.F64_FACTS).as_dict(),
+        "latency": {**(sources.LATENCY if known else sources.F64_FACTS).as_dict(),
+                    "values": latencies(inst)},
+        "layouts": {m: sourced(inst, m, Modifiers()).provenance.as_dict() for m in mats},
+    }
+    if inst.a_type.is_int:
+        out["clamp"] = sources.CLAMP.as_dict()
+    if inst.sparse:
+        width = index_bits(inst.k)
+        read = sources.INDEX_WIDTH if width > 32 else sources.INDEX_WIDTH_16
+        out["index_width"] = {**read.as_dict(),
+                              "operand_bits": width,
+                              "bits_read": {"index_key 0": f"[{width - 1}:0]",
+                                            "index_key 1": f"[{width - 1}:{width // 2}]"}}
+    return out
+
+
+def latencies(inst: Instruction) -> list[Latency]:
+    """Each source's latency of `inst` (formats as chosen), labelled: LLVM's scheduling
+    model as llvm-mca-22 reports it and AMD origami's table (None: no figure)."""
+    origami = ORIGAMI_CYCLES.get(inst.mnemonic)
+    if inst.f8f6f4:
+        origami = ORIGAMI_F8F6F4.get((inst.a_type.key, inst.b_type.key))
+    return [{"source": "LLVM sched model", "cycles": inst.cycles or None,
+             "where": "llvm-mca-22 (LLVM 22.1.8), tests/data/gfx1250_llvm_mca.txt"},
+            {"source": "AMD origami", "cycles": origami,
+             "where": "ROCm/rocm-libraries shared/origami/include/origami/hardware.hpp "
+                      "@0192efda (tests/data/gfx1250_sources.txt)"}]
+
+
+def facts(inst: Instruction) -> FamilyFacts:
+    """What matrix_api.facts adds or replaces for this family: the latency of LLVM's
+    model as `cycles` (None when LLVM 22 has none), no FLOPs per cycle (no ISA cycle
+    counts), the first opcode of a 128-bit pair, and the provenance of everything."""
+    return {"cycles": inst.cycles or None, "flops_per_cycle": None,
+            "prefix_opcode": inst.prefix_opcode, "provenance": provenance(inst)}

@@ -6,27 +6,20 @@ For each modifier given (not 0), in the table's order (instructions/modifiers.py
    value is used for anything (a huge --cbsz is refused without computing 1 << cbsz);
 3. the queried matrix must be one it acts on (or D with -o when the rule allows it).
 
-A rule comes from the spec's range function (`ModifierSpec.range`): the family's own
-(layouts/family.py, Family.ranges) or a shared one (layouts/ranges.py RANGES); a spec without one
-has the fixed range 0..`top` wherever an instruction declares it.
+A rule comes from the spec's range function (`ModifierSpec.range`): the family module's
+own (its RANGES, layouts/family.py Hooks.ranges) or a shared one (layouts/ranges.py
+RANGES); a spec without one has the fixed range 0..`top` wherever an instruction
+declares it.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from instructions.modifiers import MODIFIERS, Rule
+from instructions import ARCHITECTURES
+from instructions.model import Instruction
+from instructions.modifiers import MODIFIERS, Modifiers, ModifierSpec, Rule
 
 from layouts.core import CalcError
-from layouts.family import family_of
+from layouts.family import hooks
 from layouts.ranges import RANGES
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from instructions.model import Instruction
-    from instructions.modifiers import Modifiers, ModifierSpec
-
-    RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 
 # How a message names a matrix a modifier acts on.
 MATRIX_FLAGS = {"A": "-A", "B": "-B", "C": "-C", "D": "-D", "K": "-k", "SA": "--A-scale",
@@ -39,7 +32,7 @@ MATRIX_NAMES = {"A": "the A matrix", "B": "the B matrix", "C": "the C matrix",
 def rule(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> Rule | None:
     """What `inst` allows of the modifier `spec` (None: it does not take it). A rule that
     depends on another modifier's value (ABID's on CBSZ) assumes that one was checked."""
-    found = family_of(inst).ranges.get(spec.range) or RANGES.get(spec.range)
+    found = hooks(inst).ranges.get(spec.range) or RANGES.get(spec.range)
     if found is None:  # a range only some families define: the others do not take it
         return None
     return found(spec, inst, mods, wave)
@@ -47,7 +40,6 @@ def rule(spec: ModifierSpec, inst: Instruction, mods: Modifiers, wave: int) -> R
 
 def takes(inst: Instruction, wave: int) -> list[ModifierSpec]:
     """The modifiers `inst` takes (with all modifiers 0)."""
-    from instructions.modifiers import Modifiers
     none = Modifiers()
     return [spec for spec in MODIFIERS if rule(spec, inst, none, wave) is not None]
 
@@ -96,7 +88,6 @@ def _not_taken(spec: ModifierSpec, inst: Instruction, value: int, wave: int) -> 
     taken = takes(inst, wave)
     listed = ", ".join(s.option for s in taken) or "no modifiers"
     if not any(spec.name in other.modifiers for other in inst.architecture.instructions):
-        from instructions import ARCHITECTURES
         archs = [arch.name for arch in ARCHITECTURES
                  if any(spec.name in other.modifiers for other in arch.instructions)]
         return CalcError(f"{title} is not a {inst.arch} modifier (it is one of "

@@ -11,13 +11,11 @@ count that is not a power of two) means there is no linear layout, and `reason` 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from layouts import Operand
 from layouts.fragment import Fragment, element, fragment
-
-if TYPE_CHECKING:
-    from layouts import Operand
-    from layouts.modifiers import Modifiers
+from layouts.modifiers import Modifiers
 
 
 class LinearLayout(NamedTuple):

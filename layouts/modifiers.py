@@ -7,16 +7,12 @@ swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instea
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from instructions.model import Instruction
 from instructions.modifiers import Modifiers
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from instructions.model import Instruction
-
-    from layouts.core import Place
+from layouts.core import Place
 
 __all__ = ["BLGP_SOURCE", "Modifiers", "blgp_mark", "blgp_negates", "cbsz_source_block",
            "negated", "rdna_c_mark", "rdna_half_mark"]

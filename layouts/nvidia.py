@@ -5,7 +5,7 @@ Lanes are a warp's threads (%laneid); for wgmma, the warpgroup's 128 threads, la
 32 * warp + %laneid. A register is one 32-bit register of the fragment operand's vector, in
 order ({a0, a1, ...} for PTX's A); an f64 element takes two. Every digit below is the PTX
 ISA's fragment figure in factor form (groupID = %laneid >> 2, threadID_in_group =
-%laneid % 4), checked against CuTe's MMA_Traits and against an H200 (tests/test_nvidia.py):
+%laneid % 4), checked against CuTe's MMA_Traits and against an H200 (tests/layouts/test_nvidia.py):
 
   A (m16nNkK, e = 32 / bits values per register): k mod e in the register's bits, then
   k by threadID_in_group, m by groupID, m + 8 in the next register, k + 4e in the
@@ -20,15 +20,11 @@ ISA's fragment figure in factor form (groupID = %laneid >> 2, threadID_in_group 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from instructions.model import FamilyFacts, Instruction
+from instructions.modifiers import Modifiers
+from instructions.nvidia import HARDWARE, PTX, SECTIONS, cute_source, ptx_spelling
 
 from layouts.core import BIT, BLOCK, COL, LANE, ROW, Factor, Layout
-
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from instructions.modifiers import Modifiers
-
-    from layouts.family import FamilyFacts
 
 GROUP, QUAD, WARP = 4, 1, 32  # lane strides: groupID, threadID_in_group, warp
 
@@ -94,7 +90,8 @@ def _matrices(inst: Instruction) -> Layout:
     return Layout((8, 8, inst.blocks), 16, factors)
 
 
-def family_layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) -> Layout:
+def layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) -> Layout:
+    """The layout family "nvidia" (layouts/family.py)."""
     if inst.kind in ("ldmatrix", "stmatrix"):
         return _matrices(inst)
     types = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type, "D": inst.d_type}
@@ -112,7 +109,6 @@ def family_layout(inst: Instruction, matrix: str, _wave: int, _mods: Modifiers) 
 def facts(inst: Instruction) -> FamilyFacts:
     """What matrix_api.facts adds (--json -d): the PTX spelling, the first architecture,
     the CuTe atom, each with its source, and the hardware record."""
-    from instructions.nvidia import HARDWARE, PTX, SECTIONS, cute_source, ptx_spelling
     given = dict(inst.facts)
     provenance: dict[str, dict[str, str]] = {
         "ptx": {"spelling": ptx_spelling(inst), "first_architecture": given.get("first", ""),

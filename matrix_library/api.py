@@ -97,11 +97,11 @@ if TYPE_CHECKING:  # (and the names of _LIBRARY, loaded on first use: see __geta
     from layouts.fragment import element as element
     from layouts.fragment import fragment as fragment
     from layouts.gfx1250 import FORMATS as FORMATS
+    from layouts.gfx1250 import latencies as latencies
     from layouts.gfx1250 import neg_masks as neg_masks
-    from layouts.gfx1250_facts import latencies as latencies
-    from layouts.gfx1250_facts import provenance as provenance
+    from layouts.gfx1250 import provenance as provenance
     from layouts.legality import rule as rule
-    from layouts.rdna import index_bits_per_lane as index_bits_per_lane
+    from layouts.rdna4 import index_bits_per_lane as index_bits_per_lane
     from matrix_plans.lds.reads import LANE_MAPS as LANE_MAPS
     from matrix_plans.lds.reads import LoadPlan as LoadPlan
     from matrix_plans.lds.reads import alignment as alignment
@@ -188,10 +188,10 @@ _ENGINE = {
     "element": "layouts.fragment",
     "digit_value": "layouts.fragment", "fragment": "layouts.fragment",
     "FORMATS": "layouts.gfx1250", "neg_masks": "layouts.gfx1250",
-    "latencies": "layouts.gfx1250_facts", "provenance": "layouts.gfx1250_facts",
+    "latencies": "layouts.gfx1250", "provenance": "layouts.gfx1250",
     "LANE_MAPS": "matrix_plans.lds.reads", "alignment": "matrix_plans.lds.reads",
     "rule": "layouts.legality",
-    "index_bits_per_lane": "layouts.rdna",
+    "index_bits_per_lane": "layouts.rdna4",
 }
 
 

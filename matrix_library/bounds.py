@@ -4,7 +4,7 @@ input (an LDS plan's slots, an LDS search's plans) is estimated from the input b
 starts, and refused with the estimate and how to narrow it when it is over its bound.
 
 The bounds are the sizes below, in the units the work is counted in; bench/ measures
-the time they take (tests/test_bounds.py runs the largest allowed within 10 s and 1 GB).
+the time they take (tests/library/test_bounds.py runs the largest allowed within 10 s and 1 GB).
 """
 from __future__ import annotations
 

@@ -18,8 +18,7 @@ from matrix_library.checks import (
 )
 
 if TYPE_CHECKING:
-    from instructions.model import Instruction
-    from instructions.types import DataType
+    from instructions.model import DataType, Instruction
 
     from matrix_library.checks import ModifierValues
     from matrix_library.typed import Facts, Formula, LinearLayoutBases, TypeFacts, Verification

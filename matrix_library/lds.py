@@ -18,9 +18,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds import LdsFacts, Load, PhaseModel, lds_facts
-from instructions.model import Instruction
+from instructions.model import TYPES, Instruction
 from instructions.record import without_gc
-from instructions.types import TYPES
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import named_slots, plan

@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 from instructions.lane_moves import WAIT_COST, arch_moves
 from instructions.lds import Load, lds_facts
+from instructions.model import TYPES
 from instructions.preshuffles import GLOBAL_STORES
-from instructions.types import TYPES
 from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import element, fragment
@@ -87,7 +87,7 @@ class Epilogue(NamedTuple):
 
 
 def type_bits(key: str) -> int:
-    """The bits of the stored type `key` (8 for a key instructions.types does not know)."""
+    """The bits of the stored type `key` (8 for a key instructions.model TYPES does not know)."""
     return int(TYPES[key].bits) if key in TYPES else 8
 
 

@@ -47,7 +47,7 @@ from check_lane_moves import DPP_HOST, clang_asm
 
 from formats import hip
 from formats.hip import convert as hip_convert
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from instructions.lane_moves import arch_moves
 from matrix_library import api as mc
 

@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from formats import hip
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from layouts.modifiers import Modifiers
 from matrix_library import api as mc
 from matrix_library.api import wmma_builtins

@@ -247,7 +247,7 @@ def clang_check(clang: str, folder: str, headers: bool = False) -> tuple[int, li
 
     from formats import hip
     from formats.hip import convert as hip_convert
-    from instructions.builtins import TARGETS
+    from instructions import TARGETS
     failures, messages = 0, []
     for conv, _, _ in programs():
         target = TARGETS[conv.architecture]

@@ -30,7 +30,7 @@ from check_lane_moves import DPP_HOST, checked_programs, clang_asm
 
 from formats import hip
 from formats.hip import convert as hip_convert
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from matrix_library import api as mc
 from matrix_plans.convert.port import port_tile
 

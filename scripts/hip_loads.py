@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from formats import hip
 from formats.hip.common import prefix_of
 from formats.hip.loads import operand_name
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from matrix_library import api as mc
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",

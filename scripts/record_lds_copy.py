@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from instructions.lds_copy import COPIES, CopyOp
 
 HEADER = ("# llvm-mc-22 -triple=amdgcn -mcpu=<target> -show-encoding, one line at a time; "

@@ -12,7 +12,7 @@ EXTERNAL = Path(__file__).resolve().parent / "external"
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if EXTERNAL in Path(item.fspath).parents:
+        if EXTERNAL in item.path.resolve().parents:
             item.add_marker(pytest.mark.external)
 
 

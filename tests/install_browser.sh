@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install what the explorer's browser tests (tests/test_explorer_browser.py) and its
+# Install what the explorer's browser tests (tests/external/test_explorer_browser.py) and its
 # screenshot script (scripts/explorer_screenshot.py) drive: the system's Chromium, plus
 # Playwright for Python into a virtual environment when one is named. Under CI=true the
 # browser tests fail instead of skipping when Chromium is missing, so CI runs this first.

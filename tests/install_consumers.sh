@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the programs that tests/test_consumers.py feeds the --format outputs to, where
+# Install the programs that tests/external/test_consumers.py feeds the --format outputs to, where
 # they are installed (the tests skip them otherwise): asciidoctor and pandoc (Debian and
 # Ubuntu packages), plus the Python consumers of requirements-dev.txt into a venv.
 #

@@ -2,9 +2,9 @@
 # Install what the HIP compile checks and the probe's build test drive: Debian's clang-22,
 # llvm-22 (llvm-mc-22), lld-22 (clang links amdgcn code objects with it) and
 # libamdhip64-dev (HIP's headers and runtime, ROCm 5.2 on Debian 12: old headers, which
-# tests/test_hip_headers.py checks the emitted code compiles beside). Without a GPU the
+# tests/external/test_hip_headers.py checks the emitted code compiles beside). Without a GPU the
 # probe program then builds and runs, and says that no GPU is present
-# (tests/test_probe.py). Under CI=true the checks fail instead of skipping when these
+# (tests/formats/test_probe.py). Under CI=true the checks fail instead of skipping when these
 # are missing, so CI runs this first.
 #
 #     bash tests/install_hip.sh            # apt; sudo when not root

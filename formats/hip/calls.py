@@ -1,7 +1,7 @@
 """clang's builtin for an instruction: its name, its operand types and its argument list,
 each argument named (the modifiers as /*name=*/value comments in the emitted call).
 
-The conventions that differ between families are data (instructions/builtins.py,
+The conventions that differ between families are data (instructions/model.py,
 `WmmaBuiltins`); scripts/check_hip.py compiles every example with clang-22 and checks
 the assembly's mnemonic, modifiers and operand widths.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from instructions import ARCHITECTURES
-from instructions.builtins import WmmaBuiltins
+from instructions.model import WmmaBuiltins
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
 
 from formats.hip.common import FLOAT_TYPES, CType, fragment_of

@@ -3,7 +3,7 @@ computes each lane's tile row and column for every load (sums of lane bits, fitt
 plan's addresses and checked against every lane), applies the padding and the swizzle,
 and reads the bytes with one aligned copy per load, which clang lowers to the planned
 ds_read/ds_load instruction when the tile is a __shared__ array. The same text compiles
-with gcc for the lane-emulation check (tests/test_lds_hip.py)."""
+with gcc for the lane-emulation check (tests/plans/test_lds.py)."""
 from __future__ import annotations
 
 import re

@@ -7,7 +7,7 @@ bc along its inner index; ld: the stored matrix's inner extent in values);
 tile) with one aligned copy per load, which clang lowers to one global load of the
 plan's width when `buf` points to global memory. The lane's byte offset is a sum of
 lane bits (formats.hip_lds fits it and checks every lane). The same text compiles with
-gcc for the lane emulation (tests/test_preshuffle.py)."""
+gcc for the lane emulation (tests/plans/test_preshuffle.py)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

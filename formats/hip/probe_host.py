@@ -19,7 +19,7 @@ from __future__ import annotations
 FORMAT_CODES = ("F64", "F32", "F16", "BF16", "FP8", "BF8", "FP8N", "BF8N", "FP6", "BF6", "FP4",
                 "E8M0", "I32", "I8", "U8", "I4", "U4")
 
-# Operand type keys (instructions/types.py) -> format code; iu8/iu4 by signedness.
+# Operand type keys (instructions/model.py TYPES) -> format code; iu8/iu4 by signedness.
 TYPE_FORMATS = {"f64": "F64", "f32": "F32", "xf32": "F32", "f16": "F16", "bf16": "BF16",
                 "fp8": "FP8", "bf8": "BF8", "fp8_fnuz": "FP8N", "bf8_fnuz": "BF8N",
                 "fp6": "FP6", "bf6": "BF6", "fp4": "FP4", "f4": "FP4", "e8m0": "E8M0",

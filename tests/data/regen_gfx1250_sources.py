@@ -3,7 +3,7 @@
 
     python3 tests/data/regen_gfx1250_sources.py [--clang clang-22] [--llc llc-22]
 
-gfx1250_sources.txt holds, one fact a line, what each source issues 19 and 29 weighed
+gfx1250_sources.txt holds, one fact a line, what each weighed source says
 says about the sparse B, the sparse index and index_key, the bf16f32 SWMMAC's D, the
 mixed f8f6f4 pairs, the 32x16x128 f4 forms and the latencies, beside the commit and
 path (code read) or the command (tools run) that gave
@@ -88,7 +88,7 @@ def selected(asm: str) -> dict[str, str]:
         count = regs[-1] - regs[0] + 1
         key = "index_key:1" if "index_key:1" in text else "index_key:0"
         facts = [f"index {count} VGPR{'s' if count > 1 else ''}", key]
-        if "bf16f32" in name:  # issue 29: the builtin's D is the tied f32 C (v8f32)
+        if "bf16f32" in name:  # The builtin's D is the tied f32 C (v8f32)
             dst = [int(x) for x in re.findall(r"\d+", text.split()[1])]
             facts.append(f"vdst {dst[-1] - dst[0] + 1} VGPRs, returned as 8 floats")
         if count == 2 and name.startswith("_Z"):  # HIP: is the pair's high VGPR set?

@@ -1,4 +1,4 @@
-"""The explorer's page in a real browser (issue 21): Playwright for Python driving the
+"""The explorer's page in a real browser: Playwright for Python driving the
 system's Chromium. Skipped where Chromium or Playwright is missing, except under CI=true
 (conftest.missing), where they must be installed: tests/install_browser.sh does it.
 
@@ -413,7 +413,7 @@ def test_wide_pictures_fit_their_pane_side_by_side(page):
     clean(page)
 
 
-# ---- the plan panels (issue 32 item 7, issue 33 item 5): every field, answer, picture and
+# ---- the plan panels: every field, answer, picture and
 # command line shown is checked against the command line's own output for the same words
 SCALE = "v_mfma_scale_f32_16x16x128_f8f6f4"
 

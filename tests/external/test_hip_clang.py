@@ -3,12 +3,15 @@ architecture concatenated (every example with a sample of modifiers, every opera
 functions, storage variants), and each example to its mnemonic with the requested
 modifiers (scripts/check_hip.py); runs only where clang-22 is installed (Debian's
 clang-22 package)."""
+import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import call
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -51,12 +54,9 @@ SHARED_FILE = [  # outputs of every kind of --emit hip, some twice, for one file
 
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_every_kind_of_output_shares_one_file(tmp_path):
-    """Issue 22: fragment code, examples, LDS loads and conversions, some emitted twice,
+    """Fragment code, examples, LDS loads and conversions, some emitted twice,
     concatenated into one translation unit, compile (names carry what differs in code;
     definitions are guarded)."""
-    import shlex
-
-    from tests.helpers import call
     parts = []
     for line in SHARED_FILE:
         status, out, err = call(shlex.split(line))

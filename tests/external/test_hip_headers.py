@@ -1,4 +1,4 @@
-"""Issue 36, deliverable 3: emitted HIP compiles beside any HIP headers. The prelude
+"""Emitted HIP compiles beside any HIP headers. The prelude
 includes no header (clang's builtins give the lane and the barrier; the HIP attributes
 are declared only where no header did), so outputs compile with -nogpuinc, with the
 headers clang finds on its own (Debian's libamdhip64-dev: ROCm 5.2's, older than

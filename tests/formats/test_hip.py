@@ -218,6 +218,7 @@ def build_harness(folder):
     return cases, out.splitlines()
 
 
+@pytest.mark.slow
 def test_emitted_c_matches_engine(tmp_path):
     """One harness build (not one per xdist worker) for the three checks below."""
     harness = build_harness(tmp_path)
@@ -295,6 +296,7 @@ def _xor(vec, index, bases):
     return vec
 
 
+@pytest.mark.slow
 def test_linear_layout_bases_match_engine():
     """Wherever bases exist, XOR-expanding them gives the engine's element for every
     lane and value; the linear-layout module checks that itself, so here the bases are

@@ -45,6 +45,7 @@ def test_recorded_counts_are_vector_loads():
         assert bool(small) == scattered, (args, counts)
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_clang_makes_the_recorded_loads():
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "hip_loads.py"), "--check"],

@@ -16,7 +16,7 @@ at a time:
 import pytest
 
 from formats import hip
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from instructions.modifiers import (
     ABS,
     EVERY,
@@ -165,6 +165,7 @@ def _sample():
     return list(seen.values())
 
 
+@pytest.mark.slow
 def test_operands_are_named_by_the_modifiers_the_table_says_shape_them():
     wrong: list[tuple[object, ...]] = []
     for inst, wave in EXAMPLES:
@@ -173,6 +174,7 @@ def test_operands_are_named_by_the_modifiers_the_table_says_shape_them():
     assert not wrong
 
 
+@pytest.mark.slow
 def test_the_engine_moves_what_the_table_says_and_nothing_else():
     moves: dict[tuple[str, str], bool] = {}
     wrong: list[tuple[object, ...]] = []
@@ -185,8 +187,8 @@ def test_the_engine_moves_what_the_table_says_and_nothing_else():
 
 
 def test_index_key_moves_k_in_the_engine_and_the_example():
-    """index_key 1 reads the upper half of the index operand as its first entries (issue
-    19, decision 3): the engine places set 1 elsewhere, and the example loads K in that
+    """index_key 1 reads the upper half of the index operand as its first entries (the
+    sources' decision 3): the engine places set 1 elsewhere, and the example loads K in that
     layout, names K's functions by it and issues index_key:1."""
     inst = mc.find_instruction("gfx1250", "v_swmmac_f32_16x16x64_f16")
     mods = Modifiers(index_key=1)

@@ -1,4 +1,4 @@
-"""The sparse index of a SWMMAC's HIP example (issue 28): an RDNA4 SWMMAC's OPSEL picks one
+"""The sparse index of a SWMMAC's HIP example: an RDNA4 SWMMAC's OPSEL picks one
 slice of the index VGPR (its index set), so the example must load the whole VGPR and pass
 the builtin the slice OPSEL picks. Once the example loaded only the low 16 bits (a
 `short`) and shifted those: zero for every OPSEL above 0, the index thrown away.
@@ -6,7 +6,7 @@ the builtin the slice OPSEL picks. Once the example loaded only the low 16 bits 
 Checked here without a compiler: the loaded type, the shift (read off the engine's K
 layout: where OPSEL's set begins in the VGPR), and the empty asm that keeps clang from
 folding the shift (so that it encodes index_key). scripts/check_hip.py (run by
-tests/test_hip_clang.py where clang-22 is installed) compiles every SWMMAC at every OPSEL
+tests/external/test_hip_clang.py where clang-22 is installed) compiles every SWMMAC at every OPSEL
 and checks that the assembly carries index_key:OPSEL and that the index register is not
 set from a constant (tests/data: none, it runs live)."""
 import re

@@ -78,6 +78,7 @@ def case_id(case):
     return f"{inst.arch}-{inst.mnemonic}-w{wave}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_every_mode_and_matrix_validates(case):
     inst, wave = case
@@ -283,6 +284,7 @@ def test_matrix_layout_matches_the_csv_text(argv):
 
 # ---- listing, detail, catalog, version
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_list_and_detail_of_every_instruction(arch):
     doc = document(["-a", arch.name.lower(), "-L"])
@@ -293,6 +295,7 @@ def test_list_and_detail_of_every_instruction(arch):
         assert doc["formulas"]
 
 
+@pytest.mark.slow
 def test_catalog_and_version_validate():
     doc = document(["--catalog"])
     assert doc["count"] == len(doc["instructions"]) == len(api.instructions())

@@ -1,4 +1,4 @@
-"""One JSON contract (issue 23): every --json output of every mode carries schema_version
+"""One JSON contract: every --json output of every mode carries schema_version
 and mode and validates against the shipped schema; the test covers every mode the schema
 names (a new mode adds its command line here)."""
 import json
@@ -85,6 +85,7 @@ def test_every_json_output_validates(mode, argv):
         assert doc["mode"] == mode
 
 
+@pytest.mark.slow
 def test_every_operands_linear_layout_validates():
     """--linear-layout --json of every operand of every instruction in every wave size:
     schema_version, mode, and null (not "") where there is no reason or note."""
@@ -122,7 +123,7 @@ def test_a_document_without_its_mode_keys_fails():
     assert not VALIDATOR.is_valid({"schema_version": 1, "mode": "architectures"})
 
 
-@pytest.mark.parametrize("fmt", ["long-csv"])  # (jsonl: one instruction a line, issue 28)
+@pytest.mark.parametrize("fmt", ["long-csv"])  # (jsonl: one instruction a line)
 def test_the_catalog_refuses_the_long_forms_clearly(fmt):
     status, out, err = call(["--catalog", "--format", fmt])
     assert (status, out) == (2, "")

@@ -13,6 +13,7 @@ import pytest
 from formats import documents, json_layout, json_text, templated
 from formats.notation import key_order
 from matrix_library import api
+from tests.helpers import sampled
 
 
 def _cases() -> list[tuple[str, str, dict[str, int]]]:
@@ -66,9 +67,8 @@ def _documents(arch: str, mnemonic: str, mods: dict[str, int]):
     assert written, "no matrix takes these modifiers"
 
 
-@pytest.mark.parametrize(("arch", "mnemonic", "mods"), CASES,
-                         ids=[f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
-                              for a, m, o in CASES])
+@pytest.mark.parametrize(("arch", "mnemonic", "mods"), sampled(
+    CASES, [f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}" for a, m, o in CASES]))
 def test_written_arrays_are_what_json_dumps_writes_of_the_records(arch, mnemonic, mods):
     for matrix, lanes, slots, elements in _documents(arch, mnemonic, mods):
         records, pairs = slots.plain(), elements.plain()
@@ -99,9 +99,9 @@ def _engine_keys(operand):
     return keyed, slot
 
 
-@pytest.mark.parametrize(("arch", "mnemonic", "mods"), [*CASES, (*WIDEST, {})],
-                         ids=[f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
-                              for a, m, o in [*CASES, (*WIDEST, {})]])
+@pytest.mark.parametrize(("arch", "mnemonic", "mods"), sampled(
+    [*CASES, (*WIDEST, {})], [f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
+                              for a, m, o in [*CASES, (*WIDEST, {})]]))
 def test_layout_keys_are_the_engines_places(arch, mnemonic, mods):
     """layout_keys() (what the library's layout(), slots() and the documents are built
     from) holds every place of every element the engine gives, in its order, with the
@@ -167,9 +167,9 @@ def _long_csv_of_the_rows(inst, matrix, mods, wave):
     return out.getvalue()
 
 
-@pytest.mark.parametrize(("arch", "mnemonic", "mods"), [*CASES, (*WIDEST, {})],
-                         ids=[f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
-                              for a, m, o in [*CASES, (*WIDEST, {})]])
+@pytest.mark.parametrize(("arch", "mnemonic", "mods"), sampled(
+    [*CASES, (*WIDEST, {})], [f"{a}-{m}-{'-'.join(f'{k}{v}' for k, v in o.items())}"
+                              for a, m, o in [*CASES, (*WIDEST, {})]]))
 def test_the_long_forms_are_what_their_writers_write_of_the_rows(arch, mnemonic, mods):
     """--format long-csv and jsonl, written by a template per slot from layout_keys(),
     are what the csv writer and json.dumps write of layout_rows(), row by row, every

@@ -195,6 +195,7 @@ def test_grouped_blocks_and_copies() -> None:
         dict.fromkeys({c.get("data-e", "") for c in cells}, 4))
 
 
+@pytest.mark.slow
 def test_largest_pictures_keep_labels_apart() -> None:
     """The widest matrices still label every cell at 9 px or more, and no label is
     wider than its cell (monospace: 0.6 em per character)."""
@@ -233,9 +234,10 @@ def _picture_queries(arch: str) -> Iterator[tuple[mc.Instruction, str, dict[str,
                     yield inst, matrix, mods, wave
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch", [a.name for a in mc.architectures()])
 def test_every_picture_labels_every_cell_at_9px(arch: str) -> None:
-    """Issue 22: every cell of every -R and -M picture (and transposed) has a label of at
+    """Every cell of every -R and -M picture (and transposed) has a label of at
     least 9 px that fits inside it; where a VGPR holds several values the -R label shows
     the bits."""
     from formats.svg import CHAR_WIDTH, LINE_HEIGHT
@@ -363,6 +365,7 @@ def _sweep(arch: str) -> Iterator[tuple[mc.Instruction, str, int]]:
 SWEEP_SECONDS = 4.0  # per architecture; PICTURES_FULL_SWEEP=1 lifts the limit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch", [a.name for a in mc.architectures()])
 def test_every_layout_query_draws(arch: str) -> None:
     """Every instruction x matrix x wave size (default modifiers) draws. To stay fast,
@@ -425,6 +428,7 @@ def _png_pixels_vary(path: Path) -> bool:
     return len(set(raw)) > 64
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
                     reason="chromium is not installed (the PNG check is a live check)")
 def test_chromium_renders_a_picture(tmp_path: Path) -> None:
@@ -438,6 +442,7 @@ def test_chromium_renders_a_picture(tmp_path: Path) -> None:
     assert _png_pixels_vary(png)
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
                     reason="chromium is not installed (the hover check is a live check)")
 def test_hover_readout_in_chromium() -> None:

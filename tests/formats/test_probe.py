@@ -1,4 +1,4 @@
-"""Issue 36: `--emit probe`, the self-checking HIP program, checked without a GPU.
+"""`--emit probe`, the self-checking HIP program, checked without a GPU.
 
 The probe runs in scripts/check_probe.py's lane emulation (gcc) against a model of each
 instruction read from the layout engine: every variant of every gfx942 instruction and
@@ -63,6 +63,7 @@ def test_emit_probe_of_an_architecture_and_bad_input():
         assert status == 2 and out == "" and message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_gfx942_passes_every_variant_in_the_emulation():
     need_gcc()
     arch = mc.find_architecture("gfx942")
@@ -71,6 +72,7 @@ def test_gfx942_passes_every_variant_in_the_emulation():
     assert sum(line.startswith("PASS ") for line in lines) == 290
 
 
+@pytest.mark.slow
 def test_one_instruction_of_every_family_passes():
     """CDNA1-4, RDNA3/4 in wave32 and wave64, gfx1250/gfx1251; dense, multi-block,
     sparse, scaled and f8f6f4 (check_probe.SAMPLES)."""
@@ -97,6 +99,7 @@ def _failure(lines, label):
     return b, i, j
 
 
+@pytest.mark.slow
 def test_two_lanes_swapped_fail_naming_an_element_they_hold():
     """A's load with lanes 0 and 1 exchanged: the first differing D element is in a row
     (of a block) that lanes 0 and 1 hold A values of."""
@@ -126,6 +129,7 @@ def test_a_wrong_half_fails(arch_name, name):
     assert re.search(r"(opsel|index_key)=\d", planted[0])
 
 
+@pytest.mark.external
 def test_clang_compiles_every_gfx942_probe_kernel():
     if CLANG is None:
         pytest.skip("clang-22 is not installed")
@@ -133,6 +137,7 @@ def test_clang_compiles_every_gfx942_probe_kernel():
     assert check_probe.clang_check(list(arch.instructions), 64, CLANG, False) == 0
 
 
+@pytest.mark.external
 def test_clang_compiles_a_probe_of_every_family():
     if CLANG is None:
         pytest.skip("clang-22 is not installed")
@@ -142,6 +147,7 @@ def test_clang_compiles_a_probe_of_every_family():
             assert check_probe.clang_check([inst], wave, CLANG, True) == 0, (name, wave)
 
 
+@pytest.mark.external
 def test_the_probe_builds_and_reports_no_gpu(tmp_path):
     """`-a gfx942 --emit probe`, host and device, with Debian's clang-22, lld-22 and
     libamdhip64-dev (HIP's headers and runtime): it links, runs, and (no GPU here) says

@@ -4,7 +4,7 @@ and register slot of every CDNA and RDNA instruction of the architectures that d
 the quirk. A few are printed wrongly by the reference and reproduced for byte
 compatibility: KNOWN_REFERENCE_DEFECTS lists them, and they must keep disagreeing with
 the engine, so that the list cannot go stale. The formulas derived from the layouts
-(what JSON and the library give) are evaluated by tests/test_formula_evaluator.py.
+(what JSON and the library give) are evaluated by tests/layouts/test_formula_evaluator.py.
 """
 import re
 from collections import defaultdict

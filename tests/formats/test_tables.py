@@ -2,7 +2,7 @@
 CSV through the csv module, and the format registry.
 
 tabulate 0.10.0 draws every table (the reference's own table library and version); the
-golden corpus (tests/test_golden.py) holds the reference's grid, CSV, Markdown and
+golden corpus (tests/golden/test_golden.py) holds the reference's grid, CSV, Markdown and
 AsciiDoc outputs byte for byte. The fixtures below pin each rule with its expected text.
 """
 import pytest

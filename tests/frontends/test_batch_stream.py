@@ -1,4 +1,4 @@
-"""--batch streams and is bounded (issue 30): each answer is written when its line is
+"""--batch streams and is bounded: each answer is written when its line is
 done, the input is read a line at a time within its bounds (an error naming the line
 past them, exit 2), quotes split in linear time, --json gives one JSON object per line
 whatever the line asks, -h is refused, a byte order mark is skipped."""
@@ -128,6 +128,7 @@ def test_a_help_line_is_refused_in_a_text_batch_too(tmp_path):
 
 # ---- quote splitting
 
+@pytest.mark.slow
 @given(st.text(alphabet=" \t'\"\\ab-=\n", max_size=40))
 @settings(max_examples=400, deadline=None)
 def test_the_words_are_shlexs(line):

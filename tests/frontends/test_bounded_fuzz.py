@@ -1,4 +1,4 @@
-"""A bounded fuzz of the LDS, conversion and batch options (issue 30), beside the argv
+"""A bounded fuzz of the LDS, conversion and batch options, beside the argv
 fuzz of test_errors.py: each command line ends with its answer (status 0) or one clean
 line (status 2), within the CPU bound of test_bounds; the whole fuzz takes seconds.
 MATRIX_CALCULATOR_EXAMPLES sets the examples of each property (CI: the default)."""
@@ -6,6 +6,7 @@ import json
 import os
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,7 @@ batch_lines = st.one_of(
     st.text(max_size=30))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(batch_lines, min_size=1, max_size=6), st.booleans(), st.booleans())
 def test_any_batch_ends_cleanly_with_one_answer_per_line(tmp_path_factory, lines, as_json,

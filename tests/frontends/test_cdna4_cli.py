@@ -1,7 +1,7 @@
 """CDNA4 on the command line: aliases, -L, -d, the fp6 straddle notation, scale queries,
 errors.
 
-(Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
+(Shared helpers: tests/helpers/cdna4_common.py.)
 """
 import pytest
 

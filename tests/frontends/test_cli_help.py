@@ -161,6 +161,7 @@ def test_completion_scripts_name_every_option_spelling(shell):
     assert "long-csv" in out and "gfx942" in out and "v_mfma_f32_32x32x8_f16" in out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_bash_completion_completes_options_values_and_instructions_of_the_architecture():
     assert bash_complete(["--transp"]) == ["--transpose"]

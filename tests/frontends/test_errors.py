@@ -324,6 +324,7 @@ PROPERTY = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, data
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(argument_vectors())
 def test_any_argument_vector_ends_cleanly(argv):

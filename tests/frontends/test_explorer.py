@@ -1,4 +1,4 @@
-"""The explorer's server (issue 21): --serve, the assets it serves (and nothing else),
+"""The explorer's server: --serve, the assets it serves (and nothing else),
 /api answers equal to the command line's for the same query, its errors, and a bounded
 loopback load test. The page itself is tested in a browser: test_explorer_browser.py."""
 import http.client
@@ -82,7 +82,7 @@ SAMPLES = [
      ["--catalog", "--filter", "type=fp8", "--filter", "kind=wmma"]),
     ({"arch": "cdna3", "mode": "catalog", "shape": "32x32x*"},
      ["-a", "cdna3", "--catalog", "--filter", "shape=32x32x*"]),
-    # issue 35: the budget panel's two questions
+    # The budget panel's two questions
     ({"arch": "cdna4", "mode": "products"}, ["-a", "cdna4", "--list-products"]),
     ({"arch": "cdna3", "inst": M32, "mode": "budget", "wave-tile": "2x2",
       "waves-per-group": "2x2", "k-steps": "2", "lds-buffers": "3", "product": "MI300X"},
@@ -120,7 +120,7 @@ def test_svg_text_and_hip_are_what_the_command_line_prints(server):
     assert (code, body) == (200, cli(["-a", "cdna3", "-i", M32, "-d"])[1])
 
 
-# ---- conversions (issue 20): mode=convert is --convert FROM TO with FROM = inst:matrix
+# ---- conversions: mode=convert is --convert FROM TO with FROM = inst:matrix
 M16 = "v_mfma_f32_16x16x16_f16"
 CONVERSIONS = [
     ({"arch": "cdna3", "inst": M16, "matrix": "D", "convert": f"{M16}:B"},
@@ -361,7 +361,7 @@ def test_serve_refuses_bad_options_in_one_line(argv, wanted):
 
 
 def test_a_port_in_use_is_one_line_and_status_2(server):
-    """(issue 28: status 2, as every error the command line can mend; was 1)"""
+    """(status 2, as every error the command line can mend)"""
     port = server.server_address[1]
     status, out, err = cli(["--serve", "--port", str(port)])
     assert status == 2 and out == "" and err.count("\n") == 1

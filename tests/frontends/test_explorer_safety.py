@@ -97,6 +97,7 @@ def test_listening_beyond_loopback_is_warned_of(host, warned):
     assert explorer_server.beyond_loopback(host) == warned
 
 
+@pytest.mark.slow
 def test_idle_and_slow_connections_are_closed_and_a_query_still_answered(served):
     idle = [socket.create_connection(("127.0.0.1", served.port)) for _ in range(1000)]
     slow = socket.create_connection(("127.0.0.1", served.port))
@@ -127,6 +128,7 @@ def test_idle_and_slow_connections_are_closed_and_a_query_still_answered(served)
             connection.close()
 
 
+@pytest.mark.slow
 def test_heavy_queries_cannot_starve_a_light_one(served):
     assert served.get(LIGHT, host="localhost")[0] == 200  # (warm)
     done = []
@@ -147,6 +149,7 @@ def test_heavy_queries_cannot_starve_a_light_one(served):
     assert min(took) < 0.1, took
 
 
+@pytest.mark.slow
 def test_sigterm_finishes_the_requests_in_flight_and_ends_with_status_0():
     server = Served()
     answers = []

@@ -189,6 +189,7 @@ def legality_cases() -> list[tuple[str, str, dict[str, int], bool]]:
     return cases
 
 
+@pytest.mark.slow
 def test_every_modifier_probe_agrees_with_llvm() -> None:
     """For each recorded probe that adds modifiers to an instruction's baseline line,
     the calculator accepts the values exactly when LLVM's assembler does."""
@@ -321,6 +322,7 @@ def evaluate(text: str, **values: int) -> int:
     return int(eval(expr, {"floor": math.floor}, dict(values)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("inst", [i for i in GFX1250.instructions if i.mnemonic in (
     "v_wmma_f32_16x16x4_f32", "v_wmma_bf16f32_16x16x32_bf16", "v_wmma_f16_16x16x64_bf8_fp8",
     "v_wmma_f32_16x16x128_fp8_fp8", "v_wmma_scale16_f32_32x16x128_f4",
@@ -351,6 +353,7 @@ def test_formulas_match_the_layouts(inst: Any) -> None:
             assert got == (row, col), (matrix, row, col)
 
 
+@pytest.mark.slow
 def test_every_format_pair_answers_every_mode() -> None:
     """-R, -M and -m (text) and -M (JSON) for each A/B format pair: the slots the text
     lists are the library's, and JSON lists every element once."""

@@ -1,4 +1,4 @@
-"""One message path (issue 30): every refusal, argparse's own included, is one line with
+"""One message path: every refusal, argparse's own included, is one line with
 control characters escaped and long values cut short; every whole-number option of the
 option table names itself and its range and takes ASCII digits only."""
 import pytest

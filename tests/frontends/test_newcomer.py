@@ -1,4 +1,4 @@
-"""The defects a newcomer hit (issue 28), each pinned: what the command says with no
+"""The defects a newcomer hit, each pinned: what the command says with no
 arguments or no mode, the architecture list in every table form, the catalog as JSON
 Lines, the corner of a transposed -M table, and what completion offers."""
 import json
@@ -70,6 +70,7 @@ def test_a_transposed_matrix_layout_heads_its_register_column_register():
     assert "lane,v0" in plain.replace(" ", "")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_completion_offers_files_lds_names_convert_filters_and_any_case(tmp_path):
     (tmp_path / "queries.txt").write_text("-a cdna3 -L\n")

@@ -1,4 +1,5 @@
 """The direct reading of plain command lines gives exactly what argparse gives."""
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ WORD = st.one_of(st.sampled_from(FLAG_SPELLINGS).map(lambda s: [s]),
                  st.tuples(st.sampled_from(VALUE_SPELLINGS), VALUES).map(list))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(st.lists(WORD, max_size=8).map(lambda parts: [w for part in parts for w in part]))
 def test_plain_reading_agrees_with_argparse(words):

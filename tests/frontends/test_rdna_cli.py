@@ -1,7 +1,7 @@
 """RDNA on the command line (REFERENCE_CLI.md section 7 and 8.3-8.6): wave sizes, OPSEL,
 NEG/NEG_HI, -o, and the error contract for RDNA-specific bad input.
 
-(Split from the former test_rdna.py; shared helpers in rdna_common.py.)
+(Shared helpers: tests/helpers/rdna_common.py.)
 """
 import re
 
@@ -10,7 +10,7 @@ import pytest
 from formats.notation import register
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
-from tests.helpers import body, golden_records
+from tests.helpers import ENABLED_ARCHS, body, golden_records
 from tests.helpers.rdna_common import (
     ALL,
     RDNA3,
@@ -48,6 +48,7 @@ def test_replicated_elements_print_every_copy(run):
         assert body(out) == [f"B[5][3] = v2{{{lane}}}.[31:16]" for lane in lanes]
 
 
+@pytest.mark.slow
 def test_empty_register_lane_pairs():
     """§6.2 / §7: register/lane pairs inside the bounds that hold nothing exist only for
     4-bit RDNA4 data in wave64, lanes 32-63."""
@@ -269,7 +270,6 @@ def test_rdna_inventory():
 def test_golden_rdna_selection_is_not_empty():
     """test_golden.py replays every RDNA record; this guards what it selects."""
     records = golden_records()
-    from test_golden import ENABLED_ARCHS
     assert {"rdna3", "rdna4"} <= ENABLED_ARCHS
     rdna = [r for r in records if r["arch"] in ("rdna3", "rdna4")]
     wave64 = {r["arch"] for r in rdna if "64" in r["args"] and ("-w" in r["args"]

@@ -1,6 +1,6 @@
 """The README's CDNA4 examples, byte for byte.
 
-(Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
+(Shared helpers: tests/helpers/cdna4_common.py.)
 """
 import os
 import re

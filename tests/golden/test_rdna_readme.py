@@ -1,6 +1,6 @@
 """The RDNA examples of the upstream README, byte for byte (readme_examples_rdna.py).
 
-(Split from the former test_rdna.py; shared helpers in rdna_common.py.)
+(Shared helpers: tests/helpers/rdna_common.py.)
 """
 import shlex
 

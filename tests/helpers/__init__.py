@@ -74,6 +74,25 @@ def data_file(*parts):
     return path
 
 
+# The quick run (-m "not slow") visits one case in QUICK_SAMPLE of each long sweep; the
+# full run every case.
+QUICK_SAMPLE = 8
+
+
+def sampled(cases, ids=None, every=QUICK_SAMPLE):
+    """The cases of a long sweep (each a tuple of the test's arguments) as pytest.param:
+    every `every`-th one, spread over the sweep in its order, unmarked and the others
+    marked slow, so that the quick run visits a sample and the full run every case."""
+    ids = list(ids) if ids is not None else [None] * len(cases)
+    return [pytest.param(*case, id=name, marks=() if n % every == 0 else pytest.mark.slow)
+            for n, (case, name) in enumerate(zip(cases, ids))]
+
+
+# Arch labels of the golden records that must pass (tests/golden/test_golden.py); 'none'
+# labels commands without -a.
+ENABLED_ARCHS = frozenset({"cdna1", "cdna2", "cdna3", "rdna3", "rdna4", "none"})
+
+
 @cache
 def golden_records():
     """Every record of tests/data/golden/public.jsonl.gz (a tuple): AMD's calculator's
@@ -106,7 +125,7 @@ def swept(arch):
     """The instructions of `arch` that the per-instruction sweeps visit: all of an AMD
     architecture's; of NVIDIA's (instructions/nvidia.py), each line once (on its first
     architecture: sm89 and sm90 repeat sm80's lines) and of each wgmma type N = 8, 24 and
-    256 only (the other Ns' layouts differ in one digit's size; tests/test_nvidia.py
+    256 only (the other Ns' layouts differ in one digit's size; tests/layouts/test_nvidia.py
     checks every N against CuTe), so that 626 table lines do not double the suite."""
     if arch.vendor == "amd":
         return arch.instructions

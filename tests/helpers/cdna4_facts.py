@@ -1,5 +1,5 @@
 """Literal data of tests/data/facts/cdna4_examples.txt (the gfx950 fact list E01-E64),
-kept here so that tests/test_cdna4_facts.py runs from the repository alone.
+kept here so that tests/instructions/test_cdna4_facts.py runs from the repository alone.
 
 Places are written as (first VGPR, lane, low bit, high bit), the bits counted from bit 0
 of the first VGPR: a value that straddles two VGPRs has a high bit above 31 (E31's

@@ -1,5 +1,5 @@
 """The explorer's server in a thread and a plain HTTP client of it, for the server tests
-(tests/test_explorer.py, tests/test_explorer_plans.py)."""
+(tests/frontends/test_explorer.py, tests/frontends/test_explorer_plans.py)."""
 import http.client
 import threading
 

@@ -1,8 +1,8 @@
 """The formula evaluator of the tests: a small parser for the texts of -d formulas
 (integers, the variables below, + - * %, floor(a / b), parentheses) that compiles a
 text to a function of its variables, and the helpers that compare the reference's
-texts (formats/reference_formulas_*.py) with the engine; tests/test_formula_evaluator.py
-uses it for the formulas derived from the layouts, tests/test_reference_formulas.py for
+texts (formats/reference_formulas_*.py) with the engine; tests/layouts/test_formula_evaluator.py
+uses it for the formulas derived from the layouts, tests/formats/test_reference_formulas.py for
 the reference's texts.
 """
 import math

@@ -185,8 +185,9 @@ LAYOUT_FACTS = [
     ("G-F8-6", "v_wmma_i32_16x16x64_iu8", "A", 2, 40, "v6{2}.[7:0]"),
     ("G-SP-1", "v_swmmac_f32_16x16x64_f16", "A", 5, 40, "v2{21}.[31:0]"),
     ("G-SP-2", "v_swmmac_f32_16x16x64_f16", "A", 0, 62, "v7{16}.[31:0]"),
-    # G-SP-3 and G-SP-4 (S19's B) are the contested alternative since issue 19:
-    # tests/test_gfx1250_sources.py checks them against it (tests/data/gfx1250_sources.txt).
+    # G-SP-3 and G-SP-4 (S19's B) are the contested alternative:
+    # tests/instructions/test_gfx1250_sources.py checks them against it
+    # (tests/data/gfx1250_sources.txt).
     ("G-SP-5", "v_swmmac_f32_16x16x64_f16", "B", 63, 15, "v15{31}.[31:16]"),
     ("G-SP-6", "v_swmmac_f32_16x16x64_f16", "K", 5, 45, "v0{21}.[15:12]"),
     ("G-SP-7", "v_swmmac_f32_16x16x64_f16", "K", 0, 0, "v0{0}.[3:0]"),

@@ -1,5 +1,5 @@
 """clang-22 device assembly of emitted HIP, for the recorded-instruction tests of the
-preshuffle and epilogue plans (tests/test_preshuffle.py, tests/test_epilogue.py): one
+preshuffle and epilogue plans (tests/plans/test_preshuffle.py, tests/plans/test_epilogue.py): one
 command, and the record's check and regeneration."""
 import json
 import subprocess

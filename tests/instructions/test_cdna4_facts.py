@@ -2,7 +2,7 @@
 cdna4_facts.py), one test each; facts about something the calculator does not model are
 asserted through the nearest thing it does model (each check's comment says which).
 
-(Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
+(Shared helpers: tests/helpers/cdna4_common.py.)
 """
 import re
 

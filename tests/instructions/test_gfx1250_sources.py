@@ -1,4 +1,4 @@
-"""Issue 19: what each source says about gfx1250 (tests/data/gfx1250_sources.txt, code
+"""What each source says about gfx1250 (tests/data/gfx1250_sources.txt, code
 read at a commit and path, or clang-22 / llc-22 output recorded by
 tests/data/regen_gfx1250_sources.py) against the calculator's chosen answers and the
 alternatives it shows as contested; index_key 1 against key 0; both latency sources in
@@ -15,8 +15,7 @@ import pytest
 
 from instructions import find_architecture
 from layouts import operand
-from layouts.gfx1250 import alternative_layouts, sourced
-from layouts.gfx1250_facts import latencies, provenance
+from layouts.gfx1250 import alternative_layouts, latencies, provenance, sourced
 from layouts.modifiers import Modifiers
 from matrix_library import api
 from tests.helpers import call
@@ -74,8 +73,8 @@ def test_each_sources_layout_fact(row: list[str]) -> None:
     assert want in answers or want.split(".")[0] in notes or "row 16*g + VGPR" in notes, fid
 
 
-def test_the_issue_examples() -> None:
-    """Issue 19's two B examples now answer as composable_kernel does."""
+def test_the_two_sparse_b_examples_answer_as_composable_kernel() -> None:
+    """The two SWMMAC B examples answer as composable_kernel does."""
     for mnemonic, k in (("v_swmmac_f32_16x16x64_f16", "16"), ("v_swmmac_f32_16x16x128_fp8_fp8",
                                                                 "32")):
         status, out, err = call(["-a", "gfx1250", "-i", mnemonic, "-g", "-B", "-K", k, "-J",
@@ -171,7 +170,7 @@ def test_recorded_isel_reads_as_the_index_key_decision() -> None:
     assert got["f16_high"] == "index 1 VGPR; index_key:1"
     assert got["fp8_i64_high"] == "index 2 VGPRs; index_key:1"
     assert got["fp8_int"].endswith("never sets its second VGPR")
-    # issue 29: clang-22's bf16f32 SWMMAC builtin returns the tied f32 C (8 VGPRs); the
+    # clang-22's bf16f32 SWMMAC builtin returns the tied f32 C (8 VGPRs); the
     # calculator's D is bf16 packed into the first 4 (rocjitsu), LLVM's answer shown
     assert got["bf16f32"].endswith("vdst 8 VGPRs, returned as 8 floats")
     d = provenance(inst_of("v_swmmac_bf16f32_16x16x64_bf16"))["layouts"]["D"]
@@ -181,6 +180,7 @@ def test_recorded_isel_reads_as_the_index_key_decision() -> None:
     assert status == 2 and "64-bit" in err
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None or shutil.which("llc-22") is None,
                     reason="clang-22 / llc-22 are not installed")
 def test_live_isel_agrees_with_the_recording() -> None:

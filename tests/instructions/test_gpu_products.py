@@ -49,7 +49,7 @@ def test_the_peaks_cover_every_instinct_architecture_with_cycle_counts():
     assert archs == {"CDNA1", "CDNA2", "CDNA3", "CDNA4"}  # (Radeon: see the data file)
 
 
-def test_the_mi355x_bf16_peak_of_the_issue():
+def test_the_mi355x_bf16_peak():
     status, out, err = call(["-a", "gfx950", "-i", "v_mfma_f32_32x32x16_bf16", "-d",
                              "--product", "mi355x"])
     assert (status, err) == (0, "")

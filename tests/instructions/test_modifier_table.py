@@ -3,7 +3,9 @@ library and the instruction tables use, spellings that do not collide."""
 import pytest
 
 from instructions import ARCHITECTURES
+from instructions import FAMILIES as NAMED
 from instructions.modifiers import GROUPS, MODIFIERS, NAMES, modifier
+from layouts.family import FAMILIES, TRAITS, module_hooks
 from layouts.modifiers import Modifiers
 
 MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
@@ -46,11 +48,12 @@ def test_value_text_names_codes():
 
 
 def test_every_family_has_one_registry_line():
-    from instructions import FAMILIES as NAMED
-    from layouts.family import FAMILIES, TRAITS
     assert set(NAMED) == set(FAMILIES) and len(NAMED) >= 4
+    ranges = {spec.range for spec in MODIFIERS}
     for name, family in FAMILIES.items():
-        assert family.name == name and callable(family.layout) and callable(family.formulas)
+        hooks = module_hooks(family.module)  # the family module the line names
+        assert family.name == name and callable(hooks.layout)
         assert set(family.traits) <= set(TRAITS)
-        for hook in (family.mark, family.half_mark, family.facts, *family.ranges.values()):
+        for hook in (hooks.mark, hooks.half_mark, hooks.facts, *hooks.ranges.values()):
             assert hook is None or callable(hook)
+        assert set(hooks.ranges) <= ranges, name  # range names of the modifier table

@@ -1,7 +1,7 @@
 """RDNA4 facts of facts/gfx1250_rdna4.md part B and facts/gfx1250_examples.txt part 2,
 one test id per fact ID (see rdna_facts.py).
 
-(Split from the former test_rdna.py; shared helpers in rdna_common.py.)
+(Shared helpers: tests/helpers/rdna_common.py.)
 """
 import re
 

@@ -1,9 +1,11 @@
-"""Issue 36, deliverable 4: every instruction's verification record (what its layouts
+"""Every instruction's verification record (what its layouts
 and facts were checked against) in -d, --json and the catalog, and docs/verification.md
 generated from the same data."""
 import json
 import re
 from pathlib import Path
+
+import pytest
 
 from instructions import verification
 from instructions.verification_checks import ALTERNATIVES, CHECKS
@@ -90,6 +92,7 @@ def test_the_document_is_generated_from_the_record():
     assert len(rows) == sum(len(a.instructions) for a in mc.architectures() if a.vendor == "amd")
 
 
+@pytest.mark.slow
 def test_the_record_is_what_the_recorded_data_gives_now():
     """instructions/verification_checks.tsv equals what scripts/record_verification.py
     writes from tests/data today (the emulation's results taken as recorded: rerunning

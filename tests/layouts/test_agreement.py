@@ -94,6 +94,7 @@ def check_entry(inst, matrix, wave, reg, lane, pairs):
     return shown != entries
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_get_and_entry_agree_everywhere(arch):
     filtered = 0

@@ -2,7 +2,7 @@
 CDNA4") and the MI355X mxfp4 kernel of seed 003: their index arithmetic re-computed and
 compared with Operand.places for every element.
 
-(Split from the former test_cdna4.py; shared helpers in cdna4_common.py.)
+(Shared helpers: tests/helpers/cdna4_common.py.)
 """
 import pytest
 

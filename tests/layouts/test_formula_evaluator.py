@@ -7,7 +7,7 @@ gfx1250's scale lane halves, the A/B formats of f8f6f4), and compared with the e
 (matrix_api.operand: the places matrix_api.locate and layout report). Both directions:
 element -> lane, bit offset and VGPR bits, and (lane, GPR_num, GPR_bits) -> element.
 (The reference's own texts, which -d prints for the architectures it knows, are checked
-by tests/test_reference_formulas.py.)
+by tests/formats/test_reference_formulas.py.)
 """
 import re
 

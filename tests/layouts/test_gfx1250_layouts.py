@@ -82,7 +82,7 @@ def test_scale_fact(fid: str, mnemonic: str, matrix: str, select: int, row: int,
 
 
 def test_32x16_a_follows_the_fp4_table_per_16_rows() -> None:
-    """G-F4-6 (SRC since issue 19: aiter, AI-A-1): rows 16q..16q+15 in VGPRs 8q..8q+7,
+    """G-F4-6 (SRC: aiter, AI-A-1): rows 16q..16q+15 in VGPRs 8q..8q+7,
     each with the FP4 table."""
     a32 = operand(shape_of("v_wmma_f32_32x16x128_f4"), "A").layout
     assert where(a32, 20, 5) == "v8{4}.[23:20]"
@@ -153,7 +153,7 @@ REG_FACTS = [
     ("G-REG-9", "v_wmma_scale16_f32_32x16x128_f4", {"SA": 2, "SB": 2}),
     ("G-REG-10", "v_swmmac_f32_16x16x64_f16", {"A": 8, "B": 16, "D": 8, "K": 1}),
     ("G-REG-10", "v_swmmac_bf16_16x16x64_bf16", {"A": 8, "B": 16, "D": 4, "K": 1}),
-    # D bf16 packed into the first 4 of the 8 VGPRs of the tied f32 C (issue 29)
+    # D bf16 packed into the first 4 of the 8 VGPRs of the tied f32 C
     ("G-REG-11", "v_swmmac_bf16f32_16x16x64_bf16", {"A": 8, "B": 16, "D": 4, "K": 1}),
     ("G-REG-12", "v_swmmac_f32_16x16x128_fp8_bf8", {"A": 8, "B": 16, "D": 8, "K": 2}),
     ("G-REG-12", "v_swmmac_f16_16x16x128_bf8_bf8", {"A": 8, "B": 16, "D": 4, "K": 2}),
@@ -435,9 +435,9 @@ CHECKED = ({fid for fid, *_ in LAYOUT_FACTS} | {fid for fid, *_ in FORMAT_FACTS}
            | {"G-SP-3", "G-SP-4"}
            | {f"G-ENC-{n}" for n in range(1, 17)} | {"G-REG-7"})
 NOT_PLACEABLE = {"G-SP-8": "index_key=1 of the 16-bit SWMMAC: NOT FOUND in the fact sheet; "
-                           "decided in issue 19 (test_gfx1250_sources.py, RJ-KEY-1)",
+                           "decided by the weighed sources (test_gfx1250_sources.py, RJ-KEY-1)",
                  "G-SP-9": "8-bit SWMMAC layouts: NOT FOUND in the fact sheet; decided in "
-                           "issue 19 from composable_kernel (test_gfx1250_sources.py)"}
+                           "composable_kernel (test_gfx1250_sources.py)"}
 
 
 def test_every_part1_fact_is_checked() -> None:
@@ -470,6 +470,7 @@ def test_recording_lists_the_regenerator_probes() -> None:
         [(cpu + (" -mattr=" + mattr if mattr else ""), text) for cpu, mattr, text in regen.probes()]
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("llvm-mc-22") is None, reason="llvm-mc-22 is not installed")
 def test_live_llvm_agrees_with_the_recording() -> None:
     """Every recorded answer again from the installed llvm-mc-22."""

@@ -1,13 +1,17 @@
 """The one legality check over the modifier table (layouts/legality.py): every value
-out of range is refused, naming the range, before it is used (issue 23: a huge CBSZ
-must not make the check compute 1 << cbsz), and what the table allows is accepted."""
+out of range is refused, naming the range, before it is used (a huge CBSZ must not
+make the check compute 1 << cbsz), and what the table allows is accepted; with every
+modifier 0 neither the check nor a family's marks run."""
 import time
 
 import pytest
 
+import layouts
 from instructions import ARCHITECTURES
 from instructions.modifiers import MODIFIERS, Modifiers
-from layouts import check_modifiers
+from layouts import MATRICES, Operand, check_modifiers
+from layouts.core import Place
+from layouts.family import hooks
 from layouts.legality import rule, takes
 from matrix_library import api
 
@@ -19,6 +23,7 @@ def instructions():
     return [inst for arch in ARCHITECTURES for inst in arch.instructions]
 
 
+@pytest.mark.slow
 def test_a_huge_value_is_refused_at_once_for_every_instruction_and_modifier():
     slow = []
     for inst in instructions():
@@ -80,3 +85,33 @@ def test_what_an_instruction_takes():
     rdna3 = api.find_instruction("rdna3", "v_wmma_f16_16x16x16_f16")
     opsel = rule(takes(rdna3, 32)[0], rdna3, Modifiers(), 32)
     assert (opsel.values, opsel.meaning) == ((4,), "cd_half")
+
+
+def test_with_every_modifier_0_the_check_does_not_run(monkeypatch):
+    def refuse(*_args):
+        raise AssertionError("the legality check ran")
+    monkeypatch.setattr(layouts, "check", refuse)
+    inst = ARCHITECTURES[2].find("v_mfma_f32_32x32x8_f16")
+    check_modifiers(inst, "A", Modifiers(), False)
+    with pytest.raises(AssertionError, match="check ran"):
+        check_modifiers(inst, "A", Modifiers(cbsz=1), False)
+
+
+def test_with_every_modifier_0_no_value_is_marked():
+    """(what lets Operand skip a family's mark functions when no modifier is given)"""
+    places = [Place(0, 0, lo, width) for lo, width in ((0, 16), (16, 16), (0, 32), (0, 8))]
+    for arch in ARCHITECTURES:
+        for inst in arch.instructions:
+            family = hooks(inst)
+            for matrix in MATRICES:
+                if family.mark:
+                    assert family.mark(inst, matrix, Modifiers()) == "", (inst.name, matrix)
+                if family.half_mark:
+                    assert {family.half_mark(inst, matrix, Modifiers(), p)
+                            for p in places} == {""}, (inst.name, matrix)
+
+
+def test_a_negation_still_marks_the_operand():
+    inst = next(i for i in ARCHITECTURES[4].instructions if i.neg and not i.is_int)
+    assert Operand(inst, "C", Modifiers(neg=4), 32).mark == "-"
+    assert Operand(inst, "C", Modifiers(), 32).mark == ""

@@ -1,4 +1,4 @@
-"""NVIDIA's fragments (issue 34) against what an NVIDIA GPU did and what CuTe says.
+"""NVIDIA's fragments against what an NVIDIA GPU did and what CuTe says.
 
 tests/data/nvidia/hardware_sm*.json.gz are raw answers of an H200 (scripts/nvidia_probe.sh):
 per mma.sync / wgmma instruction, every thread's A, B, C register words as filled (random

@@ -1,4 +1,4 @@
-"""NVIDIA as a new family (issue 34): it needed no edit outside its tables, its generator
+"""NVIDIA as a family: its names live in its tables, its family module (the generator)
 and its registry lines.
 
 Every product module is read with ast; a string constant (not a docstring) or a name
@@ -6,11 +6,13 @@ that says NVIDIA's family, architectures or instruction kinds may appear only in
 own modules (the table instructions/nvidia*.py, the generator layouts/nvidia.py, the -d
 renderer formats/detail_nvidia.py) and on the registry lines: the Architecture lines
 (instructions/__init__.py), the rows of the type and encoding tables (instructions/
-types.py, model.py), the Family line (layouts/family.py) and the -d renderer's entry
+model.py), the Family line (layouts/family.py) and the -d renderer's entry
 (formats/detail.py DETAILS). The generic pieces NVIDIA needed (a table line's own
 parts and register operands, a table module's spelling function, an architecture's
 vendor, ports and comparisons between architectures) name no vendor."""
 import ast
+
+import pytest
 
 from tests.helpers.product_tree import product_modules
 
@@ -18,8 +20,8 @@ OWN = {"instructions.nvidia", "instructions.nvidia_sm80", "instructions.nvidia_s
        "instructions.nvidia_sm90", "layouts.nvidia", "formats.detail_nvidia"}
 ARCHS = ("SM80", "SM89", "SM90", "sm80", "sm89", "sm90", "sm_80", "sm_89", "sm_90", "nvidia")
 REGISTRY = {"instructions": ARCHS,                     # the Architecture lines
-            "instructions.model": ("ptx",),            # the encodings table's row
-            "instructions.types": ("nvidia",),         # the type table's rows (tf32, e4m3...)
+            # the encodings table's row, the type table's rows (tf32, e4m3...)
+            "instructions.model": ("ptx", "nvidia"),
             "layouts.family": ("nvidia", "ptx"),       # the Family line, DETAILS
             "formats.detail": ("ptx",)}                # the -d renderer's entry
 WORDS = ("nvidia", "SM80", "SM89", "SM90", "sm80", "sm89", "sm90", "sm_80", "sm_89", "sm_90",
@@ -54,6 +56,7 @@ def mentions(path):
     return found
 
 
+@pytest.mark.slow
 def test_nvidia_lives_in_its_own_modules_and_registry_lines():
     modules = product_modules()
     assert OWN <= set(modules)

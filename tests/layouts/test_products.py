@@ -1,4 +1,4 @@
-"""The product check of the gfx1250 / gfx1251 layouts (issue 29, scripts/check_products.py):
+"""The product check of the gfx1250 / gfx1251 layouts (scripts/check_products.py):
 values placed where the layout engine says, an executable model run on the registers, D
 read back where the engine says D lives, compared with C + A*B.
 
@@ -51,6 +51,7 @@ def test_the_record_names_its_model_and_commit() -> None:
     assert "rocjitsu" in head and "2aac5a1a761721cba813c7d3ddc2076fa2b5fc36" in head
 
 
+@pytest.mark.slow
 def test_recorded_inputs_are_the_current_layouts() -> None:
     """Each recorded case rebuilt from today's layouts gives the registers rocjitsu was
     given (else re-record: the command is in the record's header)."""
@@ -59,6 +60,7 @@ def test_recorded_inputs_are_the_current_layouts() -> None:
     assert {layouts for _, layouts, _, _ in replayed()} == {"calculator", "rocjitsu", "ck"}
 
 
+@pytest.mark.slow
 def test_rocjitsu_agrees_where_the_docs_say_and_only_there() -> None:
     """Placed by the calculator: rocjitsu's D is C + A*B for every dense, f64, 32x16 f4 and
     equal-width f8f6f4 case, and is not for the contested ones (every SWMMAC, the mixed
@@ -69,6 +71,7 @@ def test_rocjitsu_agrees_where_the_docs_say_and_only_there() -> None:
     assert sum(dissent(name) for name, _ in rows) == 40  # 14 SWMMACs x 2 keys + 12 pairs
 
 
+@pytest.mark.slow
 def test_rocjitsu_agrees_with_its_alternatives() -> None:
     """Placed by the alternatives `-d` names for rocjitsu (layouts/gfx1250.py
     alternative_layouts: its A' and B for a SWMMAC with the calculator's index, its

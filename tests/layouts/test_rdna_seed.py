@@ -1,7 +1,7 @@
 """RDNA4 seed 001 (GPUOpen, "Using the Matrix Cores of AMD RDNA 4"): its load and
 store loops, re-implemented here, against the engine; its two kernels on a register model.
 
-(Split from the former test_rdna.py; shared helpers in rdna_common.py.)
+(Shared helpers: tests/helpers/rdna_common.py.)
 """
 import random
 from collections import defaultdict

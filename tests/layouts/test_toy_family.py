@@ -1,5 +1,5 @@
 """A new layout family through the registries alone (docs/contributing.md): one table
-module, one generator module, one Architecture line and one Family line, and the
+module, one family module, one Architecture line and one Family line, and the
 command line answers -g, -m, -R and -M for it, the modifier check included. Nothing
 else in the calculator learns the toy's name."""
 import sys
@@ -12,11 +12,10 @@ import matrix_library
 import matrix_library.catalog
 import matrix_library.checks
 from instructions import Architecture
-from instructions.builtins import WmmaBuiltins
-from instructions.model import family as table_block
+from instructions.model import WmmaBuiltins, table_block
 from layouts import family as registry
-from layouts import hooks
 from layouts.core import BIT, COL, LANE, ROW, Factor, Layout
+from layouts.modifiers import rdna_c_mark, rdna_half_mark
 from tests.helpers import call
 
 # ---- the table module (instructions/toy.py)
@@ -24,7 +23,7 @@ TABLE = types.ModuleType("instructions.toy")
 wmma = table_block(arch="TOY", encoding="VOP3P", align=4, coexec=False, modifiers=("neg",))
 TABLE.INSTRUCTIONS = (wmma("v_wmma_f32_16x16x16_f16", 0x40, 16),)
 
-# ---- the generator module (layouts/toy.py): wave32; lane l holds row (A) or column
+# ---- the family module (layouts/toy.py): wave32; lane l holds row (A) or column
 # (B, C/D) l mod 16; A/B: K in 16-bit halves over 8 VGPRs, lane halves split K;
 # C/D: rows 0-7 in VGPRs 0-7 of lanes 0-15, rows 8-15 in lanes 16-31.
 GENERATOR = types.ModuleType("toy_layouts")
@@ -40,12 +39,12 @@ def _layout(_inst, matrix, _wave, _mods):
 
 
 GENERATOR.layout = _layout
+GENERATOR.mark, GENERATOR.half_mark = rdna_c_mark, rdna_half_mark  # RDNA's NEG / NEG_HI
 
 TOY = Architecture("TOY", "toy", ("gfx9999",), "toy", "WGP", waves=(32,), public=False,
                    target="gfx1200")
 # (its clang builtins follow gfx12's conventions: the names end in _w32_gfx12)
-FAMILY = registry.Family("toy", GENERATOR.layout, registry.DERIVED,
-                         mark=hooks.rdna_c_mark, half_mark=hooks.rdna_half_mark, detail="wmma",
+FAMILY = registry.Family("toy", "toy_layouts", detail="wmma",
                          builtins=WmmaBuiltins("_gfx12", False))
 
 

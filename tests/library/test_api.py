@@ -13,7 +13,7 @@ import matrix_calculator
 from instructions import ARCHITECTURES
 from layouts import Modifiers
 from matrix_library import api
-from tests.helpers import documentation, swept
+from tests.helpers import documentation, sampled, swept
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,8 +52,8 @@ INSTRUCTIONS = [(inst, wave) for arch in ARCHITECTURES for inst in swept(arch)
                 for wave in arch.waves if wave in inst.wave_sizes or arch.vendor == "amd"]
 
 
-@pytest.mark.parametrize("inst, wave", INSTRUCTIONS,
-                         ids=[f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS])
+@pytest.mark.parametrize("inst, wave", sampled(
+    INSTRUCTIONS, [f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS]))
 def test_layout_and_slots_are_inverse(inst, wave):
     for matrix in api.matrices(inst):
         entries = list(api.layout(inst, matrix, wave=wave))
@@ -104,8 +104,8 @@ def check_grids(inst, matrix, mods, wave):
     assert api.slot_grid(inst, matrix, mods=mods, wave=wave) == slot_table
 
 
-@pytest.mark.parametrize("inst, wave", INSTRUCTIONS,
-                         ids=[f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS])
+@pytest.mark.parametrize("inst, wave", sampled(
+    INSTRUCTIONS, [f"{i.arch}-{i.mnemonic}-w{w}" for i, w in INSTRUCTIONS]))
 def test_bulk_grids_are_layout_and_slots(inst, wave):
     """register_grid() and slot_grid() (what -R and -M draw) hold exactly the locations
     and elements of layout() and slots(), marked, in the same order."""
@@ -204,7 +204,7 @@ def number(text, label):
 
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: a.name)
 def test_facts_are_what_detail_prints(arch):
-    # (AMD's -d text; NVIDIA's -d, with its sources, is tests/test_nvidia.py's)
+    # (AMD's -d text; NVIDIA's -d, with its sources, is tests/layouts/test_nvidia.py's)
     for inst in arch.instructions if arch.vendor == "amd" else ():
         text, facts = detail_text(inst), api.facts(inst)
         ops, unit = facts["flops_kind"], facts["compute_unit"]
@@ -249,6 +249,7 @@ def _legal(inst, matrix, mods, wave):
     return True
 
 
+@pytest.mark.slow
 def test_declared_modifiers_are_the_ones_the_checks_accept():
     """Every modifier a table line declares takes a non-zero value on some matrix at
     some wave size (ABID may need CBSZ), and no undeclared one does."""

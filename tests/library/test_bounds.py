@@ -113,6 +113,7 @@ def test_the_farthest_chunk_of_a_swizzle_is_the_walks():
 
 # ---- the largest work allowed stays within the bound
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     # a plan of PLAN_SLOTS slots (4,096 elements a step x 8), as JSON
     ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x1024",

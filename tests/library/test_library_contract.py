@@ -1,4 +1,4 @@
-"""The library's contract (issue 23): every argument is checked at the door, eagerly, in
+"""The library's contract: every argument is checked at the door, eagerly, in
 constant time; bad input raises CalcError only, with a message naming the value (control
 characters escaped, length bounded) and what is allowed."""
 import time
@@ -19,7 +19,7 @@ def clean(message):
     return message.isprintable() and len(message) < 600
 
 
-# Each probe of the issue, and what the message must name.
+# Each probe, and what the message must name.
 PROBES = [
     ("element_text(None, el)", lambda: api.element_text(None, A00), ["Instruction", "None"]),
     ("element_text(inst, Element(Z))",

@@ -1,4 +1,4 @@
-"""Junk thrown at every public function of the library (issue 23): each call returns an
+"""Junk thrown at every public function of the library: each call returns an
 answer (consumed in full when it is an iterator) or raises CalcError with a clean
 message; nothing else escapes."""
 import inspect
@@ -54,6 +54,7 @@ def test_every_public_function_is_fuzzed():
             "calculations_at", "elements_at", "check_filters"} <= set(FUNCTIONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FUNCTIONS)
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -76,7 +77,7 @@ def test_junk_gets_an_answer_or_a_calc_error(name, data):
             "required" in str(error), error
 
 
-# ---- issue 30: every keyword, int subclasses with odd comparisons, Requests
+# ---- every keyword, int subclasses with odd comparisons, Requests
 
 class OddInt(int):
     """An int whose comparisons all say yes (a caller's subclass): the library must use
@@ -111,6 +112,7 @@ ALL_KEYWORDS = {"tile": tiles, "swizzle": swizzles, "pad": more_junk, "base": mo
                 "strict": more_junk}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FUNCTIONS)
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -149,6 +151,7 @@ def test_an_int_subclass_is_read_by_its_value(function):
 MODES = ["list", "detail", "query", "catalog", "linear", "emit"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mode=st.sampled_from(MODES) | more_junk,
        arch=st.none() | st.sampled_from([i.architecture for i in INSTRUCTIONS]) | more_junk,
@@ -178,7 +181,7 @@ def test_any_request_gets_an_answer_or_a_calc_error(mode, arch, inst, matrix, mo
     lambda: api.Request(mode="query", inst=INSTRUCTIONS[0], matrix="A", mods=5),
     lambda: api.Request(mode="query", inst=INSTRUCTIONS[0], matrix="A", wave="64"),
 ])
-def test_the_issues_requests_get_a_calc_error(request_):
+def test_the_probe_requests_get_a_calc_error(request_):
     with pytest.raises(CalcError):
         api.answer(request_())
 

@@ -13,7 +13,7 @@ RDNA = api.find_instruction("rdna3", "v_wmma_f32_16x16x16_f16")
 
 # (id, call, texts the message must contain)
 MISUSE = [
-    # the table
+    # the misuse table
     ("negative-cbsz-selects-no-format",
      lambda: api.locate(F8F6F4, "A", mods=Modifiers(cbsz=-1)), ["cbsz", "-1", "whole number"]),
     ("negative-abid", lambda: api.locate(MULTI, "A", mods=Modifiers(cbsz=1, abid=-1)),

@@ -1,4 +1,4 @@
-"""What each modifier value does (issue 28): matrix_library.modifier_values reads it off
+"""What each modifier value does: matrix_library.modifier_values reads it off
 the modifier table, the instruction's rule and the engine; docs/usage.md holds the
 family table it writes, -d prints it beyond the reference's architectures, -d --json for
 all."""

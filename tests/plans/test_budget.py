@@ -1,7 +1,7 @@
 """Budgets of block tiles: LLVM 22's occupancy model reproduced row by row
 (tests/data/llvm_occupancy.txt), the budgets of the sample tiles against what clang-22
-reports for their HIP skeletons (tests/data/budget_clang.txt), the CDNA3 tile of the
-issue, and the command line. Both data files: scripts/check_budget.py --record."""
+reports for their HIP skeletons (tests/data/budget_clang.txt), the CDNA3 sample tile
+and the command line. Both data files: scripts/check_budget.py --record."""
 import json
 import shutil
 import subprocess
@@ -103,7 +103,7 @@ def test_the_estimates_occupancy_agrees_but_on_gfx125x():
     assert differ == ["gfx1250", "gfx1251"]
 
 
-def test_the_cdna3_tile_of_the_issue():
+def test_the_cdna3_sample_tile():
     """128x128 of v_mfma_f32_32x32x8_f16 with four waves, double-buffered LDS: the
     budget's VGPRs, AGPRs, LDS and occupancy agree with clang-22's report."""
     row = next(r for r in TILES if r[:8] == ["cdna3", "v_mfma_f32_32x32x8_f16", "64", "2x2",
@@ -119,6 +119,7 @@ def test_the_cdna3_tile_of_the_issue():
     assert budget.vgprs == 64 + 8 + ADDRESSING
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_clang_answers_as_recorded():
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_budget.py")],

@@ -178,6 +178,7 @@ def _holder(operand, place):
     return table[0].get((place.lane, place.reg, place.lo, place.width))
 
 
+@pytest.mark.slow
 def test_every_plan_moves_each_slot_once_from_a_slot_holding_its_element():
     classes = _classes()
     assert len(classes) > 150
@@ -334,6 +335,7 @@ def test_every_lane_move_mnemonic_assembles_for_its_target():
     assert {entry.target for entry in ARCH_MOVES} == {t for t, _ in answers}
 
 
+@pytest.mark.slow
 def test_recorded_clang_samples_match_the_plans():
     """tests/data/convert_clang.txt (scripts/check_convert.py --clang clang-22): every
     target's samples compiled, and the assembly had the lane moves the plans still
@@ -363,6 +365,7 @@ def test_recorded_clang_samples_match_the_plans():
     assert checked >= 19
 
 
+@pytest.mark.slow
 def test_emulated_sample_runs():
     """A sample of the gcc lane emulation (scripts/check_convert.py runs every class)."""
     cc = shutil.which(os.environ.get("CC") or "gcc") or shutil.which("cc")
@@ -381,6 +384,7 @@ def test_emulated_sample_runs():
     assert "4 of " in done.stdout and ", 0 failed" in done.stdout
 
 
+@pytest.mark.external
 def test_clang_compiles_a_sample():
     clang = shutil.which("clang-22")
     if clang is None:

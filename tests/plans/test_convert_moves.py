@@ -4,7 +4,7 @@ generation (names, LLVM dpp_ctrl codes and lane rules checked against llvm-mc an
 gcc lane emulation), and the recorded clang assembly.
 
 Every plan's moves delivering each destination slot's element exactly once, from a
-slot that holds it, is tests/test_convert.py::
+slot that holds it, is tests/plans/test_convert.py::
 test_every_plan_moves_each_slot_once_from_a_slot_holding_its_element (every class of
 every architecture); that the programs built from those moves deliver them is the
 emulation (scripts/check_convert.py, sampled below)."""
@@ -257,6 +257,7 @@ def test_every_dpp_control_assembles_with_llvms_code():
                 assert (entry.target, "dpp8") in seen
 
 
+@pytest.mark.external
 def test_controls_not_in_a_generation_are_refused_by_llvm_mc():
     """(a check that could fail: llvm-mc does refuse a control the records leave out)"""
     llvm_mc = shutil.which("llvm-mc-22")
@@ -279,6 +280,7 @@ def _run(*args):
                           check=False, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_emulation_covers_dpp_and_permlanes():
     """Every DPP control value, dpp8, v_permlane16/x16/64 and the swaps, run alone in
     the gcc emulation of the emitted HIP (scripts/check_lane_moves.py), per

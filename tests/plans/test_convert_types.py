@@ -202,6 +202,7 @@ def test_python_models_encode_the_formats(value, fmt, code):
     assert models.nearest(value, fmt) == code
 
 
+@pytest.mark.slow
 def test_emulation_checks_every_new_conversion_by_value():
     """One class of every new conversion kind runs in the gcc emulation with tag
     passes and a value pass (C models against the Python models)."""

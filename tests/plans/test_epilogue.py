@@ -339,6 +339,7 @@ def test_emit_hip_clang_facts():
         assert case["clang"] == _planned(found), case
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_emit_hip_clang_live():
     assert clang_cases() == recorded(RECORDED, COMMAND)

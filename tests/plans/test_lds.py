@@ -208,6 +208,7 @@ def _every_operand():
                 yield inst, matrix
 
 
+@pytest.mark.slow
 def test_every_default_plan_reads_each_slots_element():
     """Every instruction and input operand, default plan of its unpadded K-contiguous
     tile: each slot's element sits at its (row, col) = (M/N index with blocks after one
@@ -568,6 +569,7 @@ def test_emit_hip_clang_facts():
         assert sorted(load.instruction for load in found.loads) == sorted(compiled), case
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_emit_hip_clang_live():
     """The record still holds: clang-22 gives the same instructions today."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from instructions.builtins import TARGETS
+from instructions import TARGETS
 from instructions.lds_copy import COPIES
 from layouts.core import CalcError
 from matrix_library import api as mc
@@ -79,6 +79,7 @@ def test_direct_widths_per_architecture():
                                  "global_load_async_to_lds_b64"]
 
 
+@pytest.mark.external
 @pytest.mark.skipif(not shutil.which("llvm-mc-22"), reason="llvm-mc-22 is not installed")
 def test_llvm_mc_live_sample():
     """Where llvm-mc-22 is installed: a sample of the record is what it answers today."""

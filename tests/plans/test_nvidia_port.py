@@ -27,7 +27,7 @@ def port(matrix, arch="gfx1100", amd="v_wmma_f32_16x16x16_f16", wave=32,
                    mc.find_instruction(arch, amd), matrix, wave=wave)
 
 
-def test_the_issue_example():
+def test_the_worked_example():
     status, out, err = call(EXAMPLE)
     assert (status, err) == (0, ""), err
     lines = out.splitlines()

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.helpers import REPO, data_text
+from tests.helpers import REPO, data_text, sampled
 
 sys.path.insert(0, str(REPO / "scripts"))
 import record_plan_samples as samples
@@ -22,7 +22,8 @@ def test_the_sample_covers_every_architecture_and_kind():
     assert {(kind, arch) for kind in ("convert", "lds", "search") for arch in archs} <= kinds
 
 
-@pytest.mark.parametrize("row", ROWS, ids=["-".join(r[:-2]).replace(" ", "") for r in ROWS])
+@pytest.mark.parametrize("row", sampled([(r,) for r in ROWS],
+                                        ["-".join(r[:-2]).replace(" ", "") for r in ROWS]))
 def test_the_answer_is_the_recorded_one(row):
     *case, summary, digest = row
     assert samples.answer(tuple(case)) == (summary, digest)

@@ -193,6 +193,7 @@ def _torches():
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", _torches())
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
 def test_torch_function_is_the_numpy_chain(case, which):
@@ -476,6 +477,7 @@ def test_emit_hip_clang_facts():
         assert case["clang"] == [found.load] * found.loads, case
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_emit_hip_clang_live():
     """The record still holds: clang-22 gives the same instructions today."""
@@ -568,6 +570,7 @@ def test_seed_kernel_clang_facts():
     assert selects == {0, 1, 2, 3}
 
 
+@pytest.mark.external
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_seed_kernel_clang_live():
     assert SEED_RECORD.read_text().splitlines()[1:] == seed_kernel_lines()

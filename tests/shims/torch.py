@@ -1,5 +1,5 @@
 """A stand-in for PyTorch built on NumPy, holding only what the --preshuffle PyTorch
-functions call (tests/test_preshuffle.py loads it as a module named `torch`; torch itself
+functions call (tests/plans/test_preshuffle.py loads it as a module named `torch`; torch itself
 is too large a test dependency). Its tensors have `shape`, `reshape`, `permute` and
 `contiguous` with PyTorch's meanings and nothing else: NumPy's `transpose(*axes)` (which
 PyTorch spells `permute`; PyTorch's `transpose` swaps two dimensions only) is absent, so

@@ -3,13 +3,14 @@ functions too (only those under `if TYPE_CHECKING:` are left out: they never run
 import ast
 from pathlib import Path
 
+from layouts.family import FAMILIES
 from tests.helpers.product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def module_files(root=ROOT):
-    """{module name: path} of the product modules (tests/product_tree.py)."""
+    """{module name: path} of the product modules (tests/helpers/product_tree.py)."""
     return {name: path for name, path in product_modules(root).items() if name}
 
 
@@ -100,7 +101,7 @@ def cycles(edges):
 
 def test_the_graph_sees_function_level_imports():
     edges = graph()
-    assert "layouts.legality" in edges["layouts"]  # imported inside check_modifiers
+    assert "layouts.legality" in edges["layouts"]
     assert "layouts.core" in edges["layouts.cdna"]
 
 
@@ -144,11 +145,32 @@ def test_no_import_cycles():
     assert cycles(graph()) == []
 
 
-def test_modifiers_and_rdna_do_not_import_each_other():
-    """(not even for type checking)"""
-    for one, other in (("modifiers", "rdna"), ("rdna", "modifiers")):
-        tree = ast.parse((ROOT / "layouts" / f"{one}.py").read_text(encoding="utf-8"))
+def test_the_shared_modules_import_no_family_module():
+    """The marks and ranges several families share, the registry and the Operand import
+    no family's module (not even for type checking): a family module is loaded only by
+    the registry (layouts/family.py module_hooks), when its family is queried."""
+    families = {f.module for f in FAMILIES.values()}
+    for shared in ("modifiers", "ranges", "family", "legality", "__init__", "core"):
+        tree = ast.parse((ROOT / "layouts" / f"{shared}.py").read_text(encoding="utf-8"))
         named = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        named |= {f"{node.module}.{alias.name}" for node in ast.walk(tree)
+                  if isinstance(node, ast.ImportFrom) for alias in node.names}
         named |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                   for alias in node.names}
-        assert not named & {other, f"layouts.{other}"}, (one, named)
+        assert not named & families, (shared, named & families)
+
+
+def test_the_engine_imports_at_the_top_of_its_modules():
+    """instructions/ and layouts/ import nothing inside a function: their lazy boundaries
+    (an architecture's table module, a family's module) are loaded by __import__ at one
+    place each (instructions/__init__.py _table, layouts/family.py module_hooks)."""
+    inside = []
+    for folder in ("instructions", "layouts"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for function in ast.walk(tree):
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    inside += [f"{folder}/{path.name}:{node.lineno}"
+                               for node in ast.walk(function)
+                               if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert not inside, inside

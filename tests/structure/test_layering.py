@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import missing
 from tests.helpers.product_tree import product_modules, unprefixed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +92,6 @@ def test_no_code_tests_an_architecture_name():
 
 def test_missing_dependencies_fail_under_ci(monkeypatch):
     """tests.helpers.missing: a skip outside CI, a failure under CI=true."""
-    from tests.helpers import missing
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception):
         missing("tabulate is not installed")
@@ -107,7 +107,7 @@ def test_layouts_build_no_register_text():
     pattern = re.compile(r"""f?["']v[\[{]|\}\.\[|["'][A-D]\[\{""")
     found = [f"{path.name}:{n}: {line.strip()}"
              for name, path in product_modules_named()
-             if layer_of(name) == 1 and "formulas" not in name  # (formula texts: issue 18.3)
+             if layer_of(name) == 1 and "formulas" not in name  # (the formula texts)
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line) and not line.lstrip().startswith("#")]
     assert found == []

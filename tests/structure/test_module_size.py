@@ -1,7 +1,7 @@
-"""No product module over 600 lines (issue 18: modules split by job).
+"""No product module over 600 lines (modules split by job).
 
 Product modules: every .py below instructions/, layouts/, library/, formats/ and cli/, and
-matrix_calculator.py (tests/product_tree.py); not tests/, scripts/ or bench/.
+matrix_calculator.py (tests/helpers/product_tree.py); not tests/, scripts/ or bench/.
 """
 from pathlib import Path
 

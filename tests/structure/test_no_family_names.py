@@ -1,4 +1,4 @@
-"""Code reads declared traits, never a family or architecture name (issue 18).
+"""Code reads declared traits, never a family or architecture name.
 
 Every product module outside instructions/ (the tables, where names are data) is read
 with ast; a string literal that names a layout family, an architecture or one of its

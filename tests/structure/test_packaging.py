@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import matrix_calculator
+from tests.helpers import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
@@ -63,6 +64,7 @@ def test_declared_contents_match_the_tree():
     assert top_level_modules() == ["matrix_calculator.py"]
     assert setting("py-modules") == '["matrix_calculator"]'
     declared = re.findall(r'"([\w.]+)"', PYPROJECT.split("packages = ", 1)[1].split("]", 1)[0])
+    # (tests/ is the suite's own package, never installed)
     on_disk = sorted(p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name != "tests")
     assert on_disk == sorted(PACKAGES)
     nested = {".".join(p.parent.relative_to(ROOT).parts)
@@ -91,7 +93,7 @@ def tracked_links():
 
 
 def test_the_repository_holds_no_links():
-    """Issue 28: a clone with core.symlinks=false (Windows' default) is the same tree."""
+    """A clone with core.symlinks=false (Windows' default) is the same tree."""
     assert tracked_links() == []
     assert not [p for p in ROOT.rglob("*") if p.is_symlink() and ".venv" not in p.parts]
 
@@ -303,6 +305,7 @@ def test_the_readme_installs_into_a_virtual_environment_first():
     assert "pipx install ." in readme.split("## Tests", 1)[0]
 
 
+@pytest.mark.external
 def test_the_installed_names_are_the_trees_own(tmp_path):
     """Installed, site-packages holds the tree's own names and nothing else of ours: the
     six packages, the door and the docs (the card's instructions/, layouts/ and formats/
@@ -316,7 +319,6 @@ def test_the_installed_names_are_the_trees_own(tmp_path):
            "--timeout", "15", "--retries", "1"]
     proc = subprocess.run(pip + [str(ROOT)], capture_output=True, text=True, timeout=600)
     if proc.returncode != 0 and "No matching distribution" in proc.stderr + proc.stdout:
-        from tests.helpers import missing
         missing("cannot install the build's requirements from PyPI (offline?)")
     assert proc.returncode == 0, proc.stderr[-2000:]
     site = Path(subprocess.run([str(bin_dir / "python"), "-c",

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import missing
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("instructions", "layouts", "matrix_plans", "matrix_library", "formats",
             "matrix_frontends")
@@ -68,7 +70,6 @@ def ruff():
     found = shutil.which("ruff", path=os.pathsep.join([str(Path(sys.executable).parent),
                                                        os.environ.get("PATH", "")]))
     if found is None:
-        from tests.helpers import missing
         missing("ruff is not installed (pip install -r requirements-dev.txt)")
     return found
 

@@ -1,4 +1,4 @@
-"""The documentation stands alone (issue 28): every relative link of the README, docs/
+"""The documentation stands alone: every relative link of the README, docs/
 and tests/data/README.md names a file inside the repository that exists (and, for a
 #fragment into Markdown, a heading there), and no page points at a folder beside the
 clone (the shared folder the project was made from)."""
