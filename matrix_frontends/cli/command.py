@@ -86,6 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "--serve" in words:  # the explorer, a front end of its own (mode dispatch:
             from matrix_frontends.explorer.app import serve  # loaded when it runs)
             return serve(words)
+        if "--mcp" in words:  # the MCP server, a front end of its own (imports the SDK)
+            from matrix_frontends.mcp_server import serve as serve_mcp
+            return serve_mcp(words)
         try:
             status, text = respond(words)
         except BatchFailed as failed:  # --batch: the answers, then the count of failures

@@ -342,6 +342,12 @@ def _serve(args: Args) -> str:
                         "--batch or the explorer")
 
 
+def _mcp(_args: Args) -> str:
+    """--mcp where a command line is answered (--batch, the explorer, an MCP tool)."""
+    raise ArgumentError("--mcp starts the MCP server: run it as a command of its own "
+                        "(matrix-calculator --mcp), not from --batch or a server")
+
+
 def _batch_request(args: Args) -> Request:
     return Request("batch", options=(("file", args.text("batch")),))
 
@@ -356,6 +362,7 @@ MODES: tuple[Mode, ...] = (
          None, text=_completion),
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
          text=_serve),
+    Mode("mcp", "--mcp", lambda a: _on(a, "mcp"), ("mcp",), None, text=_mcp),
     Mode("json_schema", "--json-schema", lambda a: _on(a, "json_schema"), ("json_schema",),
          None, text=_schema),
     Mode("architectures", "--list-architectures", lambda a: _on(a, "list_architectures"),

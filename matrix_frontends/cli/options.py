@@ -211,6 +211,8 @@ OPTIONS: tuple[Option, ...] = (
            "0: any free port)", NUMBER, "N", limit=65535),
     Option("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
            f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
+    Option("mcp", ("--mcp",), OTHER, "start an MCP server for coding agents on standard "
+           'input/output (docs/agents.md; needs pip install "matrix-calculator[mcp]")'),
     Option("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
     Option("completion", ("--completion",), OTHER, "print a completion script for SHELL "
            "(bash or zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),

@@ -219,7 +219,9 @@ def test_setuptools_packages_every_module(tmp_path):
     assert built == sources | {"matrix_calculator.py"}
     info, = tmp_path.glob("*.egg-info")
     requires = info / "requires.txt"
-    required, extensions = requires.read_text().split()  # (setuptools may reorder specifiers)
+    base, _, extras = requires.read_text().partition("[mcp]")  # the optional SDK of --mcp
+    required, extensions = base.split()  # (setuptools may reorder specifiers)
+    assert set(extras.split()[0][len("mcp"):].split(",")) == {">=2.3", "<3"}
     assert required.startswith("tabulate") and \
         set(required[len("tabulate"):].split(",")) == set(TABULATE[len("tabulate"):].split(","))
     assert extensions == TYPING_EXTENSIONS
