@@ -9,17 +9,16 @@ its ratio to `python -c pass` (the floor; CPU time unless --metric wall). Target
   layout queries (-R, -M, every format)     at most the floor + the import of the table
                                             library + 10 ms, for the largest matrix of
                                             the arch
-The calculator draws its tables with tabulate (imported only by table queries), so a
-layout query's verdict is against floor + tabulate's import + 10 ms (tabulate's import
-measured as `python -c "import tabulate"` minus the floor). The command runs with
-Python's cycle collector off (matrix_cli.command) and ends without the interpreter's
-teardown (matrix_cli.end), which makes tabulate's own import cheaper too; so that this
-does not hide the calculator's own cost, each layout query also shows its own share,
-for information: its time minus the floor minus tabulate's import as the command pays
-for it (`python -c "import gc, os; gc.disable(); import tabulate; os._exit(0)"`; a query
-that does not import tabulate, as -X importtime reports once per query: CSV, the long
-forms and the plain -R and -M tables, which formats/tables.py draws itself, minus the
-floor alone).
+The calculator draws every text table with tabulate (imported only by table queries),
+so a layout query's verdict is against floor + tabulate's import + 10 ms (tabulate's
+import measured as `python -c "import tabulate"` minus the floor). The command runs with
+Python's cycle collector off (matrix_frontends.cli.command.command) and ends without the
+interpreter's teardown (command.end), which makes tabulate's own import cheaper too; so
+that this does not hide the calculator's own cost, each layout query also shows its own
+share, for information: its time minus the floor minus tabulate's import as the command
+pays for it (`python -c "import gc, os; gc.disable(); import tabulate; os._exit(0)"`; a
+query that does not import tabulate, as -X importtime reports once per query: CSV and
+the long forms, minus the floor alone).
 Part 2 renders every instruction x matrix x format x legal modifier value (and wave
 size) in this process and prints renders per second.
 
@@ -34,13 +33,13 @@ every run would compile the calculator again, which no installed copy does.
     python3 bench/bench.py                 # both parts
     python3 bench/bench.py --runs 15 --no-sweep
     python3 bench/bench.py --arch cdna3 --sweep-only
-    python3 bench/bench.py --no-sweep --plans                 # and issue 31's cases
+    python3 bench/bench.py --no-sweep --plans                 # and the plan cases
     python3 bench/bench.py --sweep-only --no-processes --plans conversions search
 
 Part 3 (--plans, bench/plans.py): conversion plans of every pair (100 ms each), LDS plans
 at 16 x K (100 ms) and the slope of plan time against slots, every default-tile LDS
 search (1 s), every instruction's default preshuffle of each operand and every store
-plan (each store type, row- and col-major: 100 ms each, issue 33), the largest pictures
+plan (each store type, row- and col-major: 100 ms each), the largest pictures
 (60 ms of their own work), and the explorer's answers against a warm `--serve` of the
 command measured (50 ms).
 """
@@ -60,8 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402
-from matrix_library import api  # noqa: E402
 from instructions import ARCHITECTURES  # noqa: E402
+from matrix_library import api  # noqa: E402
 
 FORMATS = ([], ["--csv"], ["--markdown"], ["--asciidoc"], ["--format", "rst"],
            ["--format", "long-csv"])
@@ -159,7 +158,7 @@ def processes(archs, runs, python, prefix, metric):
     if tabulate:
         commands["tabulate"] = [python, "-c", "import tabulate"]
         # (as the command runs: the collector off, and the process ended by os._exit
-        # without the interpreter's teardown, matrix_cli.end)
+        # without the interpreter's teardown, matrix_frontends.cli.command.end)
         commands["tabulate, collector off"] = [
             python, "-c", "import gc, os; gc.disable(); import tabulate; os._exit(0)"]
     plan = []
@@ -218,8 +217,7 @@ def processes(archs, runs, python, prefix, metric):
 
 def imports_tabulate(command, env):
     """Whether the command imports tabulate (as Python's -X importtime reports, through
-    PYTHONPROFILEIMPORTTIME): CSV, the long forms and the plain -R and -M tables do not
-    (formats/tables.py draws those itself)."""
+    PYTHONPROFILEIMPORTTIME): CSV and the long forms do not."""
     found = subprocess.run(command, env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, cwd=ROOT,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return any(line.rstrip().endswith("| tabulate") for line in found.stderr.splitlines())

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The work at issue 30's bounds (matrix_library/bounds.py): the CPU time and peak memory
-of the largest LDS plan and search the bounds allow, and of the refusals of the issue's
-probes, each in a fresh process. tests/library/test_bounds.py holds them to 10 s and 1 GB; this
-prints what they take on this machine.
+"""The work at the library's bounds (matrix_library/bounds.py): the CPU time and peak memory
+of the largest LDS plan and search the bounds allow, and of the refusals of the
+bounds' probes, each in a fresh process. tests/library/test_bounds.py holds them to 10 s
+and 1 GB; this prints what they take on this machine.
 
     python3 bench/bounds.py
 """

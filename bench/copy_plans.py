@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU time of copy plans (issue 32), in process: the best of five runs of each sample
+"""CPU time of copy plans, in process: the best of five runs of each sample
 (the plan's own work: the read plan, the copy, its replay; the tables already loaded).
 Budget: 100 ms of a plan's own work (docs/speed.md).
 

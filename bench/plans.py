@@ -9,10 +9,10 @@
                 1 to 64 of the largest operands): linear is 1
   search        lds_search() of every instruction's A and B at its smallest tile: 1 s
   preshuffle    preshuffle() of every operand read from memory (A, B, the sparse index
-                K, the scales SA and SB) of every instruction, default options (issue
-                33), CPU time: 100 ms
+                K, the scales SA and SB) of every instruction, default options,
+                CPU time: 100 ms
   store         store_plan() of every instruction's D as each store type, into a row-
-                and a col-major tile (issue 33, --store-d), CPU time: 100 ms
+                and a col-major tile (--store-d), CPU time: 100 ms
   pictures      -R and -M --format svg of the largest pictures (4,096 elements), in a
                 fresh process after the tables and the layout are loaded: importing
                 formats.pictures and drawing, CPU time: 60 ms
@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import matrix_calculator  # noqa: E402,F401  (the package of the clone)
-from matrix_library import api as mc  # noqa: E402
 from instructions import ARCHITECTURES  # noqa: E402
+from matrix_library import api as mc  # noqa: E402
 
 BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
            "preshuffle": 100.0, "store": 100.0, "pictures": 60.0}
@@ -54,8 +54,8 @@ BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.
 def plannable(src, dst, matrix):
     """Whether conversion() plans D of `src` into `matrix` of `dst` (default wave and
     modifiers): its checks, without planning."""
-    from matrix_library import conversion
     from instructions.lane_moves import arch_moves
+    from matrix_library import conversion
     from matrix_plans.convert import planner as convert
     try:
         source = conversion._operand(src, "D", None, None, True)
@@ -237,7 +237,7 @@ def pictures(archs, runs):
 
 def slope(runs):
     """The log-log slope of plan time against the plan's slots, k steps 1 to 64 (those
-    within the library's bound on one plan's elements, issue 30), for the operands with
+    within the library's bound on one plan's elements), for the operands with
     the most slots of gfx1250 and CDNA4 (1: linear)."""
     cases = [("gfx1250", "v_wmma_f32_32x16x128_f4", "A"),
              ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", "A"), ("cdna3", "v_mfma_f32_32x32x8_f16", "B")]

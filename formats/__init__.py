@@ -2,7 +2,8 @@
 
 `render(fmt, header, rows)` draws one table in one of the reference's four formats
 (grid, csv, markdown, asciidoc): the first three by tabulate, CSV by the `csv` module
-(formats.tables, imported only when a table is drawn, so point queries start fast).
+(formats.tables, imported only when a table is drawn, so point queries start fast: load
+neither it, nor csv, nor tabulate).
 Every cell is a list of strings (a cell may hold several entries) or a single value.
 `--format NAME` documents (every tabulate format, CSV with a header comment, the long
 form) are made by formats.documents.
@@ -23,7 +24,7 @@ LEGACY = ("grid", "csv", "markdown", "asciidoc")
 
 def render(fmt: str, header: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
     """One table in a legacy format, without a final newline."""
-    from formats import tables
+    from formats import tables  # the table drawer's lazy boundary (with its tabulate)
     if fmt == "csv":
         return tables.delimited(header, rows)
     return tables.draw(fmt, header, rows)

@@ -1,19 +1,19 @@
-"""Renderers of issue 35's answers: the product list (--list-products: text, a table
-format, JSON), an instruction's peak on a product (-d --product, --catalog --product)
+"""Renderers of the products and budgets answers: the product list (--list-products:
+text, a table format, JSON), an instruction's peak on a product (-d --product, --catalog --product)
 and a block tile's budget (--budget: text and JSON). Every figure is printed with the
 source it comes from (instructions/products.py SOURCES)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from instructions.model import Instruction
+from instructions.products import LIMITS, SOURCES
 
+from formats import LEGACY, documents, render
+from formats.catalog import HEADER, row
+from formats.json_output import dump
 from matrix_library import api
+from matrix_library.api import Budget, Facts, GpuProduct, Limits, Peak
 
-if TYPE_CHECKING:
-    from instructions.model import Instruction
-
-    from matrix_library.api import Budget, Facts, GpuProduct, Limits, Peak
-
-    Json = dict[str, object]
+Json = dict[str, object]
 
 PRODUCT_HEADER = ["product", "architecture", "target", "CUs", "peak clock (MHz)",
                   "memory (GB)", "memory", "bandwidth (GB/s)", "sources", "notes"]
@@ -41,7 +41,6 @@ def _vgprs(limits: Limits) -> str:
 
 
 def limit_rows() -> list[list[object]]:
-    from instructions.products import LIMITS
     return [[lim.arch.lower(), lim.unit, lim.simds, lim.waves, _vgprs(lim), lim.agprs,
              lim.addressable, lim.lds // 1024, lim.lds_group // 1024, lim.barriers]
             for lim in LIMITS]
@@ -49,9 +48,6 @@ def limit_rows() -> list[list[object]]:
 
 def products_text(products: tuple[GpuProduct, ...]) -> str:
     """--list-products as text: the products, the architectures' limits, the sources."""
-    from instructions.products import SOURCES
-
-    from formats import render
     lines = ["Products (figures from the sources named; --json for all fields):",
              render("grid", PRODUCT_HEADER[:-1], [r[:-1] for r in product_rows(products)]),
              "", "Notes:"]
@@ -65,19 +61,14 @@ def products_text(products: tuple[GpuProduct, ...]) -> str:
 
 def products_table(fmt: str, products: tuple[GpuProduct, ...]) -> str:
     """--list-products --format FMT: the product table (csv, tsv, markdown, ...)."""
-    from formats import LEGACY, render
     rows = product_rows(products)
     if fmt in LEGACY:
         return render(fmt, PRODUCT_HEADER, rows) + "\n"
-    from formats import documents
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(PRODUCT_HEADER, rows)))
 
 
 def products_json(products: tuple[GpuProduct, ...]) -> str:
-    from instructions.products import LIMITS, SOURCES
-
-    from formats.json_output import dump
     return dump("products", products=[_product(p) for p in products],
                 limits=[_limits(lim) for lim in LIMITS], sources=dict(SOURCES))
 
@@ -137,13 +128,10 @@ def row_peak(fact: Facts, product: GpuProduct) -> float | None:
 def catalog_text(fmt: str, facts: list[Facts], product: GpuProduct,
                  peaks: list[float | None]) -> str:
     """--catalog --product: the catalog with a last column, the peak on the product."""
-    from formats.catalog import HEADER, row
     header = [*HEADER, f"peak on {product.name} (TFLOP/s)"]
     rows = [[*row(f), "" if p is None else f"{p / 1e12:.1f}"] for f, p in zip(facts, peaks)]
-    from formats import LEGACY, render
     if fmt in LEGACY:
         return render(fmt, header, rows) + "\n"
-    from formats import documents
     return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
                                                  catalog=(header, rows)))
 
@@ -189,7 +177,6 @@ def budget_text(inst: Instruction, wave: int, result: Budget,
 
 def budget_json(inst: Instruction, wave: int, result: Budget,
                 product: GpuProduct | None) -> str:
-    from formats.json_output import dump
     occ = result.occupancy
     return dump("budget", architecture=inst.arch, instruction=inst.name, wave=wave,
                 product=None if product is None else product.name,

@@ -1,4 +1,4 @@
-"""Text and JSON renderings of a conversion plan (matrix_api.conversion, issue 20).
+"""Text and JSON renderings of a conversion plan (matrix_api.conversion).
 
 `text(conv)` explains the plan in a few lines; `text(conv, detail=True)` adds one line
 per destination slot (where its element comes from). `document(conv)` is the --json

@@ -16,19 +16,20 @@ transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+import json
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
-from formats import PICTURES
+from instructions.model import Instruction
+
+from formats import PICTURES, pictures, queries
 from formats.notation import split_keys
+from formats.tables import delimited as write
+from formats.tables import draw
 from formats.templated import joined
-
-if TYPE_CHECKING:  # (typing is not imported at run time: CSV documents start faster)
-    from collections.abc import Callable, Sequence
-
-    from instructions.model import Instruction
-
-    from matrix_library.api import LayoutRow as Row
-    from matrix_library.api import Modifiers
+from matrix_library import api as matrix_api
+from matrix_library.api import CalcError, Modifiers
+from matrix_library.api import LayoutRow as Row
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -44,9 +45,8 @@ LONG_FORMS = ("long-csv", "jsonl")  # one row per element location: -R/-M only
 LONG_HEADER = ("matrix", "i", "j", "k", "block", "register", "registers", "lane", "bit_lo",
                "bit_hi", "negated", "absolute")
 
-if TYPE_CHECKING:
-    # title, header, rows
-    Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
+# title, header, rows
+Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
 
 
 class Query(NamedTuple):
@@ -63,8 +63,7 @@ class Query(NamedTuple):
     color_by: str | None = None  # pictures: what colours the cells (None: the view's default)
 
 
-if TYPE_CHECKING:
-    Renderer = Callable[[Query], str]
+Renderer = Callable[[Query], str]
 
 
 def title(query: Query) -> str:
@@ -81,7 +80,6 @@ def tables(query: Query) -> list[Table]:
     """The tables of the answer: one per block for -R, one for -M and the catalog."""
     if query.catalog is not None:
         return [(None, *query.catalog)]
-    from formats import queries
     inst, mods = _asked(query)
     asked = (inst, query.matrix, mods, query.wave, query.transpose)
     if query.view == "rlayout":
@@ -127,7 +125,6 @@ def _plain_heading(text: str, _level: int) -> str:
 def document(fmt: str) -> Renderer:
     """Heading, then each table under its own heading, blank lines around each table."""
     def render(query: Query) -> str:
-        from formats.tables import draw
         heading = HEADINGS.get(fmt, _plain_heading)
         parts = [heading(title(query), 1)]
         for name, header, rows in tables(query):
@@ -144,7 +141,6 @@ def delimited(delimiter: str) -> Renderer:
     """One CSV (TSV) table after `#` title lines; several -R blocks become one table
     with a leading `block` column (the numbers of the blocks the row belongs to)."""
     def render(query: Query) -> str:
-        from formats.tables import delimited as write
         found = tables(query)
         comments = [title(query)]
         if len(found) == 1:
@@ -165,7 +161,6 @@ def _blocks(name: str | None) -> str:
 def _asked(query: Query) -> tuple[Instruction, Modifiers]:
     """The instruction and modifiers of a -R/-M query; CalcError for the catalog."""
     if query.inst is None or query.mods is None:
-        from matrix_library.api import CalcError
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
     return query.inst, query.mods
@@ -177,7 +172,6 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
     block and lane go (the row holds -1 there): written from layout_columns() by
     templated.joined (tests/formats/test_json_layout.py compares with the rows written one by
     one)."""
-    from matrix_library import api as matrix_api
     inst, mods = _asked(query)
     found = matrix_api.layout_columns(inst, query.matrix, mods=mods, wave=query.wave)
     if not found.keys:
@@ -206,7 +200,6 @@ def long_csv(query: Query) -> str:
     columns; the instruction is the caller's, as in its command line). The rows are
     what the csv writer writes of layout_rows() (nothing in them is quoted: names,
     numbers, false/true, VGPRs apart by spaces)."""
-    from formats.tables import delimited as write
     truth = ("false", "true")
 
     def template(row: Row) -> str:
@@ -221,7 +214,6 @@ def long_csv(query: Query) -> str:
 def jsonl(query: Query) -> str:
     """JSON Lines: one object per element location, naming architecture and instruction
     (what json.dumps writes of each; a NUL in a string it writes as \\u0000)."""
-    import json
     inst, _ = _asked(query)
     fixed = {"architecture": inst.arch, "instruction": inst.name}
     number = json.dumps("number")
@@ -238,10 +230,8 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
     def render(query: Query) -> str:
         if query.catalog is not None:
             if table is None:
-                from matrix_library.api import CalcError
                 raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
-        from formats import pictures
         view = "register" if query.view == "rlayout" else "matrix"
         inst, mods = _asked(query)
         return pictures.render(fmt, inst, query.matrix, mods, query.wave,
@@ -256,7 +246,8 @@ FORMATS: dict[str, Renderer] = {
     "tsv": delimited("\t"),
     "long-csv": long_csv,
     "jsonl": jsonl,
-    # Pictures (formats.pictures). "html" is the picture page, as issue 13 names it;
+    # Pictures (formats.pictures). "html" is the picture page;
+
     # tabulate's HTML table is "html-table" (and "unsafehtml"), and the catalog's "html".
     "html-table": document("html"),
 }

@@ -3,7 +3,10 @@ picture per phase), JSON documents (mode "lds" and "lds_search") and a banks x p
 picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers only."""
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
+
+from matrix_library.api import element_text, find_instruction
 
 if TYPE_CHECKING:
     from matrix_library.answers import LoadPlan
@@ -78,7 +81,6 @@ def text(plan: LdsPlan) -> str:
 def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     """A table of what the first lanes' register slots receive: element @ byte (every
     lane: --json); a column per slot, named with its K step when there are several."""
-    from matrix_library.api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
     shown = sorted({slot.lane for slot in plan.slots})[:lanes]
     columns: dict[tuple[int, int], str] = {}
@@ -102,7 +104,6 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
 
 def document(plan: LdsPlan) -> dict[str, object]:
     """The plan as the --json document (mode "lds")."""
-    from matrix_library.api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
     tile = plan.tile
     return {
@@ -201,7 +202,6 @@ _CELL, _LEFT, _TOP = 14, 150, 40
 def svg(plan: LdsPlan) -> str:
     """Banks (columns) x phases of every load (rows); a cell's shade and number give the
     distinct dwords the phase reads from the bank (white: none)."""
-    from html import escape
     rows: list[tuple[str, list[int], int]] = []
     for number, load in enumerate(plan.loads):
         for at, phase in enumerate(load.phases):
@@ -238,7 +238,6 @@ def svg(plan: LdsPlan) -> str:
 
 
 def html(plan: LdsPlan) -> str:
-    from html import escape
     notes = "".join(f"<li>{escape(n)}</li>" for n in plan.notes)
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
             f"{escape(plan.instruction)} {plan.matrix} LDS plan</title></head><body>\n"

@@ -1,4 +1,4 @@
-"""Renderers of copy plans (issue 32): text (the copy instructions of every wave, their
+"""Renderers of copy plans: text (the copy instructions of every wave, their
 global segments and LDS write phases, every lane's global offset and LDS address, the
 tensor data mover's descriptor, then the read plan), the --json document (mode
 "lds_copy"), the search (text and mode "lds_copy_search") and a picture of the tile in
@@ -6,6 +6,7 @@ LDS coloured by the writing lane (SVG, or an HTML page holding it and the text).
 matrix_api_copy's answers only."""
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
 from formats.lds import _COUNTS, _lanes, _way
@@ -216,7 +217,6 @@ def svg(found: LdsCopy) -> str:
     """The tile in LDS: a row of dword cells per tile row (padding included), each cell
     coloured by the lane that writes it (hue: lane / wave size), numbered with that lane,
     its bank in the tooltip with the instruction; grey: padding nobody writes."""
-    from html import escape
     copy, tile = found.copy, found.read.tile
     size = copy.element_bits // 8
     stride = (tile.cols + tile.pad) * size
@@ -267,7 +267,6 @@ def svg(found: LdsCopy) -> str:
 
 
 def html(found: LdsCopy) -> str:
-    from html import escape
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
             f"{escape(found.instruction)} {found.matrix} copy into LDS</title></head><body>\n"
             f"{svg(found)}<pre>{escape(text(found))}</pre>\n</body></html>\n")

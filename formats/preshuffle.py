@@ -1,9 +1,14 @@
-"""Renderers of preshuffle plans (issue 33): the text answer and the --json document
+"""Renderers of preshuffle plans: the text answer and the --json document
 (mode "preshuffle"). The numbers come from matrix_api.preshuffle (layouts.preshuffle);
 nothing is computed here."""
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
+
+from formats.palette import fill, text_on
+from formats.svg import Canvas
+from matrix_library.api import element_text, find_instruction
 
 if TYPE_CHECKING:
     from matrix_library.preshuffle import PreshufflePlan, PreshuffleSlot
@@ -108,7 +113,6 @@ def _lane_lines(plan: PreshufflePlan, count: int = 4) -> list[str]:
 
 def document(plan: PreshufflePlan) -> dict[str, object]:
     """The plan as the --json document (mode "preshuffle")."""
-    from matrix_library.api import element_text, find_instruction
     inst = find_instruction(plan.architecture, plan.instruction)
     preset = plan.preset
     return {
@@ -141,8 +145,6 @@ _CELL, _LEFT, _TOP, _ROW = 12, 90, 34, 64   # px per byte, margins, bytes per ro
 def svg(plan: PreshufflePlan, standalone: bool = True) -> str:
     """One block of the buffer, byte by byte (64 a row), each byte coloured by the lane
     that loads it; a byte's tooltip names the lane, the load and the values it holds."""
-    from formats.palette import fill, text_on
-    from formats.svg import Canvas
     held: dict[int, list[str]] = {}
     owner: dict[int, tuple[int, int]] = {}
     for s in plan.slots:
@@ -173,7 +175,6 @@ def svg(plan: PreshufflePlan, standalone: bool = True) -> str:
 
 
 def html(plan: PreshufflePlan) -> str:
-    from html import escape
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
             f"{escape(plan.instruction)} {plan.matrix} preshuffle</title></head><body>\n"
             f"<pre>{escape(text(plan))}</pre>\n{svg(plan, standalone=False)}</body></html>\n")

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from matrix_library.drawing import family_of
+from matrix_library.queries import calculation
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -48,11 +51,11 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
     architecture does not declare the quirk."""
     if "reference_formulas" not in inst.quirks:
         return None
+    # (the family modules' lazy boundary: a family's formula texts load on first use)
     if inst.kind in ("mfma", "smfmac"):
         from formats import reference_formulas_cdna as cdna
         return cdna.sections(inst)
     from formats import reference_formulas_rdna as rdna
-    from matrix_library.drawing import family_of
     # RDNA3's texts (OPSEL picks the C/D half) or RDNA4's, told apart by the trait
     if "opsel_cd_half" in family_of(inst).traits:
         return rdna.rdna3_sections(inst)
@@ -94,7 +97,6 @@ def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValue
     of B[k][j] (RDNA3): the B terms of D[i][j] are those of D[i][i]."""
     if "output_b_by_row" not in inst.quirks:
         return calc
-    from matrix_library.queries import calculation
     i = calc.d.element.i or 0
     by_row = calculation(inst, i, i, calc.d.element.block, mods=mods, wave=wave)
     products = tuple(p._replace(b=q.b) for p, q in zip(calc.products, by_row.products))

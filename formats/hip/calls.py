@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from instructions import ARCHITECTURES
 from instructions.model import WmmaBuiltins
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
 
 from formats.hip.common import FLOAT_TYPES, CType, fragment_of
 from matrix_library.api import CalcError, Modifiers
-from matrix_library.drawing import wmma_builtins
+from matrix_library.drawing import engine_operand, index_bits_per_lane, rule, wmma_builtins
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -38,7 +39,6 @@ def conventions(inst: Instruction) -> WmmaBuiltins:
 
 
 def register_bits(inst: Instruction, matrix: str, wave: int = 64) -> int:
-    from matrix_library.drawing import engine_operand
     return 32 * int(engine_operand(inst, matrix, Modifiers(), wave).register_count)
 
 
@@ -96,7 +96,6 @@ def _older_spelling(inst: Instruction) -> str:
     v_mfma_f32_32x32x1_2b_f32 -> mfma_f32_32x32x1f32, ..._32x32x8_bf16 -> ..._1k)."""
     if inst.kind != "mfma":
         return str(inst.mnemonic)
-    from instructions import ARCHITECTURES
 
     def key(one: Instruction) -> tuple[object, ...]:
         return (one.kind, one.m, one.n, one.k, one.blocks, one.a_type.key, one.b_type.key,
@@ -138,7 +137,6 @@ def negation_acts(inst: Instruction, matrix: str, mods: Modifiers,
     the modifier table's ModifierSpec.negation, for the modifiers whose rule here is a
     negation mask), each with the label and bit that ask it ("NEG_HI", 2); modifiers
     named in `passed` are left out."""
-    from matrix_library.drawing import rule
     acts: dict[str, tuple[str, int]] = {}
     for spec in MODIFIERS:
         value = getattr(mods, spec.name)
@@ -209,7 +207,6 @@ def named_arguments(inst: Instruction, mods: Modifiers, wave: int,
     if wmma(inst):
         idx: list[Argument] = []
         if inst.sparse:
-            from matrix_library.drawing import index_bits_per_lane
             # clang takes the index as an int and selects index_key from a shift of the
             # whole index VGPR (OPSEL's slice): k >> 8, 16, 24 give index_key 1, 2, 3.
             shift = mods.opsel * index_bits_per_lane(inst, wave)

@@ -1,4 +1,4 @@
-"""HIP for a planned conversion (issue 20): a device function that turns the source
+"""HIP for a planned conversion: a device function that turns the source
 fragments of one instruction into the destination fragments of the next with the
 planned instructions, through clang's builtins.
 
@@ -365,7 +365,7 @@ def wrapper(conv: Conversion, name: str = "mc_convert") -> str:
 
 def conversion_name(conv: Conversion) -> str:
     """mc_convert_<source>_<matrix>_to_<destination>_<matrix>[_t]_w<wave>_<route>: every
-    plan that differs in code differs in name (any number share one file, issue 22)."""
+    plan that differs in code differs in name (any number share one file)."""
     parts = ["mc_convert", _ident(conv.source), conv.source_matrix.lower(), "to",
              _ident(conv.destination), conv.destination_matrix.lower()]
     if conv.transposed:

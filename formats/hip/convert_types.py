@@ -1,4 +1,4 @@
-"""The type conversions of formats/hip/convert.py's conversion functions (issue 20):
+"""The type conversions of formats/hip/convert.py's conversion functions:
 the macros that convert accumulator values into operand types with clang's builtins,
 and the names the pack ops of a plan (matrix_plans/convert/planner.py, `Op` info) render with.
 

@@ -1,4 +1,4 @@
-"""--emit hip with --copy (issue 32): the copy code of a plan, then the read code of the
+"""--emit hip with --copy: the copy code of a plan, then the read code of the
 same tile (formats/hip/lds.py). `<name>_copy(g, lds, lane, wave)` copies the wave's part
 of the tile from the global tile at `g` (its first element) into LDS (`lds`: the start of
 LDS; the tile at its base), each instruction of the plan one C statement: a global or

@@ -23,8 +23,9 @@ from formats.hip.common import (
     typedefs,
 )
 from formats.hip.loads import device_function, operand_name, tile_elements
+from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
-from matrix_library.drawing import Fragment, wmma_builtins
+from matrix_library.drawing import Fragment, check_modifiers, rule, wmma_builtins
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
@@ -154,7 +155,6 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
     """The __global__ wave-level example: loads, the builtin call, the store of D. With
     options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
     first copied to LDS by the wavefront and the fragments loaded from there."""
-    from matrix_library import api as matrix_api
     _check_example(inst, mods, wave)
     types: list[CType] = []
     parts: list[str] = []
@@ -242,8 +242,6 @@ def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
     """The modifiers must suit the instruction: as for D with -o (which takes the inputs'
     modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
     index set); the error is D's."""
-    from matrix_library import api as matrix_api
-    from matrix_library.drawing import check_modifiers
     try:
         check_modifiers(inst, "D", mods, True, "get", wave)
     except CalcError:
@@ -260,7 +258,6 @@ def _for_operand(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> 
     """The modifiers that shape `matrix`'s layout, as the modifier table says (`shaped`:
     the spec's `shapes`, narrowed by the instruction's rule): the example's D-level
     modifiers apply to every operand; each operand keeps the ones that move it."""
-    from matrix_library.drawing import rule
     values = {}
     for spec in MODIFIERS:
         found = rule(spec, inst, mods, wave)

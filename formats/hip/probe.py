@@ -18,15 +18,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
+from instructions.verification import REPORT
 
 from formats.hip.calls import call_text, check_builtin, negation_acts, operand_type
 from formats.hip.common import LOWER, PRELUDE, CType, Options, fragment_of, typedefs, words
 from formats.hip.kernel import _check_example, _for_operand, _negations
 from formats.hip.loads import index_functions, word_functions
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
-from matrix_library import drawing
+from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
-from matrix_library.drawing import Fragment
+from matrix_library.drawing import Fragment, bit_of, element, engine_operand, rule
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
@@ -54,7 +55,6 @@ class Variant(NamedTuple):
 
 def _candidates(inst: Instruction, wave: int) -> list[dict[str, int]]:
     """Modifier settings that move elements or change the values (the rules' meanings)."""
-    from matrix_library.drawing import rule
     out: list[dict[str, int]] = [{}]
     fields = inst.format_fields
     if fields:
@@ -96,7 +96,6 @@ def _semantics(inst: Instruction, mods: Modifiers, wave: int
                ) -> tuple[tuple[int, int, int, int], tuple[bool, bool]] | None:
     """(negations, signedness) of the values, or None where a negation acts on one
     16-bit half only (the probe leaves those to the emitted example)."""
-    from matrix_library.drawing import rule
     negated = [0, 0, 0, 0]
     signed = [inst.a_type.key == "i8", inst.b_type.key == "i8"]
     for spec in MODIFIERS:
@@ -124,7 +123,6 @@ def _label(inst: Instruction, mods: Modifiers, wave: int) -> str:
 def variants(inst: Instruction, wave: int) -> list[Variant]:
     """Every variant of `inst` the probe runs in `wave` (those the builtin can express);
     raises CalcError when clang has no builtin call for the instruction."""
-    from matrix_library import api as matrix_api
     check_builtin(inst, wave)
     out = []
     for settings in _candidates(inst, wave):
@@ -156,7 +154,6 @@ def _code_negations(inst: Instruction, mods: Modifiers, wave: int) -> bool:
 
 
 def _matrices(inst: Instruction) -> tuple[str, ...]:
-    from matrix_library import api as matrix_api
     return tuple(matrix_api.matrices(inst))
 
 
@@ -268,7 +265,7 @@ def _initializer(variant: Variant, ops: dict[str, tuple[Fragment, CType]], prefi
             continue
         rows, cols, blocks = ops[matrix][0].shape
         tiles.append(f"{{MC_{tile_format(variant, matrix)}, {rows}, {cols}, {blocks}}}")
-    a_op = drawing.engine_operand(inst, "A", variant.mods, variant.wave)
+    a_op = engine_operand(inst, "A", variant.mods, variant.wave)
     blocks = a_op.shape[2]
     source = a_op.block_source or (lambda b: b)
     src = ", ".join(str(source(b)) for b in range(blocks))
@@ -287,10 +284,9 @@ def effective_b(variant: Variant) -> list[int] | None:
     element (a broadcast: the lanes it does not read load nothing), the tile element
     each B[k][j] of the product is (-1: a slot no lane loads, zero); None where every
     element is read where it was loaded."""
-    from matrix_library.drawing import bit_of, element
     inst, wave = variant.inst, variant.wave
     shaping = _for_operand(inst, "B", variant.mods, wave)
-    op = drawing.engine_operand(inst, "B", shaping, wave)
+    op = engine_operand(inst, "B", shaping, wave)
     if not op.remapped:
         return None
     frag = fragment_of(inst, "B", shaping, wave)
@@ -365,9 +361,7 @@ int main(void) {
 def probe(insts: list[Instruction], wave: int, command: str | None = None) -> str:
     """The probe program for `insts` (one architecture) in `wave`; instructions without
     a builtin call are listed in its header. Raises CalcError when none has one."""
-    from instructions.verification import REPORT
 
-    from matrix_library import api as matrix_api
     arch = matrix_api.architecture_of(insts[0])
     target = arch.target
     chosen, refused = [], []

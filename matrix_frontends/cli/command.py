@@ -8,6 +8,8 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Sequence
+from typing import NoReturn
 
 from matrix_frontends.cli.options import (
     MODIFIERS,
@@ -30,11 +32,6 @@ from matrix_frontends.cli.respond import (
     run,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
-    from collections.abc import Sequence
-    from typing import NoReturn
-
 # (answering a command line is cli_respond's, which the explorer shares; this module is
 # the process around it: the output written, errors on one line, exit statuses)
 __all__ = ["EXAMPLES", "MODIFIERS", "OPTIONS", "ArgumentError", "Args", "__version__",
@@ -42,14 +39,21 @@ __all__ = ["EXAMPLES", "MODIFIERS", "OPTIONS", "ArgumentError", "Args", "__versi
            "parse_plain", "program_name", "respond", "run", "spellings"]
 
 
+# The collector pause (command) and the exit without teardown (end) are kept because
+# the speed goal needs them (bench/bench.py on the installed command, docs/speed.md):
+# a table query imports tabulate, whose import creates tens of thousands of objects
+# (importlib.metadata); with both, the largest CDNA3 -R table takes 93-99 ms of CPU
+# against its budget of 101-106 ms, without them 126-129 ms; over every architecture's
+# largest tables, 20 of 88 over budget with them and 77 of 88 without. A point query
+# takes about 7 ms more without them (medians of 15 interleaved runs, 2 shared cores).
+
 def command() -> int:
     """The command (matrix_calculator.py and the installed matrix-calculator): main()
     on this process's own command line, with Python's cycle collector off, as the
     process then ends. One query makes no reference cycles worth collecting, yet with
-    the collector on, the tens of thousands of objects importing tabulate creates
-    (most of them for importlib.metadata) are traversed again and again, and once
-    more at exit: about 5 ms of a table query (docs/speed.md). main() itself leaves
-    the collector alone, for callers that run on afterwards."""
+    the collector on, the objects importing tabulate creates are traversed again and
+    again. main() itself leaves the collector alone, for callers that run on
+    afterwards."""
     gc.disable()
     return main()
 
@@ -58,10 +62,9 @@ def end(status: int) -> NoReturn:
     """End the command's process with `status` once its output is out: stdout and stderr
     flushed, then os._exit, which skips the interpreter's teardown (every module and
     object freed one by one, and a last cycle collection over all of them, even with the
-    collector off: about 3 ms of a point query and more of a table query, whose tabulate
-    import leaves tens of thousands of objects; docs/speed.md). The calculator needs no
-    teardown: no atexit handler, no file open but the standard streams. The script and
-    the installed command end with it; main() and command() return as before."""
+    collector off). The calculator needs no teardown: no atexit handler, no file open
+    but the standard streams. The script and the installed command end with it; main()
+    and command() return their status."""
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
@@ -80,8 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not words:  # (nothing asked: say how to ask, not which option lacks a value)
             return _fail("no query given: name an architecture and a mode, e.g. "
                          f"{program_name()} -a cdna3 -L, or run with -h for every option")
-        if "--serve" in words:  # issue 21: the explorer, a front end of its own
-            from matrix_frontends.explorer.app import serve
+        if "--serve" in words:  # the explorer, a front end of its own (mode dispatch:
+            from matrix_frontends.explorer.app import serve  # loaded when it runs)
             return serve(words)
         if "--mcp" in words:  # the MCP server, a front end of its own (imports the SDK)
             from matrix_frontends.mcp_server import serve as serve_mcp

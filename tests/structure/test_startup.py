@@ -12,18 +12,17 @@ from layouts.family import FAMILIES
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Imported only to draw tables (formats.tables with tabulate, _csv and what they load), or
+# Imported only to draw tables (formats.tables with tabulate, csv and what they load), or
 # avoidable at start-up (shutil: argparse would import it to measure the terminal for
-# every option it adds; importlib and warnings: instruction tables load with __import__;
-# collections, functools, types: records and caches come from instructions.record).
+# every option it adds; importlib: instruction tables load with __import__; dataclasses:
+# records are typing.NamedTuple).
 TABLES = ("formats.tables", "formats.documents",
           "tabulate", "csv", "_csv", "difflib")
-AVOIDABLE = ("shutil", "importlib", "warnings", "collections", "functools", "types", "re",
-             "dataclasses")
+AVOIDABLE = ("shutil", "importlib", "dataclasses")
 # The library's and the command line's parts that only some modes need, loaded on first
 # use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
-# the facts (-d, --json), LDS plans and conversions, the explorer,
-# batch answers, completion scripts, typing_extensions' typed dictionaries.
+# the facts (-d, --json), LDS plans and conversions, the explorer, batch answers,
+# completion scripts, typing_extensions' typed dictionaries, products, peaks and budgets.
 LAZY = ("matrix_library.catalog",
         "matrix_library.typed", "matrix_library.lds",
         "matrix_frontends.cli.lds_mode", "matrix_library.conversion",
@@ -31,7 +30,6 @@ LAZY = ("matrix_library.catalog",
         "matrix_frontends.batch", "matrix_frontends.cli.completion",
         "formats.json_output", "formats.hip",
         "typing_extensions", "argparse", "difflib", "json", "shlex", "pathlib",
-        # Products, peaks and budgets
         "instructions.products", "matrix_plans.budget",
         "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
@@ -41,18 +39,20 @@ NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts",)
 
 # The probe loads nothing before taking its list of modules (its arguments come as a
 # Python literal, its output goes through json only afterwards), so that the modules the
-# calculator would load are not hidden by the probe's own.
+# calculator would load are not hidden by the probe's own. It loads the command line as
+# the script and the installed command do (matrix_calculator.py imported as a library
+# loads each name through importlib on first use).
 PROBE = """
 import io, sys
 before = set(sys.modules)  # site may have imported some already
 argvs = eval(sys.argv[1])
 sys.path.insert(0, {root!r})
-import matrix_calculator
+from matrix_frontends.cli.command import main  # (what the script and the command load)
 statuses = []
 for argv in argvs:
     out, sys.stdout = sys.stdout, io.StringIO()
     try:
-        statuses.append(matrix_calculator.main(argv))
+        statuses.append(main(argv))
     finally:
         sys.stdout = out
 loaded = sorted(set(sys.modules) - before)
@@ -62,7 +62,7 @@ print(json.dumps({{"statuses": statuses, "modules": loaded}}))
 
 
 def modules_after(*argvs):
-    """The modules that importing the calculator and answering `argvs` loaded."""
+    """The modules that loading the command line and answering `argvs` loaded."""
     proc = subprocess.run([sys.executable, "-c", PROBE.format(root=str(ROOT)),
                            repr(list(argvs))], capture_output=True, text=True, check=True)
     result = json.loads(proc.stdout)
@@ -117,41 +117,34 @@ def test_the_lazy_parts_load_when_used():
 
 def test_layout_queries_import_the_table_drawer():
     """The probe sees the imports that do happen (guards the tests above): tables load
-    the table drawer (and csv); tabulate only a table the drawer does not draw itself
-    (formats.tables._plain_grid: plain -R and -M tables in grid, Markdown, AsciiDoc and
-    rst), such as a catalog or another tabulate format; the --format documents their own
-    module."""
-    modules = modules_after(*[["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", mode, "-A"]
-                              + fmt for mode in ("-R", "-M")
-                              for fmt in ([], ["--markdown"], ["--asciidoc"], ["--csv"])])
-    assert {"formats.tables", "_csv"} <= modules
-    assert "tabulate" not in modules
-    assert "tabulate" in modules_after(
-        ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "psql"])
-    assert "tabulate" in modules_after(["--catalog", "--filter", "arch=cdna3"])
+    the table drawer and tabulate, which draws every text table; CSV loads the drawer
+    without tabulate; the --format documents their own module."""
+    inst = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
+    modules = modules_after(*[inst + [mode, "-A"] + fmt for mode in ("-R", "-M")
+                              for fmt in ([], ["--markdown"], ["--asciidoc"])])
+    assert {"formats.tables", "tabulate"} <= modules
     assert "formats.documents" not in modules
-    assert "tabulate" not in modules_after(
-        ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--csv"])
-    assert "formats.documents" in modules_after(
-        ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--format", "rst"])
+    assert "tabulate" in modules_after(inst + ["-R", "-A", "--format", "psql"])
+    assert "tabulate" in modules_after(["--catalog", "--filter", "arch=cdna3"])
+    csv = modules_after(inst + ["-R", "-A", "--csv"], inst + ["-M", "-A", "--csv"])
+    assert {"formats.tables", "csv"} <= csv and "tabulate" not in csv
+    assert "formats.documents" in modules_after(inst + ["-R", "-A", "--format", "rst"])
 
 
-def test_csv_documents_load_neither_tabulate_nor_re_nor_typing():
-    """CSV and TSV come from the csv module's C writer: no tabulate, and none of what the
-    csv module's Python part (re) or a typing.NamedTuple (typing) would load."""
+def test_csv_documents_do_not_load_tabulate():
+    """CSV and TSV come from the csv module's writer: no tabulate."""
     base = ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4"]
     modules = modules_after(*[base + [mode, "-A"] + fmt for mode in ("-R", "-M")
                               for fmt in (["--csv"], ["--format", "csv"], ["--format", "tsv"],
                                           ["--format", "long-csv"])])
-    assert {"_csv", "formats.tables",
-            "formats.documents"} <= modules
-    loaded = modules & {"tabulate", "csv", "re", "dataclasses"}
+    assert {"csv", "formats.tables", "formats.documents"} <= modules
+    loaded = modules & {"tabulate", "dataclasses"}
     assert not loaded, f"CSV documents imported {sorted(loaded)}"
 
 
 def test_the_command_pauses_the_cycle_collector_and_main_leaves_it_alone():
     """matrix_calculator.command() (the script and the installed command) runs with the
-    collector off (README, Speed); main(), which in-process callers use, leaves it on."""
+    collector off (docs/speed.md); main(), which in-process callers use, leaves it on."""
     probe = ("import gc, io, sys\n"
              f"sys.path.insert(0, {str(ROOT)!r})\n"
              "import matrix_calculator\n"
@@ -179,8 +172,8 @@ def test_a_point_query_loads_only_its_own_family_generator():
 
 
 def test_the_script_ends_at_once_after_its_output():
-    """The script (and the installed command, the same file) ends through
-    matrix_cli.end: its whole output flushed, its exit status kept, and the
+    """The script (and the installed command) ends through
+    matrix_frontends.cli.command.end: its whole output flushed, its exit status kept, and the
     interpreter's teardown skipped (an atexit handler never runs)."""
     script = str(ROOT / "matrix_calculator.py")
     probe = ("import atexit, runpy, sys\n"
