@@ -1,4 +1,4 @@
-// The explorer's plan panels (issues 32 and 33): the LDS read and copy plans and
+// The explorer's plan panels: the LDS read and copy plans and
 // --lds-search (mode=lds), preshuffled operands (mode=preshuffle) and epilogue stores
 // (mode=store). Each panel's fields come from /api/plans, which reads them from the
 // command line's option table; every answer is the command line's (/api/text, /api/svg,
