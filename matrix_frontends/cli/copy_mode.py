@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from formats import lds_copy as render
 from formats.json_output import dump
 from instructions.model import Instruction
-from layouts.core import CalcError
 
 from matrix_frontends.cli.options import Args, number
 from matrix_library import api as matrix_api
+from matrix_library.checks import CalcError
 
 
 def _options(args: Args, options: Mapping[str, object]) -> dict[str, object]:

@@ -17,7 +17,6 @@ from typing import TypedDict
 from formats import lds as render
 from formats.json_output import dump
 from instructions.model import Instruction
-from layouts.core import CalcError
 
 from matrix_frontends.cli.copy_mode import run_copy
 from matrix_frontends.cli.lds_options import COPY_DESTS, LDS_METAVARS, LDS_OPTIONS
@@ -25,6 +24,7 @@ from matrix_frontends.cli.lds_options import LDS_FLAGS as LDS_FLAGS  # (the opti
 from matrix_frontends.cli.lds_options import wanted as wanted
 from matrix_frontends.cli.options import Args, number
 from matrix_library import api as matrix_api
+from matrix_library.checks import CalcError
 
 
 class PlanOptions(TypedDict):

@@ -18,10 +18,10 @@ from formats import preshuffle as preshuffle_render
 from formats.json_output import dump
 from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS
-from layouts.core import CalcError
 
 from matrix_frontends.cli.options import BY_DEST, Args, number
 from matrix_library import api as matrix_api
+from matrix_library.checks import CalcError
 from matrix_library.request import Request
 
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))

@@ -11,25 +11,14 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import missing
+from tests.helpers.product_tree import PACKAGES, ROOT, product_modules
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("instructions", "layouts", "matrix_plans", "matrix_library", "formats",
-            "matrix_frontends")
 DOOR = "matrix_calculator"
 
 
 def path_names():
     """{import name the path gives: path} of every product module."""
-    found = {DOOR: ROOT / f"{DOOR}.py"}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            if "__pycache__" in path.parts:
-                continue
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
+    return product_modules()
 
 
 def test_every_module_imports_under_the_name_its_path_gives_and_no_other():
@@ -79,7 +68,8 @@ PLANTED = [("instructions", "layouts.core"), ("layouts", "matrix_plans.lds.reads
            ("matrix_plans", "matrix_library.request"), ("matrix_library", "formats.tables"),
            ("formats", "layouts.core"), ("formats", "matrix_plans.budget"),
            ("formats", "matrix_frontends.cli.options"),
-           ("matrix_frontends", "matrix_calculator")]
+           ("matrix_frontends", "matrix_calculator"), ("matrix_frontends", "layouts.core"),
+           ("matrix_frontends", "matrix_plans.lds.reads")]
 
 
 @pytest.mark.parametrize("layer, target", PLANTED, ids=[f"{a}-{b}" for a, b in PLANTED])
