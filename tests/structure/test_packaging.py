@@ -132,7 +132,7 @@ TYPING_EXTENSIONS = "typing_extensions>=4.0"  # the typed records (matrix_api.Fa
 TABULATE = "tabulate>=0.10.0,<0.11"
 
 
-def test_tabulate_is_the_one_run_time_dependency_pinned_where_the_golden_tests_pass():
+def test_the_run_time_dependencies_are_tabulate_pinned_and_typing_extensions():
     """tabulate, pinned, and typing_extensions (the typed records on Python 3.10)."""
     assert setting("dependencies") == f'["{TABULATE}", "{TYPING_EXTENSIONS}"]'
     runtime = [line for line in (ROOT / "requirements.txt").read_text().splitlines()
