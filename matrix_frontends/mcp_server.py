@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import NamedTuple, ParamSpec
 
+from instructions import ARCHITECTURES
+
 from matrix_frontends.cli.options import (
     BY_DEST,
     FLAG,
@@ -248,10 +250,13 @@ def calculate(command: str) -> Result:
 EXAMPLE = ("Example: locate_element(architecture='cdna3', "
            "instruction='v_mfma_f32_32x32x8_f16', matrix='A', i=5, k=6) -> A[5][6] is "
            "in VGPR 1 (registers counted from the operand's first), lane 37, bits 15:0.")
-ARCHITECTURE = ("architecture: a name or alias, any case (cdna1-cdna4, rdna3, rdna4, "
-                "gfx1250, gfx1251, sm80, sm89, sm90, or gfx942, mi300x, mi355x, h100, ...; "
-                "list_architectures names them all). instruction: a mnemonic, any case "
-                "(list_instructions). wave: 32 or 64 where the architecture has both.")
+# (the names and vendors from the architecture records, never spelled here)
+NAMES = ", ".join(arch.name.lower() for arch in ARCHITECTURES)
+VENDORS = ", ".join(sorted({arch.vendor for arch in ARCHITECTURES}))
+ARCHITECTURE = (f"architecture: a name or alias, any case ({NAMES}, or a gfx name or a "
+                "product; list_architectures names them all). instruction: a mnemonic, "
+                "any case (list_instructions). wave: 32 or 64 where the architecture has "
+                "both.")
 MATRIX = ("matrix: A, B, C, D, K (the compression index of a sparse instruction), SA or SB "
           "(the block scales of a scaled MFMA).")
 COORDINATES = ("i (row of A, C, D), j (column of B, C, D), k (the reduction index of A "
@@ -283,8 +288,8 @@ class Tool(NamedTuple):
 def tools() -> tuple[Tool, ...]:  # type: ignore[explicit-any]  # (Tool.function)
     modifiers = _modifier_help()
     return (
-        Tool(list_architectures, "Every architecture the calculator knows (AMD CDNA, RDNA, "
-             "gfx1250 and NVIDIA sm80-sm90), with its aliases (gfx names, products), wave "
+        Tool(list_architectures, f"Every architecture the calculator knows ({NAMES}), "
+             "with its aliases (gfx names, products), wave "
              "sizes and instruction count. format: json (the default) or a table format "
              "(markdown, csv, ...), answered as {'text': ...}. Equals matrix-calculator "
              "--list-architectures --json. " + RESULT),
@@ -318,7 +323,7 @@ def tools() -> tuple[Tool, ...]:  # type: ignore[explicit-any]  # (Tool.function
              "layout('rdna3', 'v_wmma_f32_16x16x16_f16', 'C', format='markdown'). " + RESULT),
         Tool(search_catalog, "Every instruction of every architecture that matches the "
              "filters, with its facts. filters: {key: value or [values]}; keys: arch, "
-             "vendor (amd, nvidia), type (f16, bf16, fp8, fp4, i8, ...), shape (MxNxK), "
+             f"vendor ({VENDORS}), type (f16, bf16, fp8, fp4, i8, ...), shape (MxNxK), "
              "sparse (yes/no), kind (mfma, smfmac, wmma, swmmac, ...), m, n, k, blocks; a "
              "list matches any of its values. product: adds each instruction's peak on "
              "that product. Equals --catalog --filter KEY=VALUE ... --json. Example: "
@@ -394,7 +399,7 @@ def _reporting(function: Callable[P, Result], error: type[Exception]) -> Callabl
     return tool  # (wraps keeps the signature, which the SDK reads)
 
 
-INSTRUCTIONS = ("Where every element of an AMD (and NVIDIA) matrix instruction's A, B, C and "
+INSTRUCTIONS = ("Where every element of a GPU matrix instruction's A, B, C and "
                 "D lives (VGPR, lane, bits), the instruction's facts, LDS and copy plans, "
                 "budgets and code. Each tool is one command line of matrix-calculator; "
                 "docs/agents.md has a worked session.")
