@@ -8,7 +8,9 @@
 set -euo pipefail
 sudo=""
 [[ $(id -u) -eq 0 ]] || sudo="sudo"
-if command -v apt-get >/dev/null; then
+if command -v asciidoctor >/dev/null && command -v pandoc >/dev/null; then
+    :
+elif command -v apt-get >/dev/null; then
     $sudo apt-get update -q
     $sudo apt-get install -y -q asciidoctor pandoc
 else

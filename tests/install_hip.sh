@@ -16,6 +16,7 @@ command -v clang-22 >/dev/null || want+=(clang-22)
 command -v llvm-mc-22 >/dev/null || want+=(llvm-22)
 command -v ld.lld-22 >/dev/null || want+=(lld-22)
 [[ -e /usr/include/hip/hip_runtime.h ]] || want+=(libamdhip64-dev)
+[[ -e /usr/lib/llvm-22/bin/clang-offload-bundler ]] || want+=(clang-tools-22)  # (HIP links through it)
 if [[ ${#want[@]} -gt 0 ]]; then
     if ! command -v apt-get >/dev/null; then
         echo "install ${want[*]} with your package manager" >&2

@@ -24,7 +24,7 @@ from formats import documents
 from instructions import ARCHITECTURES, find_architecture
 from layouts import Modifiers
 from matrix_library import api as matrix_api
-from tests.helpers import call
+from tests.helpers import call, missing
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -271,7 +271,7 @@ def test_every_document_gives_each_block_a_heading_and_blank_lines(fmt):
 def _tool(name):
     path = shutil.which(name)
     if path is None:
-        pytest.skip(f"{name} is not installed (tests/install_consumers.sh installs it)")
+        missing(f"{name} is not installed (tests/install_consumers.sh installs it)")
     return path
 
 

@@ -9,9 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from tests.helpers import call
+from tests.helpers import call, missing
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,8 +21,9 @@ REFUSED = {f"v_swmmac_{d}_16x16x128_{a}_{b}" for d in ("f32", "f16")
     "v_swmmac_i32_16x16x128_iu8", "v_wmma_f64_16x16x4_f64"}
 
 
-@pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_clang_compiles_every_example():
+    if shutil.which("clang-22") is None:
+        missing("clang-22 is not installed (tests/install_hip.sh)")
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_hip.py")],
                           check=False, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
@@ -52,8 +51,9 @@ SHARED_FILE = [  # outputs of every kind of --emit hip, some twice, for one file
 ]
 
 
-@pytest.mark.skipif(shutil.which("clang-22") is None, reason="clang-22 is not installed")
 def test_every_kind_of_output_shares_one_file(tmp_path):
+    if shutil.which("clang-22") is None:
+        missing("clang-22 is not installed (tests/install_hip.sh)")
     """Fragment code, examples, LDS loads and conversions, some emitted twice,
     concatenated into one translation unit, compile (names carry what differs in code;
     definitions are guarded)."""

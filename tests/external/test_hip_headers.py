@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from formats.hip import PRELUDE
-from tests.helpers import call
+from tests.helpers import call, missing
 
 CLANG = shutil.which("clang-22")
 HEADERS = os.path.exists("/usr/include/hip/hip_runtime.h")
@@ -62,10 +62,10 @@ WAYS = {  # how the file is compiled: flags, and what precedes the outputs
 @pytest.mark.parametrize("way", list(WAYS))
 def test_outputs_compile_with_and_without_headers(way, tmp_path):
     if CLANG is None:
-        pytest.skip("clang-22 is not installed")
+        missing("clang-22 is not installed")
     flags, before = WAYS[way]
     if way != "no headers (-nogpuinc)" and not HEADERS:
-        pytest.skip("HIP's headers are not installed (tests/install_hip.sh)")
+        missing("HIP's headers are not installed (tests/install_hip.sh)")
     done = _compile(before + _outputs(), tmp_path, flags)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "v_mfma_f32_32x32x1_2b_f32" in done.stdout and "cbsz:1 abid:1" in done.stdout

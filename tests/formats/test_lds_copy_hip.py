@@ -18,6 +18,7 @@ from formats.hip.copies import emit_copy, name_of
 from formats.hip.lds import _name as read_name
 from instructions import TARGETS
 from matrix_library import api as mc
+from tests.helpers import missing
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))  # (the scripts' records)
 
@@ -168,7 +169,7 @@ def test_recorded_clang_compiles_the_planned_instructions():
 def test_clang_live():
     """Where clang-22 is installed: the record is what it answers today."""
     if not shutil.which("clang-22"):
-        pytest.skip("clang-22 is not installed")
+        missing("clang-22 is not installed")
     data = json.loads(RECORDED.read_text())
     for case, recorded in list(zip(CASES, data["cases"]))[::3]:
         found = solve(case)
@@ -182,7 +183,7 @@ def test_gcc_emulation_copy_then_read(tmp_path, case):
     slot of every lane holds the global bytes of the element the layout engine puts
     there."""
     if not shutil.which("gcc"):
-        pytest.skip("gcc is not installed")
+        missing("gcc is not installed")
     found = solve(case)
     copy, read = found.copy, found.read
     regs = _registers(found)

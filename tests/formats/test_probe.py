@@ -132,7 +132,7 @@ def test_a_wrong_half_fails(arch_name, name):
 @pytest.mark.external
 def test_clang_compiles_every_gfx942_probe_kernel():
     if CLANG is None:
-        pytest.skip("clang-22 is not installed")
+        missing("clang-22 is not installed")
     arch = mc.find_architecture("gfx942")
     assert check_probe.clang_check(list(arch.instructions), 64, CLANG, False) == 0
 
@@ -140,7 +140,7 @@ def test_clang_compiles_every_gfx942_probe_kernel():
 @pytest.mark.external
 def test_clang_compiles_a_probe_of_every_family():
     if CLANG is None:
-        pytest.skip("clang-22 is not installed")
+        missing("clang-22 is not installed")
     for arch_name, name in check_probe.SAMPLES:
         inst = mc.find_instruction(arch_name, name)
         for wave in inst.wave_sizes:
@@ -153,7 +153,7 @@ def test_the_probe_builds_and_reports_no_gpu(tmp_path):
     libamdhip64-dev (HIP's headers and runtime): it links, runs, and (no GPU here) says
     so with exit status 2."""
     if CLANG is None or not HEADERS or shutil.which("ld.lld-22") is None:
-        pytest.skip("clang-22, lld-22 and libamdhip64-dev are not all installed "
+        missing("clang-22, lld-22 and libamdhip64-dev are not all installed "
                     "(tests/install_hip.sh)")
     status, out, _ = call(shlex.split("-a gfx942 --emit probe"))
     assert status == 0

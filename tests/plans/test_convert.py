@@ -388,7 +388,7 @@ def test_emulated_sample_runs():
 def test_clang_compiles_a_sample():
     clang = shutil.which("clang-22")
     if clang is None:
-        pytest.skip("clang-22 is not installed (a live check: tests/data/convert_clang.txt "
+        missing("clang-22 is not installed (a live check: tests/data/convert_clang.txt "
                     "holds its recorded answers)")
     plan = conv("cdna4", "v_mfma_f32_16x16x16_f16", "v_mfma_f32_16x16x32_f16", "A",
                 transposed=True)
