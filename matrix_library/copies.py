@@ -23,6 +23,7 @@ from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import plan
 from matrix_plans.lds.tdm import Descriptor, plan_tdm
 
+from matrix_library.bounds import check_plan
 from matrix_library.checks import architecture_of, shown, whole
 from matrix_library.checks import operand as checked_operand
 from matrix_library.lds import (
@@ -122,6 +123,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     chosen = checked_model(facts, model)
     described = checked_tile(tile, order, pad, swizzle, base)
     steps = checked_steps(k_steps)
+    check_plan(operand, steps)  # (its VGPRs bounded before it is made)
     bits = stored_bits(lds_type, operand.layout.width)
     frag = Fragment(operand, described, steps, bits if lds_type else 0)
     read = plan(operand, described, facts, chosen, checked_load(facts, load), steps, frag,

@@ -93,7 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             status, text = respond(words)
         except BatchFailed as failed:  # --batch: the answers, then the count of failures
             return _write(failed.text) or _fail(failed.message)
-        return (_write(text) or _notes(getattr(text, "notes", ()))) if status == 0 else _fail(text, status)
+        if status != 0:
+            return _fail(text, status)
+        return _write(text) or _notes(getattr(text, "notes", ()))
     except KeyboardInterrupt:
         _discard_output()
         return 130

@@ -2,8 +2,8 @@
 
 The matching rules are those of the team's golden comparison tool (judge()), plus one rule of
 our own: a failing command prints nothing on stdout, and a successful one nothing on
-stderr but -d's notes on the reference's known-wrong formula lines. Enabling a further architecture (rdna3, rdna4, ...) is a change to
-ENABLED_ARCHS (tests/helpers) alone.
+stderr but -d's notes on the reference's known-wrong formula lines. Enabling a further
+architecture (rdna3, rdna4, ...) is a change to ENABLED_ARCHS (tests/helpers) alone.
 
 Records whose -a names an architecture that this project adds beyond the reference
 (Architecture.public is False, e.g. `-a mi355x` for CDNA4) recorded the reference's
