@@ -52,12 +52,13 @@ def find_architecture(name: str | Architecture) -> Architecture:
 
 
 def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
-    """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
+    """The instruction `mnemonic` (any case, surrounding spaces ignored) of architecture
+    `arch` (name or alias)."""
     found = find_architecture(arch)
     if not isinstance(mnemonic, str):
         raise CalcError(f"an instruction is named by a string, not {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
-    inst = found.find(mnemonic)
+    inst = found.find(mnemonic.strip())
     if inst is None:
         raise CalcError(f"{found.name} has no instruction {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
