@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from instructions import ARCHITECTURES
 from layouts.core import CalcError
 
-from matrix_library.checks import find_architecture, shown, whole
+from matrix_library.checks import find_architecture, flag, shown, whole
 from matrix_library.facts import facts
 from matrix_library.filters import FILTERS, NUMBER_FILTERS, type_spellings
 
@@ -284,7 +284,7 @@ def catalog(filters: Filters | None = None, wave: int | None = None, *,
     `strict`: check_filters() first (a value no instruction has is an error)."""
     tests, size = _tests(filters), _wave(wave)
     every = rows(size)
-    if strict:
+    if flag("strict", strict):
         _check(tests, every)
     return [_copy(r.fact) for r in every
             if all(any(t(r) for t in alternatives) for _, _, alternatives in tests)]

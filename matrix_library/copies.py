@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds_copy import CopyFacts, CopyOp, copy_facts
 from instructions.model import Instruction
+from instructions.record import short_repr
 from layouts.core import CalcError
 from matrix_plans.lds.copies import CopyPlan, Global, check, plan_copy
 from matrix_plans.lds.fragment import Fragment
@@ -61,6 +62,9 @@ class LdsCopy(NamedTuple):
     tdm: Descriptor | None
     checked: bool
     buffer_word3: int = 0
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def _copy_ops(facts: CopyFacts, name: object) -> tuple[CopyOp, CopyOp | None]:
@@ -193,6 +197,9 @@ class LdsCopySearch(NamedTuple):
     triton: CopyCandidate
     ck: CopyCandidate
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 def _tried(inst: Instruction, matrix: str, options: dict[str, object], pad: object,
            swizzle: object) -> CopyCandidate:
@@ -218,6 +225,7 @@ def lds_copy_search(inst: Instruction, matrix: str, *, limit: int = 16,
     `limit` with the fewest LDS bytes), the setting given, and Triton's and CK's picks,
     each tried with the copy of `options` (lds_copy's arguments) and ranked by read
     conflicts, write conflicts, coalescing, LDS bytes and instructions together."""
+    limit = whole("limit", limit, "limit")
     read = {k: v for k, v in options.items() if k in _READ_OPTIONS}
     search = lds_search(inst, matrix, **read)  # type: ignore[arg-type]
     ranked = sorted((c for c in (_tried(inst, matrix, options, f.pad, f.swizzle)

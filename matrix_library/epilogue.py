@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
+from instructions.record import short_repr
 from layouts.core import CalcError
 from matrix_plans.epilogue import Epilogue, Route, pack_issues, plan, type_bits
 
@@ -53,6 +54,9 @@ class StorePlan(NamedTuple):
     routes: tuple[Route, ...]
     chosen: Route
     engine: Epilogue
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds import LdsFacts, Load, PhaseModel, lds_facts
 from instructions.model import TYPES, Instruction
-from instructions.record import without_gc
+from instructions.record import short_repr, without_gc
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import named_slots, plan
@@ -80,6 +80,9 @@ class LdsPlan(NamedTuple):
     notes: tuple[str, ...]
     k_per_element: int = 1
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 class LdsCandidate(NamedTuple):
     """One tile setting tried by lds_search(): padding, swizzle, the load chosen, the LDS
@@ -109,6 +112,9 @@ class LdsSearch(NamedTuple):
     found: tuple[LdsCandidate, ...]
     triton: LdsCandidate
     ck: LdsCandidate
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 # ---- argument checks

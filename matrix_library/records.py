@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.record import short_repr
 from layouts import COORDINATES
 from layouts.core import Place
 
@@ -106,6 +107,9 @@ class KeyedLayout(NamedTuple):
     slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
     copies: int
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 class LayoutColumns(NamedTuple):
     """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
@@ -120,6 +124,9 @@ class LayoutColumns(NamedTuple):
     blocks: list[int]
     slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
     copies: int
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 class Product(NamedTuple):
@@ -136,6 +143,9 @@ class Calculation(NamedTuple):
     products: tuple[Product, ...]
     c: Entry | None
     scales: tuple[Product, ...] = ()
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 # ---- conversions from the engine's (row, col, block) and places
