@@ -157,7 +157,8 @@ OPTIONS: tuple[Option, ...] = (
              reference=spec.reference and not spec.flag, limit=0 if spec.flag else spec.field)
       for spec in MODIFIER_SPECS),
     Option("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values", reference=True),
-    Option("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table", reference=True),
+    Option("markdown", ("--markdown",), OUTPUT, "layouts as the reference's Markdown text "
+           "(its header lines above each table; a document: --format markdown)", reference=True),
     Option("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table", reference=True),
     Option("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
            "format NAME: any table format of tabulate (rst, latex, html-table, mediawiki, "

@@ -71,7 +71,9 @@ def docs_folder() -> str:
 def _epilog() -> str:
     from formats.listing import architecture_lines
     prog = program_name()
-    lines = [f"documentation: the docs/ pages named above are in {docs_folder()}", "",
+    from instructions import ISSUES
+    lines = [f"documentation: the docs/ pages named above are in {docs_folder()}",
+             f"report problems: {ISSUES}", "",
              "architectures (-a takes the name or an alias, any case):"]
     lines += architecture_lines()
     lines += ["", "examples:"]
