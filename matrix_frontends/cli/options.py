@@ -294,8 +294,10 @@ def number(args: Args, dest: str) -> int:
     value = args.__dict__[dest]
     if value == ABSENT:
         return 0
-    if value is None:
-        raise ArgumentError(f"the {option.name} option needs a value: a whole number >= 0")
+    if value is None:  # (the values it takes where the row names them: -w 32 or 64)
+        wanted = " or ".join(option.choices) if option.choices and option.choices[0].isdigit() \
+            else "a whole number >= 0"
+        raise ArgumentError(f"the {option.name} option needs a value: {wanted}")
     text = str(value)
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:

@@ -7,10 +7,12 @@ starts) both answer through `respond`; this module imports neither of them.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.options import MODIFIERS as MODIFIERS
 from matrix_frontends.cli.options import (
+    OPTIONS,
     Args,
     ArgumentError,
     HelpRequested,
@@ -139,4 +141,11 @@ def with_hint(message: str) -> str:
                 + " (run with -h to see the options)")
     if "ignored explicit argument" in message:
         return message + " (the option takes no value)"
+    pair = re.fullmatch(r"argument (\S+): expected 2 arguments", message)
+    if pair:  # (an option of two words given fewer: name both)
+        spelling = pair[1].split("/")[-1]
+        found = next((o for o in OPTIONS if spelling in o.spellings), None)
+        metavar = found.metavar if found else "two words"
+        return (f"{spelling} takes two words, {metavar}, not fewer "
+                f"(run with -h for what each is)")
     return message
