@@ -206,9 +206,8 @@ def _zsh() -> str:
 # zsh completion for {INSTALLED_NAME} (made by: {INSTALLED_NAME} --completion zsh)
 # Load it with: source <({INSTALLED_NAME} --completion zsh), or save it as _{INSTALLED_NAME}
 # in a directory of $fpath.
-_matrix_calculator_instructions() {{
+_matrix_calculator_arch() {{  # the architecture -a names on the line, in any spelling
   local arch="" w at
-  local -a found
   for ((w = 2; w < CURRENT; w++)); do
     at=$words[w]
     case $at in
@@ -218,24 +217,18 @@ _matrix_calculator_instructions() {{
       (-a?*) arch=${{at#-a}};;
     esac
   done
-  case ${{arch:l}} in
+  print -r -- ${{arch:l}}
+}}
+_matrix_calculator_instructions() {{
+  local -a found
+  case $(_matrix_calculator_arch) in
 {arches}    (*) found=({every});;
   esac
   compadd -M 'm:{{a-z}}={{A-Z}}' -a found
 }}
 _matrix_calculator_loads() {{  # the LDS loads of -a's architecture
-  local arch="" w at
   local -a found
-  for ((w = 2; w < CURRENT; w++)); do
-    at=$words[w]
-    case $at in
-      (-a|--architecture|--arch*) arch=$words[w+1];;
-      (--architecture=*|--arch*=*) arch=${{at#*=}};;
-      (-a=*) arch=${{at#-a=}};;
-      (-a?*) arch=${{at#-a}};;
-    esac
-  done
-  case ${{arch:l}} in
+  case $(_matrix_calculator_arch) in
 {zloads}    (*) found=({' '.join(values.get('lds_load', []))});;
   esac
   compadd -a found
