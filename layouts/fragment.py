@@ -22,7 +22,6 @@ become a `guard` (lanes whose slots the hardware does not read load nothing) and
 `lane_source` (the lane whose elements a lane holds); tests/formats/test_hip.py checks both
 against the engine, element by element.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

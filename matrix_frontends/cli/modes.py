@@ -7,7 +7,6 @@ options the mode does not read (AMD's calculator's options keep its behaviour: a
 ignores those it does not use), and builds the mode's Request; `render(mode, request,
 args)` asks the library (matrix_request.answer) and renders the answer.
 """
-from __future__ import annotations
 
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
@@ -31,7 +30,6 @@ from matrix_frontends.cli.lds_options import wanted as lds_wanted
 from matrix_frontends.cli.options import (
     BY_DEST,
     NUMBERS,
-    OPTIONS,
     OWN_MODIFIERS,
     Args,
     ArgumentError,
@@ -70,13 +68,13 @@ class Mode(NamedTuple):
     the command line alone, from `text`."""
     name: str
     flag: str                                     # how messages name the mode
-    selected: Callable[[Args], bool] | None       # whether the command line asks for this
+    selected: "Callable[[Args], bool] | None"       # whether the command line asks for this
     #                                               mode (None: every command line, last row)
     uses: tuple[str, ...]                         # our own options it reads (others: errors)
-    request: Callable[[Args], Request] | None     # the command line as a Request (validate;
+    request: "Callable[[Args], Request] | None"     # the command line as a Request (validate;
     #                                               None: Request(name), all the mode needs)
-    render: Callable[[Request, Args], str] | None = None  # the answer, as text
-    text: Callable[[Args], str] | None = None     # or the output made from the command line
+    render: "Callable[[Request, Args], str] | None" = None  # the answer, as text
+    text: "Callable[[Args], str] | None" = None     # or the output made from the command line
 
 
 def _is_all(args: Args) -> bool:
@@ -95,9 +93,9 @@ def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
 def _numbers(args: Args) -> tuple[int, ...]:
     """Every number of the command line is read (AMD's calculator checks their digits
     whatever the mode); the query's six are returned."""
-    values = {dest: number(args, dest) for dest in NUMBERS if BY_DEST[dest].reference
-              and dest != "wavefront"}
-    return tuple(values[n] for n in matrix_request.NUMBER_NAMES)
+    values = {dest: number(args, dest) for dest in args.given_dests()
+              if dest in NUMBERS and BY_DEST[dest].reference and dest != "wavefront"}
+    return tuple(values.get(n, 0) for n in matrix_request.NUMBER_NAMES)
 
 
 # ---- the modes: a request builder and a renderer each
@@ -140,7 +138,7 @@ def _catalog_request(args: Args) -> Request:
     from formats import catalog as table
 
     from matrix_library import api as matrix_api
-    filters = checked(matrix_api.parse_filters, list(args.__dict__["filter"]))
+    filters = checked(matrix_api.parse_filters, list(args.appended("filter")))
     table.check_filters(filters)
     arch = None if args.text("architecture") is None and not args.given("architecture") \
         or _is_all(args) else architecture(args)
@@ -329,7 +327,7 @@ def _convert(args: Args) -> str:
 
 def _convert_request(args: Args) -> Request:
     _numbers(args)
-    return Request("convert", options=(("pair", args.__dict__["convert"]),))
+    return Request("convert", options=(("pair", args.value("convert")),))
 
 
 def _serve(args: Args) -> str:
@@ -403,8 +401,8 @@ def select(args: Args) -> Mode:
     if mode.name == "query":
         chosen = [f for dest, f in QUERY_MODES if _on(args, dest)]
         flag = chosen[0] if len(chosen) == 1 else flag
-    unused = [o for o in OPTIONS if not o.reference and o.dest not in mode.uses
-              and args.given(o.dest)]
+    unused = [BY_DEST[dest] for dest in args.given_dests()
+              if not BY_DEST[dest].reference and dest not in mode.uses]
     if mode.name == "query" and flag in ("-g", "-m"):
         unused += [BY_DEST[d] for d in ("format", "color_by") if args.given(d)]
     if unused:

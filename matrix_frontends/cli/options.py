@@ -14,7 +14,6 @@ completion offers. `reference` marks the options of AMD's calculator, which keep
 behaviour (a mode ignores those it does not use); the modes of modes.py say which of
 our own options each reads, and any other given is an error.
 """
-from __future__ import annotations
 
 import os
 import sys
@@ -223,6 +222,8 @@ BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 OWN_MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS if not spec.reference)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
+DEFAULTS = {option.dest: option.default for option in OPTIONS}
+ORDER = {option.dest: at for at, option in enumerate(OPTIONS)}
 
 
 class ArgumentError(Exception):
@@ -243,27 +244,48 @@ class HelpRequested(Exception):
 
 class Args:
     """A parsed command line: one attribute per option row (argparse's Namespace holds the
-    same; a class of its own: types.SimpleNamespace would import the types module)."""
+    same). It holds the options given (values other than their defaults); every other
+    row's attribute reads its default, so that a line costs what it names, not the whole
+    option table."""
 
     def __init__(self, values: dict[str, object]) -> None:
-        self.__dict__.update(values)
+        self.__dict__.update((dest, value) for dest, value in values.items()
+                             if value != DEFAULTS.get(dest, ABSENT + dest))
 
-    def __getattr__(self, name: str) -> object:  # (for type checkers: every row's dest)
-        raise AttributeError(name)
+    def __getattr__(self, name: str) -> object:  # (an option that was not given)
+        try:
+            return DEFAULTS[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def value(self, dest: str) -> object:
+        """The option's value as parsed (its default where it was not given)."""
+        return self.__dict__.get(dest, DEFAULTS[dest])
+
+    def appended(self, dest: str) -> tuple[str, ...]:
+        """An APPEND option's values, in the order given (none where it was not given)."""
+        return tuple(map(str, self.__dict__.get(dest, ())))
 
     def given(self, dest: str) -> bool:
         """Whether the option was on the command line (with or without a value)."""
-        return bool(self.__dict__[dest] != BY_DEST[dest].default)
+        return dest in self.__dict__ and bool(self.__dict__[dest] != DEFAULTS[dest])
+
+    def given_dests(self) -> list[str]:
+        """The options on the command line, in the option table's order."""
+        present = self.__dict__
+        found = [dest for dest in present if dest in DEFAULTS and present[dest] != DEFAULTS[dest]]
+        return sorted(found, key=ORDER.__getitem__) if len(found) > 1 else found
 
     def text(self, dest: str) -> str | None:
         """A VALUE option's value: None when absent or given without a value."""
-        value = self.__dict__[dest]
+        value = self.value(dest)
         return None if value is None or value == ABSENT else str(value)
 
     def any_given(self, dests: Iterable[str]) -> bool:
         """Whether any of the options was on the command line (the mode table selects
         a plan mode by its options: `operator.methodcaller("any_given", DESTS)`)."""
-        return any(self.given(dest) for dest in dests)
+        present = self.__dict__
+        return any(dest in present and present[dest] != DEFAULTS[dest] for dest in dests)
 
     def given_as(self, dest: str, word: str) -> bool:
         """Whether the VALUE option was given with the value `word` (any case)."""
@@ -288,7 +310,7 @@ def number(args: Args, dest: str) -> int:
     against the option's limit in time proportional to the limit's digits, not the
     value's."""
     option = BY_DEST[dest]
-    value = args.__dict__[dest]
+    value = args.value(dest)
     if value == ABSENT:
         return 0
     if value is None:
@@ -327,7 +349,7 @@ def parse_plain(words: Sequence[str]) -> Args | None:
     """A plain command line (every word an exact option spelling, each value option
     followed by a value not starting with '-') read directly, as argparse reads it; None
     for anything else (abbreviations, bundled flags, --opt=value, -h, mistakes)."""
-    parsed = {option.dest: option.default for option in OPTIONS}
+    parsed: dict[str, object] = {}
     at = 0
     while at < len(words):
         option = _SPELLINGS.get(words[at])
@@ -343,7 +365,7 @@ def parse_plain(words: Sequence[str]) -> Args | None:
         elif at + 1 < len(words) and not words[at + 1].startswith("-"):
             value = words[at + 1]
             if option.kind == APPEND:
-                parsed[option.dest] = (*parsed[option.dest], value)  # type: ignore[misc]
+                parsed[option.dest] = (*parsed.get(option.dest, ()), value)  # type: ignore[misc]
             else:
                 parsed[option.dest] = value
             at += 2
@@ -356,7 +378,7 @@ _SPELLINGS = {spelling: option for option in OPTIONS for spelling in option.spel
 
 
 def parse_args(words: Sequence[str],
-               parser: Callable[[], ArgumentParser] | None = None) -> Args:
+               parser: "Callable[[], ArgumentParser] | None" = None) -> Args:
     """The parsed command line: plain ones directly, the rest by argparse (the parser
     `parser` makes, by default build_parser's)."""
     plain = parse_plain(words)
@@ -385,7 +407,7 @@ def _terminal_width() -> int:
 
 
 def build_parser(description: str = "", epilog: str = "",
-                 usage: str | None = None) -> ArgumentParser:
+                 usage: str | None = None) -> "ArgumentParser":
     """The argparse parser, which defines the command-line grammar; -h shows the options
     in the groups of GROUPS."""
     import argparse  # (start-up boundary: only a command line parse_plain does not read)
