@@ -41,7 +41,7 @@ from matrix_library.budget import (
     peak,
     products,
 )
-from matrix_library.catalog import FILTERS, catalog, check_filters, parse_filters
+from matrix_library.catalog import catalog, check_filters, parse_filters
 from matrix_library.checks import (
     architecture_of,
     element_of,
@@ -61,6 +61,7 @@ from matrix_library.conversion import conversion, port
 from matrix_library.copies import LdsCopy, LdsCopySearch, lds_copy, lds_copy_search
 from matrix_library.epilogue import StorePlan, store_plan
 from matrix_library.facts import facts, formulas, linear_layout, supported_modifiers
+from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings
 from matrix_library.preshuffle import PreshufflePlan, preshuffle

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from instructions import ARCHITECTURES
 from layouts.core import CalcError
 
-from matrix_library.checks import find_architecture, shown, whole
+from matrix_library.checks import find_architecture, flag, shown, whole
 from matrix_library.facts import facts
+from matrix_library.filters import FILTERS, NUMBER_FILTERS, type_spellings
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
@@ -20,9 +21,6 @@ if TYPE_CHECKING:
     FilterValue = str | int | bool
     Filters = Mapping[str, FilterValue | Iterable[FilterValue]]
 
-FILTERS = ("arch", "vendor", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks",
-           "checked")
-NUMBER_FILTERS = ("m", "n", "k", "blocks")
 LARGEST = 10**6  # (a number filter above this matches nothing and is refused)
 
 
@@ -47,11 +45,12 @@ def _all_types(fact: "Facts") -> "list[TypeFacts]":
 
 
 def _type_keys(fact: "Facts") -> frozenset[str]:
-    """Every spelling a type filter may match: keys (f16, fp8_fnuz), their family (fp8)
-    and printed names (FP16, int8), lower case."""
+    """Every spelling a type filter may match: keys (f16, fp8_fnuz), their family (fp8),
+    printed names (FP16, int8) and the other names of the same encoding (e4m3 for fp8),
+    lower case (filters.type_spellings)."""
     keys: set[str] = set()
     for t in _all_types(fact):
-        keys |= {t["key"], t["key"].split("_")[0], t["name"].lower()}
+        keys |= type_spellings(t["key"]) | {t["name"].lower()}
     return frozenset(keys)
 
 
@@ -285,7 +284,7 @@ def catalog(filters: "Filters | None" = None, wave: int | None = None, *,
     `strict`: check_filters() first (a value no instruction has is an error)."""
     tests, size = _tests(filters), _wave(wave)
     every = rows(size)
-    if strict:
+    if flag("strict", strict):
         _check(tests, every)
     return [_copy(r.fact) for r in every
             if all(any(t(r) for t in alternatives) for _, _, alternatives in tests)]

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS
-from instructions.record import without_gc
+from instructions.record import short_repr, without_gc
 from layouts.core import CalcError
 from layouts.legality import rule
 from matrix_plans.convert.planner import CLASSES, Plan, Trips, plan, plan_within
 from matrix_plans.convert.port import SAME_ROLE, port_plan
 
-from matrix_library.checks import architecture_of, lane_moves_of, shown, wave_size
+from matrix_library.checks import architecture_of, flag, lane_moves_of, shown, wave_size
 from matrix_library.checks import modifiers as checked_modifiers
 from matrix_library.checks import operand as checked_operand
 
@@ -73,6 +73,9 @@ class Advice(NamedTuple):
     change: str
     conversion: "Conversion"
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 class Conversion(NamedTuple):
     """The plan of moving `source_matrix` of `source` (source_fragments fragments) into
@@ -99,6 +102,9 @@ class Conversion(NamedTuple):
     conversion: str
     advice: tuple[Advice, ...]
     plan: Plan
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def _purpose(name: str) -> str:
@@ -181,8 +187,8 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     source = _check(src_inst, src_matrix, SOURCES, "source")
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
     lane_moves_of(src_inst, "conversion plans")
-    if not isinstance(transposed, bool):
-        raise CalcError(f"transposed is True or False, not {shown(transposed)}")
+    flag("transposed", transposed)
+    flag("advice", advice)
     if route is not None and (type(route) is not str or route not in ("registers", "lds")):
         raise CalcError(f"the route of a conversion is registers or lds, not {shown(route)}")
     size = wave_size(src_inst, wave)

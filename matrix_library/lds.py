@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds import LdsFacts, Load, PhaseModel, lds_facts
 from instructions.model import TYPES, Instruction
-from instructions.record import without_gc
+from instructions.record import short_repr, without_gc
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import named_slots, plan
@@ -79,6 +79,9 @@ class LdsPlan(NamedTuple):
     notes: tuple[str, ...]
     k_per_element: int = 1
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 class LdsCandidate(NamedTuple):
     """One tile setting tried by lds_search(): padding, swizzle, the load chosen, the LDS
@@ -108,6 +111,9 @@ class LdsSearch(NamedTuple):
     found: tuple[LdsCandidate, ...]
     triton: LdsCandidate
     ck: LdsCandidate
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 # ---- argument checks
@@ -237,10 +243,11 @@ def checked_tile(tile: object, order: str, pad: object, swizzle: object, base: o
 
 
 def checked_steps(k_steps: object) -> int:
-    """The number of consecutive K steps, 1 to 64."""
+    """The number of consecutive K steps, 1 or more (as many as the VGPRs hold:
+    bounds.check_plan)."""
     steps = whole("k_steps", k_steps, "k_steps")
-    if not 1 <= steps <= 64:
-        raise CalcError(f"k_steps takes 1 to 64, not {shown(k_steps)}", "k_steps")
+    if steps < 1:
+        raise CalcError(f"k_steps takes 1 or more, not {shown(k_steps)}", "k_steps")
     return steps
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
 from instructions.preshuffles import GLOBAL_LOADS, Scheme
+from instructions.record import short_repr
 from layouts import COORDINATES
 from layouts.core import CalcError
 from matrix_plans.preshuffle.chain import formula, numpy_source, torch_source
@@ -112,6 +113,9 @@ class PreshufflePlan(NamedTuple):
     torch: str
     preset: PresetVerdict | None
     engine: Preshuffle
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def parse_supertile(value: object) -> tuple[int, int]:

@@ -3,6 +3,7 @@
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.record import short_repr
 from layouts import COORDINATES
 from layouts.core import Place
 
@@ -105,6 +106,9 @@ class KeyedLayout(NamedTuple):
     slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
     copies: int
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 class LayoutColumns(NamedTuple):
     """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
@@ -119,6 +123,9 @@ class LayoutColumns(NamedTuple):
     blocks: list[int]
     slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
     copies: int
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 class Product(NamedTuple):
@@ -135,6 +142,9 @@ class Calculation(NamedTuple):
     products: tuple[Product, ...]
     c: Entry | None
     scales: tuple[Product, ...] = ()
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 # ---- conversions from the engine's (row, col, block) and places

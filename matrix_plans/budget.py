@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from instructions.model import Instruction
 from instructions.products import VGPR_OVERRIDES, GpuProduct, Limits, limits_of
+from instructions.record import short_repr
 from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import fragment
@@ -105,6 +106,9 @@ class Budget(NamedTuple):
     flops_per_stage: int
     roofline: tuple[tuple[str, float], ...] | None
     bound: str | None
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def _round(n: int, step: int) -> int:

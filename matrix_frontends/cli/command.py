@@ -93,7 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             status, text = respond(words)
         except BatchFailed as failed:  # --batch: the answers, then the count of failures
             return _write(failed.text) or _fail(failed.message)
-        return _write(text) if status == 0 else _fail(text, status)
+        if status != 0:
+            return _fail(text, status)
+        return _write(text) or _notes(getattr(text, "notes", ()))
     except KeyboardInterrupt:
         _discard_output()
         return 130
@@ -113,6 +115,17 @@ def _fail(message: str, status: int = 2) -> int:
     except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
         pass
     return status
+
+
+def _notes(notes: Sequence[str]) -> int:
+    """Write an answer's notes (messages.Noted) on stderr, one line each (status 0)."""
+    try:
+        for note in notes:
+            sys.stderr.write(f"{program_name()}: note: {note}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
+        pass
+    return 0
 
 
 def _write(text: str) -> int:

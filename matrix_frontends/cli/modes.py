@@ -27,6 +27,7 @@ from matrix_frontends.cli.inputs import (
 )
 from matrix_frontends.cli.lds_options import LDS_FLAGS, LDS_OPTIONS
 from matrix_frontends.cli.lds_options import wanted as lds_wanted
+from matrix_frontends.cli.messages import Noted
 from matrix_frontends.cli.options import (
     BY_DEST,
     NUMBERS,
@@ -184,7 +185,7 @@ def _detail_request(args: Args) -> Request:
 
 def _detail(request: Request, args: Args) -> str:
     from formats import listing
-    from formats.detail import detail
+    from formats.detail import detail, formula_notes
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
         from formats import json_output
@@ -195,7 +196,8 @@ def _detail(request: Request, args: Args) -> str:
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
         text = text.replace(" with no modifiers:", f" with {', '.join(given)}:")
-    return text
+    # (the reference's known-wrong formula lines, kept byte for byte: noted on stderr)
+    return Noted(text, tuple(formula_notes(inst)))
 
 
 def _code_request(args: Args) -> Request:

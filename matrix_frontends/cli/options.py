@@ -36,6 +36,7 @@ from matrix_frontends.cli.lds_options import (
 from matrix_frontends.cli.messages import message_text as message_text
 from matrix_frontends.cli.preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
 from matrix_library import __version__ as __version__  # (the package's)
+from matrix_library.filters import FILTERS
 
 if TYPE_CHECKING:  # (argparse loads only for a command line parse_plain does not read)
     from argparse import ArgumentParser
@@ -85,7 +86,7 @@ COORDS, OUTPUT = "coordinates (-g) and registers (-m)", "output formats"
 CODE, OTHER = "code for kernel writers", "other"
 LDS, CONVERT, EXPLORER = LDS_GROUP[0], "chaining instructions", "layout explorer"
 PRESHUFFLE = PRESHUFFLE_GROUP[0]
-FILTER_KEYS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
+FILTER_KEYS = FILTERS  # (the catalog's keys: -h, completion and docs/formats.md list them)
 _COORDINATE = 0  # coordinates, registers, lanes: the library checks them against the
 # instruction (AMD's calculator accepts any number in an option the mode does not use)
 
@@ -107,8 +108,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
            "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
     Option("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
-           "matching KEY=VALUE; KEY is arch, vendor, type, shape (MxNxK), sparse, kind, m, n, "
-           "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
+           "matching KEY=VALUE; KEY is " + ", ".join(FILTER_KEYS[:-1]) + " or "
+           + FILTER_KEYS[-1] + " (shape: MxNxK; type: any name, fp8 = e4m3, bf8 = e5m2); "
+           "repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
     Option("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, "
            "read from FILE (- for standard input); outputs are separated by a line '#---', or "
            "with --json are JSON Lines", VALUE, "FILE", complete="file"),
