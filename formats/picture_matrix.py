@@ -46,6 +46,15 @@ def element_labels(name: str, matrix: str, more: int) -> list[list[str]]:
             [f"{short}{plus}"], [short[:cut], short[cut:] + plus]]
 
 
+def _marked_lines(lines: list[str], loc: mc.Location) -> list[str]:
+    """A label's lines with the location's marks: `-` (negated) before the first line,
+    `|` around the whole (absolute value)."""
+    before, after = slot_texts(loc)[:2]
+    if len(lines) == 1:
+        return [before + lines[0] + after]
+    return [before + lines[0], *lines[1:-1], lines[-1] + after]
+
+
 def _straddles(columns: set[tuple[int, tuple[int, int]]], bits: int) -> bool:
     """Whether a value of the (register, bits) `columns` crosses a multiple of `bits` (a
     panel border)."""
@@ -213,6 +222,8 @@ def _named(slots: list[mc.Slot], blocks: int) -> (
     for loc, elems in slots:
         first = name(elems[0])
         labels = element_labels(first, matrix, len(elems) - 1)
+        if loc[4] or loc[5]:  # (negated, absolute: -A[0][0] and |A[0][0]|, as the text says)
+            labels = [_marked_lines(lines, loc) for lines in labels]
         lo, hi = loc[3]
         last = labels[-1]
         sizes.add((len(labels[0][0]), max(len(last[0]), len(last[1])),

@@ -342,6 +342,13 @@ def _serve(args: Args) -> str:
                         "--batch or the explorer")
 
 
+def _export_site(_args: Args) -> str:
+    """--export-site where a command line is answered (--batch, the explorer, the page)."""
+    raise ArgumentError("--export-site writes files: run it as a command of its own "
+                        "(matrix-calculator --export-site DIR), not from --batch or the "
+                        "explorer")
+
+
 def _mcp(_args: Args) -> str:
     """--mcp where a command line is answered (--batch, the explorer, an MCP tool)."""
     raise ArgumentError("--mcp starts the MCP server: run it as a command of its own "
@@ -363,6 +370,8 @@ MODES: tuple[Mode, ...] = (
     Mode("serve", "--serve", lambda a: _on(a, "serve"), ("serve", "port", "host"), None,
          text=_serve),
     Mode("mcp", "--mcp", lambda a: _on(a, "mcp"), ("mcp",), None, text=_mcp),
+    Mode("export_site", "--export-site", lambda a: a.given("export_site"),
+         ("export_site", "pyodide"), None, text=_export_site),
     Mode("json_schema", "--json-schema", lambda a: _on(a, "json_schema"), ("json_schema",),
          None, text=_schema),
     Mode("architectures", "--list-architectures", lambda a: _on(a, "list_architectures"),
@@ -419,7 +428,7 @@ def select(args: Args) -> Mode:
 
 
 _WHERE = {"ld": "--emit hip", "order": "--emit hip", "lds": "--emit hip", "prefix": "--emit hip",
-          "port": "--serve", "host": "--serve",
+          "port": "--serve", "host": "--serve", "pyodide": "--export-site",
           **{dest: "--lds-tile" for dest in LDS_DESTS if dest != "lds_tile"},
           "filter": "--catalog", "compact": "--json", "color_by": "--format svg or html",
           "format": "-R, -M or --catalog"}

@@ -45,6 +45,8 @@ ABSENT = "\0absent"  # the value of a value option that was not given (None: giv
 FLAG, VALUE, NUMBER, APPEND = "flag", "value", "number", "append"
 PAIR = "pair"  # two words (--convert FROM TO); `metavar` names both, separated by a space
 EXPLORER_PORT, EXPLORER_HOST = 8642, "127.0.0.1"  # --serve's defaults (explorer/)
+PYODIDE_VERSION = "314.0.8"  # --export-site's default Pyodide (explorer/export.py)
+PYODIDE_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 
 
 class Option(NamedTuple):
@@ -212,6 +214,12 @@ OPTIONS: tuple[Option, ...] = (
            "0: any free port)", NUMBER, "N", limit=65535),
     Option("host", ("--host",), EXPLORER, "with --serve: the address to listen on (default "
            f"{EXPLORER_HOST}: this machine only)", VALUE, "H"),
+    Option("export_site", ("--export-site",), EXPLORER, "write the explorer as a static "
+           "site into DIR: the page runs the calculator in the browser (Pyodide), served "
+           "by any static host (see docs/explorer.md)", VALUE, "DIR", complete="file"),
+    Option("pyodide", ("--pyodide",), EXPLORER, "with --export-site: where the page loads "
+           f"Pyodide from, a URL or a local copy to bundle (a folder or the npm tarball; "
+           f"default {PYODIDE_URL})", VALUE, "URL_OR_DIR", complete="file"),
     Option("mcp", ("--mcp",), OTHER, "start an MCP server for coding agents on standard "
            'input/output (docs/agents.md; needs pip install "matrix-calculator[mcp]")'),
     Option("version", ("-v", "--version"), OTHER, "print the version and exit", reference=True),
