@@ -54,6 +54,7 @@ def cute_cpp(found: Export) -> str:
     lines = [f"// {_title(found)}",
              f"// (T, V) -> {layout.offset}: T the lane, V the lane's values in increasing "
              "(VGPR, bit) order",
+             *([f"// {layout.note}"] if layout.note else []),
              f"using {name} = cute::Layout<{_cpp(layout.shape, 'Shape')},",
              " " * (len(name) + 20) + f"{_cpp(layout.stride, 'Stride')}>;"]
     return "\n".join(lines) + "\n"
@@ -88,6 +89,8 @@ def gluon_python(found: Export) -> str:
     layout = found.gluon
     assert layout is not None
     rows, cols = DIMS[found.matrix]
+    if found.matrix == "SB":  # (B's scales as Triton holds them: [N, K/scale block])
+        rows, cols = cols, rows
     dims = f"[{rows}, {cols}]" if len(layout.shape) == 2 else f"[blocks, {rows}, {cols}]"
     held = ("value r" if layout.packed == 1 else
             f"byte r (values {layout.packed}r to {layout.packed}r+{layout.packed - 1})")
@@ -107,6 +110,14 @@ def gluon_python(found: Export) -> str:
         lines += [f"layout = {_parent(layout)}",
                   f"# the same map (ttgl.to_linear_layout(layout, {list(layout.shape)})):",
                   f"linear = {_linear(layout)}"]
+    elif named.scale:
+        factor = "" if named.scale_factor == 32 else f", scale_factor={named.scale_factor}"
+        lines += [f"parent = {_parent(layout)}",
+                  f"scaled = ttgl.DotOperandLayout(operand_index={named.operand_index}, "
+                  f"parent=parent, k_width={named.k_width})",
+                  f"layout = ttgl.amd.{named.scale}(scaled, {list(layout.shape)}{factor})",
+                  f"# the same map (ttgl.to_linear_layout(layout, {list(layout.shape)})):",
+                  f"linear = {_linear(layout)}"]
     else:
         lines += [f"parent = {_parent(layout)}",
                   f"layout = ttgl.DotOperandLayout(operand_index={named.operand_index}, "
@@ -119,7 +130,8 @@ def gluon_python(found: Export) -> str:
 def _cute_fields(layout: CuteLayout) -> dict[str, object]:
     rows, cols, blocks = layout.extent
     return {"shape": _lists(layout.shape), "stride": _lists(layout.stride),
-            "extent": {"rows": rows, "cols": cols, "blocks": blocks}, "offset": layout.offset}
+            "extent": {"rows": rows, "cols": cols, "blocks": blocks}, "offset": layout.offset,
+            "note": layout.note or None}
 
 
 def _gluon_fields(layout: GluonLayout) -> dict[str, object]:
@@ -130,7 +142,9 @@ def _gluon_fields(layout: GluonLayout) -> dict[str, object]:
                "instr_shape": list(named.instr_shape),
                "element_bitwidth": named.element_bitwidth,
                "operand_index": None if named.operand_index < 0 else named.operand_index,
-               "k_width": None if named.operand_index < 0 else named.k_width}
+               "k_width": None if named.operand_index < 0 else named.k_width,
+               "scale": named.scale or None,
+               "scale_factor": named.scale_factor or None}
     return {"shape": list(layout.shape), "reg_bases": [list(b) for b in layout.reg_bases],
             "lane_bases": [list(b) for b in layout.lane_bases], "packed": layout.packed,
             "named": cls, "note": layout.note or None}

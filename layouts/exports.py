@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from layouts import Operand
+from layouts import operand as layouts_operand
 from layouts.core import BIT, BLOCK, COL, COPY, LANE, ROW
-from layouts.fragment import Digit, Fragment, fragment
+from layouts.fragment import Digit, Fragment, element, fragment
 from layouts.linear import bases_of
 
 # A CuTe shape or stride: an int or a tuple of them (nested).
@@ -43,6 +44,7 @@ class CuteLayout(NamedTuple):
     extent: tuple[int, int, int]
     offset: str
     reason: str
+    note: str = ""
 
 
 def _mode(parts: list[int]) -> Nested:
@@ -71,10 +73,20 @@ def _refusal(frag: Fragment, operand: Operand) -> str:
                     f"{reach} was next (lanes {frag.base_lane}-"
                     f"{frag.base_lane + frag.lanes - 1} of wave{frag.wave} hold values)")
         reach *= d.size
-    if reach != frag.wave:
+    if reach != frag.wave and (frag.wave % reach or frag.base_lane % reach):
         return (f"only lanes {frag.base_lane}-{frag.base_lane + reach - 1} of the "
                 f"wave{frag.wave} hold values: the other lanes hold no element")
     return ""
+
+
+def unread_note(frag: Fragment) -> str:
+    """What an export says of the lanes that hold nothing ('': every lane holds values):
+    it repeats the lanes that do there, as Triton's scale layouts do."""
+    if frag.lanes >= frag.wave or any(d.coord == COPY for d in frag.lane_digits):
+        return ""
+    held = f"{frag.base_lane}-{frag.base_lane + frag.lanes - 1}"
+    return (f"only lanes {held} hold values the hardware reads; the layout repeats them "
+            f"in the other lanes of the wave{frag.wave} (a stride 0 / a zero lane basis)")
 
 
 def _strides(frag: Fragment, matrix: str) -> dict[str, int]:
@@ -100,12 +112,13 @@ def cute_layout(operand: Operand) -> CuteLayout:
         return 0 if d.coord == COPY else d.weight * unit[d.coord]
 
     lanes = _coalesced([(d.size, stride(d)) for d in sorted(frag.lane_digits,
-                                                             key=lambda d: d.stride)])
+                                                             key=lambda d: d.stride)]
+                       + [(frag.wave // frag.lanes, 0)] * bool(unread_note(frag)))
     values = _coalesced([(d.size, stride(d)) for d in sorted(
         (d for d in frag.digits if d.dest == BIT), key=lambda d: d.div)])
     shape = (_mode([n for n, _ in lanes]), _mode([n for n, _ in values]))
     strides = (_mode([s for _, s in lanes]), _mode([s for _, s in values]) if values else 0)
-    return CuteLayout(shape, strides, extent, offset, "")
+    return CuteLayout(shape, strides, extent, offset, "", unread_note(frag))
 
 
 def _coalesced(modes: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -159,6 +172,8 @@ class GluonClass(NamedTuple):
     element_bitwidth: int
     operand_index: int
     k_width: int
+    scale: str = ""        # a scale operand: the ttgl.amd function that gives its layout
+    scale_factor: int = 0  # and the K values one scale covers
 
 
 class GluonLayout(NamedTuple):
@@ -192,12 +207,19 @@ def _named(operand: Operand, layout: GluonLayout) -> GluonClass | None:
     A/B/C/D, its elements one to a tensor element, the wave the class is written for);
     scripts/check_exports.py checks with Triton that each gives the same map."""
     inst, matrix = operand.inst, operand.matrix
-    parent, version, wave = inst.architecture.gluon
+    parent, version, wave, scale = inst.architecture.gluon
     if not parent or wave != operand.wave or inst.sparse or inst.blocks != 1 \
-            or matrix not in ("A", "B", "C", "D") or layout.packed != 1:
+            or matrix not in ("A", "B", "C", "D", "SA", "SB") or layout.packed != 1 \
+            or matrix in ("SA", "SB") and not scale:
         return None
     bitwidth = 64 if inst.out_type.bits == 64 else 32
     shape = (inst.m, inst.n, inst.k)
+    if matrix in ("SA", "SB"):  # (the DotOperandLayout of the matrix the scales scale)
+        index = 0 if matrix == "SA" else 1
+        scaled = gluon_layout(layouts_operand(inst, "AB"[index], operand.mods, operand.wave))
+        return GluonClass(parent, version, shape, bitwidth, index,
+                          _k_width(scaled.reg_bases, 1 - index), scale,
+                          inst.k // layout.shape[1])
     if matrix in ("C", "D"):
         return GluonClass(parent, version, shape, bitwidth, -1, 0)
     index = 0 if matrix == "A" else 1
@@ -215,34 +237,78 @@ def _packed_k(operand: Operand) -> int:
     return 1 if matrix == "A" else 0  # (A is M x K, B is K x N)
 
 
+def _padded(frag: Fragment) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]] | None:
+    """Linear bases of a fragment whose values sit in an aligned block of the lanes, the
+    other lanes repeating them (zero lane bases), or None when its map is not linear."""
+    top = frag.base_lane
+
+    def vector(lane: int, v: int) -> tuple[int, ...]:
+        row, col, block = element(frag, lane, v) or (0, 0, 0)
+        return (block, row, col) if frag.shape[2] > 1 else (row, col)
+
+    zero = vector(top, 0)
+    regs = [vector(top, 1 << b) for b in range(frag.values.bit_length() - 1)]
+    lanes = [vector(top + (1 << b), 0) if 1 << b < frag.lanes else tuple(0 for _ in zero)
+             for b in range(frag.wave.bit_length() - 1)]
+    if any(zero) or frag.values & (frag.values - 1):
+        return None
+    for lane in range(top, top + frag.lanes):
+        for v in range(frag.values):
+            got = list(zero)
+            for index, bases in ((v, regs), (lane, lanes)):
+                for b, vec in enumerate(bases):
+                    if index >> b & 1:
+                        got = [x ^ y for x, y in zip(got, vec)]
+            if tuple(got) != vector(lane, v):
+                return None
+    return regs, lanes
+
+
+def _swapped(b: tuple[int, ...]) -> tuple[int, ...]:
+    """A shape or basis with its last two dims swapped (B's scales as Triton holds them,
+    [N, K/scale block])."""
+    return (*b[:-2], b[-1], b[-2])
+
+
 def gluon_layout(operand: Operand) -> GluonLayout:
     """Triton's linear layout of the operand (registers in increasing bit order of the
-    lane, as bases_of gives them), or the reason there is none."""
+    lane, as bases_of gives them; B's scales [N, K/scale block], as Triton holds them),
+    or the reason there is none."""
     found = bases_of(operand)
     frag = fragment(operand)
     shape = tuple(int(n) for n in frag.shape[:2])
     if frag.shape[2] > 1:
         shape = (int(frag.shape[2]), *shape)
-    if found.bases is None:
+    note = "; ".join(filter(None, (found.note, unread_note(frag))))
+    padded = _padded(frag) if found.bases is None and unread_note(frag) and \
+        frag.guard is None and frag.lane_source is None and not _refusal(frag, operand) \
+        else None
+    if found.bases is None and padded is None:
         return GluonLayout(shape, (), (), 1, found.reason, found.note)
-    regs = [tuple(b) for b in found.bases["register"]]
-    lanes = [tuple(b) for b in found.bases["lane"]]
+    if padded is not None:
+        regs, lanes = padded
+    else:
+        assert found.bases is not None
+        regs = [tuple(b) for b in found.bases["register"]]
+        lanes = [tuple(b) for b in found.bases["lane"]]
+    if operand.matrix == "SB":
+        shape, regs, lanes = _swapped(shape), list(map(_swapped, regs)), list(map(_swapped, lanes))
     dim = _packed_k(operand)
     if dim < 0:
-        plain = GluonLayout(shape, tuple(regs), tuple(lanes), 1, "", found.note)
+        plain = GluonLayout(shape, tuple(regs), tuple(lanes), 1, "", note)
         return plain._replace(named=_named(operand, plain))
     dim += len(shape) - 2
     pair = tuple(1 if d == dim else 0 for d in range(len(shape)))
     if not regs or regs[0] != pair or any(b[dim] % 2 for b in regs[1:] + lanes):
         return GluonLayout(shape, (), (), 2, "its fp4 values are not in pairs of adjacent "
-                           "K values, as Triton packs fp4 two to a byte", found.note)
+                           "K values, as Triton packs fp4 two to a byte", note)
 
     def halve(b: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(x // 2 if d == dim else x for d, x in enumerate(b))
 
     packed = tuple(n // 2 if d == dim else n for d, n in enumerate(shape))
     return GluonLayout(packed, tuple(map(halve, regs[1:])), tuple(map(halve, lanes)), 2, "",
-                       found.note)
+                       note)
 
 
 def gluon_element(layout: GluonLayout, register: int, lane: int) -> tuple[int, ...]:

@@ -86,8 +86,8 @@ def engine(inst: Instruction, matrix: str, mods: Modifiers, wave: int
     op = operand(inst, matrix, mods=mods, wave=wave)
     frag = fragment(op)
     if inst.sparse and matrix in ("A", "K"):  # (the compressed matrix in memory)
-        return {(lane, v): element(frag, lane, v) for lane in range(wave)
-                for v in range(frag.values)}
+        return repeated(frag, {(lane, v): element(frag, lane, v) for lane in range(wave)
+                               for v in range(frag.values)})
     by_lane: dict[int, list[tuple[int, Elem]]] = {}
     for elem, places in op.placed():
         for p in places:
@@ -97,7 +97,18 @@ def engine(inst: Instruction, matrix: str, mods: Modifiers, wave: int
         slots = sorted(by_lane.get(lane, []))
         for v in range(frag.values):
             found[(lane, v)] = slots[v][1] if v < len(slots) else None
-    return found
+    return repeated(frag, found)
+
+
+def repeated(frag, found: dict) -> dict:
+    """Where only an aligned block of lanes holds values (gfx1250's scales, RDNA4's wave64
+    4-bit A and B), the exports repeat that block in the other lanes: expect it there."""
+    if frag.lanes >= frag.wave or any(d.coord == "copy" for d in frag.lane_digits) \
+            or frag.guard is not None:
+        return found
+    held = range(frag.base_lane, frag.base_lane + frag.lanes)
+    return {(lane, v): found[(lane, v)] if lane in held else
+            found[(frag.base_lane + lane % frag.lanes, v)] for lane, v in found}
 
 
 def check_cute(doc: dict, truth: dict, wave: int) -> str:
@@ -168,6 +179,8 @@ def check_gluon(bases: dict, truth: dict, packed: int, wave: int) -> str:
         if packed > 1:  # (fp4: two values to a byte along K, the last dim for A)
             dim = len(got) - 1 if bases["k_dim"] == "last" else len(got) - 2
             got[dim] = got[dim] * packed + v % packed
+        if bases["k_dim"] == "scales":  # (B's scales: [N, K/scale block] in Triton)
+            got[-2], got[-1] = got[-1], got[-2]
         elem = (got[-2], got[-1], got[0] if len(got) == 3 else 0)
         if elem != want:
             return f"lane {lane} value {v}: Triton {elem}, engine {want}"
@@ -196,7 +209,7 @@ def run(record: bool) -> int:
             row["gluon"] = {"named": found.gluon.named is not None, "packed": found.gluon.packed,
                             "reg_bases": got["reg_bases"], "lane_bases": got["lane_bases"],
                             "shape": got["shape"]}
-            got["k_dim"] = "last" if matrix == "A" else "first"
+            got["k_dim"] = "last" if matrix == "A" else "scales" if matrix == "SB" else "first"
             row["triton"] = check_gluon(got, truth, found.gluon.packed, wave)
             if linear is not None and linear["reg_bases"] != got["reg_bases"]:
                 row["triton"] = "the named layout and the linear one differ"

@@ -158,7 +158,7 @@ def test_triton_evaluates_the_gluon_exports():
             inst, matrix, mods, wave = _args(case)
             found = export(inst, matrix, "gluon", mods=mods, wave=wave)
             got, _ = triton.linear(gluon_python(found), list(found.gluon.shape))
-            got["k_dim"] = "last" if matrix == "A" else "first"
+            got["k_dim"] = "last" if matrix == "A" else "scales" if matrix == "SB" else "first"
             truth = check.engine(inst, matrix, mods, wave)
             assert check.check_gluon(got, truth, found.gluon.packed, wave) == "agree", case
 
@@ -186,9 +186,21 @@ def test_an_operand_that_is_not_one_layout_is_refused(run):
                         "--blgp", "3"])
     assert (rc, out) == (2, "") and len(err.splitlines()) == 1
     assert "not one CuTe shape:stride" in err and "rotat" in err
-    rc, out, err = run(["-a", "gfx1250", "-i", "v_wmma_scale_f32_16x16x128_f8f6f4", "--emit",
-                        "gluon", "--A-scale"])
-    assert (rc, out) == (2, "") and len(err.splitlines()) == 1 and "lanes" in err
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_32x32x4_2b_f16", "--emit", "gluon",
+                        "-A", "--cbsz", "1", "--abid", "1"])
+    assert (rc, out) == (2, "") and len(err.splitlines()) == 1 and "broadcast" in err
+
+
+def test_lanes_that_hold_nothing_repeat_the_others(run):
+    """gfx1250's scales sit in lanes 0-15 (or 16-31): the exports repeat them in the other
+    half, as Triton's own scale layout does (a zero lane basis, a stride 0)."""
+    args = ["-a", "gfx1250", "-i", "v_wmma_scale_f32_16x16x128_f8f6f4", "--A-scale"]
+    doc = json.loads(run([*args, "--emit", "cute", "--json", "--compact"])[1])
+    assert doc["shape"] == [[16, 2], 4] and doc["stride"] == [[1, 0], 16]
+    assert "lanes 0-15" in doc["note"]
+    rc, out, _ = run([*args, "--emit", "gluon"])
+    assert rc == 0 and "layout = ttgl.amd.gfx1250.get_wmma_scale_layout(scaled, [16, 4])" in out
+    assert "[8, 0], [0, 0]]" in out
 
 
 def test_gluon_names_the_class_and_gives_the_same_map(run):
