@@ -250,3 +250,58 @@ def test_ck_tile_in_detail_only_with_the_option(run):
     assert with_ck.startswith(plain) and "kCM1PerLane = 4" in with_ck[len(plain):]
     doc = json.loads(run([*args, "--json", "--compact"])[1])
     assert doc["ck_tile"]["64"]["counts"]["kABKPerLane"] == 4
+
+
+# ---- CUTLASS's own atoms: the conventions, on NVIDIA's instructions
+
+def _flat(shape, stride):
+    if isinstance(shape, list):
+        return [p for s, d in zip(shape, stride) for p in _flat(s, d)]
+    return [(shape, stride)]
+
+
+def _evaluate(shape, stride, index):
+    out = 0
+    for size, step in _flat(shape, stride):
+        out, index = out + (index % size) * step, index // size
+    return out
+
+
+def _size(shape):
+    total = 1
+    for size, _ in _flat(shape, shape):
+        total *= size
+    return total
+
+
+def test_cute_exports_are_cutlass_atoms_on_nvidia():
+    """--emit cute of NVIDIA's mma instructions is, as a function of (T, V), the ALayout,
+    BLayout and CLayout of CUTLASS's own MMA_Traits (tests/data/nvidia/cute_layouts.json),
+    for every atom whose threads are the warp's lanes (sm70's quad-pair atoms number the
+    eight threads of one pair: ThrID)."""
+    from layouts.exports import cute_offset
+    from matrix_library.exports import export
+    traits = json.loads(data_file("nvidia", "cute_layouts.json").read_text())["traits"]
+    checked = 0
+    for name, entry in traits.items():
+        inst = next((i for a in ("sm80", "sm89", "sm90") for i in mc.find_architecture(a)
+                     .instructions if dict(i.facts).get("cute") == name), None)
+        if inst is None or "ThrID" in entry and inst.blocks > 1:
+            continue
+        for matrix, key in (("A", "ALayout"), ("B", "BLayout"), ("C", "CLayout")):
+            layout = export(inst, matrix, "cute", wave=inst.wave_sizes[0]).cute
+            (ts, vs), (td, vd) = entry[key]
+            assert all(_evaluate(ts, td, t) + _evaluate(vs, vd, v) == cute_offset(layout, t, v)
+                       for t in range(_size(ts)) for v in range(_size(vs))), (name, matrix)
+            checked += 1
+    assert checked >= 100
+
+
+def test_the_export_mode_answers_through_the_one_path():
+    inst = mc.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    found = mc.answer(mc.Request("export", inst.architecture, inst, "A",
+                                 options=(("language", "cute"),)))
+    assert found.cute.shape == ((32, 2), 4) and found.gluon is None
+    with pytest.raises(mc.CalcError, match="the exports are cute and gluon"):
+        mc.answer(mc.Request("export", inst.architecture, inst, "A",
+                             options=(("language", "hip"),)))
