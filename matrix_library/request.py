@@ -119,6 +119,13 @@ def _linear(request: Request) -> "LinearLayoutBases":
                              wave=request.wave)
 
 
+def _export(request: Request) -> object:
+    """--emit cute/gluon (option "language"): the operand as that project's layout."""
+    from matrix_library.exports import export
+    return export(request.instruction, str(request.matrix), str(request.option("language")),
+                  mods=request.mods, wave=request.wave)
+
+
 def _products(request: Request) -> object:
     """--list-products: every product, or those of the request's architecture."""
     from matrix_library.budget import products
@@ -172,6 +179,7 @@ ENGINES: "dict[str, Callable[[Request], object]]" = {
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,
+    "export": _export,
     "probe": _probe,
     "products": _products,
     "peak": _peak,

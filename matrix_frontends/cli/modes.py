@@ -192,6 +192,11 @@ def _detail(request: Request, args: Args) -> str:
         return json_output.detail(inst)
     text = listing.header(inst) + detail(inst)
     text += verified(args, inst)  # (the verification record: cli_probe)
+    if _on(args, "ck_tile"):
+        from formats.exports import ck_tile_text
+
+        from matrix_library.exports import ck_tile_counts
+        text += ck_tile_text({w: ck_tile_counts(inst, w) for w in inst.wave_sizes})
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
@@ -247,6 +252,41 @@ def _emit(request: Request, args: Args) -> str:
                           prefix=None if prefix is None else str(prefix),
                           command=None if words is None else command_line(words))
     return hip.emit(request.instruction, request.matrix, request.mods, request.wave, options)
+
+
+EXPORTS = ("cute", "gluon")
+
+
+def _exporting(args: Args) -> bool:
+    return args.given("emit") and (args.text("emit") or "").lower() in EXPORTS
+
+
+def _export_request(args: Args) -> Request:
+    """--emit cute/gluon: one matrix of -a/-i as that project's layout."""
+    _numbers(args)
+    request = _instruction_request(args, "export")
+    chosen = [flag for dest, flag in MATRIX_FLAGS if _on(args, dest)]
+    if len(chosen) != 1:
+        got = f" (got {' and '.join(chosen)})" if chosen else ""
+        raise ArgumentError(f"--emit {args.text('emit')} needs one matrix: one of "
+                            + ", ".join(flag for _, flag in MATRIX_FLAGS) + got)
+    modes = [flag for dest, flag in (*QUERY_MODES, ("output", "-o")) if _on(args, dest)]
+    if modes:
+        raise ArgumentError(f"--emit is a mode of its own: drop {' and '.join(modes)}")
+    matrix = next(dest for dest, _ in MATRIX_FLAGS if _on(args, dest))
+    language = str(args.text("emit")).lower()
+    return request._replace(matrix=matrix, mods=modifiers_of(args),
+                            options=(("language", language),))
+
+
+def _export(request: Request, args: Args) -> str:
+    from formats import exports
+    found = checked(matrix_request.answer, request)
+    if _on(args, "json"):
+        return exports.export_json(found)  # type: ignore[arg-type]
+    if request.option("language") == "cute":
+        return exports.cute_cpp(found)  # type: ignore[arg-type]
+    return exports.gluon_python(found)  # type: ignore[arg-type]
 
 
 def _query_request(args: Args) -> Request:
@@ -384,7 +424,7 @@ MODES: tuple[Mode, ...] = (
          partial(with_peaks, _catalog)),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
     Mode("detail", "-d", lambda a: _on(a, "detail"),
-         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification", "product"),
+         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification", "ck_tile", "product"),
          _detail_request, partial(with_peaks, _detail)),
     Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
          ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
@@ -397,6 +437,8 @@ MODES: tuple[Mode, ...] = (
     Mode("linear", "--linear-layout", lambda a: _on(a, "linear_layout"),
          ("linear_layout", *QUERY), _code_request, _linear),
     Mode("probe", "--emit probe", wanted, ("emit",), *probe),
+    Mode("export", "--emit cute/gluon", _exporting, ("emit", *JSON, "SA", "SB", *OWN_MODIFIERS),
+         _export_request, _export),
     Mode("emit", "--emit", lambda a: a.given("emit"),
          ("emit", "ld", "order", "prefix", "lds", "SA", "SB", *OWN_MODIFIERS), _code_request,
          _emit),

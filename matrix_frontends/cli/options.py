@@ -175,8 +175,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("json_schema", ("--json-schema",), OUTPUT,
            "print the JSON Schema of the --json documents"),
     Option("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an "
-           "example of -i) or probe (a self-checking program)", VALUE, "LANGUAGE",
-           ("hip", "probe")),
+           "example of -i), probe (a self-checking program), or the matrix's layout as a "
+           "CuTe layout (cute) or a Triton Gluon layout (gluon; see docs/exports.md)", VALUE,
+           "LANGUAGE", ("hip", "probe", "cute", "gluon")),
     Option("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
            "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
     Option("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
@@ -186,6 +187,8 @@ OPTIONS: tuple[Option, ...] = (
            "options)", VALUE, "NAME"),
     Option("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
     Option("verification", ("--verification",), OUTPUT, "with -d: what it was checked against"),
+    Option("ck_tile", ("--ck-tile", "--ck_tile"), OUTPUT,
+           "with -d: the per-lane counts of ck_tile's warp-gemm attributes"),
     Option("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
     # LDS load plans (the rows' texts: lds_options.py; handling: lds_mode.py)
