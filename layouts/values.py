@@ -20,13 +20,13 @@ another's inverse (matrix_plans/convert).
 """
 from __future__ import annotations
 
-from functools import reduce
+from functools import lru_cache, reduce
 from math import gcd
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 from layouts import Operand
-from layouts.algebra import LayoutMap, on_axis, shifted
+from layouts.algebra import LayoutMap, on_axis, permuted, shifted
 from layouts.core import BIT, Place
 
 
@@ -49,6 +49,25 @@ class OperandValue(NamedTuple):
         start = ((row * cols + col) * blocks + block) * copies
         return [self.place(y) for y in self.map.table[start:start + copies]]
 
+    def slots(self) -> tuple[tuple[int, int, int, int], ...]:
+        """(lane, register, lo, width) of every flat codomain index (made once per shape)."""
+        (lanes, slots), unit, width = self.map.codomain, self.unit, self.width
+        return _slots(lanes, slots, unit, width)
+
+    def copies(self, transposed: bool = False) -> tuple[tuple[tuple[int, int, int, int], ...],
+                                                         ...]:
+        """The projection element -> places of block 0 (row-major; `transposed`: of the
+        transpose, the value composed after the swap of rows and columns), each place
+        as slots() gives it."""
+        smap = self.map
+        if transposed:  # element (i, j) sits where the layout has (j, i)
+            rows, cols, blocks, copies = smap.domain
+            smap = smap.compose(permuted((cols, rows, blocks, copies), (1, 0, 2, 3)))
+        rows, cols, blocks, copies = smap.domain
+        table, slots, step = smap.table, self.slots(), blocks * copies
+        return tuple(tuple(map(slots.__getitem__, table[at:at + copies]))
+                     for at in range(0, rows * cols * step, step))
+
     def held(self) -> dict[Place, tuple[int, int, int]]:
         """The projection place -> element: each place with the first element it holds
         (the right inverse: sparse groups share a place, broadcasts share an element)."""
@@ -61,6 +80,13 @@ class OperandValue(NamedTuple):
                 rest, block = divmod(rest, blocks)
                 out[self.place(y)] = (*divmod(rest, cols), block)
         return out
+
+
+@lru_cache(maxsize=64)
+def _slots(lanes: int, slots: int, unit: int, width: int
+           ) -> tuple[tuple[int, int, int, int], ...]:
+    return tuple((lane, bit >> 5, bit & 31, width) for lane in range(lanes)
+                 for bit in range(0, slots * unit, unit))
 
 
 _VALUES: WeakKeyDictionary[Operand, OperandValue] = WeakKeyDictionary()

@@ -34,9 +34,9 @@ from weakref import WeakKeyDictionary
 from instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
 from instructions.model import Instruction
 from layouts import Operand
-from layouts.algebra import LayoutMap, blocked, permuted
+from layouts.algebra import LayoutMap, blocked
 from layouts.core import CalcError, shown
-from layouts.values import OperandValue, value
+from layouts.values import value
 
 from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import CLASSES, Move, Op, Order, Plan, Slot, Trips
@@ -171,13 +171,6 @@ def _why(src: Instruction, dst: Instruction, matrix: str) -> str:
     return f"no pack from {have.key} into {want.key} on any architecture"
 
 
-def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: str,
-                signed: bool = True) -> tuple[str, tuple[str, ...]]:
-    """("" or the conversion's key, the Pack's mnemonics) for the types involved."""
-    key, pack = _choose(moves, src, dst, matrix, signed)
-    return key, pack.mnemonics if pack else ()
-
-
 # ---- the moves
 
 
@@ -244,40 +237,18 @@ _PLACES: WeakKeyDictionary[Operand, dict[tuple[int, bool, int], list[tuple[Slot,
 
 def _places(operand: Operand, fragments: int, transposed: bool, warps: int
             ) -> list[tuple[Slot, ...]]:
-    """The Slots of every element's copies of `fragments` fragments of the operand's
-    layout value (`transposed`: of its transpose), fragment f in warp f % warps (its
-    lanes shifted by the operand's wave), register set f // warps: made once per
-    operand."""
+    """The Slots of every element's copies (OperandValue.copies) in `fragments`
+    fragments, fragment f in warp f % warps (lanes shifted by the operand's wave),
+    register set f // warps: made once per operand."""
     made = _PLACES.get(operand)
     if made is None:
         made = _PLACES[operand] = {}
     found = made.get((fragments, transposed, warps))
     if found is None:
-        held = value(operand)
-        smap = held.map
-        if transposed:  # D^T: element (i, j) sits where the layout has (j, i)
-            rows, cols, blocks, copies = smap.domain
-            smap = smap.compose(permuted((cols, rows, blocks, copies), (1, 0, 2, 3)))
-        table, copies, slots = smap.table, smap.domain[3], _decoder(held)
-        new = tuple.__new__
+        new, each = tuple.__new__, value(operand).copies(transposed)
         found = made[(fragments, transposed, warps)] = [
             tuple(new(Slot, (f // warps, lane + f % warps * operand.wave, *rest))
-                  for lane, *rest in map(slots.__getitem__, table[at:at + copies]))
-            for f in range(fragments) for at in range(0, len(table), copies)]
-    return found
-
-
-_DECODERS: dict[tuple[object, ...], tuple[tuple[int, int, int, int], ...]] = {}
-
-
-def _decoder(held: OperandValue) -> tuple[tuple[int, int, int, int], ...]:
-    """(lane, register, lo, width) of every (lane, slot) index of a layout value."""
-    (lanes, slots), unit, width = held.map.codomain, held.unit, held.width
-    found = _DECODERS.get((lanes, slots, unit, width))
-    if found is None:
-        found = _DECODERS[(lanes, slots, unit, width)] = tuple(
-            (lane, bit >> 5, bit & 31, width) for lane in range(lanes)
-            for bit in range(0, slots * unit, unit))
+                  for lane, *rest in copies) for f in range(fragments) for copies in each]
     return found
 
 

@@ -24,7 +24,7 @@ from layouts.core import CalcError, shown
 from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import Plan
 from matrix_plans.convert.planner import composed_moves, overall, pairs
-from matrix_plans.convert.register_route import program, weight
+from matrix_plans.convert.register_route import bounded_program, weight
 
 # Types that hold the same values in the same bits (source key -> destination keys).
 PORTABLE = {"f16": ("f16",), "bf16": ("bf16",), "f32": ("f32", "xf32"), "f64": ("f64",),
@@ -85,7 +85,9 @@ def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
     sources, fragments = held.domain[0], into.domain[0]
     moves = composed_moves(dst, into, src, held, warps=warps, near=True)
     arch = arch_moves(dst.inst.arch)
-    ops, counts = program(moves, arch, dst.wave, "", ())
+    built = bounded_program(moves, arch, dst.wave, "", ())
+    assert built is not None  # (no bound: every build is made)
+    ops, counts = built
     chosen, lds_bytes = "registers", 0
     if overall(moves) == "cross-lane" and route != "registers":
         # (the round trip through LDS reads each element from one place: its first)
