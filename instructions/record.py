@@ -1,6 +1,5 @@
 """The collector pause of the calculator's largest computations, and the short repr of
 their records."""
-from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps

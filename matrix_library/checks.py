@@ -147,6 +147,9 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
 def _modifiers(mods: ModifierValues, values: dict[str, int], bounded: bool) -> Modifiers:
     """modifiers(); `bounded` False where the instruction is known, whose legality check
     (layouts/legality.py) bounds every value before use and names its own range."""
+    if type(mods) is Modifiers and not values and all(
+            type(value) is int and 0 <= value <= MODIFIER_LIMIT for value in mods):
+        return mods  # (already plain and in range: the common case, checked at once)
     if isinstance(mods, Modifiers):
         given: dict[object, object] = dict(mods._asdict().items())
     elif mods is None or hasattr(mods, "items"):

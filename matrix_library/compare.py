@@ -11,7 +11,6 @@ as `compare(...)`.
 
 The elements compared are those both operands have: rows and columns below both shapes.
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -47,13 +46,13 @@ class Comparison(NamedTuple):
     rows: int
     cols: int
     cells: tuple[Cell, ...]
-    formulas: tuple[Section, Section]
+    formulas: "tuple[Section, Section]"
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
         return short_repr(self)
 
 
-def _lines(inst: Instruction, matrix: str, wave: int) -> Section:
+def _lines(inst: Instruction, matrix: str, wave: int) -> "Section":
     forward, backward = formula_sections(inst, waves=(wave,))[wave]
     wanted = (f"{matrix}[", f"{matrix} ", "C or D")
     return ([line for line in forward if line[0].startswith(wanted)],

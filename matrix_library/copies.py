@@ -11,7 +11,6 @@ lds_copy() and lds_copy_search().
     >>> found.read.worst, found.copy.route
     (8, 'direct')
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -111,7 +110,7 @@ def _global(order: str | None, ld: object, k_axis: int, tile: object) -> Global:
 
 def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
+             k_steps: int = 1, model: str | None = None, mods: "ModifierValues" = None,
              wave: int | None = None, lds_type: str = "", global_order: str | None = None,
              ld: int | None = None, waves: int = 1, wave_split: str = "block",
              tdm_pad_interval: int | None = None, tdm_pad_amount: int | None = None

@@ -11,7 +11,6 @@ matrix_plans.epilogue. matrix_api re-exports store_plan().
     >>> plan.chosen.name, plan.chosen.counts
     ('lds-transpose', (('ds_write_b64', 1), ('ds_read_b64_tr_b16', 1), ('global_store_dwordx2', 1)))
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -59,7 +58,7 @@ class StorePlan(NamedTuple):
         return short_repr(self)
 
 
-def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,
+def store_plan(inst: Instruction, *, mods: "ModifierValues" = None, wave: int | None = None,
                store_type: str | None = None, order: str = "row",
                ld: int | None = None, route: str | None = None) -> StorePlan:
     """The epilogue store plan of `inst`'s D as `store_type` (None: D's own type) into

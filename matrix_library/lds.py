@@ -12,7 +12,6 @@ checks its read arguments with the checked_* functions of this module.
     >>> mc.lds_plan(inst, "A", tile="16x64", load="ds_read_b64", pad=4).worst
     1
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -257,7 +256,7 @@ def checked_steps(k_steps: object) -> int:
 @without_gc
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
+             k_steps: int = 1, model: str | None = None, mods: "ModifierValues" = None,
              wave: int | None = None, lds_type: str = "") -> LdsPlan:
     """The plan of loading operand `matrix` of `inst` (k_steps consecutive steps) from an
     LDS tile of `tile` = 'ROWSxCOLS' elements stored in `order` (k: rows of K values;
@@ -316,7 +315,7 @@ def _candidate(plan_of: Callable[[int, tuple[int, int, int] | None], Plan], pad:
 @without_gc
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
-               model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
+               model: str | None = None, mods: "ModifierValues" = None, wave: int | None = None,
                pad: int = 0, swizzle: object = None, lds_type: str = "") -> LdsSearch:
     """Padding (0 to one row of 128 bytes more) and swizzle settings (powers of two) that
     make every load of the plan conflict-free, best first (fewest LDS bytes, then fewest

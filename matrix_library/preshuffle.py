@@ -14,7 +14,6 @@ matrix_api re-exports preshuffle().
     >>> [t.select for t in mc.preshuffle(inst, "SB", supertile=(2, 2)).tiles]
     [0, 1, 2, 3]
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -157,7 +156,7 @@ def _width(value: object, picked: Scheme | None) -> int | None:
     raise CalcError(f"a load width is a whole number of bytes, not {shown(value)}", "load_width")
 
 
-def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+def preshuffle(inst: Instruction, matrix: str, *, mods: "ModifierValues" = None,
                wave: int | None = None, load_width: object = None,
                supertile: object = (1, 1), order: str | None = None, ld: int | None = None,
                preset: str | None = None) -> PreshufflePlan:

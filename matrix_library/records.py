@@ -1,6 +1,5 @@
 """The records the library answers with, and their construction from the engine's
 (row, col, block) elements and places."""
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -104,7 +103,7 @@ class KeyedLayout(NamedTuple):
     is that location's (register, registers, bit_lo, bit_hi, negated, absolute)."""
     matrix: str
     keyed: list[tuple[int, tuple[int, int, int]]]
-    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
     copies: int
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
@@ -122,7 +121,7 @@ class LayoutColumns(NamedTuple):
     rows: list[int]
     cols: list[int]
     blocks: list[int]
-    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
     copies: int
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
@@ -165,16 +164,16 @@ def named(matrix: str, row: int, col: int, block: int) -> Element:
     return new(Element, values)
 
 
-def element(operand: Operand, elem: Elem) -> Element:
+def element(operand: "Operand", elem: "Elem") -> Element:
     return named(operand.matrix, *elem)
 
 
-def location(operand: Operand, place: Place) -> Location:
+def location(operand: "Operand", place: Place) -> Location:
     mark = operand.mark_of(place)
     reg, lane, lo, width = place
     return new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
                           "|" in mark))
 
 
-def entry(operand: Operand, place: Place, elem: Elem) -> Entry:
+def entry(operand: "Operand", place: Place, elem: "Elem") -> Entry:
     return new(Entry, (element(operand, elem), location(operand, place)))

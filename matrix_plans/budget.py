@@ -3,7 +3,6 @@ of the instruction (instruction tiles per wave, waves per workgroup, K steps hel
 registers, LDS buffers) the registers, LDS bytes, occupancy, arithmetic intensity and
 roofline bound. Reads the instruction's operand fragments (register counts, stored
 elements) and the architecture's limits (instructions/products.py)."""
-from __future__ import annotations
 
 from typing import NamedTuple
 
