@@ -9,6 +9,7 @@ answers with the typed records the renderers (formats/exports.py) read.
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
+from instructions.record import short_repr
 from layouts.core import CalcError
 from layouts.exports import CkTile, CuteLayout, GluonLayout, ck_tile, cute_layout, gluon_layout
 from layouts.modifiers import Modifiers
@@ -33,6 +34,9 @@ class Export(NamedTuple):
     language: str
     cute: CuteLayout | None
     gluon: GluonLayout | None
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def export(inst: Instruction, matrix: str, language: str, *, mods: "ModifierValues" = None,

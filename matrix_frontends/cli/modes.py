@@ -482,9 +482,25 @@ def _where(dest: str) -> str:
 
 
 def validate(args: Args) -> tuple[Mode, Request]:
-    """The mode and Request of a parsed command line (ArgumentError/CalcError if bad)."""
+    """The mode and Request of a parsed command line (ArgumentError/CalcError if bad).
+    A query whose options, but for its coordinates, match one validated before (a
+    --batch of point lines) reuses that Request with its own coordinates, checked."""
+    shape = args.shape(matrix_request.NUMBER_NAMES)
+    known = _VALIDATED.get(shape)
+    if known is not None:
+        return known[0], known[1]._replace(numbers=_numbers(args))
     mode = select(args)
-    return mode, Request(mode.name) if mode.request is None else mode.request(args)
+    request = Request(mode.name) if mode.request is None else mode.request(args)
+    if mode.name == "query":
+        if len(_VALIDATED) >= _VALIDATED_LIMIT:
+            _VALIDATED.clear()
+        _VALIDATED[shape] = (mode, request)
+    return mode, request
+
+
+# The query Requests validated so far, by their command lines' shape (Args.shape).
+_VALIDATED: dict[tuple[tuple[str, object], ...], tuple[Mode, Request]] = {}
+_VALIDATED_LIMIT = 4096
 
 
 def respond(args: Args) -> str:
