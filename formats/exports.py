@@ -56,7 +56,7 @@ def cute_cpp(found: Export) -> str:
              "(VGPR, bit) order",
              *([f"// {layout.note}"] if layout.note else []),
              f"using {name} = cute::Layout<{_cpp(layout.shape, 'Shape')},",
-             " " * (len(name) + 20) + f"{_cpp(layout.stride, 'Stride')}>;"]
+             " " * (len(name) + 22) + f"{_cpp(layout.stride, 'Stride')}>;"]
     return "\n".join(lines) + "\n"
 
 
