@@ -327,9 +327,11 @@ __all__ = ["CkTile", "CuteLayout", "GluonClass", "GluonLayout", "ck_tile", "cute
 
 class CkTile(NamedTuple):
     """The per-lane counts of a ck_tile warp-gemm attribute block (`counts`: (name,
-    value) in ck_tile's order), or the reason they do not apply ('': they do)."""
+    value) in ck_tile's order), or the reason they do not apply ('': they do); `note`
+    where ck_tile's K order differs from the hardware's."""
     counts: tuple[tuple[str, int], ...]
     reason: str
+    note: str = ""
 
 
 def _sizes(frag: Fragment, coord: str, dest: str) -> int:
@@ -340,14 +342,17 @@ def _sizes(frag: Fragment, coord: str, dest: str) -> int:
     return total
 
 
-def _k_split(frag: Fragment, k: str, name: str) -> str:
-    """'' when the K index of an A/B fragment is (lane group) * per-lane + value, as
-    ck_tile's kABKLane/kABKPerLane count it; else why not."""
-    order = [d.dest for d in sorted((d for d in frag.digits if d.coord == k),
-                                    key=lambda d: d.weight)]
-    if order != sorted(order, key=lambda dest: dest == LANE):
-        return f"the K values of {name} alternate between lanes and registers"
-    return ""
+def _k_digits(frag: Fragment, k: str) -> list[tuple[str, int, int]]:
+    """The K digits of an A/B fragment as (dest, size, divisor), by weight: A and B
+    hold K alike when these are equal."""
+    return [(d.dest, d.size, d.div) for d in sorted((d for d in frag.digits if d.coord == k),
+                                                     key=lambda d: d.weight)]
+
+
+def _lane_major(frag: Fragment, k: str) -> bool:
+    """Whether the K index is (lane group) * (K per lane) + value, as ck_tile reads it."""
+    order = [dest for dest, _, _ in _k_digits(frag, k)]
+    return order == sorted(order, key=lambda dest: dest == LANE)
 
 
 def _c_split(frag: Fragment) -> tuple[int, int, int] | str:
@@ -374,36 +379,42 @@ def _c_split(frag: Fragment) -> tuple[int, int, int] | str:
 
 
 def ck_tile(a: Operand, b: Operand, c: Operand) -> CkTile:
-    """ck_tile's counts, read off the fragments of A, B and the accumulator C/D: lanes
-    along M (A) and N (B), the blocks across lanes (multi-block MFMA), the lane groups
-    along K and the K values per lane (A and B alike), and the accumulator's lanes along
-    M and N with its M values per lane in two runs (kCM0PerLane runs of kCM1PerLane)."""
+    """ck_tile's counts, read off the fragments of A, B and the accumulator: lanes along
+    M (A) and N (B), the blocks across lanes (multi-block MFMA), the lane groups along K
+    and the K values per lane (A and B alike; a WMMA's kRepeat copies of them across the
+    lanes), and the accumulator's lanes along M and N with its M values per lane in two
+    runs (kCM0PerLane runs of kCM1PerLane). ck_tile takes K lane-major; where the
+    hardware interleaves K, the counts hold for A and B permuted alike along K (which a
+    product does not see), and `note` says so."""
     fa, fb, fc = fragment(a), fragment(b), fragment(c)
+    wmma = a.inst.kind in ("wmma", "swmmac")
     for frag, name in ((fa, "A"), (fb, "B"), (fc, "the accumulator")):
         if frag.guard is not None or frag.lane_source is not None:
             return CkTile((), f"a modifier moves the lanes of {name}")
-    if any(d.coord == COPY for f in (fa, fb) for d in f.lane_digits):
-        return CkTile((), "A and B are copied across lanes (ck_tile's MFMA attributes "
-                          "count lanes that hold distinct values)")
+    copies = [d.size for f in (fa, fb) for d in f.lane_digits if d.coord == COPY]
+    if copies and not wmma:
+        return CkTile((), "A and B are copied across lanes")
     if _sizes(fa, ROW, BIT) != 1 or _sizes(fb, COL, BIT) != 1:
         return CkTile((), "A's M (or B's N) index is not wholly in lanes")
-    k_a, k_b = (_sizes(fa, COL, LANE), _sizes(fa, COL, BIT)), (_sizes(fb, ROW, LANE),
-                                                              _sizes(fb, ROW, BIT))
-    if k_a != k_b:
-        return CkTile((), f"A and B split K differently ({k_a[0]} x {k_a[1]} and "
-                          f"{k_b[0]} x {k_b[1]})")
-    why = _k_split(fa, COL, "A") or _k_split(fb, ROW, "B")
-    if why:
-        return CkTile((), why)
+    if _k_digits(fa, COL) != _k_digits(fb, ROW):
+        what = "A holds the compressed K (sparse)" if a.inst.sparse else \
+            "A and B hold K differently"
+        return CkTile((), f"{what}: one count per lane does not describe both")
     if _sizes(fc, COL, BIT) != 1:
         return CkTile((), "the accumulator's N index is not wholly in lanes")
     split = _c_split(fc)
     if isinstance(split, str):
         return CkTile((), split)
     cm0, cm_lane, cm1 = split
+    k_lane, k_value = _sizes(fa, COL, LANE), _sizes(fa, COL, BIT)
+    per_lane = ((("kABK0PerLane", 1), ("kABKLane", k_lane), ("kABK1PerLane", k_value))
+                if wmma else (("kABKLane", k_lane), ("kABKPerLane", k_value)))
+    repeat = (("kRepeat", max([1, *copies[:1]])),) if wmma else ()
     counts = (("kAMBlock", _sizes(fa, BLOCK, LANE)), ("kBNBlock", _sizes(fb, BLOCK, LANE)),
-              ("kAMLane", _sizes(fa, ROW, LANE)), ("kBNLane", _sizes(fb, COL, LANE)),
-              ("kABKLane", k_a[0]), ("kABKPerLane", k_a[1]),
-              ("kCMLane", cm_lane), ("kCNLane", _sizes(fc, COL, LANE)),
+              *repeat, ("kAMLane", _sizes(fa, ROW, LANE)), ("kBNLane", _sizes(fb, COL, LANE)),
+              *per_lane, ("kCMLane", cm_lane), ("kCNLane", _sizes(fc, COL, LANE)),
               ("kCM0PerLane", cm0), ("kCM1PerLane", cm1))
-    return CkTile(counts, "")
+    note = "" if _lane_major(fa, COL) else (
+        "the hardware interleaves K between lanes and registers (-R); ck_tile's lane-major "
+        "K is a permutation of it, the same for A and B")
+    return CkTile(counts, "", note)

@@ -228,20 +228,26 @@ def test_emit_needs_one_matrix(run):
 
 # ---- ck_tile
 
-# composable_kernel, include/ck_tile/ops/gemm/warp/warp_gemm_attribute_mfma_impl.hpp:
-# WarpGemmAttributeMfmaImplF16F16F32M32N32K8 and ...M16N16K16 (kAMLane, kBNLane, kABKLane,
-# kABKPerLane, kCMLane, kCNLane, kCM0PerLane, kCM1PerLane).
-CK = {"v_mfma_f32_32x32x8_f16": (32, 32, 2, 4, 2, 32, 4, 4),
-      "v_mfma_f32_16x16x16_f16": (16, 16, 4, 4, 4, 16, 1, 4)}
+# composable_kernel's ck_tile (include/ck_tile/ops/gemm/warp/): warp_gemm_attribute_mfma_impl.hpp,
+# WarpGemmAttributeMfmaImplF16F16F32M32N32K8 and ...M16N16K16, and the WmmaTraitsBase of
+# gfx11 and gfx12 (warp_gemm_attribute_wmma_impl_base_traits.hpp), 16x16x16 f16.
+MFMA = ("kAMLane", "kBNLane", "kABKLane", "kABKPerLane", "kCMLane", "kCNLane",
+        "kCM0PerLane", "kCM1PerLane")
+WMMA = ("kRepeat", "kAMLane", "kBNLane", "kABK0PerLane", "kABKLane", "kABK1PerLane",
+        "kCMLane", "kCNLane", "kCM0PerLane", "kCM1PerLane")
+CK = {("cdna3", "v_mfma_f32_32x32x8_f16"): (MFMA, (32, 32, 2, 4, 2, 32, 4, 4)),
+      ("cdna3", "v_mfma_f32_16x16x16_f16"): (MFMA, (16, 16, 4, 4, 4, 16, 1, 4)),
+      ("rdna3", "v_wmma_f32_16x16x16_f16"): (WMMA, (2, 16, 16, 1, 1, 16, 2, 16, 8, 1)),
+      ("rdna4", "v_wmma_f32_16x16x16_f16"): (WMMA, (1, 16, 16, 1, 2, 8, 2, 16, 1, 8))}
 
 
-@pytest.mark.parametrize("mnemonic", sorted(CK))
-def test_ck_tile_counts_are_composable_kernels(mnemonic):
+@pytest.mark.parametrize("arch, mnemonic", sorted(CK))
+def test_ck_tile_counts_are_composable_kernels(arch, mnemonic):
     from matrix_library.exports import ck_tile_counts
-    counts = dict(ck_tile_counts(mc.find_instruction("cdna3", mnemonic)).counts)
-    names = ("kAMLane", "kBNLane", "kABKLane", "kABKPerLane", "kCMLane", "kCNLane",
-             "kCM0PerLane", "kCM1PerLane")
-    assert tuple(counts[n] for n in names) == CK[mnemonic]
+    found = ck_tile_counts(mc.find_instruction(arch, mnemonic))  # (the first wave size)
+    names, values = CK[arch, mnemonic]
+    assert tuple(dict(found.counts)[n] for n in names) == values
+    assert bool(found.note) == (arch == "rdna4")  # (RDNA4 interleaves K: -R shows it)
 
 
 def test_ck_tile_in_detail_only_with_the_option(run):
