@@ -4,7 +4,6 @@ An architecture is one line of data: its name, table module and aliases, and the
 every query reads instead of the name (see Architecture). Its instructions declare
 their own traits in their table lines (instructions/model.py, `Instruction`).
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -57,10 +56,10 @@ class Architecture(NamedTuple):
     gluon: tuple[str, int, int, str] = ("", 0, 0, "")
 
     @property
-    def instructions(self) -> tuple[Instruction, ...]:
+    def instructions(self) -> "tuple[Instruction, ...]":
         return _table(self.module)
 
-    def find(self, mnemonic: str) -> Instruction | None:
+    def find(self, mnemonic: str) -> "Instruction | None":
         """The instruction spelled `mnemonic`: any case, or as the table module's
         `spelling(name)` function (if it has one) turns other spellings into its own."""
         key = mnemonic.lower()
@@ -74,11 +73,11 @@ class Architecture(NamedTuple):
         return None
 
 
-_TABLES: dict[str, tuple[Instruction, ...]] = {}
+_TABLES: "dict[str, tuple[Instruction, ...]]" = {}
 _SPELLINGS: dict[str, Callable[[str], str]] = {}
 
 
-def _table(module: str) -> tuple[Instruction, ...]:
+def _table(module: str) -> "tuple[Instruction, ...]":
     if module not in _TABLES:
         # __import__ rather than importlib.import_module: importlib (and the warnings
         # module it loads) would add to every query's start-up.

@@ -12,7 +12,6 @@ outermost mode of the offsets. A lane digit of the fragment is one sub-mode of T
 of the value in other lanes, stride 0), a value digit one sub-mode of V. Sparse operands
 are given for the compressed matrix held in memory (see layouts.fragment).
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -5,7 +5,6 @@ The engine derives them from the operand's lane map (layouts/exports.py); this m
 checks the arguments, refuses an operand that is not such an object with the reason, and
 answers with the typed records the renderers (formats/exports.py) read.
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -36,7 +35,7 @@ class Export(NamedTuple):
     gluon: GluonLayout | None
 
 
-def export(inst: Instruction, matrix: str, language: str, *, mods: ModifierValues = None,
+def export(inst: Instruction, matrix: str, language: str, *, mods: "ModifierValues" = None,
            wave: int | None = None) -> Export:
     """`matrix` of `inst` as a CuTe or Gluon layout; CalcError (saying why) where the
     operand is not one CuTe shape:stride or one Gluon linear layout."""
