@@ -10,7 +10,9 @@ installed (the external tier) it runs the emitted Python again.
 """
 import gzip
 import importlib
+import importlib.util
 import json
+import subprocess
 import sys
 from collections import defaultdict
 from functools import cache
@@ -143,24 +145,19 @@ def _live_cute(every):
 
 @pytest.mark.external
 def test_triton_evaluates_the_gluon_exports():
-    """Live: the emitted Python run with Triton's Gluon, its layout turned into a linear
-    map by Triton's to_linear_layout, against the engine (a sample)."""
-    try:
-        importlib.import_module("triton.experimental.gluon.language")
-    except ImportError:
-        missing("triton is not installed: the Gluon exports are checked by Triton")
-    check = script()
-    triton = check.Triton()
-    from formats.exports import gluon_python
-    from matrix_library.exports import export
-    for arch in ARCHS:
-        for case in [c for c in by_arch()[arch] if "gluon" in c][::8]:
-            inst, matrix, mods, wave = _args(case)
-            found = export(inst, matrix, "gluon", mods=mods, wave=wave)
-            got, _ = triton.linear(gluon_python(found), list(found.gluon.shape))
-            got["k_dim"] = "last" if matrix == "A" else "scales" if matrix == "SB" else "first"
-            truth = check.engine(inst, matrix, mods, wave)
-            assert check.check_gluon(got, truth, found.gluon.packed, wave) == "agree", case
+    """Live: scripts/check_exports.py on a sample (every 8th operand): the emitted Python
+    run with Triton's Gluon, its layout turned into a linear map by Triton's
+    to_linear_layout, and tensor-layouts' evaluation, against the engine. (A process of
+    its own: Triton's bindings report leaked objects when an interpreter ends.)"""
+    for name in ("triton", "tensor_layouts"):
+        if importlib.util.find_spec(name) is None:
+            missing(f"{name} is not installed: the exports are checked by it")
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_exports.py"),
+                           "--every", "8"], capture_output=True, text=True, timeout=600,
+                          check=False)
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert done.returncode == 0 and summary["failures"] == 0, done.stdout[-2000:]
+    assert summary["triton"] == summary["tensor_layouts"] > 200
 
 
 # ---- the command line
