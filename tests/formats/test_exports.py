@@ -308,3 +308,25 @@ def test_the_export_mode_answers_through_the_one_path():
     with pytest.raises(mc.CalcError, match="the exports are cute and gluon"):
         mc.answer(mc.Request("export", inst.architecture, inst, "A",
                              options=(("language", "hip"),)))
+
+
+def _from_cpp(text):
+    """The (shape, stride) a `using XLayout = cute::Layout<...>;` line pair spells."""
+    import re
+    body = " ".join(line for line in text.splitlines() if not line.startswith("//"))
+    body = body.split("cute::Layout<", 1)[1].rsplit(">;", 1)[0]
+    body = re.sub(r"cute::(Shape|Stride)<", "[", body).replace(">", "]")
+    body = re.sub(r"cute::_(\d+)", r"\1", body)
+    return json.loads(f"[{body}]")
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_the_cpp_text_spells_the_checked_layout(arch):
+    """--emit cute's C++ names the shape and stride the record's tensor-layouts check
+    evaluated (its JSON form), for a sample of each architecture's operands."""
+    from formats.exports import cute_cpp
+    from matrix_library.exports import export
+    for case in [c for c in by_arch()[arch] if "cute" in c][::8]:
+        inst, matrix, mods, wave = _args(case)
+        shape, stride = _from_cpp(cute_cpp(export(inst, matrix, "cute", mods=mods, wave=wave)))
+        assert {"shape": shape, "stride": stride} == case["cute"], case
