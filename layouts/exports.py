@@ -10,7 +10,9 @@ and the A scales) give m + k*M, B (and the B scales) n + k*N, C and D m + n*M, a
 block of a multi-block operand adds block * (the block's size), so the blocks are the
 outermost mode of the offsets. A lane digit of the fragment is one sub-mode of T (a copy
 of the value in other lanes, stride 0), a value digit one sub-mode of V. Sparse operands
-are given for the compressed matrix held in memory (see layouts.fragment).
+are given for the compressed matrix held in memory (see layouts.fragment). Where only an
+aligned block of lanes holds values, both exports repeat it in the other lanes (a
+stride 0, a zero lane basis), as Triton's own scale layouts do.
 """
 
 from typing import NamedTuple
@@ -36,8 +38,9 @@ class CuteLayout(NamedTuple):
     """(T, V) -> offset: `shape` and `stride` as ((thread modes), (value modes)), a mode
     of one sub-mode written as that sub-mode; `extent` the (rows, cols, blocks) of the
     matrix the offsets index (compressed for sparse operands); `offset` how an offset is
-    formed (OFFSETS); `reason`: why there is no such layout ('' when there is, and then
-    `shape` and `stride` are ())."""
+    formed (OFFSETS); `reason`: why there is no such layout ('' when there is; when
+    there is none, `shape` and `stride` are ()); `note`: which lanes the hardware reads,
+    where the layout repeats them in the others (unread_note)."""
     shape: Nested
     stride: Nested
     extent: tuple[int, int, int]
@@ -132,31 +135,6 @@ def _coalesced(modes: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((size, step))
     return merged
-
-
-def cute_offset(layout: CuteLayout, lane: int, value: int) -> int:
-    """The offset layout (lane, value) names, colexicographically as CuTe reads a mode's
-    index (for tests and the checking script)."""
-    total = 0
-    for index, shape, stride in ((lane, layout.shape[0], layout.stride[0]),  # type: ignore[index]
-                                 (value, layout.shape[1], layout.stride[1])):  # type: ignore[index]
-        shapes = shape if isinstance(shape, tuple) else (shape,)
-        strides = stride if isinstance(stride, tuple) else (stride,)
-        for size, step in zip(shapes, strides):
-            total += (index % size) * step
-            index //= size
-    return total
-
-
-def element_of_offset(layout: CuteLayout, matrix: str, offset: int) -> tuple[int, int, int]:
-    """(row, col, block) of the engine (compressed for sparse operands) an offset names."""
-    rows, cols, _ = layout.extent
-    block, rest = divmod(offset, rows * cols)
-    if _FASTEST[matrix] == ROW:
-        col, row = divmod(rest, rows)
-    else:
-        row, col = divmod(rest, cols)
-    return row, col, block
 
 
 class GluonClass(NamedTuple):
@@ -310,18 +288,8 @@ def gluon_layout(operand: Operand) -> GluonLayout:
                        note)
 
 
-def gluon_element(layout: GluonLayout, register: int, lane: int) -> tuple[int, ...]:
-    """The tensor element (register, lane) holds: the XOR of the bases of its set bits."""
-    got = [0] * len(layout.shape)
-    for index, bases in ((register, layout.reg_bases), (lane, layout.lane_bases)):
-        for b, vec in enumerate(bases):
-            if index >> b & 1:
-                got = [x ^ y for x, y in zip(got, vec)]
-    return tuple(got)
-
-
 __all__ = ["CkTile", "CuteLayout", "GluonClass", "GluonLayout", "ck_tile", "cute_layout",
-           "cute_offset", "element_of_offset", "gluon_element", "gluon_layout"]
+           "gluon_layout"]
 
 
 class CkTile(NamedTuple):

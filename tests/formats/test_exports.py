@@ -282,7 +282,6 @@ def test_cute_exports_are_cutlass_atoms_on_nvidia():
     BLayout and CLayout of CUTLASS's own MMA_Traits (tests/data/nvidia/cute_layouts.json),
     for every atom whose threads are the warp's lanes (sm70's quad-pair atoms number the
     eight threads of one pair: ThrID)."""
-    from layouts.exports import cute_offset
     from matrix_library.exports import export
     traits = json.loads(data_file("nvidia", "cute_layouts.json").read_text())["traits"]
     checked = 0
@@ -292,9 +291,11 @@ def test_cute_exports_are_cutlass_atoms_on_nvidia():
         if inst is None or "ThrID" in entry and inst.blocks > 1:
             continue
         for matrix, key in (("A", "ALayout"), ("B", "BLayout"), ("C", "CLayout")):
-            layout = export(inst, matrix, "cute", wave=inst.wave_sizes[0]).cute
+            ours = json.loads(mc_json(export(inst, matrix, "cute", wave=inst.wave_sizes[0])))
             (ts, vs), (td, vd) = entry[key]
-            assert all(_evaluate(ts, td, t) + _evaluate(vs, vd, v) == cute_offset(layout, t, v)
+            (os_, ov), (od, ovd) = ours["shape"], ours["stride"]
+            assert all(_evaluate(ts, td, t) + _evaluate(vs, vd, v) ==
+                       _evaluate(os_, od, t) + _evaluate(ov, ovd, v)
                        for t in range(_size(ts)) for v in range(_size(vs))), (name, matrix)
             checked += 1
     assert checked >= 100
