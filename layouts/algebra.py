@@ -19,7 +19,6 @@ reads. The laws, checked by tests/layouts/test_algebra.py:
     f.inverse().compose(f)(x) == x  for every x, when f is injective
     f.product(g)((a, b)) == (f(a), g(b))
 """
-from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
@@ -61,7 +60,7 @@ class LayoutMap(NamedTuple):
 
     @classmethod
     def of(cls, domain: Shape, codomain: Shape,
-           function: Callable[[Point], Sequence[int] | None]) -> LayoutMap:
+           function: Callable[[Point], Sequence[int] | None]) -> "LayoutMap":
         """The map of `function` (a point or None for each domain point), tabulated."""
         table = []
         for x in points(domain):
@@ -70,14 +69,14 @@ class LayoutMap(NamedTuple):
         return cls(domain, codomain, tuple(table))
 
     @classmethod
-    def identity(cls, shape: Shape) -> LayoutMap:
+    def identity(cls, shape: Shape) -> "LayoutMap":
         return cls(shape, shape, tuple(range(prod(shape))))
 
     def __call__(self, x: Sequence[int]) -> Point | None:
         y = self.table[flat(self.domain, x)]
         return None if y < 0 else point(self.codomain, y)
 
-    def compose(self, inner: LayoutMap) -> LayoutMap:
+    def compose(self, inner: "LayoutMap") -> "LayoutMap":
         """self after `inner` (inner first): x -> self(inner(x)); inner's codomain must
         be this map's domain."""
         if inner.codomain != self.domain:
@@ -86,7 +85,7 @@ class LayoutMap(NamedTuple):
         return LayoutMap(inner.domain, self.codomain,
                          tuple([outer[y] if y >= 0 else -1 for y in inner.table]))
 
-    def inverse(self) -> LayoutMap:
+    def inverse(self) -> "LayoutMap":
         """The right inverse: each point of the image to its first preimage (the lowest
         flat index), undefined off the image (the inverse where the map is a bijection)."""
         table = [-1] * prod(self.codomain)
@@ -96,7 +95,7 @@ class LayoutMap(NamedTuple):
                 table[y] = x
         return LayoutMap(self.codomain, self.domain, tuple(table))
 
-    def product(self, other: LayoutMap) -> LayoutMap:
+    def product(self, other: "LayoutMap") -> "LayoutMap":
         """(a, b) -> (self(a), other(b)) on the concatenated shapes."""
         size = prod(other.codomain)
         table = tuple([-1 if a < 0 or b < 0 else a * size + b

@@ -23,7 +23,6 @@ hardware does not read, load nothing) and a `lane_source` (the lane whose elemen
 holds: the map's right inverse); tests/formats/test_hip.py checks both against the
 engine, element by element.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

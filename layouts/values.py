@@ -18,7 +18,6 @@ so they are marks (Operand.mark_of), not maps. The right inverse of the value, (
 slot) -> element, is what a lane holds; the planners compose one operand's value with
 another's inverse (matrix_plans/convert).
 """
-from __future__ import annotations
 
 from functools import lru_cache, reduce
 from math import gcd

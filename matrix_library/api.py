@@ -43,7 +43,7 @@ from matrix_library.budget import (
     peak,
     products,
 )
-from matrix_library.catalog import FILTERS, catalog, check_filters, parse_filters
+from matrix_library.catalog import catalog, check_filters, parse_filters
 from matrix_library.checks import (
     architecture_of,
     element_of,
@@ -62,7 +62,9 @@ from matrix_library.compare import compare
 from matrix_library.conversion import conversion, port
 from matrix_library.copies import LdsCopy, LdsCopySearch, lds_copy, lds_copy_search
 from matrix_library.epilogue import StorePlan, store_plan
+from matrix_library.exports import CkTile, CuteLayout, Export, GluonLayout, ck_tile_counts, export
 from matrix_library.facts import facts, formulas, layout_value, linear_layout, supported_modifiers
+from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings
 from matrix_library.preshuffle import PreshufflePlan, preshuffle
@@ -122,4 +124,5 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "lds_copy_search", "conversion", "port", "compare", "Request", "answer",
            "Budget", "GpuProduct", "Limits", "Peak", "architecture_limits", "budget",
            "find_product", "peak", "products",
-           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
+           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan",
+           "CkTile", "CuteLayout", "Export", "GluonLayout", "ck_tile_counts", "export"]
