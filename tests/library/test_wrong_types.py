@@ -34,6 +34,7 @@ GOOD = {
     "layout_keys": ((DENSE, "A"), {"mods": None, "wave": None}),
     "layout_rows": ((DENSE, "A"), {"mods": None, "wave": None}),
     "linear_layout": ((DENSE, "A"), {"mods": None, "wave": None}),
+    "layout_value": ((DENSE, "A"), {"mods": None, "wave": None}),
     "locate": ((DENSE, "A", 1, 0, 2, 0), {"mods": None, "wave": None, "output_calc": False}),
     "matrices": ((DENSE,), {}),
     "modifiers": ((None,), {}),
