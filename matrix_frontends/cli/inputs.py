@@ -55,11 +55,14 @@ def architecture(args: Args) -> Architecture:
         raise ArgumentError(f"the -a/--architecture option needs a value: one of {names}")
     try:
         return find_architecture(value)
-    except CalcError:
+    except CalcError as exc:
+        if not str(exc).startswith("unknown architecture"):  # (ambiguous, or a target's)
+            raise ArgumentError(str(exc)) from None
         hint = did_you_mean(value, [w for a in known
                                     for w in (a.name.lower(),) + tuple(a.aliases)])
         raise ArgumentError(f"unknown architecture {shown(value)}{hint}; choose one of "
-                            f"{names} (or one of their gfx/product aliases)") from None
+                            f"{names} (or one of their gfx/product aliases, an LLVM target "
+                            "or a product name)") from None
 
 
 def instruction(arch: Architecture, value: str | None) -> Instruction:
