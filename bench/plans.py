@@ -236,8 +236,8 @@ def pictures(archs, runs):
 
 
 def slope(runs):
-    """The log-log slope of plan time against the plan's slots, k steps 1 to 64 (those
-    within the library's bound on one plan's elements), for the operands with
+    """The log-log slope of plan time against the plan's slots, k steps 1 to 64 (every
+    VGPR the wave addresses, the library's bound), for the operands with
     the most slots of gfx1250 and CDNA4 (1: linear)."""
     cases = [("gfx1250", "v_wmma_f32_32x16x128_f4", "A"),
              ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", "A"), ("cdna3", "v_mfma_f32_32x32x8_f16", "B")]

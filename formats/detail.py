@@ -252,6 +252,50 @@ def _ptx(inst: Instruction) -> list[str]:
         formula_lines("Register to matrix element mapping:", backward)
 
 
+def _shown(text: Text) -> str:
+    """A formula as one line: a K range `high through low`."""
+    return " through ".join(text[:2]) if isinstance(text, tuple) else text
+
+
+def _engine_formula(lines: Lines, label: str) -> str:
+    """The engine's formula (layouts/formulas.py) of the reference's line `label`, with the
+    definitions of the symbols it uses (b, c, p), on one line."""
+    name = label.replace(".block", "").replace("compression", "index")
+    found = dict(lines)
+    notes = [str(text) for key, text in lines if key == "note"]
+    if name.endswith(" GPR"):  # the VGPR and bits of a bit offset b
+        head = name[:-len(" GPR")]
+        where = [f"b = {_shown(found[head + ' bit offset b'])}"]
+    else:
+        where = []
+    text = _shown(found[name])
+    where += [note for note in notes if f" {note[0]} " in f" {text} ".replace("(", " ")]
+    return f"{name}: {text}" + (f", where {'; '.join(where)}" if where else "")
+
+
+def formula_notes(inst: Instruction) -> list[str]:
+    """One note per -d formula line that is the reference's text kept byte for byte
+    although it is wrong (formats/quirks.py reference_formula_defects): the line, and
+    the engine's formula, which --json and the library give."""
+    from formats.quirks import reference_formula_defects, reference_formulas
+    from matrix_library.drawing import formula_sections
+    defects = reference_formula_defects(inst)
+    if not any(defects.values()):
+        return []
+    texts, engine = reference_formulas(inst) or {}, formula_sections(inst)
+    notes = []
+    for wave, labels in defects.items():
+        for side in (0, 1):
+            for label, text in texts[wave][side]:
+                if label not in labels:
+                    continue
+                where = f" (wave{wave})" if len(texts) > 1 else ""
+                notes.append(f"-d's line{where} \"{label}: {_shown(text)}\" is the reference "
+                             "calculator's text, kept byte for byte, and it is wrong; the "
+                             f"engine's formula: {_engine_formula(engine[wave][side], label)}")
+    return notes
+
+
 def _facts(inst: Instruction) -> Facts:
     return facts(inst)  # the library's facts: speed, units, register counts
 

@@ -83,15 +83,18 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     lane: --json); a column per slot, named with its K step when there are several."""
     inst = find_instruction(plan.architecture, plan.instruction)
     shown = sorted({slot.lane for slot in plan.slots})[:lanes]
-    columns: dict[tuple[int, int], str] = {}
+    wanted = set(shown)
+    # (a column per register slot, named once: a plan has many slots, few columns)
+    first = {(slot.register, slot.bits[0]): slot for slot in reversed(plan.slots)}
+    steps = plan.k_steps > 1
+    columns = {key: f"v{slot.register}.[{slot.bits[1]}:{slot.bits[0]}]"
+               + (f" s{slot.step}" if steps else "") for key, slot in first.items()}
     cells: dict[tuple[int, tuple[int, int]], str] = {}
     for slot in plan.slots:
-        key = (slot.register, slot.bits[0])
-        step = f" s{slot.step}" if plan.k_steps > 1 else ""
-        columns.setdefault(key, f"v{slot.register}.[{slot.bits[1]}:{slot.bits[0]}]{step}")
-        if slot.lane in shown:
+        if slot.lane in wanted:
             bit = f"+{slot.bit}b" if slot.bit else ""
-            cells[slot.lane, key] = f"{element_text(inst, slot.element)}@{slot.address}{bit}"
+            cells[slot.lane, (slot.register, slot.bits[0])] = \
+                f"{element_text(inst, slot.element)}@{slot.address}{bit}"
     keys = sorted(columns)
     width = max([len(columns[k]) for k in keys] + [len(c) for c in cells.values()])
     lines = ["", "Slots (element @ byte) of the first lanes; every lane: --json"]

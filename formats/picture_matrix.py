@@ -5,7 +5,6 @@ Lanes x registers, each register divided by bit position (values in two VGPRs cr
 border, which is cut around them: around_straddlers); VGPRs (transposed: lanes) split
 into panels where too wide.
 """
-from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
@@ -45,6 +44,15 @@ def element_labels(name: str, matrix: str, more: int) -> list[list[str]]:
     plus = f"+{more}"
     return [[f"{name} {plus}"], [name, plus], [name[:split], name[split:] + plus],
             [f"{short}{plus}"], [short[:cut], short[cut:] + plus]]
+
+
+def _marked_lines(lines: list[str], loc: mc.Location) -> list[str]:
+    """A label's lines with the location's marks: `-` (negated) before the first line,
+    `|` around the whole (absolute value)."""
+    before, after = slot_texts(loc)[:2]
+    if len(lines) == 1:
+        return [before + lines[0] + after]
+    return [before + lines[0], *lines[1:-1], lines[-1] + after]
 
 
 def _straddles(columns: set[tuple[int, tuple[int, int]]], bits: int) -> bool:
@@ -199,8 +207,9 @@ def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes:
     pic.height = top + grid.panels * (grid.panel_h + GAP) - GAP
 
 
-def _named(slots: list[mc.Slot], blocks: int) -> tuple[
-        list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], int]:
+def _named(slots: list[mc.Slot], blocks: int) -> (
+        "tuple[list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], "
+        "int]"):
     """Each slot's (location, elements, labels, elements' names), in one pass; what sizes
     the cells, per distinct (label lengths, marks, bits); the (VGPR, bits) columns; and
     the bits that hold a value, over all lanes."""
@@ -213,6 +222,8 @@ def _named(slots: list[mc.Slot], blocks: int) -> tuple[
     for loc, elems in slots:
         first = name(elems[0])
         labels = element_labels(first, matrix, len(elems) - 1)
+        if loc[4] or loc[5]:  # (negated, absolute: -A[0][0] and |A[0][0]|, as the text says)
+            labels = [_marked_lines(lines, loc) for lines in labels]
         lo, hi = loc[3]
         last = labels[-1]
         sizes.add((len(labels[0][0]), max(len(last[0]), len(last[1])),
@@ -224,7 +235,7 @@ def _named(slots: list[mc.Slot], blocks: int) -> tuple[
     return cells, sizes, columns, held
 
 
-def _place(pic: Picture, grid: Grid, cells: list[_Cell]) -> None:
+def _place(pic: Picture, grid: Grid, cells: "list[_Cell]") -> None:
     """The cells' shapes, in order."""
     shapes, new, box, along = pic.shapes, tuple.__new__, grid.box, grid.along
     # (per slot (VGPRs, bits, marks): its texts but the lane, and where it is, lanes down)

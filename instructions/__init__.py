@@ -4,7 +4,6 @@ An architecture is one line of data: its name, table module and aliases, and the
 every query reads instead of the name (see Architecture). Its instructions declare
 their own traits in their table lines (instructions/model.py, `Instruction`).
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -40,8 +39,13 @@ class Architecture(NamedTuple):
     reference tool knows it; quirks: the reference behaviours its text reproduces
     (names from QUIRKS); target: the clang --offload-arch its generated HIP code is
     compiled for (its first product; any of its gfx names works the same); vendor: amd
-    or nvidia (the catalog's vendor= filter); members: a generic target's architectures,
-    whose shared instructions it has (instructions/targets.py), () for others.
+    or nvidia (the catalog's vendor= filter); gluon: the class of Triton Gluon's
+    `ttgl.amd` layouts that describes its instructions' accumulators, that class's
+    `version` for it, the wave size the class is written for, and the function of
+    `ttgl.amd` that gives its block scales' layouts ("": none) (("", 0, 0, ""): none;
+    --emit gluon then writes linear layouts alone); members: a generic target's
+    architectures, whose shared instructions it has (instructions/targets.py), () for
+    others.
     """
     name: str
     module: str
@@ -53,13 +57,14 @@ class Architecture(NamedTuple):
     quirks: frozenset[str] = frozenset()
     target: str = ""
     vendor: str = "amd"
+    gluon: tuple[str, int, int, str] = ("", 0, 0, "")
     members: tuple[str, ...] = ()
 
     @property
-    def instructions(self) -> tuple[Instruction, ...]:
+    def instructions(self) -> "tuple[Instruction, ...]":
         return _table(self.module)
 
-    def find(self, mnemonic: str) -> Instruction | None:
+    def find(self, mnemonic: str) -> "Instruction | None":
         """The instruction spelled `mnemonic`: any case, or as the table module's
         `spelling(name)` function (if it has one) turns other spellings into its own."""
         key = mnemonic.lower()
@@ -73,11 +78,11 @@ class Architecture(NamedTuple):
         return None
 
 
-_TABLES: dict[str, tuple[Instruction, ...]] = {}
+_TABLES: "dict[str, tuple[Instruction, ...]]" = {}
 _SPELLINGS: dict[str, Callable[[str], str]] = {}
 
 
-def _table(module: str) -> tuple[Instruction, ...]:
+def _table(module: str) -> "tuple[Instruction, ...]":
     if module not in _TABLES:
         # __import__ rather than importlib.import_module: importlib (and the warnings
         # module it loads) would add to every query's start-up.
@@ -92,16 +97,19 @@ _REFERENCE = frozenset(("reference_formulas", "broadcast_skip_walk", "transposed
 
 ARCHITECTURES = (
     Architecture("CDNA1", "cdna1", ("cdna", "gfx908", "mi100", "arcturus"), "cdna", "CU",
-                 quirks=_REFERENCE, target="gfx908"),
+                 quirks=_REFERENCE, target="gfx908",
+                 gluon=("AMDMFMALayout", 1, 64, "")),
     Architecture("CDNA2", "cdna2", ("gfx90a", "mi200", "mi210", "mi250", "mi250x",
                                     "aldebaran"), "cdna", "CU", quirks=_REFERENCE,
-                 target="gfx90a"),
+                 target="gfx90a", gluon=("AMDMFMALayout", 2, 64, "")),
     Architecture("CDNA3", "cdna3", ("gfx940", "gfx941", "gfx942", "mi300", "mi300a", "mi300x",
                                     "mi325x", "aqua_vanjaram"), "cdna", "CU",
-                 quirks=_REFERENCE, target="gfx942"),
+                 quirks=_REFERENCE, target="gfx942",
+                 gluon=("AMDMFMALayout", 3, 64, "")),
     # Not known to the reference: correct formulas; -m keeps CDNA's broadcast listing.
     Architecture("CDNA4", "cdna4", ("gfx950", "mi350", "mi350x", "mi355", "mi355x"), "cdna",
-                 "CU", public=False, quirks=frozenset(("broadcast_skip_walk",)), target="gfx950"),
+                 "CU", public=False, quirks=frozenset(("broadcast_skip_walk",)), target="gfx950",
+                 gluon=("AMDMFMALayout", 4, 64, "cdna4.get_mfma_scale_layout")),
     # LLVM's generic target of gfx942 and gfx950: the instructions both have.
     Architecture("GFX9-4-GENERIC", "generic9_4", (), "cdna", "CU", public=False,
                  quirks=frozenset(("broadcast_skip_walk",)), members=("CDNA3", "CDNA4")),
@@ -109,17 +117,20 @@ ARCHITECTURES = (
                                     "gfx1151", "gfx1152", "gfx1153"), "rdna3", "WGP",
                  waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks",
                                                    "reference_formulas",
-                                                   "transposed_lane_corner")), target="gfx1100"),
+                                                   "transposed_lane_corner")), target="gfx1100",
+                 gluon=("AMDWMMALayout", 1, 32, "")),
     Architecture("RDNA4", "rdna4", ("gfx1200", "gfx1201"), "rdna4", "WGP", waves=(32, 64),
                  quirks=frozenset(("index_entry_first_register", "untitled_blocks",
                                    "reference_formulas", "transposed_lane_corner")),
-                 target="gfx1200"),
+                 target="gfx1200", gluon=("AMDWMMALayout", 2, 32, "")),
     # gfx1250 / gfx1251: wave32 only; the product names are from secondary sources
     # (layouts/gfx1250.py, PRODUCT_NAMES); not known to the reference.
     Architecture("GFX1250", "gfx1250", ("cdna5", "mi450", "mi450x", "mi455x"), "gfx1250",
-                 "CU", waves=(32,), public=False, target="gfx1250"),
+                 "CU", waves=(32,), public=False, target="gfx1250",
+                 gluon=("AMDWMMALayout", 3, 32, "gfx1250.get_wmma_scale_layout")),
     Architecture("GFX1251", "gfx1251", ("mi430x",), "gfx1250", "CU", waves=(32,),
-                 public=False, target="gfx1251"),
+                 public=False, target="gfx1251",
+                 gluon=("AMDWMMALayout", 3, 32, "gfx1250.get_wmma_scale_layout")),
     # NVIDIA: warps of 32 threads (wgmma: a warpgroup of 128, four warps); the
     # tables are instructions/nvidia.py's, the layouts layouts/nvidia.py's. Not AMD: no
     # clang target.

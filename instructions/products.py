@@ -3,7 +3,6 @@ per-architecture limits a kernel's budget reads (SIMDs, register files and their
 allocation granules, wave slots, LDS). Every figure names its source (SOURCES keys);
 where sources disagree, the `notes` say so and which one the figure follows.
 docs/budget.md explains the choices."""
-from __future__ import annotations
 
 from typing import NamedTuple
 

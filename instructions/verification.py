@@ -8,7 +8,6 @@ repository's recorded data), plus the points where sources disagree (DISAGREEMEN
 the alternatives the recorded sources give). No hardware run is recorded yet: the probe
 (`--emit probe`) is how a GPU owner adds one, and REPORT says where.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

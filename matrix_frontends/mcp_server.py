@@ -11,7 +11,6 @@ command line the calculator refuses is an MCP tool error carrying the command li
 one error line. The tools are plain functions (`tools()` names them with their
 descriptions), usable without the SDK; `serve` registers them with the SDK's MCPServer.
 """
-from __future__ import annotations
 
 import json
 import shlex

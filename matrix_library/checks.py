@@ -69,12 +69,13 @@ def target_note(name: object) -> str:
 
 
 def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
-    """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
+    """The instruction `mnemonic` (any case, surrounding spaces ignored) of architecture
+    `arch` (name or alias)."""
     found = find_architecture(arch)
     if not isinstance(mnemonic, str):
         raise CalcError(f"an instruction is named by a string, not {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
-    inst = found.find(mnemonic)
+    inst = found.find(mnemonic.strip())
     if inst is None:
         raise CalcError(f"{found.name} has no instruction {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
@@ -139,6 +140,13 @@ def whole(name: str, value: object, argument: str | None = None) -> int:
     return number
 
 
+def flag(name: str, value: object, argument: str | None = None) -> bool:
+    """`value` when it is True or False; CalcError otherwise (1, "yes", None...)."""
+    if not isinstance(value, bool):
+        raise CalcError(f"{name} is True or False, not {shown(value)}", argument or name)
+    return value
+
+
 # Every modifier is a field of at most 8 bits of the instruction word: a larger value is
 # refused here, before any check works with it (the instruction's own range, checked by
 # the layout engine, is narrower).
@@ -156,6 +164,9 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
 def _modifiers(mods: ModifierValues, values: dict[str, int], bounded: bool) -> Modifiers:
     """modifiers(); `bounded` False where the instruction is known, whose legality check
     (layouts/legality.py) bounds every value before use and names its own range."""
+    if type(mods) is Modifiers and not values and all(
+            type(value) is int and 0 <= value <= MODIFIER_LIMIT for value in mods):
+        return mods  # (already plain and in range: the common case, checked at once)
     if isinstance(mods, Modifiers):
         given: dict[object, object] = dict(mods._asdict().items())
     elif mods is None or hasattr(mods, "items"):
@@ -207,9 +218,9 @@ def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
     f8f6f4, matrix_a_fmt/matrix_b_fmt on gfx1250's): types, register counts and cycles
     follow; other instructions as is."""
     fields = instruction(inst).format_fields
+    checked = _modifiers(mods, {}, bounded=False)  # (checked for every instruction)
     if not fields:
         return inst
-    checked = _modifiers(mods, {}, bounded=False)
     codes = {name: getattr(checked, name) for name in fields}
     check_modifiers(inst, "A", Modifiers(**codes), False)
     return inst.with_formats(*codes.values())
@@ -224,7 +235,7 @@ def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     inst = instruction(inst)
     name, size = matrix_name(inst, matrix), wave_size(inst, wave)
     checked = _modifiers(mods, {}, bounded=False)  # (the legality check names the range)
-    check_modifiers(inst, name, checked, bool(output_calc), "get", size)
+    check_modifiers(inst, name, checked, flag("output_calc", output_calc), "get", size)
     check_matrix(inst, name)
     return cached_operand(with_formats(inst, checked), name, checked, size)
 
@@ -242,12 +253,11 @@ def in_range(name: str, value: object, limit: int, what: str,
 
 def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
     """The element (i, j, k) of `block` names in `matrix` (the coordinates it has), each
-    a whole number >= 0 (those the matrix does not have are not read)."""
+    a whole number >= 0 (those the matrix does not have are checked too, and dropped)."""
     name = matrix_name(None, matrix)
     first, second = COORDINATES[name]
-    values = {"i": i, "j": j, "k": k}
-    return named(name, whole(first, values[first], first), whole(second, values[second], second),
-                 whole("block", block, "block"))
+    values = {axis: whole(axis, value, axis) for axis, value in (("i", i), ("j", j), ("k", k))}
+    return named(name, values[first], values[second], whole("block", block, "block"))
 
 
 def element_text(inst: Instruction, element: Element) -> str:

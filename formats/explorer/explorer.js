@@ -1,5 +1,6 @@
-// The explorer's page: every answer comes from the server's /api, which runs the
-// command line (matrix-calculator) in process. The state lives in the address:
+// The explorer's page: every answer is the command line's (matrix-calculator), asked of
+// its engine (engine.js: the server's /api, or the calculator itself in the page, in
+// Pyodide, in the static site). The state lives in the address:
 // arch, inst, matrix, view, wave, each modifier by its long option name, the catalog
 // filters type, shape and kind, convert= and transpose= (a conversion plan, --convert),
 // the budget's tile (wave-tile, waves-per-group, k-steps, lds-buffers, product: --budget),
@@ -31,10 +32,9 @@ function query(state) {
   return params.toString();
 }
 
-async function fetchText(path, state) {
-  const response = await fetch(path + "?" + query(state));
-  return { ok: response.ok, body: await response.text(),
-    command: response.headers.get("X-Command-Line") || "" };
+async function fetchText(path, state) {  // (the engine's answer for an /api path)
+  const answer = await ENGINE.ask(path, query(state));
+  return { ok: answer.status === 200, body: answer.body, command: answer.command };
 }
 
 async function fetchJSON(path, state) {
@@ -70,6 +70,44 @@ function element(tag, attributes, ...children) {
   }
   for (const child of children) node.append(child);
   return node;
+}
+
+function controlsForm(...children) {  // (submitting it does nothing: no inline handler)
+  const form = element("form", { class: "controls" }, ...children);
+  form.addEventListener("submit", (event) => event.preventDefault());
+  return form;
+}
+
+let pictureCount = 0;
+const REFERENCES = '[fill^="url(#"], [stroke^="url(#"], [clip-path], [mask], [filter], ' +
+  '[href^="#"]';
+
+function showPicture(box, svg) {
+  // Each picture's ids are made its own (picture3-neg): two pictures on one page (the
+  // panes, the plan panels) each define the same ids, and a page control may bear one.
+  box.innerHTML = svg;
+  const prefix = `picture${++pictureCount}-`;
+  const renamed = new Set();
+  for (const node of box.querySelectorAll("[id]")) {
+    renamed.add(node.id);
+    node.id = prefix + node.id;
+  }
+  if (!renamed.size) return;
+  const local = (match, id) => (renamed.has(id) ? match.replace(`#${id}`, `#${prefix}${id}`)
+    : match);
+  for (const node of box.querySelectorAll(REFERENCES)) {
+    for (const attribute of [...node.attributes]) {
+      const value = attribute.value.replace(/url\(#([^)]+)\)/g, local)
+        .replace(/^#(.+)$/, local);
+      if (value !== attribute.value) node.setAttribute(attribute.name, value);
+    }
+  }
+}
+
+function showCommand(code, text) {  // (lines break between words, never inside an option)
+  const words = text.split(" ").filter(Boolean);
+  code.replaceChildren(...words.flatMap((word, at) => [...(at ? [" "] : []),
+    element("span", { class: "word", text: word })]));
 }
 
 function labelled(text, control) {
@@ -123,7 +161,7 @@ class Pane {
     copyCommand.addEventListener("click", () => copy(this.command.textContent, copyCommand));
     this.root = element("section", { class: "pane", id: id("pane"),
       "aria-label": `pane ${number}` },
-      element("form", { class: "controls", onsubmit: "return false" },
+      controlsForm(
         labelled("Architecture", this.arch),
         element("fieldset", { class: "filters" }, element("legend", { text: "Filter" }),
           labelled("type", this.type), labelled("shape", this.shape),
@@ -257,10 +295,10 @@ class Pane {
       fetchText("/api/text", Object.assign({ mode: "d" }, this.query([]), { matrix: "" })),
       fetchText("/api/hip", this.query([]))]);
     if (stale()) return;
-    this.command.textContent = picture.command;
+    showCommand(this.command, picture.command);
     this.current = null;
     if (picture.ok) {
-      this.picture.innerHTML = picture.body;
+      showPicture(this.picture, picture.body);
       this.cells = Array.from(this.picture.querySelectorAll("rect.cell"));
     } else {
       this.clear();
@@ -289,7 +327,7 @@ class Pane {
     b.text = element("pre", { class: "plan", id: id("budget") });
     b.root = element("details", { class: "budget", id: id("budget-panel") },
       element("summary", { text: "Budget (--budget): registers, LDS, occupancy, roofline" }),
-      element("form", { class: "controls", onsubmit: "return false" },
+      controlsForm(
         ...Object.entries(b.controls).map(([key, control]) => labelled(`--${key}`, control))),
       b.error, element("p", { class: "command" },
         element("span", { text: "Command line: " }), b.command), b.text);
@@ -324,7 +362,7 @@ class Pane {
     const answer = await fetchText("/api/text",
       Object.assign({ mode: "budget" }, this.query(BUDGET), { matrix: "" }));
     if (stale()) return;
-    b.command.textContent = answer.command;
+    showCommand(b.command, answer.command);
     b.text.textContent = answer.ok ? answer.body : "";
     b.error.textContent = answer.ok ? "" : answer.body;
     b.error.hidden = answer.ok;
@@ -363,7 +401,7 @@ class Pane {
         element("summary", { text: "HIP code (--convert ... --emit hip)" }), copyHip, c.hip));
     c.root = element("details", { open: "", class: "conversion", id: id("conversion") },
       element("summary", { text: "Conversion (--convert): this C or D into an A or B" }),
-      element("form", { class: "controls", onsubmit: "return false" },
+      controlsForm(
         labelled("Into instruction", c.inst), labelled("its matrix", c.matrix),
         labelled("--transpose", c.transpose)),
       c.note, c.error, c.result);
@@ -431,7 +469,7 @@ class Pane {
     this.plan = JSON.parse(json.body);
     c.kind.textContent = this.plan.class;
     c.kind.dataset.class = this.plan.class;
-    c.command.textContent = text.command;
+    showCommand(c.command, text.command);
     c.text.textContent = text.body;
     c.steps.replaceChildren(element("caption", { text: "Steps (per wave)" }),
       element("tr", {}, ...["instruction", "count", "purpose"].map(
@@ -635,7 +673,13 @@ async function start() {
   const first = parseState(location.search);
   const compare = first.compare;
   delete first.compare;
+  const status = document.getElementById("engine-status");
+  ENGINE.onProgress((text) => {
+    status.textContent = text;
+    status.hidden = !text;
+  });
   try {
+    await ENGINE.ready;
     MODIFIERS = await fetchJSON("/api/options", {});
     PLANS = await fetchJSON("/api/plans", {});
     const rows = (await fetchJSON("/api/json", { mode: "catalog" })).instructions;

@@ -69,7 +69,7 @@ class PlanPanel {
     if (spec.hip) this.result.append(this.hipBox);
     this.root = element("details", { class: "plan-panel", id: id("panel") },
       element("summary", { text: PLAN_TITLES[spec.mode] || spec.option }),
-      element("form", { class: "controls", onsubmit: "return false" }, ...main,
+      controlsForm(...main,
         ...boxes.values()),
       this.note, this.error, this.result, ...this.offered);
     this.root.addEventListener("toggle", () => this.toggled());
@@ -174,7 +174,7 @@ class PlanPanel {
       ...shown.map((p) => fetchText("/api/svg", p.without ? this.withoutOf(asked, p.without)
         : asked))]);
     if (stale()) return;
-    this.command.textContent = text.command;
+    showCommand(this.command, text.command);
     if (!text.ok) {
       this.error.textContent = text.body;
       this.error.hidden = false;
@@ -184,9 +184,9 @@ class PlanPanel {
     for (const picture of this.pictures) picture.root.hidden = !shown.includes(picture);
     shown.forEach((picture, at) => {
       const answer = pictures[at];
-      picture.command.textContent = answer.command;
+      showCommand(picture.command, answer.command);
       if (answer.ok) {
-        picture.box.innerHTML = answer.body;
+        showPicture(picture.box, answer.body);
         picture.note.textContent = "";
       } else {  // (no picture for this plan: the command line says why)
         picture.box.replaceChildren();

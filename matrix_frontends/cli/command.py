@@ -74,26 +74,33 @@ def end(status: int) -> NoReturn:
     os._exit(status)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, servers: bool = True) -> int:
     """Run the calculator; returns the exit status: 0, 2 for any error in the command
     line, 1 when the output cannot be written, 130 when interrupted (Ctrl-C). No
-    exception escapes."""
+    exception escapes. `servers`: whether --serve, --mcp and --export-site start their
+    front ends (False, for the explorer's page: refused with one line, as --batch
+    refuses them)."""
     try:
         words = sys.argv[1:] if argv is None else list(argv)
         if not words:  # (nothing asked: say how to ask, not which option lacks a value)
             return _fail("no query given: name an architecture and a mode, e.g. "
                          f"{program_name()} -a cdna3 -L, or run with -h for every option")
-        if "--serve" in words:  # the explorer, a front end of its own (mode dispatch:
-            from matrix_frontends.explorer.app import serve  # loaded when it runs)
+        if servers and "--serve" in words:  # the explorer, a front end of its own (mode
+            from matrix_frontends.explorer.app import serve  # dispatch: loaded when it runs)
             return serve(words)
-        if "--mcp" in words:  # the MCP server, a front end of its own (imports the SDK)
-            from matrix_frontends.mcp_server import serve as serve_mcp
+        if servers and "--mcp" in words:  # the MCP server, a front end of its own (imports
+            from matrix_frontends.mcp_server import serve as serve_mcp  # the SDK)
             return serve_mcp(words)
+        if servers and any(word.split("=", 1)[0] == "--export-site" for word in words):
+            from matrix_frontends.explorer.export import export  # (the static site)
+            return export(words)
         try:
             status, text = respond(words)
         except BatchFailed as failed:  # --batch: the answers, then the count of failures
             return _write(failed.text) or _fail(failed.message)
-        return _write(text) if status == 0 else _fail(text, status)
+        if status != 0:
+            return _fail(text, status)
+        return _write(text) or _notes(getattr(text, "notes", ()))
     except KeyboardInterrupt:
         _discard_output()
         return 130
@@ -113,6 +120,17 @@ def _fail(message: str, status: int = 2) -> int:
     except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
         pass
     return status
+
+
+def _notes(notes: Sequence[str]) -> int:
+    """Write an answer's notes (messages.Noted) on stderr, one line each (status 0)."""
+    try:
+        for note in notes:
+            sys.stderr.write(f"{program_name()}: note: {note}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
+        pass
+    return 0
 
 
 def _write(text: str) -> int:

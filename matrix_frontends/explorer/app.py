@@ -27,7 +27,7 @@ from matrix_library.checks import architectures
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from http.server import ThreadingHTTPServer
     from pathlib import Path
 
@@ -255,7 +255,7 @@ def _query_of(text: str) -> dict[str, str] | str:
     return query
 
 
-def _api_answer(path: str, query_text: str, respond: Responder | None = None
+def api_answer(path: str, query_text: str, respond: Responder | None = None
                 ) -> tuple[int, str | Sent, str, str]:
     """(status, body, content type, command line) of the /api `path` for a URL's query;
     `respond` is told the content type of its answer (a worker writes it: Sent)."""
@@ -274,16 +274,20 @@ def make_server(host: str = DEFAULT_HOST, port: int = 0, pool: bool = False
     """A threaded HTTP server bound to (host, port), not yet serving (explorer_server:
     Host checks, security headers, timeouts; `pool`: heavy queries in worker
     processes, as --serve runs them)."""
-    import json
-
-    from matrix_frontends.explorer import plans as explorer_plans
     from matrix_frontends.explorer import server as explorer_server
     files = {path: (file, CONTENT_TYPES[file.suffix]) for path, file in assets().items()}
     return explorer_server.make_server(host, port, explorer_server.Site(
-        files, frozenset(API), _api_answer, {
-            "/api/options": lambda: json.dumps(modifier_options()),
-            "/api/plans": lambda: json.dumps(explorer_plans.plan_options())},
-        warm_lines() if pool else ()), pool)
+        files, frozenset(API), api_answer, documents(), warm_lines() if pool else ()), pool)
+
+
+def documents() -> dict[str, Callable[[], str]]:
+    """The JSON documents the page builds its controls from, by path (/api/options, the
+    modifiers; /api/plans, the plan panels): the server's and the static site's."""
+    import json
+
+    from matrix_frontends.explorer import plans as explorer_plans
+    return {"/api/options": lambda: json.dumps(modifier_options()),
+            "/api/plans": lambda: json.dumps(explorer_plans.plan_options())}
 
 
 def warm_lines() -> tuple[tuple[str, ...], ...]:

@@ -21,7 +21,6 @@ pages live:
 app.serve starts it; app turns queries into command lines; pool.py holds the worker
 processes.
 """
-from __future__ import annotations
 
 import contextlib
 import ipaddress
@@ -31,12 +30,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from matrix_frontends.cli import respond as cli_respond
+from matrix_frontends.cli.options import shown
 from matrix_frontends.explorer.heads import SERVER_NAME, head
 from matrix_frontends.explorer.pool import Heavy, Sent
 
@@ -55,6 +56,7 @@ READ_GRACE = 2            # SIGTERM: how long requests still being read may take
 LIGHT_MODES = ("-g", "-m", "-d", "-L")  # point queries: answered in the server's process
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+MAX_LINE = 65536          # the longest request line read (longer: 414)
 
 
 def host_name(header: str) -> str:
@@ -156,10 +158,50 @@ class Server(ThreadingHTTPServer):
 
 
 class Handler(BaseHTTPRequestHandler):
-    """One connection: one GET (HTTP/1.0: the connection closes after its answer)."""
+    """One connection: one GET or HEAD (HTTP/1.0: the connection closes after its
+    answer). Every answer, the HTTP layer's own errors included (400 for a request line
+    it cannot read or an empty request, 414, 431, 501 for other methods), goes through
+    `_send`: the same headers on all of them."""
     server_version = SERVER_NAME
     timeout = IDLE_SECONDS
     server: Server
+    command = ""  # (the method, once the request line is read: HEAD sends no body)
+
+    def handle_one_request(self) -> None:
+        """BaseHTTPRequestHandler's reading of one request, with an empty request (a
+        connection that ends, or sends a blank line, before any request line) answered
+        400 instead of closed without a word; one blank line before the request line is
+        skipped (RFC 9112, 2.2)."""
+        try:
+            self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
+            if self.raw_requestline in (b"\r\n", b"\n"):
+                self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
+            if len(self.raw_requestline) > MAX_LINE:
+                self.send_error(414, f"the request line is longer than {MAX_LINE} bytes")
+                return
+            if not self.raw_requestline.strip():
+                self.send_error(400, "empty request: send a request line, such as "
+                                "GET / HTTP/1.0")
+                return
+            if not self.parse_request():
+                return
+            handler = getattr(self, f"do_{self.command}", None)
+            if handler is None:
+                self.send_error(501, f"this server answers GET and HEAD, not "
+                                f"{shown(self.command)}")
+                return
+            handler()
+            self.wfile.flush()
+        except TimeoutError:  # (silent for IDLE_SECONDS: closed, as the reaper closes)
+            self.close_connection = True
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:  # noqa: ARG002 (the base's)
+        """An error of the HTTP layer (parse_request's 400 and 505, parse_headers' 431,
+        ...): one line of text, with every answer's headers."""
+        self.close_connection = True
+        with contextlib.suppress(OSError):  # (a reader gone: nothing to tell)
+            self._send(code, message or HTTPStatus(code).phrase, "text/plain")
 
     def version_string(self) -> str:
         return self.server_version  # (not Python's version)
@@ -173,6 +215,10 @@ class Handler(BaseHTTPRequestHandler):
         with self.server.guard:
             self.server.reading.pop(self.connection, None)
         super().finish()
+
+    def do_HEAD(self) -> None:
+        """GET's status and headers, without the body."""
+        self.do_GET()
 
     def do_GET(self) -> None:
         with self.server.guard:
@@ -192,7 +238,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(400, f"this server answers requests for {allowed} only", "text/plain")
             return
         site, url = self.server.site, urlsplit(self.path)
-        if url.path in site.api and site.answer is not None:
+        if url.path in site.api and site.answer is not None and self.command == "HEAD":
+            self._send(*site.answer(url.path, url.query, None))  # (its length: in process)
+        elif url.path in site.api and site.answer is not None:
             respond = self.server.respond
 
             def responder(words: Sequence[str], content_type: str) -> tuple[int, str | Sent]:
@@ -211,7 +259,8 @@ class Handler(BaseHTTPRequestHandler):
         if isinstance(body, Sent):  # (a worker has written it)
             return
         data = body.encode("utf-8")
-        self.wfile.write(head(status, content_type, len(data), command) + data)
+        self.wfile.write(head(status, content_type, len(data), command)
+                         + (b"" if self.command == "HEAD" else data))
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # quiet: standard output is the URL, standard error the errors

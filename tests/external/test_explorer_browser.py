@@ -5,9 +5,7 @@ system's Chromium. Skipped where Chromium or Playwright is missing, except under
 Every expectation comes from the command line itself (its --json, --format svg, -d and
 --emit hip output for the same query), never from the page's own script."""
 import json
-import os
 import re
-import shutil
 import threading
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,22 +13,11 @@ import pytest
 
 from matrix_frontends.explorer import app as matrix_explorer
 from tests.helpers import call, missing, need_module
+from tests.helpers.browser import CHROMIUM_ARGS, SETTLED, Recorder, chromium_path, wait_until
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 M32 = "v_mfma_f32_32x32x8_f16"
 M4 = "v_mfma_f32_4x4x4_16b_f16"
 WMMA = "v_wmma_f32_16x16x16_f16"
-
-
-def chromium_path():
-    """The system's Chromium: $CHROMIUM, /usr/bin/chromium, or chromium(-browser) on PATH."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -61,16 +48,11 @@ class Page:
 
     def __init__(self, browser, server):
         self.base = server
-        # (bypass_csp: the page's Content-Security-Policy forbids eval, which Playwright's
-        # wait_for_function uses to poll; the page itself never evaluates strings)
-        self.context = browser.new_context(viewport={"width": 1500, "height": 1000},
-                                           bypass_csp=True)
+        # (under the page's own Content-Security-Policy: a console error it causes fails)
+        self.context = browser.new_context(viewport={"width": 1500, "height": 1000})
         self.tab = self.context.new_page()
         self.tab.set_default_timeout(20000)
-        self.errors = []
-        self.tab.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
-                    else None)
-        self.tab.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.errors = Recorder(self.tab).errors
 
     def open(self, query=""):
         self.tab.goto(self.base + ("?" + query if query else ""))
@@ -78,9 +60,7 @@ class Page:
         return self.tab
 
     def settle(self):
-        self.tab.wait_for_function(
-            "document.body.dataset.ready === 'yes' && [...document.querySelectorAll('.pane')]"
-            ".every(p => p.dataset.busy === 'no')")
+        wait_until(self.tab, SETTLED)
 
     def state(self):
         return {k: v[0] for k, v in parse_qs(urlsplit(self.tab.url).query,
@@ -268,6 +248,66 @@ def test_two_panes_side_by_side(page):
     clean(page)
 
 
+# Every id on the page once, and every url(#...) of a picture naming an element of its own
+# picture (the page's own controls bear ids too: #neg is the --neg field).
+OWN_REFERENCES = """(() => {
+  const ids = [...document.querySelectorAll("[id]")].map((node) => node.id);
+  const twice = ids.filter((id, at) => ids.indexOf(id) !== at);
+  const wrong = [];
+  let hatched = 0;
+  for (const svg of document.querySelectorAll(".picture svg")) {
+    for (const node of svg.querySelectorAll('[fill^="url(#"]')) {
+      const id = node.getAttribute("fill").slice(5, -1);
+      const target = document.getElementById(id);
+      if (!target || !svg.contains(target) || target.tagName !== "pattern") wrong.push(id);
+      hatched += 1;
+    }
+  }
+  return { twice, wrong, hatched };
+})()"""
+
+
+@pytest.mark.parametrize("query, argv", [
+    (f"arch=rdna3&inst={WMMA}&matrix=A&view=M&wave=64&neg-hi=1",
+     ["-a", "rdna3", "-i", WMMA, "-M", "-A", "-w", "64", "--neg-hi", "1"]),
+    (f"arch=rdna4&inst={WMMA}&matrix=A&view=R&neg=1&compare=neg%3D2",
+     ["-a", "rdna4", "-i", WMMA, "-R", "-A", "--neg", "1"]),
+    ("arch=cdna3&inst=v_mfma_f64_16x16x4_f64&matrix=C&view=M&blgp=4",
+     ["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-M", "-C", "--blgp", "4"]),
+], ids=["rdna3-neg-hi", "rdna4-two-panes", "cdna3-blgp"])
+def test_negation_is_hatched_on_every_family_and_every_id_is_once(page, query, argv):
+    """The negated cells' hatching resolves to the pattern of their own picture (not to
+    the page's --neg field, nor to another pane's picture), as the command line's SVG
+    draws them; -M labels start with -."""
+    tab = page.open(query)
+    found = tab.evaluate(OWN_REFERENCES)
+    svg = cli([*argv, "--format", "svg"])
+    assert found["twice"] == [] and found["wrong"] == []
+    assert tab.locator("#picture [fill^='url(#']").count() == svg.count('fill="url(#neg)"') > 1
+    if "-M" in argv:
+        negated = cli(argv).count(" -" + argv[argv.index("-M") + 1][1])
+        assert tab.locator("#picture text.l").filter(has_text=re.compile(r"^-")).count() \
+            == negated > 0
+    clean(page)
+
+
+def test_compare_mode_keeps_pictures_and_command_lines_readable(page):
+    """Two panes: a 16-block picture keeps its own size (it scrolls in its pane), and a
+    command line wraps between its words, never inside an option."""
+    tab = page.open(f"arch=cdna3&inst={M4}&matrix=A&view=M&cbsz=2&abid=1"
+                    "&compare=cbsz%3D4%26abid%3D3%26matrix-a-fmt%3D")
+    for picture in ("#picture", "#picture-2"):
+        svg = tab.locator(f"{picture} svg")
+        width = float(svg.get_attribute("width"))
+        assert abs(svg.bounding_box()["width"] - width) < 1 and width > 600
+    broken = tab.evaluate("""[...document.querySelectorAll(".command code .word")]
+        .filter((word) => word.getClientRects().length > 1).map((word) => word.textContent)""")
+    words = tab.locator("#command .word").all_text_contents()
+    assert broken == [] and words == tab.locator("#command").text_content().split()
+    assert "--cbsz" in words and words[words.index("--cbsz") + 1] == "2"
+    clean(page)
+
+
 @pytest.mark.parametrize("query, argv", [
     ("arch=cdna3&inst=v_mfma_nope&matrix=A", ["-a", "cdna3", "-i", "v_mfma_nope", "-d"]),
     (f"arch=cdna3&inst={M4}&matrix=A&cbsz=9",
@@ -401,15 +441,20 @@ def test_the_explorer_opens_on_a_plain_f16_instruction(page):
     clean(page)
 
 
-def test_wide_pictures_fit_their_pane_side_by_side(page):
-    """In compare mode a wide picture (gfx1250's 32x16x128 f4 A) shrinks to its pane
-    instead of running under the other pane."""
+def test_wide_pictures_scroll_within_their_pane_side_by_side(page):
+    """In compare mode a wide picture (gfx1250's 32x16x128 f4 A) keeps its size, so its
+    labels stay readable, and scrolls within its pane instead of running under the other
+    pane."""
     tab = page.open("arch=gfx1250&inst=v_wmma_f32_32x16x128_f4&matrix=A&view=M"
                     "&compare=matrix%3DB")
-    for pane in ("#pane", "#pane-2"):
+    for pane, picture in (("#pane", "#picture"), ("#pane-2", "#picture-2")):
         frame = tab.locator(pane).bounding_box()
-        picture = tab.locator(f"{pane} .picture svg").bounding_box()
-        assert picture["x"] + picture["width"] <= frame["x"] + frame["width"] + 1, pane
+        box = tab.locator(picture)
+        holder = box.bounding_box()
+        assert holder["x"] + holder["width"] <= frame["x"] + frame["width"] + 1, pane
+        svg = box.locator("svg")
+        assert abs(svg.bounding_box()["width"] - float(svg.get_attribute("width"))) < 1
+        assert box.evaluate("node => node.scrollWidth > node.clientWidth")
     clean(page)
 
 
@@ -433,7 +478,7 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     assert tab.locator("#lds-panel").get_attribute("open") is None
     tab.locator("#lds-panel > summary").click()
     # (the note is written by the panel's toggle event, after the click returns)
-    tab.wait_for_function("document.querySelector('#lds-note').textContent !== ''")
+    wait_until(tab, "document.querySelector('#lds-note').textContent !== ''")
     page.settle()
     assert "--lds-tile ROWSxCOLS" in tab.locator("#lds-note").text_content()
     assert tab.locator("#lds-result").is_hidden()
@@ -462,7 +507,7 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     assert tab.locator("#lds-picture-without-copy svg > title").text_content() == \
         svg_title(cli(read)) != svg_title(svg)
     tab.locator("#lds-json-box > summary").click()
-    tab.wait_for_function("document.querySelector('#lds-json').textContent !== ''")
+    wait_until(tab, "document.querySelector('#lds-json').textContent !== ''")
     assert tab.locator("#lds-json").text_content() == cli(argv + ["--json"])
     # the copy's own options sit with --copy; a swizzle, then the search
     assert tab.locator("#lds-copy-options #lds-waves").count() == 1
@@ -470,7 +515,7 @@ def test_the_lds_panel_plans_the_loads_the_copy_and_the_search(page):
     swizzled = argv[:7] + ["--lds-swizzle", "4,1,16"] + argv[7:]
     assert shown_command(tab, "#lds-command") == swizzled
     assert tab.locator("#lds-plan").text_content() == cli(swizzled)
-    tab.wait_for_function("document.querySelector('#lds-json').textContent !== ''")
+    wait_until(tab, "document.querySelector('#lds-json').textContent !== ''")
     assert tab.locator("#lds-json").text_content() == cli(swizzled + ["--json"])  # (open: anew)
     tab.locator("#lds-lds-search").check()
     page.settle()
@@ -502,7 +547,7 @@ def test_the_preshuffle_panel_follows_the_pane_and_its_fields(page):
     tab = page.open(f"arch=cdna4&inst={SCALE}&matrix=B&blgp=4")
     tab.locator("#preshuffle-panel > summary").click()
     # (the panel's toggle event, which sets preshuffle=1, fires after the click returns)
-    tab.wait_for_function("new URLSearchParams(location.search).get('preshuffle') === '1'")
+    wait_until(tab, "new URLSearchParams(location.search).get('preshuffle') === '1'")
     page.settle()
     assert page.state()["preshuffle"] == "1"
     argv = ["-a", "cdna4", "-i", SCALE, "-B", "--preshuffle", "--blgp", "4"]
@@ -515,10 +560,10 @@ def test_the_preshuffle_panel_follows_the_pane_and_its_fields(page):
     assert shown_command(tab, "#preshuffle-command") == argv
     assert tab.locator("#preshuffle-plan").text_content() == cli(argv)
     tab.locator("#preshuffle-hip-box > summary").click()
-    tab.wait_for_function("document.querySelector('#preshuffle-hip').textContent !== ''")
+    wait_until(tab, "document.querySelector('#preshuffle-hip').textContent !== ''")
     assert tab.locator("#preshuffle-hip").text_content() == cli(argv + ["--emit", "hip"])
     tab.locator("#preshuffle-panel > summary").click()  # closed: the address forgets it
-    tab.wait_for_function("!new URLSearchParams(location.search).has('preshuffle')")
+    wait_until(tab, "!new URLSearchParams(location.search).has('preshuffle')")
     page.settle()
     assert "preshuffle" not in page.state()
     clean(page)

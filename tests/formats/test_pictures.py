@@ -140,6 +140,7 @@ def test_matrix_view_draws_every_slot_once(case: Case) -> None:
     wanted = sorted((_marked(s.location.text, s.location),
                      " ".join(mc.element_text(resolved, e) for e in s.elements)) for s in slots)
     assert drawn == wanted
+    by_location = {_marked(s.location.text, s.location): s.location for s in slots}
     for cell, lines in zip(cells, _labels(root)):
         if lines:
             names = cell.get("data-e", "").split()
@@ -147,7 +148,10 @@ def test_matrix_view_draws_every_slot_once(case: Case) -> None:
             short = first[len(first.split("[")[0]):]
             forms = {first, short} if not more else {
                 f"{first} +{more}", f"{first}+{more}", f"{short}+{more}", f"+{more}"}
-            assert "".join(lines) in forms
+            # (a negated value's label starts with -, an absolute one's is within |...|,
+            # as the -M text table spells it)
+            loc = by_location[cell.get("data-v", "")]
+            assert "".join(lines) in {_marked(form, loc) for form in forms}
 
 
 @pytest.mark.parametrize("view", ["register", "matrix"])

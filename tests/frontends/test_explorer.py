@@ -236,15 +236,20 @@ def test_the_page_and_its_assets_are_served_from_the_package(server):
                              ("/index.html", "index.html", "text/html"),
                              ("/explorer.js", "explorer.js", "text/javascript"),
                              ("/explorer_plans.js", "explorer_plans.js", "text/javascript"),
+                             ("/engine.js", "engine.js", "text/javascript"),
+                             ("/sw.js", "sw.js", "text/javascript"),
                              ("/explorer.css", "explorer.css", "text/css")]:
         code, headers, body = get(server, path)
         assert code == 200 and headers["Content-Type"].startswith(kind)
         assert body == (folder / name).read_text(encoding="utf-8")
     page = (folder / "index.html").read_text(encoding="utf-8")
-    assert re.findall(r'(?:src|href)="([^"]+)"', page) == ["data:,", "/explorer.css",
-                                                           "/explorer.js", "/explorer_plans.js"]
+    # (relative: the static site's page may live below a folder, /REPOSITORY/ on Pages)
+    assert re.findall(r'(?:src|href)="([^"]+)"', page) == [
+        "data:,", "explorer.css", "engine.js", "explorer.js", "explorer_plans.js"]
+    assert '<meta name="matrix-engine" content="server">' in page  # (--serve: ask /api)
     # offline: no CDN, no web
-    for name in ("index.html", "explorer.js", "explorer_plans.js", "explorer.css"):
+    for name in ("index.html", "explorer.js", "explorer_plans.js", "explorer.css",
+                 "engine.js", "sw.js"):
         assert not re.search(r"https?:|//[a-z]", (folder / name).read_text(encoding="utf-8")
                              .replace("http://www.w3.org", "")), name
 

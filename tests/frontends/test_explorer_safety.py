@@ -88,6 +88,57 @@ def test_every_answer_carries_the_security_headers(served, path):
     assert headers["Server"] == "matrix-calculator-explorer" and "Python" not in str(headers)
 
 
+def _raw(port, data):
+    """The status line, headers and body the server answers to the bytes `data` (the
+    connection then half-closed), whatever they are."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(data)
+        connection.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    return lines[0], dict(line.split(": ", 1) for line in lines[1:]), body
+
+
+HOST = b"Host: 127.0.0.1\r\n"
+
+
+@pytest.mark.parametrize("data, status, says", [
+    (b"", 400, b"empty request"),
+    (b"\r\n", 400, b"empty request"),
+    (b"PUT / HTTP/1.0\r\n" + HOST + b"\r\n", 501, b"answers GET and HEAD, not 'PUT'"),
+    (b"DELETE /api/plans HTTP/1.1\r\n" + HOST + b"\r\n", 501, b"not 'DELETE'"),
+    (b"GET /" + b"a" * 70000 + b" HTTP/1.0\r\n\r\n", 414, b"longer than 65536 bytes"),
+    (b"GET / HTTP/1.0\r\nX: " + b"a" * 70000 + b"\r\n\r\n", 431, b""),
+    (b"garbage\r\n\r\n", 400, b"Bad request syntax"),
+    (b"GET / HTTP/9.0\r\n" + HOST + b"\r\n", 505, b""),
+    (b"\r\nGET /nope HTTP/1.0\r\n" + HOST + b"\r\n", 404, b"no such page"),
+], ids=["nothing", "blank", "put", "delete", "414", "431", "400", "505", "blank-then-get"])
+def test_the_http_layers_own_answers_carry_the_security_headers(served, data, status, says):
+    line, headers, body = _raw(served.port, data)
+    assert line.split(" ")[1] == str(status), line
+    assert says in body and b"\n" not in body.rstrip(b"\n")  # (one line)
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Server"] == "matrix-calculator-explorer"
+
+
+@pytest.mark.parametrize("path", ["/", "/explorer.js", LIGHT, "/api/plans",
+                                  "/api/svg?arch=cdna3&inst=v_mfma_f32_32x32x8_f16&matrix=A",
+                                  "/api/json?mode=x", "/nope"])
+def test_head_gets_the_status_and_headers_of_get_without_the_body(served, path):
+    status, got, body = served.get(path, host=f"127.0.0.1:{served.port}")
+    line, headers, empty = _raw(served.port, f"HEAD {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+                                "\r\n".encode())
+    assert line.split(" ")[1] == str(status) and empty == b""
+    assert headers["Content-Length"] == got["Content-Length"] == str(len(body))
+    assert headers["Content-Type"] == got["Content-Type"]
+    assert headers["Content-Security-Policy"] == got["Content-Security-Policy"]
+
+
 @pytest.mark.parametrize("host, warned", [("0.0.0.0", True), ("", True), ("127.0.0.1", False),
                                           ("localhost", False)])
 def test_listening_beyond_loopback_is_warned_of(host, warned):

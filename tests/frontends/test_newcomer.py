@@ -157,3 +157,16 @@ def test_no_vgpr_border_runs_through_a_cell(argv):
             else:
                 assert not (x < x1 < x + w and min(y2, y + h) - max(y1, y) > 1e-6)
 
+
+
+def test_a_pasted_instruction_name_keeps_no_spaces(run):
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16 ", "-g", "-A", "-I", "5",
+                        "-K", "6"])
+    assert (rc, err) == (0, "") and out.endswith("A[5][6] = v1{37}.[15:0]\n")
+    rc, out, err = run(["-a", "cdna3", "-i", "\tv_mfma_f32_32x32x8_f16", "-d"])
+    assert rc == 0 and "V_MFMA_F32_32X32X8_F16" in out
+
+
+def test_the_readme_fp8_example_finds_nvidias_fp8(run):
+    rc, out, err = run(["--catalog", "--filter", "type=fp8", "--filter", "vendor=nvidia", "-c"])
+    assert rc == 0 and out.count("\n") > 1 and "e4m3" in out
