@@ -181,3 +181,13 @@ def test_gfx1170_mc_lines_encode_as_gfx1200_in_llvm_22():
                          input=text, capture_output=True, text=True, check=True).stdout
     found = re.findall(r"encoding: (\[[^\]]*\])", out)
     assert found == [f"[{','.join(f'0x{b:02x}' for b in e)}]" for _, e in _mc_lines()]
+
+
+def test_product_option_says_what_an_ambiguous_name_could_mean():
+    status, out, err = call(["-a", "gfx1201", "-d", "-i", "v_wmma_f32_16x16x16_f16",
+                             "--product", "xt"])
+    assert (status, out, err.count("\n")) == (2, "", 1)
+    assert "ambiguous product 'xt': it could mean Radeon RX 7900 XT;" in err
+    status, out, _ = call(["-a", "gfx1201", "-d", "-i", "v_wmma_f32_16x16x16_f16",
+                           "--product", "9070xt"])
+    assert status == 0 and "Peak on Radeon RX 9070 XT" in out
