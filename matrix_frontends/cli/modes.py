@@ -171,7 +171,15 @@ def _list(request: Request, args: Args) -> str:
     if _on(args, "json"):
         from formats import json_output
         return json_output.listing(arch)
-    return listing.listing(arch)
+    return _target_line(args) + listing.listing(arch)
+
+
+def _target_line(args: Args) -> str:
+    """"Target: ..." when -a names an LLVM target the architecture answers for with a
+    note (a generic or provisional target, or one that is not an alias)."""
+    from matrix_library.checks import target_note
+    note = target_note(args.text("architecture"))
+    return f"Target: {note}\n" if note else ""
 
 
 def _detail_request(args: Args) -> Request:
@@ -190,7 +198,7 @@ def _detail(request: Request, args: Args) -> str:
     if _on(args, "json"):
         from formats import json_output
         return json_output.detail(inst)
-    text = listing.header(inst) + detail(inst)
+    text = listing.header(inst) + _target_line(args) + detail(inst)
     text += verified(args, inst)  # (the verification record: cli_probe)
     if _on(args, "ck_tile"):
         from formats.exports import ck_tile_text
