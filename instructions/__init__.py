@@ -13,6 +13,12 @@ from instructions.targets import check_features, find_target, split_target_id
 if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
     from instructions.model import Instruction
 
+# Where to report, in one place: the project's issue tracker (a placeholder the
+# maintainers set once; pyproject.toml's [project.urls] Issues must say the same, which
+# tests/structure/test_packaging.py checks). -h, the probes, the internal-error lines and
+# docs/verification.md (generated) name it from here.
+ISSUES = "https://github.com/OWNER/matrix-calculator/issues"
+
 # Reference behaviours that the text output reproduces on purpose (formats/quirks.py reads
 # them). JSON and the library never apply them.
 QUIRKS = {

@@ -245,8 +245,9 @@ def in_range(name: str, value: object, limit: int, what: str,
     argument = argument or name
     value = whole(name, value, argument)
     if value >= limit:
-        raise CalcError(f"{name} = {shown(value)} is out of range for {what}: "
-                        f"use 0 to {limit - 1}.", argument)
+        use = "use 0 (it has only one)" if limit == 1 else f"use 0 to {limit - 1}"
+        raise CalcError(f"{name} = {shown(value)} is out of range for {what}: {use}.",
+                        argument)
 
 
 # ---- elements

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from instructions import ISSUES
+
 from matrix_frontends.cli.options import (
     MODIFIERS,
     OPTIONS,
@@ -109,7 +111,7 @@ def main(argv: Sequence[str] | None = None, servers: bool = True) -> int:
         return 0
     except Exception as exc:  # a defect: still one line, not a traceback
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report this "
-                     "command line", status=1)
+                     f"command line at {ISSUES}", status=1)
 
 
 def _fail(message: str, status: int = 2) -> int:

@@ -158,7 +158,8 @@ OPTIONS: tuple[Option, ...] = (
              reference=spec.reference and not spec.flag, limit=0 if spec.flag else spec.field)
       for spec in MODIFIER_SPECS),
     Option("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values", reference=True),
-    Option("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table", reference=True),
+    Option("markdown", ("--markdown",), OUTPUT, "layouts as the reference's Markdown text "
+           "(its header lines above each table; a document: --format markdown)", reference=True),
     Option("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table", reference=True),
     Option("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
            "format NAME: any table format of tabulate (rst, latex, html-table, mediawiki, "
@@ -333,8 +334,10 @@ def number(args: Args, dest: str) -> int:
     value = args.value(dest)
     if value == ABSENT:
         return 0
-    if value is None:
-        raise ArgumentError(f"the {option.name} option needs a value: a whole number >= 0")
+    if value is None:  # (the values it takes where the row names them: -w 32 or 64)
+        wanted = " or ".join(option.choices) if option.choices and option.choices[0].isdigit() \
+            else "a whole number >= 0"
+        raise ArgumentError(f"the {option.name} option needs a value: {wanted}")
     text = str(value)
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:

@@ -130,7 +130,7 @@ BAD = [
     ("wave-not-allowed-with-d", DENSE + ["-d", "-w", "32"], ["32", "64"]),
     ("wave-not-allowed-rdna", RDNA3 + ["-g", "-A", "-w", "48"], ["48", "32", "64"]),
     ("wave-not-a-number", DENSE + ["-g", "-A", "-w", "wave64"], ["'wave64'", "whole number"]),
-    ("wave-no-value", DENSE + ["-g", "-A", "-w"], ["-w", "whole number"]),
+    ("wave-no-value", DENSE + ["-g", "-A", "-w"], ["-w", "32 or 64"]),
     # unknown, misspelt and ambiguous options, stray words
     ("option-unknown", DENSE + ["-g", "-A", "--bogus"], ["--bogus", "-h"]),
     ("option-wrong-case", ["--ARCHITECTURE", "cdna3", "-L"], ["--ARCHITECTURE", "-h"]),
@@ -365,6 +365,12 @@ def test_every_golden_error_is_one_clean_line():
     for argv in _golden_errors():
         status, out, err = call(argv)
         if _extension_answer(status, out, err):
+            continue
+        padded = [n for n, a in enumerate(argv[:-1]) if a == "-i" and argv[n + 1].strip()
+                  != argv[n + 1]]
+        if padded and status == 0:  # (a pasted name with spaces is read without them)
+            i = padded[0] + 1
+            assert (status, out, err) == call([*argv[:i], argv[i].strip(), *argv[i + 1:]])
             continue
         if status != 2 or out or err.count("\n") != 1 or not err.endswith("\n"):
             failures.append((argv, status, out[:80], err[:200]))
