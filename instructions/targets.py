@@ -10,7 +10,6 @@ ELF.h (EF_AMDGPU_MACH_*) @60fce12c, the MC tests named per record and the pull
 requests named in the notes. Confidence: SRC read in LLVM; INF our reading where LLVM
 is silent (the note says what rests on what).
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 
