@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from instructions import architecture_named
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
 
+from formats.fields import field_line
 from matrix_library.drawing import family_of
 from matrix_library.facts import facts
 from matrix_library.modifier_values import value_meanings
@@ -46,7 +48,11 @@ def _usage(title: str, fact: Facts, wave: int) -> list[str]:
     if "SA" in counts:
         lines += [f"    GPRs required for A scale: {counts['SA']}",
                   f"    GPRs required for B scale: {counts['SB']}"]
+    if not architecture_named(fact["architecture"]).public:  # (the reference's -d has none)
+        lines.append(field_line(fact, wave))
     return lines + [f"    GPR alignment requirement: {fact['gpr_alignment']} bytes"]
+
+
 
 
 def _operands(title: str, inst: Instruction) -> list[str]:

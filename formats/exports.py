@@ -56,7 +56,7 @@ def cute_cpp(found: Export) -> str:
              "(VGPR, bit) order",
              *([f"// {layout.note}"] if layout.note else []),
              f"using {name} = cute::Layout<{_cpp(layout.shape, 'Shape')},",
-             " " * (len(name) + 20) + f"{_cpp(layout.stride, 'Stride')}>;"]
+             " " * (len(name) + 22) + f"{_cpp(layout.stride, 'Stride')}>;"]
     return "\n".join(lines) + "\n"
 
 
@@ -163,7 +163,7 @@ def export_json(found: Export) -> str:
 def ck_tile_json(counts: CkTile) -> dict[str, object]:
     """One wave's counts for -d --json: {"counts": {name: value} or None, "reason"}."""
     return {"counts": dict(counts.counts) if not counts.reason else None,
-            "reason": counts.reason or None}
+            "reason": counts.reason or None, "note": counts.note or None}
 
 
 def ck_tile_text(by_wave: dict[int, CkTile]) -> str:
@@ -175,4 +175,6 @@ def ck_tile_text(by_wave: dict[int, CkTile]) -> str:
             continue
         lines.append(f"    wave{wave}: " + ", ".join(f"{name} = {value}"
                                                      for name, value in counts.counts))
+        if counts.note:
+            lines.append(f"    ({counts.note})")
     return "\n".join(lines) + "\n"

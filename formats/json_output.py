@@ -116,6 +116,9 @@ def linear_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
 def architectures() -> str:
     """--list-architectures: every architecture with its wave sizes, aliases and number
     of instructions."""
+    from instructions.targets import TARGETS
     return dump("architectures", architectures=[
         {"name": a.name, "waves": list(a.waves), "aliases": list(a.aliases),
-         "instructions": len(a.instructions)} for a in api.architectures()])
+         "instructions": len(a.instructions)} for a in api.architectures()],
+        targets=[{"name": t.name, "architecture": t.arch, "members": list(t.members),
+                  "provisional": t.provisional, "summary": t.summary()} for t in TARGETS])

@@ -8,6 +8,8 @@ their own traits in their table lines (instructions/model.py, `Instruction`).
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.targets import check_features, find_target, split_target_id
+
 if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
     from instructions.model import Instruction
 
@@ -47,7 +49,9 @@ class Architecture(NamedTuple):
     `ttgl.amd` layouts that describes its instructions' accumulators, that class's
     `version` for it, the wave size the class is written for, and the function of
     `ttgl.amd` that gives its block scales' layouts ("": none) (("", 0, 0, ""): none;
-    --emit gluon then writes linear layouts alone).
+    --emit gluon then writes linear layouts alone); members: a generic target's
+    architectures, whose shared instructions it has (instructions/targets.py), () for
+    others.
     """
     name: str
     module: str
@@ -60,6 +64,7 @@ class Architecture(NamedTuple):
     target: str = ""
     vendor: str = "amd"
     gluon: tuple[str, int, int, str] = ("", 0, 0, "")
+    members: tuple[str, ...] = ()
 
     @property
     def instructions(self) -> "tuple[Instruction, ...]":
@@ -111,6 +116,9 @@ ARCHITECTURES = (
     Architecture("CDNA4", "cdna4", ("gfx950", "mi350", "mi350x", "mi355", "mi355x"), "cdna",
                  "CU", public=False, quirks=frozenset(("broadcast_skip_walk",)), target="gfx950",
                  gluon=("AMDMFMALayout", 4, 64, "cdna4.get_mfma_scale_layout")),
+    # LLVM's generic target of gfx942 and gfx950: the instructions both have.
+    Architecture("GFX9-4-GENERIC", "generic9_4", (), "cdna", "CU", public=False,
+                 quirks=frozenset(("broadcast_skip_walk",)), members=("CDNA3", "CDNA4")),
     Architecture("RDNA3", "rdna3", ("gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
                                     "gfx1151", "gfx1152", "gfx1153"), "rdna3", "WGP",
                  waves=(32, 64), quirks=frozenset(("output_b_by_row", "untitled_blocks",
@@ -153,13 +161,53 @@ FAMILIES = tuple(dict.fromkeys(arch.family for arch in ARCHITECTURES))
 TARGETS = {arch.name: arch.target for arch in ARCHITECTURES if arch.target}
 
 
-def find_architecture(name: str) -> Architecture | None:
-    """The architecture called `name` (any case, canonical name or alias), or None."""
-    key = name.lower()
+def _named(key: str) -> Architecture | None:
     for arch in ARCHITECTURES:
         if key == arch.name.lower() or key in arch.aliases:
             return arch
     return None
+
+
+def resolve(name: str) -> Architecture | str:
+    """The architecture a user's name for it means: a canonical name or alias, an LLVM
+    target (a target ID with features, a generic target: instructions/targets.py), a
+    product name or the end or start of product names of one architecture
+    (instructions/products.py); else a line saying why not ("" when nothing is called
+    so)."""
+    key = name.lower()
+    found = _named(key)
+    if found is not None:
+        return found
+    parsed = split_target_id(key)
+    if isinstance(parsed, str):
+        return parsed
+    target = find_target(parsed.processor)
+    if target is not None:
+        problem = check_features(target, parsed.features)
+        if problem or not target.arch:
+            return problem or target.summary()
+        return _BY_NAME[target.arch]
+    if parsed.features:
+        return f"{name!r} is not an LLVM target ID: no LLVM target {parsed.processor!r}"
+    # (the product table, loaded by name as _table loads a table: only for a name that no
+    # architecture or target has; a point query never loads it)
+    products = __import__(f"{__name__}.products", fromlist=["products_matching"]
+                          ).products_matching(key)
+    archs = tuple(dict.fromkeys(product.arch for product in products))
+    if len(archs) == 1:
+        return _BY_NAME[archs[0]]
+    if archs:
+        shown = "; ".join(f"{p.name} ({p.arch.lower()})" for p in products[:8])
+        more = f"; and {len(products) - 8} more" if len(products) > 8 else ""
+        return (f"ambiguous architecture {name!r}: it could mean {shown}{more}; "
+                "name the product or its architecture")
+    return ""
+
+
+def find_architecture(name: str) -> Architecture | None:
+    """The architecture called `name` (see `resolve`), or None."""
+    found = resolve(name)
+    return found if isinstance(found, Architecture) else None
 
 
 def architecture_named(name: str) -> Architecture:

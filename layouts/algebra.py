@@ -58,6 +58,10 @@ class LayoutMap(NamedTuple):
     codomain: Shape
     table: tuple[int, ...]
 
+    def __repr__(self) -> str:  # (the table by its size: _asdict() has it whole)
+        return (f"LayoutMap(domain={self.domain}, codomain={self.codomain}, "
+                f"table=<{len(self.table)} items>)")
+
     @classmethod
     def of(cls, domain: Shape, codomain: Shape,
            function: Callable[[Point], Sequence[int] | None]) -> "LayoutMap":

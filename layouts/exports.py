@@ -10,7 +10,9 @@ and the A scales) give m + k*M, B (and the B scales) n + k*N, C and D m + n*M, a
 block of a multi-block operand adds block * (the block's size), so the blocks are the
 outermost mode of the offsets. A lane digit of the fragment is one sub-mode of T (a copy
 of the value in other lanes, stride 0), a value digit one sub-mode of V. Sparse operands
-are given for the compressed matrix held in memory (see layouts.fragment).
+are given for the compressed matrix held in memory (see layouts.fragment). Where only an
+aligned block of lanes holds values, both exports repeat it in the other lanes (a
+stride 0, a zero lane basis), as Triton's own scale layouts do.
 """
 
 from typing import NamedTuple
@@ -36,8 +38,9 @@ class CuteLayout(NamedTuple):
     """(T, V) -> offset: `shape` and `stride` as ((thread modes), (value modes)), a mode
     of one sub-mode written as that sub-mode; `extent` the (rows, cols, blocks) of the
     matrix the offsets index (compressed for sparse operands); `offset` how an offset is
-    formed (OFFSETS); `reason`: why there is no such layout ('' when there is, and then
-    `shape` and `stride` are ())."""
+    formed (OFFSETS); `reason`: why there is no such layout ('' when there is; when
+    there is none, `shape` and `stride` are ()); `note`: which lanes the hardware reads,
+    where the layout repeats them in the others (unread_note)."""
     shape: Nested
     stride: Nested
     extent: tuple[int, int, int]
@@ -132,31 +135,6 @@ def _coalesced(modes: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((size, step))
     return merged
-
-
-def cute_offset(layout: CuteLayout, lane: int, value: int) -> int:
-    """The offset layout (lane, value) names, colexicographically as CuTe reads a mode's
-    index (for tests and the checking script)."""
-    total = 0
-    for index, shape, stride in ((lane, layout.shape[0], layout.stride[0]),  # type: ignore[index]
-                                 (value, layout.shape[1], layout.stride[1])):  # type: ignore[index]
-        shapes = shape if isinstance(shape, tuple) else (shape,)
-        strides = stride if isinstance(stride, tuple) else (stride,)
-        for size, step in zip(shapes, strides):
-            total += (index % size) * step
-            index //= size
-    return total
-
-
-def element_of_offset(layout: CuteLayout, matrix: str, offset: int) -> tuple[int, int, int]:
-    """(row, col, block) of the engine (compressed for sparse operands) an offset names."""
-    rows, cols, _ = layout.extent
-    block, rest = divmod(offset, rows * cols)
-    if _FASTEST[matrix] == ROW:
-        col, row = divmod(rest, rows)
-    else:
-        row, col = divmod(rest, cols)
-    return row, col, block
 
 
 class GluonClass(NamedTuple):
@@ -310,25 +288,17 @@ def gluon_layout(operand: Operand) -> GluonLayout:
                        note)
 
 
-def gluon_element(layout: GluonLayout, register: int, lane: int) -> tuple[int, ...]:
-    """The tensor element (register, lane) holds: the XOR of the bases of its set bits."""
-    got = [0] * len(layout.shape)
-    for index, bases in ((register, layout.reg_bases), (lane, layout.lane_bases)):
-        for b, vec in enumerate(bases):
-            if index >> b & 1:
-                got = [x ^ y for x, y in zip(got, vec)]
-    return tuple(got)
-
-
 __all__ = ["CkTile", "CuteLayout", "GluonClass", "GluonLayout", "ck_tile", "cute_layout",
-           "cute_offset", "element_of_offset", "gluon_element", "gluon_layout"]
+           "gluon_layout"]
 
 
 class CkTile(NamedTuple):
     """The per-lane counts of a ck_tile warp-gemm attribute block (`counts`: (name,
-    value) in ck_tile's order), or the reason they do not apply ('': they do)."""
+    value) in ck_tile's order), or the reason they do not apply ('': they do); `note`
+    where ck_tile's K order differs from the hardware's."""
     counts: tuple[tuple[str, int], ...]
     reason: str
+    note: str = ""
 
 
 def _sizes(frag: Fragment, coord: str, dest: str) -> int:
@@ -339,14 +309,17 @@ def _sizes(frag: Fragment, coord: str, dest: str) -> int:
     return total
 
 
-def _k_split(frag: Fragment, k: str, name: str) -> str:
-    """'' when the K index of an A/B fragment is (lane group) * per-lane + value, as
-    ck_tile's kABKLane/kABKPerLane count it; else why not."""
-    order = [d.dest for d in sorted((d for d in frag.digits if d.coord == k),
-                                    key=lambda d: d.weight)]
-    if order != sorted(order, key=lambda dest: dest == LANE):
-        return f"the K values of {name} alternate between lanes and registers"
-    return ""
+def _k_digits(frag: Fragment, k: str) -> list[tuple[str, int, int]]:
+    """The K digits of an A/B fragment as (dest, size, divisor), by weight: A and B
+    hold K alike when these are equal."""
+    return [(d.dest, d.size, d.div) for d in sorted((d for d in frag.digits if d.coord == k),
+                                                     key=lambda d: d.weight)]
+
+
+def _lane_major(frag: Fragment, k: str) -> bool:
+    """Whether the K index is (lane group) * (K per lane) + value, as ck_tile reads it."""
+    order = [dest for dest, _, _ in _k_digits(frag, k)]
+    return order == sorted(order, key=lambda dest: dest == LANE)
 
 
 def _c_split(frag: Fragment) -> tuple[int, int, int] | str:
@@ -373,36 +346,42 @@ def _c_split(frag: Fragment) -> tuple[int, int, int] | str:
 
 
 def ck_tile(a: Operand, b: Operand, c: Operand) -> CkTile:
-    """ck_tile's counts, read off the fragments of A, B and the accumulator C/D: lanes
-    along M (A) and N (B), the blocks across lanes (multi-block MFMA), the lane groups
-    along K and the K values per lane (A and B alike), and the accumulator's lanes along
-    M and N with its M values per lane in two runs (kCM0PerLane runs of kCM1PerLane)."""
+    """ck_tile's counts, read off the fragments of A, B and the accumulator: lanes along
+    M (A) and N (B), the blocks across lanes (multi-block MFMA), the lane groups along K
+    and the K values per lane (A and B alike; a WMMA's kRepeat copies of them across the
+    lanes), and the accumulator's lanes along M and N with its M values per lane in two
+    runs (kCM0PerLane runs of kCM1PerLane). ck_tile takes K lane-major; where the
+    hardware interleaves K, the counts hold for A and B permuted alike along K (which a
+    product does not see), and `note` says so."""
     fa, fb, fc = fragment(a), fragment(b), fragment(c)
+    wmma = a.inst.kind in ("wmma", "swmmac")
     for frag, name in ((fa, "A"), (fb, "B"), (fc, "the accumulator")):
         if frag.guard is not None or frag.lane_source is not None:
             return CkTile((), f"a modifier moves the lanes of {name}")
-    if any(d.coord == COPY for f in (fa, fb) for d in f.lane_digits):
-        return CkTile((), "A and B are copied across lanes (ck_tile's MFMA attributes "
-                          "count lanes that hold distinct values)")
+    copies = [d.size for f in (fa, fb) for d in f.lane_digits if d.coord == COPY]
+    if copies and not wmma:
+        return CkTile((), "A and B are copied across lanes")
     if _sizes(fa, ROW, BIT) != 1 or _sizes(fb, COL, BIT) != 1:
         return CkTile((), "A's M (or B's N) index is not wholly in lanes")
-    k_a, k_b = (_sizes(fa, COL, LANE), _sizes(fa, COL, BIT)), (_sizes(fb, ROW, LANE),
-                                                              _sizes(fb, ROW, BIT))
-    if k_a != k_b:
-        return CkTile((), f"A and B split K differently ({k_a[0]} x {k_a[1]} and "
-                          f"{k_b[0]} x {k_b[1]})")
-    why = _k_split(fa, COL, "A") or _k_split(fb, ROW, "B")
-    if why:
-        return CkTile((), why)
+    if _k_digits(fa, COL) != _k_digits(fb, ROW):
+        what = "A holds the compressed K (sparse)" if a.inst.sparse else \
+            "A and B hold K differently"
+        return CkTile((), f"{what}: one count per lane does not describe both")
     if _sizes(fc, COL, BIT) != 1:
         return CkTile((), "the accumulator's N index is not wholly in lanes")
     split = _c_split(fc)
     if isinstance(split, str):
         return CkTile((), split)
     cm0, cm_lane, cm1 = split
+    k_lane, k_value = _sizes(fa, COL, LANE), _sizes(fa, COL, BIT)
+    per_lane = ((("kABK0PerLane", 1), ("kABKLane", k_lane), ("kABK1PerLane", k_value))
+                if wmma else (("kABKLane", k_lane), ("kABKPerLane", k_value)))
+    repeat = (("kRepeat", max([1, *copies[:1]])),) if wmma else ()
     counts = (("kAMBlock", _sizes(fa, BLOCK, LANE)), ("kBNBlock", _sizes(fb, BLOCK, LANE)),
-              ("kAMLane", _sizes(fa, ROW, LANE)), ("kBNLane", _sizes(fb, COL, LANE)),
-              ("kABKLane", k_a[0]), ("kABKPerLane", k_a[1]),
-              ("kCMLane", cm_lane), ("kCNLane", _sizes(fc, COL, LANE)),
+              *repeat, ("kAMLane", _sizes(fa, ROW, LANE)), ("kBNLane", _sizes(fb, COL, LANE)),
+              *per_lane, ("kCMLane", cm_lane), ("kCNLane", _sizes(fc, COL, LANE)),
               ("kCM0PerLane", cm0), ("kCM1PerLane", cm1))
-    return CkTile(counts, "")
+    note = "" if _lane_major(fa, COL) else (
+        "the hardware interleaves K between lanes and registers (-R); ck_tile's lane-major "
+        "K is a permutation of it, the same for A and B")
+    return CkTile(counts, "", note)

@@ -38,6 +38,9 @@ class OperandValue(NamedTuple):
     unit: int
     width: int
 
+    def __repr__(self) -> str:  # (its map in one short line: _asdict() has it whole)
+        return f"OperandValue(map={self.map!r}, unit={self.unit}, width={self.width})"
+
     def place(self, index: int) -> Place:
         """The Place of flat codomain index `index` (lane * slots + slot)."""
         lane, slot = divmod(index, self.map.codomain[1])

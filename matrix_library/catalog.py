@@ -91,6 +91,7 @@ def _copy(fact: "Facts") -> "Facts":
     out["formats"] = [t.copy() for t in fact["formats"]]
     out["waves"], out["modifiers"] = list(fact["waves"]), list(fact["modifiers"])
     out["registers"] = {w: dict(counts) for w, counts in fact["registers"].items()}
+    out["fields"] = {w: dict(widths) for w, widths in fact["fields"].items()}
     out["verification"] = _plain(fact["verification"])  # type: ignore[typeddict-item]
     if "provenance" in fact:
         out["provenance"] = {k: _plain(v) for k, v in fact["provenance"].items()}

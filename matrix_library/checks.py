@@ -44,11 +44,28 @@ def find_architecture(name: str | Architecture) -> Architecture:
     if not isinstance(name, str):
         raise CalcError(f"an architecture is named by a string, not {shown(name)}; choose one "
                         f"of {names()}")
-    arch = registry.find_architecture(name)
-    if arch is None:
-        raise CalcError(f"unknown architecture {shown(name)}; choose one of {names()} "
-                        "(or one of their gfx/product aliases)")
+    arch = registry.resolve(name)
+    if isinstance(arch, str):
+        raise CalcError(arch or f"unknown architecture {shown(name)}; choose one of "
+                        f"{names()} (or one of their gfx/product aliases, an LLVM target "
+                        "or a product name)")
     return arch
+
+
+def target_note(name: object) -> str:
+    """What the architecture named `name` answers for, when `name` is an LLVM target that
+    is not one of its aliases, a generic target or a provisional one ("" otherwise): the
+    line -L and -d print under "Target:"."""
+    if not isinstance(name, str):
+        return ""
+    from instructions.targets import target_of  # (the target table: for -L and -d alone)
+    target = target_of(name)
+    arch = registry.find_architecture(name)
+    if target is None or arch is None:
+        return ""
+    if target.name in arch.aliases and not (target.generic or target.provisional):
+        return ""
+    return target.summary()
 
 
 def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:

@@ -53,15 +53,17 @@ def architecture(args: Args) -> Architecture:
     if value is not None:
         try:
             return find_architecture(value)
-        except CalcError:
-            pass
+        except CalcError as exc:
+            if not str(exc).startswith("unknown architecture"):  # (ambiguous, or a target's)
+                raise ArgumentError(str(exc)) from None
     known = architectures()
     names = ", ".join(a.name.lower() for a in known)
     if value is None:
         raise ArgumentError(f"the -a/--architecture option needs a value: one of {names}")
     hint = did_you_mean(value, [w for a in known for w in (a.name.lower(),) + tuple(a.aliases)])
     raise ArgumentError(f"unknown architecture {shown(value)}{hint}; choose one of "
-                        f"{names} (or one of their gfx/product aliases)")
+                        f"{names} (or one of their gfx/product aliases, an LLVM target or a "
+                        "product name)")
 
 
 def instruction(arch: Architecture, value: str | None) -> Instruction:

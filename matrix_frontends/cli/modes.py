@@ -171,7 +171,15 @@ def _list(request: Request, args: Args) -> str:
     if _on(args, "json"):
         from formats import json_output
         return json_output.listing(arch)
-    return listing.listing(arch)
+    return _target_line(args) + listing.listing(arch)
+
+
+def _target_line(args: Args) -> str:
+    """"Target: ..." when -a names an LLVM target the architecture answers for with a
+    note (a generic or provisional target, or one that is not an alias)."""
+    from matrix_library.checks import target_note
+    note = target_note(args.text("architecture"))
+    return f"Target: {note}\n" if note else ""
 
 
 def _detail_request(args: Args) -> Request:
@@ -190,7 +198,7 @@ def _detail(request: Request, args: Args) -> str:
     if _on(args, "json"):
         from formats import json_output
         return json_output.detail(inst)
-    text = listing.header(inst) + detail(inst)
+    text = listing.header(inst) + _target_line(args) + detail(inst)
     text += verified(args, inst)  # (the verification record: cli_probe)
     if _on(args, "ck_tile"):
         from formats.exports import ck_tile_text
@@ -482,9 +490,25 @@ def _where(dest: str) -> str:
 
 
 def validate(args: Args) -> tuple[Mode, Request]:
-    """The mode and Request of a parsed command line (ArgumentError/CalcError if bad)."""
+    """The mode and Request of a parsed command line (ArgumentError/CalcError if bad).
+    A query whose options, but for its coordinates, match one validated before (a
+    --batch of point lines) reuses that Request with its own coordinates, checked."""
+    shape = args.shape(matrix_request.NUMBER_NAMES)
+    known = _VALIDATED.get(shape)
+    if known is not None:
+        return known[0], known[1]._replace(numbers=_numbers(args))
     mode = select(args)
-    return mode, Request(mode.name) if mode.request is None else mode.request(args)
+    request = Request(mode.name) if mode.request is None else mode.request(args)
+    if mode.name == "query":
+        if len(_VALIDATED) >= _VALIDATED_LIMIT:
+            _VALIDATED.clear()
+        _VALIDATED[shape] = (mode, request)
+    return mode, request
+
+
+# The query Requests validated so far, by their command lines' shape (Args.shape).
+_VALIDATED: dict[tuple[tuple[str, object], ...], tuple[Mode, Request]] = {}
+_VALIDATED_LIMIT = 4096
 
 
 def respond(args: Args) -> str:

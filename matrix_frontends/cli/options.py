@@ -290,6 +290,13 @@ class Args:
         found = [dest for dest in present if dest in DEFAULTS and present[dest] != DEFAULTS[dest]]
         return sorted(found, key=ORDER.__getitem__) if len(found) > 1 else found
 
+    def shape(self, apart: Iterable[str]) -> tuple[tuple[str, object], ...]:
+        """The options given and their values, but for the options `apart`: two
+        command lines of one shape differ only in those."""
+        present = self.__dict__
+        return tuple(sorted((dest, value) for dest, value in present.items()
+                            if dest in DEFAULTS and dest not in apart))
+
     def text(self, dest: str) -> str | None:
         """A VALUE option's value: None when absent or given without a value."""
         value = self.value(dest)

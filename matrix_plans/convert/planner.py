@@ -9,9 +9,12 @@ With `transposed`, the source instruction computed D^T = B^T A^T (its operands s
 so its registers hold D[j][i] where they would hold D[i][j].
 
 The plan has two parts, both read off the layouts given (never a layout of its own):
-  - the moves: for every slot of every destination fragment, the source fragment, lane,
-    register and bits of its element, classed `none` (same fragment, lane, register
-    and bits), `in-lane` (same lane) or `cross-lane`;
+  - the moves: the tile rule is two tilings (layouts.algebra.blocked) of the fragments
+    onto the common tile, and every slot of every destination fragment receives the
+    source place of its element, the source's layout value (layouts/values.py) composed
+    after the source tiling's inverse after the destination tiling (composed_moves);
+    each move is classed off that pair of places: `none` (same fragment, lane,
+    register and bits), `in-lane` (same lane) or `cross-lane`;
   - the program: a straight-line list of word operations (`Op`) that builds every
     destination register from the source registers with the architecture's
     instructions (instructions/lane_moves.py): packs (type conversion or in-lane

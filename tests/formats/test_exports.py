@@ -10,7 +10,9 @@ installed (the external tier) it runs the emitted Python again.
 """
 import gzip
 import importlib
+import importlib.util
 import json
+import subprocess
 import sys
 from collections import defaultdict
 from functools import cache
@@ -94,7 +96,7 @@ def test_the_record_covers_every_amd_instruction_operand_and_modifier_kind():
                     assert (arch.name, inst.mnemonic, matrix, wave) in seen
     kinds = {name for c in cases for name in c["modifiers"]}
     moving = {spec.name for spec in mc_modifier_specs() if spec.shapes}
-    assert moving - {"opsel_a", "opsel_b"} <= kinds, moving - kinds
+    assert moving <= kinds, moving - kinds
     agree = sum(c.get("tensor_layouts") == "agree" for c in cases)
     assert agree == sum(c.get("triton") == "agree" for c in cases) > 2000
 
@@ -143,24 +145,19 @@ def _live_cute(every):
 
 @pytest.mark.external
 def test_triton_evaluates_the_gluon_exports():
-    """Live: the emitted Python run with Triton's Gluon, its layout turned into a linear
-    map by Triton's to_linear_layout, against the engine (a sample)."""
-    try:
-        importlib.import_module("triton.experimental.gluon.language")
-    except ImportError:
-        missing("triton is not installed: the Gluon exports are checked by Triton")
-    check = script()
-    triton = check.Triton()
-    from formats.exports import gluon_python
-    from matrix_library.exports import export
-    for arch in ARCHS:
-        for case in [c for c in by_arch()[arch] if "gluon" in c][::8]:
-            inst, matrix, mods, wave = _args(case)
-            found = export(inst, matrix, "gluon", mods=mods, wave=wave)
-            got, _ = triton.linear(gluon_python(found), list(found.gluon.shape))
-            got["k_dim"] = "last" if matrix == "A" else "scales" if matrix == "SB" else "first"
-            truth = check.engine(inst, matrix, mods, wave)
-            assert check.check_gluon(got, truth, found.gluon.packed, wave) == "agree", case
+    """Live: scripts/check_exports.py on a sample (every 8th operand): the emitted Python
+    run with Triton's Gluon, its layout turned into a linear map by Triton's
+    to_linear_layout, and tensor-layouts' evaluation, against the engine. (A process of
+    its own: Triton's bindings report leaked objects when an interpreter ends.)"""
+    for name in ("triton", "tensor_layouts"):
+        if importlib.util.find_spec(name) is None:
+            missing(f"{name} is not installed: the exports are checked by it")
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_exports.py"),
+                           "--every", "8"], capture_output=True, text=True, timeout=600,
+                          check=False)
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert done.returncode == 0 and summary["failures"] == 0, done.stdout[-2000:]
+    assert summary["triton"] == summary["tensor_layouts"] > 200
 
 
 # ---- the command line
@@ -170,7 +167,7 @@ def test_cute_as_cpp(run):
     assert (rc, err) == (0, "")
     assert out.splitlines()[2:] == [
         "using ALayout = cute::Layout<cute::Shape<cute::Shape<cute::_32, cute::_2>, cute::_4>,",
-        "                           cute::Stride<cute::Stride<cute::_1, cute::_128>, "
+        "                             cute::Stride<cute::Stride<cute::_1, cute::_128>, "
         "cute::_32>>;"]
 
 
@@ -228,20 +225,26 @@ def test_emit_needs_one_matrix(run):
 
 # ---- ck_tile
 
-# composable_kernel, include/ck_tile/ops/gemm/warp/warp_gemm_attribute_mfma_impl.hpp:
-# WarpGemmAttributeMfmaImplF16F16F32M32N32K8 and ...M16N16K16 (kAMLane, kBNLane, kABKLane,
-# kABKPerLane, kCMLane, kCNLane, kCM0PerLane, kCM1PerLane).
-CK = {"v_mfma_f32_32x32x8_f16": (32, 32, 2, 4, 2, 32, 4, 4),
-      "v_mfma_f32_16x16x16_f16": (16, 16, 4, 4, 4, 16, 1, 4)}
+# composable_kernel's ck_tile (include/ck_tile/ops/gemm/warp/): warp_gemm_attribute_mfma_impl.hpp,
+# WarpGemmAttributeMfmaImplF16F16F32M32N32K8 and ...M16N16K16, and the WmmaTraitsBase of
+# gfx11 and gfx12 (warp_gemm_attribute_wmma_impl_base_traits.hpp), 16x16x16 f16.
+MFMA = ("kAMLane", "kBNLane", "kABKLane", "kABKPerLane", "kCMLane", "kCNLane",
+        "kCM0PerLane", "kCM1PerLane")
+WMMA = ("kRepeat", "kAMLane", "kBNLane", "kABK0PerLane", "kABKLane", "kABK1PerLane",
+        "kCMLane", "kCNLane", "kCM0PerLane", "kCM1PerLane")
+CK = {("cdna3", "v_mfma_f32_32x32x8_f16"): (MFMA, (32, 32, 2, 4, 2, 32, 4, 4)),
+      ("cdna3", "v_mfma_f32_16x16x16_f16"): (MFMA, (16, 16, 4, 4, 4, 16, 1, 4)),
+      ("rdna3", "v_wmma_f32_16x16x16_f16"): (WMMA, (2, 16, 16, 1, 1, 16, 2, 16, 8, 1)),
+      ("rdna4", "v_wmma_f32_16x16x16_f16"): (WMMA, (1, 16, 16, 1, 2, 8, 2, 16, 1, 8))}
 
 
-@pytest.mark.parametrize("mnemonic", sorted(CK))
-def test_ck_tile_counts_are_composable_kernels(mnemonic):
+@pytest.mark.parametrize("arch, mnemonic", sorted(CK))
+def test_ck_tile_counts_are_composable_kernels(arch, mnemonic):
     from matrix_library.exports import ck_tile_counts
-    counts = dict(ck_tile_counts(mc.find_instruction("cdna3", mnemonic)).counts)
-    names = ("kAMLane", "kBNLane", "kABKLane", "kABKPerLane", "kCMLane", "kCNLane",
-             "kCM0PerLane", "kCM1PerLane")
-    assert tuple(counts[n] for n in names) == CK[mnemonic]
+    found = ck_tile_counts(mc.find_instruction(arch, mnemonic))  # (the first wave size)
+    names, values = CK[arch, mnemonic]
+    assert tuple(dict(found.counts)[n] for n in names) == values
+    assert bool(found.note) == (arch == "rdna4")  # (RDNA4 interleaves K: -R shows it)
 
 
 def test_ck_tile_in_detail_only_with_the_option(run):
@@ -279,7 +282,6 @@ def test_cute_exports_are_cutlass_atoms_on_nvidia():
     BLayout and CLayout of CUTLASS's own MMA_Traits (tests/data/nvidia/cute_layouts.json),
     for every atom whose threads are the warp's lanes (sm70's quad-pair atoms number the
     eight threads of one pair: ThrID)."""
-    from layouts.exports import cute_offset
     from matrix_library.exports import export
     traits = json.loads(data_file("nvidia", "cute_layouts.json").read_text())["traits"]
     checked = 0
@@ -289,9 +291,11 @@ def test_cute_exports_are_cutlass_atoms_on_nvidia():
         if inst is None or "ThrID" in entry and inst.blocks > 1:
             continue
         for matrix, key in (("A", "ALayout"), ("B", "BLayout"), ("C", "CLayout")):
-            layout = export(inst, matrix, "cute", wave=inst.wave_sizes[0]).cute
+            ours = json.loads(mc_json(export(inst, matrix, "cute", wave=inst.wave_sizes[0])))
             (ts, vs), (td, vd) = entry[key]
-            assert all(_evaluate(ts, td, t) + _evaluate(vs, vd, v) == cute_offset(layout, t, v)
+            (os_, ov), (od, ovd) = ours["shape"], ours["stride"]
+            assert all(_evaluate(ts, td, t) + _evaluate(vs, vd, v) ==
+                       _evaluate(os_, od, t) + _evaluate(ov, ovd, v)
                        for t in range(_size(ts)) for v in range(_size(vs))), (name, matrix)
             checked += 1
     assert checked >= 100
@@ -305,3 +309,25 @@ def test_the_export_mode_answers_through_the_one_path():
     with pytest.raises(mc.CalcError, match="the exports are cute and gluon"):
         mc.answer(mc.Request("export", inst.architecture, inst, "A",
                              options=(("language", "hip"),)))
+
+
+def _from_cpp(text):
+    """The (shape, stride) a `using XLayout = cute::Layout<...>;` line pair spells."""
+    import re
+    body = " ".join(line for line in text.splitlines() if not line.startswith("//"))
+    body = body.split("cute::Layout<", 1)[1].rsplit(">;", 1)[0]
+    body = re.sub(r"cute::(Shape|Stride)<", "[", body).replace(">", "]")
+    body = re.sub(r"cute::_(\d+)", r"\1", body)
+    return json.loads(f"[{body}]")
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_the_cpp_text_spells_the_checked_layout(arch):
+    """--emit cute's C++ names the shape and stride the record's tensor-layouts check
+    evaluated (its JSON form), for a sample of each architecture's operands."""
+    from formats.exports import cute_cpp
+    from matrix_library.exports import export
+    for case in [c for c in by_arch()[arch] if "cute" in c][::8]:
+        inst, matrix, mods, wave = _args(case)
+        shape, stride = _from_cpp(cute_cpp(export(inst, matrix, "cute", mods=mods, wave=wave)))
+        assert {"shape": shape, "stride": stride} == case["cute"], case

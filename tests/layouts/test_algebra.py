@@ -13,7 +13,9 @@ from instructions import ARCHITECTURES
 from instructions.modifiers import MODIFIERS
 from layouts import CalcError, Modifiers, Operand, check_modifiers
 from layouts.algebra import LayoutMap, blocked, flat, on_axis, permuted, point, points, shifted
+from layouts.fragment import bit_of, element, fragment
 from layouts.legality import rule
+from layouts.linear import bases_of
 from layouts.modifiers import BLGP_LANES
 from layouts.values import value
 from matrix_library.api import matrices
@@ -183,3 +185,36 @@ def test_blgp_and_cbsz_are_maps_composed_with_the_base_layout():
     blocks = on_axis(a.domain, 2, lambda b: b // 4 * 4 + 3)
     assert broadcast == a.compose(blocks)
     assert len(broadcast.image()) == len(a.image()) // 4  # one block of four is read
+
+
+DENSE = [(case,) for case in CASES if not (case[0].sparse and case[1] in ("A", "K"))]
+
+
+@pytest.mark.parametrize("case", sampled(DENSE, [CASE_IDS[CASES.index(c)] for c, in DENSE]))
+def test_fragments_and_linear_bases_hold_what_the_inverse_says(case):
+    """For every operand but the sparse ones (whose fragments read the compressed
+    matrix), with no modifiers, the fragment's element of each lane's value v
+    (layouts/fragment.py) and the XOR of its linear-layout bases (layouts/linear.py)
+    are the element the value's right inverse gives at that lane and slot: three
+    readings of one layout."""
+    inst, matrix, wave = case
+    op = Operand(inst, matrix, wave=wave)
+    held, frag, bases = value(op), fragment(op), bases_of(op).bases
+    back, slots, blocks = held.map.inverse(), held.map.codomain[1], held.map.domain[2]
+    checked = 0
+    for lane in range(wave):
+        for v in range(frag.values):
+            got = element(frag, lane, v)
+            if got is None:
+                continue
+            want = point(held.map.domain, back.table[lane * slots + bit_of(frag, v) // held.unit])
+            assert got == want[:3], (lane, v)
+            if bases is not None:
+                vec = [0] * (3 if blocks > 1 else 2)
+                for b, base in enumerate(bases["register"]):
+                    vec = [p ^ q for p, q in zip(vec, base)] if v >> b & 1 else vec
+                for b, base in enumerate(bases["lane"]):
+                    vec = [p ^ q for p, q in zip(vec, base)] if lane >> b & 1 else vec
+                assert tuple(vec) == ((want[2], *want[:2]) if blocks > 1 else want[:2])
+            checked += 1
+    assert checked

@@ -52,8 +52,12 @@ def test_the_numbers_are_the_facts():
         assert row["unit"] == find_architecture(row["architecture"]).unit
         assert row["sparse"] == ("yes" if fact["sparse"] else "no")
         assert (row["C type"] == "") == fact["sparse"] == (row["K regs"] != "")
-        # (no C registers: sparse, or C is not a register operand, as wgmma's is D's)
-        assert (row["C regs"] == "") == (fact["sparse"] or "C" not in (inst.matrices or "C"))
+        # (no C registers where C is not a register operand, as wgmma's is D's; a sparse
+        # instruction's C is the tied accumulator its vdst field names)
+        assert (row["C regs"] == "") == ("C" not in (inst.matrices or "C") and
+                                         not (fact["sparse"] and fact["fields"][row["wave"]]))
+        if fact["sparse"] and row["C regs"]:
+            assert int(row["C regs"]) == fact["fields"][row["wave"]]["vdst"]
         counts = fact["registers"][row["wave"]]
         assert {m: int(row[f"{m} regs"]) for m in counts} == counts
         assert row["modifiers"].split() == fact["modifiers"]
