@@ -24,8 +24,6 @@ from math import gcd
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
-from instructions.record import short_repr
-
 from layouts import Operand
 from layouts.algebra import LayoutMap, on_axis, permuted, shifted
 from layouts.core import BIT, Place
@@ -84,9 +82,6 @@ class OperandValue(NamedTuple):
                 rest, block = divmod(rest, blocks)
                 out[self.place(y)] = (*divmod(rest, cols), block)
         return out
-
-    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
-        return short_repr(self)
 
 
 @lru_cache(maxsize=64)
