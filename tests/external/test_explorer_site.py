@@ -108,7 +108,7 @@ def opened(site):
 def sample():
     """Command lines of every architecture (its first instruction) and every mode."""
     lines = [["--catalog", "--filter", "type=fp8"], ["-v"], ["--list-architectures"],
-             ["-a", "cdna9", "-L"], ["--serve"], []]
+             ["-a", "cdna9", "-L"], []]
     for arch in mc.architectures():  # (its smallest instruction: wgmma's A is 128 lanes')
         name = arch.name.lower()
         inst = min(arch.instructions, key=lambda i: (mc.register_count(i, "D"), i.mnemonic))
@@ -161,7 +161,7 @@ def test_run_refuses_what_is_not_a_command_line(opened):
     """Not a list of words: a TypeError; what starts a server or writes files: the
     command line's refusal (status 2, one line); -h: the command's help."""
     tab, _, errors, _ = opened
-    for argv in (["--export-site", "DIR"], ["--mcp"]):
+    for argv in (["--export-site", "DIR"], ["--mcp"], ["--serve"]):
         answer = tab.evaluate("(argv) => matrixCalculator.run(argv)", argv)
         assert answer["status"] == 2 and answer["stdout"] == ""
         assert answer["stderr"].startswith("matrix-calculator: error: ") and \
