@@ -13,8 +13,10 @@ from pathlib import Path
 
 SCRIPT = str(Path(__file__).resolve().parent.parent / "matrix_calculator.py")
 CASES = [
-    ("plan at PLAN_SLOTS (32x16x128 f4 A, 8 steps), --json",
-     "-a gfx1250 -i v_wmma_f32_32x16x128_f4 -A --lds-tile 32x1024 --k-steps 8 --json"),
+    ("32 KB f4 tile, 16 steps (256 VGPRs), text",
+     "-a gfx1250 -i v_wmma_f32_32x16x128_f4 -A --lds-tile 32x2048 --k-steps 16"),
+    ("largest plan: 1,024 VGPRs (32x16x128 f4 A, 64 steps), --json",
+     "-a gfx1250 -i v_wmma_f32_32x16x128_f4 -A --lds-tile 32x8192 --k-steps 64 --json"),
     ("search near SEARCH_PLACEMENTS (fp4 A 16x128: 397 settings x 2,048)",
      "-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 -A --matrix-a-fmt fp4 --lds-tile 16x128 "
      "--lds-search"),
@@ -22,8 +24,8 @@ CASES = [
      "-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --lds-tile 16x1024 --k-steps 4 --lds-search"),
     ("refused: 99999999x99999999 swizzled",
      "-a cdna3 -i v_mfma_f32_16x16x16_f16 -A --lds-tile 99999999x99999999 --lds-swizzle 1,1,2"),
-    ("refused: 32x8192, 64 steps",
-     "-a gfx1250 -i v_wmma_f32_32x16x128_f4 -A --lds-tile 32x8192 --k-steps 64 --json"),
+    ("refused: 32x8320, 65 steps (1,040 VGPRs)",
+     "-a gfx1250 -i v_wmma_f32_32x16x128_f4 -A --lds-tile 32x8320 --k-steps 65 --json"),
     ("refused: fp4 16x1024 search, 8 steps",
      "-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 -A --matrix-a-fmt fp4 --lds-tile 16x1024 "
      "--k-steps 8 --lds-search"),

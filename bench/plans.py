@@ -3,6 +3,9 @@
 
   conversions   every same-architecture D -> A/B pair (default wave and modifiers), the
                 library's conversion() with its advice, CPU time per plan: 100 ms
+  slowest       the conversions the full sweep finds slowest on CDNA4 and GFX1250 (the
+                library's conversion() with its advice), and of each the moves alone
+                (the composed layouts, planner.slot_moves), CPU time: 100 ms
   lds           every instruction's A and B at 16 x K (the smallest tile the fragment
                 fits, R x C, widened to R x 16C with --k-steps 16), lds_plan(), CPU
                 time: 100 ms; and the slope of plan time against slots (log-log, k steps
@@ -47,7 +50,7 @@ import matrix_calculator  # noqa: E402,F401  (the package of the clone)
 from instructions import ARCHITECTURES  # noqa: E402
 from matrix_library import api as mc  # noqa: E402
 
-BUDGETS = {"conversions": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
+BUDGETS = {"conversions": 100.0, "slowest": 100.0, "lds": 100.0, "search": 1000.0, "explorer": 50.0,
            "preshuffle": 100.0, "store": 100.0, "pictures": 60.0}
 
 
@@ -107,6 +110,31 @@ def conversions(archs, runs):
             times.append((took, f"{src.mnemonic}:D -> {dst.mnemonic}:{matrix}"))
         over += report("conversions", arch.name, times, BUDGETS["conversions"])
     return over
+
+
+# the slowest pairs of `conversions` (src, dst, matrix) on the two largest architectures
+SLOWEST = (("cdna4", "v_smfmac_f32_32x32x16_f16", "v_mfma_f32_32x32x2_f32", "A"),
+           ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", "v_mfma_f32_32x32x2_f32", "A"),
+           ("gfx1250", "v_swmmac_f16_16x16x128_bf8_bf8", "v_wmma_f16_16x16x128_bf8_fp8", "A"),
+           ("gfx1250", "v_wmma_f32_16x16x64_fp8_bf8", "v_wmma_f16_16x16x128_bf8_fp8", "A"))
+
+
+def slowest(archs, runs):
+    from matrix_library import conversion
+    from matrix_plans.convert import planner as convert
+    times = []
+    for arch, src, dst, matrix in SLOWEST:
+        if not any(a.name.lower() == arch for a in archs):
+            continue
+        s, d = mc.find_instruction(arch, src), mc.find_instruction(arch, dst)
+        took = cpu_ms(partial(mc.conversion, s, "D", d, matrix), runs)
+        ops = (conversion._operand(s, "D", None, None, True),
+               conversion._operand(d, matrix, None, None, False))
+        moves = cpu_ms(partial(convert.slot_moves, *ops), runs)
+        times.append((took, f"{src}:D -> {dst}:{matrix}"))
+        print(f"slowest      {arch} {times[-1][1]}: {took:.1f} ms (the moves {moves:.2f} ms)",
+              flush=True)
+    return report("slowest", "pairs", times, BUDGETS["conversions"])
 
 
 def smallest_tile(inst, matrix):
@@ -236,8 +264,8 @@ def pictures(archs, runs):
 
 
 def slope(runs):
-    """The log-log slope of plan time against the plan's slots, k steps 1 to 64 (those
-    within the library's bound on one plan's elements), for the operands with
+    """The log-log slope of plan time against the plan's slots, k steps 1 to 64 (every
+    VGPR the wave addresses, the library's bound), for the operands with
     the most slots of gfx1250 and CDNA4 (1: linear)."""
     cases = [("gfx1250", "v_wmma_f32_32x16x128_f4", "A"),
              ("cdna4", "v_mfma_f32_32x32x64_f8f6f4", "A"), ("cdna3", "v_mfma_f32_32x32x8_f16", "B")]
@@ -321,9 +349,10 @@ def explorer(archs, runs, command):
         server.wait()
 
 
-CASES = {"conversions": conversions, "lds": lds, "search": search, "preshuffle": preshuffles,
-         "store": stores, "pictures": pictures}
-ALL = ("conversions", "lds", "slope", "search", "preshuffle", "store", "pictures", "explorer")
+CASES = {"conversions": conversions, "slowest": slowest, "lds": lds, "search": search,
+         "preshuffle": preshuffles, "store": stores, "pictures": pictures}
+ALL = ("conversions", "slowest", "lds", "slope", "search", "preshuffle", "store", "pictures",
+       "explorer")
 
 
 def run(names, archs, runs, command):

@@ -34,6 +34,9 @@ def row(fact: Facts) -> list[object]:
         fact["architecture"], fact["mnemonic"], fact["m"], fact["n"], fact["k"], fact["blocks"],
         "yes" if fact["sparse"] else "no", *_types(fact), _blank(fact["cycles"]),
         fact["flops"], _blank(fact["flops_per_cycle"]), fact["compute_unit"], int(wave)]
+    # C of a sparse instruction: the tied accumulator its vdst field names
+    widths = fact["fields"][wave]
+    counts = {"C": widths["vdst"], **counts} if fact["sparse"] and widths else counts
     return cells + [counts.get(m, "") for m in MATRICES] + [" ".join(fact["modifiers"])]
 
 

@@ -6,7 +6,6 @@ variable's range cannot reach are dropped, terms on the same digit add up, and t
 digits of one variable that continue each other (`lane % 16` and `(lane / 16) % 2`
 with 16 times the weight) merge into one (`lane % 32`).
 """
-from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import NamedTuple

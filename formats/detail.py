@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from instructions import architecture_named
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
 
+from formats.fields import field_line
 from matrix_library.drawing import family_of
 from matrix_library.facts import facts
 from matrix_library.modifier_values import value_meanings
@@ -46,7 +48,11 @@ def _usage(title: str, fact: Facts, wave: int) -> list[str]:
     if "SA" in counts:
         lines += [f"    GPRs required for A scale: {counts['SA']}",
                   f"    GPRs required for B scale: {counts['SB']}"]
+    if not architecture_named(fact["architecture"]).public:  # (the reference's -d has none)
+        lines.append(field_line(fact, wave))
     return lines + [f"    GPR alignment requirement: {fact['gpr_alignment']} bytes"]
+
+
 
 
 def _operands(title: str, inst: Instruction) -> list[str]:
@@ -244,6 +250,50 @@ def _ptx(inst: Instruction) -> list[str]:
     forward, backward = _formulas(inst)[inst.wave_sizes[0]]
     return lines(inst) + formula_lines("Matrix element to register mapping:", forward) + \
         formula_lines("Register to matrix element mapping:", backward)
+
+
+def _shown(text: Text) -> str:
+    """A formula as one line: a K range `high through low`."""
+    return " through ".join(text[:2]) if isinstance(text, tuple) else text
+
+
+def _engine_formula(lines: Lines, label: str) -> str:
+    """The engine's formula (layouts/formulas.py) of the reference's line `label`, with the
+    definitions of the symbols it uses (b, c, p), on one line."""
+    name = label.replace(".block", "").replace("compression", "index")
+    found = dict(lines)
+    notes = [str(text) for key, text in lines if key == "note"]
+    if name.endswith(" GPR"):  # the VGPR and bits of a bit offset b
+        head = name[:-len(" GPR")]
+        where = [f"b = {_shown(found[head + ' bit offset b'])}"]
+    else:
+        where = []
+    text = _shown(found[name])
+    where += [note for note in notes if f" {note[0]} " in f" {text} ".replace("(", " ")]
+    return f"{name}: {text}" + (f", where {'; '.join(where)}" if where else "")
+
+
+def formula_notes(inst: Instruction) -> list[str]:
+    """One note per -d formula line that is the reference's text kept byte for byte
+    although it is wrong (formats/quirks.py reference_formula_defects): the line, and
+    the engine's formula, which --json and the library give."""
+    from formats.quirks import reference_formula_defects, reference_formulas
+    from matrix_library.drawing import formula_sections
+    defects = reference_formula_defects(inst)
+    if not any(defects.values()):
+        return []
+    texts, engine = reference_formulas(inst) or {}, formula_sections(inst)
+    notes = []
+    for wave, labels in defects.items():
+        for side in (0, 1):
+            for label, text in texts[wave][side]:
+                if label not in labels:
+                    continue
+                where = f" (wave{wave})" if len(texts) > 1 else ""
+                notes.append(f"-d's line{where} \"{label}: {_shown(text)}\" is the reference "
+                             "calculator's text, kept byte for byte, and it is wrong; the "
+                             f"engine's formula: {_engine_formula(engine[wave][side], label)}")
+    return notes
 
 
 def _facts(inst: Instruction) -> Facts:

@@ -3,6 +3,8 @@ instruction's facts with the source and confidence of each, then the mapping for
 derived from its layouts (layouts/gfx1250.py)."""
 from __future__ import annotations
 
+from formats.fields import field_line
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time: start-up)
     from instructions.gfx1250_provenance import SourceDoc
@@ -72,6 +74,7 @@ def _registers(inst: Instruction) -> list[str]:
     if inst.sparse and tied > counts["D"]:
         lines.append(f"        (Vdst names {tied} VGPRs, the tied {inst.c_type.key} C; D is "
                      f"packed into the first {counts['D']})")
+    lines.append(field_line(facts(inst, 32), 32))
     return lines + [f"    GPR alignment requirement: {inst.align} bytes (even VGPRs)"]
 
 

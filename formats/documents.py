@@ -14,7 +14,6 @@ no `#` lines: the long form is read by tools, which then need no options).
 A picture renderer (e.g. formats.pictures.render(fmt, inst, matrix, mods, wave, view,
 transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
-from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence

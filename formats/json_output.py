@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING
 from instructions.record import without_gc
 
 from formats import json_layout
+from formats.exports import ck_tile_json
 from formats.json_layout import element, location
 from formats.json_text import text
 from matrix_library import api
 from matrix_library.answers import Held, Point
+from matrix_library.exports import ck_tile_counts
 
 if TYPE_CHECKING:
     from instructions.model import Instruction
@@ -64,8 +66,10 @@ def detail(inst: Instruction) -> str:
     meanings = {str(wave): {name: [{"value": v, "meaning": text} for v, text in values]
                             for name, values in api.value_meanings(inst, wave).items()}
                 for wave in inst.wave_sizes}
+    ck_tile = {str(wave): ck_tile_json(ck_tile_counts(inst, wave)) for wave in inst.wave_sizes}
     return dump("detail", architecture=inst.arch, instruction=inst.name,
-                facts=api.facts(inst), formulas=api.formulas(inst), modifier_values=meanings)
+                facts=api.facts(inst), formulas=api.formulas(inst), modifier_values=meanings,
+                ck_tile=ck_tile)
 
 
 @without_gc  # (the -R and -M documents hold tens of thousands of records, none in a cycle)
@@ -112,6 +116,9 @@ def linear_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
 def architectures() -> str:
     """--list-architectures: every architecture with its wave sizes, aliases and number
     of instructions."""
+    from instructions.targets import TARGETS
     return dump("architectures", architectures=[
         {"name": a.name, "waves": list(a.waves), "aliases": list(a.aliases),
-         "instructions": len(a.instructions)} for a in api.architectures()])
+         "instructions": len(a.instructions)} for a in api.architectures()],
+        targets=[{"name": t.name, "architecture": t.arch, "members": list(t.members),
+                  "provisional": t.provisional, "summary": t.summary()} for t in TARGETS])

@@ -4,6 +4,7 @@ picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers on
 from __future__ import annotations
 
 from html import escape
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from matrix_library.api import element_text, find_instruction
@@ -82,16 +83,23 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     """A table of what the first lanes' register slots receive: element @ byte (every
     lane: --json); a column per slot, named with its K step when there are several."""
     inst = find_instruction(plan.architecture, plan.instruction)
-    shown = sorted({slot.lane for slot in plan.slots})[:lanes]
-    columns: dict[tuple[int, int], str] = {}
+    slots = plan.slots
+    # (the fields read in bulk, and a column per register slot named once from its first
+    # slot: a plan has tens of thousands of slots and few columns)
+    of_lane = list(map(attrgetter("lane"), slots))
+    shown = sorted(set(of_lane))[:lanes]
+    wanted = set(shown)
+    keys_of = list(zip(map(attrgetter("register"), slots),
+                       map(itemgetter(0), map(attrgetter("bits"), slots))))
+    first = dict(zip(reversed(keys_of), range(len(slots) - 1, -1, -1)))
+    steps = plan.k_steps > 1
+    columns = {key: f"v{key[0]}.[{slots[at].bits[1]}:{key[1]}]"
+               + (f" s{slots[at].step}" if steps else "") for key, at in first.items()}
     cells: dict[tuple[int, tuple[int, int]], str] = {}
-    for slot in plan.slots:
-        key = (slot.register, slot.bits[0])
-        step = f" s{slot.step}" if plan.k_steps > 1 else ""
-        columns.setdefault(key, f"v{slot.register}.[{slot.bits[1]}:{slot.bits[0]}]{step}")
-        if slot.lane in shown:
-            bit = f"+{slot.bit}b" if slot.bit else ""
-            cells[slot.lane, key] = f"{element_text(inst, slot.element)}@{slot.address}{bit}"
+    for at in [at for at, lane in enumerate(of_lane) if lane in wanted]:
+        slot = slots[at]
+        bit = f"+{slot.bit}b" if slot.bit else ""
+        cells[slot.lane, keys_of[at]] = f"{element_text(inst, slot.element)}@{slot.address}{bit}"
     keys = sorted(columns)
     width = max([len(columns[k]) for k in keys] + [len(c) for c in cells.values()])
     lines = ["", "Slots (element @ byte) of the first lanes; every lane: --json"]

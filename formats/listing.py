@@ -32,9 +32,22 @@ def architecture_lines(indent: str = "  ") -> list[str]:
             for name, waves, aliases in rows]
 
 
+def target_lines(indent: str = "  ") -> list[str]:
+    """One line per LLVM target the -a option reads that is not an alias, or is generic
+    or provisional: what it answers with and its sources (instructions/targets.py)."""
+    from instructions import ARCHITECTURES
+    from instructions.targets import TARGETS
+    aliases = {alias for arch in ARCHITECTURES for alias in (arch.name.lower(), *arch.aliases)}
+    return [indent + t.summary() for t in TARGETS
+            if t.name not in aliases or t.generic or t.provisional]
+
+
 def architectures() -> str:
     return "\n".join(["Architectures (name, wave sizes, aliases):"]
-                     + architecture_lines()) + "\n"
+                     + architecture_lines()
+                     + ["", "LLVM targets beyond the aliases (a target ID's features, "
+                        "as gfx942:sramecc+:xnack-, are read too):"]
+                     + target_lines()) + "\n"
 
 
 ARCHITECTURE_HEADER = ("architecture", "waves", "aliases", "instructions")

@@ -5,7 +5,6 @@ Lanes x registers, each register divided by bit position (values in two VGPRs cr
 border, which is cut around them: around_straddlers); VGPRs (transposed: lanes) split
 into panels where too wide.
 """
-from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
@@ -208,8 +207,9 @@ def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes:
     pic.height = top + grid.panels * (grid.panel_h + GAP) - GAP
 
 
-def _named(slots: list[mc.Slot], blocks: int) -> tuple[
-        list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], int]:
+def _named(slots: list[mc.Slot], blocks: int) -> (
+        "tuple[list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], "
+        "int]"):
     """Each slot's (location, elements, labels, elements' names), in one pass; what sizes
     the cells, per distinct (label lengths, marks, bits); the (VGPR, bits) columns; and
     the bits that hold a value, over all lanes."""
@@ -235,7 +235,7 @@ def _named(slots: list[mc.Slot], blocks: int) -> tuple[
     return cells, sizes, columns, held
 
 
-def _place(pic: Picture, grid: Grid, cells: list[_Cell]) -> None:
+def _place(pic: Picture, grid: Grid, cells: "list[_Cell]") -> None:
     """The cells' shapes, in order."""
     shapes, new, box, along = pic.shapes, tuple.__new__, grid.box, grid.along
     # (per slot (VGPRs, bits, marks): its texts but the lane, and where it is, lanes down)

@@ -7,7 +7,6 @@ cell names its register, lane and bits; an element read from several lanes (RDNA
 replicated A and B) is split into one stripe per copy. A picture has thousands of cells:
 the cells are grouped, measured and placed in bulk (C-level maxima, one sort per panel).
 """
-from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
@@ -234,7 +233,7 @@ def _runs(panels: list[Panel], chunk: int, count: int
 
 def _panel_cells(pic: Picture, cells: list[tuple[tuple[int, int], list[mc.Entry]]],
                  labels: dict[mc.Location, tuple[list[list[str]], tuple[str, str, str]]],
-                 shared: dict[mc.Location, int], name: Callable[[mc.Element], str],
+                 shared: dict[mc.Location, int], name: "Callable[[mc.Element], str]",
                  grid: tuple[float, float, float, float], start: int) -> None:
     """The shapes of the cells of a panel's run of columns from `start`, in (row, col)
     order (a cell split into one stripe per copy of its element); `name`: an element's."""

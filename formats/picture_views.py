@@ -7,7 +7,6 @@
 Every cell is made large enough for a label of at least READABLE pixels: cells grow,
 labels wrap over two or three lines, and wide matrices split into panels.
 """
-from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from typing import TYPE_CHECKING, NamedTuple
@@ -93,13 +92,13 @@ def slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
     return found
 
 
-def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
+def positions(matrix: str) -> "itemgetter[tuple[int, int, int]]":
     """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
     mc.element_text names and Element.row/.col read, without their checks (per cell)."""
     return itemgetter(*fields(matrix), 4)
 
 
-def namer(matrix: str, blocks: int) -> Callable[[mc.Element], str]:
+def namer(matrix: str, blocks: int) -> "Callable[[mc.Element], str]":
     """An element's name (as mc.element_text spells it) for the elements of `matrix` of
     an instruction of `blocks` blocks, without its checks (per cell)."""
     place = positions(matrix)

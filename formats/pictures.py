@@ -19,7 +19,6 @@ broadcast, a sparse index shared by k values) a white dot. The HTML page embeds 
 and a small script: pointing at a cell shows its element, register, lane and bits and
 highlights every copy of the element.
 """
-from __future__ import annotations
 
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
@@ -65,7 +64,7 @@ class Colouring(NamedTuple):
     key: str
     values: int  # how many colours
     on_location: bool  # the value is a field of the location, else of the first element
-    pick: itemgetter[int]  # that field
+    pick: "itemgetter[int]"  # that field
 
     def value(self, element: mc.Element, loc: mc.Location) -> int:
         return int(self.pick(loc if self.on_location else element))
@@ -74,7 +73,7 @@ class Colouring(NamedTuple):
         return palette.fill(self.value(element, loc) % self.values, self.values)
 
 
-def _colouring(key: str, elements: Iterable[mc.Element], matrix: str, lanes: int,
+def _colouring(key: str, elements: "Iterable[mc.Element]", matrix: str, lanes: int,
                registers: int) -> Colouring:
     """What colours a cell: every element of the picture (`elements`) is given a colour
     of `key` (by lane, register, block, row or k)."""
@@ -289,7 +288,7 @@ def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
     pic.height = y + 20
 
 
-def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], None]:
+def _sample(loc_change: dict[str, object]) -> "Callable[[Canvas, float, float], None]":
     def draw(canvas: Canvas, x: float, y: float) -> None:
         canvas.rect(x, y, 14, 14, palette.fill(3, 8), {"stroke": palette.INK,
                                                        "stroke-width": 0.5})
@@ -299,7 +298,7 @@ def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], N
     return draw
 
 
-def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float], None], str]]:
+def _notes(pic: Picture, view: str) -> "list[tuple[Callable[[Canvas, float, float], None], str]]":
     shapes = pic.shapes
     locations = list(map(itemgetter(4), shapes))  # (C-level passes: thousands of cells)
     shared = any(map(itemgetter(7), shapes))
@@ -349,7 +348,7 @@ DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
 
 
 @without_gc  # (thousands of cells' records and texts, none in a cycle)
-def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
+def render(fmt: str, inst: mc.Instruction, matrix: str, mods: "mc.ModifierValues",
            wave: int | None, view: str, transpose: bool = False,
            color_by: str | None = None) -> str:
     """The picture of `matrix` of `inst` as an SVG document (fmt "svg") or an HTML page
@@ -363,7 +362,7 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
 
 
 @without_gc
-def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
+def draw(inst: mc.Instruction, matrix: str, mods: "mc.ModifierValues", wave: int | None,
          view: str, transpose: bool = False, color_by: str | None = None,
          measure: bool = False) -> tuple[Picture, tuple[str, str]]:
     """The drawn picture (its cells, with their label size) and its title; `measure`:

@@ -62,6 +62,22 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
     return rdna.rdna4_sections(inst)
 
 
+def reference_formula_defects(inst: Instruction) -> Mapping[int, frozenset[str]]:
+    """{wave: the labels of the reference's -d formula texts (reference_formulas) that it
+    prints wrongly}; -d keeps them byte for byte and notes each on stderr with the
+    engine's formula. Empty where the architecture does not declare the quirk."""
+    if "reference_formulas" not in inst.quirks:
+        return {}
+    # (the family modules' lazy boundary, as in reference_formulas)
+    if inst.kind in ("mfma", "smfmac"):
+        from formats import reference_formulas_cdna as cdna
+        return cdna.known_wrong(inst)
+    from formats import reference_formulas_rdna as rdna
+    if "opsel_cd_half" in family_of(inst).traits:
+        return rdna.rdna3_known_wrong(inst)
+    return rdna.rdna4_known_wrong(inst)
+
+
 def transposed_lane_corner(inst: Instruction, header: list[Cell]) -> list[Cell]:
     """Quirk `transposed_lane_corner` (-M --transpose text): the reference heads the column
     of register names `lane`, as in the untransposed table, where it heads the lanes."""

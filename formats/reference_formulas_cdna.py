@@ -184,3 +184,18 @@ def sections(inst: Instruction) -> dict[int, Section]:
     else:
         parts = [dense_ab(inst, "A"), dense_ab(inst, "B"), cd(inst, "C or D")]
     return {64: ([line for f, _ in parts for line in f], [line for _, b in parts for line in b])}
+
+
+def known_wrong(inst: Instruction) -> dict[int, frozenset[str]]:
+    """{64: the labels of the texts above that the reference prints wrongly} (kept byte for
+    byte; -d notes each on stderr with the engine's formula):
+    FP64 C/D with more than 4 rows (`_cd64`: no lane term in i), sparse 16-bit A
+    (`sparse_a`: no lane K group in k), sparse 16-bit B (`sparse_b`: the VGPR `(k % 4)`)."""
+    wrong = set()
+    if inst.out_type.bits == 64 and inst.m > 4:
+        wrong.add(f"{'D' if inst.sparse else 'C or D'} i")
+    if inst.sparse and inst.a_type.bits == 16:
+        wrong.add("A k")
+    if inst.sparse and inst.b_type.bits == 16:
+        wrong.add("B[k][j].block GPR")
+    return {64: frozenset(wrong)}

@@ -211,3 +211,19 @@ def rdna4_sections(inst: Instruction) -> Waves:
         ab = _rdna4_sparse_packed(inst)
     cd = _rdna4_cd(inst)
     return {w: ([*ab[w][0], *cd[w][0]], [*ab[w][1], *cd[w][1]]) for w in WAVES}
+
+
+def rdna3_known_wrong(inst: Instruction) -> dict[int, frozenset[str]]:
+    """{wave: the labels of RDNA3's texts that the reference prints wrongly}: a 16-bit
+    C/D row index written with a bit range, `(...).[15:0]` (rdna3_sections)."""
+    wrong = frozenset(("C or D i",)) if inst.out_type.bits == 16 else frozenset()
+    return dict.fromkeys(WAVES, wrong)
+
+
+def rdna4_known_wrong(inst: Instruction) -> dict[int, frozenset[str]]:
+    """{wave: the labels of RDNA4's texts that the reference prints wrongly}: the
+    unbalanced parentheses of _rdna4_sparse_iu4_k32."""
+    if not (inst.sparse and inst.a_type.bits == 4 and inst.k == 32):
+        return {wave: frozenset() for wave in WAVES}
+    return {32: frozenset(("compression k",)),
+            64: frozenset(("compression k", "A[i][k] Lane", "compression[i][k] Lane"))}

@@ -40,6 +40,10 @@ ESCAPES = {  # how a literal | is written inside a cell, where it would end the 
     "rst": "\\|", "orgtbl": "\\vert{}", "mediawiki": "&#124;", "textile": "&#124;",
     "moinmoin": "&#124;", "youtrack": "\\|"}
 TABLEFMT = {"markdown": "github"}  # the legacy --markdown is tabulate's github style
+# LaTeX's escaped formats: tabulate escapes braces and backslashes but writes | bare,
+# which the OT1 font encoding typesets as an em dash; their column specifications hold
+# no bar, so every | of the drawn table is a cell's, written \textbar{}.
+TEXTBAR = frozenset({"latex", "latex_booktabs", "latex_longtable"})
 
 
 def joiner(fmt: str) -> str:
@@ -73,6 +77,8 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
                                   # (tabulate indexes this list by the body's columns)
                                   disable_numparse=list(range(1, len(header))) if body
                                   else True)
+    if fmt in TEXTBAR:
+        text = text.replace("|", "\\textbar{}")
     return text.replace(_BREAK, "\n")
 
 

@@ -27,7 +27,6 @@ bound_ctrl set (as the planner emits it) it gets 0 (L1 Table 93; LLVM AMDGPUUsag
 modifiers). The planner only uses lanes with a source; the emulation in
 scripts/check_convert.py gives the lanes the rules do not name a poison value.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

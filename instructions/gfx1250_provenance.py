@@ -170,15 +170,16 @@ A_32X16 = Provenance("aiter", "SRC", "32x16x128 f4 A: rows 16q..16q+15 in VGPRs 
                      "(load_half(2*wn), load_half(2*wn + 1)); S20 says the same")
 SPARSE_PRODUCT = ("Product check (scripts/check_products.py): composable_kernel's "
                   "A, index and B taken together give the calculator's products; rocjitsu "
-                  "@2aac5a1a gives others (its A' and B below, its index as here: entry s "
-                  "of a lane's index names a value another lane holds when rocjitsu's A' "
-                  "changes lane half); the two AMD sources disagree and no primary source "
-                  "decides: the calculator follows composable_kernel")
+                  "@2aac5a1a gives others. Its A' and B are the calculator's up to one K "
+                  "relabelling shared by both (the 1-based K quarters 2 and 3 exchange "
+                  "lane halves), so the whole disagreement is the index: see the index "
+                  "layout (tests/layouts/test_swmmac_index_relation.py)")
 SPARSE_A_RJ = ("rocjitsu", "stored A' in the dense rule (128-bit chunks of stored values "
                "alternate between the lane halves), B in 256-bit chunks (the B "
-               "alternative), the index as here: v_swmmac_f32_16x16x64_f16 A[0][32] in "
-               "v4{0} (composable_kernel: v0{16}), its index field in lane 16; not a K "
-               "relabelling of composable_kernel's triple: another product")
+               "alternative), the index where the calculator places it: "
+               "v_swmmac_f32_16x16x64_f16 A[0][32] in v4{0} (composable_kernel: v0{16}); "
+               "A' and B are this A and B with the K quarters 2 and 3 exchanging lane "
+               "halves, which alone changes no product: the difference is the index's")
 SPARSE_B_CHUNKED = ("rocjitsu; fact sheet S19 (secondary)",
                     "256-bit chunks alternate between the lane halves: "
                     "v_swmmac_f32_16x16x64_f16 B[16][0] = v0{16}.[15:0] (composable_kernel: "
@@ -207,18 +208,31 @@ INDEX_ALTERNATIVES = (("LLVM VOP3PInstructions.td (IndexType 16/32), clang-22's 
                        "index_key choosing the half; then a lane's 16 (8-bit: 32) stored "
                        "values cannot all have a 2-bit field: the sources are not "
                        "consistent with each other"),)
+INDEX_RJ = ("rocjitsu (ROCm/rocm-systems swmmac_index_loc; #10521 and #10522, "
+            "2026-08-21: FP8/BF8 TensileLite kernels that pass on hardware failed under PR "
+            "#10447's ISA-derived order, merge d62e4b43d4, and pass with this one; PR #10707, "
+            "2026-08-25, later changed the transpose loads they were validated with)",
+            "with this A and B relabelled (K quarters 2 and 3 exchange lane halves), the "
+            "index is this one with lane i's bits [31:16] exchanged with lane i+16's bits "
+            "[15:0] (8-bit forms: lane i's second VGPR with lane i+16's first): "
+            "v_swmmac_f32_16x16x128_fp8_fp8 K[0][64] in v1{0}.[3:0] where this layout "
+            "gives v0{16}.[3:0]. The only hardware-linked evidence for either reading, "
+            "for the 8-bit K=128 forms only; --emit probe on a gfx1250 tells them apart")
 INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
                       "position per stored A value in the lane's order, i.e. group G of row "
                       "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "
                       "@0324c72d; rocjitsu and S19 place the fields so too, but rocjitsu "
-                      "pairs them with its own A order: see A); " + INDEX_KEY_NOTE,
-                      INDEX_ALTERNATIVES)
+                      "pairs them with its own A order: see A); no hardware-linked "
+                      "evidence for the 16-bit forms; " + INDEX_KEY_NOTE,
+                      (INDEX_RJ,) + INDEX_ALTERNATIVES)
 INDEX_8 = Provenance("composable_kernel", "SRC", "64-bit index of the 8-bit SWMMAC: a 2-bit "
                      "position per stored A value, group G of row i in lane i + "
                      "16*floor(G/16), bits 4*(G mod 16) (CK packs 32 fields in two words; "
                      "rocjitsu reads 32 entries from the two VGPRs, pairing them with its own "
-                     "A order: see A); " + INDEX_KEY_NOTE,
-                     INDEX_ALTERNATIVES)
+                     "A order: see A); kept against rocjitsu's hardware-linked reading "
+                     "(the alternative) while that evidence rests on kernels whose loads "
+                     "changed after it and no run of both readings is recorded; "
+                     + INDEX_KEY_NOTE, (INDEX_RJ,) + INDEX_ALTERNATIVES)
 SCALE_32 = Provenance("aiter", "SRC", "scale operands: row/column in lane (mn + 16*"
                       "matrix_*_scale), byte kb = K block of 32 (S19; aiter selects the B "
                       "scale's lane half per 16-row tile with scaleBType; Triton S14, S15)")

@@ -11,7 +11,6 @@ Every mnemonic below was assembled by `llvm-mc-22 -triple=amdgcn -mcpu=<target>
 -show-encoding` for its target; tests/data/lane_moves_llvm_mc.txt records the answers
 and the command that regenerates them (scripts/record_lane_moves.py).
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

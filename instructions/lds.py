@@ -10,7 +10,6 @@ source states a grouping the model says so (`assumed`) and names the assumption.
 
 The layouts.lds engine reads this table; nothing here computes a layout.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -6,7 +6,6 @@ phase models. Every row carries its source, tagged as in the fact sheet docs/lds
 ([SRC] AMD or LLVM text or tool answer, [SEC] library code or measurement, [INF]
 inference or assumption). layouts.lds_copy reads this table; nothing here computes.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -7,7 +7,6 @@ A table line gives the mnemonic, opcode and cycles, and the instruction's traits
 read from the mnemonic by `parse_mnemonic`. The architecture's traits (layout family,
 compute unit, wave sizes, reference quirks) are reached through `Instruction.architecture`.
 """
-from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
@@ -20,7 +19,7 @@ from instructions.modifiers import NAMES as MODIFIER_NAMES
 class TableLine(Protocol):
     """A constructor of one block of table lines (table_block())."""
     def __call__(self, mnemonic: str, opcode: int, cycles: int,
-                 **facts: object) -> Instruction: ...
+                 **facts: object) -> "Instruction": ...
 
 
 # ---- data types of matrix operands, referenced by name from the instruction tables
@@ -387,7 +386,7 @@ class Instruction(NamedTuple):
             return None
         return self.opcode & ((1 << self.opcode_bits) - 1)
 
-    def with_formats(self, a_code: int, b_code: int) -> Instruction:
+    def with_formats(self, a_code: int, b_code: int) -> "Instruction":
         """This f8f6f4 instruction with A and B in the formats of codes CBSZ and BLGP.
 
         Eight-bit inputs take twice the cycles of the table's fp6/fp4 figure."""

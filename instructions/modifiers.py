@@ -17,7 +17,6 @@ mask does to which matrix (the HIP emitter negates on the values what the builti
 argument for). A rule's `meaning` overrides `shapes` where a modifier has more than one
 use (SHAPES_BY_MEANING: CBSZ as a format, BLGP as a negation mask).
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -9,7 +9,6 @@ into (I // prod(cols), *cols), then orders those axes as `perm` (0 is the outer 
 axis, 1 .. len(rows) the row factors, then the inner block axis and the column
 factors). Sizes may name `item`: 16 // item bytes (the items one 16-byte load holds).
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

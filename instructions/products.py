@@ -3,7 +3,6 @@ per-architecture limits a kernel's budget reads (SIMDs, register files and their
 allocation granules, wave slots, LDS). Every figure names its source (SOURCES keys);
 where sources disagree, the `notes` say so and which one the figure follows.
 docs/budget.md explains the choices."""
-from __future__ import annotations
 
 from typing import NamedTuple
 
@@ -70,6 +69,8 @@ LIMITS = (
     Limits("CDNA3", "CU", 4, 8, ((64, 512, 8),), "unified", 512, 64 * _K, 64 * _K, 16,
            notes="origami's rocjitsu MI300X table agrees: 8 waves/SIMD, 512 VGPRs, 64 KB"),
     Limits("CDNA4", "CU", 4, 8, ((64, 512, 8),), "unified", 512, 160 * _K, 160 * _K, 16),
+    Limits("GFX9-4-GENERIC", "CU", 4, 8, ((64, 512, 8),), "unified", 512, 64 * _K, 64 * _K, 16,
+           notes="what both members have: CDNA3's (gfx942's LDS, 64 KB; gfx950 has 160)"),
     Limits("RDNA3", "WGP", 4, 16, ((32, 1536, 24), (64, 768, 12)), "none", 256, 128 * _K,
            64 * _K, 32, cus_per_unit=2,
            notes="gfx1102/gfx1103 have 1024 (wave32) VGPRs, granule 16: see VGPR_OVERRIDES"),
@@ -166,6 +167,21 @@ def find_product(name: str) -> GpuProduct | None:
     exact = [p for p in PRODUCTS if key == key_of(p.name) or key in p.aliases]
     found = exact or [p for p in PRODUCTS if key_of(p.name).endswith(key)]
     return found[0] if len(found) == 1 else None
+
+
+def products_matching(name: str) -> tuple[GpuProduct, ...]:
+    """The products `name` may mean: the one it names (any case, brand words or not, or
+    an alias), else those whose names end with it ("7900xtx"), else those that start with
+    it ("rx7900", at least three letters or digits)."""
+    key = key_of(name)
+    if not key:
+        return ()
+    for chosen in ([p for p in PRODUCTS if key == key_of(p.name) or key in p.aliases],
+                   [p for p in PRODUCTS if key_of(p.name).endswith(key)],
+                   [p for p in PRODUCTS if len(key) >= 3 and key_of(p.name).startswith(key)]):
+        if chosen:
+            return tuple(chosen)
+    return ()
 
 
 def limits_of(arch: str) -> Limits:

@@ -8,10 +8,10 @@ repository's recorded data), plus the points where sources disagree (DISAGREEMEN
 the alternatives the recorded sources give). No hardware run is recorded yet: the probe
 (`--emit probe`) is how a GPU owner adds one, and REPORT says where.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 
+from instructions import ISSUES
 from instructions import verification_checks as record
 
 
@@ -56,7 +56,7 @@ SOURCES: tuple[Source, ...] = (
 SOURCE_KEYS = tuple(source.key for source in SOURCES)
 
 # Where a GPU owner reports a probe run.
-REPORT = ("open an issue in the calculator's repository titled 'probe: <target>' with the "
+REPORT = (f"open an issue at {ISSUES} titled 'probe: <target>' with the "
           "command, the full output and rocminfo's marketing name of the GPU")
 
 

@@ -12,11 +12,12 @@ from functools import cached_property, lru_cache
 from instructions.model import FamilyFacts, Instruction
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 
+from layouts.algebra import LayoutMap
 from layouts.core import CalcError, Elem, Layout, Place
 from layouts.family import FAMILIES, hooks
 from layouts.formulas import Section, derive
 from layouts.legality import check
-from layouts.modifiers import BLGP_SOURCE, Modifiers, blgp_negates, cbsz_source_block
+from layouts.modifiers import BLGP_LANES, Modifiers, blgp_negates, cbsz_blocks
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
            "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
@@ -72,11 +73,16 @@ class Operand:
         self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
         self._looked_up = False  # entries() was called before
         self._grids: dict[int, tuple[tuple[tuple[Place, ...], ...], ...]] = {}  # block_grid()
-        self._block_of = self._lane_of = None
+        # The modifiers that move values, as maps composed with the layout (the block
+        # map before it, the lane map after it: layouts/values.py); None where none does.
+        self.block_map: LayoutMap | None = None
+        self.lane_map: LayoutMap | None = None
         if matrix == "A" and mods.cbsz and inst.cbsz and not inst.sparse:
-            self._block_of = lambda block: cbsz_source_block(block, mods.cbsz, mods.abid)
+            self.block_map = cbsz_blocks(self.layout.shape[2], mods.cbsz, mods.abid)
         if matrix == "B" and mods.blgp and inst.blgp and not blgp_negates(inst):
-            self._lane_of = BLGP_SOURCE[mods.blgp]
+            self.lane_map = BLGP_LANES[mods.blgp]
+        self._block_of = self.block_map.table.__getitem__ if self.block_map else None
+        self._lane_of = self.lane_map.table.__getitem__ if self.lane_map else None
 
     @property
     def marks_vary(self) -> bool:

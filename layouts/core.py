@@ -9,7 +9,6 @@ formats of any width, register pairs and values straddling two VGPRs need no spe
 cases. Both directions derive from this one forward map; the inverse is built by
 enumeration (the largest operand has a few thousand elements).
 """
-from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cached_property

@@ -13,7 +13,6 @@ Architecture line, a family module in layouts/, and one `Family(...)` line below
 No code outside the registries tests a family or architecture name
 (tests/structure/test_no_family_names.py).
 """
-from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cache

@@ -17,12 +17,12 @@ M x K/4, one 4-bit code per group), so the NONE digit becomes a BIT digit of
 A layout whose lanes start above 0 (gfx1250's scales in the upper lane half,
 matrix_a_scale/matrix_b_scale = row1) gives `base_lane`: the digits read lane - base_lane.
 
-The modifier transforms of the Operand (CBSZ/ABID block broadcast, BLGP lane source)
-become a `guard` (lanes whose slots the hardware does not read load nothing) and a
-`lane_source` (the lane whose elements a lane holds); tests/formats/test_hip.py checks both
-against the engine, element by element.
+The modifier maps of the Operand (CBSZ/ABID's block broadcast, BLGP's lane pattern:
+layouts/values.py) become a `guard` (lanes or blocks outside the map's image, which the
+hardware does not read, load nothing) and a `lane_source` (the lane whose elements a lane
+holds: the map's right inverse); tests/formats/test_hip.py checks both against the
+engine, element by element.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 
@@ -79,30 +79,24 @@ def value_bits(inst: Instruction, matrix: str) -> int:
     return int((inst.c_type if matrix == "C" else inst.out_type).bits)  # (bf16f32: f32 C)
 
 
-# BLGP lane remaps for loads: the lane whose (unmodified) elements lane X must hold so
-# that the hardware, reading B lane BLGP_SOURCE[blgp](L) for lane L, gets element L.
-# (guard: lanes nobody reads.) Checked against layouts.modifiers.BLGP_SOURCE by the tests.
-BLGP_LOAD: dict[int, tuple[str | None, tuple[str, int, int] | None]] = {
-    1: (None, ("lane", 32, 0)),      # only lanes 0-31 are read (by both halves)
-    2: (None, ("lane", 32, 1)),      # only lanes 32-63 are read
-    3: ("rotate48", None),           # lane X holds lane (X + 48) % 64's elements
-    4: (None, ("lane", 16, 0)),      # only one group of 16 lanes is read
-    5: (None, ("lane", 16, 1)),
-    6: (None, ("lane", 16, 2)),
-    7: (None, ("lane", 16, 3)),
-}
-
-
 def _guards(operand: Operand) -> tuple[Guard | None, str | None]:
-    """(guard, lane_source) of the operand's modifiers: CBSZ/ABID read only the broadcast
-    blocks; BLGP on B remaps lanes."""
+    """(guard, lane_source) read off the operand's modifier maps: under CBSZ/ABID only
+    the blocks in the image of the block map are loaded; under BLGP only the lanes in
+    the image of the lane map, each with the elements of the lane that reads it (its
+    right inverse, a lane that reads itself first): a rotation where that is not the
+    lane itself."""
     guard: Guard | None = None
     lane_source: str | None = None
-    mods = operand.mods
-    if operand.block_source is not None:  # CBSZ/ABID: only the broadcast blocks are read
-        guard = ("block", 1 << mods.cbsz, mods.abid)
-    if operand.lane_source is not None:  # BLGP on B
-        lane_source, guard = BLGP_LOAD[mods.blgp]
+    if operand.block_map is not None:
+        read = sorted(operand.block_map.image())
+        guard = ("block", read[1] - read[0] if len(read) > 1 else operand.blocks, read[0])
+    lanes = operand.lane_map
+    if lanes is not None:
+        back, read = lanes.inverse().table, sorted(lanes.image())
+        if len(read) < len(lanes.table):  # (an aligned group of lanes)
+            guard = ("lane", len(read), read[0] // len(read))
+        if any(lanes.table[x] != x and back[x] != x for x in read):
+            lane_source = f"rotate{back[0] % len(back)}"
     return guard, lane_source
 
 

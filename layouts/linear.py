@@ -9,7 +9,6 @@ layouts.fragment). The bases are read off the fragment's digits and then checked
 against every (register, lane): any mismatch (a BLGP rotation, lanes without values, a
 count that is not a power of two) means there is no linear layout, and `reason` says why.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

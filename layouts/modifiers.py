@@ -1,9 +1,10 @@
 """Instruction modifiers as small transforms of a base layout, and their marks (the
 legality check is layouts/legality.py; the modifier table instructions/modifiers.py).
 
-A transform maps an element's base places to the places the hardware actually reads
-under the modifier: CBSZ/ABID make a group of blocks read one block's A values, BLGP
-swizzles or broadcasts B lanes, and on CDNA3 FP64 BLGP is a negation mask instead.
+A modifier that moves values is a map (layouts/algebra.py) composed with the base
+layout: CBSZ/ABID map each block to the block whose A values it reads, BLGP each B lane
+to the lane it reads (a swizzle or a broadcast); on CDNA3 FP64 BLGP is a negation mask
+instead, and RDNA's NEG/NEG_HI only mark values (neither moves a value).
 """
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ from collections.abc import Callable
 from instructions.model import Instruction
 from instructions.modifiers import Modifiers
 
+from layouts.algebra import LayoutMap
 from layouts.core import Place
 
-__all__ = ["BLGP_SOURCE", "Modifiers", "blgp_mark", "blgp_negates", "cbsz_source_block",
-           "negated", "rdna_c_mark", "rdna_half_mark"]
+__all__ = ["BLGP_LANES", "BLGP_SOURCE", "Modifiers", "blgp_mark", "blgp_negates", "cbsz_blocks",
+           "cbsz_source_block", "negated", "rdna_c_mark", "rdna_half_mark"]
 
-# BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group pattern").
-BLGP_SOURCE: tuple[Callable[[int], int], ...] = (
+# BLGP: the lane each lane's B value is read from (CDNA ISA, "B-matrix lane group
+# pattern"), as maps of the 64 lanes composed with B's layout (layouts/values.py).
+_PATTERNS: tuple[Callable[[int], int], ...] = (
     lambda lane: lane,                  # 0: as is
     lambda lane: lane % 32,             # 1: lanes 0-31 broadcast to 32-63
     lambda lane: lane % 32 + 32,        # 2: lanes 32-63 broadcast to 0-31
@@ -28,6 +31,16 @@ BLGP_SOURCE: tuple[Callable[[int], int], ...] = (
     lambda lane: lane % 16 + 32,
     lambda lane: lane % 16 + 48,
 )
+BLGP_LANES = tuple(LayoutMap((64,), (64,), tuple(map(source, range(64)))) for source in _PATTERNS)
+# ... and as functions of a lane (the map's table read at that lane)
+BLGP_SOURCE: tuple[Callable[[int], int], ...] = tuple(m.table.__getitem__ for m in BLGP_LANES)
+
+
+def cbsz_blocks(blocks: int, cbsz: int, abid: int) -> LayoutMap:
+    """CBSZ/ABID as a map of the blocks: each block to the block whose A values it reads,
+    ABID within its aligned group of 2^CBSZ."""
+    return LayoutMap((blocks,), (blocks,),
+                     tuple(cbsz_source_block(b, cbsz, abid) for b in range(blocks)))
 
 
 def cbsz_source_block(block: int, cbsz: int, abid: int) -> int:

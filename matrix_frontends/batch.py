@@ -205,7 +205,7 @@ def _answer(line: str, as_json: bool, respond: Callable[[Args], str]
         return "", "a --batch line cannot ask for -h/--help: run it on its own"
     except (ArgumentError, ValueError) as exc:  # CalcError too
         return "", str(exc)
-    if as_json:
+    if as_json and not _one_object(text):
         try:
             document = json.loads(text)
         except ValueError:
@@ -216,12 +216,18 @@ def _answer(line: str, as_json: bool, respond: Callable[[Args], str]
     return text, None
 
 
+def _one_object(text: str) -> bool:
+    """Whether `text` is one JSON object on one line, as the calculator writes a --json
+    document under --compact (formats/json_text.py: json.dumps's compact text)."""
+    return text.startswith("{") and text.endswith("}\n") and "\n" not in text[:-1]
+
+
 def _answered(text: str, number: int, as_json: bool) -> str:
     if not as_json:
         return f"{text}{MARKER} {number}\n"
-    document = json.loads(text)
-    document["line"] = number
-    return json.dumps(document, separators=(",", ":")) + "\n"
+    if text != "{}\n":  # (the document's own keys, then its line, as json.dumps writes them)
+        return f'{text[:-2]},"line":{number}}}\n'
+    return f'{{"line":{number}}}\n'
 
 
 def _refused(number: int, error: str, as_json: bool, write: Callable[[str], None]) -> None:

@@ -11,7 +11,6 @@ command line the calculator refuses is an MCP tool error carrying the command li
 one error line. The tools are plain functions (`tools()` names them with their
 descriptions), usable without the SDK; `serve` registers them with the SDK's MCPServer.
 """
-from __future__ import annotations
 
 import json
 import shlex
@@ -367,10 +366,13 @@ def tools() -> tuple[Tool, ...]:  # type: ignore[explicit-any]  # (Tool.function
         Tool(emit_code, "Code for kernel writers. language: hip (with matrix: that "
              "operand's load/store functions; without: an example kernel of the "
              "instruction), probe (a self-checking program that runs the instruction on "
-             "the GPU and checks every element's place) or linear-layout (the layout as "
-             "linear-layout bases, structured). ld: fixed leading dimension; order: row or "
+             "the GPU and checks every element's place), linear-layout (the layout as "
+             "linear-layout bases, structured), cute (with matrix: the operand as a CuTe "
+             "layout, C++) or gluon (with matrix: Python binding a Triton Gluon layout; "
+             "docs/exports.md). ld: fixed leading dimension; order: row or "
              "col; prefix: function name prefix; lds: the tiles are in LDS. "
-             + ARCHITECTURE + " " + MATRIX + " Equals --emit hip|probe (docs/hip.md). "
+             + ARCHITECTURE + " " + MATRIX + " Equals --emit hip|probe|cute|gluon "
+             "(docs/hip.md). "
              "Result: {'text': the code}, or the --linear-layout --json document."),
         Tool(calculate, "Any other command line of the calculator, answered as the command "
              "line answers it (for what the typed tools do not cover: --compare, "

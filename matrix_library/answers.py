@@ -5,7 +5,6 @@ the checked modifiers and wave size, and what the mode asks for.
 A leaf module: it names the library's records and holds no computation, so renderers
 and front ends import it without loading the engine.
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -39,14 +38,14 @@ SlotGrid = tuple[list[str], list[tuple[int, list[list[str]]]]]
 class Point(NamedTuple):
     """-g: `element` of `matrix` and every location the hardware reads it from;
     `calculation`: how D[i][j] is computed (-o), else None."""
-    inst: Instruction
+    inst: "Instruction"
     matrix: str
-    mods: Modifiers
+    mods: "Modifiers"
     wave: int
     register_count: int
-    element: Element
-    locations: tuple[Location, ...]
-    calculation: Calculation | None
+    element: "Element"
+    locations: "tuple[Location, ...]"
+    calculation: "Calculation | None"
 
 
 class Held(NamedTuple):
@@ -55,15 +54,15 @@ class Held(NamedTuple):
     CBSZ/ABID or BLGP move the operand's values between lanes; `base_bit`: the first bit
     of the operand's slice of its registers; `used`: when `entries` is empty, the lanes
     where `register` holds a value."""
-    inst: Instruction
+    inst: "Instruction"
     matrix: str
-    mods: Modifiers
+    mods: "Modifiers"
     wave: int
     register_count: int
     register: int
     lane: int
-    entries: tuple[Entry, ...]
-    calculations: tuple[Calculation, ...]
+    entries: "tuple[Entry, ...]"
+    calculations: "tuple[Calculation, ...]"
     remapped: bool
     base_bit: int
     used: tuple[int, ...]
@@ -73,16 +72,16 @@ class Layout(NamedTuple):
     """-R or -M (`query`: "rlayout" or "mlayout"): the whole operand, in the form its
     output reads: `grids`, each block's register grid (-R text); `slots`, the slot grid
     (-M text); `columns`, the layout in bulk (JSON); each None where not asked for."""
-    inst: Instruction
+    inst: "Instruction"
     matrix: str
-    mods: Modifiers
+    mods: "Modifiers"
     wave: int
     register_count: int
     query: str
     blocks: int
     grids: tuple[Grid, ...] | None
     slots: SlotGrid | None
-    columns: LayoutColumns | None
+    columns: "LayoutColumns | None"
 
 
 QueryAnswer = Point | Held | Layout

@@ -27,8 +27,10 @@ from instructions.model import Instruction
 from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
 from layouts import MATRICES as MATRICES
 from layouts import Modifiers
+from layouts.algebra import LayoutMap as LayoutMap  # (layout_value's map)
 from layouts.core import CalcError
 from layouts.core import Place as Place  # (Location.place)
+from layouts.values import OperandValue as OperandValue  # (layout_value)
 
 from matrix_library.budget import (
     Budget,
@@ -41,7 +43,7 @@ from matrix_library.budget import (
     peak,
     products,
 )
-from matrix_library.catalog import FILTERS, catalog, check_filters, parse_filters
+from matrix_library.catalog import catalog, check_filters, parse_filters
 from matrix_library.checks import (
     architecture_of,
     element_of,
@@ -60,7 +62,9 @@ from matrix_library.compare import compare
 from matrix_library.conversion import conversion, port
 from matrix_library.copies import LdsCopy, LdsCopySearch, lds_copy, lds_copy_search
 from matrix_library.epilogue import StorePlan, store_plan
-from matrix_library.facts import facts, formulas, linear_layout, supported_modifiers
+from matrix_library.exports import CkTile, CuteLayout, Export, GluonLayout, ck_tile_counts, export
+from matrix_library.facts import facts, formulas, layout_value, linear_layout, supported_modifiers
+from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings
 from matrix_library.preshuffle import PreshufflePlan, preshuffle
@@ -105,13 +109,13 @@ if TYPE_CHECKING:  # (an annotation alias: what the functions take as modifiers)
 
 __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS", "Facts",
            "Formula", "Instruction", "KeyedLayout", "LayoutColumns", "LayoutRow",
-           "LinearLayoutBases", "Location",
+           "LayoutMap", "LinearLayoutBases", "Location", "OperandValue",
            "Modifiers", "OperandTypes", "Product", "Slot", "SlotRow", "TypeFacts",
            "architecture_of", "architectures",
            "calculation", "calculations_at", "catalog", "check_filters", "element_of",
            "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
            "formulas", "instructions", "layout", "layout_columns", "layout_keys", "layout_rows",
-           "linear_layout",
+           "layout_value", "linear_layout",
            "locate",
            "matrices", "modifiers", "operand", "parse_filters", "register_count", "register_grid",
            "slot_grid", "slot_rows", "slots", "supported_modifiers", "value_meanings", "wave_size",
@@ -120,4 +124,5 @@ __all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILT
            "lds_copy_search", "conversion", "port", "compare", "Request", "answer",
            "Budget", "GpuProduct", "Limits", "Peak", "architecture_limits", "budget",
            "find_product", "peak", "products",
-           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan"]
+           "PreshufflePlan", "preshuffle", "StorePlan", "store_plan",
+           "CkTile", "CuteLayout", "Export", "GluonLayout", "ck_tile_counts", "export"]

@@ -3,21 +3,25 @@ seconds and a bounded amount of memory, whatever its input. Work that grows with
 input (an LDS plan's slots, an LDS search's plans) is estimated from the input before it
 starts, and refused with the estimate and how to narrow it when it is over its bound.
 
-The bounds are the sizes below, in the units the work is counted in; bench/ measures
+The bounds follow the hardware where the work is the hardware's (a plan's VGPRs and LDS);
+a search's and a preshuffle's are sizes of work, in the units it is counted in; bench/ measures
 the time they take (tests/library/test_bounds.py runs the largest allowed within 10 s and 1 GB).
 """
 from __future__ import annotations
 
+from instructions.products import limits_of
 from layouts.core import CalcError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from layouts import Operand
 
-# An LDS plan lists every register slot of the wave with the element it receives: at
-# most PLAN_SLOTS (a wave's fragment of the largest instruction is 4,096 elements a K
-# step: 8 steps of it; 16x16x16 f16 A is 256: 64 steps, the most k_steps takes).
-PLAN_SLOTS = 1 << 15
+# An LDS plan lists every register slot of the wave with the element it receives, for
+# each of its K steps: the steps' fragments are held in VGPRs at once, so a plan holds at
+# most the VGPRs one wave of its architecture addresses (instructions/products.py
+# Limits.addressable), and its tile at most the LDS a workgroup may take (the planner's
+# tile check). The largest plan is thus 262,144 slots (1,024 VGPRs of 32 lanes of f4 on
+# gfx1250; 512 of 64 lanes on CDNA).
 # An LDS search plans the fragment once per candidate setting (paddings and swizzles):
 # at most SEARCH_PLACEMENTS element placements (settings x slots) in all.
 SEARCH_PLACEMENTS = 1 << 21
@@ -33,14 +37,20 @@ def plan_slots(operand: Operand, steps: int) -> int:
 
 
 def check_plan(operand: Operand, steps: int) -> int:
-    """The plan's slots; CalcError (argument k_steps) when over PLAN_SLOTS."""
-    slots = plan_slots(operand, steps)
-    if slots > PLAN_SLOTS:
-        per_step = max(1, slots // steps)
-        raise CalcError(f"this plan would place {slots:,} elements ({per_step:,} a K step x "
-                        f"{steps} steps), over the {PLAN_SLOTS:,} one plan places at most; "
-                        f"lower k_steps to at most {max(1, PLAN_SLOTS // per_step)}", "k_steps")
-    return slots
+    """The plan's slots; CalcError (argument k_steps) when its K steps' fragments would
+    take more VGPRs than one wave of the architecture addresses."""
+    arch = operand.inst.architecture.name
+    try:
+        limit = limits_of(arch).addressable
+    except KeyError:
+        raise CalcError(f"no register limits are recorded for {arch}", "k_steps") from None
+    per_step = operand.register_count
+    if per_step * steps > limit:
+        raise CalcError(f"{steps} K steps of {operand.matrix} would hold {per_step * steps:,} "
+                        f"VGPRs ({per_step:,} a K step), over the {limit:,} one {arch} wave "
+                        f"addresses; lower k_steps to at most {max(1, limit // per_step)}",
+                        "k_steps")
+    return plan_slots(operand, steps)
 
 
 def check_search(operand: Operand, steps: int, settings: int, cols: int) -> None:

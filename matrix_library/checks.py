@@ -44,20 +44,38 @@ def find_architecture(name: str | Architecture) -> Architecture:
     if not isinstance(name, str):
         raise CalcError(f"an architecture is named by a string, not {shown(name)}; choose one "
                         f"of {names()}")
-    arch = registry.find_architecture(name)
-    if arch is None:
-        raise CalcError(f"unknown architecture {shown(name)}; choose one of {names()} "
-                        "(or one of their gfx/product aliases)")
+    arch = registry.resolve(name)
+    if isinstance(arch, str):
+        raise CalcError(arch or f"unknown architecture {shown(name)}; choose one of "
+                        f"{names()} (or one of their gfx/product aliases, an LLVM target "
+                        "or a product name)")
     return arch
 
 
+def target_note(name: object) -> str:
+    """What the architecture named `name` answers for, when `name` is an LLVM target that
+    is not one of its aliases, a generic target or a provisional one ("" otherwise): the
+    line -L and -d print under "Target:"."""
+    if not isinstance(name, str):
+        return ""
+    from instructions.targets import target_of  # (the target table: for -L and -d alone)
+    target = target_of(name)
+    arch = registry.find_architecture(name)
+    if target is None or arch is None:
+        return ""
+    if target.name in arch.aliases and not (target.generic or target.provisional):
+        return ""
+    return target.summary()
+
+
 def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
-    """The instruction `mnemonic` (any case) of architecture `arch` (name or alias)."""
+    """The instruction `mnemonic` (any case, surrounding spaces ignored) of architecture
+    `arch` (name or alias)."""
     found = find_architecture(arch)
     if not isinstance(mnemonic, str):
         raise CalcError(f"an instruction is named by a string, not {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
-    inst = found.find(mnemonic)
+    inst = found.find(mnemonic.strip())
     if inst is None:
         raise CalcError(f"{found.name} has no instruction {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
@@ -122,6 +140,13 @@ def whole(name: str, value: object, argument: str | None = None) -> int:
     return number
 
 
+def flag(name: str, value: object, argument: str | None = None) -> bool:
+    """`value` when it is True or False; CalcError otherwise (1, "yes", None...)."""
+    if not isinstance(value, bool):
+        raise CalcError(f"{name} is True or False, not {shown(value)}", argument or name)
+    return value
+
+
 # Every modifier is a field of at most 8 bits of the instruction word: a larger value is
 # refused here, before any check works with it (the instruction's own range, checked by
 # the layout engine, is narrower).
@@ -139,6 +164,9 @@ def modifiers(mods: ModifierValues = None, **values: int) -> Modifiers:
 def _modifiers(mods: ModifierValues, values: dict[str, int], bounded: bool) -> Modifiers:
     """modifiers(); `bounded` False where the instruction is known, whose legality check
     (layouts/legality.py) bounds every value before use and names its own range."""
+    if type(mods) is Modifiers and not values and all(
+            type(value) is int and 0 <= value <= MODIFIER_LIMIT for value in mods):
+        return mods  # (already plain and in range: the common case, checked at once)
     if isinstance(mods, Modifiers):
         given: dict[object, object] = dict(mods._asdict().items())
     elif mods is None or hasattr(mods, "items"):
@@ -190,9 +218,9 @@ def with_formats(inst: Instruction, mods: ModifierValues = None) -> Instruction:
     f8f6f4, matrix_a_fmt/matrix_b_fmt on gfx1250's): types, register counts and cycles
     follow; other instructions as is."""
     fields = instruction(inst).format_fields
+    checked = _modifiers(mods, {}, bounded=False)  # (checked for every instruction)
     if not fields:
         return inst
-    checked = _modifiers(mods, {}, bounded=False)
     codes = {name: getattr(checked, name) for name in fields}
     check_modifiers(inst, "A", Modifiers(**codes), False)
     return inst.with_formats(*codes.values())
@@ -207,7 +235,7 @@ def operand(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
     inst = instruction(inst)
     name, size = matrix_name(inst, matrix), wave_size(inst, wave)
     checked = _modifiers(mods, {}, bounded=False)  # (the legality check names the range)
-    check_modifiers(inst, name, checked, bool(output_calc), "get", size)
+    check_modifiers(inst, name, checked, flag("output_calc", output_calc), "get", size)
     check_matrix(inst, name)
     return cached_operand(with_formats(inst, checked), name, checked, size)
 
@@ -217,20 +245,20 @@ def in_range(name: str, value: object, limit: int, what: str,
     argument = argument or name
     value = whole(name, value, argument)
     if value >= limit:
-        raise CalcError(f"{name} = {shown(value)} is out of range for {what}: "
-                        f"use 0 to {limit - 1}.", argument)
+        use = "use 0 (it has only one)" if limit == 1 else f"use 0 to {limit - 1}"
+        raise CalcError(f"{name} = {shown(value)} is out of range for {what}: {use}.",
+                        argument)
 
 
 # ---- elements
 
 def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
     """The element (i, j, k) of `block` names in `matrix` (the coordinates it has), each
-    a whole number >= 0 (those the matrix does not have are not read)."""
+    a whole number >= 0 (those the matrix does not have are checked too, and dropped)."""
     name = matrix_name(None, matrix)
     first, second = COORDINATES[name]
-    values = {"i": i, "j": j, "k": k}
-    return named(name, whole(first, values[first], first), whole(second, values[second], second),
-                 whole("block", block, "block"))
+    values = {axis: whole(axis, value, axis) for axis, value in (("i", i), ("j", j), ("k", k))}
+    return named(name, values[first], values[second], whole("block", block, "block"))
 
 
 def element_text(inst: Instruction, element: Element) -> str:

@@ -11,15 +11,15 @@ as `compare(...)`.
 
 The elements compared are those both operands have: rows and columns below both shapes.
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
+from instructions.record import short_repr
 from layouts import formula_sections
 from layouts.core import CalcError
 
-from matrix_library.checks import operand, shown, wave_size
+from matrix_library.checks import operand, shown, wave_size, whole
 from matrix_library.notation import register
 
 if TYPE_CHECKING:  # (Section is an annotation-only alias of layouts.formulas)
@@ -46,10 +46,13 @@ class Comparison(NamedTuple):
     rows: int
     cols: int
     cells: tuple[Cell, ...]
-    formulas: tuple[Section, Section]
+    formulas: "tuple[Section, Section]"
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
-def _lines(inst: Instruction, matrix: str, wave: int) -> Section:
+def _lines(inst: Instruction, matrix: str, wave: int) -> "Section":
     forward, backward = formula_sections(inst, waves=(wave,))[wave]
     wanted = (f"{matrix}[", f"{matrix} ", "C or D")
     return ([line for line in forward if line[0].startswith(wanted)],
@@ -72,8 +75,11 @@ def compare(first: Instruction, second: Instruction, matrix: str, *,
                         "multi-block instruction is a product of its own)")
     rows, cols = (min(op.shape[0] for op in ops), min(op.shape[1] for op in ops))
     cells = []
-    wanted = [element] if element is not None else \
-        [(r, c) for r in range(rows) for c in range(cols)]
+    if element is not None and not (isinstance(element, tuple) and len(element) == 2):
+        raise CalcError(f"element is a (row, col) pair of whole numbers, not {shown(element)}",
+                        "element")
+    wanted = [(whole("row", element[0], "element"), whole("col", element[1], "element"))] \
+        if element is not None else [(r, c) for r in range(rows) for c in range(cols)]
     for r, c in wanted:
         if not (0 <= r < rows and 0 <= c < cols):
             raise CalcError(f"{name}[{r}][{c}] is outside the {rows} x {cols} elements both "

@@ -15,19 +15,18 @@ record says, for every destination slot, where its element comes from and how fa
 moves, and lists the instructions that do it with their counts; `advice` lists the
 cheaper plans that swapping a product's operands gives.
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS
-from instructions.record import without_gc
+from instructions.record import short_repr, without_gc
 from layouts.core import CalcError
 from layouts.legality import rule
 from matrix_plans.convert.planner import CLASSES, Plan, Trips, plan, plan_within
 from matrix_plans.convert.port import SAME_ROLE, port_plan
 
-from matrix_library.checks import architecture_of, lane_moves_of, shown, wave_size
+from matrix_library.checks import architecture_of, flag, lane_moves_of, shown, wave_size
 from matrix_library.checks import modifiers as checked_modifiers
 from matrix_library.checks import operand as checked_operand
 
@@ -72,7 +71,10 @@ class Step(NamedTuple):
 class Advice(NamedTuple):
     """A cheaper way: what to change (`change`) and the plan it gives."""
     change: str
-    conversion: Conversion
+    conversion: "Conversion"
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 class Conversion(NamedTuple):
@@ -100,6 +102,9 @@ class Conversion(NamedTuple):
     conversion: str
     advice: tuple[Advice, ...]
     plan: Plan
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def _purpose(name: str) -> str:
@@ -131,7 +136,7 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
     return name
 
 
-def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
+def _operand(inst: Instruction, matrix: str, mods: "ModifierValues", wave: int | None,
              output: bool) -> object:
     operand = checked_operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
     if operand.block_source is not None or operand.remapped and not _permutes(operand):
@@ -168,8 +173,8 @@ def _element(matrix: str, row: int, col: int) -> str:
 
 @without_gc
 def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
-               dst_matrix: str, *, mods: ModifierValues = None,
-               src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
+               dst_matrix: str, *, mods: "ModifierValues" = None,
+               src_mods: "ModifierValues" = None, dst_mods: "ModifierValues" = None,
                wave: int | None = None, transposed: bool = False,
                advice: bool = True, route: str | None = None) -> Conversion:
     """Plan moving `src_matrix` (C or D) of `src_inst` into `dst_matrix` (A or B) of
@@ -182,8 +187,8 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     source = _check(src_inst, src_matrix, SOURCES, "source")
     target = _check(dst_inst, dst_matrix, DESTINATIONS, "destination")
     lane_moves_of(src_inst, "conversion plans")
-    if not isinstance(transposed, bool):
-        raise CalcError(f"transposed is True or False, not {shown(transposed)}")
+    flag("transposed", transposed)
+    flag("advice", advice)
     if route is not None and (type(route) is not str or route not in ("registers", "lds")):
         raise CalcError(f"the route of a conversion is registers or lds, not {shown(route)}")
     size = wave_size(src_inst, wave)
@@ -224,7 +229,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     return found._replace(advice=tuple(kept))
 
 
-def _swapped(inst: Instruction, mods: ModifierValues, wave: int) -> dict[str, int]:
+def _swapped(inst: Instruction, mods: "ModifierValues", wave: int) -> dict[str, int]:
     """The destination's modifiers for its other operand: the tile keeps its format and
     signedness (CBSZ <-> BLGP or matrix_a_fmt <-> matrix_b_fmt where they pick formats;
     the A and B bits of a mask the modifier table's `negation` names, where the

@@ -11,18 +11,19 @@ lds_copy() and lds_copy_search().
     >>> found.read.worst, found.copy.route
     (8, 'direct')
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds_copy import CopyFacts, CopyOp, copy_facts
 from instructions.model import Instruction
+from instructions.record import short_repr
 from layouts.core import CalcError
 from matrix_plans.lds.copies import CopyPlan, Global, check, plan_copy
 from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import plan
 from matrix_plans.lds.tdm import Descriptor, plan_tdm
 
+from matrix_library.bounds import check_plan
 from matrix_library.checks import architecture_of, shown, whole
 from matrix_library.checks import operand as checked_operand
 from matrix_library.lds import (
@@ -60,6 +61,9 @@ class LdsCopy(NamedTuple):
     tdm: Descriptor | None
     checked: bool
     buffer_word3: int = 0
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def _copy_ops(facts: CopyFacts, name: object) -> tuple[CopyOp, CopyOp | None]:
@@ -106,7 +110,7 @@ def _global(order: str | None, ld: object, k_axis: int, tile: object) -> Global:
 
 def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
+             k_steps: int = 1, model: str | None = None, mods: "ModifierValues" = None,
              wave: int | None = None, lds_type: str = "", global_order: str | None = None,
              ld: int | None = None, waves: int = 1, wave_split: str = "block",
              tdm_pad_interval: int | None = None, tdm_pad_amount: int | None = None
@@ -122,6 +126,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     chosen = checked_model(facts, model)
     described = checked_tile(tile, order, pad, swizzle, base)
     steps = checked_steps(k_steps)
+    check_plan(operand, steps)  # (its VGPRs bounded before it is made)
     bits = stored_bits(lds_type, operand.layout.width)
     frag = Fragment(operand, described, steps, bits if lds_type else 0)
     read = plan(operand, described, facts, chosen, checked_load(facts, load), steps, frag,
@@ -191,6 +196,9 @@ class LdsCopySearch(NamedTuple):
     triton: CopyCandidate
     ck: CopyCandidate
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 def _tried(inst: Instruction, matrix: str, options: dict[str, object], pad: object,
            swizzle: object) -> CopyCandidate:
@@ -216,6 +224,7 @@ def lds_copy_search(inst: Instruction, matrix: str, *, limit: int = 16,
     `limit` with the fewest LDS bytes), the setting given, and Triton's and CK's picks,
     each tried with the copy of `options` (lds_copy's arguments) and ranked by read
     conflicts, write conflicts, coalescing, LDS bytes and instructions together."""
+    limit = whole("limit", limit, "limit")
     read = {k: v for k, v in options.items() if k in _READ_OPTIONS}
     search = lds_search(inst, matrix, **read)  # type: ignore[arg-type]
     ranked = sorted((c for c in (_tried(inst, matrix, options, f.pad, f.swizzle)

@@ -11,16 +11,17 @@ matrix_plans.epilogue. matrix_api re-exports store_plan().
     >>> plan.chosen.name, plan.chosen.counts
     ('lds-transpose', (('ds_write_b64', 1), ('ds_read_b64_tr_b16', 1), ('global_store_dwordx2', 1)))
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
+from instructions.record import short_repr
 from layouts.core import CalcError
 from matrix_plans.epilogue import Epilogue, Route, pack_issues, plan, type_bits
 
 from matrix_library.checks import architecture_of, instruction, lane_moves_of, shown, whole
 from matrix_library.checks import operand as checked_operand
+from matrix_library.filters import type_key
 
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
@@ -53,8 +54,11 @@ class StorePlan(NamedTuple):
     chosen: Route
     engine: Epilogue
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
-def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,
+
+def store_plan(inst: Instruction, *, mods: "ModifierValues" = None, wave: int | None = None,
                store_type: str | None = None, order: str = "row",
                ld: int | None = None, route: str | None = None) -> StorePlan:
     """The epilogue store plan of `inst`'s D as `store_type` (None: D's own type) into
@@ -70,8 +74,8 @@ def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | No
     if not isinstance(order, str) or (route is not None and not isinstance(route, str)):
         raise CalcError(f"order and route are names, not {shown(order)} and {shown(route)}",
                         "order")
-    to = (store_type or frm).lower()
-    if to not in STORE_TYPES:
+    to = type_key(store_type or frm, STORE_TYPES)  # (any spelling: fp16, e4m3, int32)
+    if to is None:
         raise CalcError(f"--store-type {shown(store_type)}: use one of "
                         + ", ".join(STORE_TYPES), "store_type")
     if type(order) is not str or order not in ("row", "col"):

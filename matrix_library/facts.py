@@ -1,11 +1,12 @@
-"""An instruction's facts (what -d prints, as data), its mapping formulas and its
-linear layout."""
+"""An instruction's facts (what -d prints, as data), its mapping formulas, its linear
+layout and its layout value."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from layouts import Modifiers, Operand, family_facts
 from layouts.core import CalcError
+from layouts.values import OperandValue, value
 
 from matrix_library.checks import (
     architecture_of,
@@ -84,6 +85,7 @@ def facts(inst: Instruction, wave: int | None = None,
         "waves": list(inst.wave_sizes),
         "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
                                for m in matrices(inst)} for w in waves},
+        "fields": {str(w): fields(inst, w) for w in waves},
         "modifiers": list(supported_modifiers(inst)),
         "verification": verification(inst),
     }
@@ -91,6 +93,23 @@ def facts(inst: Instruction, wave: int | None = None,
         found["prefix_opcode"] = extra["prefix_opcode"]
     if "provenance" in extra:
         found["provenance"] = extra["provenance"]
+    return found
+
+
+def fields(inst: Instruction, wave: int) -> dict[str, int]:
+    """The width in VGPRs of every register field of `inst` as the assembler writes it
+    (llvm-mc): vdst, src0 (A), src1 (B), src2 (C, or a sparse instruction's index) and a
+    scaled instruction's scale_src0 / scale_src1. A sparse instruction's vdst is its C,
+    tied to D: as wide as C (v_swmmac_bf16f32_16x16x64_bf16: 8 VGPRs of f32 C, of which
+    its bf16 D uses 4). {} for NVIDIA's instructions (PTX has no such fields)."""
+    if inst.encoding == "PTX":
+        return {}
+    count = {m: Operand(inst, m, wave=wave).register_count for m in matrices(inst)}
+    vdst = count["D"] * inst.c_type.bits // inst.out_type.bits if inst.sparse else count["D"]
+    found = {"vdst": max(vdst, count["D"]), "src0": count["A"], "src1": count["B"],
+             "src2": count["K" if inst.sparse else "C"]}
+    if "SA" in count:
+        found |= {"scale_src0": count["SA"], "scale_src1": count["SB"]}
     return found
 
 
@@ -155,3 +174,15 @@ def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None
     return {"in_dims": list(result.in_dims), "out_dims": list(result.out_dims),
             "bases": result.bases, "reason": result.reason or None,
             "note": result.note or None}
+
+
+def layout_value(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                 wave: int | None = None) -> OperandValue:
+    """The operand's layout as a value of the layout algebra (layouts/algebra.py): `map`,
+    a LayoutMap from (row, col, block, copy) to (lane, slot) with the modifiers that
+    move values composed in (BLGP, CBSZ/ABID, OPSEL, index sets, scale selects), which
+    composes, inverts (a right inverse: (lane, slot) -> element), multiplies and
+    projects (`preimages`: each place's elements); `unit`, the bits of a slot (slot s
+    starts at bit s * unit of the operand's registers); `width`, the bits of a value.
+    `places(row, col, block)` and `held()` read it as the engine's Places."""
+    return value(operand(inst, matrix, mods=mods, wave=wave))

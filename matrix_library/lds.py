@@ -12,14 +12,13 @@ checks its read arguments with the checked_* functions of this module.
     >>> mc.lds_plan(inst, "A", tile="16x64", load="ds_read_b64", pad=4).worst
     1
 """
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds import LdsFacts, Load, PhaseModel, lds_facts
 from instructions.model import TYPES, Instruction
-from instructions.record import without_gc
+from instructions.record import short_repr, without_gc
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import named_slots, plan
@@ -80,6 +79,9 @@ class LdsPlan(NamedTuple):
     notes: tuple[str, ...]
     k_per_element: int = 1
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 class LdsCandidate(NamedTuple):
     """One tile setting tried by lds_search(): padding, swizzle, the load chosen, the LDS
@@ -109,6 +111,9 @@ class LdsSearch(NamedTuple):
     found: tuple[LdsCandidate, ...]
     triton: LdsCandidate
     ck: LdsCandidate
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 # ---- argument checks
@@ -238,10 +243,11 @@ def checked_tile(tile: object, order: str, pad: object, swizzle: object, base: o
 
 
 def checked_steps(k_steps: object) -> int:
-    """The number of consecutive K steps, 1 to 64."""
+    """The number of consecutive K steps, 1 or more (as many as the VGPRs hold:
+    bounds.check_plan)."""
     steps = whole("k_steps", k_steps, "k_steps")
-    if not 1 <= steps <= 64:
-        raise CalcError(f"k_steps takes 1 to 64, not {shown(k_steps)}", "k_steps")
+    if steps < 1:
+        raise CalcError(f"k_steps takes 1 or more, not {shown(k_steps)}", "k_steps")
     return steps
 
 
@@ -250,7 +256,7 @@ def checked_steps(k_steps: object) -> int:
 @without_gc
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
+             k_steps: int = 1, model: str | None = None, mods: "ModifierValues" = None,
              wave: int | None = None, lds_type: str = "") -> LdsPlan:
     """The plan of loading operand `matrix` of `inst` (k_steps consecutive steps) from an
     LDS tile of `tile` = 'ROWSxCOLS' elements stored in `order` (k: rows of K values;
@@ -309,7 +315,7 @@ def _candidate(plan_of: Callable[[int, tuple[int, int, int] | None], Plan], pad:
 @without_gc
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
-               model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
+               model: str | None = None, mods: "ModifierValues" = None, wave: int | None = None,
                pad: int = 0, swizzle: object = None, lds_type: str = "") -> LdsSearch:
     """Padding (0 to one row of 128 bytes more) and swizzle settings (powers of two) that
     make every load of the plan conflict-free, best first (fewest LDS bytes, then fewest

@@ -14,12 +14,12 @@ matrix_api re-exports preshuffle().
     >>> [t.select for t in mc.preshuffle(inst, "SB", supertile=(2, 2)).tiles]
     [0, 1, 2, 3]
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.model import Instruction
 from instructions.preshuffles import GLOBAL_LOADS, Scheme
+from instructions.record import short_repr
 from layouts import COORDINATES
 from layouts.core import CalcError
 from matrix_plans.preshuffle.chain import formula, numpy_source, torch_source
@@ -114,6 +114,9 @@ class PreshufflePlan(NamedTuple):
     preset: PresetVerdict | None
     engine: Preshuffle
 
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
+
 
 def parse_supertile(value: object) -> tuple[int, int]:
     """(R, C) from 'RxC' or a pair of whole numbers > 0."""
@@ -153,7 +156,7 @@ def _width(value: object, picked: Scheme | None) -> int | None:
     raise CalcError(f"a load width is a whole number of bytes, not {shown(value)}", "load_width")
 
 
-def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+def preshuffle(inst: Instruction, matrix: str, *, mods: "ModifierValues" = None,
                wave: int | None = None, load_width: object = None,
                supertile: object = (1, 1), order: str | None = None, ld: int | None = None,
                preset: str | None = None) -> PreshufflePlan:

@@ -3,11 +3,14 @@ whole layouts (as records or in bulk) and how an output element is computed."""
 from __future__ import annotations
 
 from _operator import itemgetter  # (operator's C module, loaded with Python)
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from instructions.model import Instruction
 from layouts import check_modifiers
 from layouts import operand as cached_operand
 from layouts.core import CalcError, Place
+from layouts.modifiers import Modifiers
 
 from matrix_library.answers import Held, Layout, Point, QueryAnswer
 from matrix_library.checks import (
@@ -49,10 +52,8 @@ from matrix_library.records import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from instructions.model import Instruction
     from layouts import Operand
     from layouts.core import Elem
-    from layouts.modifiers import Modifiers
 
     from matrix_library.checks import ModifierValues
     from matrix_library.typed import LayoutRow as Row
@@ -61,6 +62,18 @@ if TYPE_CHECKING:
 
 def checked_operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
                     output_calc: bool = False) -> Operand:
+    if type(inst) is Instruction and type(matrix) is str and type(mods) is Modifiers \
+            and type(wave) is int and type(output_calc) is bool \
+            and all(type(value) is int for value in mods):
+        return _plain_operand(inst, matrix, mods, wave, output_calc)
+    return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
+
+
+@lru_cache(maxsize=1024)
+def _plain_operand(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
+                   output_calc: bool) -> Operand:
+    """operand() of plain values (no bool for an int, no subclass), which compare equal
+    only where they are the same question: checked once per distinct question."""
     return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
 
 

@@ -1,9 +1,9 @@
 """The records the library answers with, and their construction from the engine's
 (row, col, block) elements and places."""
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions.record import short_repr
 from layouts import COORDINATES
 from layouts.core import Place
 
@@ -103,8 +103,11 @@ class KeyedLayout(NamedTuple):
     is that location's (register, registers, bit_lo, bit_hi, negated, absolute)."""
     matrix: str
     keyed: list[tuple[int, tuple[int, int, int]]]
-    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
     copies: int
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 class LayoutColumns(NamedTuple):
@@ -118,8 +121,11 @@ class LayoutColumns(NamedTuple):
     rows: list[int]
     cols: list[int]
     blocks: list[int]
-    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
+    slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
     copies: int
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 class Product(NamedTuple):
@@ -136,6 +142,9 @@ class Calculation(NamedTuple):
     products: tuple[Product, ...]
     c: Entry | None
     scales: tuple[Product, ...] = ()
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 # ---- conversions from the engine's (row, col, block) and places
@@ -155,16 +164,16 @@ def named(matrix: str, row: int, col: int, block: int) -> Element:
     return new(Element, values)
 
 
-def element(operand: Operand, elem: Elem) -> Element:
+def element(operand: "Operand", elem: "Elem") -> Element:
     return named(operand.matrix, *elem)
 
 
-def location(operand: Operand, place: Place) -> Location:
+def location(operand: "Operand", place: Place) -> Location:
     mark = operand.mark_of(place)
     reg, lane, lo, width = place
     return new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
                           "|" in mark))
 
 
-def entry(operand: Operand, place: Place, elem: Elem) -> Entry:
+def entry(operand: "Operand", place: Place, elem: "Elem") -> Entry:
     return new(Entry, (element(operand, elem), location(operand, place)))

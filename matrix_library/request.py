@@ -14,10 +14,11 @@ The engines call the library's modules (matrix_library) directly, never matrix_a
 which re-exports this module: the dependency is one-way. What only some modes need
 (the catalog, linear layouts) is imported when such a request comes.
 """
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from instructions import Architecture
+from instructions.model import Instruction
 from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
@@ -27,8 +28,6 @@ from matrix_library.queries import query_answer
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from instructions import Architecture
-    from instructions.model import Instruction
     from layouts import Operand
 
     from matrix_library.answers import QueryAnswer
@@ -41,8 +40,8 @@ class Request(NamedTuple):
     """One question. `numbers`: (i, j, k, block, register, lane); `options`: the mode's
     own settings as (name, value) pairs (output format, transpose, ...)."""
     mode: str
-    arch: Architecture | None = None
-    inst: Instruction | None = None
+    arch: "Architecture | None" = None
+    inst: "Instruction | None" = None
     matrix: str | None = None
     mods: Modifiers = Modifiers()
     wave: int = 0
@@ -59,19 +58,19 @@ class Request(NamedTuple):
         return dict(zip(NUMBER_NAMES, self.numbers))
 
     @property
-    def instruction(self) -> Instruction:
+    def instruction(self) -> "Instruction":
         if self.inst is None:
             raise CalcError(f"the {self.mode} mode needs an instruction")
         return self.inst
 
 
-def _architecture(request: Request) -> Architecture:
+def _architecture(request: Request) -> "Architecture":
     if request.arch is None:
         raise CalcError(f"the {request.mode} mode needs an architecture")
     return request.arch
 
 
-def _operand(request: Request) -> Operand:
+def _operand(request: Request) -> "Operand":
     """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
     inst = request.instruction
     if request.matrix is None:
@@ -80,7 +79,7 @@ def _operand(request: Request) -> Operand:
                        output_calc=bool(request.option("output_calc")))
 
 
-def _detail(request: Request) -> Instruction:
+def _detail(request: Request) -> "Instruction":
     """The instruction, with the A/B formats its format modifiers select."""
     inst = request.instruction
     if inst.format_fields:
@@ -89,7 +88,7 @@ def _detail(request: Request) -> Instruction:
     return inst
 
 
-def _catalog(request: Request) -> list[Facts]:
+def _catalog(request: Request) -> "list[Facts]":
     from matrix_library.catalog import catalog
     filters = request.option("filters") or {}
     rows = catalog(filters, request.wave or None)  # type: ignore[arg-type]
@@ -97,7 +96,7 @@ def _catalog(request: Request) -> list[Facts]:
     return [row for row in rows if arch is None or row["architecture"] == arch.name]
 
 
-def _code(request: Request) -> Operand | None:
+def _code(request: Request) -> "Operand | None":
     """--emit: the operand written (checked), or None for a whole-instruction example."""
     inst = request.instruction
     if inst is not None and not inst.architecture.target:
@@ -107,17 +106,24 @@ def _code(request: Request) -> Operand | None:
     return None if request.matrix is None else _operand(request)
 
 
-def _probe(request: Request) -> list[Instruction]:
+def _probe(request: Request) -> "list[Instruction]":
     """--emit probe: the instructions probed (the one asked, or every one of -a)."""
     if request.inst is not None:
         return [request.inst]
     return list(_architecture(request).instructions)
 
 
-def _linear(request: Request) -> LinearLayoutBases:
+def _linear(request: Request) -> "LinearLayoutBases":
     from matrix_library.facts import linear_layout
     return linear_layout(request.instruction, str(request.matrix), mods=request.mods,
                              wave=request.wave)
+
+
+def _export(request: Request) -> object:
+    """--emit cute/gluon (option "language"): the operand as that project's layout."""
+    from matrix_library.exports import export
+    return export(request.instruction, str(request.matrix), str(request.option("language")),
+                  mods=request.mods, wave=request.wave)
 
 
 def _products(request: Request) -> object:
@@ -154,7 +160,7 @@ def _store(request: Request) -> object:
                       **dict(request.options))  # type: ignore[arg-type]
 
 
-def _query(request: Request) -> QueryAnswer:
+def _query(request: Request) -> "QueryAnswer":
     """-g, -m, -R or -M (option "query"; "output_calc": -o; "document": "text", "json"
     or "table", the form a layout is given in): the answer, checked once."""
     inst = request.instruction
@@ -166,13 +172,14 @@ def _query(request: Request) -> QueryAnswer:
                         str(request.option("document", "text")))
 
 
-ENGINES: dict[str, Callable[[Request], object]] = {
+ENGINES: "dict[str, Callable[[Request], object]]" = {
     "list": _architecture,
     "detail": _detail,
     "query": _query,
     "catalog": _catalog,
     "linear": _linear,
     "emit": _code,
+    "export": _export,
     "probe": _probe,
     "products": _products,
     "peak": _peak,
@@ -197,8 +204,6 @@ def checked(request: Request) -> Request:
     """`request` with every field checked (a field of the wrong kind is a
     CalcError naming it, never an AttributeError deep in an engine) and its numbers
     made plain ints."""
-    from instructions import Architecture
-    from instructions.model import Instruction
     for name, kind, what in (("arch", Architecture,
                               "an Architecture (find_architecture() gives one)"),
                              ("inst", Instruction,
@@ -213,8 +218,9 @@ def checked(request: Request) -> Request:
     if not isinstance(numbers, (tuple, list)) or len(numbers) > len(NUMBER_NAMES):
         raise CalcError(f"Request.numbers is a tuple of at most {len(NUMBER_NAMES)} whole "
                         f"numbers ({', '.join(NUMBER_NAMES)}), not {shown(numbers)}")
-    plain = tuple(whole(f"Request.numbers {name}", value, name)
-                  for name, value in zip(NUMBER_NAMES, numbers))
+    plain = tuple(numbers) if all(type(value) is int and value >= 0 for value in numbers) \
+        else tuple(whole(f"Request.numbers {name}", value, name)
+                   for name, value in zip(NUMBER_NAMES, numbers))
     options = request.options
     if not isinstance(options, (tuple, list)) or not all(
             isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)

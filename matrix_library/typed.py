@@ -87,6 +87,7 @@ class Facts(TypedDict):
     cd_arch_vgprs: bool | None
     waves: list[int]
     registers: dict[str, dict[str, int]]
+    fields: dict[str, dict[str, int]]
     modifiers: list[str]
     verification: Verification
     prefix_opcode: NotRequired[int | None]

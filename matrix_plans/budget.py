@@ -3,12 +3,12 @@ of the instruction (instruction tiles per wave, waves per workgroup, K steps hel
 registers, LDS buffers) the registers, LDS bytes, occupancy, arithmetic intensity and
 roofline bound. Reads the instruction's operand fragments (register counts, stored
 elements) and the architecture's limits (instructions/products.py)."""
-from __future__ import annotations
 
 from typing import NamedTuple
 
 from instructions.model import Instruction
 from instructions.products import VGPR_OVERRIDES, GpuProduct, Limits, limits_of
+from instructions.record import short_repr
 from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import fragment
@@ -106,6 +106,9 @@ class Budget(NamedTuple):
     flops_per_stage: int
     roofline: tuple[tuple[str, float], ...] | None
     bound: str | None
+
+    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
+        return short_repr(self)
 
 
 def _round(n: int, step: int) -> int:

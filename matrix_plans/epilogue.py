@@ -17,7 +17,6 @@ architecture's phase model (bank conflicts) and the global stores by the aligned
 weighs GLOBAL_COST instructions, an LDS access its worst conflict, an LDS round trip one
 wait (WAIT_COST).
 """
-from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import NamedTuple

@@ -9,7 +9,6 @@
 PNGs are taken by headless Chromium (Debian's `chromium` package) from the HTML page of
 each picture, at the picture's own size.
 """
-from __future__ import annotations
 
 import argparse
 import os

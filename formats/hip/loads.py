@@ -11,7 +11,6 @@ the alignment the vector code assumes, and the only path where the data is scatt
 The tests compile these functions with the host C compiler and compare every lane's
 every word with the engine.
 """
-from __future__ import annotations
 
 from math import gcd
 from typing import TYPE_CHECKING, NamedTuple
@@ -317,7 +316,7 @@ def tile_elements(frag: Fragment, options: Options) -> int:
     return blocks * outer * ld
 
 
-def _describe(inst: Instruction, frag: Fragment, options: Options,
+def _describe(inst: "Instruction", frag: Fragment, options: Options,
               plan: VectorPlan | None) -> str:
     rows, cols, blocks = frag.shape
     what = {"A": "A", "B": "B", "C": "C", "D": "D", "K": "compression indices K",
@@ -350,7 +349,7 @@ def _ld_check(frag: Fragment, options: Options) -> None:
                         "can hold")
 
 
-def device_function(inst: Instruction, frag: Fragment, options: Options, ctype: CType,
+def device_function(inst: "Instruction", frag: Fragment, options: Options, ctype: CType,
                     name: str) -> str:
     """The index and word functions of one operand and its __device__ load (for D: store),
     guarded so that the same operand emitted twice in one file is defined once."""

@@ -8,7 +8,7 @@ import json
 
 from formats import budget as render
 from formats.json_output import dump
-from instructions.products import PRODUCTS, find_product, key_of
+from instructions.products import PRODUCTS, find_product, key_of, products_matching
 
 from matrix_frontends.cli.inputs import (
     _on,
@@ -36,6 +36,11 @@ def product_of(args: Args) -> GpuProduct | None:
         raise ArgumentError("--product needs a value: a product --list-products shows "
                             "(mi355x, mi300x, 7900xtx, ...)")
     chosen = find_product(value)
+    several = products_matching(value) if chosen is None else ()
+    if len(several) > 1:
+        raise ArgumentError(f"ambiguous product {shown(value)}: it could mean "
+                            + "; ".join(p.name for p in several) + "; --list-products "
+                            "lists them")
     if chosen is None:
         hint = did_you_mean(key_of(value), [key_of(p.name) for p in PRODUCTS])
         raise ArgumentError(f"unknown product {shown(value)}{hint}; --list-products "

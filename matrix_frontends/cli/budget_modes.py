@@ -11,6 +11,7 @@ from collections.abc import Callable
 from operator import methodcaller
 
 from matrix_frontends.cli.budget_options import BUDGET_USES
+from matrix_frontends.cli.messages import Noted, notes_of
 from matrix_frontends.cli.options import OWN_MODIFIERS, Args
 from matrix_library import request as matrix_request
 from matrix_library.request import Request
@@ -38,7 +39,7 @@ def with_peaks(render: Callable[[Request, Args], str], request: Request, args: A
         return text
     from matrix_frontends.cli import budget_mode as budget  # (mode dispatch: --product's peaks)
     if request.mode == "detail":
-        return budget.detail_peak(request, args, text)
+        return Noted(budget.detail_peak(request, args, text), notes_of(text))
     rows = matrix_request.answer(request)  # (the catalog's rows, made once and kept)
     return budget.catalog_peaks(args, rows, text)  # type: ignore[arg-type]
 

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from instructions import ISSUES
+
 from matrix_frontends.cli.options import (
     MODIFIERS,
     OPTIONS,
@@ -98,7 +100,9 @@ def main(argv: Sequence[str] | None = None, servers: bool = True) -> int:
             status, text = respond(words)
         except BatchFailed as failed:  # --batch: the answers, then the count of failures
             return _write(failed.text) or _fail(failed.message)
-        return _write(text) if status == 0 else _fail(text, status)
+        if status != 0:
+            return _fail(text, status)
+        return _write(text) or _notes(getattr(text, "notes", ()))
     except KeyboardInterrupt:
         _discard_output()
         return 130
@@ -107,7 +111,7 @@ def main(argv: Sequence[str] | None = None, servers: bool = True) -> int:
         return 0
     except Exception as exc:  # a defect: still one line, not a traceback
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report this "
-                     "command line", status=1)
+                     f"command line at {ISSUES}", status=1)
 
 
 def _fail(message: str, status: int = 2) -> int:
@@ -118,6 +122,17 @@ def _fail(message: str, status: int = 2) -> int:
     except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
         pass
     return status
+
+
+def _notes(notes: Sequence[str]) -> int:
+    """Write an answer's notes (messages.Noted) on stderr, one line each (status 0)."""
+    try:
+        for note in notes:
+            sys.stderr.write(f"{program_name()}: note: {note}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # no stderr, or nobody reads it
+        pass
+    return 0
 
 
 def _write(text: str) -> int:

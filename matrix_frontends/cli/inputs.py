@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from matrix_frontends.cli.options import (
     ABSENT,
     BY_DEST,
+    DEFAULTS,
     MODIFIERS,
     Args,
     ArgumentError,
@@ -38,34 +39,38 @@ LEGACY_FORMATS = (("csv", "--csv"), ("markdown", "--markdown"), ("asciidoc", "--
 
 
 def _on(args: Args, dest: str) -> bool:
-    return bool(args.__dict__[dest])
+    return bool(args.__dict__.get(dest, DEFAULTS[dest]))  # (Args.value, inline: per line)
 
 
 def modifiers_of(args: Args) -> Modifiers:
     """The modifiers of the command line (names read as their codes, each bounded)."""
     return Modifiers(**{d: number(args, d) if BY_DEST[d].kind == "number"
-                        else int(_on(args, d)) for d in MODIFIERS})
+                        else int(_on(args, d)) for d in MODIFIERS if args.given(d)})
 
 
 def architecture(args: Args) -> Architecture:
+    value = args.text("architecture")
+    if value is not None:
+        try:
+            return find_architecture(value)
+        except CalcError as exc:
+            if not str(exc).startswith("unknown architecture"):  # (ambiguous, or a target's)
+                raise ArgumentError(str(exc)) from None
     known = architectures()
     names = ", ".join(a.name.lower() for a in known)
-    value = args.text("architecture")
     if value is None:
         raise ArgumentError(f"the -a/--architecture option needs a value: one of {names}")
-    try:
-        return find_architecture(value)
-    except CalcError:
-        hint = did_you_mean(value, [w for a in known
-                                    for w in (a.name.lower(),) + tuple(a.aliases)])
-        raise ArgumentError(f"unknown architecture {shown(value)}{hint}; choose one of "
-                            f"{names} (or one of their gfx/product aliases)") from None
+    hint = did_you_mean(value, [w for a in known for w in (a.name.lower(),) + tuple(a.aliases)])
+    raise ArgumentError(f"unknown architecture {shown(value)}{hint}; choose one of "
+                        f"{names} (or one of their gfx/product aliases, an LLVM target or a "
+                        "product name)")
 
 
 def instruction(arch: Architecture, value: str | None) -> Instruction:
     if value is None:
         raise ArgumentError("the -i/--instruction option needs a value: an instruction of "
                             f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
+    value = value.strip()  # (a pasted name's surrounding spaces are no part of it)
     inst = arch.find(value)
     if inst is None:
         elsewhere = [a.name for a in architectures()
@@ -133,7 +138,7 @@ def output_options(args: Args) -> None:
     if args.compact and not args.json:
         raise ArgumentError("--compact shapes the --json document: use it with --json")
     color = _color(args)
-    legacy = [flag for dest, flag in LEGACY_FORMATS if args.__dict__[dest]]
+    legacy = [flag for dest, flag in LEGACY_FORMATS if args.value(dest)]
     if args.json and legacy:
         raise ArgumentError("--json is an output format of its own: drop " + " and ".join(legacy))
     from formats import PICTURES
@@ -182,7 +187,7 @@ def _picture(args: Args, fmt: str, legacy: list[str]) -> None:
             and not args.given("lds_tile") \
             and not getattr(args, "preshuffle", False):  # (LDS plans, preshuffles: their own)
         modes = [flag for dest, flag in (("get", "-g"), ("entry", "-m"), ("detail", "-d"),
-                                         ("list", "-L")) if args.__dict__[dest]]
+                                         ("list", "-L")) if args.value(dest)]
         raise ArgumentError(f"--format {fmt} draws layouts: use it with -R or -M"
                             + (f", not {modes[0]}" if modes else ""))
 

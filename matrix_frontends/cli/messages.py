@@ -19,3 +19,21 @@ def message_text(message: str) -> str:
              for word in message.split()]
     text = " ".join(words)
     return text if len(text) <= MESSAGE_LENGTH else text[:MESSAGE_LENGTH - 3] + "..."
+
+
+class Noted(str):
+    """An output with notes for stderr: the command writes the output on stdout, then each
+    note as one line `PROGRAM: note: ...` on stderr (stdout keeps its bytes); the other
+    front ends read the notes attribute or ignore it."""
+
+    notes: tuple[str, ...]
+
+    def __new__(cls, text: str, notes: tuple[str, ...] = ()) -> Noted:
+        output = super().__new__(cls, text)
+        output.notes = notes
+        return output
+
+
+def notes_of(text: str) -> tuple[str, ...]:
+    """The notes an output carries (none for a plain str)."""
+    return text.notes if isinstance(text, Noted) else ()

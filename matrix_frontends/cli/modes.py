@@ -7,7 +7,6 @@ options the mode does not read (AMD's calculator's options keep its behaviour: a
 ignores those it does not use), and builds the mode's Request; `render(mode, request,
 args)` asks the library (matrix_request.answer) and renders the answer.
 """
-from __future__ import annotations
 
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
@@ -28,10 +27,10 @@ from matrix_frontends.cli.inputs import (
 )
 from matrix_frontends.cli.lds_options import LDS_FLAGS, LDS_OPTIONS
 from matrix_frontends.cli.lds_options import wanted as lds_wanted
+from matrix_frontends.cli.messages import Noted
 from matrix_frontends.cli.options import (
     BY_DEST,
     NUMBERS,
-    OPTIONS,
     OWN_MODIFIERS,
     Args,
     ArgumentError,
@@ -70,13 +69,13 @@ class Mode(NamedTuple):
     the command line alone, from `text`."""
     name: str
     flag: str                                     # how messages name the mode
-    selected: Callable[[Args], bool] | None       # whether the command line asks for this
+    selected: "Callable[[Args], bool] | None"       # whether the command line asks for this
     #                                               mode (None: every command line, last row)
     uses: tuple[str, ...]                         # our own options it reads (others: errors)
-    request: Callable[[Args], Request] | None     # the command line as a Request (validate;
+    request: "Callable[[Args], Request] | None"     # the command line as a Request (validate;
     #                                               None: Request(name), all the mode needs)
-    render: Callable[[Request, Args], str] | None = None  # the answer, as text
-    text: Callable[[Args], str] | None = None     # or the output made from the command line
+    render: "Callable[[Request, Args], str] | None" = None  # the answer, as text
+    text: "Callable[[Args], str] | None" = None     # or the output made from the command line
 
 
 def _is_all(args: Args) -> bool:
@@ -95,9 +94,9 @@ def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
 def _numbers(args: Args) -> tuple[int, ...]:
     """Every number of the command line is read (AMD's calculator checks their digits
     whatever the mode); the query's six are returned."""
-    values = {dest: number(args, dest) for dest in NUMBERS if BY_DEST[dest].reference
-              and dest != "wavefront"}
-    return tuple(values[n] for n in matrix_request.NUMBER_NAMES)
+    values = {dest: number(args, dest) for dest in args.given_dests()
+              if dest in NUMBERS and BY_DEST[dest].reference and dest != "wavefront"}
+    return tuple(values.get(n, 0) for n in matrix_request.NUMBER_NAMES)
 
 
 # ---- the modes: a request builder and a renderer each
@@ -140,7 +139,7 @@ def _catalog_request(args: Args) -> Request:
     from formats import catalog as table
 
     from matrix_library import api as matrix_api
-    filters = checked(matrix_api.parse_filters, list(args.__dict__["filter"]))
+    filters = checked(matrix_api.parse_filters, list(args.appended("filter")))
     table.check_filters(filters)
     arch = None if args.text("architecture") is None and not args.given("architecture") \
         or _is_all(args) else architecture(args)
@@ -172,7 +171,15 @@ def _list(request: Request, args: Args) -> str:
     if _on(args, "json"):
         from formats import json_output
         return json_output.listing(arch)
-    return listing.listing(arch)
+    return _target_line(args) + listing.listing(arch)
+
+
+def _target_line(args: Args) -> str:
+    """"Target: ..." when -a names an LLVM target the architecture answers for with a
+    note (a generic or provisional target, or one that is not an alias)."""
+    from matrix_library.checks import target_note
+    note = target_note(args.text("architecture"))
+    return f"Target: {note}\n" if note else ""
 
 
 def _detail_request(args: Args) -> Request:
@@ -186,18 +193,24 @@ def _detail_request(args: Args) -> Request:
 
 def _detail(request: Request, args: Args) -> str:
     from formats import listing
-    from formats.detail import detail
+    from formats.detail import detail, formula_notes
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
         from formats import json_output
         return json_output.detail(inst)
-    text = listing.header(inst) + detail(inst)
+    text = listing.header(inst) + _target_line(args) + detail(inst)
     text += verified(args, inst)  # (the verification record: cli_probe)
+    if _on(args, "ck_tile"):
+        from formats.exports import ck_tile_text
+
+        from matrix_library.exports import ck_tile_counts
+        text += ck_tile_text({w: ck_tile_counts(inst, w) for w in inst.wave_sizes})
     given = [f"{f.upper()} {getattr(request.mods, f)}" for f in inst.format_fields
              if getattr(request.mods, f)]
     if given:  # the formulas are those of the formats the modifiers select
         text = text.replace(" with no modifiers:", f" with {', '.join(given)}:")
-    return text
+    # (the reference's known-wrong formula lines, kept byte for byte: noted on stderr)
+    return Noted(text, tuple(formula_notes(inst)))
 
 
 def _code_request(args: Args) -> Request:
@@ -247,6 +260,41 @@ def _emit(request: Request, args: Args) -> str:
                           prefix=None if prefix is None else str(prefix),
                           command=None if words is None else command_line(words))
     return hip.emit(request.instruction, request.matrix, request.mods, request.wave, options)
+
+
+EXPORTS = ("cute", "gluon")
+
+
+def _exporting(args: Args) -> bool:
+    return args.given("emit") and (args.text("emit") or "").lower() in EXPORTS
+
+
+def _export_request(args: Args) -> Request:
+    """--emit cute/gluon: one matrix of -a/-i as that project's layout."""
+    _numbers(args)
+    request = _instruction_request(args, "export")
+    chosen = [flag for dest, flag in MATRIX_FLAGS if _on(args, dest)]
+    if len(chosen) != 1:
+        got = f" (got {' and '.join(chosen)})" if chosen else ""
+        raise ArgumentError(f"--emit {args.text('emit')} needs one matrix: one of "
+                            + ", ".join(flag for _, flag in MATRIX_FLAGS) + got)
+    modes = [flag for dest, flag in (*QUERY_MODES, ("output", "-o")) if _on(args, dest)]
+    if modes:
+        raise ArgumentError(f"--emit is a mode of its own: drop {' and '.join(modes)}")
+    matrix = next(dest for dest, _ in MATRIX_FLAGS if _on(args, dest))
+    language = str(args.text("emit")).lower()
+    return request._replace(matrix=matrix, mods=modifiers_of(args),
+                            options=(("language", language),))
+
+
+def _export(request: Request, args: Args) -> str:
+    from formats import exports
+    found = checked(matrix_request.answer, request)
+    if _on(args, "json"):
+        return exports.export_json(found)  # type: ignore[arg-type]
+    if request.option("language") == "cute":
+        return exports.cute_cpp(found)  # type: ignore[arg-type]
+    return exports.gluon_python(found)  # type: ignore[arg-type]
 
 
 def _query_request(args: Args) -> Request:
@@ -329,7 +377,7 @@ def _convert(args: Args) -> str:
 
 def _convert_request(args: Args) -> Request:
     _numbers(args)
-    return Request("convert", options=(("pair", args.__dict__["convert"]),))
+    return Request("convert", options=(("pair", args.value("convert")),))
 
 
 def _serve(args: Args) -> str:
@@ -384,7 +432,7 @@ MODES: tuple[Mode, ...] = (
          partial(with_peaks, _catalog)),
     Mode("list", "-L", lambda a: _on(a, "list"), JSON, _list_request, _list),
     Mode("detail", "-d", lambda a: _on(a, "detail"),
-         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification", "product"),
+         (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification", "ck_tile", "product"),
          _detail_request, partial(with_peaks, _detail)),
     Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
          ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
@@ -397,6 +445,8 @@ MODES: tuple[Mode, ...] = (
     Mode("linear", "--linear-layout", lambda a: _on(a, "linear_layout"),
          ("linear_layout", *QUERY), _code_request, _linear),
     Mode("probe", "--emit probe", wanted, ("emit",), *probe),
+    Mode("export", "--emit cute/gluon", _exporting, ("emit", *JSON, "SA", "SB", *OWN_MODIFIERS),
+         _export_request, _export),
     Mode("emit", "--emit", lambda a: a.given("emit"),
          ("emit", "ld", "order", "prefix", "lds", "SA", "SB", *OWN_MODIFIERS), _code_request,
          _emit),
@@ -412,8 +462,8 @@ def select(args: Args) -> Mode:
     if mode.name == "query":
         chosen = [f for dest, f in QUERY_MODES if _on(args, dest)]
         flag = chosen[0] if len(chosen) == 1 else flag
-    unused = [o for o in OPTIONS if not o.reference and o.dest not in mode.uses
-              and args.given(o.dest)]
+    unused = [BY_DEST[dest] for dest in args.given_dests()
+              if not BY_DEST[dest].reference and dest not in mode.uses]
     if mode.name == "query" and flag in ("-g", "-m"):
         unused += [BY_DEST[d] for d in ("format", "color_by") if args.given(d)]
     if unused:
@@ -440,9 +490,25 @@ def _where(dest: str) -> str:
 
 
 def validate(args: Args) -> tuple[Mode, Request]:
-    """The mode and Request of a parsed command line (ArgumentError/CalcError if bad)."""
+    """The mode and Request of a parsed command line (ArgumentError/CalcError if bad).
+    A query whose options, but for its coordinates, match one validated before (a
+    --batch of point lines) reuses that Request with its own coordinates, checked."""
+    shape = args.shape(matrix_request.NUMBER_NAMES)
+    known = _VALIDATED.get(shape)
+    if known is not None:
+        return known[0], known[1]._replace(numbers=_numbers(args))
     mode = select(args)
-    return mode, Request(mode.name) if mode.request is None else mode.request(args)
+    request = Request(mode.name) if mode.request is None else mode.request(args)
+    if mode.name == "query":
+        if len(_VALIDATED) >= _VALIDATED_LIMIT:
+            _VALIDATED.clear()
+        _VALIDATED[shape] = (mode, request)
+    return mode, request
+
+
+# The query Requests validated so far, by their command lines' shape (Args.shape).
+_VALIDATED: dict[tuple[tuple[str, object], ...], tuple[Mode, Request]] = {}
+_VALIDATED_LIMIT = 4096
 
 
 def respond(args: Args) -> str:

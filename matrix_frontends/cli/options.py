@@ -14,7 +14,6 @@ completion offers. `reference` marks the options of AMD's calculator, which keep
 behaviour (a mode ignores those it does not use); the modes of modes.py say which of
 our own options each reads, and any other given is an error.
 """
-from __future__ import annotations
 
 import os
 import sys
@@ -37,6 +36,7 @@ from matrix_frontends.cli.lds_options import (
 from matrix_frontends.cli.messages import message_text as message_text
 from matrix_frontends.cli.preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE_OPTIONS
 from matrix_library import __version__ as __version__  # (the package's)
+from matrix_library.filters import FILTERS
 
 if TYPE_CHECKING:  # (argparse loads only for a command line parse_plain does not read)
     from argparse import ArgumentParser
@@ -88,7 +88,7 @@ COORDS, OUTPUT = "coordinates (-g) and registers (-m)", "output formats"
 CODE, OTHER = "code for kernel writers", "other"
 LDS, CONVERT, EXPLORER = LDS_GROUP[0], "chaining instructions", "layout explorer"
 PRESHUFFLE = PRESHUFFLE_GROUP[0]
-FILTER_KEYS = ("arch", "type", "shape", "sparse", "kind", "m", "n", "k", "blocks")
+FILTER_KEYS = FILTERS  # (the catalog's keys: -h, completion and docs/formats.md list them)
 _COORDINATE = 0  # coordinates, registers, lanes: the library checks them against the
 # instruction (AMD's calculator accepts any number in an option the mode does not use)
 
@@ -110,8 +110,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("catalog", ("--catalog",), MODES_GROUP, "list every instruction of every "
            "architecture (or of -a's) with its facts, as a table; -L -a all does the same"),
     Option("filter", ("--filter",), MODES_GROUP, "with --catalog: keep the instructions "
-           "matching KEY=VALUE; KEY is arch, vendor, type, shape (MxNxK), sparse, kind, m, n, "
-           "k or blocks; repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
+           "matching KEY=VALUE; KEY is " + ", ".join(FILTER_KEYS[:-1]) + " or "
+           + FILTER_KEYS[-1] + " (shape: MxNxK; type: any name, fp8 = e4m3, bf8 = e5m2); "
+           "repeatable", APPEND, "KEY=VALUE", tuple(f"{k}=" for k in FILTER_KEYS)),
     Option("batch", ("--batch",), MODES_GROUP, "answer many command lines, one a line, "
            "read from FILE (- for standard input); outputs are separated by a line '#---', or "
            "with --json are JSON Lines", VALUE, "FILE", complete="file"),
@@ -157,7 +158,8 @@ OPTIONS: tuple[Option, ...] = (
              reference=spec.reference and not spec.flag, limit=0 if spec.flag else spec.field)
       for spec in MODIFIER_SPECS),
     Option("csv", ("-c", "--csv"), OUTPUT, "layouts as comma-separated values", reference=True),
-    Option("markdown", ("--markdown",), OUTPUT, "layouts as a Markdown table", reference=True),
+    Option("markdown", ("--markdown",), OUTPUT, "layouts as the reference's Markdown text "
+           "(its header lines above each table; a document: --format markdown)", reference=True),
     Option("asciidoc", ("--asciidoc",), OUTPUT, "layouts as an AsciiDoc table", reference=True),
     Option("format", ("--format",), OUTPUT, "-R/-M (and --catalog) output as a document in "
            "format NAME: any table format of tabulate (rst, latex, html-table, mediawiki, "
@@ -174,8 +176,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("json_schema", ("--json-schema",), OUTPUT,
            "print the JSON Schema of the --json documents"),
     Option("emit", ("--emit",), CODE, "print code: hip (the matrix's load/store, or an "
-           "example of -i) or probe (a self-checking program)", VALUE, "LANGUAGE",
-           ("hip", "probe")),
+           "example of -i), probe (a self-checking program), or the matrix's layout as a "
+           "CuTe layout (cute) or a Triton Gluon layout (gluon; see docs/exports.md)", VALUE,
+           "LANGUAGE", ("hip", "probe", "cute", "gluon")),
     Option("ld", ("--ld",), CODE, "with --emit hip: fixed leading dimension of the tiles "
            "(default: an ld parameter)", NUMBER, "#", limit=2147483647),
     Option("order", ("--order",), CODE, "with --emit hip: tile storage order, row "
@@ -185,6 +188,8 @@ OPTIONS: tuple[Option, ...] = (
            "options)", VALUE, "NAME"),
     Option("lds", ("--lds",), CODE, "with --emit hip: the tiles are in LDS (__shared__) memory"),
     Option("verification", ("--verification",), OUTPUT, "with -d: what it was checked against"),
+    Option("ck_tile", ("--ck-tile", "--ck_tile"), OUTPUT,
+           "with -d: the per-lane counts of ck_tile's warp-gemm attributes"),
     Option("linear_layout", ("--linear-layout", "--linear_layout"), CODE,
            "print the matrix's layout as linear-layout bases (register, lane) -> (row, col)"),
     # LDS load plans (the rows' texts: lds_options.py; handling: lds_mode.py)
@@ -231,6 +236,8 @@ BY_DEST = {option.dest: option for option in OPTIONS}
 MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS)
 OWN_MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS if not spec.reference)
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
+DEFAULTS = {option.dest: option.default for option in OPTIONS}
+ORDER = {option.dest: at for at, option in enumerate(OPTIONS)}
 
 
 class ArgumentError(Exception):
@@ -251,27 +258,55 @@ class HelpRequested(Exception):
 
 class Args:
     """A parsed command line: one attribute per option row (argparse's Namespace holds the
-    same; a class of its own: types.SimpleNamespace would import the types module)."""
+    same). It holds the options given (values other than their defaults); every other
+    row's attribute reads its default, so that a line costs what it names, not the whole
+    option table."""
 
     def __init__(self, values: dict[str, object]) -> None:
-        self.__dict__.update(values)
+        self.__dict__.update((dest, value) for dest, value in values.items()
+                             if value != DEFAULTS.get(dest, ABSENT + dest))
 
-    def __getattr__(self, name: str) -> object:  # (for type checkers: every row's dest)
-        raise AttributeError(name)
+    def __getattr__(self, name: str) -> object:  # (an option that was not given)
+        try:
+            return DEFAULTS[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def value(self, dest: str) -> object:
+        """The option's value as parsed (its default where it was not given)."""
+        return self.__dict__.get(dest, DEFAULTS[dest])
+
+    def appended(self, dest: str) -> tuple[str, ...]:
+        """An APPEND option's values, in the order given (none where it was not given)."""
+        return tuple(map(str, self.__dict__.get(dest, ())))
 
     def given(self, dest: str) -> bool:
         """Whether the option was on the command line (with or without a value)."""
-        return bool(self.__dict__[dest] != BY_DEST[dest].default)
+        return dest in self.__dict__ and bool(self.__dict__[dest] != DEFAULTS[dest])
+
+    def given_dests(self) -> list[str]:
+        """The options on the command line, in the option table's order."""
+        present = self.__dict__
+        found = [dest for dest in present if dest in DEFAULTS and present[dest] != DEFAULTS[dest]]
+        return sorted(found, key=ORDER.__getitem__) if len(found) > 1 else found
+
+    def shape(self, apart: Iterable[str]) -> tuple[tuple[str, object], ...]:
+        """The options given and their values, but for the options `apart`: two
+        command lines of one shape differ only in those."""
+        present = self.__dict__
+        return tuple(sorted((dest, value) for dest, value in present.items()
+                            if dest in DEFAULTS and dest not in apart))
 
     def text(self, dest: str) -> str | None:
         """A VALUE option's value: None when absent or given without a value."""
-        value = self.__dict__[dest]
+        value = self.value(dest)
         return None if value is None or value == ABSENT else str(value)
 
     def any_given(self, dests: Iterable[str]) -> bool:
         """Whether any of the options was on the command line (the mode table selects
         a plan mode by its options: `operator.methodcaller("any_given", DESTS)`)."""
-        return any(self.given(dest) for dest in dests)
+        present = self.__dict__
+        return any(dest in present and present[dest] != DEFAULTS[dest] for dest in dests)
 
     def given_as(self, dest: str, word: str) -> bool:
         """Whether the VALUE option was given with the value `word` (any case)."""
@@ -296,11 +331,13 @@ def number(args: Args, dest: str) -> int:
     against the option's limit in time proportional to the limit's digits, not the
     value's."""
     option = BY_DEST[dest]
-    value = args.__dict__[dest]
+    value = args.value(dest)
     if value == ABSENT:
         return 0
-    if value is None:
-        raise ArgumentError(f"the {option.name} option needs a value: a whole number >= 0")
+    if value is None:  # (the values it takes where the row names them: -w 32 or 64)
+        wanted = " or ".join(option.choices) if option.choices and option.choices[0].isdigit() \
+            else "a whole number >= 0"
+        raise ArgumentError(f"the {option.name} option needs a value: {wanted}")
     text = str(value)
     names = option.choices if option.choices and not option.choices[0].isdigit() else ()
     if names and text.lower() in names:
@@ -335,7 +372,7 @@ def parse_plain(words: Sequence[str]) -> Args | None:
     """A plain command line (every word an exact option spelling, each value option
     followed by a value not starting with '-') read directly, as argparse reads it; None
     for anything else (abbreviations, bundled flags, --opt=value, -h, mistakes)."""
-    parsed = {option.dest: option.default for option in OPTIONS}
+    parsed: dict[str, object] = {}
     at = 0
     while at < len(words):
         option = _SPELLINGS.get(words[at])
@@ -351,7 +388,7 @@ def parse_plain(words: Sequence[str]) -> Args | None:
         elif at + 1 < len(words) and not words[at + 1].startswith("-"):
             value = words[at + 1]
             if option.kind == APPEND:
-                parsed[option.dest] = (*parsed[option.dest], value)  # type: ignore[misc]
+                parsed[option.dest] = (*parsed.get(option.dest, ()), value)  # type: ignore[misc]
             else:
                 parsed[option.dest] = value
             at += 2
@@ -364,7 +401,7 @@ _SPELLINGS = {spelling: option for option in OPTIONS for spelling in option.spel
 
 
 def parse_args(words: Sequence[str],
-               parser: Callable[[], ArgumentParser] | None = None) -> Args:
+               parser: "Callable[[], ArgumentParser] | None" = None) -> Args:
     """The parsed command line: plain ones directly, the rest by argparse (the parser
     `parser` makes, by default build_parser's)."""
     plain = parse_plain(words)
@@ -393,7 +430,7 @@ def _terminal_width() -> int:
 
 
 def build_parser(description: str = "", epilog: str = "",
-                 usage: str | None = None) -> ArgumentParser:
+                 usage: str | None = None) -> "ArgumentParser":
     """The argparse parser, which defines the command-line grammar; -h shows the options
     in the groups of GROUPS."""
     import argparse  # (start-up boundary: only a command line parse_plain does not read)

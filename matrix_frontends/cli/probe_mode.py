@@ -23,7 +23,7 @@ def probe_request(args: Args) -> Request:
     arch = architecture(args)
     if arch.vendor != "amd":
         raise ArgumentError(f"--emit probe writes a HIP program for AMD GPUs; {arch.name} is "
-                            f"{arch.vendor}'s: choose an AMD architecture")
+                            f"{arch.vendor.upper()}'s: choose an AMD architecture")
     inst = instruction(arch, args.text("instruction")) if args.given("instruction") else None
     wave = number(args, "wavefront") or arch.waves[0]
     if inst is not None:

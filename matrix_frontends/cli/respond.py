@@ -7,10 +7,12 @@ starts) both answer through `respond`; this module imports neither of them.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from matrix_frontends.cli.options import MODIFIERS as MODIFIERS
 from matrix_frontends.cli.options import (
+    OPTIONS,
     Args,
     ArgumentError,
     HelpRequested,
@@ -71,7 +73,9 @@ def docs_folder() -> str:
 def _epilog() -> str:
     from formats.listing import architecture_lines
     prog = program_name()
-    lines = [f"documentation: the docs/ pages named above are in {docs_folder()}", "",
+    from instructions import ISSUES
+    lines = [f"documentation: the docs/ pages named above are in {docs_folder()}",
+             f"report problems: {ISSUES}", "",
              "architectures (-a takes the name or an alias, any case):"]
     lines += architecture_lines()
     lines += ["", "examples:"]
@@ -137,4 +141,11 @@ def with_hint(message: str) -> str:
                 + " (run with -h to see the options)")
     if "ignored explicit argument" in message:
         return message + " (the option takes no value)"
+    pair = re.fullmatch(r"argument (\S+): expected 2 arguments", message)
+    if pair:  # (an option of two words given fewer: name both)
+        spelling = pair[1].split("/")[-1]
+        found = next((o for o in OPTIONS if spelling in o.spellings), None)
+        metavar = found.metavar if found else "two words"
+        return (f"{spelling} takes two words, {metavar}, not fewer "
+                f"(run with -h for what each is)")
     return message

@@ -3,7 +3,6 @@ worker of lower priority, bounded memory, ended with its server however that end
 writing its answers to the client's connection itself (a duplicate of the socket the
 server hands it); whoever first creates a request's token file, the worker or the server
 with its 503, answers."""
-from __future__ import annotations
 
 # (the socket handshake's hmac, multiprocessing's socket passing and the shlex that spells
 # an answer's command line load here, before the workers fork: a first query imports

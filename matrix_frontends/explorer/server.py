@@ -21,7 +21,6 @@ pages live:
 app.serve starts it; app turns queries into command lines; pool.py holds the worker
 processes.
 """
-from __future__ import annotations
 
 import contextlib
 import ipaddress

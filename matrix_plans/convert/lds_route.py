@@ -2,7 +2,6 @@
 converted first, at the destination's byte positions in a lane-major copy of the
 destination fragments (adjacent values merged into wider stores), the wave waits, and
 every lane loads its registers with the widest loads."""
-from __future__ import annotations
 
 from typing import NamedTuple
 

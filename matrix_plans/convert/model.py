@@ -1,7 +1,6 @@
 """The records of a conversion plan, the leaf every module of matrix_plans/convert reads:
 slots, moves, the program's word operations, the plan itself, and the shapes of the
 planner's caches (Trips: LDS round trips; Order: the pieces of the moves by register)."""
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -9,9 +9,12 @@ With `transposed`, the source instruction computed D^T = B^T A^T (its operands s
 so its registers hold D[j][i] where they would hold D[i][j].
 
 The plan has two parts, both read off the layouts given (never a layout of its own):
-  - the moves: for every slot of every destination fragment, the source fragment, lane,
-    register and bits of its element, classed `none` (same fragment, lane, register
-    and bits), `in-lane` (same lane) or `cross-lane`;
+  - the moves: the tile rule is two tilings (layouts.algebra.blocked) of the fragments
+    onto the common tile, and every slot of every destination fragment receives the
+    source place of its element, the source's layout value (layouts/values.py) composed
+    after the source tiling's inverse after the destination tiling (composed_moves);
+    each move is classed off that pair of places: `none` (same fragment, lane,
+    register and bits), `in-lane` (same lane) or `cross-lane`;
   - the program: a straight-line list of word operations (`Op`) that builds every
     destination register from the source registers with the architecture's
     instructions (instructions/lane_moves.py): packs (type conversion or in-lane
@@ -27,13 +30,16 @@ with fewer instructions, an s_waitcnt weighed as three (register_route.weight).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from math import lcm
 from weakref import WeakKeyDictionary
 
 from instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
 from instructions.model import Instruction
 from layouts import Operand
+from layouts.algebra import LayoutMap, blocked
 from layouts.core import CalcError, shown
+from layouts.values import value
 
 from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import CLASSES, Move, Op, Order, Plan, Slot, Trips
@@ -95,15 +101,25 @@ def tile(src: Operand, dst: Operand, transposed: bool = False
 
     One rule for both operands: the destination's K axis (A: its columns, B: its rows)
     runs along the same axis of D (N for A, M for B); the other axis must agree."""
+    into, held = _tiles(src, dst, transposed)
+    return held.domain[0], into.domain[0], pairs(into, held)
+
+
+def _tiles(src: Operand, dst: Operand, transposed: bool) -> tuple[LayoutMap, LayoutMap]:
+    """The tile rule as two maps onto the common tile: (t, row, col) of the destination
+    fragments and (s, i, j) of the source fragments, stacked along the K axis."""
     axis, have, want, width = _rule(src, dst, transposed)
-    pairs = []
-    for t in range(width // want[axis]):
-        for r in range(want[0]):
-            for c in range(want[1]):
-                s, x = divmod(t * want[axis] + (r, c)[axis], have[axis])
-                i, j = (r, x) if axis else (x, c)
-                pairs.append((t, r, c, s, i, j))
-    return width // have[axis], width // want[axis], pairs
+    grid = (1, width // want[1]) if axis else (width // want[0], 1)
+    held = (1, width // have[1]) if axis else (width // have[0], 1)
+    return blocked(grid, want), blocked(held, have)
+
+
+def pairs(into: LayoutMap, held: LayoutMap) -> list[tuple[int, int, int, int, int, int]]:
+    """[(t, row, col, s, i, j)] of two tilings: held's inverse composed with into."""
+    (_, rows, cols), (_, m, n) = into.domain, held.domain
+    return [(t, *divmod(cell, cols), s, *divmod(q, n))
+            for x, y in enumerate(held.inverse().compose(into).table)
+            for (t, cell), (s, q) in ((divmod(x, rows * cols), divmod(y, m * n)),)]
 
 
 # ---- which conversion
@@ -158,13 +174,6 @@ def _why(src: Instruction, dst: Instruction, matrix: str) -> str:
     return f"no pack from {have.key} into {want.key} on any architecture"
 
 
-def _conversion(moves: ArchMoves, src: Instruction, dst: Instruction, matrix: str,
-                signed: bool = True) -> tuple[str, tuple[str, ...]]:
-    """("" or the conversion's key, the Pack's mnemonics) for the types involved."""
-    key, pack = _choose(moves, src, dst, matrix, signed)
-    return key, pack.mnemonics if pack else ()
-
-
 # ---- the moves
 
 
@@ -173,76 +182,76 @@ def slot_moves(src: Operand, dst: Operand, transposed: bool = False, converted: 
     """(S, T, the move of every destination slot) for the two operands, in the order of
     tile()'s pairs. `converted`: the values change type, so never stay in their bits (no
     move of class none)."""
-    axis, have, want, width = _rule(src, dst, transposed)
+    into, held = _tiles(src, dst, transposed)
+    return held.domain[0], into.domain[0], composed_moves(
+        dst, into, src, held, transposed=transposed, converted=converted)
+
+
+def composed_moves(dst: Operand, into: LayoutMap, src: Operand, held: LayoutMap, *,
+                   transposed: bool = False, warps: int = 1, near: bool = False,
+                   converted: bool = False) -> list[Move]:
+    """The move of every destination place: the source's layout value (layouts/values.py)
+    composed after the source tiling's inverse after the destination tiling (`into`,
+    `held`: (fragment, row, col) -> the common tile), read at each place of the
+    destination's value, in its order (fragment, row, col, copy). Source fragment s
+    sits in warp s % `warps` (lanes shifted by the source's wave), register set s //
+    warps. An element the source holds in several lanes comes from its first place, or
+    (`near`) from the copy in the destination place's lane where it has one. The class
+    of each move is read off the pair of places: none (the same slot, unless
+    `converted`), in-lane or cross-lane."""
+    targets = _places(dst, into.domain[0], False, 1)
+    origins = _places(src, held.domain[0], transposed, warps)
+    elements, sources = _cells(*into.domain[1:]), _cells(*held.domain[1:])
+    cells, per = len(elements), len(sources)
+    new = tuple.__new__  # (records built directly: a plan has thousands)
     out: list[Move] = []
     append = out.append
-    new = tuple.__new__  # (records built directly: a plan has thousands)
-    step, span = want[axis], have[axis]
-    fragments = width // span
-    held_grids = [_slot_grid(src, s, transposed) for s in range(fragments)]
-    elements, sources = _cells(*want), _cells(*have)
-    for t in range(width // step):
-        to_grid = _slot_grid(dst, t)
-        # (s, x) of every destination column (A) or row (B) of fragment t
-        along = [divmod(t * step + k, span) for k in range(want[axis])]
-        for r in range(want[0]):
-            to_row, element_row = to_grid[r], elements[r]
-            if axis:  # A: D[r][x] of fragment s
-                cells = [(c, held_grids[s][r][x], sources[r][x])
-                         for c, (s, x) in enumerate(along)]
-            else:  # B: D[x][c] of fragment s
-                s, x = along[r]
-                cells = [(c, held, sources[x][c]) for c, held in enumerate(held_grids[s][x])]
-            for c, held, source in cells:
-                if not held:
-                    raise CalcError(f"no register of {src.inst.name}'s {src.matrix} holds "
-                                    f"row {source[0]}, column {source[1]}")
-                origin = held[0]
-                element = element_row[c]
-                for to in to_row[c]:
-                    if to[1] != origin[1]:
-                        kind = "cross-lane"
-                    elif to == origin and not converted:  # (the same fragment and bits)
-                        kind = "none"
-                    else:
-                        kind = "in-lane"
-                    append(new(Move, (to, element, origin, source, kind)))
-    return fragments, width // step, out
+    for x, y in enumerate(_composed(into, held)):
+        copies, element, source = origins[y], elements[x % cells], sources[y % per]
+        for to in targets[x]:
+            origin = copies[0]
+            if near:
+                origin = next((o for o in copies if o[1] == to[1]), origin)
+            if to[1] != origin[1]:
+                kind = "cross-lane"
+            elif to == origin and not converted:  # (the same fragment and bits)
+                kind = "none"
+            else:
+                kind = "in-lane"
+            append(new(Move, (to, element, origin, source, kind)))
+    return out
 
 
-_CELLS: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+@lru_cache(maxsize=256)
+def _composed(into: LayoutMap, held: LayoutMap) -> tuple[int, ...]:
+    """held's inverse after into: the source tile point of each destination one."""
+    return held.inverse().compose(into).table
 
 
-def _cells(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """(row, col) of every element of a rows x cols matrix, by row and column, made once."""
-    found = _CELLS.get((rows, cols))
+@lru_cache(maxsize=64)
+def _cells(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    """(row, col) of every element of a rows x cols matrix, row-major."""
+    return tuple(divmod(cell, cols) for cell in range(rows * cols))
+
+
+_PLACES: WeakKeyDictionary[Operand, dict[tuple[int, bool, int], list[tuple[Slot, ...]]]] = \
+    WeakKeyDictionary()
+
+
+def _places(operand: Operand, fragments: int, transposed: bool, warps: int
+            ) -> list[tuple[Slot, ...]]:
+    """The Slots of every element's copies (OperandValue.copies) in `fragments`
+    fragments, fragment f in warp f % warps (lanes shifted by the operand's wave),
+    register set f // warps: made once per operand."""
+    made = _PLACES.get(operand)
+    if made is None:
+        made = _PLACES[operand] = {}
+    found = made.get((fragments, transposed, warps))
     if found is None:
-        found = _CELLS[(rows, cols)] = tuple(tuple((r, c) for c in range(cols))
-                                             for r in range(rows))
-    return found
-
-
-_SLOT_GRIDS: WeakKeyDictionary[Operand, dict[tuple[int, bool], tuple[
-    tuple[tuple[Slot, ...], ...], ...]]] = WeakKeyDictionary()
-
-
-def _slot_grid(operand: Operand, fragment: int, transposed: bool = False
-               ) -> tuple[tuple[tuple[Slot, ...], ...], ...]:
-    """The Slot in fragment `fragment` of every place of every element of the operand's
-    first block, by row and column (`transposed`: of its transpose), kept with the
-    operand as its grid of places is (Operand.block_grid)."""
-    grids = _SLOT_GRIDS.get(operand)
-    if grids is None:
-        grids = _SLOT_GRIDS[operand] = {}
-    found = grids.get((fragment, transposed))
-    if found is None:
-        new = tuple.__new__
-        places = operand.block_grid()
-        if transposed:
-            places = tuple(zip(*places))
-        found = grids[(fragment, transposed)] = tuple(
-            tuple(tuple(new(Slot, (fragment, p[1], p[0], p[2], p[3])) for p in cell)
-                  for cell in row) for row in places)
+        new, each = tuple.__new__, value(operand).copies(transposed)
+        found = made[(fragments, transposed, warps)] = [
+            tuple(new(Slot, (f // warps, lane + f % warps * operand.wave, *rest))
+                  for lane, *rest in copies) for f in range(fragments) for copies in each]
     return found
 
 
@@ -309,9 +318,8 @@ def _order(dst: Operand, fragments: int) -> Order | None:
     if orders is None:
         orders = _ORDERS[dst] = {}
     if fragments not in orders:
-        orders[fragments] = piece_order(to for t in range(fragments)
-                                        for row in _slot_grid(dst, t)
-                                        for cell in row for to in cell)
+        orders[fragments] = piece_order(
+            to for copies in _places(dst, fragments, False, 1) for to in copies)
     return orders[fragments]
 
 

@@ -8,9 +8,9 @@ element (r mod R, c mod C) of fragment (r div R) * (tile columns / C) + (c div C
 whose operand is R x C (fragments numbered row-major over the tile). A destination wave of
 64 lanes holds two 32-thread warps (source fragment s sits in warp s mod 2, lanes + 32, as
 register set s div 2): the tile is widened along its columns until the source fragments
-fill whole waves. The moves and the program are the conversion planner's
-(matrix_plans/convert/planner.py), read off the two layouts; values keep their bits, so
-the two types must hold the same values (PORTABLE).
+fill whole waves. The moves are the two layout values composed with the tiling
+(planner.composed_moves), the program the conversion planner's; values keep their
+bits, so the two types must hold the same values (PORTABLE).
 """
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ from math import lcm
 
 from instructions.lane_moves import arch_moves
 from layouts import Operand
-from layouts.core import CalcError, Place, shown
+from layouts.algebra import LayoutMap, blocked
+from layouts.core import CalcError, shown
 
 from matrix_plans.convert.lds_route import lds_program
-from matrix_plans.convert.model import Move, Plan, Slot
-from matrix_plans.convert.planner import overall
-from matrix_plans.convert.register_route import program, weight
+from matrix_plans.convert.model import Plan
+from matrix_plans.convert.planner import composed_moves, overall, pairs
+from matrix_plans.convert.register_route import bounded_program, weight
 
 # Types that hold the same values in the same bits (source key -> destination keys).
 PORTABLE = {"f16": ("f16",), "bf16": ("bf16",), "f32": ("f32", "xf32"), "f64": ("f64",),
@@ -43,6 +44,12 @@ def port_tile(src: Operand, dst: Operand, warps: int
               ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
     """(source fragments S, destination fragments T, [(t, row, col, s, i, j)]): element
     (row, col) of destination fragment t is element (i, j) of source fragment s."""
+    into, held = _tiles(src, dst, warps)
+    return held.domain[0], into.domain[0], pairs(into, held)
+
+
+def _tiles(src: Operand, dst: Operand, warps: int) -> tuple[LayoutMap, LayoutMap]:
+    """The two sides' fragments tiled row-major over the common tile."""
     (r1, c1, b1), (r2, c2, b2) = src.shape, dst.shape
     if b1 != 1 or b2 != 1:
         raise CalcError(f"{(src if b1 != 1 else dst).inst.name} has several blocks (each a "
@@ -51,15 +58,8 @@ def port_tile(src: Operand, dst: Operand, warps: int
     rows, cols = lcm(r1, r2), lcm(c1, c2)
     while (rows // r1) * (cols // c1) % warps:
         cols *= 2
-    pairs = []
-    for t in range((rows // r2) * (cols // c2)):
-        top, left = divmod(t, cols // c2)
-        for r in range(r2):
-            for c in range(c2):
-                y, x = top * r2 + r, left * c2 + c
-                s = (y // r1) * (cols // c1) + x // c1
-                pairs.append((t, r, c, s, y % r1, x % c1))
-    return (rows // r1) * (cols // c1), (rows // r2) * (cols // c2), pairs
+    return (blocked((rows // r2, cols // c2), (r2, c2)),
+            blocked((rows // r1, cols // c1), (r1, c1)))
 
 
 def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
@@ -81,40 +81,20 @@ def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
         raise CalcError(f"{src.inst.name} runs in {src.wave} lanes: a wave of {dst.wave} "
                         "cannot hold whole groups of them")
     warps = dst.wave // src.wave
-    sources, fragments, pairs = port_tile(src, dst, warps)
-    moves = _moves(src, dst, warps, pairs, True)
+    into, held = _tiles(src, dst, warps)
+    sources, fragments = held.domain[0], into.domain[0]
+    moves = composed_moves(dst, into, src, held, warps=warps, near=True)
     arch = arch_moves(dst.inst.arch)
-    ops, counts = program(moves, arch, dst.wave, "", ())
+    built = bounded_program(moves, arch, dst.wave, "", ())
+    assert built is not None  # (no bound: every build is made)
+    ops, counts = built
     chosen, lds_bytes = "registers", 0
     if overall(moves) == "cross-lane" and route != "registers":
         # (the round trip through LDS reads each element from one place: its first)
-        once = _moves(src, dst, warps, pairs, False)
+        once = composed_moves(dst, into, src, held, warps=warps)
         trip = lds_program(once, arch, dst.wave, "", None, fragments, dst.register_count)
         if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
             moves, (ops, counts, lds_bytes), chosen = once, trip, "lds"
     held_sets = -(-sources // warps)
     return Plan(overall(moves), fragments, held_sets, tuple(moves), tuple(ops), tuple(counts),
                 dst.wave, src.register_count, dst.register_count, "", chosen, lds_bytes)
-
-
-def _moves(src: Operand, dst: Operand, warps: int,
-           pairs: list[tuple[int, int, int, int, int, int]], near: bool) -> list[Move]:
-    """The moves of port_tile's `pairs`: each destination place from its source element;
-    an element the source holds in several lanes (`near`) from the copy in the
-    destination's lane where it has one, else (or not `near`) from its first place."""
-    moves = []
-    for t, r, c, s, i, j in pairs:
-        shift = src.wave * (s % warps)
-        places = src.places(i, j)
-        by_lane: dict[int, Place] = {}
-        if near:
-            for held in places:
-                by_lane.setdefault(held.lane + shift, held)
-        for place in dst.places(r, c):
-            held = by_lane.get(place.lane, places[0])
-            origin = Slot(s // warps, held.lane + shift, held.reg, held.lo, held.width)
-            to = Slot(t, place.lane, place.reg, place.lo, place.width)
-            kind = ("cross-lane" if to.lane != origin.lane else
-                    "none" if to == origin else "in-lane")
-            moves.append(Move(to, (r, c), origin, (i, j), kind))
-    return moves

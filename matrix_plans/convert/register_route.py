@@ -37,32 +37,29 @@ def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> in
     one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
     lane address and wait)."""
     weight = _weights(arch)
-    seen = set()
+    seen: set[object] = set()
     made: set[object] = set()  # per-lane selectors made here (`paid`: by earlier registers)
     total = 0
-    for op, _, args, info, issues in ops:
-        if op == "move":
-            total += sum(weight.get(name, 1) - 1 for name in issues)
-            if isinstance(info, tuple) and info[0] in SWAPS:
-                key = (args, info[0])
-                if key in seen:
-                    continue
-                seen.add(key)
-        elif op == "perm" and isinstance(info, tuple) and info not in made and (
-                paid is None or info not in paid):
-            made.add(info)
-            total += selector_cost(info)
-        total += len(issues)
+    for op in ops:
+        if op.op == "move":
+            total += sum(weight.get(name, 1) - 1 for name in op.issues)
+        elif op.op == "perm" and isinstance(op.info, tuple) and op.info not in made and (
+                paid is None or op.info not in paid):
+            made.add(op.info)
+            total += selector_cost(op.info)
+        total += len(_once(op, seen))
     return total
 
 
-def program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-            pack_issues: tuple[str, ...]) -> tuple[list[Op], list[tuple[str, int]]]:
-    """The ops that build every destination register and their counts (bounded_program
-    without a bound)."""
-    found = bounded_program(moves, arch, wave, convert, pack_issues)
-    assert found is not None
-    return found
+def _once(op: Op, swaps: set[object]) -> tuple[str, ...]:
+    """The instructions `op` issues: none for the second result of a two-register
+    swap whose instruction `swaps` holds already (it is added there)."""
+    if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
+        key = (op.args, op.info[0])
+        if key in swaps:
+            return ()
+        swaps.add(key)
+    return op.issues
 
 
 def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
@@ -124,11 +121,11 @@ def piece_order(slots: Iterable[Slot]) -> Order | None:
 
 
 STRATEGIES = (pair_swaps, pack_then_move, move_then_pack, move_then_perm)
-PREFERRED = (None, *STRATEGIES)  # program()'s builds: the cheapest per register first
+PREFERRED = (None, *STRATEGIES)  # the builds: the cheapest per register first
 
 
 class _Build:
-    """One build of program() under way: the builds that preferred strategies have made
+    """One build of the program under way: the builds that preferred strategies have made
     the same choices so far share one (their ops, the values made, the selectors paid
     for and the temporaries' serial number). `floor`: what issued() of its ops would
     weigh, at least (its instructions, a swap's two results once, the lane addresses
@@ -150,11 +147,11 @@ class _Build:
 
 def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: Builder,
            above: int | None = None) -> dict[object, list[Op]] | None:
-    """program()'s ops with each strategy of PREFERRED preferred (None: none): each
+    """The program's ops with each strategy of PREFERRED preferred (None: none): each
     register by the preferred strategy where it applies, else the cheapest strategy for
     that register. Builds that have chosen alike so far are one build, which splits
     where their choices part: the strategies are tried once per register and build.
-    None once every build weighs more than `above` (program())."""
+    None once every build weighs more than `above` (bounded_program)."""
     builds = [_Build(PREFERRED, [], {}, set(), 0)]
     for (t, reg), lanes in pieces:
         split = []
@@ -195,21 +192,16 @@ def _choose(build: _Build, chosen: Builder, made: str, target: str) -> None:
     floor = build.floor
     for op in chosen.ops:
         build.shared.setdefault((op.op, op.args, op.info), op.out)
-        issues = op.issues
+        issues = _once(op, build.swaps)
         if op.op == "perm":
             if op.info not in build.paid and isinstance(op.info, tuple):
                 floor += selector_cost(op.info)
             build.paid.add(op.info)
-        elif op.op == "move" and isinstance(op.info, tuple):
-            if op.info[0] in SWAPS:
-                key = (op.args, op.info[0])
-                if key in build.swaps:
-                    issues = ()
-                build.swaps.add(key)
-            elif op.info[0] == "gather" and op.info[1] not in build.gathers:
-                # its lane addresses, and the one wait of all gathers (weighed as WAIT_COST)
-                floor += 1 if build.gathers else 1 + WAIT_COST
-                build.gathers.add(op.info[1])
+        elif op.op == "move" and isinstance(op.info, tuple) and op.info[0] == "gather" \
+                and op.info[1] not in build.gathers:
+            # its lane addresses, and the one wait of all gathers (weighed as WAIT_COST)
+            floor += 1 if build.gathers else 1 + WAIT_COST
+            build.gathers.add(op.info[1])
         floor += sum(name != WAIT for name in issues)
     build.floor = floor
     build.ops += chosen.ops
@@ -219,15 +211,9 @@ def issued(ops: list[Op]) -> list[tuple[str, int]]:
     """The count of each instruction `ops` issue (plus one s_waitcnt when any ds_bpermute
     is used), by name."""
     counts: dict[str, int] = {}
-    swaps = set()
+    swaps: set[object] = set()
     for op in ops:
-        issues = op.issues
-        if op.op == "move" and isinstance(op.info, tuple) and op.info[0] in SWAPS:
-            key = (op.args, op.info[0])  # both results of one swap: one instruction
-            if key in swaps:
-                issues = ()
-            swaps.add(key)
-        for name in issues:
+        for name in _once(op, swaps):
             counts[name] = counts.get(name, 0) + 1
     gathers = {op.info[1] for op in ops if op.op == "move" and isinstance(op.info, tuple)
                and op.info[0] == "gather"}

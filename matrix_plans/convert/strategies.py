@@ -36,23 +36,13 @@ def pieces_of(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]
     values are two 32-bit pieces; a converted value reads its whole 32-bit source."""
     words: dict[tuple[int, int], dict[int, list[Piece]]] = {}
     for to, _, src, _, _ in moves:
-        fragment, lane, reg, lo, width = to
+        fragment, lane, reg, _, width = to
         if width == 64:
-            sfragment, slane, sreg, _, _ = src
             for h in (0, 1):
                 words.setdefault((fragment, reg + h), {}).setdefault(lane, []).append(
-                    (0, 32, sfragment, slane, sreg + h, 0, 32))
-            continue
-        key = (fragment, reg)
-        lanes = words.get(key)
-        if lanes is None:
-            lanes = words[key] = {}
-        pieces = lanes.get(lane)
-        piece: Piece = to[3:] + src  # (lo, width, *src)
-        if pieces is None:
-            lanes[lane] = [piece]
+                    (0, 32, src[0], src[1], src[2] + h, 0, 32))
         else:
-            pieces.append(piece)
+            words.setdefault((fragment, reg), {}).setdefault(lane, []).append(to[3:] + src)
     for lanes in words.values():
         for pieces in lanes.values():
             if len(pieces) > 1:
@@ -243,15 +233,8 @@ def _positions(lanes: dict[int, list[Piece]]) -> list[_Position]:
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
         for lo, width, f, src_lane, reg, slo, swidth in pieces:
-            sources = positions.get((lo, width))
-            if sources is None:
-                sources = positions[(lo, width)] = {}
-            key = (f, reg, slo, swidth)
-            sigma = sources.get(key)
-            if sigma is None:
-                sources[key] = {lane: src_lane}
-            else:
-                sigma[lane] = src_lane
+            positions.setdefault((lo, width), {}).setdefault((f, reg, slo, swidth), {})[
+                lane] = src_lane
     found: list[_Position] = []
     for (lo, width), sources in sorted(positions.items()):
         common = {(slo, swidth) for _, _, slo, swidth in sources}

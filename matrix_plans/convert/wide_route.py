@@ -37,28 +37,12 @@ from matrix_plans.convert.register_route import issued
 def _groups(moves: list[Move], pack: Pack
             ) -> dict[tuple[int, int], dict[int, dict[str, dict[int, int]]]]:
     """{(fragment, group): {position: {source word: {lane: source lane}}}}."""
-    width = moves[0].to.width
-    stream = pack.span * 32
+    width, stream = moves[0].to.width, pack.span * 32
     out: dict[tuple[int, int], dict[int, dict[str, dict[int, int]]]] = {}
-    names: dict[tuple[int, int], str] = {}  # svar() of each source register
     for to, _, src, _, _ in moves:
-        fragment, lane, reg, lo, _ = to
-        group, position = divmod(reg * 32 + lo, stream)
-        sfragment, slane, sreg, _, _ = src
-        word = names.get((sfragment, sreg))
-        if word is None:
-            word = names[(sfragment, sreg)] = svar(sfragment, sreg)
-        positions = out.get((fragment, group))
-        if positions is None:
-            positions = out[(fragment, group)] = {}
-        slots = positions.get(position // width)
-        if slots is None:
-            slots = positions[position // width] = {}
-        sigma = slots.get(word)
-        if sigma is None:
-            slots[word] = {lane: slane}
-        else:
-            sigma[lane] = slane
+        group, position = divmod(to.reg * 32 + to.lo, stream)
+        out.setdefault((to.fragment, group), {}).setdefault(position // width, {}).setdefault(
+            svar(src.fragment, src.reg), {})[to.lane] = src.lane
     return out
 
 

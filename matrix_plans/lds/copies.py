@@ -19,7 +19,6 @@ tile's first element) and LDS byte address, the 64- and 128-byte segments it tou
 and its LDS write phases under the architecture's write model. `check` replays a plan:
 every element of the tile lands exactly where the tile's address function puts it.
 """
-from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -90,7 +89,7 @@ class CopyPlan(NamedTuple):
     k_axis: int = 1  # the global matrix's K axis (Global.k_axis)
 
     @property
-    def glob(self) -> Global:
+    def glob(self) -> "Global":
         return Global(self.global_order, self.ld, self.k_axis)
 
     @property

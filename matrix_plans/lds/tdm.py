@@ -8,7 +8,6 @@ bits; tensor dims 32 bits; strides 48 bits. The mover writes the tile's rows (di
 contiguous one) one after another from the LDS address, skipping `amount` dwords after
 every `interval` dwords written.
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

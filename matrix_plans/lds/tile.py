@@ -2,7 +2,6 @@
 plans): how an operand's tile is stored (shape, order, padding, swizzle, base), the
 swizzles Triton and CK choose, the check that a tile can hold a fragment, and the plan's
 loads, phases and register slots."""
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -8,7 +8,6 @@ covered takes the element found there as its step, and grows while the elements 
 in line. The chain is then checked against every slot; a permutation that is not a
 digit permutation raises CalcError (none of the instruction layouts is one).
 """
-from __future__ import annotations
 
 from typing import NamedTuple
 

@@ -16,7 +16,6 @@ Everything else (the index formula both ways, the reshape/permute chain of the N
 function and its inverse, the loads) is derived from the slots: each slot names the
 element it receives, so a test checks them against the layout engine.
 """
-from __future__ import annotations
 
 from math import lcm
 from typing import NamedTuple

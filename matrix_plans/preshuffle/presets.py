@@ -2,7 +2,6 @@
 where a scheme puts each item of the stored matrix, and whether each lane's loads then
 hold what the instruction reads (matrix_plans.preshuffle.planner), or where they do not.
 """
-from __future__ import annotations
 
 from math import lcm, prod
 from typing import NamedTuple

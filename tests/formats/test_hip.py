@@ -17,7 +17,7 @@ import pytest
 from formats import hip
 from layouts import Modifiers, operand
 from layouts.core import NONE
-from layouts.fragment import BLGP_LOAD, bit_of, fragment, source_lane
+from layouts.fragment import bit_of, fragment, source_lane
 from layouts.linear import bases_of
 from layouts.modifiers import BLGP_SOURCE
 from matrix_library import api as mc
@@ -274,6 +274,13 @@ def check_index_arithmetic(harness):
                 checked += 1
         assert set(loaded) == set(engine), (inst.mnemonic, matrix, mods, wave)
     assert checked > 1_000_000
+
+
+# BLGP's loads: the lane source and the guard of each pattern (lanes a guard leaves out
+# load nothing; "rotate48": lane X holds lane (X + 48) % 64's elements).
+BLGP_LOAD = {1: (None, ("lane", 32, 0)), 2: (None, ("lane", 32, 1)), 3: ("rotate48", None),
+             4: (None, ("lane", 16, 0)), 5: (None, ("lane", 16, 1)),
+             6: (None, ("lane", 16, 2)), 7: (None, ("lane", 16, 3))}
 
 
 def test_blgp_load_table_inverts_the_lane_source():

@@ -15,12 +15,12 @@ README = Path(__file__).resolve().parents[2] / "docs" / "hip.md"
 
 def excerpts():
     """(arguments, lines) of every ```c block of docs/hip.md that starts with
-    `// $ ./matrix_calculator.py ARGS (excerpt)`."""
+    `// $ matrix-calculator ARGS (excerpt)`."""
     found = []
     for block in re.findall(r"^```c\n(.*?)^```", documentation(),
                             flags=re.MULTILINE | re.DOTALL):
         first, *lines = block.splitlines()
-        match = re.match(r"// \$ \./matrix_calculator\.py (.*?)\s+\(excerpt\)$", first)
+        match = re.match(r"// \$ matrix-calculator (.*?)\s+\(excerpt\)$", first)
         if match:
             found.append((match.group(1), lines))
     return found

@@ -2,16 +2,18 @@
 overlay of quirk `reference_formulas`), evaluated against the engine for every element
 and register slot of every CDNA and RDNA instruction of the architectures that declare
 the quirk. A few are printed wrongly by the reference and reproduced for byte
-compatibility: KNOWN_REFERENCE_DEFECTS lists them, and they must keep disagreeing with
-the engine, so that the list cannot go stale. The formulas derived from the layouts
-(what JSON and the library give) are evaluated by tests/layouts/test_formula_evaluator.py.
+compatibility: the texts that disagree with the engine must be exactly those the product
+declares (formats/quirks.py reference_formula_defects), and -d must print one stderr note
+for each, naming the line and the engine's formula, with stdout unchanged. The formulas
+derived from the layouts (what JSON and the library give) are evaluated by
+tests/layouts/test_formula_evaluator.py.
 """
 import re
 from collections import defaultdict
 
 import pytest
 
-from formats.quirks import reference_formulas
+from formats.quirks import reference_formula_defects, reference_formulas
 from formats.reference_formulas_rdna import LANES_0_31, NOTE
 from instructions import ARCHITECTURES
 from tests.helpers.formula_eval import (
@@ -42,16 +44,28 @@ def family(inst):
     return f"{inst.kind}-{inst.a_type.bits}bit-{inst.m}x{inst.n}"
 
 
-KNOWN_REFERENCE_DEFECTS = {
-    # sparse 16-bit A: `(4 * GPR_num + 3) through 4 * GPR_num` lacks the lane's K group
-    ("smfmac-16bit-16x16", "A k"),
-    ("smfmac-16bit-32x32", "A k"),
-    # sparse 16-bit B: the VGPR is printed as `(k % 4)` instead of `(floor(k / 2) % 4)`
-    ("smfmac-16bit-16x16", "B[k][j].block GPR"),
-    ("smfmac-16bit-32x32", "B[k][j].block GPR"),
-    # FP64 16x16x4: `C or D i: 4 * floor(GPR_num / 2)` lacks `floor(lane / 16)`
-    ("mfma-64bit-16x16", "C or D i"),
-}
+# What the reference prints wrongly, by evaluation (the declared defects must match it):
+# sparse 16-bit A `A k` lacks the lane's K group; sparse 16-bit B's VGPR is `(k % 4)`
+# instead of `(floor(k / 2) % 4)`; FP64 16x16x4 `C or D i` lacks `floor(lane / 16)`.
+NOTE_LINE = re.compile(r'matrix_calculator\.py: note: -d\'s line(?: \(wave(\d+)\))? "([^:"]+): '
+                       r'.*" is the reference calculator\'s text, kept byte for byte, and it is '
+                       r"wrong; the engine's formula: (.+)")
+
+
+def noted_lines(err, wave=None):
+    """{(wave, label)} of the -d notes on stderr; every stderr line must be one."""
+    found = set()
+    for line in err.splitlines():
+        match = NOTE_LINE.fullmatch(line)
+        assert match, line
+        found.add((int(match[1]) if match[1] else wave, match[2]))
+    return found
+
+
+def declared(inst):
+    return {(wave, label) for wave, labels in reference_formula_defects(inst).items()
+            for label in labels}
+
 
 # Every instruction of the architectures whose -d prints the reference's texts, by the
 # layout family of those texts (CDNA: one wave size; RDNA: both, below).
@@ -86,26 +100,26 @@ def test_cdna_texts_agree_with_the_engine(inst):
     verdicts, described = formula_verdicts(inst)
     for matrix in (("A", "B", "K", "D") if inst.sparse else ("A", "B", "C", "D")):
         assert described[matrix] >= {"GPR", "Lane", *AXES[matrix]}, matrix
-    known = {label for fam, label in KNOWN_REFERENCE_DEFECTS if fam == family(inst)}
-    wrong = {label: v for label, v in verdicts.items() if v[0] and label not in known}
-    assert not wrong, wrong
-    for label in known:
-        assert verdicts[label][0] > 0, f"{label} is right now: drop it from the known defects"
+    wrong = {(64, label) for label, v in verdicts.items() if v[0]}
+    assert wrong == declared(inst), {label: verdicts[label] for _, label in wrong}
 
 
-def test_known_defects_name_real_formulas():
-    labels = defaultdict(set)
-    for inst in CDNA_INSTRUCTIONS:
-        forward, backward = sections(inst)
-        labels[family(inst)] |= {label for label, _ in forward + backward}
-    for fam, label in KNOWN_REFERENCE_DEFECTS:
-        assert label in labels[fam], (fam, label)
+def test_the_known_wrong_families():
+    """The five families whose reference texts are wrong (one or more lines each)."""
+    families = {family(inst) for inst in CDNA_INSTRUCTIONS if declared(inst)}
+    assert families == {"smfmac-16bit-16x16", "smfmac-16bit-32x32", "mfma-64bit-16x16"}
+    rdna = {(inst.arch, inst.out_type.bits, inst.sparse) for inst in ALL if declared(inst)}
+    assert rdna == {("RDNA3", 16, False), ("RDNA4", 32, True)}
 
 
 def test_detail_prints_the_formula_lines(run):
+    """Every formula line on stdout; on stderr one note exactly per line that disagrees
+    with the engine, naming it and the engine's formula (that of --json)."""
     for inst in CDNA_INSTRUCTIONS:
         rc, out, err = run(["-a", inst.arch, "-i", inst.mnemonic, "-d"])
         assert rc == 0
+        assert noted_lines(err, 64) == {(64, label) for label, v
+                                        in formula_verdicts(inst)[0].items() if v[0]}
         text = " ".join(out.split())  # wrapped `through` lines joined back
         forward, backward = sections(inst)
         for label, formula in forward + backward:
@@ -212,6 +226,11 @@ def rdna_sections(inst):
     return reference_formulas(inst)
 
 
+def formula_lines_of(inst, wave):
+    forward, backward = rdna_sections(inst)[wave]
+    return forward + backward
+
+
 def formula_lines(inst):
     for wave, (forward, backward) in rdna_sections(inst).items():
         for label, text in forward + backward:
@@ -230,17 +249,17 @@ def test_rdna_texts_agree_with_the_engine(inst, wave):
                 described[m].add(what)
     for matrix in matrices(inst):
         assert described[matrix] >= {"GPR", "Lane", *AXES[matrix]}, matrix
-    wrong = {}
+    wrong = set()
     for label, text in forward + backward:
         key = (inst.arch, inst.mnemonic, wave, label)
         bad = verdict(inst, wave, label, text)
+        if bad:
+            wrong.add((wave, label))
         if key in RDNA_REFERENCE_DEFECTS:
             assert bad, f"{key} is right now: drop it from RDNA_REFERENCE_DEFECTS"
             repaired = RDNA_REFERENCE_DEFECTS[key](text)
             assert verdict(inst, wave, label, repaired) == 0, (key, repaired)
-        elif bad:
-            wrong[label] = (text, bad)
-    assert not wrong, wrong
+    assert wrong == {(w, label) for w, label in declared(inst) if w == wave}
 
 
 def test_rdna_notes_name_every_half_empty_operand():
@@ -270,7 +289,10 @@ def test_detail_prints_every_rdna_formula(run):
                          r"mapping with no modifiers:")
     for inst in ALL:
         rc, out, err = run(["-a", inst.arch, "-i", inst.mnemonic, "-d"])
-        assert (rc, err) == (0, "")
+        assert rc == 0
+        assert noted_lines(err) == {(wave, label) for wave in WAVES
+                                    for label, text in formula_lines_of(inst, wave)
+                                    if verdict(inst, wave, label, text)}
         parts = heading.split(" ".join(out.split()))
         shown = {(int(wave), kind.startswith("matrix")): text
                  for wave, kind, text in zip(parts[1::3], parts[2::3], parts[3::3])}
@@ -283,3 +305,18 @@ def test_detail_prints_every_rdna_formula(run):
                         formula = marker + " through ".join(formula[:2])
                     line = formula if label == NOTE else f"{label}: {formula}"
                     assert line in shown[wave, is_forward], (inst.mnemonic, wave, label)
+
+
+def test_fp64_note_gives_the_engines_row(run):
+    """-m says register 2 of lane 16 holds D[5][0]; the reference's `4 * floor(GPR_num / 2)`
+    gives 4, the engine's formula in the note 5 (b = 64: 1 + 4 * 1)."""
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-d"])
+    assert rc == 0 and "        C or D i: 4 * floor(GPR_num / 2)\n" in out
+    assert err == ("matrix_calculator.py: note: -d's line \"C or D i: 4 * floor(GPR_num / 2)\""
+                   " is the reference calculator's text, kept byte for byte, and it is wrong;"
+                   " the engine's formula: C or D i: (floor(lane / 16) % 4) + 4 * "
+                   "(floor(b / 64) % 4), where b = 32 * GPR_num + GPR_bits (bit offset in the"
+                   " operand)\n")
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-m", "-D", "-r", "2",
+                        "-l", "16"])
+    assert "D[5][0]" in out

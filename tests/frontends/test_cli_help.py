@@ -154,10 +154,14 @@ def test_the_installed_name_is_used_when_run_as_matrix_calculator(monkeypatch):
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
 def test_completion_scripts_name_every_option_spelling(shell):
+    """Each once: an underscore twin of a dashed spelling is read, not offered."""
+    from matrix_frontends.cli.completion import shown_spellings
     status, out, _ = call(["--completion", shell])
     assert status == 0
-    for word in matrix_cli.spellings():
+    for word in shown_spellings():
         assert word in out, word
+    twins = [w for w in matrix_cli.spellings() if w not in shown_spellings()]
+    assert twins and all("_" in w and w.replace("_", "-") in shown_spellings() for w in twins)
     assert "long-csv" in out and "gfx942" in out and "v_mfma_f32_32x32x8_f16" in out
 
 

@@ -1,6 +1,7 @@
 """Bad command lines end the same way whatever is wrong with them: exit status 2, exactly
 one line on stderr that names the bad value and says what is allowed, nothing on stdout,
-and no exception out of main(). Good command lines print something and nothing on stderr.
+and no exception out of main(). Good command lines print something and nothing on stderr
+(but -d's notes on the reference's known-wrong formula lines).
 
 The table covers every class of bad input once; the property test draws whole argument
 vectors, good and bad, from the option grammar; the golden corpus adds every error the
@@ -35,7 +36,9 @@ def assert_clean_error(status, out, err):
 def assert_clean_success(status, out, err):
     assert status == 0, (status, err)
     assert out, "no output"
-    assert err == "", err
+    # (only -d's notes on the reference's known-wrong formula lines, one line each)
+    assert all(line.startswith("matrix_calculator.py: note: -d's line ")
+               for line in err.splitlines()), err
 
 
 DENSE = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]       # 1 block, no CBSZ/BLGP
@@ -127,7 +130,7 @@ BAD = [
     ("wave-not-allowed-with-d", DENSE + ["-d", "-w", "32"], ["32", "64"]),
     ("wave-not-allowed-rdna", RDNA3 + ["-g", "-A", "-w", "48"], ["48", "32", "64"]),
     ("wave-not-a-number", DENSE + ["-g", "-A", "-w", "wave64"], ["'wave64'", "whole number"]),
-    ("wave-no-value", DENSE + ["-g", "-A", "-w"], ["-w", "whole number"]),
+    ("wave-no-value", DENSE + ["-g", "-A", "-w"], ["-w", "32 or 64"]),
     # unknown, misspelt and ambiguous options, stray words
     ("option-unknown", DENSE + ["-g", "-A", "--bogus"], ["--bogus", "-h"]),
     ("option-wrong-case", ["--ARCHITECTURE", "cdna3", "-L"], ["--ARCHITECTURE", "-h"]),
@@ -362,6 +365,12 @@ def test_every_golden_error_is_one_clean_line():
     for argv in _golden_errors():
         status, out, err = call(argv)
         if _extension_answer(status, out, err):
+            continue
+        padded = [n for n, a in enumerate(argv[:-1]) if a == "-i" and argv[n + 1].strip()
+                  != argv[n + 1]]
+        if padded and status == 0:  # (a pasted name with spaces is read without them)
+            i = padded[0] + 1
+            assert (status, out, err) == call([*argv[:i], argv[i].strip(), *argv[i + 1:]])
             continue
         if status != 2 or out or err.count("\n") != 1 or not err.endswith("\n"):
             failures.append((argv, status, out[:80], err[:200]))

@@ -20,7 +20,7 @@ from instructions.modifiers import MODIFIERS
 from matrix_frontends.cli import command as matrix_cli
 from matrix_frontends.cli import respond as cli_respond
 from matrix_frontends.explorer import app as matrix_explorer
-from tests.helpers import call
+from tests.helpers import REPO, call
 from tests.helpers.explorer_client import get, serving
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -371,6 +371,8 @@ def test_a_port_in_use_is_one_line_and_status_2(server):
     status, out, err = cli(["--serve", "--port", str(port)])
     assert status == 2 and out == "" and err.count("\n") == 1
     assert f"cannot listen on 127.0.0.1 port {port}" in err
+    page = " ".join((REPO / "docs" / "explorer.md").read_text(encoding="utf-8").split())
+    assert f"already in use gives a one-line error and exit status {status}" in page
 
 
 def test_a_defect_is_one_line_with_status_500_not_a_traceback(monkeypatch):

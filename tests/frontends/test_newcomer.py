@@ -157,3 +157,64 @@ def test_no_vgpr_border_runs_through_a_cell(argv):
             else:
                 assert not (x < x1 < x + w and min(y2, y + h) - max(y1, y) > 1e-6)
 
+
+
+def test_a_pasted_instruction_name_keeps_no_spaces(run):
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16 ", "-g", "-A", "-I", "5",
+                        "-K", "6"])
+    assert (rc, err) == (0, "") and out.endswith("A[5][6] = v1{37}.[15:0]\n")
+    rc, out, err = run(["-a", "cdna3", "-i", "\tv_mfma_f32_32x32x8_f16", "-d"])
+    assert rc == 0 and "V_MFMA_F32_32X32X8_F16" in out
+
+
+def test_the_readme_fp8_example_finds_nvidias_fp8(run):
+    rc, out, err = run(["--catalog", "--filter", "type=fp8", "--filter", "vendor=nvidia", "-c"])
+    assert rc == 0 and out.count("\n") > 1 and "e4m3" in out
+
+
+# ---- completion and messages a newcomer meets
+
+def test_completion_offers_products_and_the_architectures_own_loads():
+    from instructions.products import PRODUCTS, key_of
+    assert set(bash_complete(["--product", ""])) >= {key_of(p.name) for p in PRODUCTS}
+    assert "mi355x" in bash_complete(["-a", "cdna4", "--product", "mi3"])
+    cdna3 = bash_complete(["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "--load", "ds_read"])
+    assert "ds_read_b64" in cdna3 and not [w for w in cdna3 if "_tr_" in w]
+    assert "ds_read_b64_tr_b16" in bash_complete(["-a", "gfx950", "--load", "ds_read"])
+    assert "ds_load_tr16_b128" in bash_complete(["-agfx1250", "--load", "ds_"])
+
+
+def test_completion_offers_each_option_once():
+    words = bash_complete(["--"])
+    assert "--matrix-layout" in words and "--matrix_layout" not in words
+    assert len(words) == len(set(words))
+    assert bash_complete(["--matrix_lay"]) == []  # (still read: not offered)
+
+
+def test_a_one_block_instruction_says_it_has_one(run):
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A", "-I", "0",
+                        "-K", "0", "-b", "1"])
+    assert rc == 2 and "use 0 (it has only one)" in err and "0 to 0" not in err
+
+
+def test_the_wave_size_without_a_value_names_the_sizes(run):
+    rc, out, err = run(["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16", "-g", "-A", "-w"])
+    assert rc == 2 and err.endswith("the -w/--wavefront option needs a value: 32 or 64\n")
+
+
+def test_vendors_are_written_as_they_write_themselves(run):
+    rc, out, err = run(["-a", "sm80", "--emit", "probe"])
+    assert rc == 2 and "NVIDIA's" in err and "nvidia's" not in err
+
+
+def test_convert_with_one_word_names_both(run):
+    rc, out, err = run(["-a", "cdna3", "--convert", "v_mfma_f32_32x32x8_f16:D"])
+    assert rc == 2 and "--convert takes two words, FROM TO" in err
+    assert "expected 2 arguments" not in err
+
+
+def test_latex_writes_a_bar_as_textbar(run):
+    args = ["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16", "-R", "-C", "--neg_hi", "4"]
+    for fmt in ("latex", "latex_booktabs", "latex_longtable"):
+        rc, out, err = run(args + ["--format", fmt])
+        assert rc == 0 and "|" not in out and "\\textbar{}v0\\{0\\}\\textbar{}" in out, fmt

@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matrix_frontends.cli import command as matrix_cli
+from matrix_frontends.cli.options import DEFAULTS
 
 VALUE_SPELLINGS = [s for o in matrix_cli.OPTIONS if o.kind != "flag" for s in o.spellings]
 FLAG_SPELLINGS = [s for o in matrix_cli.OPTIONS if o.kind == "flag" for s in o.spellings]
@@ -24,7 +25,11 @@ def test_plain_reading_agrees_with_argparse(words):
     except matrix_cli.ArgumentError:
         full = None
     if plain is not None:  # read directly: argparse must accept it and agree
-        assert full == vars(plain)
+        assert full is not None
+        assert full == {dest: plain.value(dest) for dest in full}
+        # (Args holds the options given; every other one reads its default)
+        assert set(vars(plain)) == {dest for dest, value in full.items()
+                                    if value != DEFAULTS[dest]}
 
 
 def test_plain_command_lines_skip_argparse():

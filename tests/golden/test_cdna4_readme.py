@@ -22,7 +22,7 @@ def readme_examples():
         return []
     end = text.find("\n## ", start + 1)
     section = text[start:] if end < 0 else text[start:end]
-    return re.findall(r"```sh\n(python3 matrix_calculator\.py [^\n]+)\n```\n\n```\n(.*?)```",
+    return re.findall(r"```sh\n(matrix-calculator [^\n]+)\n```\n\n```\n(.*?)```",
                       section, re.S)
 
 
@@ -36,7 +36,8 @@ def test_readme_has_cdna4_examples():
 @pytest.mark.parametrize("command, output", readme_examples(),
                          ids=[f"example-{n}" for n, _ in enumerate(readme_examples(), 1)])
 def test_readme_example(command, output):
-    command = command.replace("python3 ", f"'{sys.executable}' ", 1)
+    # (the installed command, run as the clone's script)
+    command = command.replace("matrix-calculator ", f"'{sys.executable}' matrix_calculator.py ", 1)
     result = subprocess.run(command, shell=True, cwd=REPO, capture_output=True, text=True,
                             env={**os.environ, "COLUMNS": "80"}, check=False)
     assert (result.returncode, result.stderr) == (0, "")

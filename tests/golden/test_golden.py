@@ -2,13 +2,14 @@
 
 The matching rules are those of the team's golden comparison tool (judge()), plus one rule of
 our own: a failing command prints nothing on stdout, and a successful one nothing on
-stderr. Enabling a further architecture (rdna3, rdna4, ...) is a change to
-ENABLED_ARCHS (tests/helpers) alone.
+stderr but -d's notes on the reference's known-wrong formula lines. Enabling a further
+architecture (rdna3, rdna4, ...) is a change to ENABLED_ARCHS (tests/helpers) alone.
 
 Records whose -a names an architecture that this project adds beyond the reference
 (Architecture.public is False, e.g. `-a mi355x` for CDNA4) recorded the reference's
 "unknown architecture" error; they are checked separately, for the new answer.
 """
+import re
 import shlex
 
 import pytest
@@ -43,12 +44,19 @@ def _params(select):
     return sampled([(r,) for r in chosen], [f"{r['arch']}-{r['id']}" for r in chosen])
 
 
+def notes_only(err):
+    """Whether stderr holds only -d's notes on the reference's known-wrong formula lines
+    (stdout keeps the reference's bytes; tests/formats/test_reference_formulas.py)."""
+    return all(re.fullmatch(r"matrix_calculator\.py: note: -d's line .*", line)
+               for line in err.splitlines())
+
+
 def verdict(rec, rc, out, err):
     """None when (rc, out, err) is an acceptable answer to `rec`, else why not."""
     clean_error = rc != 0 and err.strip()
     if rc != 0 and out:
         return f"rc {rc} but stdout is not empty: {out[:200]!r}"
-    if rc == 0 and err:
+    if rc == 0 and err and not notes_only(err):
         return f"rc 0 but stderr is not empty: {err[:200]!r}"
     if rec.get("loose"):
         return None if rc == 0 and out.strip() else "expected rc 0 and some stdout"
@@ -66,8 +74,22 @@ def verdict(rec, rc, out, err):
     return None if err.strip() else "failed without a message on stderr"
 
 
+def padded_instruction(args):
+    """The arguments with -i's value stripped when it has surrounding spaces (a pasted
+    name, which the reference refuses and this calculator reads: docs/differences.md),
+    else None."""
+    for n, arg in enumerate(args[:-1]):
+        if arg in ("-i", "--instruction") and args[n + 1] != args[n + 1].strip():
+            return [*args[:n + 1], args[n + 1].strip(), *args[n + 2:]]
+    return None
+
+
 @pytest.mark.parametrize("rec", _params(lambda r: not beyond_reference(r)))
 def test_golden_record(rec, run):
+    stripped = padded_instruction(rec["args"])
+    if stripped is not None and rec["rc"] != 0:  # answered as the name without its spaces
+        assert run(rec["args"]) == run(stripped), shlex.join(rec["args"])
+        return
     rc, out, err = run(rec["args"])
     why = verdict(rec, rc, out, err)
     if why == "stdout differs":

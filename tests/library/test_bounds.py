@@ -50,12 +50,18 @@ def test_the_library_refuses_a_huge_swizzled_tile_at_once():
 @pytest.mark.parametrize("argv, texts", [
     (["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-A", "--matrix-a-fmt", "fp4",
       "--lds-tile", "16x8192", "--k-steps", "64", "--lds-search"],
-     ["--k-steps", "131,072 elements", "lower k_steps to at most 16"]),
+     ["--k-steps", "131,072 elements", "84,017,152 placements", "lower k_steps to at most 1"]),
     (["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-A", "--matrix-a-fmt", "fp4",
       "--lds-tile", "16x1024", "--k-steps", "8", "--lds-search"],
      ["this search would try", "placements, over the 2,097,152", "fewer columns than 1024"]),
-    (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x8192",
-      "--k-steps", "64", "--json"], ["262,144 elements", "lower k_steps to at most 8"]),
+    (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x8320",
+      "--k-steps", "65", "--json"],
+     ["--k-steps", "1,040 VGPRs (16 a K step)", "the 1,024 one GFX1250 wave addresses",
+      "lower k_steps to at most 64"]),
+    (["-a", "cdna3", "-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x4112",
+      "--k-steps", "257"], ["514 VGPRs (2 a K step)", "the 512 one CDNA3 wave addresses"]),
+    (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x32768",
+      "--k-steps", "16"], ["--lds-tile", "beyond the 327680 bytes of LDS"]),
     (["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--preshuffle", "--supertile",
       "1x64", "--json"], ["--supertile 1x64", "262,144 slots", "at most 32 tiles"]),
 ])
@@ -88,6 +94,15 @@ def test_lds_code_refuses_what_it_would_drop(extra, dropped):
     assert_refused(argv, f"drop {dropped}")
 
 
+def test_a_tile_that_fits_the_hardware_is_planned():
+    """A 32 KB f4 tile of 16 K steps (256 of gfx1250's 1,024 VGPRs, 32 KB of its 320 KB of
+    LDS) is planned: the bounds are the hardware's."""
+    inst = mc.find_instruction("gfx1250", "v_wmma_f32_32x16x128_f4")
+    plan = mc.lds_plan(inst, "A", tile="32x2048", k_steps=16)
+    assert len(plan.slots) == 65536 and plan.lds_bytes == 32768
+    assert max(slot.register for slot in plan.slots) == 255
+
+
 # ---- the estimates are the work
 
 @pytest.mark.parametrize("arch, name, matrix, tile, steps, mods", [
@@ -115,9 +130,10 @@ def test_the_farthest_chunk_of_a_swizzle_is_the_walks():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("argv", [
-    # a plan of PLAN_SLOTS slots (4,096 elements a step x 8), as JSON
-    ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x1024",
-     "--k-steps", "8", "--json"],
+    # the largest plan: every VGPR a gfx1250 wave addresses (16 a step x 64 steps:
+    # 262,144 slots), as JSON
+    ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x8192",
+     "--k-steps", "64", "--json"],
     # a search near SEARCH_PLACEMENTS (397 settings x 2,048 slots)
     ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x128_f8f6f4", "-A", "--matrix-a-fmt", "fp4",
      "--lds-tile", "16x128", "--lds-search"],

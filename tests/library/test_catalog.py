@@ -52,8 +52,12 @@ def test_the_numbers_are_the_facts():
         assert row["unit"] == find_architecture(row["architecture"]).unit
         assert row["sparse"] == ("yes" if fact["sparse"] else "no")
         assert (row["C type"] == "") == fact["sparse"] == (row["K regs"] != "")
-        # (no C registers: sparse, or C is not a register operand, as wgmma's is D's)
-        assert (row["C regs"] == "") == (fact["sparse"] or "C" not in (inst.matrices or "C"))
+        # (no C registers where C is not a register operand, as wgmma's is D's; a sparse
+        # instruction's C is the tied accumulator its vdst field names)
+        assert (row["C regs"] == "") == ("C" not in (inst.matrices or "C") and
+                                         not (fact["sparse"] and fact["fields"][row["wave"]]))
+        if fact["sparse"] and row["C regs"]:
+            assert int(row["C regs"]) == fact["fields"][row["wave"]]["vdst"]
         counts = fact["registers"][row["wave"]]
         assert {m: int(row[f"{m} regs"]) for m in counts} == counts
         assert row["modifiers"].split() == fact["modifiers"]
@@ -99,10 +103,12 @@ def matching(*filters):
 
 def test_type_filter_matches_any_operand():
     found = matching("type=fp8")
-    assert found and all("fp8" in " ".join(r[f"{m} type"] for m in "AB") for r in found)
+    assert found and all(any(t in " ".join(r[f"{m} type"] for m in "AB") for t in ("fp8", "e4m3"))
+                         for r in found)
     assert {r["instruction"] for r in found} >= {"v_mfma_f32_16x16x32_fp8_bf8",
                                                  "v_wmma_f32_16x16x16_bf8_fp8"}
-    assert all(r["D type"] == "i32" or "i32" in r["C type"] for r in matching("type=i32"))
+    assert all(r["D type"] in ("i32", "s32") or "i32" in r["C type"]
+               for r in matching("type=i32"))
     assert {r["instruction"] for r in matching("type=fp16")} == \
         {r["instruction"] for r in matching("type=f16")}
     assert all("iu4" in r["A type"] for r in matching("type=iu4"))
@@ -172,3 +178,44 @@ def test_a_filter_value_no_instruction_has_is_an_error_naming_those_that_exist(v
         status, out, err = call(["--catalog", "--filter", value] + extra)
         assert status == 2 and out == "" and err.count("\n") == 1, err
         assert value in err and named in err.split(": ")[-1], err
+
+
+# ---- one set of type names and filter keys
+
+def test_fp8_and_bf8_find_every_vendors_names():
+    """fp8 is OCP E4M3 (NVIDIA's e4m3) and bf8 E5M2 (e5m2), whichever vendor names it."""
+    for name, ptx in (("fp8", "e4m3"), ("bf8", "e5m2")):
+        found = api.catalog({"type": name})
+        nvidia = [f for f in found if find_architecture(f["architecture"]).vendor == "nvidia"]
+        assert nvidia and all(ptx in f["mnemonic"] for f in nvidia)
+        assert {f["mnemonic"] for f in api.catalog({"type": ptx})} <= \
+            {f["mnemonic"] for f in found}
+        assert api.catalog({"type": name, "vendor": "nvidia"}) == nvidia
+    every_nvidia = [f for f in api.catalog({"vendor": "nvidia"})
+                    if any(t in f["mnemonic"] for t in ("e4m3", "e5m2"))]
+    both = api.catalog({"type": ["fp8", "bf8"], "vendor": "nvidia"})
+    assert len(both) == len(every_nvidia) > 0
+
+
+def test_a_type_has_the_same_names_in_a_filter_and_a_store_type():
+    inst = api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    for name, key in (("fp16", "f16"), (" F16", "f16"), ("fp32", "f32"), ("e4m3", "fp8"),
+                      ("e5m2", "bf8")):
+        assert api.store_plan(inst, store_type=name).store_type == key, name
+    assert api.catalog({"type": "fp16"}) == api.catalog({"type": "f16"})
+
+
+def test_the_filter_keys_are_one_list():
+    """-h, completion and docs/formats.md name the catalog's own keys, in its order."""
+    import re
+
+    from matrix_frontends.cli.options import BY_DEST
+    from tests.helpers import REPO
+    keys = api.FILTERS
+    option = BY_DEST["filter"]
+    assert option.choices == tuple(f"{k}=" for k in keys)
+    assert ", ".join(keys[:-1]) + " or " + keys[-1] in " ".join(option.help.split())
+    text = (REPO / "docs" / "formats.md").read_text(encoding="utf-8")
+    sentence = " ".join(text.split("Keys: ", 1)[1].split(").\n\n", 1)[0].split())
+    named = re.findall(r"(?:^|\), |, | and )`(\w+)`(?= \(|,| and|$)", sentence)
+    assert [k for k in named if k in keys] == list(keys), named

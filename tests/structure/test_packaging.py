@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import matrix_calculator
-from tests.helpers import missing
+from tests.helpers import call, missing
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
@@ -47,6 +47,23 @@ def setting(key):
 def test_version_comes_from_the_module():
     assert setting("version") == '{attr = "matrix_library.__version__"}'
     assert re.fullmatch(r"\d+\.\d+\.\d+", matrix_calculator.__version__)
+
+
+def test_the_issue_tracker_is_named_once():
+    """[project.urls] Issues is the code's ISSUES, which -h, the probes, the internal-error
+    line and docs/verification.md name; no other page spells a tracker of its own."""
+    from instructions import ISSUES
+    from instructions.verification import REPORT
+    assert setting("Issues") == f'"{ISSUES}"'
+    assert setting("Homepage") == f'"{ISSUES.removesuffix("/issues")}"'
+    assert ISSUES in REPORT
+    assert f"report problems: {ISSUES}" in call(["-h"])[1]
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "calculator's repository" not in text, page.name
+        assert set(re.findall(r"https://github\.com/OWNER/[\w./-]*", text)) <= {ISSUES}, page
+    assert ISSUES in (ROOT / "docs" / "verification.md").read_text(encoding="utf-8")
 
 
 def test_script_prints_its_version():

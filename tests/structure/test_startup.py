@@ -2,6 +2,7 @@
 
 Each check runs in a fresh interpreter, since this test process has imported everything.
 """
+import ast
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 from instructions import ARCHITECTURES
 from layouts.family import FAMILIES
+from tests.helpers.product_tree import product_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,6 +58,7 @@ for argv in argvs:
     finally:
         sys.stdout = out
 loaded = sorted(set(sys.modules) - before)
+import ast
 import json
 print(json.dumps({{"statuses": statuses, "modules": loaded}}))
 """
@@ -194,3 +197,33 @@ def test_the_script_ends_at_once_after_its_output():
                                                                 "run_name='x'")],
                            capture_output=True, text=True)
     assert "teardown" in plain.stderr  # (the probe sees a teardown that does happen)
+
+
+def _defines_named_tuple(tree):
+    return any(isinstance(node, ast.ClassDef) and any(
+        isinstance(base, ast.Name) and base.id == "NamedTuple" for base in node.bases)
+        for node in ast.walk(tree))
+
+
+def _defers_annotations(tree):
+    return any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
+               and any(alias.name == "annotations" for alias in node.names)
+               for node in tree.body)
+
+
+def test_modules_that_define_named_tuples_evaluate_their_annotations():
+    # typing.NamedTuple compiles each string annotation into a ForwardRef when it builds
+    # the class: with `from __future__ import annotations` every field is a string, which
+    # cost a point query about a tenth of its instructions (docs/speed.md).
+    deferring = sorted(name for name, path in product_modules().items()
+                       if _defines_named_tuple(tree := ast.parse(path.read_text()))
+                       and _defers_annotations(tree))
+    assert deferring == []
+
+
+def test_the_named_tuple_rule_sees_both_cases():
+    deferred = ast.parse("from __future__ import annotations\nfrom typing import NamedTuple\n"
+                         "class A(NamedTuple):\n    x: int\n")
+    evaluated = ast.parse("from typing import NamedTuple\nclass A(NamedTuple):\n    x: int\n")
+    assert _defines_named_tuple(deferred) and _defers_annotations(deferred)
+    assert _defines_named_tuple(evaluated) and not _defers_annotations(evaluated)
