@@ -217,7 +217,8 @@ INDEX_RJ = ("rocjitsu (ROCm/rocm-systems swmmac_index_loc; #10521 and #10522, "
             "[15:0] (8-bit forms: lane i's second VGPR with lane i+16's first): "
             "v_swmmac_f32_16x16x128_fp8_fp8 K[0][64] in v1{0}.[3:0] where this layout "
             "gives v0{16}.[3:0]. The only hardware-linked evidence for either reading, "
-            "for the 8-bit K=128 forms only; --emit probe on a gfx1250 tells them apart")
+            "for the 8-bit K=128 forms only; a run of both readings on a gfx1250 would "
+            "tell them apart")
 INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
                       "position per stored A value in the lane's order, i.e. group G of row "
                       "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "

@@ -18,17 +18,6 @@ class _Item(NamedTuple):
     table: tuple[int, ...]
 
 
-def _follows(a: _Item, b: _Item) -> bool:
-    """b's bytes come right after a's in every lane, and a is aligned to both."""
-    size = a.bits // 8
-    for x, y in zip(a.table, b.table):
-        if (x < 0) != (y < 0):
-            return False
-        if x >= 0 and (y != x + size or x % (2 * size)):
-            return False
-    return True
-
-
 def _merge(items: list[_Item]) -> list[_Item]:
     """Pairs of stores to adjacent bytes become one store of twice the width (values
     packed into one register, or registers side by side), up to 128 bits."""
@@ -46,9 +35,9 @@ def _merge(items: list[_Item]) -> list[_Item]:
             if item.bits < 128:
                 size = item.bits // 8
                 nxt = tuple([x + size if x >= 0 else -1 for x in item.table])
-                partner = starts.get((item.bits, nxt))
+                partner = starts.get((item.bits, nxt))  # (its bytes right after this one's)
                 if partner is not None and partner not in used and partner != index \
-                        and _follows(item, items[partner]):
+                        and all(x % (2 * size) == 0 for x in item.table if x >= 0):
                     other = items[partner]
                     if item.bits < 32:  # pack into one register
                         moved = [(v, lo, w, dlo + item.bits, dw)

@@ -7,7 +7,7 @@ import time
 import pytest
 
 import layouts
-from instructions import ARCHITECTURES
+from instructions import ARCHITECTURES, find_architecture
 from instructions.modifiers import MODIFIERS, Modifiers
 from layouts import MATRICES, Operand, check_modifiers
 from layouts.core import Place
@@ -91,7 +91,7 @@ def test_with_every_modifier_0_the_check_does_not_run(monkeypatch):
     def refuse(*_args):
         raise AssertionError("the legality check ran")
     monkeypatch.setattr(layouts, "check", refuse)
-    inst = ARCHITECTURES[2].find("v_mfma_f32_32x32x8_f16")
+    inst = find_architecture("cdna3").find("v_mfma_f32_32x32x8_f16")
     check_modifiers(inst, "A", Modifiers(), False)
     with pytest.raises(AssertionError, match="check ran"):
         check_modifiers(inst, "A", Modifiers(cbsz=1), False)
@@ -112,6 +112,6 @@ def test_with_every_modifier_0_no_value_is_marked():
 
 
 def test_a_negation_still_marks_the_operand():
-    inst = next(i for i in ARCHITECTURES[4].instructions if i.neg and not i.is_int)
+    inst = next(i for i in find_architecture("rdna3").instructions if i.neg and not i.is_int)
     assert Operand(inst, "C", Modifiers(neg=4), 32).mark == "-"
     assert Operand(inst, "C", Modifiers(), 32).mark == ""
