@@ -320,3 +320,17 @@ def test_fp64_note_gives_the_engines_row(run):
     rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-m", "-D", "-r", "2",
                         "-l", "16"])
     assert "D[5][0]" in out
+
+
+def test_json_gives_the_engines_formulas_and_no_note(run):
+    """-d --json carries the engine's formula for each line -d notes, and no note."""
+    import json
+
+    from matrix_library.drawing import formula_sections
+    for inst in [i for i in REFERENCE if declared(i)]:
+        rc, out, err = run(["-a", inst.arch, "-i", inst.mnemonic, "-d", "--json"])
+        assert (rc, err) == (0, "")
+        shown = {(f["wave"], f["label"], f["text"]) for f in json.loads(out)["formulas"]}
+        engine = {(wave, label, text) for wave, sides in formula_sections(inst).items()
+                  for side in sides for label, text in side if label != "note"}
+        assert engine <= shown, inst.mnemonic

@@ -60,7 +60,7 @@ def test_respond_keeps_its_contract():
     (CDNA3 + ["-A", "--linear-layout", "--prefix", "x"], "does not use --prefix"),
     (["-a", "cdna3", "--convert", *PAIR, "-g"], "--convert is a mode of its own: drop -g"),
     (["-a", "cdna3", "--convert", *PAIR, "--lds-tile", "16x64"], "does not use --lds-tile"),
-    (["-a", "cdna3", "--convert", PAIR[0]], "--convert: expected 2 arguments"),
+    (["-a", "cdna3", "--convert", PAIR[0]], "--convert takes two words, FROM TO"),
     (["--convert", *PAIR], "--convert needs the architecture"),
     (CDNA3 + ["-g", "-A", "--port", "80"], "does not use --port: drop it (it goes with --serve)"),
     (["--serve", "--port", "x"], "--port takes a port number"),
