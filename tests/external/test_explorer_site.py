@@ -202,6 +202,30 @@ def test_the_page_shows_the_command_lines_answers_and_keeps_its_state(opened):
     assert errors == []
 
 
+def test_the_plan_panels_and_compare_mode_answer_in_the_page(opened):
+    """The LDS panel (opened, given a tile) and the second pane answer in the page what
+    the command line prints (after the state test: the pane shows rdna3's B)."""
+    tab, _, errors, _ = opened
+    tab.locator("#lds-panel > summary").click()
+    wait_until(tab, "document.querySelector('#lds-note').textContent !== ''", 60)
+    wait_until(tab, SETTLED, 60)
+    tab.locator("#lds-lds-tile").fill("16x16")
+    tab.locator("#lds-lds-tile").dispatch_event("change")
+    wait_until(tab, SETTLED, 60)
+    argv = ["-a", "rdna3", "-i", WMMA, "-B", "-w", "64", "--neg-hi", "1", "--lds-tile", "16x16"]
+    assert tab.locator("#lds-plan").text_content() == command_line(argv)[1].decode()
+    assert tab.locator("#lds-picture svg").count() == 1
+    tab.locator("#compare-toggle").click()
+    wait_until(tab, "document.querySelector('#picture-2 svg') !== null", 60)
+    wait_until(tab, SETTLED, 60)
+    assert tab.locator("#picture-2 svg > title").text_content() == \
+        tab.locator("#picture svg > title").text_content()
+    found = tab.evaluate(OWN_REFERENCES)
+    assert found["twice"] == [] and found["wrong"] == []
+    assert "compare=" in tab.url and "lds-tile=16x16" in tab.url
+    assert errors == []
+
+
 def test_the_page_asks_no_host_but_the_loopback(opened, site):
     _, _, errors, asked = opened
     assert asked and all(url.startswith(site) or url.startswith("data:") for url in asked)
