@@ -113,6 +113,11 @@ def test_a_state_url_shows_that_layout(page):
     assert tab.locator("#hip").text_content() == cli(["-a", "cdna3", "-i", M32, "-A",
                                                       "--emit", "hip"])
     assert tab.locator("#error").is_hidden()
+    # (the server's page: its answers come from /api; run() is the static site's)
+    assert tab.evaluate("matrixCalculator.engine") == "server"
+    assert "answers in the static site" in tab.evaluate(
+        "matrixCalculator.run(['-a', 'cdna3', '-L']).catch((problem) => problem.message)")
+    assert tab.locator("#engine-status").is_hidden()
     clean(page)
 
 
