@@ -101,8 +101,8 @@ def fields(inst: Instruction, wave: int) -> dict[str, int]:
     (llvm-mc): vdst, src0 (A), src1 (B), src2 (C, or a sparse instruction's index) and a
     scaled instruction's scale_src0 / scale_src1. A sparse instruction's vdst is its C,
     tied to D: as wide as C (v_swmmac_bf16f32_16x16x64_bf16: 8 VGPRs of f32 C, of which
-    its bf16 D uses 4). {} for NVIDIA's instructions (PTX has no such fields)."""
-    if inst.encoding == "PTX":
+    its bf16 D uses 4). {} for another vendor's instructions (no AMD assembler fields)."""
+    if architecture_of(inst).vendor != "amd":
         return {}
     count = {m: Operand(inst, m, wave=wave).register_count for m in matrices(inst)}
     vdst = count["D"] * inst.c_type.bits // inst.out_type.bits if inst.sparse else count["D"]

@@ -108,6 +108,10 @@ def _code(request: Request) -> "Operand | None":
 
 def _probe(request: Request) -> "list[Instruction]":
     """--emit probe: the instructions probed (the one asked, or every one of -a)."""
+    arch = request.inst.architecture if request.inst is not None else _architecture(request)
+    if not arch.target:
+        raise CalcError(f"--emit probe is built for a GPU's clang target (--offload-arch): "
+                        f"{arch.name} has none; probe one of the GPUs it stands for")
     if request.inst is not None:
         return [request.inst]
     return list(_architecture(request).instructions)

@@ -10,6 +10,7 @@ installed (the external tier) it runs the emitted Python again.
 """
 import gzip
 import importlib
+import importlib.metadata
 import importlib.util
 import json
 import subprocess
@@ -152,6 +153,9 @@ def test_triton_evaluates_the_gluon_exports():
     for name in ("triton", "tensor_layouts"):
         if importlib.util.find_spec(name) is None:
             missing(f"{name} is not installed: the exports are checked by it")
+    if not importlib.metadata.version("triton").startswith("3.9."):
+        missing(f"triton {importlib.metadata.version('triton')} is installed: the Gluon "
+                "exports are written for Triton 3.9's Gluon (requirements-dev.txt)")
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_exports.py"),
                            "--every", "8"], capture_output=True, text=True, timeout=600,
                           check=False)

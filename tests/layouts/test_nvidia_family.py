@@ -24,6 +24,12 @@ REGISTRY = {"instructions": ARCHS,                     # the Architecture lines
             "instructions.model": ("ptx", "nvidia"),
             "layouts.family": ("nvidia", "ptx"),       # the Family line, DETAILS
             "formats.detail": ("ptx",)}                # the -d renderer's entry
+# CuTe is also the layout language `--emit cute` writes for every vendor: its export
+# modules and the option and tool descriptions that name it may say so.
+LANGUAGE = ("cute::", "CuTe", "cutlass")
+for _module in ("layouts.exports", "matrix_library.exports", "formats.exports",
+                "matrix_frontends.cli.options", "matrix_frontends.mcp_server"):
+    REGISTRY[_module] = REGISTRY.get(_module, ()) + LANGUAGE
 WORDS = ("nvidia", "SM80", "SM89", "SM90", "sm80", "sm89", "sm90", "sm_80", "sm_89", "sm_90",
          "mma.", "wgmma", "ldmatrix", "stmatrix", "cute::", "CuTe", "cutlass", "ptx")
 
