@@ -13,7 +13,14 @@ import pytest
 
 from matrix_frontends.explorer import app as matrix_explorer
 from tests.helpers import call, missing, need_module
-from tests.helpers.browser import CHROMIUM_ARGS, SETTLED, Recorder, chromium_path, wait_until
+from tests.helpers.browser import (
+    CHROMIUM_ARGS,
+    OWN_REFERENCES,
+    SETTLED,
+    Recorder,
+    chromium_path,
+    wait_until,
+)
 
 M32 = "v_mfma_f32_32x32x8_f16"
 M4 = "v_mfma_f32_4x4x4_16b_f16"
@@ -106,6 +113,11 @@ def test_a_state_url_shows_that_layout(page):
     assert tab.locator("#hip").text_content() == cli(["-a", "cdna3", "-i", M32, "-A",
                                                       "--emit", "hip"])
     assert tab.locator("#error").is_hidden()
+    # (the server's page: its answers come from /api; run() is the static site's)
+    assert tab.evaluate("matrixCalculator.engine") == "server"
+    assert "answers in the static site" in tab.evaluate(
+        "matrixCalculator.run(['-a', 'cdna3', '-L']).catch((problem) => problem.message)")
+    assert tab.locator("#engine-status").is_hidden()
     clean(page)
 
 
@@ -248,23 +260,6 @@ def test_two_panes_side_by_side(page):
     clean(page)
 
 
-# Every id on the page once, and every url(#...) of a picture naming an element of its own
-# picture (the page's own controls bear ids too: #neg is the --neg field).
-OWN_REFERENCES = """(() => {
-  const ids = [...document.querySelectorAll("[id]")].map((node) => node.id);
-  const twice = ids.filter((id, at) => ids.indexOf(id) !== at);
-  const wrong = [];
-  let hatched = 0;
-  for (const svg of document.querySelectorAll(".picture svg")) {
-    for (const node of svg.querySelectorAll('[fill^="url(#"]')) {
-      const id = node.getAttribute("fill").slice(5, -1);
-      const target = document.getElementById(id);
-      if (!target || !svg.contains(target) || target.tagName !== "pattern") wrong.push(id);
-      hatched += 1;
-    }
-  }
-  return { twice, wrong, hatched };
-})()"""
 
 
 @pytest.mark.parametrize("query, argv", [

@@ -144,8 +144,9 @@ def test_the_tools_table_names_every_plan():
         assert needle in commands, needle
 
 
+# (not the servers, nor the site's writer, which tests/frontends/test_export_site.py runs)
 @pytest.mark.parametrize("args", [a for a in around_the_instruction()
-                                  if a not in ("--serve", "--mcp")])  # (the servers)
+                                  if a not in ("--serve", "--mcp", "--export-site DIR")])
 def test_every_tool_of_the_table_runs(run, args):
     rc, out, err = run(shlex.split(args))
     assert (rc, err) == (0, "") and out.startswith(("Architecture:", "Budget", "//")), out[:200]

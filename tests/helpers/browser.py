@@ -44,6 +44,25 @@ SETTLED = ("document.body.dataset.ready === 'yes' && [...document.querySelectorA
            ".every(p => p.dataset.busy === 'no')")
 
 
+# Every id on the page once, and every url(#...) of a picture naming an element of its own
+# picture (the page's own controls bear ids too: #neg is the --neg field).
+OWN_REFERENCES = """(() => {
+  const ids = [...document.querySelectorAll("[id]")].map((node) => node.id);
+  const twice = ids.filter((id, at) => ids.indexOf(id) !== at);
+  const wrong = [];
+  let hatched = 0;
+  for (const svg of document.querySelectorAll(".picture svg")) {
+    for (const node of svg.querySelectorAll('[fill^="url(#"]')) {
+      const id = node.getAttribute("fill").slice(5, -1);
+      const target = document.getElementById(id);
+      if (!target || !svg.contains(target) || target.tagName !== "pattern") wrong.push(id);
+      hatched += 1;
+    }
+  }
+  return { twice, wrong, hatched };
+})()"""
+
+
 class Recorder:
     """The console errors and page errors of a tab, as they come."""
 
