@@ -72,8 +72,10 @@ class Architecture(NamedTuple):
 
     def find(self, mnemonic: str) -> "Instruction | None":
         """The instruction spelled `mnemonic`: any case, or as the table module's
-        `spelling(name)` function (if it has one) turns other spellings into its own."""
-        key = mnemonic.lower()
+        `spelling(name)` function (if it has one) turns other spellings into its own.
+        Trailing whitespace (a name pasted from a table or a line's end) is no part of
+        it; a leading space is kept, and refused, as the reference calculator does."""
+        key = mnemonic.rstrip().lower()
         table = self.instructions  # (loads the table module, and its spelling function)
         respell = _SPELLINGS.get(self.module)
         if respell is not None:

@@ -69,13 +69,13 @@ def target_note(name: object) -> str:
 
 
 def find_instruction(arch: str | Architecture, mnemonic: str) -> Instruction:
-    """The instruction `mnemonic` (any case, surrounding spaces ignored) of architecture
+    """The instruction `mnemonic` (any case, trailing whitespace ignored) of architecture
     `arch` (name or alias)."""
     found = find_architecture(arch)
     if not isinstance(mnemonic, str):
         raise CalcError(f"an instruction is named by a string, not {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")
-    inst = found.find(mnemonic.strip())
+    inst = found.find(mnemonic)
     if inst is None:
         raise CalcError(f"{found.name} has no instruction {shown(mnemonic)}; "
                         f"instructions({found.name.lower()!r}) lists them")

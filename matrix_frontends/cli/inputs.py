@@ -70,7 +70,6 @@ def instruction(arch: Architecture, value: str | None) -> Instruction:
     if value is None:
         raise ArgumentError("the -i/--instruction option needs a value: an instruction of "
                             f"{arch.name} (run with -a {arch.name.lower()} -L to list them)")
-    value = value.strip()  # (a pasted name's surrounding spaces are no part of it)
     inst = arch.find(value)
     if inst is None:
         elsewhere = [a.name for a in architectures()

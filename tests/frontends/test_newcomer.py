@@ -159,12 +159,15 @@ def test_no_vgpr_border_runs_through_a_cell(argv):
 
 
 
-def test_a_pasted_instruction_name_keeps_no_spaces(run):
+def test_a_pasted_instruction_name_keeps_no_trailing_whitespace(run):
     rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16 ", "-g", "-A", "-I", "5",
                         "-K", "6"])
     assert (rc, err) == (0, "") and out.endswith("A[5][6] = v1{37}.[15:0]\n")
-    rc, out, err = run(["-a", "cdna3", "-i", "\tv_mfma_f32_32x32x8_f16", "-d"])
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16\t\n", "-d"])
     assert rc == 0 and "V_MFMA_F32_32X32X8_F16" in out
+    # a leading space is refused, as the reference refuses it (its record #578)
+    rc, out, err = run(["-a", "cdna3", "-i", "\tv_mfma_f32_32x32x8_f16", "-d"])
+    assert rc == 2 and out == "" and err.count("\n") == 1
 
 
 def test_the_readme_fp8_example_finds_nvidias_fp8(run):

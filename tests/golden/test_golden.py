@@ -74,22 +74,8 @@ def verdict(rec, rc, out, err):
     return None if err.strip() else "failed without a message on stderr"
 
 
-def padded_instruction(args):
-    """The arguments with -i's value stripped when it has surrounding spaces (a pasted
-    name, which the reference refuses and this calculator reads: docs/differences.md),
-    else None."""
-    for n, arg in enumerate(args[:-1]):
-        if arg in ("-i", "--instruction") and args[n + 1] != args[n + 1].strip():
-            return [*args[:n + 1], args[n + 1].strip(), *args[n + 2:]]
-    return None
-
-
 @pytest.mark.parametrize("rec", _params(lambda r: not beyond_reference(r)))
 def test_golden_record(rec, run):
-    stripped = padded_instruction(rec["args"])
-    if stripped is not None and rec["rc"] != 0:  # answered as the name without its spaces
-        assert run(rec["args"]) == run(stripped), shlex.join(rec["args"])
-        return
     rc, out, err = run(rec["args"])
     why = verdict(rec, rc, out, err)
     if why == "stdout differs":
