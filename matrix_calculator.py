@@ -18,8 +18,8 @@ asks one question loads what that question needs.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # what a type checker and a reader see: the door's names
     from matrix_frontends.cli.command import OPTIONS as OPTIONS
     from matrix_frontends.cli.command import build_parser as build_parser

@@ -7,11 +7,14 @@ digits of one variable that continue each other (`lane % 16` and `(lane / 16) % 
 with 16 times the weight) merge into one (`lane % 32`).
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable
-from typing import NamedTuple
+
+from instructions.record import Record
 
 
-class Term(NamedTuple):
+class Term(Record):
     var: str
     div: int
     mod: int | None   # None: no modulus

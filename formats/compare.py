@@ -2,10 +2,9 @@
 document."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from formats.detail import formula_lines
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
 

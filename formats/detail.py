@@ -1,8 +1,6 @@
 """The --detail-instruction text: the instruction's facts, then its mapping formulas."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions import architecture_named
 from instructions.model import F8F6F4_FORMATS as F8F6F4_CODES
 from instructions.modifiers import modifier
@@ -12,6 +10,7 @@ from matrix_library.drawing import family_of
 from matrix_library.facts import facts
 from matrix_library.modifier_values import value_meanings
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 

@@ -15,11 +15,13 @@ A picture renderer (e.g. formats.pictures.render(fmt, inst, matrix, mods, wave, 
 transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
 """
 
+from __future__ import annotations
+
 import json
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 from instructions.model import Instruction
+from instructions.record import Record
 
 from formats import PICTURES, pictures, queries
 from formats.notation import split_keys
@@ -48,7 +50,7 @@ LONG_HEADER = ("matrix", "i", "j", "k", "block", "register", "registers", "lane"
 Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
 
 
-class Query(NamedTuple):
+class Query(Record):
     """One -R/-M question (inst, matrix, mods, wave as matrix_api.operand takes them), or
     the catalog (`catalog` holds its header and rows; inst is None)."""
     inst: Instruction | None

@@ -2,8 +2,7 @@
 (mode "store"). The numbers come from matrix_api.store_plan (layouts.epilogue)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.answers import Route
     from matrix_library.epilogue import StorePlan

@@ -5,10 +5,9 @@ the library's answers (matrix_library/exports.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from formats.json_text import text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.exports import CkTile, CuteLayout, Export, GluonLayout
 

@@ -2,8 +2,7 @@
 prints it (the library's facts: matrix_library.facts.fields)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.api import Facts
 

@@ -7,7 +7,6 @@ tests/formats/test_json.py compares the two texts byte for byte, indented and on
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from formats.json_text import Written, array_text, filled, leaf, record_format
 from formats.notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys
@@ -15,6 +14,7 @@ from formats.notation import element as element_name
 from matrix_library import api
 from matrix_library.api import CalcError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -5,8 +5,6 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions.record import without_gc
 
 from formats import json_layout
@@ -17,6 +15,7 @@ from matrix_library import api
 from matrix_library.answers import Held, Point
 from matrix_library.exports import ck_tile_counts
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
 

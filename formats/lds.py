@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from html import escape
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING
 
 from matrix_library.api import element_text, find_instruction
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.answers import LoadPlan
     from matrix_library.lds import LdsCandidate, LdsPlan, LdsSearch

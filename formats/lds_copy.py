@@ -7,12 +7,12 @@ matrix_api_copy's answers only."""
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
 from formats.lds import _COUNTS, _lanes, _way
 from formats.lds import document as read_document
 from formats.lds import text as read_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.copies import CopyCandidate, LdsCopy, LdsCopySearch
 

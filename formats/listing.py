@@ -1,18 +1,15 @@
-"""Text of the small modes: the two header lines, -L, --list-architectures and
+"""Text of the small modes: -L, --list-architectures and
 --linear-layout as text (their JSON documents: json_output), rendered from the library's answers."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from formats.queries import header
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions import Architecture
     from instructions.model import Instruction
 
     from matrix_library.typed import LinearLayoutBases
-
-
-def header(inst: Instruction) -> str:
-    return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
 
 
 def listing(arch: Architecture) -> str:

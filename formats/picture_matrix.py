@@ -6,9 +6,12 @@ border, which is cut around them: around_straddlers); VGPRs (transposed: lanes) 
 into panels where too wide.
 """
 
+from __future__ import annotations
+
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
+
+from instructions.record import Record
 
 from formats import palette
 from formats.picture_views import (
@@ -61,7 +64,7 @@ def _straddles(columns: set[tuple[int, tuple[int, int]]], bits: int) -> bool:
     return any((reg * 32 + lo) // bits != (reg * 32 + hi) // bits for reg, (lo, hi) in columns)
 
 
-class Grid(NamedTuple):
+class Grid(Record):
     """The geometry of a matrix view: cell sizes and the panels the lanes (transposed)
     or the VGPRs are split into."""
     transpose: bool
@@ -185,6 +188,7 @@ def _register_panel(pic: Picture, grid: Grid, panel: int) -> tuple[float, float]
     return width, gy
 
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (a slot's location, elements, labels and its elements' names)
     _Cell = tuple[mc.Location, tuple[mc.Element, ...], list[list[str]], str]
 
@@ -208,8 +212,7 @@ def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes:
 
 
 def _named(slots: list[mc.Slot], blocks: int) -> (
-        "tuple[list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], "
-        "int]"):
+        tuple[list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], int]):
     """Each slot's (location, elements, labels, elements' names), in one pass; what sizes
     the cells, per distinct (label lengths, marks, bits); the (VGPR, bits) columns; and
     the bits that hold a value, over all lanes."""
@@ -235,7 +238,7 @@ def _named(slots: list[mc.Slot], blocks: int) -> (
     return cells, sizes, columns, held
 
 
-def _place(pic: Picture, grid: Grid, cells: "list[_Cell]") -> None:
+def _place(pic: Picture, grid: Grid, cells: list[_Cell]) -> None:
     """The cells' shapes, in order."""
     shapes, new, box, along = pic.shapes, tuple.__new__, grid.box, grid.along
     # (per slot (VGPRs, bits, marks): its texts but the lane, and where it is, lanes down)

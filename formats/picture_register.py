@@ -8,9 +8,12 @@ replicated A and B) is split into one stripe per copy. A picture has thousands o
 the cells are grouped, measured and placed in bulk (C-level maxima, one sort per panel).
 """
 
+from __future__ import annotations
+
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
+
+from instructions.record import Record
 
 from formats import palette
 from formats.picture_views import (
@@ -35,11 +38,12 @@ from formats.picture_views import (
 from formats.svg import text_width
 from matrix_library import api as mc
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-class Panel(NamedTuple):
+class Panel(Record):
     blocks: list[int]
     cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
 
@@ -233,7 +237,7 @@ def _runs(panels: list[Panel], chunk: int, count: int
 
 def _panel_cells(pic: Picture, cells: list[tuple[tuple[int, int], list[mc.Entry]]],
                  labels: dict[mc.Location, tuple[list[list[str]], tuple[str, str, str]]],
-                 shared: dict[mc.Location, int], name: "Callable[[mc.Element], str]",
+                 shared: dict[mc.Location, int], name: Callable[[mc.Element], str],
                  grid: tuple[float, float, float, float], start: int) -> None:
     """The shapes of the cells of a panel's run of columns from `start`, in (row, col)
     order (a cell split into one stripe per copy of its element); `name`: an element's."""

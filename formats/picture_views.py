@@ -8,14 +8,18 @@ Every cell is made large enough for a label of at least READABLE pixels: cells g
 labels wrap over two or three lines, and wide matrices split into panels.
 """
 
+from __future__ import annotations
+
 from _operator import itemgetter  # (the C module: operator itself loads more)
-from typing import TYPE_CHECKING, NamedTuple
+
+from instructions.record import Record
 
 from formats.notation import element as element_name
 from formats.notation import slot_parts
 from formats.svg import LINE_HEIGHT, Canvas, text_width
 from matrix_library import api as mc
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -29,7 +33,7 @@ MARK_ROOM = 16.0  # extra cell width where marks (notch, dot) share a cell with 
 PAD = 2.0  # fit_font's padding on each side of a label
 
 
-class Shape(NamedTuple):
+class Shape(Record):
     """One drawn cell: a location and the elements read from it."""
     x: float
     y: float
@@ -92,13 +96,13 @@ def slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
     return found
 
 
-def positions(matrix: str) -> "itemgetter[tuple[int, int, int]]":
+def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
     """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
     mc.element_text names and Element.row/.col read, without their checks (per cell)."""
     return itemgetter(*fields(matrix), 4)
 
 
-def namer(matrix: str, blocks: int) -> "Callable[[mc.Element], str]":
+def namer(matrix: str, blocks: int) -> Callable[[mc.Element], str]:
     """An element's name (as mc.element_text spells it) for the elements of `matrix` of
     an instruction of `blocks` blocks, without its checks (per cell)."""
     place = positions(matrix)

@@ -20,11 +20,12 @@ and a small script: pointing at a cell shows its element, register, lane and bit
 highlights every copy of the element.
 """
 
+from __future__ import annotations
+
 from _operator import itemgetter  # (the C module: operator itself loads more)
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
 
-from instructions.record import without_gc
+from instructions.record import Record, without_gc
 
 from formats import COLOR_KEYS, palette
 from formats.html_page import page
@@ -45,6 +46,7 @@ from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_widt
 from matrix_library import api as mc
 from matrix_library.checks import shown
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
@@ -60,11 +62,11 @@ def _modifier_text(mods: mc.Modifiers) -> str:
 
 # ---- colours
 
-class Colouring(NamedTuple):
+class Colouring(Record):
     key: str
     values: int  # how many colours
     on_location: bool  # the value is a field of the location, else of the first element
-    pick: "itemgetter[int]"  # that field
+    pick: itemgetter[int]  # that field
 
     def value(self, element: mc.Element, loc: mc.Location) -> int:
         return int(self.pick(loc if self.on_location else element))
@@ -73,7 +75,7 @@ class Colouring(NamedTuple):
         return palette.fill(self.value(element, loc) % self.values, self.values)
 
 
-def _colouring(key: str, elements: "Iterable[mc.Element]", matrix: str, lanes: int,
+def _colouring(key: str, elements: Iterable[mc.Element], matrix: str, lanes: int,
                registers: int) -> Colouring:
     """What colours a cell: every element of the picture (`elements`) is given a colour
     of `key` (by lane, register, block, row or k)."""
@@ -288,7 +290,7 @@ def _legend(pic: Picture, colouring: Colouring, top: float, view: str) -> None:
     pic.height = y + 20
 
 
-def _sample(loc_change: dict[str, object]) -> "Callable[[Canvas, float, float], None]":
+def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], None]:
     def draw(canvas: Canvas, x: float, y: float) -> None:
         canvas.rect(x, y, 14, 14, palette.fill(3, 8), {"stroke": palette.INK,
                                                        "stroke-width": 0.5})
@@ -298,7 +300,7 @@ def _sample(loc_change: dict[str, object]) -> "Callable[[Canvas, float, float], 
     return draw
 
 
-def _notes(pic: Picture, view: str) -> "list[tuple[Callable[[Canvas, float, float], None], str]]":
+def _notes(pic: Picture, view: str) -> list[tuple[Callable[[Canvas, float, float], None], str]]:
     shapes = pic.shapes
     locations = list(map(itemgetter(4), shapes))  # (C-level passes: thousands of cells)
     shared = any(map(itemgetter(7), shapes))
@@ -348,7 +350,7 @@ DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
 
 
 @without_gc  # (thousands of cells' records and texts, none in a cycle)
-def render(fmt: str, inst: mc.Instruction, matrix: str, mods: "mc.ModifierValues",
+def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
            wave: int | None, view: str, transpose: bool = False,
            color_by: str | None = None) -> str:
     """The picture of `matrix` of `inst` as an SVG document (fmt "svg") or an HTML page
@@ -362,7 +364,7 @@ def render(fmt: str, inst: mc.Instruction, matrix: str, mods: "mc.ModifierValues
 
 
 @without_gc
-def draw(inst: mc.Instruction, matrix: str, mods: "mc.ModifierValues", wave: int | None,
+def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
          view: str, transpose: bool = False, color_by: str | None = None,
          measure: bool = False) -> tuple[Picture, tuple[str, str]]:
     """The drawn picture (its cells, with their label size) and its title; `measure`:

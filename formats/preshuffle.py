@@ -4,12 +4,12 @@ nothing is computed here."""
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
 from formats.palette import fill, text_on
 from formats.svg import Canvas
 from matrix_library.api import element_text, find_instruction
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.preshuffle import PreshufflePlan, PreshuffleSlot
 

@@ -1,4 +1,5 @@
-"""Text of the four query modes (-g, -m, -R, -M), rendered from the library's answers.
+"""Text of the four query modes (-g, -m, -R, -M), rendered from the library's answers,
+and the two header lines (architecture, instruction) that open an instruction's answers.
 
 Each renders the library's answer (matrix_library.answers: Point, Held, Layout), the
 one JSON and pictures read too; the reference's output quirks are applied by the named
@@ -6,8 +7,6 @@ filters of formats/quirks.py. Point queries give lines; layout queries give tabl
 (title, header, rows) for the renderers.
 """
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from formats import quirks
 from formats import render as draw
@@ -17,6 +16,7 @@ from matrix_library.answers import CalcError, Held, Layout, Point
 from matrix_library.queries import query_answer
 from matrix_library.request import NUMBER_NAMES
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 
     Cell = list[str] | str | int
     Table = tuple[str | None, list[Cell], list[list[Cell]]]
+
+
+def header(inst: Instruction) -> str:
+    """The two lines that open an instruction's answers (-g, -m, -R, -M, -d)."""
+    return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
+
 
 # How the -R header names the two axes of each matrix, untransposed.
 AXES = {"A": ("M", "K"), "B": ("K", "N"), "C": ("M", "N"), "D": ("M", "N"), "K": ("M", "K"),

@@ -7,11 +7,10 @@ names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from matrix_library.drawing import family_of
 from matrix_library.queries import calculation
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

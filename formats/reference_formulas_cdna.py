@@ -11,10 +11,9 @@ that the reference prints wrongly are listed there as known defects.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from matrix_library.drawing import ab_shape, cd_shape, sparse_lane_k
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
 

@@ -10,8 +10,7 @@ tests/formats/test_reference_formulas.py lists them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -7,8 +7,8 @@ of its cell. Nothing here knows about matrices.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 

@@ -3,12 +3,11 @@ docs/verification.md (the table of every instruction and how to run the probe), 
 from the facts' "verification" entry (matrix_api.facts), so they never disagree."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions.verification import REPORT, SOURCES
 
 from matrix_library import api as matrix_api
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.api import Facts
 

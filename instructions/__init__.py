@@ -5,11 +5,14 @@ every query reads instead of the name (see Architecture). Its instructions decla
 their own traits in their table lines (instructions/model.py, `Instruction`).
 """
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from __future__ import annotations
 
+from collections.abc import Callable
+
+from instructions.record import Record
 from instructions.targets import check_features, find_target, split_target_id
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
     from instructions.model import Instruction
 
@@ -34,7 +37,7 @@ QUIRKS = {
 }
 
 
-class Architecture(NamedTuple):
+class Architecture(Record):
     """An architecture and its traits.
 
     name: canonical upper-case name (printed; never tested by code);
@@ -67,10 +70,10 @@ class Architecture(NamedTuple):
     members: tuple[str, ...] = ()
 
     @property
-    def instructions(self) -> "tuple[Instruction, ...]":
+    def instructions(self) -> tuple[Instruction, ...]:
         return _table(self.module)
 
-    def find(self, mnemonic: str) -> "Instruction | None":
+    def find(self, mnemonic: str) -> Instruction | None:
         """The instruction spelled `mnemonic`: any case, or as the table module's
         `spelling(name)` function (if it has one) turns other spellings into its own.
         Trailing whitespace (a name pasted from a table or a line's end) is no part of
@@ -86,11 +89,11 @@ class Architecture(NamedTuple):
         return None
 
 
-_TABLES: "dict[str, tuple[Instruction, ...]]" = {}
+_TABLES: dict[str, tuple[Instruction, ...]] = {}
 _SPELLINGS: dict[str, Callable[[str], str]] = {}
 
 
-def _table(module: str) -> "tuple[Instruction, ...]":
+def _table(module: str) -> tuple[Instruction, ...]:
     if module not in _TABLES:
         # __import__ rather than importlib.import_module: importlib (and the warnings
         # module it loads) would add to every query's start-up.

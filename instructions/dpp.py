@@ -27,11 +27,12 @@ bound_ctrl set (as the planner emits it) it gets 0 (L1 Table 93; LLVM AMDGPUUsag
 modifiers). The planner only uses lanes with a source; the emulation in
 scripts/check_convert.py gives the lanes the rules do not name a poison value.
 """
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 
-class DppControl(NamedTuple):
+class DppControl(Record):
     """One family of DPP controls: `code` is the dpp_ctrl of value `values[0]`, and
     value v is code + v - values[0] (quad_perm: the 8-bit selector code itself)."""
     name: str

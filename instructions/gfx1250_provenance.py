@@ -13,8 +13,7 @@ Confidences (keys of the fact sheet docs/facts/gfx1250_rdna4.md):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
     from typing_extensions import NotRequired, TypedDict
 

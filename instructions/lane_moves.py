@@ -12,12 +12,14 @@ Every mnemonic below was assembled by `llvm-mc-22 -triple=amdgcn -mcpu=<target>
 and the command that regenerates them (scripts/record_lane_moves.py).
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions import ARCHITECTURES
+from instructions.record import Record
 
 
-class LaneMove(NamedTuple):
+class LaneMove(Record):
     """One way to move 32-bit values between lanes.
 
     kind (what the planner can ask of it):
@@ -45,7 +47,7 @@ class LaneMove(NamedTuple):
     controls: tuple[str, ...] = ()
 
 
-class Pack(NamedTuple):
+class Pack(Record):
     """Packing of accumulator values (type `frm`) into a narrower operand type `to`:
     `mnemonics` fills one 32-bit register with `values` values (the sequence as issued).
 
@@ -79,7 +81,7 @@ class Pack(NamedTuple):
         return self.each * n + self.step * groups + self.join * max(0, groups - 1)
 
 
-class ArchMoves(NamedTuple):
+class ArchMoves(Record):
     """The lane moves and packs of one architecture (`arch`: its canonical name)."""
     arch: str
     moves: tuple[LaneMove, ...]

@@ -10,11 +10,12 @@ source states a grouping the model says so (`assumed`) and names the assumption.
 
 The layouts.lds engine reads this table; nothing here computes a layout.
 """
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 
-class Load(NamedTuple):
+class Load(Record):
     """One LDS load instruction.
 
     name: LLVM mnemonic; bits: bits each lane reads (and writes into its VGPRs);
@@ -45,7 +46,7 @@ class Load(NamedTuple):
         return max(32, self.bits)
 
 
-class PhaseRow(NamedTuple):
+class PhaseRow(Record):
     """The lanes served together for loads of `bits` per lane: `groups` are the phases
     (lane sets, for the architecture's widest wave) over `banks` banks of 4 bytes."""
     bits: int
@@ -54,7 +55,7 @@ class PhaseRow(NamedTuple):
     note: str = ""
 
 
-class PhaseModel(NamedTuple):
+class PhaseModel(Record):
     """A phase model: `key` selects it (--lds-model); `assumed` marks a model no source
     states (an assumption, labelled as such)."""
     key: str
@@ -73,7 +74,7 @@ class PhaseModel(NamedTuple):
             (r for r in self.rows if r.bits >= bits), key=lambda r: r.bits)
 
 
-class LdsFacts(NamedTuple):
+class LdsFacts(Record):
     """The LDS of one architecture (named as in instructions.ARCHITECTURES)."""
     arch: str
     lds_bytes: int

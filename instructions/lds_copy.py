@@ -7,12 +7,14 @@ phase models. Every row carries its source, tagged as in the fact sheet docs/lds
 inference or assumption). layouts.lds_copy reads this table; nothing here computes.
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions.lds import PhaseModel, PhaseRow, _runs
+from instructions.record import Record
 
 
-class CopyOp(NamedTuple):
+class CopyOp(Record):
     """One copy instruction. route: "load" (global/buffer load into VGPRs), "write" (a DS
     write of those VGPRs), "direct" (global -> LDS at M0 + INST.OFFSET + lane x
     lds_stride), "async" (global -> LDS at a per-lane address), "tdm" (the tensor data
@@ -113,7 +115,7 @@ WRITE_CDNA4 = PhaseModel(
     assumed=False)
 
 
-class CopyFacts(NamedTuple):
+class CopyFacts(Record):
     """The copy instructions of one architecture (named as in instructions.ARCHITECTURES)
     and its LDS write phase model (None: the read side's default model, assumed);
     `buffer_word3`: word 3 of a raw buffer resource (0: not recorded here; gfx9: the

@@ -8,23 +8,36 @@ read from the mnemonic by `parse_mnemonic`. The architecture's traits (layout fa
 compute unit, wave sizes, reference quirks) are reached through `Instruction.architecture`.
 """
 
+from __future__ import annotations
+
 from collections.abc import Mapping
 from functools import cache
-from typing import NamedTuple, Protocol, TypedDict
 
 from instructions import Architecture, architecture_named
 from instructions.modifiers import NAMES as MODIFIER_NAMES
+from instructions.record import Record
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (types for a type checker only: start-up loads no typing)
+    from typing import Protocol, TypedDict
 
-class TableLine(Protocol):
-    """A constructor of one block of table lines (table_block())."""
-    def __call__(self, mnemonic: str, opcode: int, cycles: int,
-                 **facts: object) -> "Instruction": ...
+    class TableLine(Protocol):
+        """A constructor of one block of table lines (table_block())."""
+        def __call__(self, mnemonic: str, opcode: int, cycles: int,
+                     **facts: object) -> Instruction: ...
+
+    class FamilyFacts(TypedDict, total=False):
+        """What a layout family's `facts` function (layouts/family.py Hooks) adds to (or
+        replaces in) an instruction's facts (matrix_api.facts)."""
+        cycles: int | None
+        flops_per_cycle: int | None
+        prefix_opcode: int | None
+        provenance: Mapping[str, object]
 
 
 # ---- data types of matrix operands, referenced by name from the instruction tables
 
-class DataType(NamedTuple):
+class DataType(Record):
     """key: the token used in mnemonics (f32, bf16, i8, fp8 ...); label: the short name
     --detail-instruction prints, with `description` beside it."""
     key: str
@@ -116,7 +129,7 @@ ENCODINGS = {"VOP3P-MAI": 64, "VOP3P": 64, "VOP3PX": 128,
 MAI_ENCODINGS = ("VOP3P-MAI", "VOP3PX")  # the ones with a MAI opcode field
 
 
-class Mnemonic(NamedTuple):
+class Mnemonic(Record):
     """The parts of a mnemonic v_<kind>_[scale[NN]_]<D>[<C>]_<M>x<N>x<K>[_<n>b][_]<A>[_<B>][_1k].
 
     kind: mfma, smfmac, wmma or swmmac; scale: K values per block scale (0: not
@@ -207,7 +220,7 @@ def parse_mnemonic(mnemonic: str) -> Mnemonic:
     return parts
 
 
-class Instruction(NamedTuple):
+class Instruction(Record):
     """One matrix instruction of one architecture: one line of table data (an immutable
     record; build it with `instruction()` or a `table_block()` constructor).
 
@@ -386,7 +399,7 @@ class Instruction(NamedTuple):
             return None
         return self.opcode & ((1 << self.opcode_bits) - 1)
 
-    def with_formats(self, a_code: int, b_code: int) -> "Instruction":
+    def with_formats(self, a_code: int, b_code: int) -> Instruction:
         """This f8f6f4 instruction with A and B in the formats of codes CBSZ and BLGP.
 
         Eight-bit inputs take twice the cycles of the table's fp6/fp4 figure."""
@@ -442,16 +455,7 @@ def variant(inst: Instruction, **changes: object) -> Instruction:
     return inst._replace(**changes)  # type: ignore[arg-type]
 
 
-class FamilyFacts(TypedDict, total=False):
-    """What a layout family's `facts` function (layouts/family.py Hooks) adds to (or
-    replaces in) an instruction's facts (matrix_api.facts)."""
-    cycles: int | None
-    flops_per_cycle: int | None
-    prefix_opcode: int | None
-    provenance: Mapping[str, object]
-
-
-class WmmaBuiltins(NamedTuple):
+class WmmaBuiltins(Record):
     """How clang-22 spells the WMMA/SWMMAC builtins of one layout family, as data.
 
     Each layout family's registry line (layouts/family.py) carries its record, and the

@@ -17,8 +17,9 @@ mask does to which matrix (the HIP emitter negates on the values what the builti
 argument for). A rule's `meaning` overrides `shapes` where a modifier has more than one
 use (SHAPES_BY_MEANING: CBSZ as a format, BLGP as a negation mask).
 """
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 # The matrices a modifier may name (layouts.MATRICES).
 A, B, C, D, K, SA, SB = "A", "B", "C", "D", "K", "SA", "SB"
@@ -44,7 +45,7 @@ GFX1250 = "gfx1250 modifiers (LLVM's names)"
 GROUPS = (CDNA, RDNA, CDNA4_SCALE, GFX1250)
 
 
-class ModifierSpec(NamedTuple):
+class ModifierSpec(Record):
     """One instruction modifier.
 
     name: the `Modifiers` field and library key; options: command-line spellings, the
@@ -105,7 +106,7 @@ class ModifierSpec(NamedTuple):
         return str(value)
 
 
-class Rule(NamedTuple):
+class Rule(Record):
     """What one instruction allows of one modifier (a range function's answer).
 
     top: the largest value; matrices: the matrices the value acts on (also D with -o
@@ -244,7 +245,7 @@ def modifier(name: str) -> ModifierSpec:
     return _BY_NAME[name]
 
 
-class Modifiers(NamedTuple):
+class Modifiers(Record):
     """The modifier values of one query (all 0 by default): one field per spec of
     MODIFIERS, in its order (tests/instructions/test_modifier_table.py)."""
     cbsz: int = 0

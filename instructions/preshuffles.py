@@ -9,11 +9,12 @@ into (I // prod(cols), *cols), then orders those axes as `perm` (0 is the outer 
 axis, 1 .. len(rows) the row factors, then the inner block axis and the column
 factors). Sizes may name `item`: 16 // item bytes (the items one 16-byte load holds).
 """
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 
-class Scheme(NamedTuple):
+class Scheme(Record):
     """One preshuffle scheme: `key` (--preset), its title, the operands it serves
     ("weight": A or B data, K contiguous; "scale": SA or SB), the architectures whose
     kernels read it (by architecture name), the chain (rows, cols, perm; see the

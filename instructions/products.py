@@ -3,8 +3,9 @@ per-architecture limits a kernel's budget reads (SIMDs, register files and their
 allocation granules, wave slots, LDS). Every figure names its source (SOURCES keys);
 where sources disagree, the `notes` say so and which one the figure follows.
 docs/budget.md explains the choices."""
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 # Where the figures come from. Keys are used by the records below.
 SOURCES = {
@@ -31,7 +32,7 @@ SOURCES = {
 }
 
 
-class Limits(NamedTuple):
+class Limits(Record):
     """One architecture's per-CU and per-SIMD limits, as LLVM 22 models them for occupancy.
     unit: what the occupancy counts in (the CU; RDNA: the WGP, two CUs, in WGP mode);
     simds: SIMDs per unit; waves: wave slots per SIMD; vgprs: (wave size, VGPRs per SIMD,
@@ -87,7 +88,7 @@ VGPR_OVERRIDES = {"gfx1102": ((32, 1024, 16), (64, 512, 8)),
                   "gfx1103": ((32, 1024, 16), (64, 512, 8))}
 
 
-class GpuProduct(NamedTuple):
+class GpuProduct(Record):
     """One product: name, the architecture it belongs to and its LLVM target, compute
     units, peak engine clock (MHz; None: not published), memory (GB, kind), memory
     bandwidth (GB/s), and the sources of those figures (SOURCES keys)."""

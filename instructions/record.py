@@ -1,13 +1,70 @@
-"""The collector pause of the calculator's largest computations, and the short repr of
-their records."""
+"""The calculator's records, the collector pause of its largest computations, and the
+short repr of their records.
 
-from collections.abc import Callable
+`Record` is the base of every record: to a type checker it is `typing.NamedTuple`, and at
+run time it builds the same class with `collections.namedtuple` from the class body's
+field annotations, defaults, methods and docstring. A start-up boundary
+(docs/internals.md): importing `typing` alone takes about as long as the interpreter's
+own start-up (bench/bench.py shows it), so the modules a query loads do not import it;
+they say `TYPE_CHECKING = False`, which type checkers read as true.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import namedtuple
 from functools import wraps
 from gc import disable, enable, isenabled
-from typing import NamedTuple, ParamSpec, TypeVar
 
-P = ParamSpec("P")
-R = TypeVar("R")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import NamedTuple as Record
+    from typing import ParamSpec, TypeVar
+
+    P = ParamSpec("P")
+    R = TypeVar("R")
+else:
+    if sys.version_info >= (3, 14):  # (class bodies keep their annotations deferred)
+        import annotationlib
+
+    # Names a record's body may not define, as typing.NamedTuple refuses them.
+    _PROHIBITED = frozenset(("__new__", "__init__", "__slots__", "__getnewargs__", "_fields",
+                             "_field_defaults", "_make", "_replace", "_asdict", "_source"))
+    _OWN = frozenset(("__module__", "__qualname__", "__annotations__", "__classcell__"))
+
+    class _RecordType(type):
+        """Makes `class Name(Record): field: type [= default] ...` a named tuple."""
+
+        def __new__(cls, name, bases, namespace):
+            if not bases:  # Record itself
+                return super().__new__(cls, name, bases, namespace)
+            if bases != (Record,):
+                raise TypeError(f"record {name}: Record is its only base")
+            fields = namespace.get("__annotations__")
+            if fields is None:  # Python 3.14's deferred annotations: read their names
+                annotate = annotationlib.get_annotate_from_class_namespace(namespace)
+                fields = {} if annotate is None else annotationlib.call_annotate_function(
+                    annotate, annotationlib.Format.FORWARDREF)
+            defaults = [namespace[field] for field in fields if field in namespace]
+            if any(field not in namespace for field in tuple(fields)[len(fields) - len(defaults):]):
+                raise TypeError(f"record {name}: a field without a default follows one "
+                                "with a default")
+            record = namedtuple(name, fields, defaults=defaults,
+                                module=namespace["__module__"])
+            record.__qualname__ = namespace["__qualname__"]
+            record.__annotations__ = fields
+            for key, value in namespace.items():
+                if key in _PROHIBITED:
+                    raise AttributeError(f"record {name}: cannot define {key}")
+                if key not in _OWN and key not in fields:
+                    setattr(record, key, value)
+            return record
+
+    class Record(metaclass=_RecordType):
+        """The base of the calculator's records (typing.NamedTuple to a type checker)."""
+
+__all__ = ["Record", "short_repr", "without_gc"]
 
 
 def without_gc(function: Callable[P, R]) -> Callable[P, R]:
@@ -28,7 +85,7 @@ def without_gc(function: Callable[P, R]) -> Callable[P, R]:
     return paused
 
 
-def short_repr(record: NamedTuple) -> str:
+def short_repr(record: Record) -> str:
     """A record in one short line: its kind and its small fields (names, numbers, the
     route), each large one by its size (`slots=<65536 items>`); `record._asdict()` gives
     the whole content. The repr of the plans, whose fields hold thousands of slots."""

@@ -10,8 +10,9 @@ ELF.h (EF_AMDGPU_MACH_*) @60fce12c, the MC tests named per record and the pull
 requests named in the notes. Confidence: SRC read in LLVM; INF our reading where LLVM
 is silent (the note says what rests on what).
 """
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 # Where the target facts come from (keys of Target.source).
 SOURCES = {
@@ -30,7 +31,7 @@ SOURCES = {
 CDNA_FEATURES = ("sramecc", "xnack")
 
 
-class Target(NamedTuple):
+class Target(Record):
     """One LLVM AMDGPU target: name (its --offload-arch spelling); arch: the canonical
     name of the architecture whose matrix instructions it has ("" for none: a generic
     target of processors without matrix instructions); members: a generic target's
@@ -138,7 +139,7 @@ _BY_NAME = {target.name: target for target in TARGETS}
 TRIPLE = "amdgcn-amd-amdhsa--"
 
 
-class TargetId(NamedTuple):
+class TargetId(Record):
     """A name read as a target ID: the processor and its features ((name, "+"/"-"))."""
     processor: str
     features: tuple[tuple[str, str], ...]

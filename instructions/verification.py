@@ -9,13 +9,15 @@ the alternatives the recorded sources give). No hardware run is recorded yet: th
 (`--emit probe`) is how a GPU owner adds one, and REPORT says where.
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions import ISSUES
 from instructions import verification_checks as record
+from instructions.record import Record
 
 
-class Source(NamedTuple):
+class Source(Record):
     """key: the catalog's `checked=` value; title: how -d names it; what: what was
     compared; where: the code, data or tool (repository, commit, path)."""
     key: str
@@ -60,7 +62,7 @@ REPORT = (f"open an issue at {ISSUES} titled 'probe: <target>' with the "
           "command, the full output and rocminfo's marketing name of the GPU")
 
 
-class Disagreement(NamedTuple):
+class Disagreement(Record):
     """Where sources disagree about one instruction: the architecture, mnemonics, what
     they disagree on and what the calculator follows."""
     arch: str

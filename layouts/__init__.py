@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property, lru_cache
 
-from instructions.model import FamilyFacts, Instruction
+from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 
 from layouts.algebra import LayoutMap
@@ -18,6 +18,10 @@ from layouts.family import FAMILIES, hooks
 from layouts.formulas import Section, derive
 from layouts.legality import check
 from layouts.modifiers import BLGP_LANES, Modifiers, blgp_negates, cbsz_blocks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from instructions.model import FamilyFacts
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
            "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]

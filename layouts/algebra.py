@@ -20,10 +20,13 @@ reads. The laws, checked by tests/layouts/test_algebra.py:
     f.product(g)((a, b)) == (f(a), g(b))
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from math import prod
-from typing import NamedTuple
+
+from instructions.record import Record
 
 Shape = tuple[int, ...]
 Point = tuple[int, ...]
@@ -51,7 +54,7 @@ def points(shape: Shape) -> Iterator[Point]:
     return (point(shape, x) for x in range(prod(shape)))
 
 
-class LayoutMap(NamedTuple):
+class LayoutMap(Record):
     """A map from the points of `domain` to the points of `codomain`: `table[x]` is the
     flat codomain index of domain point x (-1: undefined there)."""
     domain: Shape
@@ -64,7 +67,7 @@ class LayoutMap(NamedTuple):
 
     @classmethod
     def of(cls, domain: Shape, codomain: Shape,
-           function: Callable[[Point], Sequence[int] | None]) -> "LayoutMap":
+           function: Callable[[Point], Sequence[int] | None]) -> LayoutMap:
         """The map of `function` (a point or None for each domain point), tabulated."""
         table = []
         for x in points(domain):
@@ -73,14 +76,14 @@ class LayoutMap(NamedTuple):
         return cls(domain, codomain, tuple(table))
 
     @classmethod
-    def identity(cls, shape: Shape) -> "LayoutMap":
+    def identity(cls, shape: Shape) -> LayoutMap:
         return cls(shape, shape, tuple(range(prod(shape))))
 
     def __call__(self, x: Sequence[int]) -> Point | None:
         y = self.table[flat(self.domain, x)]
         return None if y < 0 else point(self.codomain, y)
 
-    def compose(self, inner: "LayoutMap") -> "LayoutMap":
+    def compose(self, inner: LayoutMap) -> LayoutMap:
         """self after `inner` (inner first): x -> self(inner(x)); inner's codomain must
         be this map's domain."""
         if inner.codomain != self.domain:
@@ -89,7 +92,7 @@ class LayoutMap(NamedTuple):
         return LayoutMap(inner.domain, self.codomain,
                          tuple([outer[y] if y >= 0 else -1 for y in inner.table]))
 
-    def inverse(self) -> "LayoutMap":
+    def inverse(self) -> LayoutMap:
         """The right inverse: each point of the image to its first preimage (the lowest
         flat index), undefined off the image (the inverse where the map is a bijection)."""
         table = [-1] * prod(self.codomain)
@@ -99,7 +102,7 @@ class LayoutMap(NamedTuple):
                 table[y] = x
         return LayoutMap(self.codomain, self.domain, tuple(table))
 
-    def product(self, other: "LayoutMap") -> "LayoutMap":
+    def product(self, other: LayoutMap) -> LayoutMap:
         """(a, b) -> (self(a), other(b)) on the concatenated shapes."""
         size = prod(other.codomain)
         table = tuple([-1 if a < 0 or b < 0 else a * size + b

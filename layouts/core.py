@@ -10,10 +10,13 @@ cases. Both directions derive from this one forward map; the inverse is built by
 enumeration (the largest operand has a few thousand elements).
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from itertools import product
-from typing import NamedTuple
+
+from instructions.record import Record
 
 # An element of a matrix in the engine's coordinates: (row, col, block).
 Elem = tuple[int, int, int]
@@ -27,7 +30,7 @@ LANE, BIT, NONE = "lane", "bit", "none"
 # checker) rather than dataclasses: a point query then needs neither the dataclasses
 # module (which imports inspect) nor typing at start-up.
 
-class Factor(NamedTuple):
+class Factor(Record):
     """One digit of a coordinate: coord is ROW, COL, BLOCK or COPY; size the values of the
     digit; dest LANE, BIT or NONE; stride the lanes or bits per unit of the digit."""
     coord: str
@@ -36,7 +39,7 @@ class Factor(NamedTuple):
     stride: int
 
 
-class Place(NamedTuple):
+class Place(Record):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
     reg: int
     lane: int

@@ -15,7 +15,10 @@ aligned block of lanes holds values, both exports repeat it in the other lanes (
 stride 0, a zero lane basis), as Triton's own scale layouts do.
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
+
+from instructions.record import Record
 
 from layouts import Operand
 from layouts import operand as layouts_operand
@@ -34,7 +37,7 @@ OFFSETS = {"A": "m + k*M", "K": "m + k*M", "SA": "m + kb*M", "B": "n + k*N",
            "SB": "n + kb*N", "C": "m + n*M", "D": "m + n*M"}
 
 
-class CuteLayout(NamedTuple):
+class CuteLayout(Record):
     """(T, V) -> offset: `shape` and `stride` as ((thread modes), (value modes)), a mode
     of one sub-mode written as that sub-mode; `extent` the (rows, cols, blocks) of the
     matrix the offsets index (compressed for sparse operands); `offset` how an offset is
@@ -137,7 +140,7 @@ def _coalesced(modes: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-class GluonClass(NamedTuple):
+class GluonClass(Record):
     """A named layout of Triton Gluon that gives the operand's map: `parent` the class of
     ttgl.amd (the architecture's trait), its `version`, `instr_shape` (M, N, K),
     `element_bitwidth` of the accumulator (MFMA), and for A and B the DotOperandLayout
@@ -153,7 +156,7 @@ class GluonClass(NamedTuple):
     scale_factor: int = 0  # and the K values one scale covers
 
 
-class GluonLayout(NamedTuple):
+class GluonLayout(Record):
     """The operand as Triton's linear layout over the tensor Gluon holds it in: `shape`
     [rows, cols] (or [blocks, rows, cols]); `reg_bases` and `lane_bases` per bit of the
     register index and the lane; `packed`: values per tensor element (2 for fp4, which
@@ -292,7 +295,7 @@ __all__ = ["CkTile", "CuteLayout", "GluonClass", "GluonLayout", "ck_tile", "cute
            "gluon_layout"]
 
 
-class CkTile(NamedTuple):
+class CkTile(Record):
     """The per-lane counts of a ck_tile warp-gemm attribute block (`counts`: (name,
     value) in ck_tile's order), or the reason they do not apply ('': they do); `note`
     where ck_tile's K order differs from the hardware's."""

@@ -14,12 +14,14 @@ No code outside the registries tests a family or architecture name
 (tests/structure/test_no_family_names.py).
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import NamedTuple
 
-from instructions.model import FamilyFacts, Instruction, WmmaBuiltins
+from instructions.model import Instruction, WmmaBuiltins
 from instructions.modifiers import Modifiers
+from instructions.record import Record
 
 from layouts.core import Layout, Place
 from layouts.ranges import RangeFunction
@@ -29,7 +31,12 @@ from layouts.ranges import RangeFunction
 Generator = Callable[[Instruction, str, int, Modifiers], Layout]
 Mark = Callable[[Instruction, str, Modifiers], str]
 HalfMark = Callable[[Instruction, str, Modifiers, Place], str]
-Facts = Callable[[Instruction], FamilyFacts]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from instructions.model import FamilyFacts
+
+    Facts = Callable[[Instruction], FamilyFacts]
 
 # The capabilities a family may declare in `traits` (what renderers and checks read):
 TRAITS = {
@@ -41,7 +48,7 @@ TRAITS = {
 DETAILS = ("mai", "wmma", "sourced", "ptx")
 
 
-class Family(NamedTuple):
+class Family(Record):
     """One layout family.
 
     name: the family's name (Architecture.family); module: the module of layouts/ (or
@@ -57,7 +64,7 @@ class Family(NamedTuple):
     builtins: WmmaBuiltins | None = None
 
 
-class Hooks(NamedTuple):
+class Hooks(Record):
     """The functions of one family's module.
 
     layout: the generator, (inst, matrix, wave, mods) -> Layout; mark: the mark of a

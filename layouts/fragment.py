@@ -24,9 +24,11 @@ holds: the map's right inverse); tests/formats/test_hip.py checks both against t
 engine, element by element.
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
+from instructions.record import Record
 
 from layouts import Operand
 from layouts.core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
@@ -38,7 +40,7 @@ Guard = tuple[str, int, int]
 COORDS = (ROW, COL, BLOCK)
 
 
-class Digit(NamedTuple):
+class Digit(Record):
     """One digit: `coord` gains `weight * d` where d = (var / div) % size; var is the
     lane (dest LANE) or the value index v (dest BIT); `stride` is lanes or bits per unit."""
     coord: str
@@ -49,7 +51,7 @@ class Digit(NamedTuple):
     div: int
 
 
-class Fragment(NamedTuple):
+class Fragment(Record):
     """The values one lane holds of an operand, as digits (see the module text)."""
     matrix: str
     wave: int

@@ -17,11 +17,9 @@ module of the layout family "gfx1250" (layouts/family.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions import gfx1250_provenance as sources
 from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
-from instructions.model import FamilyFacts, Instruction
+from instructions.model import Instruction
 from instructions.modifiers import Modifiers, ModifierSpec, Rule
 
 from layouts.core import BIT, COL, LANE, NONE, ROW, Factor, Layout, Place
@@ -351,8 +349,10 @@ RANGES = {"neg": llvm_neg}
 # ---- facts with their sources (-d, --json): the source and confidence of every fact
 # and layout (instructions/gfx1250_provenance.py) and each source's latency
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
     from instructions.gfx1250_provenance import SourceDoc
+    from instructions.model import FamilyFacts
     from typing_extensions import NotRequired, TypedDict
 
     class Latency(TypedDict):

@@ -10,14 +10,17 @@ against every (register, lane): any mismatch (a BLGP rotation, lanes without val
 count that is not a power of two) means there is no linear layout, and `reason` says why.
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
+
+from instructions.record import Record
 
 from layouts import Operand
 from layouts.fragment import Fragment, element, fragment
 from layouts.modifiers import Modifiers
 
 
-class LinearLayout(NamedTuple):
+class LinearLayout(Record):
     """`bases` maps in-dim names to lists of out-dim vectors; `out_dims` names them.
     When the layout is not linear, `bases` is None and `reason` says why."""
     in_dims: tuple[str, ...]

@@ -20,13 +20,18 @@ ISA's fragment figure in factor form (groupID = %laneid >> 2, threadID_in_group 
 """
 from __future__ import annotations
 
-from instructions.model import FamilyFacts, Instruction
+from instructions.model import Instruction
 from instructions.modifiers import Modifiers
 from instructions.nvidia import HARDWARE, PTX, SECTIONS, cute_source, ptx_spelling
 
 from layouts.core import BIT, BLOCK, COL, LANE, ROW, Factor, Layout
 
 GROUP, QUAD, WARP = 4, 1, 32  # lane strides: groupID, threadID_in_group, warp
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from instructions.model import FamilyFacts
 
 
 def _ab(inst: Instruction, matrix: str, bits: int) -> list[Factor]:

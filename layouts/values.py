@@ -19,17 +19,20 @@ slot) -> element, is what a lane holds; the planners compose one operand's value
 another's inverse (matrix_plans/convert).
 """
 
+from __future__ import annotations
+
 from functools import lru_cache, reduce
 from math import gcd
-from typing import NamedTuple
 from weakref import WeakKeyDictionary
+
+from instructions.record import Record
 
 from layouts import Operand
 from layouts.algebra import LayoutMap, on_axis, permuted, shifted
 from layouts.core import BIT, Place
 
 
-class OperandValue(NamedTuple):
+class OperandValue(Record):
     """An operand's layout value: `map` (row, col, block, copy) -> (lane, slot); a
     slot is `unit` bits, a value `width` bits from its slot's first bit."""
     map: LayoutMap

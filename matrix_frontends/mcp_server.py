@@ -17,9 +17,10 @@ import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
-from typing import NamedTuple, ParamSpec
+from typing import ParamSpec
 
 from instructions import ARCHITECTURES
+from instructions.record import Record
 
 from matrix_frontends.cli.options import (
     BY_DEST,
@@ -276,7 +277,7 @@ def _modifier_help() -> str:
             + " ".join(f"{group}: {'; '.join(items)}." for group, items in groups.items()))
 
 
-class Tool(NamedTuple):
+class Tool(Record):
     """One MCP tool: its function (its parameters are the tool's arguments) and what an
     agent reads about it."""
     # (every tool has parameters of its own, which the SDK reads from its signature)

@@ -6,10 +6,13 @@ A leaf module: it names the library's records and holds no computation, so rende
 and front ends import it without loading the engine.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
 
+from __future__ import annotations
+
+from instructions.record import Record
 from layouts.core import CalcError as CalcError  # (what every answer may raise instead)
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (annotations only: the records and the instruction's model)
     from collections.abc import Sequence
 
@@ -35,53 +38,53 @@ Grid = list[list[list[str]]]
 SlotGrid = tuple[list[str], list[tuple[int, list[list[str]]]]]
 
 
-class Point(NamedTuple):
+class Point(Record):
     """-g: `element` of `matrix` and every location the hardware reads it from;
     `calculation`: how D[i][j] is computed (-o), else None."""
-    inst: "Instruction"
+    inst: Instruction
     matrix: str
-    mods: "Modifiers"
+    mods: Modifiers
     wave: int
     register_count: int
-    element: "Element"
-    locations: "tuple[Location, ...]"
-    calculation: "Calculation | None"
+    element: Element
+    locations: tuple[Location, ...]
+    calculation: Calculation | None
 
 
-class Held(NamedTuple):
+class Held(Record):
     """-m: the elements VGPR `register` holds in `lane` (`entries`, lowest bits first);
     `calculations`: how each D value there is computed (-o), else empty. `remapped`:
     CBSZ/ABID or BLGP move the operand's values between lanes; `base_bit`: the first bit
     of the operand's slice of its registers; `used`: when `entries` is empty, the lanes
     where `register` holds a value."""
-    inst: "Instruction"
+    inst: Instruction
     matrix: str
-    mods: "Modifiers"
+    mods: Modifiers
     wave: int
     register_count: int
     register: int
     lane: int
-    entries: "tuple[Entry, ...]"
-    calculations: "tuple[Calculation, ...]"
+    entries: tuple[Entry, ...]
+    calculations: tuple[Calculation, ...]
     remapped: bool
     base_bit: int
     used: tuple[int, ...]
 
 
-class Layout(NamedTuple):
+class Layout(Record):
     """-R or -M (`query`: "rlayout" or "mlayout"): the whole operand, in the form its
     output reads: `grids`, each block's register grid (-R text); `slots`, the slot grid
     (-M text); `columns`, the layout in bulk (JSON); each None where not asked for."""
-    inst: "Instruction"
+    inst: Instruction
     matrix: str
-    mods: "Modifiers"
+    mods: Modifiers
     wave: int
     register_count: int
     query: str
     blocks: int
     grids: tuple[Grid, ...] | None
     slots: SlotGrid | None
-    columns: "LayoutColumns | None"
+    columns: LayoutColumns | None
 
 
 QueryAnswer = Point | Held | Layout

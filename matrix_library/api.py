@@ -20,8 +20,6 @@ do not load it: they ask matrix_library.request alone (docs/speed.md).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions import Architecture
 from instructions.model import Instruction
 from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
@@ -104,6 +102,7 @@ from matrix_library.typed import (
     TypeFacts,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (an annotation alias: what the functions take as modifiers)
     from matrix_library.checks import ModifierValues as ModifierValues
 

@@ -3,8 +3,6 @@ checked once here (CalcError), the engine of matrix_plans/budget.py called with 
 values. Loaded on first use (matrix_api._LIBRARY): no point query imports it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions.model import Instruction
 from instructions.products import PRODUCTS, GpuProduct, Limits, limits_of
 from instructions.products import find_product as _find
@@ -24,6 +22,7 @@ from matrix_library.checks import (
 from matrix_library.checks import modifiers as checked_modifiers
 from matrix_library.facts import facts
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 

@@ -5,15 +5,18 @@ the values its filters compare; a filter value is then one test per instruction,
 thousand filter values take milliseconds, not a catalog each.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions import ARCHITECTURES
+from instructions.record import Record
 from layouts.core import CalcError
 
 from matrix_library.checks import find_architecture, flag, shown, whole
 from matrix_library.facts import facts
 from matrix_library.filters import FILTERS, NUMBER_FILTERS, type_spellings
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
 
@@ -24,9 +27,9 @@ if TYPE_CHECKING:
 LARGEST = 10**6  # (a number filter above this matches nothing and is refused)
 
 
-class Row(NamedTuple):
+class Row(Record):
     """One instruction's facts and the values its filters compare."""
-    fact: "Facts"
+    fact: Facts
     arch: str
     types: frozenset[str]
     kind: str
@@ -37,14 +40,14 @@ class Row(NamedTuple):
     checked: frozenset[str]  # the verification record's source keys
 
 
-def _all_types(fact: "Facts") -> "list[TypeFacts]":
+def _all_types(fact: Facts) -> list[TypeFacts]:
     """The types of the operands and the formats a modifier may choose."""
     types = fact["types"]
     c = [] if types["C"] is None else [types["C"]]
     return [types["A"], types["B"], *c, types["D"], *fact["formats"]]
 
 
-def _type_keys(fact: "Facts") -> frozenset[str]:
+def _type_keys(fact: Facts) -> frozenset[str]:
     """Every spelling a type filter may match: keys (f16, fp8_fnuz), their family (fp8),
     printed names (FP16, int8) and the other names of the same encoding (e4m3 for fp8),
     lower case (filters.type_spellings)."""
@@ -81,7 +84,7 @@ def _plain(value: object) -> object:
     return value
 
 
-def _copy(fact: "Facts") -> "Facts":
+def _copy(fact: Facts) -> Facts:
     """A copy of a kept fact for the caller, who may change it."""
     out = fact.copy()
     types = fact["types"]
@@ -139,7 +142,7 @@ def _shape(value: object) -> tuple[int | None, ...]:
     return tuple(None if p == "*" else int(p) for p in parts)
 
 
-def _vendor(value: object) -> "Callable[[Row], bool]":
+def _vendor(value: object) -> Callable[[Row], bool]:
     vendor = _text("vendor", value).lower()
     vendors = sorted({a.vendor for a in ARCHITECTURES})
     if vendor not in vendors:
@@ -147,7 +150,7 @@ def _vendor(value: object) -> "Callable[[Row], bool]":
     return lambda r: r.vendor == vendor
 
 
-def _checked(value: object) -> "Callable[[Row], bool]":
+def _checked(value: object) -> Callable[[Row], bool]:
     """checked=SOURCE: the instructions whose verification record has that source."""
     from instructions.verification import SOURCE_KEYS
     source = _text("checked", value).lower()
@@ -159,7 +162,7 @@ def _checked(value: object) -> "Callable[[Row], bool]":
 _HELPERS = {"vendor": _vendor, "checked": _checked}
 
 
-def matcher(key: str, value: object) -> "Callable[[Row], bool]":
+def matcher(key: str, value: object) -> Callable[[Row], bool]:
     """A test of one instruction's row for one filter value (checked here)."""
     if key == "arch":
         name = find_architecture(_text(key, value)).name
@@ -187,7 +190,7 @@ def matcher(key: str, value: object) -> "Callable[[Row], bool]":
     return lambda r: r.dims[index] == number
 
 
-def parse_filters(texts: "Iterable[str]") -> dict[str, list[str]]:
+def parse_filters(texts: Iterable[str]) -> dict[str, list[str]]:
     """{key: [values]} from strings 'key=value' (a value may list alternatives: a,b)."""
     if isinstance(texts, str) or not hasattr(texts, "__iter__"):
         raise CalcError(f"filters are given as a list of 'key=value' strings, not "
@@ -206,8 +209,8 @@ def parse_filters(texts: "Iterable[str]") -> dict[str, list[str]]:
     return found
 
 
-def _tests(filters: "Filters | None") -> (
-        "list[tuple[str, list[object], list[Callable[[Row], bool]]]]"):
+def _tests(filters: Filters | None) -> (
+        list[tuple[str, list[object], list[Callable[[Row], bool]]]]):
     """(key, values, tests) of every filter key, every value checked."""
     if filters is None:
         return []
@@ -239,7 +242,7 @@ def _wave(wave: object) -> int | None:
     return whole("wave", wave)
 
 
-def known_values(key: str, every: "Iterable[Row]") -> list[str]:
+def known_values(key: str, every: Iterable[Row]) -> list[str]:
     """The values of filter `key` that some instruction has."""
     if key == "type":
         found = {t["key"] for r in every for t in _all_types(r.fact)}
@@ -259,14 +262,14 @@ def known_values(key: str, every: "Iterable[Row]") -> list[str]:
     return sorted(found, key=lambda v: (len(v), v) if v.isdigit() else (0, v))
 
 
-def check_filters(filters: "Filters | None", wave: int | None = None) -> None:
+def check_filters(filters: Filters | None, wave: int | None = None) -> None:
     """Check `filters` as catalog() reads them, and raise CalcError naming a filter value
     that no instruction has alone (a value that matches nothing cannot narrow, so it is
     a mistake), with the values there are."""
     _check(_tests(filters), rows(_wave(wave)))
 
 
-def _check(tests: "list[tuple[str, list[object], list[Callable[[Row], bool]]]]",
+def _check(tests: list[tuple[str, list[object], list[Callable[[Row], bool]]]],
            every: tuple[Row, ...]) -> None:
     for key, values, alternatives in tests:
         for value, test in zip(values, alternatives):
@@ -276,8 +279,8 @@ def _check(tests: "list[tuple[str, list[object], list[Callable[[Row], bool]]]]",
                                 f"{', '.join(known_values(key, every))}")
 
 
-def catalog(filters: "Filters | None" = None, wave: int | None = None, *,
-            strict: bool = False) -> "list[Facts]":
+def catalog(filters: Filters | None = None, wave: int | None = None, *,
+            strict: bool = False) -> list[Facts]:
     """The facts of every instruction of every architecture that passes `filters`:
     {key: value or [values]}, keys as in FILTERS; alternatives of one key are ORed,
     different keys ANDed. With `wave`, register counts are for that wave size and

@@ -3,8 +3,6 @@ instructions, matrices, modifiers, wave sizes and coordinates. Each raises CalcE
 naming the bad value and what is allowed."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import instructions as registry
 from instructions import ARCHITECTURES
 from instructions import Architecture as Architecture
@@ -18,6 +16,7 @@ from layouts.modifiers import Modifiers as Modifiers
 from matrix_library.notation import element as element_name
 from matrix_library.records import AT, Element, named
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -12,21 +12,23 @@ as `compare(...)`.
 The elements compared are those both operands have: rows and columns below both shapes.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
-from instructions.record import short_repr
+from instructions.record import Record, short_repr
 from layouts import formula_sections
 from layouts.core import CalcError
 
 from matrix_library.checks import operand, shown, wave_size, whole
 from matrix_library.notation import register
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (Section is an annotation-only alias of layouts.formulas)
     from layouts.formulas import Section
 
 
-class Cell(NamedTuple):
+class Cell(Record):
     """One element (e.g. D[3][5]) and its places in each operand (register{lane} texts)."""
     element: str
     row: int
@@ -35,7 +37,7 @@ class Cell(NamedTuple):
     second: tuple[str, ...]
 
 
-class Comparison(NamedTuple):
+class Comparison(Record):
     """`matrix` of `first` (in wave `first_wave`) beside it in `second`; `cells` cover the
     rows x cols elements both have; `formulas` are each side's lines for the matrix."""
     first: Instruction
@@ -46,13 +48,13 @@ class Comparison(NamedTuple):
     rows: int
     cols: int
     cells: tuple[Cell, ...]
-    formulas: "tuple[Section, Section]"
+    formulas: tuple[Section, Section]
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
         return short_repr(self)
 
 
-def _lines(inst: Instruction, matrix: str, wave: int) -> "Section":
+def _lines(inst: Instruction, matrix: str, wave: int) -> Section:
     forward, backward = formula_sections(inst, waves=(wave,))[wave]
     wanted = (f"{matrix}[", f"{matrix} ", "C or D")
     return ([line for line in forward if line[0].startswith(wanted)],

@@ -16,11 +16,12 @@ moves, and lists the instructions that do it with their counts; `advice` lists t
 cheaper plans that swapping a product's operands gives.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS
-from instructions.record import short_repr, without_gc
+from instructions.record import Record, short_repr, without_gc
 from layouts.core import CalcError
 from layouts.legality import rule
 from matrix_plans.convert.planner import CLASSES, Plan, Trips, plan, plan_within
@@ -30,6 +31,7 @@ from matrix_library.checks import architecture_of, flag, lane_moves_of, shown, w
 from matrix_library.checks import modifiers as checked_modifiers
 from matrix_library.checks import operand as checked_operand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
@@ -39,7 +41,7 @@ SOURCES = ("C", "D")
 DESTINATIONS = ("A", "B")
 
 
-class SourceSlot(NamedTuple):
+class SourceSlot(Record):
     """Bits (lo, hi) of `register` of `lane` of source fragment `fragment`, and the
     source element it holds (e.g. D[3][5])."""
     fragment: int
@@ -49,7 +51,7 @@ class SourceSlot(NamedTuple):
     element: str
 
 
-class ConversionMove(NamedTuple):
+class ConversionMove(Record):
     """One destination slot, the element it receives and where that comes from;
     `kind` is none, in-lane or cross-lane."""
     fragment: int
@@ -61,23 +63,23 @@ class ConversionMove(NamedTuple):
     kind: str
 
 
-class Step(NamedTuple):
+class Step(Record):
     """`times` issues of `instruction`, for `purpose`."""
     instruction: str
     times: int
     purpose: str
 
 
-class Advice(NamedTuple):
+class Advice(Record):
     """A cheaper way: what to change (`change`) and the plan it gives."""
     change: str
-    conversion: "Conversion"
+    conversion: Conversion
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
         return short_repr(self)
 
 
-class Conversion(NamedTuple):
+class Conversion(Record):
     """The plan of moving `source_matrix` of `source` (source_fragments fragments) into
     `destination_matrix` of `destination` (fragments fragments): `kind` (none,
     in-lane or cross-lane), every destination slot's move, the instructions (`steps`,
@@ -136,7 +138,7 @@ def _check(inst: object, matrix: object, allowed: tuple[str, ...], side: str) ->
     return name
 
 
-def _operand(inst: Instruction, matrix: str, mods: "ModifierValues", wave: int | None,
+def _operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,
              output: bool) -> object:
     operand = checked_operand(inst, matrix, mods=mods, wave=wave, output_calc=output)
     if operand.block_source is not None or operand.remapped and not _permutes(operand):
@@ -173,8 +175,8 @@ def _element(matrix: str, row: int, col: int) -> str:
 
 @without_gc
 def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
-               dst_matrix: str, *, mods: "ModifierValues" = None,
-               src_mods: "ModifierValues" = None, dst_mods: "ModifierValues" = None,
+               dst_matrix: str, *, mods: ModifierValues = None,
+               src_mods: ModifierValues = None, dst_mods: ModifierValues = None,
                wave: int | None = None, transposed: bool = False,
                advice: bool = True, route: str | None = None) -> Conversion:
     """Plan moving `src_matrix` (C or D) of `src_inst` into `dst_matrix` (A or B) of
@@ -229,7 +231,7 @@ def conversion(src_inst: Instruction, src_matrix: str, dst_inst: Instruction,
     return found._replace(advice=tuple(kept))
 
 
-def _swapped(inst: Instruction, mods: "ModifierValues", wave: int) -> dict[str, int]:
+def _swapped(inst: Instruction, mods: ModifierValues, wave: int) -> dict[str, int]:
     """The destination's modifiers for its other operand: the tile keeps its format and
     signedness (CBSZ <-> BLGP or matrix_a_fmt <-> matrix_b_fmt where they pick formats;
     the A and B bits of a mask the modifier table's `negation` names, where the

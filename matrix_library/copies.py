@@ -12,11 +12,12 @@ lds_copy() and lds_copy_search().
     (8, 'direct')
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.lds_copy import CopyFacts, CopyOp, copy_facts
 from instructions.model import Instruction
-from instructions.record import short_repr
+from instructions.record import Record, short_repr
 from layouts.core import CalcError
 from matrix_plans.lds.copies import CopyPlan, Global, check, plan_copy
 from matrix_plans.lds.fragment import Fragment
@@ -38,13 +39,14 @@ from matrix_library.lds import (
     stored_bits,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
 __all__ = ["CopyCandidate", "LdsCopy", "LdsCopySearch", "lds_copy", "lds_copy_search"]
 
 
-class LdsCopy(NamedTuple):
+class LdsCopy(Record):
     """The answer of lds_copy(): the tile's whole trip. `copy`: every copy instruction of
     every wave (matrix_plans.lds.copies.CopyPlan: lanes' global offsets and LDS addresses,
     segments, write phases); `read`: the read plan (matrix_library.lds.LdsPlan) of the same
@@ -110,7 +112,7 @@ def _global(order: str | None, ld: object, k_axis: int, tile: object) -> Global:
 
 def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: "ModifierValues" = None,
+             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
              wave: int | None = None, lds_type: str = "", global_order: str | None = None,
              ld: int | None = None, waves: int = 1, wave_split: str = "block",
              tdm_pad_interval: int | None = None, tdm_pad_amount: int | None = None
@@ -161,7 +163,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
 
 # ---- the search: read conflicts, write conflicts, coalescing and bytes together
 
-class CopyCandidate(NamedTuple):
+class CopyCandidate(Record):
     """One tile setting tried by lds_copy_search(): padding, swizzle (its --lds-swizzle
     text, '' for none), the read plan's worst conflict, the copy's worst write conflict,
     its coalescing (bytes used of the 128-byte segments it touches), the LDS bytes and
@@ -182,7 +184,7 @@ class CopyCandidate(NamedTuple):
                 self.instructions)
 
 
-class LdsCopySearch(NamedTuple):
+class LdsCopySearch(Record):
     """The answer of lds_copy_search(): the setting as given, the settings tried ranked
     best first (read conflicts, then write conflicts, then coalescing, then LDS bytes,
     then instructions), and what Triton's and CK's swizzle rules pick, with the same

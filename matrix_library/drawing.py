@@ -5,8 +5,6 @@ the engine only through these modules and the answers; they are loaded by the mo
 draw code, formulas or facts (never by a point query)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from layouts import Operand
 from layouts import check_modifiers as check_modifiers
 from layouts import formula_sections as formula_sections
@@ -28,6 +26,7 @@ from layouts.fragment import fragment as fragment
 from layouts.legality import rule as rule
 from layouts.modifiers import Modifiers
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
     from layouts.cdna import ABShape as ABShape  # (the types of the CDNA shapes below)

@@ -12,10 +12,11 @@ matrix_plans.epilogue. matrix_api re-exports store_plan().
     ('lds-transpose', (('ds_write_b64', 1), ('ds_read_b64_tr_b16', 1), ('global_store_dwordx2', 1)))
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
-from instructions.record import short_repr
+from instructions.record import Record, short_repr
 from layouts.core import CalcError
 from matrix_plans.epilogue import Epilogue, Route, pack_issues, plan, type_bits
 
@@ -23,6 +24,7 @@ from matrix_library.checks import architecture_of, instruction, lane_moves_of, s
 from matrix_library.checks import operand as checked_operand
 from matrix_library.filters import type_key
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
@@ -33,7 +35,7 @@ __all__ = ["StorePlan", "store_plan"]
 STORE_TYPES = ("f32", "f16", "bf16", "fp8", "bf8", "i32")
 
 
-class StorePlan(NamedTuple):
+class StorePlan(Record):
     """The answer of store_plan(): D of `instruction` as `store_type` values into an
     `order`-major tile with leading dimension `ld` (elements); `pack`: the conversion's
     instructions per lane (empty: none); `routes`: each route (matrix_plans.epilogue.Route:
@@ -58,7 +60,7 @@ class StorePlan(NamedTuple):
         return short_repr(self)
 
 
-def store_plan(inst: Instruction, *, mods: "ModifierValues" = None, wave: int | None = None,
+def store_plan(inst: Instruction, *, mods: ModifierValues = None, wave: int | None = None,
                store_type: str | None = None, order: str = "row",
                ld: int | None = None, route: str | None = None) -> StorePlan:
     """The epilogue store plan of `inst`'s D as `store_type` (None: D's own type) into

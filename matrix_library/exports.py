@@ -6,23 +6,25 @@ checks the arguments, refuses an operand that is not such an object with the rea
 answers with the typed records the renderers (formats/exports.py) read.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
-from instructions.record import short_repr
+from instructions.record import Record, short_repr
 from layouts.core import CalcError
 from layouts.exports import CkTile, CuteLayout, GluonLayout, ck_tile, cute_layout, gluon_layout
 from layouts.modifiers import Modifiers
 
 from matrix_library.checks import instruction, operand, shown, wave_size
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.checks import ModifierValues
 
 LANGUAGES = ("cute", "gluon")
 
 
-class Export(NamedTuple):
+class Export(Record):
     """One operand exported: `language` cute or gluon, and that language's layout (the
     other None); `extent` the (rows, cols, blocks) of the matrix (compressed for sparse
     operands)."""
@@ -39,7 +41,7 @@ class Export(NamedTuple):
         return short_repr(self)
 
 
-def export(inst: Instruction, matrix: str, language: str, *, mods: "ModifierValues" = None,
+def export(inst: Instruction, matrix: str, language: str, *, mods: ModifierValues = None,
            wave: int | None = None) -> Export:
     """`matrix` of `inst` as a CuTe or Gluon layout; CalcError (saying why) where the
     operand is not one CuTe shape:stride or one Gluon linear layout."""

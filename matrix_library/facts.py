@@ -2,8 +2,6 @@
 layout and its layout value."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from layouts import Modifiers, Operand, family_facts
 from layouts.core import CalcError
 from layouts.values import OperandValue, value
@@ -18,6 +16,7 @@ from matrix_library.checks import (
     with_formats,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import DataType, Instruction
 

@@ -13,12 +13,13 @@ checks its read arguments with the checked_* functions of this module.
     1
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from instructions.lds import LdsFacts, Load, PhaseModel, lds_facts
 from instructions.model import TYPES, Instruction
-from instructions.record import short_repr, without_gc
+from instructions.record import Record, short_repr, without_gc
 from layouts.core import CalcError
 from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import named_slots, plan
@@ -29,6 +30,7 @@ from matrix_library.checks import architecture_of, lane_moves_of, shown, whole
 from matrix_library.checks import operand as checked_operand
 from matrix_library.records import Element, named
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
@@ -37,7 +39,7 @@ __all__ = ["LdsCandidate", "LdsPlan", "LdsSearch", "LdsSlot", "lds_facts_of", "l
            "plan_record", "parse_swizzle", "parse_tile", "parse_xor", "stored_bits"]
 
 
-class LdsSlot(NamedTuple):
+class LdsSlot(Record):
     """A register slot and the element it receives: bits `bits` of VGPR `register` (from
     the operand's first) of `lane` get `element` of K step `step`, from byte `address`
     (bit `bit` of it for sub-byte elements), by load number `load`; `tile_at`: its (row,
@@ -53,7 +55,7 @@ class LdsSlot(NamedTuple):
     tile_at: tuple[int, int] = (0, 0)
 
 
-class LdsPlan(NamedTuple):
+class LdsPlan(Record):
     """The answer of lds_plan(): the tile, the phase model, every load of the wave (each
     lane's address and bytes, the phases with their conflicts:
     matrix_plans.lds.tile.LoadPlan),
@@ -83,7 +85,7 @@ class LdsPlan(NamedTuple):
         return short_repr(self)
 
 
-class LdsCandidate(NamedTuple):
+class LdsCandidate(Record):
     """One tile setting tried by lds_search(): padding, swizzle, the load chosen, the LDS
     bytes, the number of load instructions, the worst conflict and the cycle estimate.
     `failure` says why no load works with it ('' otherwise)."""
@@ -97,7 +99,7 @@ class LdsCandidate(NamedTuple):
     failure: str = ""
 
 
-class LdsSearch(NamedTuple):
+class LdsSearch(Record):
     """The answer of lds_search(): the plan as given (`given`), the conflict-free settings
     found (`found`, best first: fewest LDS bytes, then fewest instructions, then fewest
     cycles), and what Triton's and CK's swizzle formulas pick for this tile with their
@@ -256,7 +258,7 @@ def checked_steps(k_steps: object) -> int:
 @without_gc
 def lds_plan(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
              pad: int = 0, swizzle: object = None, base: int = 0, load: str | None = None,
-             k_steps: int = 1, model: str | None = None, mods: "ModifierValues" = None,
+             k_steps: int = 1, model: str | None = None, mods: ModifierValues = None,
              wave: int | None = None, lds_type: str = "") -> LdsPlan:
     """The plan of loading operand `matrix` of `inst` (k_steps consecutive steps) from an
     LDS tile of `tile` = 'ROWSxCOLS' elements stored in `order` (k: rows of K values;
@@ -315,7 +317,7 @@ def _candidate(plan_of: Callable[[int, tuple[int, int, int] | None], Plan], pad:
 @without_gc
 def lds_search(inst: Instruction, matrix: str, *, tile: object, order: str = "k",
                base: int = 0, load: str | None = None, k_steps: int = 1,
-               model: str | None = None, mods: "ModifierValues" = None, wave: int | None = None,
+               model: str | None = None, mods: ModifierValues = None, wave: int | None = None,
                pad: int = 0, swizzle: object = None, lds_type: str = "") -> LdsSearch:
     """Padding (0 to one row of 128 bytes more) and swizzle settings (powers of two) that
     make every load of the plan conflict-free, best first (fewest LDS bytes, then fewest

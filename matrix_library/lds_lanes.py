@@ -3,13 +3,12 @@ load's lane map as a function of the library, the planners' table of them and a 
 natural alignment."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions.lds import lds_facts
 from layouts.core import CalcError
 from matrix_plans.lds.reads import LANE_MAPS as LANE_MAPS
 from matrix_plans.lds.reads import alignment as alignment
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

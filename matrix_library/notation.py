@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from _operator import and_, rshift  # (operator's C module, loaded with Python)
 from itertools import chain, repeat
-from typing import TYPE_CHECKING
 
 from layouts.core import Place
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import TypeVar

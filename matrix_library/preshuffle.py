@@ -15,11 +15,12 @@ matrix_api re-exports preshuffle().
     [0, 1, 2, 3]
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
 from instructions.preshuffles import GLOBAL_LOADS, Scheme
-from instructions.record import short_repr
+from instructions.record import Record, short_repr
 from layouts import COORDINATES
 from layouts.core import CalcError
 from matrix_plans.preshuffle.chain import formula, numpy_source, torch_source
@@ -40,6 +41,7 @@ from matrix_library.checks import (
 from matrix_library.checks import operand as checked_operand
 from matrix_library.records import Element, named
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_library.checks)
     from matrix_library.checks import ModifierValues
 
@@ -47,7 +49,7 @@ __all__ = ["PreshufflePlan", "PreshuffleSlot", "PresetVerdict", "parse_supertile
            "preshuffle"]
 
 
-class PreshuffleSlot(NamedTuple):
+class PreshuffleSlot(Record):
     """A value one lane loads: bits `bits` (lo, hi) of VGPR `register` (counted from the
     first VGPR the lane's loads fill) receive `element` (of the supertile block: its
     coordinates count from the block's first row and column) of tile `tile`, from
@@ -61,7 +63,7 @@ class PreshuffleSlot(NamedTuple):
     load: int
 
 
-class PresetVerdict(NamedTuple):
+class PresetVerdict(Record):
     """A named scheme against the plan: `agrees` item for item, or `k_only` (the
     same rows, K in another order: right only when A is shuffled the same way), or
     neither; `first`: the first difference; `region`: the stored items compared."""
@@ -75,7 +77,7 @@ class PresetVerdict(NamedTuple):
     region: tuple[int, int]
 
 
-class PreshufflePlan(NamedTuple):
+class PreshufflePlan(Record):
     """The answer of preshuffle(). The stored matrix is the operand's memory matrix (A
     M x K, B K x N, SA M x K/32, SB K/32 x N, the index M x K/4 codes), `order`-major
     (k_inner: K is contiguous) with leading dimension `ld` (elements); it is cut into
@@ -156,7 +158,7 @@ def _width(value: object, picked: Scheme | None) -> int | None:
     raise CalcError(f"a load width is a whole number of bytes, not {shown(value)}", "load_width")
 
 
-def preshuffle(inst: Instruction, matrix: str, *, mods: "ModifierValues" = None,
+def preshuffle(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
                wave: int | None = None, load_width: object = None,
                supertile: object = (1, 1), order: str | None = None, ld: int | None = None,
                preset: str | None = None) -> PreshufflePlan:

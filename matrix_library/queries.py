@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from _operator import itemgetter  # (operator's C module, loaded with Python)
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from instructions.model import Instruction
 from layouts import check_modifiers
@@ -49,6 +48,7 @@ from matrix_library.records import (
     new,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

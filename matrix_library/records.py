@@ -1,14 +1,16 @@
 """The records the library answers with, and their construction from the engine's
 (row, col, block) elements and places."""
 
-from typing import TYPE_CHECKING, NamedTuple
 
-from instructions.record import short_repr
+from __future__ import annotations
+
+from instructions.record import Record, short_repr
 from layouts import COORDINATES
 from layouts.core import Place
 
 from matrix_library.notation import register as register_name
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
     from layouts.core import Elem
 
 
-class Element(NamedTuple):
+class Element(Record):
     """One element of a matrix; the coordinates the matrix does not have are None.
     str() names it like A[5][6], with .B<n> from the second block on; element_text()
     gives the command line's spelling (which shows .B0 too on multi-block MFMAs)."""
@@ -50,7 +52,7 @@ class Element(NamedTuple):
         return f"{text}.B{self.block}" if self.block else text
 
 
-class Location(NamedTuple):
+class Location(Record):
     """Where a value lives: bits `bits` = (lo, hi) of `lane`, counted from bit 0 of VGPR
     `register` (the operand's first VGPR is 0). `registers` lists every VGPR the value
     touches: two for 64-bit values and for values straddling a VGPR boundary.
@@ -81,19 +83,19 @@ class Location(NamedTuple):
         return self.text
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """A matrix element and one location holding it."""
     element: Element
     location: Location
 
 
-class Slot(NamedTuple):
+class Slot(Record):
     """A register slot (a lane's bit range) and the elements it holds."""
     location: Location
     elements: tuple[Element, ...]
 
 
-class KeyedLayout(NamedTuple):
+class KeyedLayout(Record):
     """layout() in bulk, for writers of whole documents (matrix_api.layout_keys): `keyed`
     holds (key, (row, col, block)) for every location of every element of `matrix`, in
     layout()'s order (each element's `copies` locations one after the other), the
@@ -103,14 +105,14 @@ class KeyedLayout(NamedTuple):
     is that location's (register, registers, bit_lo, bit_hi, negated, absolute)."""
     matrix: str
     keyed: list[tuple[int, tuple[int, int, int]]]
-    slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
+    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
     copies: int
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
         return short_repr(self)
 
 
-class LayoutColumns(NamedTuple):
+class LayoutColumns(Record):
     """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
     documents that sort or pick them by column without a tuple per location: keys[n] is
     the key of location n (layout()'s order, as in KeyedLayout.keyed), and rows[n],
@@ -121,20 +123,20 @@ class LayoutColumns(NamedTuple):
     rows: list[int]
     cols: list[int]
     blocks: list[int]
-    slot: "Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]"
+    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
     copies: int
 
     def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
         return short_repr(self)
 
 
-class Product(NamedTuple):
+class Product(Record):
     """One term A[i][k] * B[k][j] of an output element: the values the hardware reads."""
     a: Entry
     b: Entry
 
 
-class Calculation(NamedTuple):
+class Calculation(Record):
     """How D[i][j] is computed: the sum of `products`, plus `c` (None when sparse).
     On CDNA4's v_mfma_scale_*, `scales` holds one Product (SA[i][kb], SB[kb][j]) per
     block kb of 32 K values, scaling that block's products; otherwise it is empty."""
@@ -164,16 +166,16 @@ def named(matrix: str, row: int, col: int, block: int) -> Element:
     return new(Element, values)
 
 
-def element(operand: "Operand", elem: "Elem") -> Element:
+def element(operand: Operand, elem: Elem) -> Element:
     return named(operand.matrix, *elem)
 
 
-def location(operand: "Operand", place: Place) -> Location:
+def location(operand: Operand, place: Place) -> Location:
     mark = operand.mark_of(place)
     reg, lane, lo, width = place
     return new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
                           "|" in mark))
 
 
-def entry(operand: "Operand", place: Place, elem: "Elem") -> Entry:
+def entry(operand: Operand, place: Place, elem: Elem) -> Entry:
     return new(Entry, (element(operand, elem), location(operand, place)))

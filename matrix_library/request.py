@@ -15,16 +15,19 @@ which re-exports this module: the dependency is one-way. What only some modes ne
 (the catalog, linear layouts) is imported when such a request comes.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions import Architecture
 from instructions.model import Instruction
+from instructions.record import Record
 from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
 from matrix_library.checks import modifiers, operand, shown, whole, with_formats
 from matrix_library.queries import query_answer
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -36,12 +39,12 @@ if TYPE_CHECKING:
 NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
 
 
-class Request(NamedTuple):
+class Request(Record):
     """One question. `numbers`: (i, j, k, block, register, lane); `options`: the mode's
     own settings as (name, value) pairs (output format, transpose, ...)."""
     mode: str
-    arch: "Architecture | None" = None
-    inst: "Instruction | None" = None
+    arch: Architecture | None = None
+    inst: Instruction | None = None
     matrix: str | None = None
     mods: Modifiers = Modifiers()
     wave: int = 0
@@ -58,19 +61,19 @@ class Request(NamedTuple):
         return dict(zip(NUMBER_NAMES, self.numbers))
 
     @property
-    def instruction(self) -> "Instruction":
+    def instruction(self) -> Instruction:
         if self.inst is None:
             raise CalcError(f"the {self.mode} mode needs an instruction")
         return self.inst
 
 
-def _architecture(request: Request) -> "Architecture":
+def _architecture(request: Request) -> Architecture:
     if request.arch is None:
         raise CalcError(f"the {request.mode} mode needs an architecture")
     return request.arch
 
 
-def _operand(request: Request) -> "Operand":
+def _operand(request: Request) -> Operand:
     """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
     inst = request.instruction
     if request.matrix is None:
@@ -79,7 +82,7 @@ def _operand(request: Request) -> "Operand":
                        output_calc=bool(request.option("output_calc")))
 
 
-def _detail(request: Request) -> "Instruction":
+def _detail(request: Request) -> Instruction:
     """The instruction, with the A/B formats its format modifiers select."""
     inst = request.instruction
     if inst.format_fields:
@@ -88,7 +91,7 @@ def _detail(request: Request) -> "Instruction":
     return inst
 
 
-def _catalog(request: Request) -> "list[Facts]":
+def _catalog(request: Request) -> list[Facts]:
     from matrix_library.catalog import catalog
     filters = request.option("filters") or {}
     rows = catalog(filters, request.wave or None)  # type: ignore[arg-type]
@@ -96,7 +99,7 @@ def _catalog(request: Request) -> "list[Facts]":
     return [row for row in rows if arch is None or row["architecture"] == arch.name]
 
 
-def _code(request: Request) -> "Operand | None":
+def _code(request: Request) -> Operand | None:
     """--emit: the operand written (checked), or None for a whole-instruction example."""
     inst = request.instruction
     if inst is not None and not inst.architecture.target:
@@ -106,7 +109,7 @@ def _code(request: Request) -> "Operand | None":
     return None if request.matrix is None else _operand(request)
 
 
-def _probe(request: Request) -> "list[Instruction]":
+def _probe(request: Request) -> list[Instruction]:
     """--emit probe: the instructions probed (the one asked, or every one of -a)."""
     arch = request.inst.architecture if request.inst is not None else _architecture(request)
     if not arch.target:
@@ -117,7 +120,7 @@ def _probe(request: Request) -> "list[Instruction]":
     return list(_architecture(request).instructions)
 
 
-def _linear(request: Request) -> "LinearLayoutBases":
+def _linear(request: Request) -> LinearLayoutBases:
     from matrix_library.facts import linear_layout
     return linear_layout(request.instruction, str(request.matrix), mods=request.mods,
                              wave=request.wave)
@@ -164,7 +167,7 @@ def _store(request: Request) -> object:
                       **dict(request.options))  # type: ignore[arg-type]
 
 
-def _query(request: Request) -> "QueryAnswer":
+def _query(request: Request) -> QueryAnswer:
     """-g, -m, -R or -M (option "query"; "output_calc": -o; "document": "text", "json"
     or "table", the form a layout is given in): the answer, checked once."""
     inst = request.instruction
@@ -176,7 +179,7 @@ def _query(request: Request) -> "QueryAnswer":
                         str(request.option("document", "text")))
 
 
-ENGINES: "dict[str, Callable[[Request], object]]" = {
+ENGINES: dict[str, Callable[[Request], object]] = {
     "list": _architecture,
     "detail": _detail,
     "query": _query,

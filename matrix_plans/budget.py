@@ -4,17 +4,18 @@ registers, LDS buffers) the registers, LDS bytes, occupancy, arithmetic intensit
 roofline bound. Reads the instruction's operand fragments (register counts, stored
 elements) and the architecture's limits (instructions/products.py)."""
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions.model import Instruction
 from instructions.products import VGPR_OVERRIDES, GpuProduct, Limits, limits_of
-from instructions.record import short_repr
+from instructions.record import Record, short_repr
 from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import fragment
 
 
-class Peak(NamedTuple):
+class Peak(Record):
     """An instruction's peak on a product: FLOPs (or integer ops) per unit per cycle, the
     units (CUs or WGPs) and clock it is multiplied by, and the result in FLOP/s; for a
     sparse instruction the effective rate (its K counts the zeros skipped)."""
@@ -44,7 +45,7 @@ def peak(inst: Instruction, flops_per_cycle: int | None, product: GpuProduct) ->
                 float(flops_per_cycle) * units * product.clock * 1e6, inst.sparse)
 
 
-class Tile(NamedTuple):
+class Tile(Record):
     """A block tile: `wave_tile` (instruction tiles along M, N per wave), `waves` (waves
     along M, N per workgroup), `k_steps` (instruction K steps per LDS stage, their A/B
     fragments all held in registers), `buffers` (LDS stages), `pad` (elements added to
@@ -57,7 +58,7 @@ class Tile(NamedTuple):
     order: str = "k"
 
 
-class Part(NamedTuple):
+class Part(Record):
     """One register or LDS item of the budget: what it holds (`name`), `copies` of `each`
     registers (or bytes) making `total`, in which file."""
     name: str
@@ -68,7 +69,7 @@ class Part(NamedTuple):
     note: str = ""
 
 
-class Occupancy(NamedTuple):
+class Occupancy(Record):
     """Waves per SIMD each limit allows, as LLVM counts them (`limits`: name, waves), the
     smallest (`waves`) and the limits that give it (`binding`); `groups`: workgroups per
     unit (CU; RDNA: WGP) and `waves_per_unit` the waves they hold; `resident`: whether
@@ -81,7 +82,7 @@ class Occupancy(NamedTuple):
     resident: bool = True
 
 
-class Budget(NamedTuple):
+class Budget(Record):
     """A block tile's budget. tile: the Tile asked for; block: (M, N, K) of the
     workgroup's tile per LDS stage; threads: the workgroup's; parts: the registers and
     LDS bytes, item by item; vgprs, agprs: the estimate per wave (fragments or staging,

@@ -18,13 +18,15 @@ weighs GLOBAL_COST instructions, an LDS access its worst conflict, an LDS round 
 wait (WAIT_COST).
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 
 from instructions.lane_moves import WAIT_COST, arch_moves
 from instructions.lds import Load, lds_facts
 from instructions.model import TYPES
 from instructions.preshuffles import GLOBAL_STORES
+from instructions.record import Record
 from layouts import Operand
 from layouts.core import CalcError
 from layouts.fragment import element, fragment
@@ -40,7 +42,7 @@ SEGMENT = 128     # bytes of one coalescing segment (CDNA3/CDNA4 L2 line)
 WIDTHS = (16, 8, 4, 2, 1)
 
 
-class Store(NamedTuple):
+class Store(Record):
     """One store (global, or an LDS write) of one lane: its instruction number, byte
     address (in the global tile, or in LDS), bytes, the elements (i, j) it writes in
     address order, and `source`: the byte of the lane's converted registers it stores
@@ -53,7 +55,7 @@ class Store(NamedTuple):
     source: int = -1
 
 
-class Route(NamedTuple):
+class Route(Record):
     name: str
     counts: tuple[tuple[str, int], ...]   # (mnemonic, issues per wave)
     lds_bytes: int
@@ -66,7 +68,7 @@ class Route(NamedTuple):
     reads: tuple[tuple[int, int, int], ...] = ()   # (lane, number, LDS byte address)
 
 
-class Epilogue(NamedTuple):
+class Epilogue(Record):
     """The routes of one store plan (`chosen`: the cheapest possible); `arch`: the
     architecture's canonical name; D's value bits and VGPRs per lane."""
     arch: str

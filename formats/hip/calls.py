@@ -7,8 +7,6 @@ the assembly's mnemonic, modifiers and operand widths.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions import ARCHITECTURES
 from instructions.model import WmmaBuiltins
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
@@ -17,6 +15,7 @@ from formats.hip.common import FLOAT_TYPES, CType, fragment_of
 from matrix_library.api import CalcError, Modifiers
 from matrix_library.drawing import engine_operand, index_bits_per_lane, rule, wmma_builtins
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection
 

@@ -16,14 +16,13 @@ __shared__ memory.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions.dpp import asm as dpp_asm
 from instructions.dpp import dpp_ctrl
 
 from formats.hip import PRELUDE, CType, operand_type
 from formats.hip.convert_types import COMMON_TYPES, HIP_TYPES, PAIRS, convert_expr
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol

@@ -11,12 +11,12 @@ copies with the hardware's addressing, for the lane-emulation check."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from formats.hip.lds import _name as read_name
 from formats.hip.lds import emit_lds
 from matrix_library.api import CalcError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.copies import LdsCopy
 

@@ -11,14 +11,13 @@ same text compiles with gcc: the conversions are then the host models of
 scripts/check_convert_types.py and a transpose load is emulated through its lane map."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from formats.hip.common import PRELUDE
 from formats.hip.convert_types import HIP_TYPES, PAIRS
 from formats.hip.lds import TRANSPOSE_BUILTINS, _fit
 from matrix_library.api import CalcError
 from matrix_library.lds_lanes import lane_map as lane_map_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.answers import Route, Store
     from matrix_library.epilogue import StorePlan

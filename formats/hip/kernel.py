@@ -2,8 +2,6 @@
 (every load, the builtin call with the chosen modifiers, the store of D)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, shaped
 
 from formats.hip.calls import call_text as _call_text
@@ -27,6 +25,7 @@ from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
 from matrix_library.drawing import Fragment, check_modifiers, rule, wmma_builtins
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
 

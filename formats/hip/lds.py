@@ -7,12 +7,12 @@ with gcc for the lane-emulation check (tests/plans/test_lds.py)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from formats.hip import PRELUDE
 from matrix_library.api import CalcError
 from matrix_library.lds_lanes import LANE_MAPS, alignment
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.lds import LdsPlan
 

@@ -12,8 +12,11 @@ The tests compile these functions with the host C compiler and compare every lan
 every word with the engine.
 """
 
+from __future__ import annotations
+
 from math import gcd
-from typing import TYPE_CHECKING, NamedTuple
+
+from instructions.record import Record
 
 from formats.cexpr import Term, render, simplify
 from formats.hip.common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
@@ -31,6 +34,7 @@ from matrix_library.drawing import (
     digit_value,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
 
@@ -128,7 +132,7 @@ def index_functions(frag: Fragment, options: Options, name: str) -> str:
 # ---- vector loads and stores
 
 
-class Chunk(NamedTuple):
+class Chunk(Record):
     """One vector move: `size` bytes starting `byte` bytes after the first byte of the
     lane's value v, into (or from) the lane's VGPR words from `word` on."""
     v: int
@@ -137,7 +141,7 @@ class Chunk(NamedTuple):
     word: int
 
 
-class VectorPlan(NamedTuple):
+class VectorPlan(Record):
     """The vector moves of one lane (the same for every lane), the tile alignment they
     assume (bytes) and the multiple a run-time `ld` must be (1: any)."""
     chunks: tuple[Chunk, ...]
@@ -316,7 +320,7 @@ def tile_elements(frag: Fragment, options: Options) -> int:
     return blocks * outer * ld
 
 
-def _describe(inst: "Instruction", frag: Fragment, options: Options,
+def _describe(inst: Instruction, frag: Fragment, options: Options,
               plan: VectorPlan | None) -> str:
     rows, cols, blocks = frag.shape
     what = {"A": "A", "B": "B", "C": "C", "D": "D", "K": "compression indices K",
@@ -349,7 +353,7 @@ def _ld_check(frag: Fragment, options: Options) -> None:
                         "can hold")
 
 
-def device_function(inst: "Instruction", frag: Fragment, options: Options, ctype: CType,
+def device_function(inst: Instruction, frag: Fragment, options: Options, ctype: CType,
                     name: str) -> str:
     """The index and word functions of one operand and its __device__ load (for D: store),
     guarded so that the same operand emitted twice in one file is defined once."""

@@ -10,12 +10,11 @@ lane bits (formats.hip_lds fits it and checks every lane). The same text compile
 gcc for the lane emulation (tests/plans/test_preshuffle.py)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from formats.hip.common import PRELUDE
 from formats.hip.lds import _fit
 from matrix_library.api import CalcError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from matrix_library.preshuffle import PreshufflePlan
 

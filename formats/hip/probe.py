@@ -14,9 +14,11 @@ runs in the lane emulation of scripts/check_probe.py (gcc, MC_EMULATION defined)
 models each instruction from the layout engine's places.
 """
 
-from typing import TYPE_CHECKING, NamedTuple
+
+from __future__ import annotations
 
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
+from instructions.record import Record
 from instructions.verification import REPORT
 
 from formats.hip.calls import call_text, check_builtin, negation_acts, operand_type
@@ -28,6 +30,7 @@ from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
 from matrix_library.drawing import Fragment, bit_of, element, engine_operand, rule
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
     from instructions.modifiers import Rule
@@ -38,10 +41,10 @@ SPECS = {spec.name: spec for spec in MODIFIERS}
 TILES = ("A", "B", "C", "K", "SA", "SB", "D")
 
 
-class Variant(NamedTuple):
+class Variant(Record):
     """One run of one instruction: the instruction (formats applied), its modifiers,
     the wave size, the values' semantics and the fragments of its operands."""
-    inst: "Instruction"
+    inst: Instruction
     mods: Modifiers
     wave: int
     label: str
@@ -52,7 +55,7 @@ class Variant(NamedTuple):
 # ---- the variants
 
 
-def _candidates(inst: "Instruction", wave: int) -> list[dict[str, int]]:
+def _candidates(inst: Instruction, wave: int) -> list[dict[str, int]]:
     """Modifier settings that move elements or change the values (the rules' meanings)."""
     out: list[dict[str, int]] = [{}]
     fields = inst.format_fields
@@ -77,7 +80,7 @@ def _candidates(inst: "Instruction", wave: int) -> list[dict[str, int]]:
     return unique
 
 
-def _settings(name: str, found: "Rule") -> list[dict[str, int]]:
+def _settings(name: str, found: Rule) -> list[dict[str, int]]:
     """The values of one modifier the probe runs, by what its rule says it does."""
     out: list[dict[str, int]] = []
     if found.meaning == "signed":
@@ -91,7 +94,7 @@ def _settings(name: str, found: "Rule") -> list[dict[str, int]]:
     return out
 
 
-def _semantics(inst: "Instruction", mods: Modifiers, wave: int
+def _semantics(inst: Instruction, mods: Modifiers, wave: int
                ) -> tuple[tuple[int, int, int, int], tuple[bool, bool]] | None:
     """(negations, signedness) of the values, or None where a negation acts on one
     16-bit half only (the probe leaves those to the emitted example)."""
@@ -114,12 +117,12 @@ def _semantics(inst: "Instruction", mods: Modifiers, wave: int
     return (negated[0], negated[1], negated[2], negated[3]), (signed[0], signed[1])
 
 
-def _label(inst: "Instruction", mods: Modifiers, wave: int) -> str:
+def _label(inst: Instruction, mods: Modifiers, wave: int) -> str:
     set_mods = " ".join(f"{name}={value}" for name, value in zip(mods._fields, mods) if value)
     return f"{inst.mnemonic} wave{wave}" + (f" {set_mods}" if set_mods else "")
 
 
-def variants(inst: "Instruction", wave: int) -> list[Variant]:
+def variants(inst: Instruction, wave: int) -> list[Variant]:
     """Every variant of `inst` the probe runs in `wave` (those the builtin can express);
     raises CalcError when clang has no builtin call for the instruction."""
     check_builtin(inst, wave)
@@ -139,7 +142,7 @@ def variants(inst: "Instruction", wave: int) -> list[Variant]:
     return out
 
 
-def _code_negations(inst: "Instruction", mods: Modifiers, wave: int) -> bool:
+def _code_negations(inst: Instruction, mods: Modifiers, wave: int) -> bool:
     """Whether the example would negate values in code (the builtin has no argument for
     the negation): such a variant would not test the instruction's modifier."""
     for matrix in ("A", "B", "C"):
@@ -152,7 +155,7 @@ def _code_negations(inst: "Instruction", mods: Modifiers, wave: int) -> bool:
     return False
 
 
-def _matrices(inst: "Instruction") -> tuple[str, ...]:
+def _matrices(inst: Instruction) -> tuple[str, ...]:
     return tuple(matrix_api.matrices(inst))
 
 
@@ -178,7 +181,7 @@ def tile_format(variant: Variant, matrix: str) -> str:
     return TYPE_FORMATS[key]
 
 
-def source_matrix(inst: "Instruction", matrix: str) -> str:
+def source_matrix(inst: Instruction, matrix: str) -> str:
     """The operand whose layout a tile has: sparse C is loaded in D's layout."""
     return "D" if matrix == "C" and inst.sparse else matrix
 
@@ -357,7 +360,7 @@ int main(void) {
 """
 
 
-def probe(insts: "list[Instruction]", wave: int, command: str | None = None) -> str:
+def probe(insts: list[Instruction], wave: int, command: str | None = None) -> str:
     """The probe program for `insts` (one architecture) in `wave`; instructions without
     a builtin call are listed in its header. Raises CalcError when none has one."""
 

@@ -9,7 +9,6 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from instructions import ISSUES
 
@@ -33,6 +32,10 @@ from matrix_frontends.cli.respond import (
     respond,
     run,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 # (answering a command line is cli_respond's, which the explorer shares; this module is
 # the process around it: the output written, errors on one line, exit statuses)

@@ -4,8 +4,6 @@ choices, the modifiers, the output options, and library errors named by the opti
 fault."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from matrix_frontends.cli.options import (
     ABSENT,
     BY_DEST,
@@ -27,6 +25,7 @@ from matrix_library.checks import (
     find_architecture,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import ParamSpec, TypeVar

@@ -8,8 +8,11 @@ ignores those it does not use), and builds the mode's Request; `render(mode, req
 args)` asks the library (matrix_request.answer) and renders the answer.
 """
 
+from __future__ import annotations
+
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+
+from instructions.record import Record
 
 from matrix_frontends.cli import preshuffle_options as pre
 from matrix_frontends.cli.budget_modes import BUDGET_MODES, with_peaks
@@ -44,6 +47,7 @@ from matrix_library import request as matrix_request
 from matrix_library.checks import Modifiers, wave_size
 from matrix_library.request import Request
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -63,19 +67,19 @@ LDS_DESTS = tuple(dest for dest, _, _ in (*LDS_OPTIONS, *LDS_FLAGS))
 PLAN = (*pre.PRESHUFFLE_DESTS, *JSON, "emit", "ld", "order", "global_order", *OWN_MODIFIERS)
 
 
-class Mode(NamedTuple):
+class Mode(Record):
     """A row of the mode table. A mode's output comes from `render` (the Request
     answered, and the command line's output options) or, for a mode whose output reads
     the command line alone, from `text`."""
     name: str
     flag: str                                     # how messages name the mode
-    selected: "Callable[[Args], bool] | None"       # whether the command line asks for this
+    selected: Callable[[Args], bool] | None       # whether the command line asks for this
     #                                               mode (None: every command line, last row)
     uses: tuple[str, ...]                         # our own options it reads (others: errors)
-    request: "Callable[[Args], Request] | None"     # the command line as a Request (validate;
+    request: Callable[[Args], Request] | None     # the command line as a Request (validate;
     #                                               None: Request(name), all the mode needs)
-    render: "Callable[[Request, Args], str] | None" = None  # the answer, as text
-    text: "Callable[[Args], str] | None" = None     # or the output made from the command line
+    render: Callable[[Request, Args], str] | None = None  # the answer, as text
+    text: Callable[[Args], str] | None = None     # or the output made from the command line
 
 
 def _is_all(args: Args) -> bool:
@@ -192,13 +196,13 @@ def _detail_request(args: Args) -> Request:
 
 
 def _detail(request: Request, args: Args) -> str:
-    from formats import listing
+    from formats import queries
     from formats.detail import detail, formula_notes
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
         from formats import json_output
         return json_output.detail(inst)
-    text = listing.header(inst) + _target_line(args) + detail(inst)
+    text = queries.header(inst) + _target_line(args) + detail(inst)
     text += verified(args, inst)  # (the verification record: cli_probe)
     if _on(args, "ck_tile"):
         from formats.exports import ck_tile_text
@@ -326,7 +330,7 @@ def _query_request(args: Args) -> Request:
 def _query(request: Request, args: Args) -> str:
     """The query's answer (matrix_library.answers), computed once and rendered: JSON,
     a --format document, or the reference's text."""
-    from formats import listing, queries
+    from formats import queries
     found: QueryAnswer = checked(matrix_request.answer, request)  # type: ignore[assignment]
     output_calc = bool(request.option("output_calc"))
     transpose = bool(request.option("transpose"))
@@ -341,7 +345,7 @@ def _query(request: Request, args: Args) -> str:
                                 str(request.option("query")), transpose,
                                 color_by=None if color is None else str(color))
         return checked(documents.render, str(fmt), query)
-    return listing.header(found.inst) + checked(queries.text, found, output_calc,
+    return queries.header(found.inst) + checked(queries.text, found, output_calc,
                                                 legacy_format(args), transpose)
 
 

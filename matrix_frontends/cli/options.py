@@ -15,13 +15,15 @@ behaviour (a mode ignores those it does not use); the modes of modes.py say whic
 our own options each reads, and any other given is an error.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
+from instructions.record import Record
 
 from matrix_frontends.cli.budget_options import BUDGET_GROUP, BUDGET_OPTIONS
 from matrix_frontends.cli.lds_options import (
@@ -38,8 +40,10 @@ from matrix_frontends.cli.preshuffle_options import PRESHUFFLE_GROUP, PRESHUFFLE
 from matrix_library import __version__ as __version__  # (the package's)
 from matrix_library.filters import FILTERS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (argparse loads only for a command line parse_plain does not read)
     from argparse import ArgumentParser
+    from typing import NoReturn
 
 ABSENT = "\0absent"  # the value of a value option that was not given (None: given bare)
 FLAG, VALUE, NUMBER, APPEND = "flag", "value", "number", "append"
@@ -49,7 +53,7 @@ PYODIDE_VERSION = "314.0.8"  # --export-site's default Pyodide (explorer/export.
 PYODIDE_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 
 
-class Option(NamedTuple):
+class Option(Record):
     """One command-line option."""
     dest: str                     # attribute of the parsed command line
     spellings: tuple[str, ...]    # every spelling, the canonical first
@@ -401,7 +405,7 @@ _SPELLINGS = {spelling: option for option in OPTIONS for spelling in option.spel
 
 
 def parse_args(words: Sequence[str],
-               parser: "Callable[[], ArgumentParser] | None" = None) -> Args:
+               parser: Callable[[], ArgumentParser] | None = None) -> Args:
     """The parsed command line: plain ones directly, the rest by argparse (the parser
     `parser` makes, by default build_parser's)."""
     plain = parse_plain(words)
@@ -430,7 +434,7 @@ def _terminal_width() -> int:
 
 
 def build_parser(description: str = "", epilog: str = "",
-                 usage: str | None = None) -> "ArgumentParser":
+                 usage: str | None = None) -> ArgumentParser:
     """The argparse parser, which defines the command-line grammar; -h shows the options
     in the groups of GROUPS."""
     import argparse  # (start-up boundary: only a command line parse_plain does not read)

@@ -7,9 +7,6 @@ starts) both answer through `respond`; this module imports neither of them.
 """
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
-
 from matrix_frontends.cli.options import MODIFIERS as MODIFIERS
 from matrix_frontends.cli.options import (
     OPTIONS,
@@ -24,6 +21,7 @@ from matrix_frontends.cli.options import (
 from matrix_frontends.cli.options import build_parser as _build_parser
 from matrix_frontends.cli.options import parse_args as _parse_args
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the command line imports no typing at start-up
     from argparse import ArgumentParser
     from collections.abc import Sequence
@@ -141,9 +139,10 @@ def with_hint(message: str) -> str:
                 + " (run with -h to see the options)")
     if "ignored explicit argument" in message:
         return message + " (the option takes no value)"
-    pair = re.fullmatch(r"argument (\S+): expected 2 arguments", message)
-    if pair:  # (an option of two words given fewer: name both)
-        spelling = pair[1].split("/")[-1]
+    named, _, rest = message.removeprefix("argument ").partition(": ")
+    if message.startswith("argument ") and rest == "expected 2 arguments" and named \
+            and not any(c.isspace() for c in named):  # (an option of two words given fewer)
+        spelling = named.split("/")[-1]
         found = next((o for o in OPTIONS if spelling in o.spellings), None)
         metavar = found.metavar if found else "two words"
         return (f"{spelling} takes two words, {metavar}, not fewer "

@@ -7,6 +7,8 @@ with its 503, answers."""
 # (the socket handshake's hmac, multiprocessing's socket passing and the shlex that spells
 # an answer's command line load here, before the workers fork: a first query imports
 # none of it, in the server or a worker)
+from __future__ import annotations
+
 import contextlib
 import ctypes
 import hmac  # noqa: F401
@@ -26,7 +28,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as Late
 from concurrent.futures.process import BrokenProcessPool
-from typing import NamedTuple
+
+from instructions.record import Record
 
 from matrix_frontends.cli import respond as cli_respond
 from matrix_frontends.cli.inputs import command_line
@@ -42,12 +45,12 @@ M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # (glibc's mallopt parameters, mall
 PARENT_SECONDS = 1    # a worker looks this often whether its server still runs
 
 
-class Sent(NamedTuple):
+class Sent(Record):
     """A worker's answer of `size` bytes, written to the connection by the worker."""
     size: int
 
 
-class Reply(NamedTuple):
+class Reply(Record):
     """Where a worker writes a query's answer: `connection` (a duplicate of the
     client's socket, waiting at most `timeout` seconds for the client to read), as a 200
     of `content_type`, once it has created the file `token`."""

@@ -22,6 +22,8 @@ app.serve starts it; app turns queries into command lines; pool.py holds the wor
 processes.
 """
 
+from __future__ import annotations
+
 import contextlib
 import ipaddress
 import signal
@@ -33,8 +35,9 @@ from collections.abc import Callable, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import NamedTuple
 from urllib.parse import urlsplit
+
+from instructions.record import Record
 
 from matrix_frontends.cli import respond as cli_respond
 from matrix_frontends.cli.options import shown
@@ -92,7 +95,7 @@ def respond_with(heavy: Heavy | None) -> Served:
     return respond
 
 
-class Site(NamedTuple):
+class Site(Record):
     """What the server serves: `files` (URL path -> (file, content type)), the /api
     paths `api` answered by `answer(path, query, respond)`, the JSON `documents` the
     page builds its controls from (URL path -> its body: /api/options, /api/plans), and

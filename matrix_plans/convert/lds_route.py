@@ -3,14 +3,16 @@ converted first, at the destination's byte positions in a lane-major copy of the
 destination fragments (adjacent values merged into wider stores), the wave waits, and
 every lane loads its registers with the widest loads."""
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions.lane_moves import LOAD_BITS, REPACK, STORE_BITS, WAIT, ArchMoves, Pack
+from instructions.record import Record
 
 from matrix_plans.convert.model import Move, Op, svar
 
 
-class _Item(NamedTuple):
+class _Item(Record):
     """A store of the LDS route: its 32-bit words (each a list of parts: var, source lo,
     source width, destination lo, destination width), its bits and lane addresses."""
     words: list[list[tuple[str, int, int, int, int]]]

@@ -1,13 +1,14 @@
 """The records of a conversion plan, the leaf every module of matrix_plans/convert reads:
 slots, moves, the program's word operations, the plan itself, and the shapes of the
 planner's caches (Trips: LDS round trips; Order: the pieces of the moves by register)."""
+from __future__ import annotations
 
-from typing import NamedTuple
+from instructions.record import Record
 
 CLASSES = ("none", "in-lane", "cross-lane")
 
 
-class Slot(NamedTuple):
+class Slot(Record):
     """Bits lo .. lo+width-1 of register `reg` (counted from the operand's first VGPR)
     of lane `lane` of fragment `fragment`."""
     fragment: int
@@ -21,7 +22,7 @@ class Slot(NamedTuple):
         return self.lo + self.width - 1
 
 
-class Move(NamedTuple):
+class Move(Record):
     """One destination slot, the element it receives (row, col of the destination
     matrix), the slot of the source that holds it, the source element (row, col of D)
     and the class of the move."""
@@ -32,7 +33,7 @@ class Move(NamedTuple):
     kind: str
 
 
-class Op(NamedTuple):
+class Op(Record):
     """One operation of the program on 32-bit words, in every lane at once.
 
     op "pack": out = the pieces (var, source lo, width, destination lo) placed in one
@@ -58,7 +59,7 @@ class Op(NamedTuple):
     issues: tuple[str, ...]
 
 
-class Plan(NamedTuple):
+class Plan(Record):
     """A planned conversion: `fragments` destination and `source_fragments` source
     fragments, every destination slot's move, the program and its instruction counts."""
     kind: str

@@ -20,11 +20,13 @@ and its LDS write phases under the architecture's write model. `check` replays a
 every element of the tile lands exactly where the tile's address function puts it.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from instructions.lds import PhaseModel, PhaseRow
 from instructions.lds_copy import CopyOp
+from instructions.record import Record
 from layouts.core import CalcError, shown
 
 from matrix_plans.lds.tile import Phase, Tile
@@ -32,7 +34,7 @@ from matrix_plans.lds.tile import Phase, Tile
 SEGMENTS = (64, 128)
 
 
-class CopyLane(NamedTuple):
+class CopyLane(Record):
     """One lane of a copy instruction: `bytes` bytes from global byte `global_at`
     (offset from the tile's first element) to LDS byte `lds_at` (None: not this step's
     side: a load only reads, a lane masked off does neither)."""
@@ -42,7 +44,7 @@ class CopyLane(NamedTuple):
     bytes: int
 
 
-class Segments(NamedTuple):
+class Segments(Record):
     """The global requests of one instruction: `touched` aligned segments of `size` bytes
     touched, `used` bytes of them read."""
     size: int
@@ -54,7 +56,7 @@ class Segments(NamedTuple):
         return self.used / (self.touched * self.size) if self.touched else 1.0
 
 
-class CopyStep(NamedTuple):
+class CopyStep(Record):
     """One copy instruction of wave `wave` (its `number`-th): lanes, global segments
     (loads), LDS write phases (writes). `m0`: a direct load's LDS address of lane 0."""
     wave: int
@@ -71,7 +73,7 @@ class CopyStep(NamedTuple):
         return max((p.conflict for p in self.phases), default=0)
 
 
-class CopyPlan(NamedTuple):
+class CopyPlan(Record):
     """A whole copy: the route, the instructions (`load`, and `write` on the register
     route), the global tile (order, ld), the waves and how they split the tile, every
     step, the write model and the notes."""
@@ -89,7 +91,7 @@ class CopyPlan(NamedTuple):
     k_axis: int = 1  # the global matrix's K axis (Global.k_axis)
 
     @property
-    def glob(self) -> "Global":
+    def glob(self) -> Global:
         return Global(self.global_order, self.ld, self.k_axis)
 
     @property
@@ -113,7 +115,7 @@ class CopyPlan(NamedTuple):
         return counts
 
 
-class Global(NamedTuple):
+class Global(Record):
     """The global tile: element (i, j) of the operand's matrix (rows i, columns j) at
     element offset i * ld + j (order "row") or j * ld + i ("col"). `k_axis`: 1 when the
     matrix's columns are K (A, K, SA), 0 when its rows are (B, SB)."""

@@ -9,17 +9,19 @@ contiguous one) one after another from the LDS address, skipping `amount` dwords
 every `interval` dwords written.
 """
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions.lds import PhaseModel
 from instructions.lds_copy import CopyOp
+from instructions.record import Record
 from layouts.core import CalcError
 
 from matrix_plans.lds.copies import CopyLane, CopyPlan, CopyStep, Global, segments
 from matrix_plans.lds.tile import Tile
 
 
-class Field(NamedTuple):
+class Field(Record):
     """One descriptor field: its value (in the unit named), the bits it is stored in
     (group, dword, lo, width) and the value stored."""
     name: str
@@ -33,7 +35,7 @@ class Field(NamedTuple):
     legal: str
 
 
-class Descriptor(NamedTuple):
+class Descriptor(Record):
     """The descriptor of one wave's tensor_load_to_lds (groups 0 and 1 of a 2D copy; the
     addresses are offsets: the kernel adds its pointers), with every field."""
     wave: int

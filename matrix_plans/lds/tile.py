@@ -3,13 +3,15 @@ plans): how an operand's tile is stored (shape, order, padding, swizzle, base), 
 swizzles Triton and CK choose, the check that a tile can hold a fragment, and the plan's
 loads, phases and register slots."""
 
-from typing import NamedTuple
+
+from __future__ import annotations
 
 from instructions.lds import LdsFacts, Load, PhaseModel
+from instructions.record import Record
 from layouts.core import CalcError, shown
 
 
-class Tile(NamedTuple):
+class Tile(Record):
     """An operand tile as stored in LDS: `rows` x `cols` elements, rows contiguous, row r
     starting (cols + pad) elements after row r-1, at byte `base`. order "k": a row holds
     K values (rows index M/N, blocks after one another); "mn": a row holds M/N values
@@ -57,7 +59,7 @@ class Tile(NamedTuple):
         return ", ".join(parts)
 
 
-class LaneRead(NamedTuple):
+class LaneRead(Record):
     """One lane's read: `address` (bytes) and `bytes` read; a lane masked off (nothing of
     its fragment in this load) has address None and 0 bytes."""
     lane: int
@@ -65,7 +67,7 @@ class LaneRead(NamedTuple):
     bytes: int
 
 
-class Phase(NamedTuple):
+class Phase(Record):
     """Lanes served together; `conflict`: the most distinct dwords any one bank holds
     (1 = conflict-free, 0 = no lane active); `banks[b]`: the distinct dwords it reads
     from bank b."""
@@ -74,7 +76,7 @@ class Phase(NamedTuple):
     banks: tuple[int, ...]
 
 
-class LoadPlan(NamedTuple):
+class LoadPlan(Record):
     """One load instruction of the wave: it writes VGPRs from `register` (counted from
     the operand's first) on, from bit `at` of it."""
     instruction: str
@@ -93,7 +95,7 @@ class LoadPlan(NamedTuple):
         return sum(p.conflict for p in self.phases)
 
 
-class SlotPlan(NamedTuple):
+class SlotPlan(Record):
     """A register slot: bits `bits` (lo, hi) of VGPR `register` of `lane` receive element
     `element` (row, col, block of the operand's matrix) of K step `step`, read from byte
     `address` (bit `bit` of it: nonzero only for sub-byte elements) by load `load`;
@@ -109,7 +111,7 @@ class SlotPlan(NamedTuple):
     tile_at: tuple[int, int] = (0, 0)  # (row, col) of the element in the tile
 
 
-class Plan(NamedTuple):
+class Plan(Record):
     """A whole plan; `worst`: the worst conflict of any phase of any load, `cycles`: the
     LDS cycle estimate (one cycle per phase and way), `notes`: requirements the loads
     place on the kernel (EXEC, VGPR alignment) and the model's assumptions."""

@@ -9,14 +9,15 @@ in line. The chain is then checked against every slot; a permutation that is not
 digit permutation raises CalcError (none of the instruction layouts is one).
 """
 
-from typing import NamedTuple
+from __future__ import annotations
 
+from instructions.record import Record
 from layouts.core import CalcError
 
 from matrix_plans.preshuffle.planner import Digit, Preshuffle
 
 
-class Chain(NamedTuple):
+class Chain(Record):
     """The permutation of one block in `unit`s of `bits`: digits (buffer order, finest
     first); the storage extents of the block in units; items per unit (bytes of a
     sub-byte type's unit, else 1)."""

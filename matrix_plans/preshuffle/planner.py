@@ -17,11 +17,13 @@ function and its inverse, the loads) is derived from the slots: each slot names 
 element it receives, so a test checks them against the layout engine.
 """
 
+from __future__ import annotations
+
 from math import lcm
-from typing import NamedTuple
 
 from instructions.model import Instruction
 from instructions.modifiers import MODIFIERS, Modifiers
+from instructions.record import Record
 from layouts import COORDINATES, operand
 from layouts.core import CalcError, shown
 from layouts.fragment import Fragment, bit_of, element, fragment
@@ -29,7 +31,7 @@ from layouts.fragment import Fragment, bit_of, element, fragment
 WIDTHS = (16, 12, 8, 4, 2, 1)   # bytes one lane's global load can fetch
 
 
-class Slot(NamedTuple):
+class Slot(Record):
     """One value a lane receives: `bit` in the lane's loaded bytes (from bit 0 of its
     first load's VGPR), the element at (outer, inner) of the block in storage order,
     its instruction tile, and `offset`, its bit in the block of the buffer."""
@@ -41,7 +43,7 @@ class Slot(NamedTuple):
     offset: int
 
 
-class Digit(NamedTuple):
+class Digit(Record):
     """One digit of the permutation: the storage axis (0 outer, 1 inner) index gains
     `size` values of `step` each, placed at buffer stride `stride` (in units)."""
     axis: int
@@ -50,7 +52,7 @@ class Digit(NamedTuple):
     stride: int
 
 
-class Tile(NamedTuple):
+class Tile(Record):
     """Tile t of the supertile: its place (row ir along M/N, col ic along K), the
     selector value it is read with, and its first VGPR in the lane's loaded registers."""
     ir: int
@@ -59,7 +61,7 @@ class Tile(NamedTuple):
     vgpr: int
 
 
-class Preshuffle(NamedTuple):
+class Preshuffle(Record):
     matrix: str
     wave: int
     bits: int                   # bits of one element

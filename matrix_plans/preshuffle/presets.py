@@ -3,10 +3,12 @@ where a scheme puts each item of the stored matrix, and whether each lane's load
 hold what the instruction reads (matrix_plans.preshuffle.planner), or where they do not.
 """
 
+from __future__ import annotations
+
 from math import lcm, prod
-from typing import NamedTuple
 
 from instructions.preshuffles import SCHEMES, Scheme
+from instructions.record import Record
 from layouts.core import CalcError, shown
 
 from matrix_plans.preshuffle.planner import Preshuffle
@@ -19,7 +21,7 @@ def scheme(key: str) -> Scheme:
     raise CalcError(f"--preset {shown(key)}: use one of " + ", ".join(s.key for s in SCHEMES))
 
 
-class Verdict(NamedTuple):
+class Verdict(Record):
     """How a scheme compares with a plan: `agrees` (item for item), `k_only` (the
     items differ only by a permutation of K, the same for every M/N index: A loaded
     with the same K order keeps the product right), and the first difference."""

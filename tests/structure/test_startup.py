@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # Imported only to draw tables (formats.tables with tabulate, csv and what they load), or
 # avoidable at start-up (shutil: argparse would import it to measure the terminal for
 # every option it adds; importlib: instruction tables load with __import__; dataclasses:
-# records are typing.NamedTuple).
+# records are named tuples; typing: importing it alone costs about the interpreter's own
+# start-up, so records are instructions.record.Record and TYPE_CHECKING is a constant of
+# each module; re: typing's import of it, and no query parses with it).
 TABLES = ("formats.tables", "formats.documents",
           "tabulate", "csv", "_csv", "difflib")
-AVOIDABLE = ("shutil", "importlib", "dataclasses")
+AVOIDABLE = ("shutil", "importlib", "dataclasses", "typing", "re", "enum")
 # The library's and the command line's parts that only some modes need, loaded on first
 # use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
 # the facts (-d, --json), LDS plans and conversions, the explorer, batch answers,
@@ -199,31 +201,45 @@ def test_the_script_ends_at_once_after_its_output():
     assert "teardown" in plain.stderr  # (the probe sees a teardown that does happen)
 
 
-def _defines_named_tuple(tree):
-    return any(isinstance(node, ast.ClassDef) and any(
-        isinstance(base, ast.Name) and base.id == "NamedTuple" for base in node.bases)
-        for node in ast.walk(tree))
+def _named_tuple_bases(tree):
+    return [node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and any(
+        (isinstance(base, ast.Name) and base.id == "NamedTuple")
+        or (isinstance(base, ast.Attribute) and base.attr == "NamedTuple")
+        for base in node.bases)]
 
 
-def _defers_annotations(tree):
-    return any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
-               and any(alias.name == "annotations" for alias in node.names)
-               for node in tree.body)
+def _typing_imports(tree):
+    """The names a module imports from typing where it runs (outside `if TYPE_CHECKING:`)."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "typing":
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name == "typing"]
+    return found
 
 
-def test_modules_that_define_named_tuples_evaluate_their_annotations():
-    # typing.NamedTuple compiles each string annotation into a ForwardRef when it builds
-    # the class: with `from __future__ import annotations` every field is a string, which
-    # cost a point query about a tenth of its instructions (docs/speed.md).
-    deferring = sorted(name for name, path in product_modules().items()
-                       if _defines_named_tuple(tree := ast.parse(path.read_text()))
-                       and _defers_annotations(tree))
-    assert deferring == []
+def test_records_are_built_on_the_record_base():
+    """Every record of the product is an instructions.record.Record, which builds the
+    named tuple without importing typing (a type checker sees typing.NamedTuple)."""
+    direct = sorted(f"{name}.{record}" for name, path in product_modules().items()
+                    for record in _named_tuple_bases(ast.parse(path.read_text()))
+                    if name != "instructions.record")
+    assert direct == []
 
 
-def test_the_named_tuple_rule_sees_both_cases():
-    deferred = ast.parse("from __future__ import annotations\nfrom typing import NamedTuple\n"
-                         "class A(NamedTuple):\n    x: int\n")
-    evaluated = ast.parse("from typing import NamedTuple\nclass A(NamedTuple):\n    x: int\n")
-    assert _defines_named_tuple(deferred) and _defers_annotations(deferred)
-    assert _defines_named_tuple(evaluated) and not _defers_annotations(evaluated)
+def test_the_point_path_modules_import_nothing_from_typing_where_they_run():
+    loaded = modules_after(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d"],
+                           ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-g", "-A"])
+    importing = sorted(name for name, path in product_modules().items() if name in loaded
+                       and _typing_imports(ast.parse(path.read_text())))
+    assert importing == []
+
+
+def test_the_typing_rules_see_what_they_look_for():
+    named = ast.parse("import typing\nfrom typing import NamedTuple\n"
+                      "class A(NamedTuple):\n    x: int\nclass B(typing.NamedTuple):\n    y: int\n")
+    assert _named_tuple_bases(named) == ["A", "B"]
+    assert _typing_imports(named) == ["typing", "NamedTuple"]
+    guarded = ast.parse("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Any\n")
+    assert _typing_imports(guarded) == []
