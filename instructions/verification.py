@@ -3,7 +3,7 @@
 A `Source` is one kind of check (the reference calculator's recorded outputs, LLVM 22,
 the probe in the lane emulation, AMD's own code, Triton, a run on a GPU); an
 instruction's record is the list of (source key, detail) its checks found, read from
-verification_checks.CHECKS (written by scripts/record_verification.py from the
+verification_checks.checks_of (written by scripts/record_verification.py from the
 repository's recorded data), plus the points where sources disagree (DISAGREEMENTS and
 the alternatives the recorded sources give). No hardware run is recorded yet: the probe
 (`--emit probe`) is how a GPU owner adds one, and REPORT says where.
@@ -92,12 +92,12 @@ DISAGREEMENTS: tuple[Disagreement, ...] = (
 def disagreements(arch: str, mnemonic: str) -> tuple[str, ...]:
     """The disagreement texts recorded for one instruction (hand-kept and recorded)."""
     found = [d.text for d in DISAGREEMENTS if d.arch == arch and mnemonic in d.mnemonics]
-    return (*found, *record.ALTERNATIVES.get(arch, {}).get(mnemonic, ()))
+    return (*found, *record.alternatives_of(arch).get(mnemonic, ()))
 
 
 def checks(arch: str, mnemonic: str) -> tuple[tuple[str, str], ...]:
     """(source key, detail) of every check recorded for one instruction, in SOURCES
     order; a hardware run is ("hardware", "none yet")."""
-    found = dict(record.CHECKS.get(arch, {}).get(mnemonic, ()))
+    found = dict(record.checks_of(arch).get(mnemonic, ()))
     found.setdefault("hardware", "none yet")
     return tuple((key, found[key]) for key in SOURCE_KEYS if key in found)

@@ -75,7 +75,7 @@ class Operand:
         self._marks_vary = half_mark is not None and matrix in ("A", "B") and any(
             spec.mask and inst.takes(spec.name) for spec in MODIFIER_SPECS)
         self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
-        self._looked_up = False  # entries() was called before
+        self._lane_scans: dict[int, list[tuple[Place, Elem]]] = {}  # entries()' lanes
         self._grids: dict[int, tuple[tuple[tuple[Place, ...], ...], ...]] = {}  # block_grid()
         # The modifiers that move values, as maps composed with the layout (the block
         # map before it, the lane map after it: layouts/values.py); None where none does.
@@ -217,12 +217,14 @@ class Operand:
 
     def entries(self, reg: int, lane: int) -> list[tuple[Place, Elem]]:
         """(place, element) pairs held by VGPR `reg` in `lane`, lowest bits first."""
-        if "_by_register" in self.__dict__ or self.remapped or self._looked_up:
+        if "_by_register" in self.__dict__ or self.remapped or len(self._lane_scans) >= 4:
             return self._by_register.get((reg, lane), [])
-        # A first look-up (a -m query makes one): scan the one lane instead of inverting
-        # the whole layout; later ones (the API, a sweep) invert it once.
-        self._looked_up = True
-        found = [(p, e) for e, p in self.layout.places_in_lane(lane) if reg in p.regs]
+        # The first look-ups in a few lanes (a -m query makes one or two) scan those lanes
+        # instead of inverting the whole layout; more (the API, a sweep) invert it once.
+        scan = self._lane_scans.get(lane)
+        if scan is None:
+            scan = self._lane_scans[lane] = list(self.layout.places_in_lane(lane))
+        found = [(p, e) for e, p in scan if reg in p.regs]
         if self.column_major:  # the order of elements(): block, then M/N index, then K
             return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][1]))
         return sorted(found, key=lambda pe: (pe[0].reg * 32 + pe[0].lo, pe[1][2], pe[1][0]))

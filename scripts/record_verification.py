@@ -125,11 +125,11 @@ def emulated(only: list[str] | None = None) -> dict[tuple[str, str], list[str]]:
     import check_probe
 
     from formats.hip import probe
-    from instructions.verification_checks import CHECKS
+    from instructions.verification_checks import checks_of
     out: dict[tuple[str, str], list[str]] = defaultdict(list)
     for arch in mc.architectures():
         if only and arch.name not in only:
-            for mnemonic, checks in CHECKS.get(arch.name, {}).items():
+            for mnemonic, checks in checks_of(arch.name).items():
                 found = dict(checks).get("emulation")
                 if found:
                     out[arch.name, mnemonic] = found.split("; ")
