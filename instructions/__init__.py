@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from instructions.record import Record
-from instructions.targets import check_features, find_target, split_target_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
     from instructions.model import Instruction
+    from instructions.targets import Target, TargetId
 
 # Where to report, in one place: the project's issue tracker (a placeholder the
 # maintainers set once; pyproject.toml's [project.urls] Issues must say the same, which
@@ -183,12 +183,15 @@ def resolve(name: str) -> Architecture | str:
     found = _named(key)
     if found is not None:
         return found
-    parsed = split_target_id(key)
+    # (the LLVM target table, loaded by name as _table loads a table: only for a name that
+    # no architecture has as its name or alias)
+    targets = __import__(f"{__name__}.targets", fromlist=["find_target"])
+    parsed: TargetId | str = targets.split_target_id(key)
     if isinstance(parsed, str):
         return parsed
-    target = find_target(parsed.processor)
+    target: Target | None = targets.find_target(parsed.processor)
     if target is not None:
-        problem = check_features(target, parsed.features)
+        problem: str = targets.check_features(target, parsed.features)
         if problem or not target.arch:
             return problem or target.summary()
         return _BY_NAME[target.arch]
