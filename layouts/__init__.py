@@ -75,7 +75,7 @@ class Operand:
         self._marks_vary = half_mark is not None and matrix in ("A", "B") and any(
             spec.mask and inst.takes(spec.name) for spec in MODIFIER_SPECS)
         self._half_marks: dict[tuple[int, int], str] = {}  # mark_of() by (lo, width)
-        self._lane_scans: dict[int, list[tuple[Place, Elem]]] = {}  # entries()' lanes
+        self._lane_scans: dict[int, list[tuple[Elem, Place]]] = {}  # entries()' lanes
         self._grids: dict[int, tuple[tuple[tuple[Place, ...], ...], ...]] = {}  # block_grid()
         # The modifiers that move values, as maps composed with the layout (the block
         # map before it, the lane map after it: layouts/values.py); None where none does.

@@ -60,8 +60,16 @@ from matrix_library.compare import compare
 from matrix_library.conversion import conversion, port
 from matrix_library.copies import LdsCopy, LdsCopySearch, lds_copy, lds_copy_search
 from matrix_library.epilogue import StorePlan, store_plan
-from matrix_library.exports import CkTile, CuteLayout, Export, GluonLayout, ck_tile_counts, export
-from matrix_library.facts import facts, formulas, layout_value, linear_layout, supported_modifiers
+from matrix_library.exports import (
+    CkTile,
+    CuteLayout,
+    Export,
+    GluonLayout,
+    ck_tile_counts,
+    export,
+    layout_value,
+)
+from matrix_library.facts import facts, formulas, linear_layout, supported_modifiers
 from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings

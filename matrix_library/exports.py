@@ -14,6 +14,7 @@ from instructions.record import Record, short_repr
 from layouts.core import CalcError
 from layouts.exports import CkTile, CuteLayout, GluonLayout, ck_tile, cute_layout, gluon_layout
 from layouts.modifiers import Modifiers
+from layouts.values import OperandValue, value
 
 from matrix_library.checks import instruction, operand, shown, wave_size
 
@@ -74,4 +75,16 @@ def ck_tile_counts(inst: Instruction, wave: int | None = None) -> CkTile:
 
 
 __all__ = ["LANGUAGES", "CkTile", "CuteLayout", "Export", "GluonLayout", "ck_tile_counts",
-           "export"]
+           "export", "layout_value"]
+
+
+def layout_value(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
+                 wave: int | None = None) -> OperandValue:
+    """The operand's layout as a value of the layout algebra (layouts/algebra.py): `map`,
+    a LayoutMap from (row, col, block, copy) to (lane, slot) with the modifiers that
+    move values composed in (BLGP, CBSZ/ABID, OPSEL, index sets, scale selects), which
+    composes, inverts (a right inverse: (lane, slot) -> element), multiplies and
+    projects (`preimages`: each place's elements); `unit`, the bits of a slot (slot s
+    starts at bit s * unit of the operand's registers); `width`, the bits of a value.
+    `places(row, col, block)` and `held()` read it as the engine's Places."""
+    return value(operand(inst, matrix, mods=mods, wave=wave))

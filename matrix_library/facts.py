@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from layouts import Modifiers, Operand, family_facts
 from layouts.core import CalcError
-from layouts.values import OperandValue, value
 
 from matrix_library.checks import (
     architecture_of,
@@ -173,15 +172,3 @@ def linear_layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None
     return {"in_dims": list(result.in_dims), "out_dims": list(result.out_dims),
             "bases": result.bases, "reason": result.reason or None,
             "note": result.note or None}
-
-
-def layout_value(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
-                 wave: int | None = None) -> OperandValue:
-    """The operand's layout as a value of the layout algebra (layouts/algebra.py): `map`,
-    a LayoutMap from (row, col, block, copy) to (lane, slot) with the modifiers that
-    move values composed in (BLGP, CBSZ/ABID, OPSEL, index sets, scale selects), which
-    composes, inverts (a right inverse: (lane, slot) -> element), multiplies and
-    projects (`preimages`: each place's elements); `unit`, the bits of a slot (slot s
-    starts at bit s * unit of the operand's registers); `width`, the bits of a value.
-    `places(row, col, block)` and `held()` read it as the engine's Places."""
-    return value(operand(inst, matrix, mods=mods, wave=wave))
