@@ -64,8 +64,7 @@ def products_table(fmt: str, products: tuple[GpuProduct, ...]) -> str:
     rows = product_rows(products)
     if fmt in LEGACY:
         return render(fmt, PRODUCT_HEADER, rows) + "\n"
-    return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
-                                                 catalog=(PRODUCT_HEADER, rows)))
+    return documents.render(fmt, documents.Query(None, catalog=(PRODUCT_HEADER, rows)))
 
 
 def products_json(products: tuple[GpuProduct, ...]) -> str:
@@ -132,8 +131,7 @@ def catalog_text(fmt: str, facts: list[Facts], product: GpuProduct,
     rows = [[*row(f), "" if p is None else f"{p / 1e12:.1f}"] for f, p in zip(facts, peaks)]
     if fmt in LEGACY:
         return render(fmt, header, rows) + "\n"
-    return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
-                                                 catalog=(header, rows)))
+    return documents.render(fmt, documents.Query(None, catalog=(header, rows)))
 
 
 # ---- budgets

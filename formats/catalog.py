@@ -53,8 +53,7 @@ def text(fmt: str, facts: list[Facts]) -> str:
     if fmt in documents.LONG_FORMS:
         raise CalcError(f"--format {fmt} lists element locations: use it with -R or -M "
                         "(the catalog's data formats are csv, tsv, jsonl and json)")
-    return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
-                                                 catalog=(HEADER, rows)))
+    return documents.render(fmt, documents.Query(None, catalog=(HEADER, rows)))
 
 
 def check_filters(filters: dict[str, list[str]]) -> None:

@@ -11,8 +11,10 @@ blocks, hold them as one table with a leading `block` column; `long-csv` and `js
 one row (one JSON object) per element location, long-csv as plain CSV (a header row and
 no `#` lines: the long form is read by tools, which then need no options).
 
-A picture renderer (e.g. formats.pictures.render(fmt, inst, matrix, mods, wave, view,
-transpose, color_by)) joins with one entry in `FORMATS`; see `_picture` below.
+Every renderer is a function of its Query: the library's answer (a Layout, in the form
+`form(fmt)` names) and the document's own options. A picture renderer (e.g.
+formats.pictures.picture(fmt, found, transpose, color_by)) joins with one entry in
+`FORMATS`; see `_picture` below.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from instructions.model import Instruction
 from instructions.record import Record
 
 from formats import PICTURES, pictures, queries
@@ -29,8 +30,10 @@ from formats.tables import delimited as write
 from formats.tables import draw
 from formats.templated import joined
 from matrix_library import api as matrix_api
-from matrix_library.api import CalcError, Modifiers
+from matrix_library.answers import Layout
+from matrix_library.api import CalcError
 from matrix_library.api import LayoutRow as Row
+from matrix_library.records import LayoutColumns
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -51,13 +54,10 @@ Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
 
 
 class Query(Record):
-    """One -R/-M question (inst, matrix, mods, wave as matrix_api.operand takes them), or
-    the catalog (`catalog` holds its header and rows; inst is None)."""
-    inst: Instruction | None
-    matrix: str
-    mods: Modifiers | None
-    wave: int
-    view: str  # "rlayout" or "mlayout"
+    """What a document shows: the library's answer to one -R/-M question (`found`, in
+    the form form(fmt) names), or the catalog (`catalog` holds its header and rows;
+    `found` is None)."""
+    found: Layout | None
     transpose: bool = False
     catalog: tuple[list[str], list[list[object]]] | None = None
     heading: str = "Instruction catalog"  # the title of a catalog-shaped table
@@ -67,13 +67,21 @@ class Query(Record):
 Renderer = Callable[[Query], str]
 
 
+def form(fmt: str) -> str:
+    """The form of a -R/-M answer the document `fmt` reads (the option "document" of
+    its Request): "json", the layout in bulk, for the long forms and the pictures;
+    "text", its tables, for every other."""
+    return "json" if fmt in LONG_FORMS or fmt in PICTURES else "text"
+
+
 def title(query: Query) -> str:
     if query.catalog is not None:
         return query.heading
-    inst, chosen = _asked(query)
+    found = _asked(query)
+    inst, chosen = found.inst, found.mods
     mods = ", ".join(f"{name} {value}" for name, value in zip(chosen._fields, chosen) if value)
-    wave = f", wave{query.wave}" if len(inst.architecture.waves) > 1 else ""
-    return (f"{inst.name} ({inst.arch}{wave}): {VIEWS[query.view]} of {query.matrix}"
+    wave = f", wave{found.wave}" if len(inst.architecture.waves) > 1 else ""
+    return (f"{inst.name} ({inst.arch}{wave}): {VIEWS[found.query]} of {found.matrix}"
             + (" (transposed)" if query.transpose else "") + (f", {mods}" if mods else ""))
 
 
@@ -81,11 +89,10 @@ def tables(query: Query) -> list[Table]:
     """The tables of the answer: one per block for -R, one for -M and the catalog."""
     if query.catalog is not None:
         return [(None, *query.catalog)]
-    inst, mods = _asked(query)
-    asked = (inst, query.matrix, mods, query.wave, query.transpose)
-    if query.view == "rlayout":
-        return [(t, h, r) for t, h, r in queries.register_layout(*asked)]
-    header, rows = queries.matrix_layout(*asked)
+    found = _asked(query)
+    if found.query == "rlayout":
+        return [(t, h, r) for t, h, r in queries.register_tables(found, query.transpose)]
+    header, rows = queries.slot_table(found, query.transpose)
     return [(None, header, rows)]
 
 
@@ -159,12 +166,21 @@ def _blocks(name: str | None) -> str:
     return "" if name is None else name.split(" ", 1)[1].replace(",", "")
 
 
-def _asked(query: Query) -> tuple[Instruction, Modifiers]:
-    """The instruction and modifiers of a -R/-M query; CalcError for the catalog."""
-    if query.inst is None or query.mods is None:
+def _asked(query: Query) -> Layout:
+    """The answer of a -R/-M query; CalcError for the catalog."""
+    if query.found is None:
         raise CalcError("the long forms (long-csv, jsonl) list element locations: use them "
                         "with -R or -M")
-    return query.inst, query.mods
+    return query.found
+
+
+def _columns(query: Query) -> LayoutColumns:
+    """The layout in bulk of a -R/-M query's answer (asked in the form "json")."""
+    found = _asked(query).columns
+    if found is None:
+        raise CalcError("the long forms (long-csv, jsonl) read a layout given in bulk: ask "
+                        "for it with the option (\"document\", \"json\")")
+    return found
 
 
 def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> str:
@@ -173,8 +189,7 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
     block and lane go (the row holds -1 there): written from layout_columns() by
     templated.joined (tests/formats/test_json_layout.py compares with the rows written one by
     one)."""
-    inst, mods = _asked(query)
-    found = matrix_api.layout_columns(inst, query.matrix, mods=mods, wave=query.wave)
+    found = _columns(query)
     if not found.keys:
         return opening
     row, col = ("ijk".index(c) for c in matrix_api.COORDINATES[found.matrix])
@@ -215,7 +230,7 @@ def long_csv(query: Query) -> str:
 def jsonl(query: Query) -> str:
     """JSON Lines: one object per element location, naming architecture and instruction
     (what json.dumps writes of each; a NUL in a string it writes as \\u0000)."""
-    inst, _ = _asked(query)
+    inst = _asked(query).inst
     fixed = {"architecture": inst.arch, "instruction": inst.name}
     number = json.dumps("number")
 
@@ -233,10 +248,7 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
             if table is None:
                 raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
-        view = "register" if query.view == "rlayout" else "matrix"
-        inst, mods = _asked(query)
-        return pictures.render(fmt, inst, query.matrix, mods, query.wave,
-                               view, query.transpose, query.color_by)
+        return pictures.picture(fmt, _asked(query), query.transpose, query.color_by)
     return render
 
 

@@ -74,8 +74,7 @@ def architectures_table(fmt: str) -> str:
     if fmt in documents.LONG_FORMS:
         from matrix_library.api import CalcError
         raise CalcError(f"--format {fmt} lists element locations: use it with -R or -M")
-    return documents.render(fmt, documents.Query(None, "", None, 0, "catalog",
-                                                 catalog=(header, rows),
+    return documents.render(fmt, documents.Query(None, catalog=(header, rows),
                                                  heading="Architectures"))
 
 

@@ -1,7 +1,8 @@
 """Layout pictures: SVG and HTML drawings of where every element of an operand lives.
 
-Two views, drawn from the library's answers alone (matrix_api.layout and .slots; no
-layout knowledge here):
+Two views, drawn from the library's answer to -R or -M alone (`picture`, `drawn`: a
+Layout whose layout is given in bulk, read as its entries or slots; no layout knowledge
+here):
 
 * "register" (-R): the matrix as a grid, rows x columns, one panel per block (blocks
   that read identical registers, as CBSZ broadcasts make them, share a panel). A cell
@@ -44,7 +45,10 @@ from formats.picture_views import (
 )
 from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
 from matrix_library import api as mc
+from matrix_library import request as matrix_request
+from matrix_library.answers import Layout
 from matrix_library.checks import shown
+from matrix_library.queries import entries_of, slots_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -349,47 +353,85 @@ DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
         'stroke="#000000" stroke-width="1.4" stroke-opacity="0.5"/></pattern>')
 
 
-@without_gc  # (thousands of cells' records and texts, none in a cycle)
 def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
            wave: int | None, view: str, transpose: bool = False,
            color_by: str | None = None) -> str:
     """The picture of `matrix` of `inst` as an SVG document (fmt "svg") or an HTML page
-    (fmt "html"); `view` is "register" (-R) or "matrix" (-M)."""
+    (fmt "html"); `view` is "register" (-R) or "matrix" (-M): picture() of the
+    library's answer to that question, asked here once."""
+    _known(fmt)
+    return _document(fmt, *draw(inst, matrix, mods, wave, view, transpose, color_by))
+
+
+def picture(fmt: str, found: Layout, transpose: bool = False,
+            color_by: str | None = None) -> str:
+    """The picture of a -R or -M answer whose layout is given in bulk (Layout.columns:
+    the option ("document", "json")) as an SVG document or an HTML page."""
+    _known(fmt)
+    return _document(fmt, *drawn(found, transpose, color_by))
+
+
+def _known(fmt: str) -> None:
     if fmt not in FORMATS:
         raise mc.CalcError(f"unknown picture format {shown(fmt)}; use {' or '.join(FORMATS)}")
-    pic, title = draw(inst, matrix, mods, wave, view, transpose, color_by)
+
+
+@without_gc  # (thousands of cells' records and texts, none in a cycle)
+def _document(fmt: str, pic: Picture, title: tuple[str, str]) -> str:
     svg = pic.canvas.document(pic.width, pic.height, " ".join(title), STYLE, DEFS,
                               standalone=fmt == "svg")
     return svg if fmt == "svg" else page(" ".join(title), svg)
 
 
-@without_gc
-def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
-         view: str, transpose: bool = False, color_by: str | None = None,
-         measure: bool = False) -> tuple[Picture, tuple[str, str]]:
-    """The drawn picture (its cells, with their label size) and its title; `measure`:
-    lay out the cells and size their labels only, drawing nothing (for the tests)."""
+def _colour_key(view: str, color_by: str | None) -> str:
     if view not in VIEWS:
         raise mc.CalcError(f"unknown picture view {shown(view)}; use {' or '.join(VIEWS)}")
     key = color_by or DEFAULT_COLOR[view]
     if key not in COLOR_KEYS:
         raise mc.CalcError(f"unknown colouring {shown(color_by)}; colour by "
                            f"{', '.join(COLOR_KEYS)}")
-    mods = mc.modifiers(mods)
+    return key
+
+
+def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
+         view: str, transpose: bool = False, color_by: str | None = None,
+         measure: bool = False) -> tuple[Picture, tuple[str, str]]:
+    """drawn() of the library's answer to -R (`view` "register") or -M ("matrix") of
+    `matrix` of `inst`, asked here once."""
+    _colour_key(view, color_by)
+    query = "rlayout" if view == "register" else "mlayout"
+    found = matrix_request.answer(matrix_request.Request(
+        "query", inst=inst, matrix=matrix, mods=mods, wave=wave or 0,  # type: ignore[arg-type]
+        options=(("query", query), ("document", "json"))))
+    assert isinstance(found, Layout)  # (the answer of a layout query)
+    return drawn(found, transpose, color_by, measure)
+
+
+@without_gc
+def drawn(found: Layout, transpose: bool = False, color_by: str | None = None,
+          measure: bool = False) -> tuple[Picture, tuple[str, str]]:
+    """The drawn picture of a -R or -M answer (its cells, with their label size) and its
+    title; `measure`: lay out the cells and size their labels only, drawing nothing (for
+    the tests)."""
+    view = "register" if found.query == "rlayout" else "matrix"
+    key = _colour_key(view, color_by)
+    columns = found.columns
+    if columns is None:
+        raise mc.CalcError("a picture draws a layout given in bulk: ask for it with the "
+                           "option (\"document\", \"json\")")
     if view == "register":  # (every element and each location it is read from)
-        entries = list(mc.layout(inst, matrix, mods=mods, wave=wave))
+        entries = list(entries_of(columns))
         elements: Iterator[mc.Element] = map(itemgetter(0), entries)
     else:  # (every slot and the elements read from it)
-        slots = list(mc.slots(inst, matrix, mods=mods, wave=wave))
+        slots = list(slots_of(columns))
         elements = chain.from_iterable(map(itemgetter(1), slots))
     first = next(elements, None)
     if first is None:
-        raise mc.CalcError(f"the {matrix} matrix of {inst.name} holds no value to draw")
-    matrix = first.matrix
-    lanes = wave or mc.architecture_of(inst).waves[0]
-    registers = mc.register_count(inst, matrix, mods=mods, wave=wave)
+        raise mc.CalcError(f"the {found.matrix} matrix of {found.inst.name} holds no value "
+                           "to draw")
+    matrix, mods, lanes, registers = first.matrix, found.mods, found.wave, found.register_count
     colouring = _colouring(key, chain((first,), elements), matrix, lanes, registers)
-    resolved = mc.with_formats(inst, mods)
+    resolved = found.resolved
     pic = Picture()
     title = _title(resolved, matrix, mods, lanes, view)
     pic.canvas.text(MARGIN, 16, title[0], 15, palette.INK, "start", {"font-weight": "bold"})

@@ -13,8 +13,6 @@ from formats import render as draw
 from formats.notation import element as element_name
 from formats.notation import marked
 from matrix_library.answers import CalcError, Held, Layout, Point
-from matrix_library.queries import query_answer
-from matrix_library.request import NUMBER_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -161,25 +159,6 @@ def slot_table(layout: Layout, transpose: bool = False) -> tuple[list[Cell], lis
                 [[name, *column] for name, column in zip(names, zip(*(cells for _, cells
                                                                        in rows)))])
     return ["lane", *names], [[lane, *cells] for lane, cells in rows]
-
-
-def _layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-            query: str) -> Layout:
-    found = query_answer(inst, matrix, mods, wave, query, dict.fromkeys(NUMBER_NAMES, 0))
-    assert isinstance(found, Layout)  # (the answer of a layout query)
-    return found
-
-
-def register_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-                    transpose: bool = False) -> list[Table]:
-    """register_tables() of the library's -R answer for these inputs (table documents)."""
-    return register_tables(_layout(inst, matrix, mods, wave, "rlayout"), transpose)
-
-
-def matrix_layout(inst: Instruction, matrix: str, mods: Modifiers, wave: int,
-                  transpose: bool = False) -> tuple[list[Cell], list[list[Cell]]]:
-    """slot_table() of the library's -M answer for these inputs (table documents)."""
-    return slot_table(_layout(inst, matrix, mods, wave, "mlayout"), transpose)
 
 
 def text(found: QueryAnswer, output_calc: bool, fmt: str, transpose: bool) -> str:

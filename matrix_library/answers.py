@@ -74,7 +74,9 @@ class Held(Record):
 class Layout(Record):
     """-R or -M (`query`: "rlayout" or "mlayout"): the whole operand, in the form its
     output reads: `grids`, each block's register grid (-R text); `slots`, the slot grid
-    (-M text); `columns`, the layout in bulk (JSON); each None where not asked for."""
+    (-M text); `columns`, the layout in bulk (JSON, the long forms, pictures); each None
+    where not asked for. `resolved`: the instruction with the A/B formats its format
+    modifiers select (its types, blocks and register counts), which pictures draw."""
     inst: Instruction
     matrix: str
     mods: Modifiers
@@ -85,6 +87,7 @@ class Layout(Record):
     grids: tuple[Grid, ...] | None
     slots: SlotGrid | None
     columns: LayoutColumns | None
+    resolved: Instruction
 
 
 QueryAnswer = Point | Held | Layout

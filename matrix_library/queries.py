@@ -103,10 +103,7 @@ def layout(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
            wave: int | None = None) -> Iterator[Entry]:
     """(element, location) for every element of `matrix` and every location it is read
     from: block by block, then by the M or N index, then K (the -R/-M order)."""
-    rows = layout_rows(inst, matrix, mods=mods, wave=wave)
-    return (new(Entry, (new(Element, (matrix_, i, j, k, block)),
-                        new(Location, (reg, regs, lane, (lo, hi), negated, absolute))))
-            for matrix_, i, j, k, block, reg, regs, lane, lo, hi, negated, absolute in rows)
+    return entries_of(_columns(checked_operand(inst, matrix, mods, wave)))
 
 
 def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
@@ -118,9 +115,12 @@ def layout_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _rows(operand: Operand) -> Iterator[Row]:
-    named_ = operand.matrix
+    return _rows_of(_columns(operand))
+
+
+def _rows_of(found: LayoutColumns) -> Iterator[Row]:
+    named_ = found.matrix
     first, second = AT.get(named_, (1, 2))
-    found = _columns(operand)
     slot = found.slot
     for key, row, col, block in zip(found.keys, found.rows, found.cols, found.blocks):
         ijk: list[int | None] = [None, None, None]
@@ -138,7 +138,10 @@ def layout_keys(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _keyed_layout(operand: Operand) -> KeyedLayout:
-    found = _columns(operand)
+    return _keyed_of(_columns(operand))
+
+
+def _keyed_of(found: LayoutColumns) -> KeyedLayout:
     return new(KeyedLayout, (found.matrix, list(zip(found.keys, zip(
         found.rows, found.cols, found.blocks))), found.slot, found.copies))
 
@@ -193,7 +196,20 @@ def slots(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _slots(operand: Operand) -> Iterator[Slot]:
-    for reg, regs, lane, lo, hi, negated, absolute, elems in _slot_rows(operand):
+    return slots_of(_columns(operand))
+
+
+def entries_of(found: LayoutColumns) -> Iterator[Entry]:
+    """layout()'s entries of a layout given in bulk (a Layout answer's `columns`)."""
+    return (new(Entry, (new(Element, (matrix_, i, j, k, block)),
+                        new(Location, (reg, regs, lane, (lo, hi), negated, absolute))))
+            for matrix_, i, j, k, block, reg, regs, lane, lo, hi, negated, absolute
+            in _rows_of(found))
+
+
+def slots_of(found: LayoutColumns) -> Iterator[Slot]:
+    """slots() of a layout given in bulk (a Layout answer's `columns`)."""
+    for reg, regs, lane, lo, hi, negated, absolute, elems in _slot_rows_of(found):
         yield new(Slot, (new(Location, (reg, regs, lane, (lo, hi), negated, absolute)),
                          tuple([new(Element, elem) for elem in elems])))
 
@@ -229,13 +245,17 @@ def slot_rows(inst: Instruction, matrix: str, *, mods: ModifierValues = None,
 
 
 def _slot_rows(operand: Operand) -> Iterator[SlotRow]:
+    return _slot_rows_of(_columns(operand))
+
+
+def _slot_rows_of(columns: LayoutColumns) -> Iterator[SlotRow]:
     # (an element's fields are picked by position from (matrix, None, row, col, block),
     # as named() fills them)
-    first, second = AT.get(operand.matrix, (1, 2))
+    first, second = AT.get(columns.matrix, (1, 2))
     order = [0, 1, 1, 1, 4]
     order[first], order[second] = 2, 3
-    spread, head = itemgetter(*order), (operand.matrix, None)
-    found = _keyed_layout(operand)
+    spread, head = itemgetter(*order), (columns.matrix, None)
+    found = _keyed_of(columns)
     slot = found.slot
     for key, elems in held_slots(found.keyed):
         reg, regs, lo, hi, negated, absolute = slot[key & BIT_MASK]
@@ -308,8 +328,10 @@ def query_answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, que
                  document: str = "text") -> QueryAnswer:
     """The answer of query mode `query` ("get", "entry", "rlayout" or "mlayout") on
     `matrix`, checked here once; `numbers` holds i, j, k, block, register and lane.
-    `document` ("text", "json" or "table": a --format document, which reads the
-    layout itself) says which form a layout is given in."""
+    `document` says which form a layout is given in: "text" (the default), its tables
+    (each block's register grid, or the slot grid), which text and the table documents
+    of --format draw; "json", in bulk (columns), which JSON, the long forms and the
+    pictures read."""
     found = checked_operand(inst, matrix, mods, wave, output_calc)
     mods, wave, count = found.mods, found.wave, found.register_count
     if query == "get":
@@ -334,11 +356,11 @@ def query_answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, que
     grids = slots_ = columns = None
     if document == "json":
         columns = _columns(found)
-    elif document == "text" and query == "rlayout":
+    elif query == "rlayout":
         grids = tuple(register_texts(found, b) for b in range(found.blocks))
-    elif document == "text":
+    else:
         names, rows = slot_texts(found, instruction(inst).blocks)
         slots_ = ([register_name(Place(reg, 0, lo, width), lane=False)
                    for reg, lo, width in names], rows)
     return Layout(inst, found.matrix, mods, wave, count, query, found.blocks, grids, slots_,
-                  columns)
+                  columns, found.inst)

@@ -24,16 +24,15 @@ from instructions.record import Record
 from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
-from matrix_library.checks import modifiers, operand, shown, whole, with_formats
+from matrix_library.checks import modifiers, shown, whole, with_formats
 from matrix_library.queries import query_answer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from layouts import Operand
-
     from matrix_library.answers import QueryAnswer
+    from matrix_library.code import Code
     from matrix_library.typed import Facts, LinearLayoutBases
 
 NUMBER_NAMES = ("i", "j", "k", "block", "register", "lane")
@@ -73,15 +72,6 @@ def _architecture(request: Request) -> Architecture:
     return request.arch
 
 
-def _operand(request: Request) -> Operand:
-    """The operand a query reads, checked (matrix, modifiers, wave) by the library."""
-    inst = request.instruction
-    if request.matrix is None:
-        raise CalcError(f"the {request.mode} mode needs a matrix")
-    return operand(inst, request.matrix, mods=request.mods, wave=request.wave,
-                       output_calc=bool(request.option("output_calc")))
-
-
 def _detail(request: Request) -> Instruction:
     """The instruction, with the A/B formats its format modifiers select."""
     inst = request.instruction
@@ -99,14 +89,16 @@ def _catalog(request: Request) -> list[Facts]:
     return [row for row in rows if arch is None or row["architecture"] == arch.name]
 
 
-def _code(request: Request) -> Operand | None:
-    """--emit: the operand written (checked), or None for a whole-instruction example."""
+def _code(request: Request) -> Code:
+    """--emit hip: what the code of the request's matrix (None: the whole-instruction
+    example) is written from (matrix_library.code), checked once."""
+    from matrix_library.code import code
     inst = request.instruction
-    if inst is not None and not inst.architecture.target:
+    if not inst.architecture.target:
         raise CalcError(f"--emit hip writes code for AMD targets: {inst.arch} has none "
                         f"(port its fragments with -a AMD_ARCH --convert "
                         f"{inst.arch.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
-    return None if request.matrix is None else _operand(request)
+    return code(inst, request.matrix, request.mods, request.wave)
 
 
 def _probe(request: Request) -> list[Instruction]:
@@ -167,9 +159,42 @@ def _store(request: Request) -> object:
                       **dict(request.options))  # type: ignore[arg-type]
 
 
+def _convert(request: Request) -> object:
+    """--convert: the plan moving matrix "source_matrix" (C or D) of instruction
+    "source" into the request's matrix (A or B) of its instruction; options
+    "source_mods", "destination_mods" (each side's modifiers), "transposed"."""
+    from matrix_library.conversion import conversion
+    return conversion(request.option("source"), request.option("source_matrix"),  # type: ignore[arg-type]
+                      request.instruction, request.matrix,  # type: ignore[arg-type]
+                      src_mods=request.option("source_mods"),  # type: ignore[arg-type]
+                      dst_mods=request.option("destination_mods"),  # type: ignore[arg-type]
+                      wave=request.wave or None,
+                      transposed=request.option("transposed", False))  # type: ignore[arg-type]
+
+
+def _port(request: Request) -> object:
+    """--convert ARCH:INSTRUCTION:MATRIX: the port of matrix "source_matrix" of
+    instruction "source" (another architecture's) into the request's matrix of its
+    instruction."""
+    from matrix_library.conversion import port
+    return port(request.option("source"), request.option("source_matrix"),  # type: ignore[arg-type]
+                request.instruction, request.matrix,  # type: ignore[arg-type]
+                wave=request.wave or None)
+
+
+def _compare(request: Request) -> object:
+    """--compare: the request's matrix of its instruction beside the same matrix of
+    instruction "other"; option "element": one (row, col), or None for every one."""
+    from matrix_library.compare import compare
+    return compare(request.instruction, request.option("other"),  # type: ignore[arg-type]
+                   request.matrix, first_wave=request.wave or None,  # type: ignore[arg-type]
+                   element=request.option("element"))  # type: ignore[arg-type]
+
+
 def _query(request: Request) -> QueryAnswer:
-    """-g, -m, -R or -M (option "query"; "output_calc": -o; "document": "text", "json"
-    or "table", the form a layout is given in): the answer, checked once."""
+    """-g, -m, -R or -M (option "query"; "output_calc": -o; "document": "text" or
+    "json", the form a layout is given in, queries.query_answer): the answer, checked
+    once."""
     inst = request.instruction
     if request.matrix is None:
         raise CalcError(f"the {request.mode} mode needs a matrix")
@@ -193,6 +218,9 @@ ENGINES: dict[str, Callable[[Request], object]] = {
     "budget": _budget,
     "preshuffle": _preshuffle,
     "store": _store,
+    "convert": _convert,
+    "port": _port,
+    "compare": _compare,
 }
 
 

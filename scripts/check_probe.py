@@ -153,8 +153,8 @@ int main(void) {
 
 def _operand(variant: Any, matrix: str) -> Any:
     source = probe_code.source_matrix(variant.inst, matrix)
-    from formats.hip.kernel import _for_operand
-    shaping = _for_operand(variant.inst, source, variant.mods, variant.wave)
+    from matrix_library.code import shaping as shaped
+    shaping = shaped(variant.inst, source, variant.mods, variant.wave)
     return mc.operand(variant.inst, source, mods=shaping, wave=variant.wave,
                       output_calc=source == "D")
 

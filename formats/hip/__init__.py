@@ -1,10 +1,12 @@
 """HIP code for kernel writers: fragment loads/stores and the builtin call of an
 instruction, derived from the layout engine's digits (layouts.fragment).
 
-`emit(inst, matrix, mods, wave, options)` with a matrix gives `__device__` functions
-that load (A, B, C, K, SA, SB) or store (D) the calling lane's fragment from or to a
-tile in memory; without one, a `__global__` wave-level example: every load, the
-builtin call with the chosen modifiers (each argument named), and the store of D.
+`emit(inst, matrix, mods, wave, options)` (or `written(answer, options)`, of the
+library's answer to an "emit" Request, matrix_library.code.Code) with a matrix gives
+`__device__` functions that load (A, B, C, K, SA, SB) or store (D) the calling lane's
+fragment from or to a tile in memory; without one, a `__global__` wave-level example:
+every load, the builtin call with the chosen modifiers (each argument named), and the
+store of D.
 
 The parts: `common` (options, names, header, prelude, C types), `loads` (the index
 arithmetic and the vector/scalar moves of one operand), `calls` (clang's builtin
@@ -35,7 +37,7 @@ from formats.hip.common import (
            Options,
            default_prefix,
 )
-from formats.hip.kernel import emit, emit_parts
+from formats.hip.kernel import emit, emit_parts, written
 from formats.hip.loads import (
            Chunk,
            VectorPlan,
@@ -49,4 +51,4 @@ from formats.hip.loads import (
 __all__ = ["DEFAULT", "INT_MAX", "LOWER", "ORDERS", "PRELUDE", "CType", "Chunk", "Options",
            "VectorPlan", "bit_terms", "builtin_name", "call_arguments", "default_prefix",
            "emit", "emit_parts", "index_functions", "named_arguments", "offset_terms",
-           "operand_type", "vector_plan", "word_functions"]
+           "operand_type", "vector_plan", "word_functions", "written"]

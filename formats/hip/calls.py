@@ -11,7 +11,7 @@ from instructions import ARCHITECTURES
 from instructions.model import WmmaBuiltins
 from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE
 
-from formats.hip.common import FLOAT_TYPES, CType, fragment_of
+from formats.hip.common import FLOAT_TYPES, CType
 from matrix_library.api import CalcError, Modifiers
 from matrix_library.drawing import engine_operand, index_bits_per_lane, rule, wmma_builtins
 
@@ -63,7 +63,7 @@ def operand_type(inst: Instruction, matrix: str, wave: int) -> CType:
     else:
         dtype = inst.a_type if matrix == "A" else inst.b_type
         if inst.f8f6f4:  # one vector for every format: the widest (8-bit) one's
-            rows, cols, blocks = fragment_of(inst, matrix, Modifiers(), wave).shape
+            rows, cols, blocks = engine_operand(inst, matrix, Modifiers(), wave).shape
             return CType("int", rows * cols * blocks * 8 // (32 * wave))
     key, bits = dtype.key, dtype.bits
     if key in FLOAT_TYPES:

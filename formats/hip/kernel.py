@@ -2,7 +2,7 @@
 (every load, the builtin call with the chosen modifiers, the store of D)."""
 from __future__ import annotations
 
-from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, shaped
+from instructions.modifiers import ABS, HIGH, LOW, NEGATE
 
 from formats.hip.calls import call_text as _call_text
 from formats.hip.calls import check_builtin, named_arguments, negation_acts, operand_type
@@ -13,17 +13,16 @@ from formats.hip.common import (
     CType,
     Options,
     check_options,
-    fragment_of,
     header,
     memory_type,
     prefix_of,
-    resolve,
     typedefs,
 )
 from formats.hip.loads import device_function, operand_name, tile_elements
-from matrix_library import api as matrix_api
-from matrix_library.api import CalcError, Modifiers
-from matrix_library.drawing import Fragment, check_modifiers, rule, wmma_builtins
+from matrix_library import request as matrix_request
+from matrix_library.api import Modifiers
+from matrix_library.code import Code
+from matrix_library.drawing import Fragment, wmma_builtins
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,25 +35,9 @@ def emit_parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
     line, the target and the compile command). As many bodies as wanted may follow one
     prelude (or each its own: the prelude is guarded) as long as their prefixes differ,
     which the default prefixes always do."""
-    top, body = _parts(inst, matrix, mods, wave, options)
-    return PRELUDE, top + body
-
-
-def _parts(inst: Instruction, matrix: str | None, mods: object, wave: int,
-           options: Options) -> tuple[str, str]:
-    """(header, body) of one output."""
     check_options(options)
-    inst, checked = resolve(inst, matrix, mods, wave)
-    prefix = prefix_of(inst, checked, wave, options)
-    top = header(inst, wave, options)
-    if matrix is not None:
-        frag = fragment_of(inst, matrix, checked, wave)
-        ctype = operand_type(inst, matrix, wave)
-        body = "\n".join(typedefs([ctype]) + [
-            device_function(inst, frag, options, ctype, operand_name(prefix, matrix))])
-        return top, body + "\n"
-    check_builtin(inst, wave)
-    return top, _example(inst, checked, wave, options, prefix) + "\n"
+    top, body = _parts(_asked(inst, matrix, mods, wave), options)
+    return PRELUDE, top + body
 
 
 def emit(inst: Instruction, matrix: str | None, mods: object, wave: int,
@@ -62,9 +45,40 @@ def emit(inst: Instruction, matrix: str | None, mods: object, wave: int,
     """HIP source: with `matrix` ("A", "B", "C", "D", "K", "SA", "SB") its index, gather
     and scatter functions and the __device__ load (C, D: and store) of the calling
     lane's fragment; with None the __global__ wave-level example of the instruction.
-    `mods`: Modifiers, a mapping or None. Raises CalcError for what does not apply."""
-    top, body = _parts(inst, matrix, mods, wave, options)
+    `mods`: Modifiers, a mapping or None. Raises CalcError for what does not apply.
+    written() of the library's answer, asked here once."""
+    check_options(options)
+    return written(_asked(inst, matrix, mods, wave), options)
+
+
+def written(found: Code, options: Options = DEFAULT) -> str:
+    """The HIP source of an --emit hip answer (matrix_library.code.Code), as emit()."""
+    check_options(options)
+    top, body = _parts(found, options)
     return top + PRELUDE + "\n" + body
+
+
+def _asked(inst: Instruction, matrix: str | None, mods: object, wave: int) -> Code:
+    found = matrix_request.answer(matrix_request.Request(
+        "emit", inst=inst, matrix=matrix, mods=mods, wave=wave))  # type: ignore[arg-type]
+    assert isinstance(found, Code)  # (the answer of the emit mode)
+    return found
+
+
+def _parts(found: Code, options: Options) -> tuple[str, str]:
+    """(header, body) of one output."""
+    inst, mods, wave = found.inst, found.mods, found.wave
+    prefix = prefix_of(inst, mods, wave, options)
+    top = header(inst, wave, options)
+    if found.matrix is not None:
+        (written_,) = found.operands
+        ctype = operand_type(inst, found.matrix, wave)
+        body = "\n".join(typedefs([ctype]) + [
+            device_function(inst, written_.fragment, options, ctype,
+                            operand_name(prefix, found.matrix))])
+        return top, body + "\n"
+    check_builtin(inst, wave)
+    return top, _example(found, options, prefix) + "\n"
 
 
 # ---- negations the builtin has no argument for
@@ -149,12 +163,11 @@ def _half_negation(var: str, frag: Fragment, ctype: CType, name: str, low: bool,
 # ---- the wave-level example
 
 
-def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
-             prefix: str) -> str:
+def _example(found: Code, options: Options, prefix: str) -> str:
     """The __global__ wave-level example: loads, the builtin call, the store of D. With
     options.lds the tiles (dense: leading dimension options.ld or the tile's width) are
     first copied to LDS by the wavefront and the fragments loaded from there."""
-    _check_example(inst, mods, wave)
+    inst, mods, wave = found.inst, found.mods, found.wave
     types: list[CType] = []
     parts: list[str] = []
     params: list[str] = []
@@ -162,10 +175,8 @@ def _example(inst: Instruction, mods: Modifiers, wave: int, options: Options,
     body: list[str] = []
     args = {}
     d_ld = d_name = ""
-    for matrix in matrix_api.matrices(inst):
+    for matrix, shaping, frag in found.operands:
         var = LOWER[matrix]
-        shaping = _for_operand(inst, matrix, mods, wave)
-        frag = fragment_of(inst, matrix, shaping, wave)
         mine = options
         if options.lds and options.ld is None:
             rows, cols, _ = frag.shape
@@ -235,31 +246,3 @@ def _accumulator_type(inst: Instruction, wave: int, d_type: CType) -> CType:
     if inst.sparse and inst.c_type.bits > inst.out_type.bits:
         return CType("float", inst.m * inst.n * inst.c_type.bits // (32 * wave))
     return d_type
-
-
-def _check_example(inst: Instruction, mods: Modifiers, wave: int) -> None:
-    """The modifiers must suit the instruction: as for D with -o (which takes the inputs'
-    modifiers), or else as for one of its operands (RDNA4 SWMMAC's OPSEL picks K's
-    index set); the error is D's."""
-    try:
-        check_modifiers(inst, "D", mods, True, "get", wave)
-    except CalcError:
-        for matrix in matrix_api.matrices(inst):
-            try:
-                check_modifiers(inst, matrix, mods, False, "get", wave)
-            except CalcError:
-                continue
-            return
-        raise
-
-
-def _for_operand(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Modifiers:
-    """The modifiers that shape `matrix`'s layout, as the modifier table says (`shaped`:
-    the spec's `shapes`, narrowed by the instruction's rule): the example's D-level
-    modifiers apply to every operand; each operand keeps the ones that move it."""
-    values = {}
-    for spec in MODIFIERS:
-        found = rule(spec, inst, mods, wave)
-        if found is not None and matrix in shaped(spec, found):
-            values[spec.name] = getattr(mods, spec.name)
-    return Modifiers(**values)

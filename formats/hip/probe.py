@@ -23,11 +23,13 @@ from instructions.verification import REPORT
 
 from formats.hip.calls import call_text, check_builtin, negation_acts, operand_type
 from formats.hip.common import LOWER, PRELUDE, CType, Options, fragment_of, typedefs, words
-from formats.hip.kernel import _check_example, _for_operand, _negations
+from formats.hip.kernel import _negations
 from formats.hip.loads import index_functions, word_functions
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
 from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
+from matrix_library.code import check_example
+from matrix_library.code import shaping as shaping_of
 from matrix_library.drawing import Fragment, bit_of, element, engine_operand, rule
 
 TYPE_CHECKING = False
@@ -131,7 +133,7 @@ def variants(inst: Instruction, wave: int) -> list[Variant]:
         try:
             mods = matrix_api.modifiers(settings)
             resolved = matrix_api.with_formats(inst, mods)
-            _check_example(resolved, mods, wave)
+            check_example(resolved, mods, wave)
             check_builtin(resolved, wave)
         except CalcError:
             continue
@@ -148,7 +150,7 @@ def _code_negations(inst: Instruction, mods: Modifiers, wave: int) -> bool:
     for matrix in ("A", "B", "C"):
         if matrix not in _matrices(inst):
             continue
-        shaping = _for_operand(inst, matrix, mods, wave)
+        shaping = shaping_of(inst, matrix, mods, wave)
         frag = fragment_of(inst, matrix, shaping, wave)
         if _negations(inst, matrix, mods, wave, frag, operand_type(inst, matrix, wave), "x"):
             return True
@@ -195,7 +197,7 @@ def operands(variant: Variant) -> dict[str, tuple[Fragment, CType]]:
         source = source_matrix(inst, matrix)
         if source not in present:
             continue
-        shaping = _for_operand(inst, source, mods, wave)
+        shaping = shaping_of(inst, source, mods, wave)
         frag = fragment_of(inst, source, shaping, wave)
         out[matrix] = frag, operand_type(inst, source, wave)
     return out
@@ -287,7 +289,7 @@ def effective_b(variant: Variant) -> list[int] | None:
     each B[k][j] of the product is (-1: a slot no lane loads, zero); None where every
     element is read where it was loaded."""
     inst, wave = variant.inst, variant.wave
-    shaping = _for_operand(inst, "B", variant.mods, wave)
+    shaping = shaping_of(inst, "B", variant.mods, wave)
     op = engine_operand(inst, "B", shaping, wave)
     if not op.remapped:
         return None

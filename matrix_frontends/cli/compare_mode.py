@@ -1,4 +1,5 @@
-"""Command-line handling of `--compare ARCH:INSTRUCTION` ': the matrix (-A, -B,
+"""`--compare ARCH:INSTRUCTION` on the command line (its Request, and the output of its
+answer; the mode's row is --convert's, convert_mode.py): the matrix (-A, -B,
 -C or -D) of -a/-i beside the same matrix of another architecture's instruction, element
 by element (-I/-J/-K pick one), with both layouts' formulas; --json prints the document.
 
@@ -14,11 +15,14 @@ from formats import compare
 from matrix_frontends.cli.options import Args, number
 from matrix_library import api as mc
 from matrix_library.checks import shown
+from matrix_library.compare import Comparison
+from matrix_library.request import Request
 
 USAGE = "--compare takes ARCH:INSTRUCTION (e.g. gfx1100:v_wmma_f32_16x16x16_f16)"
 
 
-def run_compare(args: Args) -> str:
+def compare_request(args: Args) -> Request:
+    """The Request of a --compare command line (CalcError naming the bad value)."""
     given = args.text("compare") or ""
     if given.count(":") != 1:
         raise mc.CalcError(f"{USAGE}, not {shown(given)}")
@@ -38,8 +42,13 @@ def run_compare(args: Args) -> str:
     element = None
     if any(picked):
         element = (number(args, row) or 0, number(args, col) or 0)
-    comp = mc.compare(first, second, matrix, first_wave=number(args, "wavefront") or None,
-                      element=element)
+    return Request("compare", first.architecture, first, matrix,
+                   wave=number(args, "wavefront") or 0,
+                   options=(("other", second), ("element", element)))
+
+
+def render_compare(comp: Comparison, args: Args) -> str:
+    """The comparison as text, or its --json document."""
     if getattr(args, "json", False):
         return json.dumps(compare.document(comp), indent=2) + "\n"
     return compare.text(comp)

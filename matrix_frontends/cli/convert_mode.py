@@ -1,5 +1,5 @@
-"""Command-line handling of `--convert FROM TO` kept out of matrix_cli.py
-so that its hook there is a few lines.
+"""`--convert FROM TO` on the command line: the Request it asks (`convert_request`) and
+the output of its answer (`render`); `--compare` shares the mode (compare_mode.py).
 
     matrix_calculator.py -a cdna3 --convert v_mfma_f32_16x16x16_f16:D v_mfma_f32_16x16x16_f16:A
 
@@ -22,12 +22,14 @@ from formats import conversion
 from formats.hip.convert import emit_conversion
 from formats.json_text import text as json_text
 
-from matrix_frontends.cli.compare_mode import run_compare
+from matrix_frontends.cli.compare_mode import compare_request, render_compare
 from matrix_frontends.cli.inputs import modifiers_of
 from matrix_frontends.cli.options import Args, number
 from matrix_library import api as mc
-from matrix_library.api import Architecture, Instruction
+from matrix_library import request as matrix_request
+from matrix_library.api import Architecture, Instruction, Request
 from matrix_library.checks import shown
+from matrix_library.compare import Comparison
 from matrix_library.conversion import Conversion
 
 USAGE = ("--convert takes FROM TO, each INSTRUCTION:MATRIX (FROM: C or D, TO: A or B), or "
@@ -54,12 +56,20 @@ def _modifiers(args: Args) -> dict[str, int]:
     return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 
-def _wave(args: Args) -> int | None:
-    return number(args, "wavefront") or None
+def _wave(args: Args) -> int:
+    return number(args, "wavefront") or 0
 
 
-def conversion_of(args: Args) -> Conversion:
-    """The Conversion a command line asks for (CalcError naming the bad value)."""
+def convert_request(args: Args) -> Request:
+    """The Request a --convert (or --compare) command line asks (CalcError naming the
+    bad value): a conversion, or a port when FROM names another architecture."""
+    if args.given("compare"):  # --compare shares this mode's row
+        return compare_request(args)
+    emit = args.text("emit") or "" if args.given("emit") else None
+    if emit is not None and emit.lower() != "hip":  # (given without a value: '')
+        raise mc.CalcError(f"--emit takes the language to write: hip (got {shown(emit)})")
+    if emit is not None and getattr(args, "json", False):
+        raise mc.CalcError("--emit hip prints code: drop --json")
     for dest, option in OTHER_MODES:
         if getattr(args, dest, False):
             raise mc.CalcError(f"--convert is a mode of its own: drop {option}")
@@ -74,34 +84,34 @@ def conversion_of(args: Args) -> Conversion:
     first, second = str(pair[0]), str(pair[1])
     src, src_matrix = _side(arch, first, "FROM")
     dst, dst_matrix = _side(arch, second, "TO")
+    source = (("source", src), ("source_matrix", src_matrix))
     if src.arch != dst.arch:  # a port: no modifiers, the destination's wave size
         if _modifiers(args) or getattr(args, "transpose", False):
             raise mc.CalcError("a port (--convert ARCH:INSTRUCTION:MATRIX ...) takes no "
                                "modifiers and no --transpose")
-        return mc.port(src, src_matrix, dst, dst_matrix, wave=_wave(args))
+        return Request("port", dst.architecture, dst, dst_matrix, wave=_wave(args),
+                       options=source)
     # each side gets the modifiers it takes (a destination's --cbsz/--blgp or
     # --matrix-a-fmt picks its format); one neither takes goes to both, to be refused
     given_mods = _modifiers(args)
     side_mods = [{k: v for k, v in given_mods.items()
                   if inst.takes(k) or not (src.takes(k) or dst.takes(k))} for inst in (src, dst)]
-    return mc.conversion(src, src_matrix, dst, dst_matrix, src_mods=side_mods[0],
-                         dst_mods=side_mods[1], wave=_wave(args),
-                         transposed=bool(getattr(args, "transpose", False)))
+    return Request("convert", dst.architecture, dst, dst_matrix, wave=_wave(args),
+                   options=(*source, ("source_mods", side_mods[0]),
+                            ("destination_mods", side_mods[1]),
+                            ("transposed", bool(getattr(args, "transpose", False)))))
 
 
-def run_convert(args: Args) -> str:
-    """The output of a --convert command line: text, --json, or --emit hip."""
-    if args.given("compare"):  # --compare shares this mode's row
-        return run_compare(args)
-    emit = args.text("emit") or "" if args.given("emit") else None
-    json_wanted = bool(getattr(args, "json", False))
-    if emit is not None and emit.lower() != "hip":  # (given without a value: '')
-        raise mc.CalcError(f"--emit takes the language to write: hip (got {shown(emit)})")
-    if emit is not None and json_wanted:
-        raise mc.CalcError("--emit hip prints code: drop --json")
-    conv = conversion_of(args)
-    if emit is not None:
-        return emit_conversion(conv)
-    if json_wanted:
-        return json_text(conversion.document(conv))
-    return conversion.text(conv, detail=bool(getattr(args, "output", False)))
+def render(request: Request, args: Args) -> str:
+    """The output of a --convert or --compare command line, from its answer: text (-o:
+    every slot's move), --json, or --emit hip."""
+    found = matrix_request.answer(request)
+    if request.mode == "compare":
+        assert isinstance(found, Comparison)
+        return render_compare(found, args)
+    assert isinstance(found, Conversion)
+    if args.given("emit"):
+        return emit_conversion(found)
+    if getattr(args, "json", False):
+        return json_text(conversion.document(found))
+    return conversion.text(found, detail=bool(getattr(args, "output", False)))

@@ -256,14 +256,17 @@ def _linear(request: Request, args: Args) -> str:
 
 def _emit(request: Request, args: Args) -> str:
     from formats import hip
-    checked(matrix_request.answer, request)
+
+    from matrix_library.code import Code
+    found = checked(matrix_request.answer, request)
+    assert isinstance(found, Code)  # (the answer of the emit mode)
     prefix = request.option("prefix")
     words = args.__dict__.get("words")  # the command line as given (cli_respond.answer)
     options = hip.Options(ld=int(request.option("ld") or 0) or None,  # type: ignore[call-overload]
                           order=str(request.option("order")), lds=bool(request.option("lds")),
                           prefix=None if prefix is None else str(prefix),
                           command=None if words is None else command_line(words))
-    return hip.emit(request.instruction, request.matrix, request.mods, request.wave, options)
+    return checked(hip.written, found, options)
 
 
 EXPORTS = ("cute", "gluon")
@@ -319,12 +322,18 @@ def _query_request(args: Args) -> Request:
     elif legacy_format(args) != "grid":
         raise ArgumentError(f"choose one of --format and --{legacy_format(args)}")
     output_calc = _on(args, "output") and mode in ("get", "entry")
-    document = "json" if _on(args, "json") else "text" if fmt is None else "table"
+    document = "json" if _on(args, "json") else "text" if fmt is None else _form(fmt)
     options = (("query", mode), ("output_calc", output_calc), ("format", fmt),
                ("transpose", _on(args, "transpose")), ("color_by", args.text("color_by")),
                ("document", document))
     return request._replace(matrix=matrix, mods=modifiers_of(args), numbers=numbers,
                             options=options)
+
+
+def _form(fmt: str) -> str:
+    """The form of the answer a --format document reads (formats.documents.form)."""
+    from formats.documents import form
+    return form(fmt)
 
 
 def _query(request: Request, args: Args) -> str:
@@ -340,9 +349,11 @@ def _query(request: Request, args: Args) -> str:
     fmt = request.option("format")
     if fmt is not None:
         from formats import PICTURES, documents
+
+        from matrix_library.answers import Layout
         color = request.option("color_by") if fmt in PICTURES else None
-        query = documents.Query(found.inst, found.matrix, found.mods, found.wave,
-                                str(request.option("query")), transpose,
+        assert isinstance(found, Layout)  # (--format goes with -R and -M alone)
+        query = documents.Query(found, transpose,
                                 color_by=None if color is None else str(color))
         return checked(documents.render, str(fmt), query)
     return queries.header(found.inst) + checked(queries.text, found, output_calc,
@@ -372,16 +383,18 @@ def _lds(request: Request, args: Args) -> str:
     return run_lds(args, request.instruction, request.wave)
 
 
-def _convert(args: Args) -> str:
-    """--convert FROM TO: matrix_convert reads the pair, -a, the modifiers, -w,
-    --transpose, -o, --json and --emit hip."""
-    from matrix_frontends.cli.convert_mode import run_convert
-    return run_convert(args)
-
-
 def _convert_request(args: Args) -> Request:
+    """--convert FROM TO (or --compare): convert_mode reads the pair, -a, the modifiers,
+    -w, --transpose and --emit hip (compare_mode: --compare's instruction, the matrix
+    and the element)."""
     _numbers(args)
-    return Request("convert", options=(("pair", args.value("convert")),))
+    from matrix_frontends.cli.convert_mode import convert_request
+    return convert_request(args)
+
+
+def _convert(request: Request, args: Args) -> str:
+    from matrix_frontends.cli.convert_mode import render
+    return render(request, args)
 
 
 def _serve(args: Args) -> str:
@@ -439,7 +452,7 @@ MODES: tuple[Mode, ...] = (
          (*JSON, "matrix_a_fmt", "matrix_b_fmt", "verification", "ck_tile", "product"),
          _detail_request, partial(with_peaks, _detail)),
     Mode("convert", "--convert", lambda a: a.given("convert") or a.given("compare"),
-         ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, text=_convert),
+         ("convert", "compare", *JSON, "emit", *OWN_MODIFIERS), _convert_request, _convert),
     Mode("preshuffle", "--preshuffle", pre.wanted, (*PLAN, "SA", "SB", "format"), _plan_request,
          _plan),
     Mode("store", "--store-d", pre.store_wanted, PLAN, _plan_request, _plan),

@@ -75,7 +75,10 @@ def query(argv):
     wave = int(words.get("-w", arch.waves[0]))
     matrix = next(MATRIX[w] for w in argv if w in MATRIX)
     view = "rlayout" if "-R" in argv else "mlayout"
-    return documents.Query(inst, matrix, mods, wave, view, "--transpose" in argv)
+    found = matrix_api.answer(matrix_api.Request(
+        "query", inst=inst, matrix=matrix, mods=mods, wave=wave,
+        options=(("query", view), ("document", "text"))))
+    return documents.Query(found, "--transpose" in argv)
 
 
 def shapes(argv):
@@ -111,8 +114,8 @@ def test_csv_loads_whole_in_the_csv_module_and_pandas(argv, fmt, delimiter):
 
 
 def long_entries(argv):
-    q = query(argv)
-    return list(matrix_api.layout(q.inst, q.matrix, mods=q.mods, wave=q.wave))
+    found = query(argv).found
+    return list(matrix_api.layout(found.inst, found.matrix, mods=found.mods, wave=found.wave))
 
 
 @pytest.mark.parametrize("argv", SAMPLE, ids=IDS)
@@ -134,7 +137,7 @@ def test_the_long_form_has_one_row_per_element_location(argv):
     objects = [json.loads(line) for line in lines]
     assert len(objects) == len(entries)
     assert objects[-1]["registers"] == list(entries[-1][1].registers)
-    assert {o["instruction"] for o in objects} == {query(argv).inst.name}
+    assert {o["instruction"] for o in objects} == {query(argv).found.inst.name}
 
 
 # ---- Markdown

@@ -184,11 +184,13 @@ def test_the_long_forms_are_what_their_writers_write_of_the_rows(arch, mnemonic,
     wave = inst.wave_sizes[0]
     modifiers = api.Modifiers(**mods)
     for matrix in api.matrices(inst):
-        query = documents.Query(inst, matrix, modifiers, wave, "rlayout")
         try:
             expected = _long_csv_of_the_rows(inst, matrix, modifiers, wave)
         except api.CalcError:
             continue
+        query = documents.Query(api.answer(api.Request(
+            "query", inst=inst, matrix=matrix, mods=modifiers, wave=wave,
+            options=(("query", "rlayout"), ("document", documents.form("long-csv"))))))
         assert documents.long_csv(query) == expected, matrix
         fixed = {"architecture": inst.arch, "instruction": inst.name}
         assert documents.jsonl(query) == "".join(

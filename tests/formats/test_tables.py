@@ -131,10 +131,11 @@ def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
     import threading
 
     from formats import queries
-    from instructions import find_architecture
-    from layouts import Modifiers
-    inst = find_architecture("cdna3").find("v_mfma_f32_32x32x8_f16")
-    header, rows = queries.matrix_layout(inst, "A", Modifiers(), 64)
+    from matrix_library import api
+    inst = api.find_instruction("cdna3", "v_mfma_f32_32x32x8_f16")
+    found = api.answer(api.Request("query", inst=inst, matrix="A", wave=64,
+                                   options=(("query", "mlayout"),)))
+    header, rows = queries.slot_table(found)
     red = [[n, f"\x1b[31m{n}\x1b[0m", "x" * (n % 7)] for n in range(40)]
     jobs = [(fmt, header, rows) for fmt in ("grid", "markdown", "asciidoc", "rst")]
     jobs += [(fmt, ["n", "colour", "pad"], red) for fmt in ("grid", "simple", "pipe", "psql")]
