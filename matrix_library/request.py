@@ -220,7 +220,8 @@ def checked(request: Request) -> Request:
         if value is not None and not isinstance(value, kind):
             raise CalcError(f"Request.{name} is None or {what}, not {shown(value)}", name)
     mods = request.mods if isinstance(request.mods, Modifiers) else modifiers(request.mods)
-    wave = 0 if request.wave is None else whole("Request.wave", request.wave, "wave")
+    wave = request.wave if type(request.wave) is int and request.wave >= 0 \
+        else 0 if request.wave is None else whole("Request.wave", request.wave, "wave")
     numbers = request.numbers
     if not isinstance(numbers, (tuple, list)) or len(numbers) > len(NUMBER_NAMES):
         raise CalcError(f"Request.numbers is a tuple of at most {len(NUMBER_NAMES)} whole "
