@@ -28,9 +28,13 @@ from formats.notation import split_keys
 from formats.tables import delimited as write
 from formats.tables import draw
 from formats.templated import joined
-from matrix_library import api as matrix_api
-from matrix_library.api import CalcError, Modifiers
-from matrix_library.api import LayoutRow as Row
+from matrix_library.checks import CalcError, Modifiers
+from matrix_library.drawing import COORDINATES
+from matrix_library.queries import layout_columns
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from matrix_library.typed import LayoutRow as Row
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -51,7 +55,7 @@ Table = tuple[str | None, Sequence[object], Sequence[Sequence[object]]]
 
 
 class Query(Record):
-    """One -R/-M question (inst, matrix, mods, wave as matrix_api.operand takes them), or
+    """One -R/-M question (inst, matrix, mods, wave as matrix_library.checks.operand takes them), or
     the catalog (`catalog` holds its header and rows; inst is None)."""
     inst: Instruction | None
     matrix: str
@@ -174,10 +178,10 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
     templated.joined (tests/formats/test_json_layout.py compares with the rows written one by
     one)."""
     inst, mods = _asked(query)
-    found = matrix_api.layout_columns(inst, query.matrix, mods=mods, wave=query.wave)
+    found = layout_columns(inst, query.matrix, mods=mods, wave=query.wave)
     if not found.keys:
         return opening
-    row, col = ("ijk".index(c) for c in matrix_api.COORDINATES[found.matrix])
+    row, col = ("ijk".index(c) for c in COORDINATES[found.matrix])
 
     def line(bit: int) -> str:
         ijk: list[int | None] = [None, None, None]

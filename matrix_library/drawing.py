@@ -5,6 +5,7 @@ the engine only through these modules and the answers; they are loaded by the mo
 draw code, formulas or facts (never by a point query)."""
 from __future__ import annotations
 
+from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
 from layouts import Operand
 from layouts import check_modifiers as check_modifiers
 from layouts import formula_sections as formula_sections
