@@ -7,7 +7,7 @@ from html import escape
 from itertools import compress
 from operator import attrgetter, itemgetter
 
-from matrix_library.api import element_text, find_instruction
+from matrix_library.checks import element_text, find_instruction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
