@@ -218,8 +218,9 @@ INDEX_RJ = ("rocjitsu (ROCm/rocm-systems swmmac_index_loc; #10521 and #10522, "
             "gives v0{16}.[3:0]. The only hardware-linked evidence for either reading, "
             "for the 8-bit K=128 forms only; a run of both readings on a gfx1250 would "
             "tell them apart")
-# The name the probe (--emit probe) gives rocjitsu's reading of the index.
-INDEX_READING_RJ = "rocjitsu's"
+# The name and the statement of rocjitsu's reading of the index (--emit probe checks it).
+INDEX_READING_RJ = ("rocjitsu's", "lane i's index bits [31:16] exchanged with lane i+16's "
+                    "bits [15:0]; 8-bit forms: lane i's second VGPR with lane i+16's first")
 INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
                       "position per stored A value in the lane's order, i.e. group G of row "
                       "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "

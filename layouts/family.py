@@ -38,9 +38,9 @@ if TYPE_CHECKING:
 
     Facts = Callable[[Instruction], FamilyFacts]
 
-# Other readings of a sparse index: (inst, mods) -> [(name, the layout the hardware would
-# read the index through beside the family's A and B)].
-IndexReadings = Callable[[Instruction, Modifiers], list[tuple[str, Layout]]]
+# Other readings of a sparse index: (inst, mods) -> [(name, what it reads, the layout the
+# hardware would read the index through beside the family's A and B)].
+IndexReadings = Callable[[Instruction, Modifiers], list[tuple[str, str, Layout]]]
 
 # The capabilities a family may declare in `traits` (what renderers and checks read):
 TRAITS = {

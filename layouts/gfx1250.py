@@ -307,14 +307,14 @@ def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layou
     return [(sources.SPARSE_A_RJ[0], sparse_a_chunked(inst.k, bits))]
 
 
-def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, Layout]]:
-    """(name, layout) of each other reading of a SWMMAC's index that a source gives, as
+def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, Layout]]:
+    """(name, statement, layout) of each other reading of a SWMMAC's index that a source gives, as
     the layout the hardware would read the index through with the calculator's A and B
     (the probe checks which one a GPU follows). index_key 0 only: under key 1 a lane's
     later entries lie past the operand and no reading can be told by its D."""
     if not inst.sparse or mods.index_key:
         return []
-    return [(sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k))]
+    return [(*sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k))]
 
 
 def neg_masks(inst: Instruction) -> tuple[int, int]:

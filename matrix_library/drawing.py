@@ -43,8 +43,8 @@ def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers()
     return made_operand(inst, matrix, mods, wave)
 
 
-def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, Layout]]:
-    """(name, layout) of each other reading of `inst`'s sparse index that a source gives
+def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, Layout]]:
+    """(name, statement, layout) of each other reading of `inst`'s sparse index that a source gives
     (the family's `index_readings`; none for most families), as the layout the hardware
     would read the index through beside the calculator's A and B."""
     found = hooks(inst).index_readings

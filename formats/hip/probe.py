@@ -58,9 +58,9 @@ class Variant(Record):
     label: str
     negated: tuple[int, int, int, int]   # -A, -B, -C, |C|
     signed: tuple[bool, bool]            # integer A, B signed
-    # Other readings of a sparse index: (name, the K tile element the hardware reads as
-    # each element under that reading, -1 for none); the probe says which one D follows.
-    readings: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # Other readings of a sparse index: (name, what it reads, the K tile element the
+    # hardware reads as each element under it, -1 for none); the probe says which D follows.
+    readings: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
     asm: bool = False                    # issued by inline assembly (probe_asm.py)
 
 
@@ -159,7 +159,7 @@ def variants(inst: Instruction, wave: int) -> list[Variant]:
 
 
 def _readings(inst: Instruction, mods: Modifiers, wave: int
-              ) -> tuple[tuple[str, tuple[int, ...]], ...]:
+              ) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
     """Each other reading of the sparse index (matrix_library.drawing.index_readings) as
     the K tile element the hardware reads for each element of K under it: the element
     whose place, by the calculator's layout, is where the reading reads."""
@@ -174,13 +174,13 @@ def _readings(inst: Instruction, mods: Modifiers, wave: int
             p = ours.places(r, 4 * g)[0]
             held[p.lane, 32 * p.reg + p.lo] = r * groups + g
     out = []
-    for name, layout in found:
+    for name, what, layout in found:
         read = []
         for r in range(inst.m):
             for g in range(groups):
                 p = layout.places(r, 4 * g)[0]
                 read.append(held.get((p.lane, 32 * p.reg + p.lo), -1))
-        out.append((name, tuple(read)))
+        out.append((name, what, tuple(read)))
     return tuple(out)
 
 
@@ -298,7 +298,7 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
     read = effective_b(variant)
     if read is not None:
         parts.append(f"static const int {prefix}_b_from[] = {{{','.join(map(str, read))}}};")
-    for r, (_, k_from) in enumerate(variant.readings):
+    for r, (_, _, k_from) in enumerate(variant.readings):
         parts.append(f"static const int {prefix}_k_from{r}[] = {{{','.join(map(str, k_from))}}};")
     return "\n".join(parts), _initializer(variant, ops, prefix)
 
@@ -321,7 +321,7 @@ def _initializer(variant: Variant, ops: dict[str, tuple[Fragment, CType]], prefi
     read = effective_b(variant)
     if read is not None:
         b_from = f"{prefix}_b_from"
-    names = ", ".join(f'"{name}"' for name, _ in variant.readings) or "0"
+    names = ", ".join(f'"{name}"' for name, _, _ in variant.readings) or "0"
     k_from = ", ".join(f"{prefix}_k_from{r}" for r in range(len(variant.readings))) or "0"
     return (f"    {{\"{variant.label}\", {variant.wave}, {inst.m}, {inst.n}, {inst.k}, {blocks}, "
             f"{int(inst.sparse)}, {inst.scale_k},\n     {{{', '.join(tiles)}}},\n"
@@ -437,6 +437,18 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
             "// summary; exit status 0 only when every variant passes. To report a run "
             "(docs/verification.md):",
             f"//   {REPORT}."]
+    readings = sorted({(name, what) for variant in chosen for name, what, _ in variant.readings})
+    if readings:
+        head += ["// The sparse index: where sources read it otherwise, each index_key 0 "
+                 "variant also says which reading D",
+                 "// follows (the tiles are drawn so that the readings give different D): "
+                 "the calculator's, or"]
+        head += [f"//   {name} ({what})," for name, what in readings]
+        head.append("// or neither.")
+    by_asm = sorted({str(variant.inst.mnemonic) for variant in chosen if variant.asm})
+    if by_asm:
+        head.append("// Issued by inline assembly (clang's builtin cannot pass the index "
+                    "they read): " + ", ".join(by_asm))
     if refused:
         head.append("// Not probed (no builtin call):")
         head += refused
