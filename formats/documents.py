@@ -29,11 +29,14 @@ from formats.notation import split_keys
 from formats.tables import delimited as write
 from formats.tables import draw
 from formats.templated import joined
-from matrix_library import api as matrix_api
 from matrix_library.answers import Layout
-from matrix_library.api import CalcError
-from matrix_library.api import LayoutRow as Row
+from matrix_library.checks import CalcError
+from matrix_library.drawing import COORDINATES
 from matrix_library.records import LayoutColumns
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from matrix_library.typed import LayoutRow as Row
 
 # The table formats of tabulate 0.10.0 (tabulate.tabulate_formats; a test checks them)
 # but tsv, which the csv module writes.
@@ -192,7 +195,7 @@ def _long_rows(query: Query, opening: str, template: Callable[[Row], str]) -> st
     found = _columns(query)
     if not found.keys:
         return opening
-    row, col = ("ijk".index(c) for c in matrix_api.COORDINATES[found.matrix])
+    row, col = ("ijk".index(c) for c in COORDINATES[found.matrix])
 
     def line(bit: int) -> str:
         ijk: list[int | None] = [None, None, None]

@@ -5,12 +5,15 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 """
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+
 from instructions.record import without_gc
 
 from formats import json_layout
 from formats.exports import ck_tile_json
 from formats.json_layout import element, location
-from formats.json_text import text
+from formats.json_text import COMPACT, text
 from matrix_library import api
 from matrix_library.answers import Held, Point
 from matrix_library.exports import ck_tile_counts
@@ -50,6 +53,17 @@ def calculation(inst: Instruction, calc: api.Calculation) -> Json:
             "c": None if calc.c is None else entry(inst, calc.c), "scales": scales}
 
 
+@lru_cache(maxsize=1024)
+def _get_head(arch: str, name: str, matrix: str, wave: int, mods: Modifiers,
+              register_count: int) -> str:
+    """The compact text of a -g document up to its query, with the comma after it: what
+    every element of one operand shares (json.dumps writes the keys in this order)."""
+    head = {"schema_version": SCHEMA_VERSION, "mode": "get", "architecture": arch,
+            "instruction": name, "matrix": matrix, "wave": wave,
+            "modifiers": dict(mods._asdict()), "register_count": register_count}
+    return json.dumps(head, separators=(",", ":"))[:-1] + ","
+
+
 # ---- modes
 
 def version(text: str) -> str:
@@ -82,8 +96,13 @@ def query(found: QueryAnswer, numbers: dict[str, int], output_calc: bool) -> str
     if isinstance(found, Point):
         coords = {key: numbers[key] for key in ("i", "j", "k", "block")}
         calc = None if found.calculation is None else calculation(inst, found.calculation)
-        return dump("get", **common, query=coords, element=element(inst, found.element),
-                    locations=[location(loc) for loc in found.locations], calculation=calc)
+        rest = {"query": coords, "element": element(inst, found.element),
+                "locations": [location(loc) for loc in found.locations], "calculation": calc}
+        if COMPACT.get():  # (--batch --json: the operand's part written once)
+            head = _get_head(inst.arch, inst.name, matrix, found.wave, found.mods,
+                             found.register_count)
+            return head + json.dumps(rest, separators=(",", ":"))[1:] + "\n"
+        return dump("get", **common, **rest)
     if isinstance(found, Held):
         spot = {key: numbers[key] for key in ("register", "lane")}
         entries = [dict(entry(inst, pair), calculation=None) for pair in found.entries]

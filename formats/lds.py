@@ -4,9 +4,10 @@ picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers on
 from __future__ import annotations
 
 from html import escape
+from itertools import compress
 from operator import attrgetter, itemgetter
 
-from matrix_library.api import element_text, find_instruction
+from matrix_library.checks import element_text, find_instruction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     columns = {key: f"v{key[0]}.[{slots[at].bits[1]}:{key[1]}]"
                + (f" s{slots[at].step}" if steps else "") for key, at in first.items()}
     cells: dict[tuple[int, tuple[int, int]], str] = {}
-    for at in [at for at, lane in enumerate(of_lane) if lane in wanted]:
+    for at in compress(range(len(of_lane)), map(wanted.__contains__, of_lane)):
         slot = slots[at]
         bit = f"+{slot.bit}b" if slot.bit else ""
         cells[slot.lane, keys_of[at]] = f"{element_text(inst, slot.element)}@{slot.address}{bit}"

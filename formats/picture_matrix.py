@@ -32,7 +32,8 @@ from formats.picture_views import (
     slot_texts,
 )
 from formats.svg import Canvas, text_width
-from matrix_library import api as mc
+from matrix_library import checks
+from matrix_library.records import Element, Location, Slot
 
 
 def element_labels(name: str, matrix: str, more: int) -> list[list[str]]:
@@ -49,7 +50,7 @@ def element_labels(name: str, matrix: str, more: int) -> list[list[str]]:
             [f"{short}{plus}"], [short[:cut], short[cut:] + plus]]
 
 
-def _marked_lines(lines: list[str], loc: mc.Location) -> list[str]:
+def _marked_lines(lines: list[str], loc: Location) -> list[str]:
     """A label's lines with the location's marks: `-` (negated) before the first line,
     `|` around the whole (absolute value)."""
     before, after = slot_texts(loc)[:2]
@@ -190,10 +191,10 @@ def _register_panel(pic: Picture, grid: Grid, panel: int) -> tuple[float, float]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (a slot's location, elements, labels and its elements' names)
-    _Cell = tuple[mc.Location, tuple[mc.Element, ...], list[list[str]], str]
+    _Cell = tuple[Location, tuple[Element, ...], list[list[str]], str]
 
 
-def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes: int,
+def matrix_view(pic: Picture, inst: checks.Instruction, slots: list[Slot], lanes: int,
                 registers: int, transpose: bool, top: float) -> None:
     cells, sizes, columns, held = _named(slots, inst.blocks)
     bits = max([registers * 32] + [reg * 32 + hi + 1 for reg, (_, hi) in columns])
@@ -211,7 +212,7 @@ def matrix_view(pic: Picture, inst: mc.Instruction, slots: list[mc.Slot], lanes:
     pic.height = top + grid.panels * (grid.panel_h + GAP) - GAP
 
 
-def _named(slots: list[mc.Slot], blocks: int) -> (
+def _named(slots: list[Slot], blocks: int) -> (
         tuple[list[_Cell], set[tuple[int, int, bool, int]], set[tuple[int, tuple[int, int]]], int]):
     """Each slot's (location, elements, labels, elements' names), in one pass; what sizes
     the cells, per distinct (label lengths, marks, bits); the (VGPR, bits) columns; and

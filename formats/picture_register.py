@@ -36,7 +36,7 @@ from formats.picture_views import (
     slot_texts,
 )
 from formats.svg import text_width
-from matrix_library import api as mc
+from matrix_library.records import Element, Entry, Location
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,13 +45,13 @@ if TYPE_CHECKING:
 
 class Panel(Record):
     blocks: list[int]
-    cells: dict[tuple[int, int], list[mc.Entry]]  # (row, col) -> entries, copies in order
+    cells: dict[tuple[int, int], list[Entry]]  # (row, col) -> entries, copies in order
 
 
-def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
+def _panels(entries: list[Entry], transpose: bool) -> list[Panel]:
     """One panel per block; consecutive blocks whose cells read the same locations
     share one (a CBSZ broadcast)."""
-    by_block: dict[int, dict[tuple[int, int], list[mc.Entry]]] = {}
+    by_block: dict[int, dict[tuple[int, int], list[Entry]]] = {}
     place = positions(entries[0].element.matrix)  # (row, col, block) of an element
     for entry in entries:
         row, col, block = place(entry[0])
@@ -76,23 +76,23 @@ def _panels(entries: list[mc.Entry], transpose: bool) -> list[Panel]:
     return panels
 
 
-def _same_locations(first: dict[tuple[int, int], list[mc.Entry]],
-                    second: dict[tuple[int, int], list[mc.Entry]]) -> bool:
+def _same_locations(first: dict[tuple[int, int], list[Entry]],
+                    second: dict[tuple[int, int], list[Entry]]) -> bool:
     if first.keys() != second.keys():
         return False
     return all({e.location for e in first[key]} == {e.location for e in second[key]}
                for key in second)
 
 
-def _copies(found: list[mc.Entry]) -> list[tuple[mc.Location, tuple[mc.Element, ...]]]:
+def _copies(found: list[Entry]) -> list[tuple[Location, tuple[Element, ...]]]:
     """The distinct locations of one panel cell, each with the elements read there."""
-    out: dict[mc.Location, list[mc.Element]] = {}
+    out: dict[Location, list[Element]] = {}
     for entry in found:
         out.setdefault(entry.location, []).append(entry.element)
     return [(loc, tuple(elems)) for loc, elems in out.items()]
 
 
-def register_labels(loc: mc.Location) -> tuple[list[list[str]], tuple[str, str, str]]:
+def register_labels(loc: Location) -> tuple[list[list[str]], tuple[str, str, str]]:
     """(the label variants of a register-view cell, richest first; the location's text
     (marked), VGPRs and bits): every variant names the register and the lane, and the
     bits where the register holds more than one value."""
@@ -117,7 +117,7 @@ def _labelled(pieces: tuple[str, str, str, str, str, str, str, str],
 _PIECES: dict[tuple[object, ...], tuple[str, str, str, str, str, str, str, str]] = {}
 
 
-def _pieces(loc: mc.Location) -> tuple[str, str, str, str, str, str, str, str]:
+def _pieces(loc: Location) -> tuple[str, str, str, str, str, str, str, str]:
     before, after, name, suffix, reg, shown_reg, bits = slot_texts(loc)
     found = _PIECES[loc[:2] + loc[3:]] = (before + name, suffix + after, before + reg, after,
                                           suffix[1:], shown_reg, reg, bits)
@@ -154,7 +154,7 @@ def _panel_title(panel: Panel, single: bool, chunk: int, cols: int, start: int, 
     return name
 
 
-def _readers(entries: list[mc.Entry]) -> dict[mc.Location, int]:
+def _readers(entries: list[Entry]) -> dict[Location, int]:
     """How many entries read each location (a location hashes slowly: counted only where
     one repeats)."""
     locations = list(map(itemgetter(1), entries))
@@ -166,7 +166,7 @@ def _readers(entries: list[mc.Entry]) -> dict[mc.Location, int]:
     return shared
 
 
-def register_view(pic: Picture, matrix: str, blocks: int, entries: list[mc.Entry],
+def register_view(pic: Picture, matrix: str, blocks: int, entries: list[Entry],
                   transpose: bool, top: float) -> None:
     """The register view of `entries` (every element of `matrix` of an instruction of
     `blocks` blocks, and each location it is read from), as pic's shapes and frames."""
@@ -220,7 +220,7 @@ def register_view(pic: Picture, matrix: str, blocks: int, entries: list[mc.Entry
 
 
 def _runs(panels: list[Panel], chunk: int, count: int
-          ) -> list[list[list[tuple[tuple[int, int], list[mc.Entry]]]]]:
+          ) -> list[list[list[tuple[tuple[int, int], list[Entry]]]]]:
     """Each panel's cells in (row, col) order, per run of `chunk` columns (`count` runs)."""
     runs = []
     for panel in panels:
@@ -228,16 +228,16 @@ def _runs(panels: list[Panel], chunk: int, count: int
         if count == 1:
             runs.append([items])
             continue
-        buckets: list[list[tuple[tuple[int, int], list[mc.Entry]]]] = [[] for _ in range(count)]
+        buckets: list[list[tuple[tuple[int, int], list[Entry]]]] = [[] for _ in range(count)]
         for item in items:
             buckets[item[0][1] // chunk].append(item)
         runs.append(buckets)
     return runs
 
 
-def _panel_cells(pic: Picture, cells: list[tuple[tuple[int, int], list[mc.Entry]]],
-                 labels: dict[mc.Location, tuple[list[list[str]], tuple[str, str, str]]],
-                 shared: dict[mc.Location, int], name: Callable[[mc.Element], str],
+def _panel_cells(pic: Picture, cells: list[tuple[tuple[int, int], list[Entry]]],
+                 labels: dict[Location, tuple[list[list[str]], tuple[str, str, str]]],
+                 shared: dict[Location, int], name: Callable[[Element], str],
                  grid: tuple[float, float, float, float], start: int) -> None:
     """The shapes of the cells of a panel's run of columns from `start`, in (row, col)
     order (a cell split into one stripe per copy of its element); `name`: an element's."""

@@ -17,7 +17,8 @@ from instructions.record import Record
 from formats.notation import element as element_name
 from formats.notation import slot_parts
 from formats.svg import LINE_HEIGHT, Canvas, text_width
-from matrix_library import api as mc
+from matrix_library import checks
+from matrix_library.records import Element, Location
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +40,8 @@ class Shape(Record):
     y: float
     w: float
     h: float
-    location: mc.Location
-    elements: tuple[mc.Element, ...]
+    location: Location
+    elements: tuple[Element, ...]
     labels: list[list[str]]  # label variants, richest first
     shared: bool = False  # the slot feeds other elements too
     # the cell's data: its elements' names, its location's text (marked), VGPRs and bits
@@ -65,12 +66,12 @@ class Picture:
 
 # ---- names
 
-def registers_of(loc: mc.Location) -> str:
+def registers_of(loc: Location) -> str:
     first, last = loc.registers[0], loc.registers[-1]
     return f"v{first}" if first == last else f"v[{last}:{first}]"
 
 
-def marked(text: str, loc: mc.Location) -> str:
+def marked(text: str, loc: Location) -> str:
     if loc.absolute:
         text = f"|{text}|"
     return "-" + text if loc.negated else text
@@ -82,7 +83,7 @@ def marked(text: str, loc: mc.Location) -> str:
 _SLOTS: dict[tuple[object, ...], tuple[str, str, str, str, str, str, str]] = {}
 
 
-def slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
+def slot_texts(loc: Location) -> tuple[str, str, str, str, str, str, str]:
     """A location's texts that do not name its lane, kept per slot (marked(loc.text) is
     before + name + {lane} + suffix + after: loc.text is name{lane}suffix)."""
     key = loc[:2] + loc[3:]  # (register, registers, bits, negated, absolute)
@@ -98,30 +99,30 @@ def slot_texts(loc: mc.Location) -> tuple[str, str, str, str, str, str, str]:
 
 def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
     """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
-    mc.element_text names and Element.row/.col read, without their checks (per cell)."""
+    checks.element_text names and Element.row/.col read, without their checks (per cell)."""
     return itemgetter(*fields(matrix), 4)
 
 
-def namer(matrix: str, blocks: int) -> Callable[[mc.Element], str]:
-    """An element's name (as mc.element_text spells it) for the elements of `matrix` of
+def namer(matrix: str, blocks: int) -> Callable[[Element], str]:
+    """An element's name (as checks.element_text spells it) for the elements of `matrix` of
     an instruction of `blocks` blocks, without its checks (per cell)."""
     place = positions(matrix)
 
-    def name(elem: mc.Element) -> str:
+    def name(elem: Element) -> str:
         return element_name(matrix, place(elem), blocks)
     return name
 
 
 def fields(matrix: str) -> tuple[int, int]:
     """Where an Element of `matrix` holds its row and its column."""
-    row, col = (mc.Element._fields.index(name[0]) for name in axis_names(matrix))
+    row, col = (Element._fields.index(name[0]) for name in axis_names(matrix))
     return row, col
 
 
 def axis_names(matrix: str) -> tuple[str, str]:
     """The coordinate names (i, j, k; kb for block scales) of the matrix's rows and
     columns, read from the library's element naming."""
-    probe = mc.element_of(matrix, i=1, j=2, k=3)
+    probe = checks.element_of(matrix, i=1, j=2, k=3)
     names = ["i", "j", "kb" if matrix in ("SA", "SB") else "k"]
     return names[probe.row - 1], names[probe.col - 1]
 

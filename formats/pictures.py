@@ -44,22 +44,25 @@ from formats.picture_views import (
     index_step,
 )
 from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
-from matrix_library import api as mc
+from matrix_library import checks
 from matrix_library import request as matrix_request
 from matrix_library.answers import Layout
 from matrix_library.checks import shown
 from matrix_library.queries import entries_of, slots_of
+from matrix_library.records import Element, Location
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
+
+    from matrix_library.checks import ModifierValues
 
 FORMATS = ("svg", "html")
 VIEWS = ("register", "matrix")
 DEFAULT_COLOR = {"register": "lane", "matrix": "row"}
 
 
-def _modifier_text(mods: mc.Modifiers) -> str:
+def _modifier_text(mods: checks.Modifiers) -> str:
     shown = [f"{name.upper()}={value}" for name, value in mods._asdict().items() if value]
     return ", ".join(shown) if shown else "none"
 
@@ -72,14 +75,14 @@ class Colouring(Record):
     on_location: bool  # the value is a field of the location, else of the first element
     pick: itemgetter[int]  # that field
 
-    def value(self, element: mc.Element, loc: mc.Location) -> int:
+    def value(self, element: Element, loc: Location) -> int:
         return int(self.pick(loc if self.on_location else element))
 
-    def fill(self, element: mc.Element, loc: mc.Location) -> str:
+    def fill(self, element: Element, loc: Location) -> str:
         return palette.fill(self.value(element, loc) % self.values, self.values)
 
 
-def _colouring(key: str, elements: Iterable[mc.Element], matrix: str, lanes: int,
+def _colouring(key: str, elements: Iterable[Element], matrix: str, lanes: int,
                registers: int) -> Colouring:
     """What colours a cell: every element of the picture (`elements`) is given a colour
     of `key` (by lane, register, block, row or k)."""
@@ -90,7 +93,7 @@ def _colouring(key: str, elements: Iterable[mc.Element], matrix: str, lanes: int
     if key == "k":
         elements = list(elements)
         if any(e.k is None for e in elements):
-            raise mc.CalcError(f"--color-by k needs a matrix indexed by k; {matrix} is not: "
+            raise checks.CalcError(f"--color-by k needs a matrix indexed by k; {matrix} is not: "
                                "colour it by lane, register, block or row")
     pick = itemgetter({"block": 4, "row": fields(matrix)[0], "k": 3}[key])
     return Colouring(key, 1 + max(map(pick, elements)), False, pick)
@@ -98,7 +101,7 @@ def _colouring(key: str, elements: Iterable[mc.Element], matrix: str, lanes: int
 
 # ---- cells, marks and legend
 
-def _draw_shapes(pic: Picture, inst: mc.Instruction, colouring: Colouring) -> None:
+def _draw_shapes(pic: Picture, inst: checks.Instruction, colouring: Colouring) -> None:
     """Every cell: its rectangle (Canvas.cell's markup), its marks, its label (Canvas.lines'
     markup), written here at once: a picture has thousands; then the VGPR borders and the
     frames."""
@@ -157,14 +160,14 @@ def _rows_of(y: float, h: float, lines: int, size: float, drop: float
     return number(y), number(h), [number(top + at * LINE_HEIGHT * size) for at in range(lines)]
 
 
-def _label_note(shapes: list[Shape], level: int, inst: mc.Instruction) -> str:
+def _label_note(shapes: list[Shape], level: int, inst: checks.Instruction) -> str:
     """How to read the labels, from the first cell, where they leave something out (the
     matrix letter of an element, or a location's separators)."""
     if not shapes:
         return ""
     shape = shapes[0]
     lines = shape.labels[min(level, len(shape.labels) - 1)]
-    full = " ".join(mc.element_text(inst, e) for e in shape.elements)
+    full = " ".join(checks.element_text(inst, e) for e in shape.elements)
     text = shape.data[1]
     joined = "".join(lines).replace(".", "")
     if joined in (text.replace(".", ""), full.replace(" ", "")):
@@ -298,7 +301,7 @@ def _sample(loc_change: dict[str, object]) -> Callable[[Canvas, float, float], N
     def draw(canvas: Canvas, x: float, y: float) -> None:
         canvas.rect(x, y, 14, 14, palette.fill(3, 8), {"stroke": palette.INK,
                                                        "stroke-width": 0.5})
-        base = mc.Location(0, (0, 1) if loc_change.get("two") else (0,), 0, (0, 31),
+        base = Location(0, (0, 1) if loc_change.get("two") else (0,), 0, (0, 31),
                            bool(loc_change.get("neg")), bool(loc_change.get("abs")))
         _marks(canvas, Shape(x, y, 14, 14, base, (), [], bool(loc_change.get("shared"))))
     return draw
@@ -353,7 +356,7 @@ DEFS = ('<pattern id="neg" width="5" height="5" patternUnits="userSpaceOnUse" '
         'stroke="#000000" stroke-width="1.4" stroke-opacity="0.5"/></pattern>')
 
 
-def render(fmt: str, inst: mc.Instruction, matrix: str, mods: mc.ModifierValues,
+def render(fmt: str, inst: checks.Instruction, matrix: str, mods: ModifierValues,
            wave: int | None, view: str, transpose: bool = False,
            color_by: str | None = None) -> str:
     """The picture of `matrix` of `inst` as an SVG document (fmt "svg") or an HTML page
@@ -373,7 +376,8 @@ def picture(fmt: str, found: Layout, transpose: bool = False,
 
 def _known(fmt: str) -> None:
     if fmt not in FORMATS:
-        raise mc.CalcError(f"unknown picture format {shown(fmt)}; use {' or '.join(FORMATS)}")
+        raise checks.CalcError(f"unknown picture format {shown(fmt)}; use "
+                               f"{' or '.join(FORMATS)}")
 
 
 @without_gc  # (thousands of cells' records and texts, none in a cycle)
@@ -385,15 +389,16 @@ def _document(fmt: str, pic: Picture, title: tuple[str, str]) -> str:
 
 def _colour_key(view: str, color_by: str | None) -> str:
     if view not in VIEWS:
-        raise mc.CalcError(f"unknown picture view {shown(view)}; use {' or '.join(VIEWS)}")
+        raise checks.CalcError(f"unknown picture view {shown(view)}; use "
+                               f"{' or '.join(VIEWS)}")
     key = color_by or DEFAULT_COLOR[view]
     if key not in COLOR_KEYS:
-        raise mc.CalcError(f"unknown colouring {shown(color_by)}; colour by "
-                           f"{', '.join(COLOR_KEYS)}")
+        raise checks.CalcError(f"unknown colouring {shown(color_by)}; colour by "
+                               f"{', '.join(COLOR_KEYS)}")
     return key
 
 
-def draw(inst: mc.Instruction, matrix: str, mods: mc.ModifierValues, wave: int | None,
+def draw(inst: checks.Instruction, matrix: str, mods: ModifierValues, wave: int | None,
          view: str, transpose: bool = False, color_by: str | None = None,
          measure: bool = False) -> tuple[Picture, tuple[str, str]]:
     """drawn() of the library's answer to -R (`view` "register") or -M ("matrix") of
@@ -417,17 +422,17 @@ def drawn(found: Layout, transpose: bool = False, color_by: str | None = None,
     key = _colour_key(view, color_by)
     columns = found.columns
     if columns is None:
-        raise mc.CalcError("a picture draws a layout given in bulk: ask for it with the "
+        raise checks.CalcError("a picture draws a layout given in bulk: ask for it with the "
                            "option (\"document\", \"json\")")
     if view == "register":  # (every element and each location it is read from)
         entries = list(entries_of(columns))
-        elements: Iterator[mc.Element] = map(itemgetter(0), entries)
+        elements: Iterator[Element] = map(itemgetter(0), entries)
     else:  # (every slot and the elements read from it)
         slots = list(slots_of(columns))
         elements = chain.from_iterable(map(itemgetter(1), slots))
     first = next(elements, None)
     if first is None:
-        raise mc.CalcError(f"the {found.matrix} matrix of {found.inst.name} holds no value "
+        raise checks.CalcError(f"the {found.matrix} matrix of {found.inst.name} holds no value "
                            "to draw")
     matrix, mods, lanes, registers = first.matrix, found.mods, found.wave, found.register_count
     colouring = _colouring(key, chain((first,), elements), matrix, lanes, registers)
@@ -452,14 +457,14 @@ def drawn(found: Layout, transpose: bool = False, color_by: str | None = None,
     return pic, title
 
 
-def _title(inst: mc.Instruction, matrix: str, mods: mc.Modifiers, lanes: int,
+def _title(inst: checks.Instruction, matrix: str, mods: checks.Modifiers, lanes: int,
            view: str) -> tuple[str, str]:
     what = "register layout (-R)" if view == "register" else "matrix layout (-M)"
     first, second = axis_names(matrix)
     axes = (f"rows {first}, columns {second}" if view == "register"
             else "rows: lanes, columns: VGPRs (bits)")
-    types = f"A {inst.a_type.label}, B {inst.b_type.label}"  # (as -d names them: mc.facts)
+    types = f"A {inst.a_type.label}, B {inst.b_type.label}"  # (as -d names them: facts())
     blocks = f", {inst.blocks} blocks" if inst.blocks > 1 else ""
     shape = f"{inst.m}x{inst.n}x{inst.k}{blocks}"
-    return (f"{mc.architecture_of(inst).name} {inst.name}: {matrix} matrix, {what}",
+    return (f"{checks.architecture_of(inst).name} {inst.name}: {matrix} matrix, {what}",
             f"{shape}, {types}; wave{lanes}; modifiers: {_modifier_text(mods)}; {axes}")

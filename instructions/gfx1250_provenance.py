@@ -216,22 +216,35 @@ INDEX_RJ = ("rocjitsu (ROCm/rocm-systems swmmac_index_loc; #10521 and #10522, "
             "[15:0] (8-bit forms: lane i's second VGPR with lane i+16's first): "
             "v_swmmac_f32_16x16x128_fp8_fp8 K[0][64] in v1{0}.[3:0] where this layout "
             "gives v0{16}.[3:0]. The only hardware-linked evidence for either reading, "
-            "for the 8-bit K=128 forms only; a run of both readings on a gfx1250 would "
-            "tell them apart")
+            "for the 8-bit K=128 forms only; --emit probe runs both readings on a "
+            "gfx1250 and says which one D follows")
+INDEX_CK_TEST = ("composable_kernel's layout test (ROCm/rocm-libraries @0c0ab728 "
+                 "projects/composablekernel/test/ck_tile/core/arch/mma/"
+                 "test_amdgcn_mma_layout.inc, its gfx1250 SWMMAC cases commented out there)",
+                 "the index of stored column p of row m in lane m + 16*(bit 3 of p), the "
+                 "16-bit half by bit 4 of p: rocjitsu's reading (the exchange), beside "
+                 "CK's A of 32 K a lane")
+# The name and the statement of rocjitsu's reading of the index (--emit probe checks it).
+INDEX_READING_RJ = ("rocjitsu's", "lane i's index bits [31:16] exchanged with lane i+16's "
+                    "bits [15:0]; 8-bit forms: lane i's second VGPR with lane i+16's first")
 INDEX_16 = Provenance("composable_kernel", "SRC", "index of the 16-bit SWMMAC: a 2-bit "
                       "position per stored A value in the lane's order, i.e. group G of row "
                       "i in lane i + 16*floor(G/8), bits 4*(G mod 8) (CK sparse_transforms "
                       "@0324c72d; rocjitsu and S19 place the fields so too, but rocjitsu "
-                      "pairs them with its own A order: see A); no hardware-linked "
+                      "pairs them with its own A order: see A); CK's layout test places "
+                      "them the other way (the alternative); no hardware-linked "
                       "evidence for the 16-bit forms; " + INDEX_KEY_NOTE,
-                      (INDEX_RJ,) + INDEX_ALTERNATIVES)
+                      (INDEX_RJ, INDEX_CK_TEST) + INDEX_ALTERNATIVES)
 INDEX_8 = Provenance("composable_kernel", "SRC", "64-bit index of the 8-bit SWMMAC: a 2-bit "
                      "position per stored A value, group G of row i in lane i + "
                      "16*floor(G/16), bits 4*(G mod 16) (CK packs 32 fields in two words; "
                      "rocjitsu reads 32 entries from the two VGPRs, pairing them with its own "
                      "A order: see A); kept against rocjitsu's hardware-linked reading "
                      "(the alternative) while that evidence rests on kernels whose loads "
-                     "changed after it and no run of both readings is recorded; "
+                     "changed after it (they load the index itself through ds_load_tr8_b64, "
+                     "whose rocjitsu model PR #10707 changed; rocm-libraries #10472) and no "
+                     "run of both readings is recorded; CK passes one 32-bit index for the "
+                     "64-bit operand and says nothing on the lanes; "
                      + INDEX_KEY_NOTE, (INDEX_RJ,) + INDEX_ALTERNATIVES)
 SCALE_32 = Provenance("aiter", "SRC", "scale operands: row/column in lane (mn + 16*"
                       "matrix_*_scale), byte kb = K block of 32 (S19; aiter selects the B "

@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 
     Facts = Callable[[Instruction], FamilyFacts]
 
+# Other readings of a sparse index: (inst, mods) -> [(name, what it reads, the layout the
+# hardware would read the index through beside the family's A and B)].
+IndexReadings = Callable[[Instruction, Modifiers], list[tuple[str, str, Layout]]]
+
 # The capabilities a family may declare in `traits` (what renderers and checks read):
 TRAITS = {
     "opsel_cd_half": "OPSEL[2] puts 16-bit C/D values in the high register halves "
@@ -73,12 +77,15 @@ class Hooks(Record):
     packed value differ, (inst, matrix, mods, place) -> mark; ranges: range functions
     by name (instructions/modifiers.py ModifierSpec.range) that add to or replace the
     shared ones of layouts/ranges.py for this family; facts: the facts the family adds
-    to (or replaces in) matrix_api.facts, inst -> dict (None for none)."""
+    to (or replaces in) matrix_api.facts, inst -> dict (None for none); index_readings:
+    the other readings of a sparse index that sources give, which `--emit probe` checks
+    on a GPU (None for none)."""
     layout: Generator
     mark: Mark | None = None
     half_mark: HalfMark | None = None
     ranges: Mapping[str, RangeFunction] = {}
     facts: Facts | None = None
+    index_readings: IndexReadings | None = None
 
 
 FAMILIES: dict[str, Family] = {}
@@ -110,7 +117,7 @@ def module_hooks(module: str) -> Hooks:
     loaded = __import__(module, fromlist=["layout"])
     return Hooks(loaded.layout, getattr(loaded, "mark", None),
                  getattr(loaded, "half_mark", None), getattr(loaded, "RANGES", {}),
-                 getattr(loaded, "facts", None))
+                 getattr(loaded, "facts", None), getattr(loaded, "index_readings", None))
 
 
 def hooks(inst: Instruction) -> Hooks:

@@ -142,6 +142,18 @@ def sparse_index(k: int, key: int = 0) -> Layout:
     return Layout((16, k, 1), 4, factors, base_bit=key * index_bits(k) // 2)
 
 
+def sparse_index_exchanged(k: int, key: int = 0) -> Layout:
+    """The index as rocjitsu's reading has the hardware read it, beside this A and B:
+    sparse_index with lane i's upper half of the operand exchanged with lane i+16's lower
+    half (bits [31:16] with [15:0]; 8-bit forms: the second VGPR with the first), i.e.
+    the two digits of the group that pick the lane half and the operand half swapped."""
+    groups = k // 4
+    factors = (Factor(ROW, HALF, LANE, 1), Factor(COL, 4, NONE, 0),
+               Factor(COL, groups // 4, BIT, 4), Factor(COL, 2, LANE, HALF),
+               Factor(COL, 2, BIT, index_bits(k) // 2))
+    return Layout((16, k, 1), 4, factors, base_bit=key * index_bits(k) // 2)
+
+
 def sparse_a_chunked(k: int, bits: int) -> Layout:
     """rocjitsu's sparse A (the alternative in sources.SPARSE_A_RJ): the stored values in the
     dense rule, 128-bit chunks of pairs alternating between the lane halves."""
@@ -293,6 +305,16 @@ def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layou
     if matrix == "B":
         return [(sources.SPARSE_B_CHUNKED[0], sparse_b_chunked(inst.k, bits))]
     return [(sources.SPARSE_A_RJ[0], sparse_a_chunked(inst.k, bits))]
+
+
+def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, Layout]]:
+    """(name, statement, layout) of each other reading of a SWMMAC's index that a source gives, as
+    the layout the hardware would read the index through with the calculator's A and B
+    (the probe checks which one a GPU follows). index_key 0 only: under key 1 a lane's
+    later entries lie past the operand and no reading can be told by its D."""
+    if not inst.sparse or mods.index_key:
+        return []
+    return [(*sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k))]
 
 
 def neg_masks(inst: Instruction) -> tuple[int, int]:

@@ -28,6 +28,11 @@ SEARCH_PLACEMENTS = 1 << 21
 # A preshuffle lists every slot of every tile of its supertile: at most PRESHUFFLE_SLOTS
 # (64 tiles of a 2,048-element fragment; 32 of the largest, 4,096).
 PRESHUFFLE_SLOTS = 1 << 17
+# A workgroup holds at most 1,024 work-items (LLVM's AMDGPU backend, getMaxFlatWorkGroupSize:
+# llvm/llvm-project 007560ecefea9acb75379f871b8c54773ddd1887,
+# llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp): the waves that share a copy are at
+# most that many work-items over the wave size (16 of wave64, 32 of wave32).
+WORKGROUP_ITEMS = 1024
 
 
 def plan_slots(operand: Operand, steps: int) -> int:
@@ -51,6 +56,18 @@ def check_plan(operand: Operand, steps: int) -> int:
                         f"addresses; lower k_steps to at most {max(1, limit // per_step)}",
                         "k_steps")
     return plan_slots(operand, steps)
+
+
+def check_waves(waves: int, shown_waves: str, wave: int) -> int:
+    """`waves`, the waves of one workgroup sharing a copy; CalcError (argument waves) when
+    they are not 1 to the workgroup's most waves of `wave` lanes (`shown_waves`: the value
+    as given)."""
+    most = WORKGROUP_ITEMS // wave
+    if not 1 <= waves <= most:
+        raise CalcError(f"--waves takes 1 to {most} waves (a workgroup holds at most "
+                        f"{WORKGROUP_ITEMS:,} work-items, {most} waves of {wave} lanes), "
+                        f"not {shown_waves}", "waves")
+    return waves
 
 
 def check_search(operand: Operand, steps: int, settings: int, cols: int) -> None:

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from instructions.lane_moves import ArchMoves
-    from layouts.core import Elem
     ModifierValues = Modifiers | Mapping[str, int] | None
 
 
@@ -274,29 +273,3 @@ def element_text(inst: Instruction, element: Element) -> str:
     i, j, k = (0 if c is None else c for c in (element.i, element.j, element.k))
     checked = element_of(element.matrix, i, j, k, element.block)
     return element_name(checked.matrix, (checked.row, checked.col, checked.block), blocks)
-
-
-def coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:
-    """(row, col, block) of element (i, j, k) of the operand's matrix, range-checked like
-    the command line's -g: every coordinate against M, N, K and the block count."""
-    inst = operand.inst
-    if type(i) is int and type(j) is int and type(k) is int and type(block) is int \
-            and 0 <= i < inst.m and 0 <= j < inst.n and 0 <= k < inst.k \
-            and 0 <= block < inst.blocks:  # (plain and in range: the matrix's own bounds left)
-        first, second = COORDINATES.get(operand.matrix, ("i", "j"))
-        plain = {"i": i, "j": j, "k": k}
-        row, col = plain[first], plain[second]
-        rows, cols, _ = operand.shape
-        if row < rows and col < cols:
-            return (row, col, block)
-    for name, value, limit in (("i", i, inst.m), ("j", j, inst.n), ("k", k, inst.k),
-                               ("block", block, inst.blocks)):
-        in_range(name, value, limit, inst.mnemonic)
-    found = element_of(operand.matrix, i, j, k, block)
-    rows, cols, _ = operand.shape
-    what = f"the {operand.matrix} matrix"
-    first, second = COORDINATES.get(operand.matrix, ("i", "j"))
-    in_range(f"{operand.matrix} row {first}", found.row, rows, what, first)
-    in_range(f"{operand.matrix} column {second}", found.col, cols, what, second)
-    return (found.row, found.col, block)
-

@@ -24,7 +24,7 @@ from matrix_plans.lds.fragment import Fragment
 from matrix_plans.lds.reads import plan
 from matrix_plans.lds.tdm import Descriptor, plan_tdm
 
-from matrix_library.bounds import check_plan
+from matrix_library.bounds import check_plan, check_waves
 from matrix_library.checks import architecture_of, shown, whole
 from matrix_library.checks import operand as checked_operand
 from matrix_library.lds import (
@@ -138,9 +138,7 @@ def lds_copy(inst: Instruction, matrix: str, *, tile: object, copy: object, orde
     if cfacts is None:
         raise CalcError(f"no copy facts are recorded for {inst.arch}")
     first, write = _copy_ops(cfacts, copy)
-    count = whole("waves", waves, "waves")
-    if not 1 <= count <= 32:
-        raise CalcError(f"--waves takes 1 to 32 waves, not {shown(waves)}", "waves")
+    count = check_waves(whole("waves", waves, "waves"), shown(waves), operand.wave)
     glob = _global(global_order, ld, frag.k_axis, described)
     write_model = cfacts.write_model or chosen
     tdm = None

@@ -5,6 +5,7 @@ the engine only through these modules and the answers; they are loaded by the mo
 draw code, formulas or facts (never by a point query)."""
 from __future__ import annotations
 
+from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
 from layouts import Operand
 from layouts import check_modifiers as check_modifiers
 from layouts import formula_sections as formula_sections
@@ -16,6 +17,7 @@ from layouts.core import COPY as COPY
 from layouts.core import LANE as LANE
 from layouts.core import ROW as ROW
 from layouts.family import family_of as family_of
+from layouts.family import hooks
 from layouts.family import wmma_builtins as wmma_builtins
 from layouts.fragment import Digit as Digit
 from layouts.fragment import Fragment as Fragment
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
     from layouts.cdna import ABShape as ABShape  # (the types of the CDNA shapes below)
     from layouts.cdna import CDShape as CDShape
+    from layouts.core import Layout
     from layouts.gfx1250 import Latency, Provenance
 
 
@@ -39,6 +42,14 @@ def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers()
     """The engine's operand as is (no checks: for renderers that ask about operands they
     know to exist; matrix_library.checks.operand is the checked one)."""
     return made_operand(inst, matrix, mods, wave)
+
+
+def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, Layout]]:
+    """(name, statement, layout) of each other reading of `inst`'s sparse index that a source gives
+    (the family's `index_readings`; none for most families), as the layout the hardware
+    would read the index through beside the calculator's A and B."""
+    found = hooks(inst).index_readings
+    return [] if found is None else found(inst, mods)
 
 
 # ---- one family's facts: each loads its family's module when asked (the family modules'

@@ -6,14 +6,14 @@ from _operator import itemgetter  # (operator's C module, loaded with Python)
 from functools import lru_cache
 
 from instructions.model import Instruction
-from layouts import check_modifiers
+from layouts import COORDINATES, check_modifiers
 from layouts import operand as cached_operand
 from layouts.core import CalcError, Place
 from layouts.modifiers import Modifiers
 
 from matrix_library.answers import Held, Layout, Point, QueryAnswer
 from matrix_library.checks import (
-    coordinates,
+    element_of,
     in_range,
     instruction,
     matrices,
@@ -58,6 +58,31 @@ if TYPE_CHECKING:
     from matrix_library.checks import ModifierValues
     from matrix_library.typed import LayoutRow as Row
     from matrix_library.typed import SlotRow
+
+
+def coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:
+    """(row, col, block) of element (i, j, k) of the operand's matrix, range-checked like
+    the command line's -g: every coordinate against M, N, K and the block count."""
+    inst = operand.inst
+    if type(i) is int and type(j) is int and type(k) is int and type(block) is int \
+            and 0 <= i < inst.m and 0 <= j < inst.n and 0 <= k < inst.k \
+            and 0 <= block < inst.blocks:  # (plain and in range: the matrix's own bounds left)
+        first, second = COORDINATES.get(operand.matrix, ("i", "j"))
+        plain = {"i": i, "j": j, "k": k}
+        row, col = plain[first], plain[second]
+        rows, cols, _ = operand.shape
+        if row < rows and col < cols:
+            return (row, col, block)
+    for name, value, limit in (("i", i, inst.m), ("j", j, inst.n), ("k", k, inst.k),
+                               ("block", block, inst.blocks)):
+        in_range(name, value, limit, inst.mnemonic)
+    found = element_of(operand.matrix, i, j, k, block)
+    rows, cols, _ = operand.shape
+    what = f"the {operand.matrix} matrix"
+    first, second = COORDINATES.get(operand.matrix, ("i", "j"))
+    in_range(f"{operand.matrix} row {first}", found.row, rows, what, first)
+    in_range(f"{operand.matrix} column {second}", found.col, cols, what, second)
+    return (found.row, found.col, block)
 
 
 def checked_operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: int | None,

@@ -239,6 +239,16 @@ def checked(request: Request) -> Request:
     """`request` with every field checked (a field of the wrong kind is a
     CalcError naming it, never an AttributeError deep in an engine) and its numbers
     made plain ints."""
+    mods, wave, numbers, options = request.mods, request.wave, request.numbers, request.options
+    if type(mods) is Modifiers and type(wave) is int and wave >= 0 \
+            and type(numbers) is tuple and len(numbers) == 6 and type(options) is tuple \
+            and (request.arch is None or type(request.arch) is Architecture) \
+            and (request.inst is None or type(request.inst) is Instruction) \
+            and (request.matrix is None or type(request.matrix) is str) \
+            and all(type(value) is int and value >= 0 for value in numbers) \
+            and all(type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str
+                    for pair in options):  # (already plain: a front end's own Request)
+        return request
     for name, kind, what in (("arch", Architecture,
                               "an Architecture (find_architecture() gives one)"),
                              ("inst", Instruction,
@@ -248,7 +258,8 @@ def checked(request: Request) -> Request:
         if value is not None and not isinstance(value, kind):
             raise CalcError(f"Request.{name} is None or {what}, not {shown(value)}", name)
     mods = request.mods if isinstance(request.mods, Modifiers) else modifiers(request.mods)
-    wave = 0 if request.wave is None else whole("Request.wave", request.wave, "wave")
+    wave = request.wave if type(request.wave) is int and request.wave >= 0 \
+        else 0 if request.wave is None else whole("Request.wave", request.wave, "wave")
     numbers = request.numbers
     if not isinstance(numbers, (tuple, list)) or len(numbers) > len(NUMBER_NAMES):
         raise CalcError(f"Request.numbers is a tuple of at most {len(NUMBER_NAMES)} whole "

@@ -3,6 +3,7 @@
 each instruction made from the layout engine, and check that every variant passes.
 
     python3 scripts/check_probe.py [-a ARCH [-i INST]] [-w WAVE] [--plant swap|half] [-q]
+    python3 scripts/check_probe.py -a gfx1250 [-i INST] --reading rocjitsu
     python3 scripts/check_probe.py [-a ARCH [-i INST]] [-w WAVE] --clang clang-22 [--headers]
 
 Without -a: one instruction of every family and kind (SAMPLES), each in every wave
@@ -16,6 +17,11 @@ a pair slot; the index codes of K), computes the same reference as the probe's h
 code, and writes each D element to every place D's layout gives. So a PASS means the
 emitted fragment code, the builtin's operand order and the host program agree with the
 layout engine, element by element.
+
+--reading rocjitsu models hardware that reads a sparse instruction's A and B as rocjitsu
+does (the alternative layouts -d names) beside the calculator's index: the probe must
+then say, for every variant whose index it reads both ways, that the hardware follows
+rocjitsu's reading, as it says the calculator's without the option.
 
 --plant makes a deliberate error in the first variant the error applies to and expects
 that variant to FAIL naming an element the error moves: `swap` exchanges lanes 0 and 1
@@ -151,7 +157,15 @@ int main(void) {
 """
 
 
-def _operand(variant: Any, matrix: str) -> Any:
+def _operand(variant: Any, matrix: str, reading: str | None = None) -> Any:
+    """The engine's operand the model reads `matrix` through; with `reading` (a source's
+    name), a sparse A or B through that source's alternative layout
+    (layouts/gfx1250.py alternative_layouts: rocjitsu's A' and B beside the calculator's
+    index, which is rocjitsu's reading as its recorded answers show)."""
+    if reading and variant.inst.sparse and matrix in ("A", "B"):
+        from layouts.gfx1250 import alternative_layouts
+        return next(layout for source, layout in alternative_layouts(variant.inst, matrix)
+                    if reading in source)
     source = probe_code.source_matrix(variant.inst, matrix)
     from matrix_library.code import shaping as shaped
     shaping = shaped(variant.inst, source, variant.mods, variant.wave)
@@ -174,9 +188,10 @@ def _read_at(variant: Any, matrix: str, op: Any, bits: int, elem: tuple[int, int
     return op.places(r, c, b)[0], 0
 
 
-def model_tables(variant: Any, n: int) -> tuple[list[str], str]:
+def model_tables(variant: Any, n: int, reading: str | None = None) -> tuple[list[str], str]:
     """(C arrays, the mc_model initializer) of variant n: for each input tile the bit
-    (lane * words * 32 + VGPR * 32 + lo) the hardware reads each element from."""
+    (lane * words * 32 + VGPR * 32 + lo) the hardware reads each element from (with
+    `reading`, a sparse A and B as that source reads them)."""
     ops = probe_code.operands(variant)
     words = {m: probe_code.words(frag, ctype) for m, (frag, ctype) in ops.items()}
     arrays, names = [], []
@@ -186,7 +201,7 @@ def model_tables(variant: Any, n: int) -> tuple[list[str], str]:
             continue
         frag = ops[matrix][0]
         rows, cols, blocks = frag.shape
-        op = _operand(variant, matrix)
+        op = _operand(variant, matrix, reading)
         base = 32 * words[matrix]
         found = [_read_at(variant, matrix, op, frag.bits, (r, c, b))
               for b in range(blocks) for r in range(rows) for c in range(cols)]
@@ -231,13 +246,15 @@ def plant(text: str, variants: list[Any], kind: str) -> tuple[str, int, str]:
     raise SystemExit(f"no variant to plant a {kind} error in")
 
 
-def emulate(insts: list[Any], wave: int) -> list[str]:
-    """The output lines of the probe of `insts` run in the emulation."""
-    return _emulated(insts, wave, None)[0]
+def emulate(insts: list[Any], wave: int, reading: str | None = None) -> list[str]:
+    """The output lines of the probe of `insts` run in the emulation (with `reading`, a
+    model of hardware that reads a sparse instruction's operands as that source does)."""
+    return _emulated(insts, wave, None, reading)[0]
 
 
-def run(insts: list[Any], wave: int, kind: str | None, quiet: bool) -> int:
-    lines, status, planted = _emulated(insts, wave, kind)
+def run(insts: list[Any], wave: int, kind: str | None, quiet: bool,
+        reading: str | None = None) -> int:
+    lines, status, planted = _emulated(insts, wave, kind, reading)
     if not quiet:
         print("\n".join(lines))
     else:
@@ -252,7 +269,7 @@ def run(insts: list[Any], wave: int, kind: str | None, quiet: bool) -> int:
     return 0 if ok else 1
 
 
-def _emulated(insts: list[Any], wave: int, kind: str | None
+def _emulated(insts: list[Any], wave: int, kind: str | None, reading: str | None = None
               ) -> tuple[list[str], int, tuple[str, str] | None]:
     """(output lines, exit status, the planted error's (variant, tile) or None)."""
     variants = []
@@ -265,7 +282,7 @@ def _emulated(insts: list[Any], wave: int, kind: str | None
         planted = (variants[index].label, matrix)
     arrays, inits = [], []
     for n, variant in enumerate(variants):
-        more, init = model_tables(variant, n)
+        more, init = model_tables(variant, n, reading)
         arrays += more
         inits.append(init)
     post = "\n".join([MODEL, *arrays, "static const struct mc_model mc_models[] = {", *inits,
@@ -331,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-q", "--quiet", action="store_true")
     parser.add_argument("--clang", help="compile the device code with this clang instead")
     parser.add_argument("--headers", action="store_true", help="with --clang: without -nogpuinc")
+    parser.add_argument("--reading", help="model a sparse instruction's A and B as this "
+                        "source reads them (rocjitsu): the probe should say so")
     args = parser.parse_args(argv)
     jobs = []
     if args.arch:
@@ -349,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.clang:
             status |= clang_check(insts, wave, args.clang, args.headers)
         else:
-            status |= run(insts, wave, args.plant, args.quiet)
+            status |= run(insts, wave, args.plant, args.quiet, args.reading)
     return status
 
 

@@ -51,21 +51,6 @@ def check_options(options: Options) -> None:
                         f"with a digit), not {prefix!r}")
 
 
-def resolve(inst: Instruction, matrix: str | None, mods: object,
-            wave: int) -> tuple[Instruction, Modifiers]:
-    """(instruction with f8f6f4 formats applied, Modifiers), checked."""
-    from matrix_library import api as matrix_api
-    waves = matrix_api.architecture_of(inst).waves
-    if wave not in waves:
-        raise CalcError(f"wave size {wave} is not available on {inst.arch}; use "
-                        + " or ".join(map(str, waves)))
-    if matrix is not None and matrix not in LOWER:
-        raise CalcError(f"unknown matrix {shown(matrix)}; {inst.name} has "
-                        + ", ".join(matrix_api.matrices(inst)))
-    checked = matrix_api.modifiers(mods)  # type: ignore[arg-type]
-    return matrix_api.with_formats(inst, checked), checked
-
-
 def fragment_of(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Fragment:
     """The fragment of the library's checked operand (D as with -o: it takes the inputs'
     modifiers)."""

@@ -25,12 +25,20 @@ from formats.hip.calls import call_text, check_builtin, negation_acts, operand_t
 from formats.hip.common import LOWER, PRELUDE, CType, Options, fragment_of, typedefs, words
 from formats.hip.kernel import _negations
 from formats.hip.loads import index_functions, word_functions
+from formats.hip.probe_asm import asm_modifiers, asm_op, by_assembly
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
 from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
 from matrix_library.code import check_example
 from matrix_library.code import shaping as shaping_of
-from matrix_library.drawing import Fragment, bit_of, element, engine_operand, rule
+from matrix_library.drawing import (
+    Fragment,
+    bit_of,
+    element,
+    engine_operand,
+    index_readings,
+    rule,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +60,10 @@ class Variant(Record):
     label: str
     negated: tuple[int, int, int, int]   # -A, -B, -C, |C|
     signed: tuple[bool, bool]            # integer A, B signed
+    # Other readings of a sparse index: (name, what it reads, the K tile element the
+    # hardware reads as each element under it, -1 for none); the probe says which D follows.
+    readings: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+    asm: bool = False                    # issued by inline assembly (probe_asm.py)
 
 
 # ---- the variants
@@ -127,21 +139,51 @@ def _label(inst: Instruction, mods: Modifiers, wave: int) -> str:
 def variants(inst: Instruction, wave: int) -> list[Variant]:
     """Every variant of `inst` the probe runs in `wave` (those the builtin can express);
     raises CalcError when clang has no builtin call for the instruction."""
-    check_builtin(inst, wave)
+    asm = by_assembly(inst, wave)
     out = []
     for settings in _candidates(inst, wave):
         try:
             mods = matrix_api.modifiers(settings)
             resolved = matrix_api.with_formats(inst, mods)
             check_example(resolved, mods, wave)
-            check_builtin(resolved, wave)
+            if asm:
+                asm_modifiers(resolved, mods, wave)
+            else:
+                check_builtin(resolved, wave)
         except CalcError:
             continue
         meaning = _semantics(resolved, mods, wave)
         if meaning is None or _code_negations(resolved, mods, wave):
             continue
-        out.append(Variant(resolved, mods, wave, _label(inst, mods, wave), *meaning))
+        out.append(Variant(resolved, mods, wave, _label(inst, mods, wave), *meaning,
+                           readings=_readings(resolved, mods, wave), asm=asm))
     return out
+
+
+def _readings(inst: Instruction, mods: Modifiers, wave: int
+              ) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+    """Each other reading of the sparse index (matrix_library.drawing.index_readings) as
+    the K tile element the hardware reads for each element of K under it: the element
+    whose place, by the calculator's layout, is where the reading reads."""
+    found = index_readings(inst, mods)
+    if not found:
+        return ()
+    ours = engine_operand(inst, "K", shaping_of(inst, "K", mods, wave), wave)
+    groups = inst.k // 4
+    held = {}
+    for r in range(inst.m):
+        for g in range(groups):
+            p = ours.places(r, 4 * g)[0]
+            held[p.lane, 32 * p.reg + p.lo] = r * groups + g
+    out = []
+    for name, what, layout in found:
+        read = []
+        for r in range(inst.m):
+            for g in range(groups):
+                p = layout.places(r, 4 * g)[0]
+                read.append(held.get((p.lane, 32 * p.reg + p.lo), -1))
+        out.append((name, what, tuple(read)))
+    return tuple(out)
 
 
 def _code_negations(inst: Instruction, mods: Modifiers, wave: int) -> bool:
@@ -232,14 +274,15 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
                         f"__builtin_memcpy(&{var}, {var}w, sizeof {var});")
             args[matrix] = var
     d_type = ops["D"][1]
-    call = call_text(inst, variant.mods, wave, args, "    ")
+    op = asm_op(inst, variant.mods, wave, d_type) if variant.asm else [
+        f"    {d_type.name} dv = {call_text(inst, variant.mods, wave, args, '    ')};"]
     params = ", ".join(f"const void* {LOWER[m]}" for m in TILES[:-1]) + ", void* d"
     words_params = ", ".join(f"const unsigned int* {LOWER[m]}w" for m in TILES[:-1])
     parts += [
         "#if defined(__HIP__) && !defined(MC_EMULATION)",
         *typedefs([ctype for _, ctype in ops.values()]),
         f"__device__ static inline void {prefix}_op({words_params}, unsigned int* dw) {{",
-        *load, f"    {d_type.name} dv = {call};",
+        *load, *op,
         "    __builtin_memcpy(dw, &dv, sizeof dv);", "}", "#endif",
         f"MC_FN void {prefix}_lane(int lane, {params}) {{", *declare, *gather,
         f"    MC_PROBE_OP({n}, {prefix}_op, aw, bw, cw, kw, saw, sbw, dw);",
@@ -257,6 +300,8 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
     read = effective_b(variant)
     if read is not None:
         parts.append(f"static const int {prefix}_b_from[] = {{{','.join(map(str, read))}}};")
+    for r, (_, _, k_from) in enumerate(variant.readings):
+        parts.append(f"static const int {prefix}_k_from{r}[] = {{{','.join(map(str, k_from))}}};")
     return "\n".join(parts), _initializer(variant, ops, prefix)
 
 
@@ -278,9 +323,11 @@ def _initializer(variant: Variant, ops: dict[str, tuple[Fragment, CType]], prefi
     read = effective_b(variant)
     if read is not None:
         b_from = f"{prefix}_b_from"
+    names = ", ".join(f'"{name}"' for name, _, _ in variant.readings) or "0"
+    k_from = ", ".join(f"{prefix}_k_from{r}" for r in range(len(variant.readings))) or "0"
     return (f"    {{\"{variant.label}\", {variant.wave}, {inst.m}, {inst.n}, {inst.k}, {blocks}, "
             f"{int(inst.sparse)}, {inst.scale_k},\n     {{{', '.join(tiles)}}},\n"
-            f"     {neg}, {{{src}}}, {b_from}, {prefix}_launch}},")
+            f"     {neg}, {{{src}}}, {b_from}, {{{names}}}, {{{k_from}}}, {prefix}_launch}},")
 
 
 def effective_b(variant: Variant) -> list[int] | None:
@@ -392,6 +439,18 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
             "// summary; exit status 0 only when every variant passes. To report a run "
             "(docs/verification.md):",
             f"//   {REPORT}."]
+    readings = sorted({(name, what) for variant in chosen for name, what, _ in variant.readings})
+    if readings:
+        head += ["// The sparse index: where sources read it otherwise, each index_key 0 "
+                 "variant also says which reading D",
+                 "// follows (the tiles are drawn so that the readings give different D): "
+                 "the calculator's, or"]
+        head += [f"//   {name} ({what})," for name, what in readings]
+        head.append("// or neither.")
+    by_asm = sorted({str(variant.inst.mnemonic) for variant in chosen if variant.asm})
+    if by_asm:
+        head.append("// Issued by inline assembly (clang's builtin cannot pass the index "
+                    "they read): " + ", ".join(by_asm))
     if refused:
         head.append("// Not probed (no builtin call):")
         head += refused

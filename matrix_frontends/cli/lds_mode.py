@@ -15,15 +15,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 from formats import lds as render
-from formats.json_output import dump
 from instructions.model import Instruction
 
-from matrix_frontends.cli.copy_mode import run_copy
 from matrix_frontends.cli.lds_options import COPY_DESTS, LDS_METAVARS, LDS_OPTIONS
 from matrix_frontends.cli.lds_options import LDS_FLAGS as LDS_FLAGS  # (the option rows, as data)
 from matrix_frontends.cli.lds_options import wanted as wanted
 from matrix_frontends.cli.options import Args, number
-from matrix_library import api as matrix_api
+from matrix_library import lds as matrix_api  # (the LDS answers alone: a plan loads no other)
 from matrix_library.checks import CalcError
 
 
@@ -142,6 +140,7 @@ def _run(args: Args, inst: Instruction, wave: int) -> str:
         raise _fail(f"--emit takes hip, not {emit!r}")
     as_json = bool(getattr(args, "json", False))
     if any(args.given(dest) for dest in COPY_DESTS if dest != "lds_type"):
+        from matrix_frontends.cli.copy_mode import run_copy  # (mode dispatch: --copy)
         return run_copy(args, inst, matrix, options, fmt, emit is not None, as_json)
     if args.given("ld"):
         raise _fail("--ld with --lds-tile gives the global tile of a copy: add --copy NAME")
@@ -186,4 +185,5 @@ def _code_alone(args: Args, as_json: bool, fmt: str | None) -> None:
 
 
 def _dump(mode: str, fields: dict[str, object]) -> str:
+    from formats.json_output import dump  # (--json alone loads the JSON writer)
     return dump(mode, **fields)

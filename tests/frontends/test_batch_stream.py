@@ -151,3 +151,33 @@ def test_quote_splitting_is_linear():
     start = time.process_time()
     cli_batch.words(doubled)
     assert time.process_time() - start < 4 * took + 0.5
+
+
+JSON_POINTS = [
+    GET, "-a cdna3 -i v_mfma_f32_16x16x16_f16 -g -A -I 3 -K 5",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -g -B -J 2 -K 7",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -g -D -I 4 -J 9 -o",
+    "-a cdna3 -i v_mfma_f32_16x16x16_f16 -g -A -I 1 -K 2 -w 64",
+    "-a cdna1 -i v_mfma_f32_32x32x1f32 -g -A -I 1 -K 0 --cbsz 1 --abid 1",
+    "-a cdna1 -i v_mfma_f32_32x32x1f32 -g -A -I 1 -K 0 --cbsz 1 --abid 0",
+    "-a rdna3 -i v_wmma_f32_16x16x16_f16 -g -C -I 5 -J 6",
+    GET,
+]
+
+
+def test_a_json_batch_line_is_the_compact_document_of_the_line_on_its_own(tmp_path):
+    """Each -g line of a --json batch (lines of one operand in a row, other operands and
+    modifiers between) is byte for byte the --json --compact document of that command
+    line run alone, with its line number, and holds what the indented document holds."""
+    source = tmp_path / "points.txt"
+    source.write_text("\n".join(JSON_POINTS) + "\n")
+    written: list[str] = []
+    from matrix_frontends.cli.modes import respond
+    cli_batch.run_batch(str(source), True, respond, written.append)
+    assert len(written) == len(JSON_POINTS)
+    for number, (line, text) in enumerate(zip(JSON_POINTS, written), 1):
+        status, alone, _ = call([*shlex.split(line), "--json", "--compact"])
+        assert status == 0
+        assert text == alone[:-2] + f',"line":{number}}}\n'
+        status, indented, _ = call([*shlex.split(line), "--json"])
+        assert json.loads(text) == dict(json.loads(indented), line=number)

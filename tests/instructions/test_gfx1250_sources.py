@@ -186,3 +186,17 @@ def test_recorded_isel_reads_as_the_index_key_decision() -> None:
 def test_live_isel_agrees_with_the_recording() -> None:
     live = data_script("regen_gfx1250_sources").isel("clang-22", "llc-22")
     assert live == ["\t".join(r) for r in rows("isel")]
+
+
+@pytest.mark.parametrize("inst", [i for i in GFX1250.instructions if i.sparse],
+                         ids=lambda i: str(i.mnemonic))
+def test_the_index_keeps_its_reading_with_each_forms_other_sources(inst: Any) -> None:
+    """Both forms keep the calculator's index, contested by rocjitsu's reading; only the
+    16-bit forms have composable_kernel's layout test among its backers; the 8-bit note
+    says why rocjitsu's hardware-linked evidence is not adopted."""
+    index = provenance(inst)["layouts"]["K"]
+    assert index["source"] == "composable_kernel" and index["contested"]
+    others = [alt["source"] for alt in index.get("alternatives", [])]
+    assert others[0].startswith("rocjitsu") and "#10521" in others[0]
+    assert any("test_amdgcn_mma_layout.inc" in s for s in others) == (inst.k == 64)
+    assert ("ds_load_tr8_b64" in index["note"]) == (inst.k == 128)

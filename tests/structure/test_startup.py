@@ -120,6 +120,13 @@ def test_the_lazy_parts_load_when_used():
     assert callable(matrix_api.lds_plan) and callable(matrix_api.facts)
 
 
+def test_a_text_lds_plan_loads_neither_the_json_writer_nor_the_copy_planner():
+    plan = ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4", "-A", "--lds-tile", "32x256"]
+    apart = {"formats.json_output", "matrix_library.copies", "matrix_frontends.cli.copy_mode"}
+    assert not modules_after(plan) & apart
+    assert apart <= modules_after(plan + ["--json"], plan + ["--copy", "global_load_b128"])
+
+
 def test_layout_queries_import_the_table_drawer():
     """The probe sees the imports that do happen (guards the tests above): tables load
     the table drawer and tabulate, which draws every text table; CSV loads the drawer

@@ -1,0 +1,139 @@
+"""`--emit probe` on gfx1250's SWMMACs: both readings of the sparse index.
+
+The calculator's reading and rocjitsu's (the calculator's index with lane i's bits
+[31:16] exchanged with lane i+16's bits [15:0]; 8-bit forms: lane i's second VGPR with
+lane i+16's first) give different D on the probe's tiles, and the probe says which one
+the hardware follows. Checked without a GPU: in scripts/check_probe.py's lane emulation
+with the instruction modelled from the engine's layouts, once as the calculator reads
+it and once as rocjitsu does (its A' and B, the alternatives -d names, beside the
+calculator's index: what rocjitsu's recorded answers pass), the probe names each
+reading for every index_key 0 variant of every SWMMAC, the 8-bit K=128 forms (issued by
+inline assembly) included. Where clang-22 is installed the device code compiles to an
+object (the assembler takes the inline assembly) with every kernel issuing its
+instruction, operand widths and modifiers as asked."""
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import matrix_calculator as mc
+from formats.hip import probe as probe_code
+from layouts import gfx1250 as engine
+from tests.helpers import call, missing
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+
+import check_probe
+
+SWMMACS = [inst for inst in mc.instructions("gfx1250") if inst.sparse]
+EIGHT_BIT = [inst for inst in SWMMACS if inst.k == 128]
+CLANG = shutil.which("clang-22")
+# The probe's C of v_swmmac_bf16f32_16x16x64_bf16 is loaded as D's bf16 while its builtin
+# takes 8 floats: its probe does not compile yet (docs/gfx1250.md, the SWMMAC index).
+COMPILED = [inst for inst in SWMMACS if inst.c_type.key == inst.out_type.key]
+
+
+def exchanged(lane, bit, operand_bits):
+    """rocjitsu's reading: lane i's upper operand half exchanged with lane i+16's lower."""
+    half = operand_bits // 2
+    if lane < 16 and bit >= half:
+        return lane + 16, bit - half
+    if lane >= 16 and bit < half:
+        return lane - 16, bit + half
+    return lane, bit
+
+
+@pytest.mark.parametrize("inst", SWMMACS, ids=lambda i: i.mnemonic)
+def test_the_other_reading_is_the_exchanged_index(inst):
+    (name, what, layout), = engine.index_readings(inst, mc.modifiers({}))
+    assert name == "rocjitsu's" and "[31:16]" in what
+    ours = mc.operand(inst, "K", wave=32)
+    width = engine.index_bits(inst.k)
+    moved = 0
+    for i in range(16):
+        for group in range(inst.k // 4):
+            (p,), (q,) = ours.places(i, 4 * group), layout.places(i, 4 * group)
+            assert (q.lane, 32 * q.reg + q.lo) == exchanged(p.lane, 32 * p.reg + p.lo, width)
+            moved += (q.lane, q.reg, q.lo) != (p.lane, p.reg, p.lo)
+    assert moved == 16 * inst.k // 8  # half of every row's fields change lanes
+    assert engine.index_readings(inst, mc.modifiers({"index_key": 1})) == []
+
+
+@pytest.mark.parametrize("inst", SWMMACS, ids=lambda i: i.mnemonic)
+def test_every_swmmac_variant_of_index_key_0_carries_the_other_reading(inst):
+    variants = probe_code.variants(inst, 32)
+    assert variants and variants[0].mods.index_key == 0
+    groups = inst.k // 4
+    for variant in variants:
+        if variant.mods.index_key:
+            assert variant.readings == ()
+            continue
+        (name, _, k_from), = variant.readings
+        # a permutation of the index tile that keeps each row and moves half its groups
+        assert sorted(k_from) == list(range(16 * groups))
+        assert all(e // groups == n // groups for n, e in enumerate(k_from))
+        assert sum(e != n for n, e in enumerate(k_from)) == 16 * groups // 2
+    assert all(v.asm for v in variants) == (inst.k == 128)
+
+
+def test_the_probe_of_gfx1250_runs_every_swmmac_and_says_so():
+    status, out, err = call(["-a", "gfx1250", "--emit", "probe"])
+    assert (status, err) == (0, "")
+    head = out.split("#ifndef MC_EMULATION")[0]
+    assert "rocjitsu's (lane i's index bits [31:16] exchanged" in head
+    for inst in EIGHT_BIT:
+        assert inst.mnemonic in head.split("Issued by inline assembly")[1].splitlines()[0]
+    assert not any(inst.mnemonic in head.split("Not probed")[-1] for inst in SWMMACS
+                   if "Not probed" in head)
+    fp8 = re.search(r'asm volatile\("(.*?)" : "\+v"\(dv\) : "v"\(a\), "v"\(b\), "v"\(k\)\);',
+                    out)
+    assert fp8 is not None and "v_swmmac_" in fp8.group(1)
+    keyed = [line for line in out.splitlines()
+             if "asm volatile" in line and "v_swmmac_f32_16x16x128_fp8_fp8" in line]
+    assert len(keyed) == 2 and "index_key:1" in keyed[1] and "index_key" not in keyed[0]
+    assert "long k; __builtin_memcpy(&k, kw, sizeof k);" in out  # the 64-bit index
+
+
+def need_gcc():
+    if shutil.which("gcc") is None:
+        missing("gcc is not installed (the lane emulation compiles with it)")
+
+
+@pytest.mark.parametrize("reading, says", [
+    (None, "(index: hardware follows the calculator's reading)"),
+    ("rocjitsu", ": index: hardware follows rocjitsu's reading, not the calculator's")])
+def test_the_emulation_tells_each_reading(reading, says):
+    need_gcc()
+    lines = check_probe.emulate(SWMMACS, 32, reading)
+    variants = [v for inst in SWMMACS for v in probe_code.variants(inst, 32)]
+    told = [v.label for v in variants if v.readings]
+    assert len(told) == len(SWMMACS) + 3 * 6  # key 0 of each; 3 negations or signs of 6
+    for label in told:
+        prefix = ("PASS " if reading is None else "FAIL ") + label
+        found = [ln for ln in lines if ln.startswith((prefix + " (", prefix + ":"))]
+        assert len(found) == 1 and says in found[0]
+    assert sum(says in line for line in lines) == len(told)
+    assert not any("neither" in line or "give one D" in line for line in lines)
+    if reading is None:
+        assert lines[-1] == f"{len(variants)} of {len(variants)} variants pass"
+
+
+@pytest.mark.external
+def test_clang_compiles_the_swmmac_probe_with_its_inline_assembly():
+    if CLANG is None:
+        missing("clang-22 is not installed (bash tests/install_hip.sh)")
+    assert check_probe.clang_check(COMPILED, 32, CLANG, False) == 0
+    text = probe_code.probe(COMPILED, 32)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "probe.hip"
+        path.write_text(text)
+        done = subprocess.run([CLANG, "-x", "hip", "--cuda-device-only", "-nogpulib",
+                               "-nogpuinc", "-DMC_DEVICE_ONLY", "--offload-arch=gfx1250",
+                               "-O1", "-c", "-o", str(Path(folder) / "probe.o"), str(path)],
+                              capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[:2000]
