@@ -12,10 +12,10 @@ import pytest
 from instructions import ARCHITECTURES
 from instructions.modifiers import MODIFIERS
 from layouts import CalcError, Modifiers, check_modifiers, operand
+from layouts.formulas import formula_sections
 from layouts.fragment import fragment
 from layouts.legality import rule
 from layouts.linear import bases_of
-from layouts import formula_sections
 from matrix_library.api import matrices
 from tests.helpers import DATA, sampled, swept
 
