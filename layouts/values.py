@@ -16,7 +16,10 @@ value is read from) and `blocks` CBSZ/ABID's broadcast of A's blocks, the maps o
 layouts/modifiers.py. RDNA's NEG/NEG_HI and FP64's BLGP negate values and move none,
 so they are marks (Operand.mark_of), not maps. The right inverse of the value, (lane,
 slot) -> element, is what a lane holds; the planners compose one operand's value with
-another's inverse (matrix_plans/convert).
+another's inverse (matrix_plans/convert). The value keeps its parts (OperandValue), and
+the engine's other readings are functions of it: the Fragment (layouts/fragment.py), the
+linear-layout bases (layouts/linear.py, through `stored` for sparse operands) and the
+mapping formulas (layouts/formulas.py).
 """
 
 from __future__ import annotations
