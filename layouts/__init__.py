@@ -15,7 +15,6 @@ from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
 from layouts.algebra import LayoutMap
 from layouts.core import CalcError, Elem, Layout, Place
 from layouts.family import FAMILIES, hooks
-from layouts.formulas import Section, derive
 from layouts.legality import check
 from layouts.modifiers import BLGP_LANES, Modifiers, blgp_negates, cbsz_blocks
 
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
     from instructions.model import FamilyFacts
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",
-           "base_layout", "check_matrix", "check_modifiers", "formula_sections", "operand"]
+           "base_layout", "check_matrix", "check_modifiers", "operand"]
 
 MATRICES = ("A", "B", "C", "D", "K", "SA", "SB")
 # Which of the coordinates i, j, k index each matrix's rows and columns (scales: k is kb).
@@ -37,19 +36,6 @@ def base_layout(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
     """The layout of `matrix` with no lane/block modifiers (K: the selected index set):
     the generator of the family's module (layouts/family.py)."""
     return hooks(inst).layout(inst, matrix, wave, mods)
-
-
-def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
-                     waves: tuple[int, ...] = ()) -> dict[int, Section]:
-    """{wave: (element -> register lines, register -> element lines)} of the mapping
-    formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
-    `inst`), derived from the layouts themselves (layouts/formulas.py), for every
-    layout family."""
-    matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
-    if inst.matrices:
-        matrices = [m for m in matrices if m in inst.matrices]
-    return derive(lambda matrix, wave: base_layout(inst, matrix, mods, wave),
-                  matrices, waves or inst.wave_sizes, inst.sparse)
 
 
 def family_facts(inst: Instruction) -> FamilyFacts:

@@ -39,6 +39,15 @@ class Factor(Record):
     stride: int
 
 
+def copy_offsets(factors: Iterable[Factor]) -> list[int]:
+    """The lane offsets of the copies of every value of a layout's digits ([0]: one)."""
+    copies = [0]
+    for f in factors:
+        if f.coord == COPY:
+            copies = [c + d * f.stride for c in copies for d in range(f.size)]
+    return copies
+
+
 class Place(Record):
     """Where one value lives: bits [lo, lo+width) of a lane's registers, from VGPR `reg`."""
     reg: int
@@ -95,11 +104,7 @@ class Layout:
 
     @cached_property
     def _copies(self) -> list[int]:
-        copies = [0]
-        for f in self.factors:
-            if f.coord == COPY:
-                copies = [c + d * f.stride for c in copies for d in range(f.size)]
-        return copies
+        return copy_offsets(self.factors)
 
     @cached_property
     def _single(self) -> bool:

@@ -1,8 +1,8 @@
-"""Mapping formulas derived from a Layout's digits, for every layout family (-d, --json,
-matrix_api.formulas).
+"""Mapping formulas derived from an operand's layout value (layouts/values.py), for every
+layout family (-d, --json, matrix_api.formulas).
 
-A Layout sends each digit of an element's coordinates to a lane or bit offset
-(layouts/core.py), so both directions are sums over its factors:
+The value's modes send each digit of an element's coordinates to a lane or bit offset
+(the generator's Factors, layouts/core.py), so both directions are sums over them:
   element -> place: lane = sum of stride * digit over the lane digits (plus every copy
   offset c), bit offset b = sum over the bit digits, counted from bit 0 of the
   operand's first VGPR; the value is in VGPR floor(b / 32), bits [b % 32 + width - 1 :
@@ -12,7 +12,7 @@ A Layout sends each digit of an element's coordinates to a lane or bit offset
   no place keeps (the position of a stored value in a sparse group of four K) is `p`.
 The digit of a coordinate x with `below` values under it and `size` values is
 floor(x / below) % size (the `% size` left out for its top digit, the division for its
-bottom one). The same factors give the engine's answers, so a formula cannot disagree
+bottom one). The same modes give the engine's answers, so a formula cannot disagree
 with the layout it describes; tests/layouts/test_formula_evaluator.py evaluates every one.
 No display text beyond the formulas themselves: the reference tool's own texts, which
 -d prints for the architectures it knows, are a text-only overlay (formats/quirks.py).
@@ -21,7 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from layouts.core import BIT, BLOCK, COL, LANE, ROW, Layout
+from instructions.model import Instruction
+
+from layouts import operand
+from layouts.core import BIT, BLOCK, COL, LANE, ROW
+from layouts.modifiers import Modifiers
+from layouts.values import OperandValue, value
 
 # A formula line: (label, text); a range of K (the reference's texts) is (high, low).
 Text = str | tuple[str, ...]
@@ -52,12 +57,12 @@ def _sum(terms: Terms) -> str:
     return " + ".join(parts) or "0"
 
 
-def _forward(layout: Layout, coords: Mapping[str, str]) -> tuple[str, str]:
+def _forward(held: OperandValue, coords: Mapping[str, str]) -> tuple[str, str]:
     """(lane, bit offset) of an element as sums of its coordinates' digits."""
     lane: Terms = []
     bit: Terms = []
     for coord, var in coords.items():
-        digits = [f for f in layout.factors if f.coord == coord and f.size > 1]
+        digits = [f for f in held.modes if f.coord == coord and f.size > 1]
         below = 1
         for n, f in enumerate(digits):
             term = _digit(var, below, f.size, n == len(digits) - 1)
@@ -66,25 +71,19 @@ def _forward(layout: Layout, coords: Mapping[str, str]) -> tuple[str, str]:
             elif f.dest == BIT:
                 bit.append((f.stride, term))
             below *= f.size
-    lane.append((_base_lane(layout), ""))
-    if layout.copies != [0]:
+    lane.append((held.base_lane, ""))
+    if held.copy_offsets() != [0]:
         lane.append((1, "c"))
-    return _sum(lane), _sum(bit + [(layout.base_bit, "")])
+    return _sum(lane), _sum(bit + [(held.shift, "")])
 
 
-def _base_lane(layout: Layout) -> int:
-    """The lane every place is shifted by (a scale operand in the upper lane half)."""
-    base: int = getattr(layout, "base_lane", 0)
-    return base
-
-
-def _backward(layout: Layout, coord: str) -> str:
+def _backward(held: OperandValue, coord: str) -> str:
     """A coordinate from the lane and the bit offset b = 32 * GPR_num + GPR_bits."""
-    lane = f"(lane - {_base_lane(layout)})" if _base_lane(layout) else "lane"
-    bit = f"(b - {layout.base_bit})" if layout.base_bit else "b"
+    lane = f"(lane - {held.base_lane})" if held.base_lane else "lane"
+    bit = f"(b - {held.shift})" if held.shift else "b"
     terms: Terms = []
     below = 1
-    for f in (f for f in layout.factors if f.coord == coord and f.size > 1):
+    for f in (f for f in held.modes if f.coord == coord and f.size > 1):
         if f.dest == LANE:
             terms.append((below, _digit(lane, f.stride, f.size, False)))
         elif f.dest == BIT:
@@ -95,44 +94,57 @@ def _backward(layout: Layout, coord: str) -> str:
     return _sum(terms)
 
 
-def _copies(layout: Layout) -> str:
+def _copies(held: OperandValue) -> str:
     """The copy offsets c of a replicated operand: '0 or 16', '0, 16, 32 or 48'."""
-    offsets = [str(c) for c in layout.copies]
+    offsets = [str(c) for c in held.copy_offsets()]
     return f"{', '.join(offsets[:-1])} or {offsets[-1]}"
 
 
-def matrix_lines(layout: Layout, matrix: str, name: str | None = None) -> Section:
-    """(element -> register lines, register -> element lines) of one operand's layout;
-    `name` replaces the matrix's name ("C or D" when both share the layout)."""
+def matrix_lines(held: OperandValue, matrix: str, name: str | None = None) -> Section:
+    """(element -> register lines, register -> element lines) of one operand's layout
+    value; `name` replaces the matrix's name ("C or D" when both share the layout)."""
     short, elem, axes = LABELS[matrix]
     if name is not None:
         short, elem = name, f"{name}{elem[1:]}"
     coords = dict(axes)
-    if layout.shape[2] > 1:
+    if held.map.domain[2] > 1:
         coords[BLOCK] = "block"
         elem += ".block"
-    lane, bit = _forward(layout, coords)
+    lane, bit = _forward(held, coords)
     forward: list[tuple[str, Text]] = [
         (f"{elem} Lane", lane), (f"{elem} bit offset b", bit),
-        (f"{elem} GPR", f"floor(b / 32), bits [b % 32 + {layout.width - 1} : b % 32]")]
-    if layout.copies != [0]:
-        forward.append((NOTE, f"c = {_copies(layout)}: the value is held in each of "
+        (f"{elem} GPR", f"floor(b / 32), bits [b % 32 + {held.width - 1} : b % 32]")]
+    if held.copy_offsets() != [0]:
+        forward.append((NOTE, f"c = {_copies(held)}: the value is held in each of "
                               "these lanes"))
-    backward: list[tuple[str, Text]] = [(f"{short} {var}", _backward(layout, coord))
+    backward: list[tuple[str, Text]] = [(f"{short} {var}", _backward(held, coord))
                                         for coord, var in coords.items()]
     return forward, backward
 
 
-def _same(a: Layout, b: Layout) -> bool:
-    return (a.shape, a.width, a.factors, a.base_bit, _base_lane(a)) == \
-        (b.shape, b.width, b.factors, b.base_bit, _base_lane(b))
+def _same(a: OperandValue, b: OperandValue) -> bool:
+    return (a.map.domain[:3], a.width, a.modes, a.shift, a.base_lane) == \
+        (b.map.domain[:3], b.width, b.modes, b.shift, b.base_lane)
 
 
-def derive(layout_of: Callable[[str, int], Layout], matrices: Sequence[str],
+def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
+                     waves: tuple[int, ...] = ()) -> dict[int, Section]:
+    """{wave: (element -> register lines, register -> element lines)} of the mapping
+    formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
+    `inst`), derived from the operands' layout values, for every layout family."""
+    matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
+    if inst.matrices:
+        matrices = [m for m in matrices if m in inst.matrices]
+    return derive(lambda matrix, wave: value(operand(inst, matrix, mods, wave)),
+                  matrices, waves or inst.wave_sizes, inst.sparse)
+
+
+def derive(layout_of: Callable[[str, int], OperandValue], matrices: Sequence[str],
            waves: Sequence[int], sparse: bool) -> dict[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of every matrix
-    in each wave size; `layout_of(matrix, wave)` is the engine's layout (modifiers
-    applied). C and D are printed once, as "C or D", when they share a layout."""
+    in each wave size; `layout_of(matrix, wave)` is the operand's layout value
+    (modifiers applied). C and D are printed once, as "C or D", when they share a
+    layout."""
     out: dict[int, Section] = {}
     for wave in waves:
         forward: list[tuple[str, Text]] = []

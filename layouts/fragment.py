@@ -1,12 +1,14 @@
-"""A lane's fragment read off a layout's digits: which memory element each value slot of
-a lane holds, as digit terms of (lane, v), for code emitters and their tests.
+"""A lane's fragment read off the operand's layout value (layouts/values.py): which memory
+element each value slot of a lane holds, as digit terms of (lane, v), for code emitters
+and their tests; a function of the value alone (fragment_of), its modes and its parts.
 
-Every Factor of a Layout is one digit. A LANE digit is `(lane / stride) % size`; the BIT
-digits, sorted by stride, number the values of one lane (`v`, the loop index of the
-emitted code): digit i is `(v / P_i) % size_i` with P_i the product of the sizes of the
-BIT digits below it, and it moves the value `stride_i` bits. A coordinate (row, col,
-block) is the sum of its digits times their weights (the product of the sizes of the
-coordinate's earlier digits). So each printed index term is one digit.
+Every mode of the value (a Factor of the generator's Layout) is one digit. A LANE digit
+is `(lane / stride) % size`; the BIT digits, sorted by stride, number the values of one
+lane (`v`, the loop index of the emitted code): digit i is `(v / P_i) % size_i` with P_i
+the product of the sizes of the BIT digits below it, and it moves the value `stride_i`
+bits. A coordinate (row, col, block) is the sum of its digits times their weights (the
+product of the sizes of the coordinate's earlier digits). So each printed index term is
+one digit.
 
 Sparse operands store fewer values than the matrix has: a NONE digit (four K values
 sharing one slot) stands for a compressed coordinate. In memory the compressed matrix
@@ -17,8 +19,8 @@ M x K/4, one 4-bit code per group), so the NONE digit becomes a BIT digit of
 A layout whose lanes start above 0 (gfx1250's scales in the upper lane half,
 matrix_a_scale/matrix_b_scale = row1) gives `base_lane`: the digits read lane - base_lane.
 
-The modifier maps of the Operand (CBSZ/ABID's block broadcast, BLGP's lane pattern:
-layouts/values.py) become a `guard` (lanes or blocks outside the map's image, which the
+The modifier maps composed in the value (CBSZ/ABID's block broadcast, BLGP's lane
+pattern) become a `guard` (lanes or blocks outside the map's image, which the
 hardware does not read, load nothing) and a `lane_source` (the lane whose elements a lane
 holds: the map's right inverse); tests/formats/test_hip.py checks both against the
 engine, element by element.
@@ -32,6 +34,7 @@ from instructions.record import Record
 
 from layouts import Operand
 from layouts.core import BIT, BLOCK, COL, COPY, LANE, NONE, ROW
+from layouts.values import OperandValue, value
 
 # A load guard: (coordinate, modulus, value): lanes load only if coordinate % modulus
 # == value ("block" under CBSZ/ABID, "lane" under BLGP).
@@ -81,18 +84,18 @@ def value_bits(inst: Instruction, matrix: str) -> int:
     return int((inst.c_type if matrix == "C" else inst.out_type).bits)  # (bf16f32: f32 C)
 
 
-def _guards(operand: Operand) -> tuple[Guard | None, str | None]:
-    """(guard, lane_source) read off the operand's modifier maps: under CBSZ/ABID only
+def _guards(held: OperandValue) -> tuple[Guard | None, str | None]:
+    """(guard, lane_source) read off the value's modifier maps: under CBSZ/ABID only
     the blocks in the image of the block map are loaded; under BLGP only the lanes in
     the image of the lane map, each with the elements of the lane that reads it (its
     right inverse, a lane that reads itself first): a rotation where that is not the
     lane itself."""
     guard: Guard | None = None
     lane_source: str | None = None
-    if operand.block_map is not None:
-        read = sorted(operand.block_map.image())
-        guard = ("block", read[1] - read[0] if len(read) > 1 else operand.blocks, read[0])
-    lanes = operand.lane_map
+    if held.block_map is not None:
+        read = sorted(held.block_map.image())
+        guard = ("block", read[1] - read[0] if len(read) > 1 else held.map.domain[2], read[0])
+    lanes = held.lane_map
     if lanes is not None:
         back, read = lanes.inverse().table, sorted(lanes.image())
         if len(read) < len(lanes.table):  # (an aligned group of lanes)
@@ -103,16 +106,21 @@ def _guards(operand: Operand) -> tuple[Guard | None, str | None]:
 
 
 def fragment(operand: Operand) -> Fragment:
-    """The Fragment of a layouts.Operand (its layout, modifiers applied as guards)."""
-    layout, inst, matrix = operand.layout, operand.inst, operand.matrix
-    bits = value_bits(inst, matrix)
-    sub = layout.width // bits
-    rows, cols, blocks = layout.shape
+    """The Fragment of a layouts.Operand: of its layout value (fragment_of)."""
+    return fragment_of(value(operand), operand.matrix,
+                       value_bits(operand.inst, operand.matrix), operand.register_count)
+
+
+def fragment_of(held: OperandValue, matrix: str, bits: int, registers: int) -> Fragment:
+    """The Fragment of a layout value: its modes as digits, its modifier maps as guards;
+    `bits` are an element's bits in memory, `registers` the operand's VGPRs."""
+    sub = held.width // bits
+    rows, cols, blocks, _ = held.map.domain
     shape = [rows, cols, blocks]
     weights = {ROW: 1, COL: 1, BLOCK: 1}
     digits = []
     lane_digits = []
-    for f in layout.factors:
+    for f in held.modes:
         if f.coord == COPY:
             lane_digits.append(Digit(COPY, f.size, LANE, f.stride, 0, f.stride))
             continue
@@ -142,10 +150,10 @@ def fragment(operand: Operand) -> Fragment:
     lane_digits = [d if d.dest != LANE or d.coord == COPY else d._replace(div=d.stride)
                    for d in lane_digits]
     lanes = max([1] + [d.stride * d.size for d in lane_digits if d.coord != COPY])
-    guard, lane_source = _guards(operand)
-    return Fragment(matrix, operand.wave, bits, div, operand.register_count,
-                    layout.base_bit, tuple(shape), tuple(digits), tuple(lane_digits),
-                    lanes, guard, lane_source, int(getattr(layout, "base_lane", 0)))
+    guard, lane_source = _guards(held)
+    return Fragment(matrix, held.map.codomain[0], bits, div, registers, held.shift,
+                    tuple(shape), tuple(digits), tuple(lane_digits), lanes, guard,
+                    lane_source, held.base_lane)
 
 
 def digit_value(d: Digit, lane: int, v: int) -> int:

@@ -4,10 +4,13 @@ A layout is linear over GF(2) when the element a lane's value holds is the XOR o
 basis vector per set bit of the value index (in-dim "register") and of the lane
 (in-dim "lane"). The out-dims are dim0 = row and dim1 = column of the matrix (for
 multi-block operands dim0 = block, dim1 = row, dim2 = column, as Triton puts a batch
-first). Sparse operands are given for the compressed matrix that sits in memory (see
-layouts.fragment). The bases are read off the fragment's digits and then checked
-against every (register, lane): any mismatch (a BLGP rotation, lanes without values, a
-count that is not a power of two) means there is no linear layout, and `reason` says why.
+first). Sparse operands are given for the compressed matrix that sits in memory
+(layouts.values.stored). The bases are read off the operand's layout value: its right
+inverse, (lane, slot) -> element, at lane 2^b and at the slot of value 2^b (a lane's
+values are its used slots in order), and then checked against every (register, lane):
+any mismatch (a BLGP rotation, lanes without values, a count that is not a power of
+two) means there is no linear layout, and `reason` says why (read off the value's
+fragment, layouts.fragment).
 """
 
 
@@ -16,8 +19,10 @@ from __future__ import annotations
 from instructions.record import Record
 
 from layouts import Operand
-from layouts.fragment import Fragment, element, fragment
+from layouts.algebra import point
+from layouts.fragment import Fragment, fragment
 from layouts.modifiers import Modifiers
+from layouts.values import OperandValue, stored, value
 
 
 class LinearLayout(Record):
@@ -34,12 +39,22 @@ def _power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def _vector(frag: Fragment, lane: int, v: int) -> tuple[int, ...] | None:
-    elem = element(frag, lane, v)
-    if elem is None:
-        return None
-    row, col, block = elem
-    return (block, row, col) if frag.shape[2] > 1 else (row, col)
+class _Held:
+    """What a lane's values hold, off a layout value: `values` the slots in use (value v
+    is slot values[v] of every lane), `element(lane, v)` the out-dim vector of the
+    element there (None: nothing)."""
+
+    def __init__(self, held: OperandValue) -> None:
+        self.domain, self.slots = held.map.domain, held.map.codomain[1]
+        self.back = held.map.inverse().table
+        self.values = sorted({y % self.slots for y in held.map.table if y >= 0})
+
+    def element(self, lane: int, v: int) -> tuple[int, ...] | None:
+        x = self.back[lane * self.slots + self.values[v]]
+        if x < 0:
+            return None
+        row, col, block, _ = point(self.domain, x)
+        return (block, row, col) if self.domain[2] > 1 else (row, col)
 
 
 def _note(frag: Fragment, sparse: bool) -> str:
@@ -83,12 +98,12 @@ def _xor(got: tuple[int, ...], index: int, bases: list[tuple[int, ...]]) -> tupl
     return got
 
 
-def _mismatch(frag: Fragment, registers: list[tuple[int, ...]],
+def _mismatch(held: _Held, wave: int, registers: list[tuple[int, ...]],
               lanes: list[tuple[int, ...]], zero: tuple[int, ...]) -> str:
     """The first (lane, value) whose element is not the XOR of the bases ('': none)."""
-    for lane in range(frag.wave):
-        for v in range(frag.values):
-            want = _vector(frag, lane, v)
+    for lane in range(wave):
+        for v in range(len(held.values)):
+            want = held.element(lane, v)
             got = _xor(_xor(zero, v, registers), lane, lanes)
             if want != got:
                 return (f"lane {lane} value {v} holds {want}, not the XOR of the "
@@ -107,9 +122,11 @@ def bases_of(operand: Operand) -> LinearLayout:
     if refused:
         return LinearLayout(in_dims, out_dims, None, refused, note)
     zero = (0,) * len(out_dims)
-    registers = [_vector(frag, 0, 1 << b) or zero for b in range(frag.values.bit_length() - 1)]
-    lanes = [_vector(frag, 1 << b, 0) or zero for b in range(frag.wave.bit_length() - 1)]
-    refused = _mismatch(frag, registers, lanes, zero)
+    held = _Held(stored(value(operand), frag.bits))
+    registers = [held.element(0, 1 << b) or zero
+                 for b in range(len(held.values).bit_length() - 1)]
+    lanes = [held.element(1 << b, 0) or zero for b in range(frag.wave.bit_length() - 1)]
+    refused = _mismatch(held, frag.wave, registers, lanes, zero)
     if refused:
         return LinearLayout(in_dims, out_dims, None, refused, note)
     return LinearLayout(in_dims, out_dims,

@@ -16,28 +16,40 @@ value is read from) and `blocks` CBSZ/ABID's broadcast of A's blocks, the maps o
 layouts/modifiers.py. RDNA's NEG/NEG_HI and FP64's BLGP negate values and move none,
 so they are marks (Operand.mark_of), not maps. The right inverse of the value, (lane,
 slot) -> element, is what a lane holds; the planners compose one operand's value with
-another's inverse (matrix_plans/convert).
+another's inverse (matrix_plans/convert). The value keeps its parts (OperandValue), and
+the engine's other readings are functions of it: the Fragment (layouts/fragment.py), the
+linear-layout bases (layouts/linear.py, through `stored` for sparse operands) and the
+mapping formulas (layouts/formulas.py).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache, reduce
 from math import gcd
-from weakref import WeakKeyDictionary
 
 from instructions.record import Record
 
 from layouts import Operand
 from layouts.algebra import LayoutMap, on_axis, permuted, shifted
-from layouts.core import BIT, Place
+from layouts.core import BIT, BLOCK, COL, NONE, ROW, Factor, Place, copy_offsets
 
 
 class OperandValue(Record):
     """An operand's layout value: `map` (row, col, block, copy) -> (lane, slot); a
-    slot is `unit` bits, a value `width` bits from its slot's first bit."""
+    slot is `unit` bits, a value `width` bits from its slot's first bit. Its parts, as
+    CuTe's composed layouts keep theirs: `modes` the base's digits as the generator
+    factors them (its shape:stride, in the generator's order, layouts/core.py's
+    Factors), `shift` the bit offset of slot 0 (OPSEL's half, an index set, a scale
+    byte), `base_lane` the first lane of a layout in the upper lanes, and the modifier
+    maps composed with them, `lane_map` after (BLGP) and `block_map` before (CBSZ/ABID)."""
     map: LayoutMap
     unit: int
     width: int
+    modes: tuple[Factor, ...] = ()
+    shift: int = 0
+    base_lane: int = 0
+    lane_map: LayoutMap | None = None
+    block_map: LayoutMap | None = None
 
     def __repr__(self) -> str:  # (its map in one short line: _asdict() has it whole)
         return f"OperandValue(map={self.map!r}, unit={self.unit}, width={self.width})"
@@ -86,6 +98,10 @@ class OperandValue(Record):
                 out[self.place(y)] = (*divmod(rest, cols), block)
         return out
 
+    def copy_offsets(self) -> list[int]:
+        """The lane offsets of the copies of each value ([0]: one place), from its modes."""
+        return copy_offsets(self.modes)
+
 
 @lru_cache(maxsize=64)
 def _slots(lanes: int, slots: int, unit: int, width: int
@@ -94,15 +110,35 @@ def _slots(lanes: int, slots: int, unit: int, width: int
                  for bit in range(0, slots * unit, unit))
 
 
-_VALUES: WeakKeyDictionary[Operand, OperandValue] = WeakKeyDictionary()
+def stored(held: OperandValue, bits: int) -> OperandValue:
+    """The value over the matrix as memory holds it, elements of `bits` bits: a sparse
+    operand's group of K values that share a slot (a NONE mode of size g, its
+    coordinate's lowest) is the `width / bits` values the slot holds (sparse A: M x
+    K/2, the indices: M x K/4), value s of the slot `s * bits` bits above its first
+    bit (layouts/fragment.py reads the same digit); other values are themselves."""
+    group = next((f for f in held.modes if f.dest == NONE), None)
+    if group is None:
+        return held
+    sub, axis, unit = held.width // bits, (ROW, COL, BLOCK).index(group.coord), gcd(held.unit, bits)
+    domain = list(held.map.domain)
+    domain[axis] = domain[axis] * sub // group.size
+    lanes, slots = held.map.codomain
+    scale = held.unit // unit
+
+    def at(x: tuple[int, ...]) -> tuple[int, int] | None:
+        found = held.map(x[:axis] + (x[axis] // sub * group.size,) + x[axis + 1:])
+        if found is None:
+            return None
+        return found[0], found[1] * scale + x[axis] % sub * bits // unit
+
+    return held._replace(map=LayoutMap.of(tuple(domain), (lanes, slots * scale), at),
+                         unit=unit, width=bits)
 
 
+@lru_cache(maxsize=512)  # (as many as layouts.operand keeps)
 def value(operand: Operand) -> OperandValue:
     """The operand's layout value (made once per operand)."""
-    found = _VALUES.get(operand)
-    if found is None:
-        found = _VALUES[operand] = _value(operand)
-    return found
+    return _value(operand)
 
 
 def _value(operand: Operand) -> OperandValue:
@@ -113,14 +149,16 @@ def _value(operand: Operand) -> OperandValue:
     unit = reduce(gcd, strides, gcd(layout.width, layout.base_bit))
     slots = -(-32 * operand.register_count // unit)
     domain, codomain = (rows, cols, blocks, len(copies)), (operand.wave, slots)
-    row_offsets, col_offsets, (lane0, bit0) = layout.block_offsets(0)
-    table = []
-    for lr, br in row_offsets:
-        for lc, bc in col_offsets:
-            for b in range(blocks):
-                lb, bb = layout.block_offsets(b)[2]
-                base = (lr + lc + lb) * slots + (br + bc + bb - layout.base_bit) // unit
-                table += [base + c * slots for c in copies]
+    row_offsets, col_offsets, _ = layout.block_offsets(0)
+    # each coordinate's offsets as flat (lane, slot) steps, added: unit divides every bit
+    # offset but the base bit, which the shift below adds
+    rows_at = [lane * slots + (bit - layout.base_bit) // unit for lane, bit in row_offsets]
+    cols_at = [lane * slots + bit // unit for lane, bit in col_offsets]
+    blocks_at = [lane * slots + bit // unit
+                 for lane, bit in (layout.block_offsets(b)[2] for b in range(blocks))]
+    steps = [c * slots for c in copies]
+    inner = [b + c for b in blocks_at for c in steps]
+    table = [r + c + x for r in rows_at for c in cols_at for x in inner]
     made = LayoutMap(domain, codomain, tuple(table))
     if layout.base_bit:
         made = shifted(codomain, 1, layout.base_bit // unit).compose(made)
@@ -128,4 +166,6 @@ def _value(operand: Operand) -> OperandValue:
         made = on_axis(codomain, 0, operand.lane_map.table.__getitem__).compose(made)
     if operand.block_map is not None:
         made = made.compose(on_axis(domain, 2, operand.block_map.table.__getitem__))
-    return OperandValue(made, unit, layout.width)
+    return OperandValue(made, unit, layout.width, layout.factors, layout.base_bit,
+                        int(getattr(layout, "base_lane", 0)), operand.lane_map,
+                        operand.block_map)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from instructions.model import Instruction
 from instructions.record import Record, short_repr
-from layouts import formula_sections
 from layouts.core import CalcError
+from layouts.formulas import formula_sections
 
 from matrix_library.checks import operand, shown, wave_size, whole
 from matrix_library.notation import register

@@ -8,7 +8,6 @@ from __future__ import annotations
 from layouts import COORDINATES as COORDINATES  # (which of i, j, k index each matrix)
 from layouts import Operand
 from layouts import check_modifiers as check_modifiers
-from layouts import formula_sections as formula_sections
 from layouts import operand as made_operand
 from layouts.core import BIT as BIT
 from layouts.core import BLOCK as BLOCK
@@ -19,6 +18,7 @@ from layouts.core import ROW as ROW
 from layouts.family import family_of as family_of
 from layouts.family import hooks
 from layouts.family import wmma_builtins as wmma_builtins
+from layouts.formulas import formula_sections as formula_sections
 from layouts.fragment import Digit as Digit
 from layouts.fragment import Fragment as Fragment
 from layouts.fragment import bit_of as bit_of

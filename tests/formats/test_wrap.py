@@ -4,7 +4,7 @@ import textwrap
 from formats.detail import wrap
 from formats.quirks import reference_formulas
 from instructions import ARCHITECTURES
-from layouts import formula_sections
+from layouts.formulas import formula_sections
 
 
 def bodies():

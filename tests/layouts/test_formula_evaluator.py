@@ -14,9 +14,8 @@ import re
 import pytest
 
 from instructions import ARCHITECTURES
-from layouts import formula_sections
 from layouts.core import CalcError
-from layouts.formulas import LABELS, NOTE
+from layouts.formulas import LABELS, NOTE, formula_sections
 from matrix_library import api
 from tests.helpers import swept
 from tests.helpers.formula_eval import (
