@@ -7,7 +7,6 @@ names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
 """
 from __future__ import annotations
 
-from matrix_library.drawing import family_of
 from matrix_library.queries import calculation
 
 TYPE_CHECKING = False
@@ -55,10 +54,7 @@ def reference_formulas(inst: Instruction) -> Mapping[int, Section] | None:
         from formats import reference_formulas_cdna as cdna
         return cdna.sections(inst)
     from formats import reference_formulas_rdna as rdna
-    # RDNA3's texts (OPSEL picks the C/D half) or RDNA4's, told apart by the trait
-    if "opsel_cd_half" in family_of(inst).traits:
-        return rdna.rdna3_sections(inst)
-    return rdna.rdna4_sections(inst)
+    return rdna.sections(inst)
 
 
 def reference_formula_defects(inst: Instruction) -> Mapping[int, frozenset[str]]:
@@ -72,9 +68,7 @@ def reference_formula_defects(inst: Instruction) -> Mapping[int, frozenset[str]]
         from formats import reference_formulas_cdna as cdna
         return cdna.known_wrong(inst)
     from formats import reference_formulas_rdna as rdna
-    if "opsel_cd_half" in family_of(inst).traits:
-        return rdna.rdna3_known_wrong(inst)
-    return rdna.rdna4_known_wrong(inst)
+    return rdna.known_wrong(inst)
 
 
 def transposed_lane_corner(inst: Instruction, header: list[Cell]) -> list[Cell]:

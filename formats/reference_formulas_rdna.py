@@ -10,6 +10,8 @@ tests/formats/test_reference_formulas.py lists them.
 """
 from __future__ import annotations
 
+from matrix_library.drawing import family_of
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -226,3 +228,18 @@ def rdna4_known_wrong(inst: Instruction) -> dict[int, frozenset[str]]:
         return {wave: frozenset() for wave in WAVES}
     return {32: frozenset(("compression k",)),
             64: frozenset(("compression k", "A[i][k] Lane", "compression[i][k] Lane"))}
+
+
+def sections(inst: Instruction) -> Waves:
+    """The texts of RDNA3 (where the family's OPSEL picks the C/D half) or of RDNA4, told
+    apart by that trait of the family."""
+    if "opsel_cd_half" in family_of(inst).traits:
+        return rdna3_sections(inst)
+    return rdna4_sections(inst)
+
+
+def known_wrong(inst: Instruction) -> dict[int, frozenset[str]]:
+    """{wave: the labels of the texts of `sections` that the reference prints wrongly}."""
+    if "opsel_cd_half" in family_of(inst).traits:
+        return rdna3_known_wrong(inst)
+    return rdna4_known_wrong(inst)

@@ -56,10 +56,15 @@ def target_note(name: object) -> str:
     line -L and -d print under "Target:"."""
     if not isinstance(name, str):
         return ""
+    arch = registry.find_architecture(name)
+    if arch is None:
+        return ""
+    key = name.lower()
+    if not arch.members and (key in arch.aliases or key == arch.name.lower() != arch.target):
+        return ""  # (an alias, or a name that is no target: no line, the table unread)
     from instructions.targets import target_of  # (the target table: for -L and -d alone)
     target = target_of(name)
-    arch = registry.find_architecture(name)
-    if target is None or arch is None:
+    if target is None:
         return ""
     if target.name in arch.aliases and not (target.generic or target.provisional):
         return ""

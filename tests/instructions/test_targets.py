@@ -10,8 +10,9 @@ import pytest
 import matrix_calculator as mc
 from instructions import ARCHITECTURES, find_architecture, resolve
 from instructions.products import PRODUCTS
-from instructions.targets import SOURCES, TARGETS, split_target_id
+from instructions.targets import SOURCES, TARGETS, split_target_id, target_of
 from layouts import Operand
+from matrix_library.checks import target_note
 from tests.helpers import DATA, call, missing
 
 ARCH_NAMES = {arch.name for arch in ARCHITECTURES}
@@ -120,6 +121,24 @@ def test_provisional_target_says_so_with_its_source():
     for name in ("gfx1310", "gfx13-generic"):
         line = call(["-a", name, "-L"])[1].splitlines()[0]
         assert "PROVISIONAL" in line and "#177355" in line and "identical to gfx1250" in line
+
+
+def _note_from_the_table(name):
+    """The Target line of `name` read off the target table alone."""
+    target, arch = target_of(name), find_architecture(name)
+    if target is None or arch is None or (
+            target.name in arch.aliases and not (target.generic or target.provisional)):
+        return ""
+    return target.summary()
+
+
+@pytest.mark.parametrize("name", sorted(
+    {n for arch in ARCHITECTURES for n in (arch.name.lower(), *arch.aliases)}
+    | {t.name for t in TARGETS} | {"gfx942:sramecc+:xnack-", "GFX1310", "7900xtx"}))
+def test_the_target_line_of_every_name_is_the_target_tables(name):
+    """target_note skips the table for an architecture's own names: what the table says."""
+    assert target_note(name) == _note_from_the_table(name)
+    assert any(_note_from_the_table(t.name) for t in TARGETS)  # (the reading finds some)
 
 
 def test_aliases_keep_the_reference_listing():

@@ -38,8 +38,10 @@ LAZY = ("matrix_library.catalog",
         "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
 NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
-# ... and the facts, which -d reads but -L, -g and -m do not
-NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts",)
+# ... and the facts, the formula texts and the renderers' door to the engine's drawing
+# facts (fragments, formulas), which -d reads but -L, -g and -m do not
+NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts", "matrix_library.drawing",
+                                           "layouts.formulas", "layouts.fragment")
 
 # The probe loads nothing before taking its list of modules (its arguments come as a
 # Python literal, its output goes through json only afterwards), so that the modules the
