@@ -8,8 +8,8 @@ document: {"schema_version", "mode": "convert", "class", "fragments",
 from __future__ import annotations
 
 from formats.json_output import SCHEMA_VERSION
-from formats.notation import register
 from matrix_library.api import Place
+from matrix_library.notation import register
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time)

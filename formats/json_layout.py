@@ -9,10 +9,17 @@ from __future__ import annotations
 from operator import itemgetter
 
 from formats.json_text import Written, array_text, filled, leaf, record_format
-from formats.notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, slot_parts, split_keys
-from formats.notation import element as element_name
 from matrix_library import api
 from matrix_library.api import CalcError
+from matrix_library.notation import (
+    BIT_MASK,
+    LANE_SHIFT,
+    held_slots,
+    key_order,
+    slot_parts,
+    split_keys,
+)
+from matrix_library.notation import element as element_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,10 +14,10 @@ from _operator import itemgetter  # (the C module: operator itself loads more)
 
 from instructions.record import Record
 
-from formats.notation import element as element_name
-from formats.notation import slot_parts
 from formats.svg import LINE_HEIGHT, Canvas, text_width
 from matrix_library import checks
+from matrix_library.notation import element as element_name
+from matrix_library.notation import slot_parts
 from matrix_library.records import Element, Location
 
 TYPE_CHECKING = False

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from formats import quirks
 from formats import render as draw
-from formats.notation import element as element_name
-from formats.notation import marked
 from matrix_library.answers import CalcError, Held, Layout, Point
+from matrix_library.notation import element as element_name
+from matrix_library.notation import marked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,11 @@ from instructions.modifiers import MODIFIERS, shaped
 from instructions.record import Record
 from layouts import check_modifiers
 from layouts.core import CalcError
+from layouts.fragment import Digit as Digit
 from layouts.fragment import Fragment, fragment
+from layouts.fragment import bit_of as bit_of
+from layouts.fragment import digit_value as digit_value
+from layouts.fragment import element as element
 from layouts.legality import rule
 from layouts.modifiers import Modifiers
 
@@ -20,7 +24,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
 
-__all__ = ["Code", "CodeOperand", "check_example", "code", "shaping"]
+# (the fragment's names, Digit to fragment, for the HIP writers of formats/hip)
+__all__ = ["Code", "CodeOperand", "Digit", "Fragment", "bit_of", "check_example", "code",
+           "digit_value", "element", "fragment", "shaping"]
 
 
 class CodeOperand(Record):

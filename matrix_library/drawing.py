@@ -1,6 +1,7 @@
 """The engine's facts the renderers of formats/ draw with, as the library's typed names:
-the fragment digits of the HIP emitter, the family traits, the formula texts' shapes,
-the modifiers' rules (the LDS loads' lane maps: matrix_library.lds_lanes). formats/ reads
+the family traits, the formula texts' shapes, the modifiers' rules (the fragments the
+HIP emitter writes from: matrix_library.code; the LDS loads' lane maps:
+matrix_library.lds_lanes). formats/ reads
 the engine only through these modules and the answers; they are loaded by the modes that
 draw code, formulas or facts (never by a point query)."""
 from __future__ import annotations
@@ -19,12 +20,6 @@ from layouts.family import family_of as family_of
 from layouts.family import hooks
 from layouts.family import wmma_builtins as wmma_builtins
 from layouts.formulas import formula_sections as formula_sections
-from layouts.fragment import Digit as Digit
-from layouts.fragment import Fragment as Fragment
-from layouts.fragment import bit_of as bit_of
-from layouts.fragment import digit_value as digit_value
-from layouts.fragment import element as element
-from layouts.fragment import fragment as fragment
 from layouts.legality import rule as rule
 from layouts.modifiers import Modifiers
 

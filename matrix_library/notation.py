@@ -1,8 +1,7 @@
 """Text notation of registers and matrix elements, as the reference tool prints them: the
-library's (matrix_api's) names of places and elements, in single queries and in bulk
-(register_texts, slot_texts: whole -R / -M tables without a Place per element). The
-layout engine (layouts/) computes places only; formats/notation.py re-exports these for
-the renderers.
+library's names of places and elements, in single queries and in bulk (register_texts,
+slot_texts: whole -R / -M tables without a Place per element), which the renderers of
+formats/ write with. The layout engine (layouts/) computes places only.
 
 v3{17}.[15:0]  VGPR 3, lane 17, bits 15..0     v[1:0]{5}  a 64-bit register pair
 v[1:0]{3}.[35:30]  a value straddling two VGPRs (bits counted across the pair)

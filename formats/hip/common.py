@@ -8,7 +8,7 @@ from instructions.record import Record
 
 from matrix_library.api import CalcError, Modifiers
 from matrix_library.checks import shown
-from matrix_library.drawing import Fragment, fragment
+from matrix_library.code import Fragment, fragment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ from formats.hip.common import (
 from formats.hip.loads import device_function, operand_name, tile_elements
 from matrix_library import request as matrix_request
 from matrix_library.api import Modifiers
-from matrix_library.code import Code
-from matrix_library.drawing import Fragment, wmma_builtins
+from matrix_library.code import Code, Fragment
+from matrix_library.drawing import wmma_builtins
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,18 +21,8 @@ from instructions.record import Record
 from formats.cexpr import Term, render, simplify
 from formats.hip.common import INT_MAX, LOWER, RAW, CType, Options, memory_type, words
 from matrix_library.api import CalcError
-from matrix_library.drawing import (
-    BIT,
-    BLOCK,
-    COL,
-    COPY,
-    LANE,
-    ROW,
-    Digit,
-    Fragment,
-    bit_of,
-    digit_value,
-)
+from matrix_library.code import Digit, Fragment, bit_of, digit_value
+from matrix_library.drawing import BIT, BLOCK, COL, COPY, LANE, ROW
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

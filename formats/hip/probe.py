@@ -29,16 +29,9 @@ from formats.hip.probe_asm import asm_modifiers, asm_op, by_assembly
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
 from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
-from matrix_library.code import check_example
+from matrix_library.code import Fragment, bit_of, check_example, element
 from matrix_library.code import shaping as shaping_of
-from matrix_library.drawing import (
-    Fragment,
-    bit_of,
-    element,
-    engine_operand,
-    index_readings,
-    rule,
-)
+from matrix_library.drawing import engine_operand, index_readings, rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

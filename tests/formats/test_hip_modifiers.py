@@ -30,7 +30,7 @@ from instructions.modifiers import (
     shaped,
 )
 from matrix_library import api as mc
-from matrix_library import drawing
+from matrix_library import code, drawing
 
 FIXED = hip.Options(prefix="t")  # one name whatever the modifiers: outputs compare as code
 
@@ -63,7 +63,7 @@ def _values(rule) -> list[int]:
 
 
 def _fragment(inst, matrix, mods, wave):
-    return drawing.fragment(mc.operand(inst, matrix, mods=mods, wave=wave,
+    return code.fragment(mc.operand(inst, matrix, mods=mods, wave=wave,
                                   output_calc=matrix == "D"))
 
 
@@ -193,8 +193,8 @@ def test_index_key_moves_k_in_the_engine_and_the_example():
     layout, names K's functions by it and issues index_key:1."""
     inst = mc.find_instruction("gfx1250", "v_swmmac_f32_16x16x64_f16")
     mods = Modifiers(index_key=1)
-    assert drawing.fragment(mc.operand(inst, "K", mods=mods, wave=32)) != \
-        drawing.fragment(mc.operand(inst, "K", wave=32))
+    assert code.fragment(mc.operand(inst, "K", mods=mods, wave=32)) != \
+        code.fragment(mc.operand(inst, "K", wave=32))
     assert "K" in shaped(modifier("index_key"), drawing.rule(modifier("index_key"), inst, mods, 32))
     plain = hip.emit(inst, None, None, 32, FIXED)
     keyed = hip.emit(inst, None, {"index_key": 1}, 32, FIXED)

@@ -15,7 +15,7 @@ import pytest
 
 from formats import hip
 from matrix_library import api as mc
-from matrix_library import drawing
+from matrix_library import code, drawing
 
 
 def opsel_cases():
@@ -39,7 +39,7 @@ CASES = opsel_cases()
 def first_bit(inst, wave, opsel):
     """The bit of the index VGPR where OPSEL's index set begins (the engine's fragment)."""
     operand = drawing.engine_operand(inst, "K", mc.Modifiers(opsel=opsel), wave)
-    return drawing.fragment(operand).base_bit
+    return code.fragment(operand).base_bit
 
 
 def test_the_cases_cover_rdna4_in_both_waves():

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from formats import documents, json_layout, json_text, templated
-from formats.notation import key_order
 from matrix_library import api
+from matrix_library.notation import key_order
 from tests.helpers import sampled
 
 

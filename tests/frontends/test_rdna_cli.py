@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from formats.notation import register
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
+from matrix_library.notation import register
 from tests.helpers import ENABLED_ARCHS, body, golden_records
 from tests.helpers.rdna_common import (
     ALL,

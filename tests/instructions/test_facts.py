@@ -7,9 +7,9 @@ import shlex
 
 import pytest
 
-from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Operand
+from matrix_library.notation import register
 from tests.helpers import body, reference_examples
 from tests.helpers.readme_examples import README_EXAMPLES
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from formats.notation import register
 from instructions import find_architecture
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
+from matrix_library.notation import register
 from tests.helpers import body, notes_only
 from tests.helpers import rdna_facts as facts
 from tests.helpers.formula_eval import AXES

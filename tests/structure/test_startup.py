@@ -37,11 +37,13 @@ LAZY = ("matrix_library.catalog",
         "instructions.products", "matrix_plans.budget",
         "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
-NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY
-# ... and the facts, the formula texts and the renderers' door to the engine's drawing
-# facts (fragments, formulas), which -d reads but -L, -g and -m do not
+# The fragments the HIP writers read, which no point query needs (-d included).
+CODE = ("layouts.fragment", "matrix_library.code")
+NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY + CODE
+# ... and the facts, the formula texts and the renderers' door to the engine's facts,
+# which -d reads but -L, -g and -m do not
 NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts", "matrix_library.drawing",
-                                           "layouts.formulas", "layouts.fragment")
+                                           "layouts.formulas")
 
 # The probe loads nothing before taking its list of modules (its arguments come as a
 # Python literal, its output goes through json only afterwards), so that the modules the
