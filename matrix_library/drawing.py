@@ -19,7 +19,6 @@ from layouts.core import ROW as ROW
 from layouts.family import family_of as family_of
 from layouts.family import hooks
 from layouts.family import wmma_builtins as wmma_builtins
-from layouts.formulas import formula_sections as formula_sections
 from layouts.legality import rule as rule
 from layouts.modifiers import Modifiers
 
@@ -30,6 +29,8 @@ if TYPE_CHECKING:
     from layouts.cdna import CDShape as CDShape
     from layouts.core import Layout
     from layouts.gfx1250 import Latency, Provenance
+
+    from matrix_library.answers import Section
 
 
 def engine_operand(inst: Instruction, matrix: str, mods: Modifiers = Modifiers(),
@@ -45,6 +46,16 @@ def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, L
     would read the index through beside the calculator's A and B."""
     found = hooks(inst).index_readings
     return [] if found is None else found(inst, mods)
+
+
+def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
+                     waves: tuple[int, ...] = ()) -> dict[int, Section]:
+    """{wave: (element -> register lines, register -> element lines)}: the mapping formulas
+    derived from the layouts (layouts/formulas.py)."""
+    # (the formula texts' lazy boundary: -d of an architecture whose text is the
+    # reference's own prints none of them)
+    from layouts.formulas import formula_sections as derived
+    return derived(inst, mods, waves)
 
 
 # ---- one family's facts: each loads its family's module when asked (the family modules'

@@ -129,7 +129,7 @@ def formulas(inst: Instruction, *, mods: ModifierValues = None,
     one dict per line: wave, direction (element_to_register or register_to_element),
     label and text (-d --json); of every wave size, or of `wave` alone. `mods` must suit
     at least one matrix of `inst` (in each of those wave sizes)."""
-    from layouts.formulas import formula_sections
+    from layouts.formulas import formula_sections  # (the formula texts' lazy boundary)
     inst, checked = instruction(inst), modifiers(mods)
     waves = inst.wave_sizes if wave is None else (wave_size(inst, wave),)
     if checked != Modifiers():

@@ -105,6 +105,18 @@ def test_lookups_load_neither_the_facts_nor_the_catalog():
     assert not loaded, f"lookups imported {sorted(loaded)}"
 
 
+def test_the_formula_texts_load_only_where_printed():
+    """-d of an instruction whose formula text is the reference's own, with no line of it
+    known to be wrong, derives no formula; -d of one without such a text, and -d --json,
+    derive them (the formula texts' lazy boundary, docs/internals.md)."""
+    formulas = {"layouts.formulas", "layouts.values"}
+    cdna3 = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d"]
+    assert not modules_after(cdna3) & formulas
+    assert formulas <= modules_after(cdna3 + ["--json"])
+    assert formulas <= modules_after(["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-d"])
+    assert formulas <= modules_after(["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-d"])
+
+
 def test_the_lazy_parts_load_when_used():
     """(guards the lists above: the probe sees these modules when their modes run, and
     matrix_api's names of them still resolve)"""
