@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from formats.json_output import SCHEMA_VERSION
 from matrix_library.api import Place
-from matrix_library.notation import register
+from matrix_library.records import register_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not loaded at run time)
@@ -34,7 +34,7 @@ def _steps(conv: Conversion) -> str:
 
 def _where(fragment: int, lane: int, reg: int, bits: tuple[int, int]) -> str:
     lo, hi = bits
-    return f"#{fragment} " + register(Place(reg, lane, lo, hi - lo + 1))
+    return f"#{fragment} " + register_name(Place(reg, lane, lo, hi - lo + 1))
 
 
 def summary(conv: Conversion) -> list[str]:

@@ -271,7 +271,7 @@ FORMATS: dict[str, Renderer] = {
 # of the same name where there is one ("html"; tabulate's is also "html-table").
 FORMATS.update({name: _picture(name, document(name) if name in TABULATE_FORMATS else None)
                 for name in PICTURES})
-# "json" is the --json document (matrix_cli answers it).
+# "json" is the --json document (formats/json_output.py writes it).
 NAMES = tuple(sorted([*FORMATS, "json"]))
 
 

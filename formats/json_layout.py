@@ -11,15 +11,8 @@ from operator import itemgetter
 from formats.json_text import Written, array_text, filled, leaf, record_format
 from matrix_library import api
 from matrix_library.api import CalcError
-from matrix_library.notation import (
-    BIT_MASK,
-    LANE_SHIFT,
-    held_slots,
-    key_order,
-    slot_parts,
-    split_keys,
-)
-from matrix_library.notation import element as element_name
+from matrix_library.notation import BIT_MASK, LANE_SHIFT, held_slots, key_order, split_keys
+from matrix_library.records import element_name, slot_parts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Renderers of LDS load plans and searches: text (a short table and a bank
 picture per phase), JSON documents (mode "lds" and "lds_search") and a banks x phases
-picture (SVG, or an HTML page holding it). They read matrix_api_lds's answers only."""
+picture (SVG, or an HTML page holding it). They read matrix_library.lds's answers only."""
 from __future__ import annotations
 
 from html import escape

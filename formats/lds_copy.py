@@ -3,7 +3,7 @@ global segments and LDS write phases, every lane's global offset and LDS address
 tensor data mover's descriptor, then the read plan), the --json document (mode
 "lds_copy"), the search (text and mode "lds_copy_search") and a picture of the tile in
 LDS coloured by the writing lane (SVG, or an HTML page holding it and the text). They read
-matrix_api_copy's answers only."""
+matrix_library.copies' answers only."""
 from __future__ import annotations
 
 from html import escape

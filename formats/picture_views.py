@@ -16,9 +16,7 @@ from instructions.record import Record
 
 from formats.svg import LINE_HEIGHT, Canvas, text_width
 from matrix_library import checks
-from matrix_library.notation import element as element_name
-from matrix_library.notation import slot_parts
-from matrix_library.records import Element, Location
+from matrix_library.records import Element, Location, element_name, slot_parts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from formats import quirks
 from formats import render as draw
 from matrix_library.answers import CalcError, Held, Layout, Point
-from matrix_library.notation import element as element_name
-from matrix_library.notation import marked
+from matrix_library.records import element_name, marked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,8 +13,7 @@ from layouts.core import CalcError as CalcError
 from layouts.core import shown as shown
 from layouts.modifiers import Modifiers as Modifiers
 
-from matrix_library.notation import element as element_name
-from matrix_library.records import AT, Element, named
+from matrix_library.records import AT, Element, element_name, named
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from layouts.core import CalcError
 from layouts.formulas import formula_sections
 
 from matrix_library.checks import operand, shown, wave_size, whole
-from matrix_library.notation import register
+from matrix_library.records import register_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (Section is an annotation-only alias of layouts.formulas)
@@ -86,7 +86,7 @@ def compare(first: Instruction, second: Instruction, matrix: str, *,
         if not (0 <= r < rows and 0 <= c < cols):
             raise CalcError(f"{name}[{r}][{c}] is outside the {rows} x {cols} elements both "
                             "operands have")
-        a, b = (tuple(register(p) for p in op.places(r, c)) for op in ops)
+        a, b = (tuple(register_name(p) for p in op.places(r, c)) for op in ops)
         cells.append(Cell(f"{name}[{r}][{c}]", r, c, a, b))
     return Comparison(first, second, name, sizes[0], sizes[1], rows, cols, tuple(cells),
                       (_lines(first, name, sizes[0]), _lines(second, name, sizes[1])))

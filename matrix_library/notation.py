@@ -1,7 +1,9 @@
-"""Text notation of registers and matrix elements, as the reference tool prints them: the
-library's names of places and elements, in single queries and in bulk (register_texts,
-slot_texts: whole -R / -M tables without a Place per element), which the renderers of
-formats/ write with. The layout engine (layouts/) computes places only.
+"""Text notation of whole layouts in bulk, as the reference tool prints it: the places and
+elements of -R / -M tables without a Place per element (register_texts, slot_texts),
+and the keys the JSON and CSV documents group places by; one place's or element's
+name: matrix_library/records.py (register_name, element_name, marked), which these
+spell alike. The renderers of formats/ write with both; the layout engine (layouts/)
+computes places only.
 
 v3{17}.[15:0]  VGPR 3, lane 17, bits 15..0     v[1:0]{5}  a 64-bit register pair
 v[1:0]{3}.[35:30]  a value straddling two VGPRs (bits counted across the pair)
@@ -14,65 +16,17 @@ from itertools import chain, repeat
 
 from layouts.core import Place
 
+from matrix_library.records import mark_parts, slot_parts
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import TypeVar
 
     from layouts import Operand
-    from layouts.core import Elem
 
     T = TypeVar("T", str, tuple[int, ...])
     L = TypeVar("L")
-
-
-def register(place: Place, lane: bool = True, whole: bool = False) -> str:
-    """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
-    reg, at, lo, width = place  # (a Place: unpacked at once, tables name thousands)
-    name, bits = slot_parts(reg, lo, width)
-    if lane:
-        name = f"{name}{{{at}}}"
-    return name if whole else name + bits
-
-
-# (reg, lo, width) -> its text: tables name the same few slots in every lane
-_SLOTS: dict[tuple[int, int, int], tuple[str, str]] = {}
-
-
-def slot_parts(reg: int, lo: int, width: int) -> tuple[str, str]:
-    """(register name, bits suffix) of the slot of `width` bits at bit `lo` of VGPR
-    `reg`: v3 / v[1:0], and .[15:0] or nothing (a whole register or pair). A place's
-    text is the name, its lane in braces, then the suffix: v3{17}.[15:0]."""
-    try:
-        return _SLOTS[reg, lo, width]
-    except KeyError:
-        pass
-    place = Place(reg, 0, lo, width)
-    last = place.regs[-1]
-    name = f"v{reg}" if last == reg else f"v[{last}:{reg}]"
-    whole = width % 32 == 0 and lo == 0
-    parts = _SLOTS[reg, lo, width] = name, "" if whole else f".[{place.hi}:{lo}]"
-    return parts
-
-
-def element(matrix: str, elem: Elem, blocks: int) -> str:
-    row, col, block = elem
-    return f"{matrix}[{row}][{col}].B{block}" if blocks > 1 else f"{matrix}[{row}][{col}]"
-
-
-# What a negation / absolute-value mark puts before and after a name
-_MARKS = {"": ("", ""), "-": ("-", ""), "|": ("|", "|"), "-|": ("-|", "|")}
-
-
-def mark_parts(mark: str) -> tuple[str, str]:
-    """(before, after) a name that `mark` ("", "-", "|" or "-|") decorates."""
-    return _MARKS[mark]
-
-
-def marked(text: str, mark: str) -> str:
-    """Decorate a register or element name with a negation / absolute-value mark."""
-    before, after = _MARKS[mark]
-    return f"{before}{text}{after}"
 
 
 # ---- whole tables in bulk
@@ -80,7 +34,7 @@ def marked(text: str, mark: str) -> str:
 def register_texts(operand: Operand, block: int = 0) -> list[list[list[str]]]:
     """The marked text of every place of every element of one block, as rows of
     cells (cell [r][c] names the places of element (r, c, block), as block_places()
-    lists them; each text as notation.marked(register(place), mark_of(place))):
+    lists them; each text as records.marked(register_name(place), mark_of(place))):
     an -R table's cells, without a Place per element."""
     if operand.block_source:
         block = operand.block_source(block)
@@ -226,8 +180,8 @@ def slot_texts(operand: Operand, element_blocks: int
     for every lane that holds a value, in lane order, (lane, cells) with cells[s] the
     marked names of the elements slot s holds in that lane (in the order of
     elements(); [] for none): what entries() answers for every register and lane,
-    without a Place per element. Elements are named as notation.element() names
-    them with `element_blocks` blocks."""
+    without a Place per element. Elements are named as records.element_name()
+    names them with `element_blocks` blocks."""
     layout = operand.layout
     held = grouped(_keyed(operand, element_blocks))
     bits = sorted({key & BIT_MASK for key in held})
@@ -248,7 +202,7 @@ def slot_texts(operand: Operand, element_blocks: int
 class _SlotTexts(dict[int, tuple[str, str]]):
     """{bit offset: (text before, text after)}, filled on first use: what a value at
     that bit offset of any lane puts around its lane number (lane_braces: "-v3{" and
-    "}.[15:0]", so that the two around a lane spell notation.marked(register(place),
+    "}.[15:0]", so that the two around a lane spell records.marked(register_name(place),
     mark)) or around an element's name ("-" and ""): the same few slots name every
     cell of a table."""
 

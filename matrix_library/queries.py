@@ -31,7 +31,6 @@ from matrix_library.notation import (
     register_texts,
     slot_texts,
 )
-from matrix_library.notation import register as register_name
 from matrix_library.records import (
     AT,
     Calculation,
@@ -46,6 +45,7 @@ from matrix_library.records import (
     entry,
     location,
     new,
+    register_name,
 )
 
 TYPE_CHECKING = False

@@ -1,5 +1,7 @@
-"""The records the library answers with, and their construction from the engine's
-(row, col, block) elements and places."""
+"""The records the library answers with, their construction from the engine's
+(row, col, block) elements and places, and the notation of one place and one element
+(register_name, element_name, marked: v3{17}.[15:0], A[1][2].B4, -v3{17}), as the
+reference tool prints them."""
 
 
 from __future__ import annotations
@@ -7,8 +9,6 @@ from __future__ import annotations
 from instructions.record import Record, short_repr
 from layouts import COORDINATES
 from layouts.core import Place
-
-from matrix_library.notation import register as register_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -179,3 +179,55 @@ def location(operand: Operand, place: Place) -> Location:
 
 def entry(operand: Operand, place: Place, elem: Elem) -> Entry:
     return new(Entry, (element(operand, elem), location(operand, place)))
+
+
+# ---- the notation of one place and one element, as the reference tool prints them
+# (v3{17}.[15:0], A[1][2].B4; whole tables in bulk: matrix_library/notation.py)
+
+def register_name(place: Place, lane: bool = True, whole: bool = False) -> str:
+    """`whole`: print the full register even for a sub-dword value (sparse A on CDNA)."""
+    reg, at, lo, width = place  # (a Place: unpacked at once, tables name thousands)
+    name, bits = slot_parts(reg, lo, width)
+    if lane:
+        name = f"{name}{{{at}}}"
+    return name if whole else name + bits
+
+
+# (reg, lo, width) -> its text: tables name the same few slots in every lane
+_SLOTS: dict[tuple[int, int, int], tuple[str, str]] = {}
+
+
+def slot_parts(reg: int, lo: int, width: int) -> tuple[str, str]:
+    """(register name, bits suffix) of the slot of `width` bits at bit `lo` of VGPR
+    `reg`: v3 / v[1:0], and .[15:0] or nothing (a whole register or pair). A place's
+    text is the name, its lane in braces, then the suffix: v3{17}.[15:0]."""
+    try:
+        return _SLOTS[reg, lo, width]
+    except KeyError:
+        pass
+    place = Place(reg, 0, lo, width)
+    last = place.regs[-1]
+    name = f"v{reg}" if last == reg else f"v[{last}:{reg}]"
+    whole = width % 32 == 0 and lo == 0
+    parts = _SLOTS[reg, lo, width] = name, "" if whole else f".[{place.hi}:{lo}]"
+    return parts
+
+
+def element_name(matrix: str, elem: Elem, blocks: int) -> str:
+    row, col, block = elem
+    return f"{matrix}[{row}][{col}].B{block}" if blocks > 1 else f"{matrix}[{row}][{col}]"
+
+
+# What a negation / absolute-value mark puts before and after a name
+_MARKS = {"": ("", ""), "-": ("-", ""), "|": ("|", "|"), "-|": ("-|", "|")}
+
+
+def mark_parts(mark: str) -> tuple[str, str]:
+    """(before, after) a name that `mark` ("", "-", "|" or "-|") decorates."""
+    return _MARKS[mark]
+
+
+def marked(text: str, mark: str) -> str:
+    """Decorate a register or element name with a negation / absolute-value mark."""
+    before, after = _MARKS[mark]
+    return f"{before}{text}{after}"

@@ -37,7 +37,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn
 
-# (answering a command line is cli_respond's, which the explorer shares; this module is
+# (answering a command line is respond.py's, which the explorer shares; this module is
 # the process around it: the output written, errors on one line, exit statuses)
 __all__ = ["EXAMPLES", "MODIFIERS", "OPTIONS", "ArgumentError", "Args", "__version__",
            "answer", "build_parser", "command", "end", "error_line", "main", "parse_args",

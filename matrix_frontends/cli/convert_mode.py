@@ -52,7 +52,7 @@ def _side(arch: Architecture, text: str, what: str) -> tuple[Instruction, str]:
 
 def _modifiers(args: Args) -> dict[str, int]:
     """The modifier values given on the command line (numbers, or names: the option
-    table's reading, cli_inputs.modifiers_of)."""
+    table's reading, inputs.modifiers_of)."""
     return {name: value for name, value in modifiers_of(args)._asdict().items() if value}
 
 

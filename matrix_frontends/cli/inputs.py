@@ -1,5 +1,5 @@
-"""Checks of the command line's inputs shared by the modes (cli_modes) and the other
-front ends' handling (matrix_convert): the architecture and instruction named, one-of
+"""Checks of the command line's inputs shared by the modes (modes.py) and the modes
+of their own modules (convert_mode.py and the others): the architecture and instruction named, one-of
 choices, the modifiers, the output options, and library errors named by the option at
 fault."""
 from __future__ import annotations

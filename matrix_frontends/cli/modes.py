@@ -203,7 +203,7 @@ def _detail(request: Request, args: Args) -> str:
         from formats import json_output
         return json_output.detail(inst)
     text = queries.header(inst) + _target_line(args) + detail(inst)
-    text += verified(args, inst)  # (the verification record: cli_probe)
+    text += verified(args, inst)  # (the verification record: probe_mode)
     if _on(args, "ck_tile"):
         from formats.exports import ck_tile_text
 
@@ -261,7 +261,7 @@ def _emit(request: Request, args: Args) -> str:
     found = checked(matrix_request.answer, request)
     assert isinstance(found, Code)  # (the answer of the emit mode)
     prefix = request.option("prefix")
-    words = args.__dict__.get("words")  # the command line as given (cli_respond.answer)
+    words = args.__dict__.get("words")  # the command line as given (respond.answer)
     options = hip.Options(ld=int(request.option("ld") or 0) or None,  # type: ignore[call-overload]
                           order=str(request.option("order")), lds=bool(request.option("lds")),
                           prefix=None if prefix is None else str(prefix),
@@ -363,7 +363,7 @@ def _query(request: Request, args: Args) -> str:
 # ---- the modes whose handling lives in their own modules, reached through the table
 
 def _lds_request(args: Args) -> Request:
-    """--lds-tile: -i and -w are checked here, the rest by matrix_cli_lds."""
+    """--lds-tile: -i and -w are checked here, the rest by lds_mode."""
     _numbers(args)
     return _instruction_request(args, "lds")
 

@@ -1,9 +1,10 @@
 """One command line answered, without writing anything: parsed (argparse's grammar with
--h's text, or the plain reading of cli_options), validated and rendered by the modes
-(cli_modes), and each failure turned into the one line the front ends print.
+-h's text, or the plain reading of options.py), validated and rendered by the modes
+(modes.py), and each failure turned into the one line the front ends print.
 
-matrix_cli.main (the command) and the explorer (matrix_explorer, whose --serve main
-starts) both answer through `respond`; this module imports neither of them.
+command.main (the command), --batch, the explorer (matrix_frontends.explorer, whose
+--serve command.main starts) and the MCP server all answer through `respond`; this
+module imports none of them.
 """
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def build_parser() -> ArgumentParser:
 
 
 def parse_args(words: Sequence[str]) -> Args:
-    """The parsed command line (cli_options.parse_args, with -h's text)."""
+    """The parsed command line (options.parse_args, with -h's text)."""
     return _parse_args(words, build_parser)
 
 
@@ -117,7 +118,7 @@ def answer(words: Sequence[str]) -> str:
 
 
 def run(args: Args) -> str:
-    """The whole output of one parsed command line (cli_modes.respond)."""
+    """The whole output of one parsed command line (modes.respond)."""
     from matrix_frontends.cli.modes import respond as answered
     return answered(args)
 

@@ -3,7 +3,7 @@
 A local web server from the standard library (threaded) that serves one page, its script
 and its styles from the package (formats/explorer/), and answers the page's questions
 under /api/ by running the equivalent command line through the command line's own
-parse-and-answer path (cli_respond.respond): /api/json is what --json prints, /api/svg
+parse-and-answer path (respond.respond): /api/json is what --json prints, /api/svg
 what --format svg prints, /api/text the plain output and /api/hip what --emit hip
 prints. Query names are the command line's: arch, inst, matrix, view, wave, each
 modifier by its long option name (cbsz, neg-lo, matrix-a-fmt, ...), and for /api/json
@@ -12,7 +12,7 @@ filters (type, shape, kind, sparse, blocks). mode=convert (and /api/text, /api/h
 convert=) plans moving this instruction's matrix (C or D) into another's A or B:
 convert=INSTRUCTION:MATRIX is --convert's TO, and transpose=1 its --transpose.
 
-Importing this module is light (no matrix_cli, pathlib or re): the command line's option
+Importing this module is light (no command line, pathlib or re): the command line's option
 table may read CLI_OPTIONS without loading the explorer.
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
 DEFAULT_PORT = EXPLORER_PORT
 DEFAULT_HOST = EXPLORER_HOST
 
-# This mode's options (rows of the command line's option table, cli_options.OPTIONS):
+# This mode's options (rows of the command line's option table, options.OPTIONS):
 # (dest, spelling, metavar or None for a flag, help).
 CLI_OPTIONS = tuple((dest, BY_DEST[dest].spellings[0], BY_DEST[dest].metavar or None,
                      BY_DEST[dest].help) for dest in ("serve", "port", "host"))
@@ -203,7 +203,7 @@ def answer(kind: str, query: Mapping[str, str], respond: Respond | None = None
            ) -> tuple[int, str | Sent, str]:
     """(HTTP status, body, command line) of one /api query: the command line's own
     answer (200), or its one-line error message (400); `respond` answers the command
-    line (cli_respond.respond, or the server's, which runs heavy ones in workers)."""
+    line (respond.respond, or the server's, which runs heavy ones in workers)."""
     from matrix_frontends.cli import respond as cli_respond
     try:
         words = argv_of(query, kind)

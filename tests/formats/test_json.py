@@ -10,7 +10,7 @@ import matrix_calculator
 from instructions import ARCHITECTURES
 from matrix_frontends.cli import modes as cli_modes
 from matrix_library import api
-from matrix_library.notation import marked
+from matrix_library.records import marked
 from tests.helpers import call
 
 ROOT = Path(__file__).resolve().parents[2]

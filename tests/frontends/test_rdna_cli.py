@@ -9,7 +9,7 @@ import pytest
 
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
-from matrix_library.notation import register
+from matrix_library.records import register_name
 from tests.helpers import ENABLED_ARCHS, body, golden_records
 from tests.helpers.rdna_common import (
     ALL,
@@ -170,7 +170,7 @@ def test_neg_in_output_calculation(run, inst):
             assert len(terms) == inst.k
             for k, (sign0, src0, sign1, src1) in enumerate(terms):
                 pa, pb = a.places(3, k)[0], b.places(k, column)[0]
-                assert (src0, src1) == (register(pa), register(pb))
+                assert (src0, src1) == (register_name(pa), register_name(pb))
                 want0 = expected_mark(inst, "A", src0, neg, neg_hi)
                 want1 = expected_mark(inst, "B", src1, neg, neg_hi)
                 assert (sign0, sign1) == (want0, want1), (neg, neg_hi, k)
@@ -199,7 +199,7 @@ def test_output_calculation_pairs(run, inst, wave):
             x = i if inst.arch == "RDNA3" else j
             terms = " + ".join(f"A[{i}][{k}]*B[{k}][{x}]" for k in range(inst.k))
             tail = "" if inst.sparse else f" + C[{i}][{j}]"
-            assert line == f"{register(place)} = D[{i}][{j}] = {terms}{tail}"
+            assert line == f"{register_name(place)} = D[{i}][{j}] = {terms}{tail}"
 
 
 # ---- the error contract for RDNA-specific bad input -------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 from instructions import find_architecture
 from layouts import Modifiers, Operand
-from matrix_library.notation import register
+from matrix_library.records import register_name
 from tests.helpers import body, reference_examples
 from tests.helpers.readme_examples import README_EXAMPLES
 
@@ -40,7 +40,7 @@ PLACES = (
 @pytest.mark.parametrize("arch, mnemonic, matrix, elem, text", PLACES)
 def test_element_place(arch, mnemonic, matrix, elem, text):
     places = Operand(instruction(arch, mnemonic), matrix).places(*elem)
-    assert [register(p) for p in places] == [text]
+    assert [register_name(p) for p in places] == [text]
 
 
 # ---- CLI facts: (arguments, the lines after the header) ------------------------------------

@@ -10,7 +10,7 @@ import pytest
 from instructions import find_architecture
 from layouts import Modifiers, Place
 from matrix_library.api import matrices
-from matrix_library.notation import register
+from matrix_library.records import register_name
 from tests.helpers import body, notes_only
 from tests.helpers import rdna_facts as facts
 from tests.helpers.formula_eval import AXES
@@ -349,7 +349,7 @@ def test_fact_element(run, _fact, arch, mnemonic, wave, matrix, elem, opsel, tex
     what -g prints for them."""
     inst = find(arch, mnemonic)
     places = operand(inst, matrix, wave, Modifiers(opsel=opsel)).places(*elem)
-    assert [register(p) for p in places] == texts
+    assert [register_name(p) for p in places] == texts
     coords = dict(zip(AXES[matrix], elem))
     rc, out, err = run(["-a", arch, "-i", mnemonic, "-w", str(wave), "-g",
                         "-k" if matrix == "K" else f"-{matrix}", "--opsel", str(opsel),

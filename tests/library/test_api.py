@@ -76,7 +76,7 @@ def test_layout_and_slots_are_inverse(inst, wave):
 def expected_grids(inst, matrix, mods, wave):
     """register_grid() of every block and slot_grid(), rebuilt from the records of
     layout() and slots()."""
-    from matrix_library.notation import marked, register
+    from matrix_library.records import marked, register_name
     cells = {}
     for element, location in api.layout(inst, matrix, mods=mods, wave=wave):
         cells.setdefault((element.row, element.col, element.block), []).append(
@@ -87,7 +87,7 @@ def expected_grids(inst, matrix, mods, wave):
     slots = list(api.slots(inst, matrix, mods=mods, wave=wave))
     columns = sorted({(s.location.register, s.location.bits) for s in slots})
     width = slots[0].location.bits[1] - slots[0].location.bits[0] + 1
-    names = [register(api.Place(reg, 0, lo, width), lane=False) for reg, (lo, _) in columns]
+    names = [register_name(api.Place(reg, 0, lo, width), lane=False) for reg, (lo, _) in columns]
     by_lane = {}
     for s in slots:
         by_lane.setdefault(s.location.lane, {})[s.location.register, s.location.bits] = [
