@@ -8,7 +8,8 @@ to the renderers of `formats/`; nothing computes a fact twice.
 
 Adding a mode is adding an engine entry here (a function Request -> answer, which
 validates through the library's checks and raises CalcError for bad input), a renderer
-in `formats/`, and on the command line a row of matrix_frontends/cli/modes.py's MODES plus its option rows.
+in `formats/`, and on the command line a row of MODES (matrix_frontends/cli/modes.py)
+plus its option rows.
 
 The engines call the library's modules (matrix_library) directly, never matrix_api,
 which re-exports this module: the dependency is one-way. What only some modes need

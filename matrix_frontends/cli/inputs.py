@@ -1,7 +1,7 @@
-"""Checks of the command line's inputs shared by the modes (modes.py) and the modes
-of their own modules (convert_mode.py and the others): the architecture and instruction named, one-of
-choices, the modifiers, the output options, and library errors named by the option at
-fault."""
+"""Checks of the command line's inputs shared by the modes (modes.py) and the modes of
+their own modules (convert_mode.py and the others): the architecture and instruction
+named, one-of choices, the modifiers, the output options, and library errors named by
+the option at fault."""
 from __future__ import annotations
 
 from matrix_frontends.cli.options import (
