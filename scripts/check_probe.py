@@ -169,6 +169,8 @@ def _operand(variant: Any, matrix: str, reading: str | None = None) -> Any:
     source = probe_code.source_matrix(variant.inst, matrix)
     from matrix_library.code import shaping as shaped
     shaping = shaped(variant.inst, source, variant.mods, variant.wave)
+    if source == "C" and variant.inst.sparse:  # the tied C wider than D: C's own layout
+        return drawing.engine_operand(variant.inst, "C", shaping, variant.wave)
     return mc.operand(variant.inst, source, mods=shaping, wave=variant.wave,
                       output_calc=source == "D")
 

@@ -23,7 +23,7 @@ from instructions.verification import REPORT
 
 from formats.hip.calls import call_text, check_builtin, negation_acts, operand_type
 from formats.hip.common import LOWER, PRELUDE, CType, Options, fragment_of, typedefs, words
-from formats.hip.kernel import _negations
+from formats.hip.kernel import _negations, accumulator_type
 from formats.hip.loads import index_functions, word_functions
 from formats.hip.probe_asm import asm_modifiers, asm_op, by_assembly
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
@@ -36,6 +36,7 @@ from matrix_library.drawing import (
     bit_of,
     element,
     engine_operand,
+    fragment,
     index_readings,
     rule,
 )
@@ -207,15 +208,15 @@ def _matrices(inst: Instruction) -> tuple[str, ...]:
 
 
 def tile_format(variant: Variant, matrix: str) -> str:
-    """The FORMAT_CODES name of a matrix's values (C of a sparse instruction: D's)."""
+    """The FORMAT_CODES name of a matrix's values (C of a sparse instruction: the type of
+    the operand whose layout it is loaded in, source_matrix)."""
     inst = variant.inst
     if matrix == "K":
         return "U4"
     if matrix in ("SA", "SB"):
         return "E8M0"
-    dtype = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type, "D": inst.out_type}[matrix]
-    if matrix == "C" and inst.sparse:
-        dtype = inst.out_type
+    types = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type, "D": inst.out_type}
+    dtype = types[source_matrix(inst, matrix)]
     key = dtype.key
     if key in ("iu8", "iu4"):
         on = variant.signed[0 if matrix == "A" else 1]
@@ -226,8 +227,22 @@ def tile_format(variant: Variant, matrix: str) -> str:
 
 
 def source_matrix(inst: Instruction, matrix: str) -> str:
-    """The operand whose layout a tile has: sparse C is loaded in D's layout."""
-    return "D" if matrix == "C" and inst.sparse else matrix
+    """The operand whose layout a tile has: a sparse instruction's C is its D register,
+    loaded in D's layout, but where C's type is not D's (v_swmmac_bf16f32: the tied
+    register holds 8 VGPRs of f32 C, D's bf16 packed into the first 4), in C's own."""
+    tied = matrix == "C" and inst.sparse and inst.c_type.key == inst.out_type.key
+    return "D" if tied else matrix
+
+
+def tile_fragment(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Fragment:
+    """The fragment a tile is loaded through (source_matrix's): a sparse instruction's
+    own C is the engine's C operand as is (the checked library refuses it as a query:
+    its Src2 holds the index, C sits in D's register)."""
+    source = source_matrix(inst, matrix)
+    shaping = shaping_of(inst, source, mods, wave)
+    if source == "C" and inst.sparse:
+        return fragment(engine_operand(inst, "C", shaping, wave))
+    return fragment_of(inst, source, shaping, wave)
 
 
 def operands(variant: Variant) -> dict[str, tuple[Fragment, CType]]:
@@ -237,11 +252,9 @@ def operands(variant: Variant) -> dict[str, tuple[Fragment, CType]]:
     out = {}
     for matrix in TILES:
         source = source_matrix(inst, matrix)
-        if source not in present:
+        if source not in present and not (source == "C" and inst.sparse):
             continue
-        shaping = shaping_of(inst, source, mods, wave)
-        frag = fragment_of(inst, source, shaping, wave)
-        out[matrix] = frag, operand_type(inst, source, wave)
+        out[matrix] = tile_fragment(inst, matrix, mods, wave), operand_type(inst, source, wave)
     return out
 
 
@@ -274,16 +287,19 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
                         f"__builtin_memcpy(&{var}, {var}w, sizeof {var});")
             args[matrix] = var
     d_type = ops["D"][1]
+    acc_type = accumulator_type(inst, wave, d_type)
+    # D: the result's first bytes where the builtin returns the wider tied C
+    copied = "sizeof dv" if acc_type == d_type else str(4 * words(ops["D"][0], d_type))
     op = asm_op(inst, variant.mods, wave, d_type) if variant.asm else [
-        f"    {d_type.name} dv = {call_text(inst, variant.mods, wave, args, '    ')};"]
+        f"    {acc_type.name} dv = {call_text(inst, variant.mods, wave, args, '    ')};"]
     params = ", ".join(f"const void* {LOWER[m]}" for m in TILES[:-1]) + ", void* d"
     words_params = ", ".join(f"const unsigned int* {LOWER[m]}w" for m in TILES[:-1])
     parts += [
         "#if defined(__HIP__) && !defined(MC_EMULATION)",
-        *typedefs([ctype for _, ctype in ops.values()]),
+        *typedefs([ctype for _, ctype in ops.values()] + [acc_type]),
         f"__device__ static inline void {prefix}_op({words_params}, unsigned int* dw) {{",
         *load, *op,
-        "    __builtin_memcpy(dw, &dv, sizeof dv);", "}", "#endif",
+        f"    __builtin_memcpy(dw, &dv, {copied});", "}", "#endif",
         f"MC_FN void {prefix}_lane(int lane, {params}) {{", *declare, *gather,
         f"    MC_PROBE_OP({n}, {prefix}_op, aw, bw, cw, kw, saw, sbw, dw);",
         f"    {prefix}_d_scatter(d, lane, dw);",
@@ -470,4 +486,4 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
 
 
 __all__ = ["FORMAT_CODES", "TILES", "Variant", "operands", "probe", "source_matrix",
-           "tile_format", "variant_code", "variants"]
+           "tile_format", "tile_fragment", "variant_code", "variants"]

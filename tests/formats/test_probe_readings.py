@@ -33,9 +33,6 @@ import check_probe
 SWMMACS = [inst for inst in mc.instructions("gfx1250") if inst.sparse]
 EIGHT_BIT = [inst for inst in SWMMACS if inst.k == 128]
 CLANG = shutil.which("clang-22")
-# The probe's C of v_swmmac_bf16f32_16x16x64_bf16 is loaded as D's bf16 while its builtin
-# takes 8 floats: its probe does not compile yet (docs/gfx1250.md, the SWMMAC index).
-COMPILED = [inst for inst in SWMMACS if inst.c_type.key == inst.out_type.key]
 
 
 def exchanged(lane, bit, operand_bits):
@@ -99,6 +96,28 @@ def test_the_probe_of_gfx1250_runs_every_swmmac_and_says_so():
     assert "long k; __builtin_memcpy(&k, kw, sizeof k);" in out  # the 64-bit index
 
 
+def test_the_bf16f32_probe_passes_the_tied_f32_c_and_reads_d_from_its_first_vgprs():
+    """clang-22's builtin takes and returns the tied C/D as 8 floats (8 VGPRs, as llvm-mc
+    writes vdst); D's bf16 is packed into the first 4 of them."""
+    inst = mc.find_instruction("gfx1250", "v_swmmac_bf16f32_16x16x64_bf16")
+    variant = probe_code.variants(inst, 32)[0]
+    ops = probe_code.operands(variant)
+    (c_frag, c_type), (d_frag, d_type) = ops["C"], ops["D"]
+    assert (d_type.element, d_type.length) == ("__bf16", 8)
+    assert (c_type.element, c_type.length, c_frag.registers) == ("float", 8, 8)
+    assert (d_frag.registers, probe_code.tile_format(variant, "C"),
+            probe_code.tile_format(variant, "D")) == (4, "F32", "BF16")
+    assert mc.facts(inst)["fields"]["32"]["vdst"] == c_frag.registers
+    code, init = probe_code.variant_code(variant, 0)
+    assert "mc_f32x8 c; __builtin_memcpy(&c, cw, sizeof c);" in code
+    assert "mc_f32x8 dv = __builtin_amdgcn_swmmac_bf16f32_16x16x64_bf16(" in code
+    assert "__builtin_memcpy(dw, &dv, 16);" in code and "unsigned int cw[8]" in code
+    assert "mc_p0_c_gather(c, lane, cw);" in code and "{MC_F32, 16, 16, 1}" in init
+    # the other SWMMACs load C as their D (the same register, the same type)
+    same = mc.find_instruction("gfx1250", "v_swmmac_f32_16x16x64_bf16")
+    assert probe_code.source_matrix(same, "C") == "D"
+
+
 def need_gcc():
     if shutil.which("gcc") is None:
         missing("gcc is not installed (the lane emulation compiles with it)")
@@ -127,8 +146,8 @@ def test_the_emulation_tells_each_reading(reading, says):
 def test_clang_compiles_the_swmmac_probe_with_its_inline_assembly():
     if CLANG is None:
         missing("clang-22 is not installed (bash tests/install_hip.sh)")
-    assert check_probe.clang_check(COMPILED, 32, CLANG, False) == 0
-    text = probe_code.probe(COMPILED, 32)
+    assert check_probe.clang_check(SWMMACS, 32, CLANG, False) == 0
+    text = probe_code.probe(SWMMACS, 32)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "probe.hip"
         path.write_text(text)
