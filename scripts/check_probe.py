@@ -208,6 +208,10 @@ def model_tables(variant: Any, n: int, reading: str | None = None) -> tuple[list
         found = [_read_at(variant, matrix, op, frag.bits, (r, c, b))
               for b in range(blocks) for r in range(rows) for c in range(cols)]
         at = [p.lane * base + p.reg * 32 + p.lo + extra for p, extra in found]
+        if matrix == "K":  # a field past the operand (index_key 1) reads as 0: a zero
+            width = probe_code.index_width(variant.inst, variant.wave)  # word past the lanes
+            at = [variant.wave * base if p.reg * 32 + p.lo >= width else bit
+                  for (p, _), bit in zip(found, at)]
         name = f"mc_m{n}_{matrix.lower()}"
         arrays.append(f"static const long {name}[] = {{{','.join(map(str, at))}}};")
         names.append(name)

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
     from instructions.modifiers import Rule
 
+    from matrix_library.api import Place
+
 SPECS = {spec.name: spec for spec in MODIFIERS}
 
 # The tiles of a variant, in HOST's order (MC_A ... MC_D); the lane function's arguments.
@@ -169,13 +171,9 @@ def _readings(inst: Instruction, mods: Modifiers, wave: int
     found = index_readings(inst, mods)
     if not found:
         return ()
-    ours = engine_operand(inst, "K", shaping_of(inst, "K", mods, wave), wave)
+    held = {(p.lane, bit): e for e, (p, bit) in enumerate(_index_places(inst, mods, wave))
+            if bit < index_width(inst, wave)}
     groups = inst.k // 4
-    held = {}
-    for r in range(inst.m):
-        for g in range(groups):
-            p = ours.places(r, 4 * g)[0]
-            held[p.lane, 32 * p.reg + p.lo] = r * groups + g
     out = []
     for name, what, layout in found:
         read = []
@@ -185,6 +183,34 @@ def _readings(inst: Instruction, mods: Modifiers, wave: int
                 read.append(held.get((p.lane, 32 * p.reg + p.lo), -1))
         out.append((name, what, tuple(read)))
     return tuple(out)
+
+
+def index_width(inst: Instruction, wave: int) -> int:
+    """Bits a lane's index operand has (the assembler's src2: index_key 0's registers)."""
+    return 32 * engine_operand(inst, "K", Modifiers(), wave).register_count
+
+
+def _index_places(inst: Instruction, mods: Modifiers, wave: int) -> list[tuple[Place, int]]:
+    """(place, its bit in the lane) of each K tile element (row-major groups), as the
+    calculator reads the index under `mods`."""
+    ours = engine_operand(inst, "K", shaping_of(inst, "K", mods, wave), wave)
+    out = []
+    for r in range(inst.m):
+        for g in range(inst.k // 4):
+            p = ours.places(r, 4 * g)[0]
+            out.append((p, 32 * p.reg + p.lo))
+    return out
+
+
+def index_past(variant: Variant) -> list[int]:
+    """The K tile elements the calculator places past the index operand (index_key 1:
+    a lane's later entries, which the hardware reads as 0)."""
+    inst, wave = variant.inst, variant.wave
+    if not inst.sparse or "K" not in _matrices(inst):
+        return []
+    width = index_width(inst, wave)
+    return [e for e, (_, bit) in enumerate(_index_places(inst, variant.mods, wave))
+            if bit >= width]
 
 
 def _code_negations(inst: Instruction, mods: Modifiers, wave: int) -> bool:
@@ -318,6 +344,9 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
         parts.append(f"static const int {prefix}_b_from[] = {{{','.join(map(str, read))}}};")
     for r, (_, _, k_from) in enumerate(variant.readings):
         parts.append(f"static const int {prefix}_k_from{r}[] = {{{','.join(map(str, k_from))}}};")
+    past = index_past(variant)
+    if past:
+        parts.append(f"static const int {prefix}_k_past[] = {{{','.join(map(str, past))},-1}};")
     return "\n".join(parts), _initializer(variant, ops, prefix)
 
 
@@ -341,9 +370,11 @@ def _initializer(variant: Variant, ops: dict[str, tuple[Fragment, CType]], prefi
         b_from = f"{prefix}_b_from"
     names = ", ".join(f'"{name}"' for name, _, _ in variant.readings) or "0"
     k_from = ", ".join(f"{prefix}_k_from{r}" for r in range(len(variant.readings))) or "0"
+    k_past = f"{prefix}_k_past" if index_past(variant) else "0"
     return (f"    {{\"{variant.label}\", {variant.wave}, {inst.m}, {inst.n}, {inst.k}, {blocks}, "
             f"{int(inst.sparse)}, {inst.scale_k},\n     {{{', '.join(tiles)}}},\n"
-            f"     {neg}, {{{src}}}, {b_from}, {{{names}}}, {{{k_from}}}, {prefix}_launch}},")
+            f"     {neg}, {{{src}}}, {b_from}, {{{names}}}, {{{k_from}}}, {k_past}, "
+            f"{prefix}_launch}},")
 
 
 def effective_b(variant: Variant) -> list[int] | None:
@@ -457,8 +488,8 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
             f"//   {REPORT}."]
     readings = sorted({(name, what) for variant in chosen for name, what, _ in variant.readings})
     if readings:
-        head += ["// The sparse index: where sources read it otherwise, each index_key 0 "
-                 "variant also says which reading D",
+        head += ["// The sparse index: where sources read it otherwise, each variant (both "
+                 "index keys) also says which reading D",
                  "// follows (the tiles are drawn so that the readings give different D): "
                  "the calculator's, or"]
         head += [f"//   {name} ({what})," for name, what in readings]
@@ -485,5 +516,6 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
     return "\n".join(head + macros + [PRELUDE, HOST, DEVICE_HOST] + codes + table + [MAIN])
 
 
-__all__ = ["FORMAT_CODES", "TILES", "Variant", "operands", "probe", "source_matrix",
+__all__ = ["FORMAT_CODES", "TILES", "Variant", "index_past", "index_width", "operands", "probe",
+           "source_matrix",
            "tile_format", "tile_fragment", "variant_code", "variants"]
