@@ -11,6 +11,7 @@ from matrix_plans.budget import Budget, Peak, Tile
 from matrix_plans.budget import budget as _budget
 from matrix_plans.budget import peak as _peak
 
+from matrix_library.bounds import check_group
 from matrix_library.checks import (
     architecture_of,
     find_architecture,
@@ -113,7 +114,7 @@ def budget(inst: Instruction, *, wave_tile: object = (1, 1), waves: object = (1,
         raise CalcError(f"lds_pad takes a whole number from 0 to {_MOST}, not {shown(lds_pad)}")
     if lds_order not in ("k", "mn"):
         raise CalcError(f"lds_order takes k or mn, not {shown(lds_order)}")
-    tile = Tile(_pair("wave_tile", wave_tile), _pair("waves", waves),
+    tile = Tile(_pair("wave_tile", wave_tile), check_group(_pair("waves", waves), size),
                 _count("k_steps", k_steps), lds_buffers, lds_pad, str(lds_order))
     ops = {m: operand(inst, m, mods=checked, wave=size) for m in matrices(inst)}
     chosen = None if product is None else find_product(product)

@@ -21,6 +21,7 @@ from matrix_frontends.cli.inputs import (
 from matrix_frontends.cli.options import Args, ArgumentError, did_you_mean, number, shown
 from matrix_library import api as matrix_api
 from matrix_library import request as matrix_request
+from matrix_library.api import CalcError
 from matrix_library.budget import Budget, GpuProduct
 from matrix_library.request import Request
 from matrix_library.typed import Facts
@@ -95,7 +96,12 @@ def budget_request(args: Args) -> Request:
                ("lds_order", order), ("product", product))
     request = Request("budget", arch, inst, mods=modifiers_of(args), wave=wave,
                       options=options)
-    checked(matrix_request.answer, request)
+    try:
+        checked(matrix_request.answer, request)
+    except CalcError as error:  # (the library's waves: --waves-per-group)
+        if error.argument != "waves":
+            raise
+        raise CalcError(f"--waves-per-group: {error}", error.argument) from None
     return request
 
 
