@@ -6,6 +6,7 @@ from __future__ import annotations
 from instructions.model import Instruction
 from instructions.products import PRODUCTS, GpuProduct, Limits, limits_of
 from instructions.products import find_product as _find
+from instructions.products import products_matching as _matching
 from layouts.core import CalcError, shown
 from matrix_plans.budget import Budget, Peak, Tile
 from matrix_plans.budget import budget as _budget
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_libra
     from matrix_library.checks import ModifierValues
 
 __all__ = ["Budget", "GpuProduct", "Limits", "Peak", "Tile", "architecture_limits", "budget",
-           "find_product", "peak", "products"]
+           "find_product", "not_a_product", "peak", "products"]
 
 _MOST = 1024  # the largest count of tiles, waves, K steps or buffers a budget takes
 
@@ -60,10 +61,32 @@ def find_product(name: object) -> GpuProduct:
         return name
     found = _find(name) if isinstance(name, str) else None
     if found is None:
+        reason = not_a_product(name) if isinstance(name, str) else None
+        if reason is not None:
+            raise CalcError(f"{reason} (--list-products)")
         known = ", ".join(p.name for p in PRODUCTS)
         raise CalcError(f"unknown product {shown(name)}: use one of {known} "
                         "(--list-products)")
     return found
+
+
+def not_a_product(name: str) -> str | None:
+    """Why `name` names no one product, where it names something: the products it could
+    mean, or the architecture it names and that architecture's products; None else."""
+    several = _matching(name)
+    if len(several) > 1:
+        return (f"ambiguous product {shown(name)}: it could mean "
+                + "; ".join(p.name for p in several))
+    try:
+        arch = find_architecture(name)
+    except CalcError:
+        return None
+    try:
+        names = ", ".join(p.name for p in products(arch))
+    except CalcError:
+        names = ""
+    return (f"{shown(name)} names the architecture {arch.name}, not a product: "
+            + (f"name one of its products, {names}" if names else "it has no products here"))
 
 
 def architecture_limits(arch: object) -> Limits:
