@@ -310,11 +310,14 @@ def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layou
 def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, Layout]]:
     """(name, statement, layout) of each other reading of a SWMMAC's index that a source gives, as
     the layout the hardware would read the index through with the calculator's A and B
-    (the probe checks which one a GPU follows). index_key 0 only: under key 1 a lane's
-    later entries lie past the operand and no reading can be told by its D."""
-    if not inst.sparse or mods.index_key:
+    (the probe checks which one a GPU follows). rocjitsu's reading defines both index
+    keys (read_swmmac_index_set: key 1 reads bits [31:16], or the second VGPR, as the
+    lane's first entries and its later entries as 0): under key 1 it is the exchanged
+    index moved up by half the operand, as sparse_index is under key 1, the fields moved
+    past the operand's end being the ones it reads as 0."""
+    if not inst.sparse:
         return []
-    return [(*sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k))]
+    return [(*sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k, mods.index_key))]
 
 
 def neg_masks(inst: Instruction) -> tuple[int, int]:

@@ -54,6 +54,8 @@ def _allowed(found: Rule) -> str:
         return ", ".join(f"{name} = {code}" for code, name in enumerate(found.names))
     if found.values:
         return " or ".join(str(v) for v in (0, *found.values))
+    if not found.top:
+        return "0 (the only value here)"
     return f"a value from 0 to {found.top}"
 
 

@@ -70,6 +70,19 @@ def check_waves(waves: int, shown_waves: str, wave: int) -> int:
     return waves
 
 
+def check_group(waves: tuple[int, int], wave: int) -> tuple[int, int]:
+    """`waves`, a block tile's waves along M and N in one workgroup; CalcError (argument
+    waves) when they are more work-items than a workgroup holds."""
+    most = WORKGROUP_ITEMS // wave
+    count = waves[0] * waves[1]
+    if count > most:
+        raise CalcError(f"{waves[0]}x{waves[1]} waves per workgroup are {count * wave:,} "
+                        f"work-items, over the {WORKGROUP_ITEMS:,} a workgroup holds: use "
+                        f"at most {most} waves of {wave} lanes in all (M x N <= {most})",
+                        "waves")
+    return waves
+
+
 def check_search(operand: Operand, steps: int, settings: int, cols: int) -> None:
     """CalcError (argument k_steps) when trying `settings` paddings and swizzles of a plan
     of `steps` K steps would place more than SEARCH_PLACEMENTS elements in all; the

@@ -6,11 +6,13 @@ from __future__ import annotations
 from instructions.model import Instruction
 from instructions.products import PRODUCTS, GpuProduct, Limits, limits_of
 from instructions.products import find_product as _find
+from instructions.products import products_matching as _matching
 from layouts.core import CalcError, shown
 from matrix_plans.budget import Budget, Peak, Tile
 from matrix_plans.budget import budget as _budget
 from matrix_plans.budget import peak as _peak
 
+from matrix_library.bounds import check_group
 from matrix_library.checks import (
     architecture_of,
     find_architecture,
@@ -27,7 +29,7 @@ if TYPE_CHECKING:  # (ModifierValues is an annotation-only alias of matrix_libra
     from matrix_library.checks import ModifierValues
 
 __all__ = ["Budget", "GpuProduct", "Limits", "Peak", "Tile", "architecture_limits", "budget",
-           "find_product", "peak", "products"]
+           "find_product", "not_a_product", "peak", "products"]
 
 _MOST = 1024  # the largest count of tiles, waves, K steps or buffers a budget takes
 
@@ -59,10 +61,32 @@ def find_product(name: object) -> GpuProduct:
         return name
     found = _find(name) if isinstance(name, str) else None
     if found is None:
+        reason = not_a_product(name) if isinstance(name, str) else None
+        if reason is not None:
+            raise CalcError(f"{reason} (--list-products)")
         known = ", ".join(p.name for p in PRODUCTS)
         raise CalcError(f"unknown product {shown(name)}: use one of {known} "
                         "(--list-products)")
     return found
+
+
+def not_a_product(name: str) -> str | None:
+    """Why `name` names no one product, where it names something: the products it could
+    mean, or the architecture it names and that architecture's products; None else."""
+    several = _matching(name)
+    if len(several) > 1:
+        return (f"ambiguous product {shown(name)}: it could mean "
+                + "; ".join(p.name for p in several))
+    try:
+        arch = find_architecture(name)
+    except CalcError:
+        return None
+    try:
+        names = ", ".join(p.name for p in products(arch))
+    except CalcError:
+        names = ""
+    return (f"{shown(name)} names the architecture {arch.name}, not a product: "
+            + (f"name one of its products, {names}" if names else "it has no products here"))
 
 
 def architecture_limits(arch: object) -> Limits:
@@ -113,7 +137,7 @@ def budget(inst: Instruction, *, wave_tile: object = (1, 1), waves: object = (1,
         raise CalcError(f"lds_pad takes a whole number from 0 to {_MOST}, not {shown(lds_pad)}")
     if lds_order not in ("k", "mn"):
         raise CalcError(f"lds_order takes k or mn, not {shown(lds_order)}")
-    tile = Tile(_pair("wave_tile", wave_tile), _pair("waves", waves),
+    tile = Tile(_pair("wave_tile", wave_tile), check_group(_pair("waves", waves), size),
                 _count("k_steps", k_steps), lds_buffers, lds_pad, str(lds_order))
     ops = {m: operand(inst, m, mods=checked, wave=size) for m in matrices(inst)}
     chosen = None if product is None else find_product(product)

@@ -169,6 +169,8 @@ def _operand(variant: Any, matrix: str, reading: str | None = None) -> Any:
     source = probe_code.source_matrix(variant.inst, matrix)
     from matrix_library.code import shaping as shaped
     shaping = shaped(variant.inst, source, variant.mods, variant.wave)
+    if source == "C" and variant.inst.sparse:  # the tied C wider than D: C's own layout
+        return drawing.engine_operand(variant.inst, "C", shaping, variant.wave)
     return mc.operand(variant.inst, source, mods=shaping, wave=variant.wave,
                       output_calc=source == "D")
 
@@ -206,6 +208,10 @@ def model_tables(variant: Any, n: int, reading: str | None = None) -> tuple[list
         found = [_read_at(variant, matrix, op, frag.bits, (r, c, b))
               for b in range(blocks) for r in range(rows) for c in range(cols)]
         at = [p.lane * base + p.reg * 32 + p.lo + extra for p, extra in found]
+        if matrix == "K":  # a field past the operand (index_key 1) reads as 0: a zero
+            width = probe_code.index_width(variant.inst, variant.wave)  # word past the lanes
+            at = [variant.wave * base if p.reg * 32 + p.lo >= width else bit
+                  for (p, _), bit in zip(found, at)]
         name = f"mc_m{n}_{matrix.lower()}"
         arrays.append(f"static const long {name}[] = {{{','.join(map(str, at))}}};")
         names.append(name)

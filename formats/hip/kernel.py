@@ -210,7 +210,7 @@ def _example(found: Code, options: Options, prefix: str) -> str:
         body += _negations(inst, matrix, mods, wave, frag, ctype, name)
         args[matrix] = var
     d_type = operand_type(inst, "D", wave)
-    acc_type = _accumulator_type(inst, wave, d_type)
+    acc_type = accumulator_type(inst, wave, d_type)
     types.append(acc_type)
     if inst.sparse:
         body.append(f"    {acc_type.name} acc = {{}};  // the accumulator (D's layout) "
@@ -239,7 +239,7 @@ def _example(found: Code, options: Options, prefix: str) -> str:
     return "\n".join(lines)
 
 
-def _accumulator_type(inst: Instruction, wave: int, d_type: CType) -> CType:
+def accumulator_type(inst: Instruction, wave: int, d_type: CType) -> CType:
     """What the builtin takes as C and returns: D's type, but for a SWMMAC whose D is
     narrower than its C (bf16f32: Vdst is the tied f32 C, D packed into its first VGPRs)
     the C type, read back as D by the caller."""

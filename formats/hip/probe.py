@@ -23,13 +23,13 @@ from instructions.verification import REPORT
 
 from formats.hip.calls import call_text, check_builtin, negation_acts, operand_type
 from formats.hip.common import LOWER, PRELUDE, CType, Options, fragment_of, typedefs, words
-from formats.hip.kernel import _negations
+from formats.hip.kernel import _negations, accumulator_type
 from formats.hip.loads import index_functions, word_functions
 from formats.hip.probe_asm import asm_modifiers, asm_op, by_assembly
 from formats.hip.probe_host import FORMAT_CODES, HOST, TYPE_FORMATS
 from matrix_library import api as matrix_api
 from matrix_library.api import CalcError, Modifiers
-from matrix_library.code import Fragment, bit_of, check_example, element
+from matrix_library.code import Fragment, bit_of, check_example, element, fragment
 from matrix_library.code import shaping as shaping_of
 from matrix_library.drawing import engine_operand, index_readings, rule
 
@@ -37,6 +37,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from instructions.model import Instruction
     from instructions.modifiers import Rule
+
+    from matrix_library.api import Place
 
 SPECS = {spec.name: spec for spec in MODIFIERS}
 
@@ -161,13 +163,9 @@ def _readings(inst: Instruction, mods: Modifiers, wave: int
     found = index_readings(inst, mods)
     if not found:
         return ()
-    ours = engine_operand(inst, "K", shaping_of(inst, "K", mods, wave), wave)
+    held = {(p.lane, bit): e for e, (p, bit) in enumerate(_index_places(inst, mods, wave))
+            if bit < index_width(inst, wave)}
     groups = inst.k // 4
-    held = {}
-    for r in range(inst.m):
-        for g in range(groups):
-            p = ours.places(r, 4 * g)[0]
-            held[p.lane, 32 * p.reg + p.lo] = r * groups + g
     out = []
     for name, what, layout in found:
         read = []
@@ -177,6 +175,34 @@ def _readings(inst: Instruction, mods: Modifiers, wave: int
                 read.append(held.get((p.lane, 32 * p.reg + p.lo), -1))
         out.append((name, what, tuple(read)))
     return tuple(out)
+
+
+def index_width(inst: Instruction, wave: int) -> int:
+    """Bits a lane's index operand has (the assembler's src2: index_key 0's registers)."""
+    return 32 * engine_operand(inst, "K", Modifiers(), wave).register_count
+
+
+def _index_places(inst: Instruction, mods: Modifiers, wave: int) -> list[tuple[Place, int]]:
+    """(place, its bit in the lane) of each K tile element (row-major groups), as the
+    calculator reads the index under `mods`."""
+    ours = engine_operand(inst, "K", shaping_of(inst, "K", mods, wave), wave)
+    out = []
+    for r in range(inst.m):
+        for g in range(inst.k // 4):
+            p = ours.places(r, 4 * g)[0]
+            out.append((p, 32 * p.reg + p.lo))
+    return out
+
+
+def index_past(variant: Variant) -> list[int]:
+    """The K tile elements the calculator places past the index operand (index_key 1:
+    a lane's later entries, which the hardware reads as 0)."""
+    inst, wave = variant.inst, variant.wave
+    if not inst.sparse or "K" not in _matrices(inst):
+        return []
+    width = index_width(inst, wave)
+    return [e for e, (_, bit) in enumerate(_index_places(inst, variant.mods, wave))
+            if bit >= width]
 
 
 def _code_negations(inst: Instruction, mods: Modifiers, wave: int) -> bool:
@@ -200,15 +226,15 @@ def _matrices(inst: Instruction) -> tuple[str, ...]:
 
 
 def tile_format(variant: Variant, matrix: str) -> str:
-    """The FORMAT_CODES name of a matrix's values (C of a sparse instruction: D's)."""
+    """The FORMAT_CODES name of a matrix's values (C of a sparse instruction: the type of
+    the operand whose layout it is loaded in, source_matrix)."""
     inst = variant.inst
     if matrix == "K":
         return "U4"
     if matrix in ("SA", "SB"):
         return "E8M0"
-    dtype = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type, "D": inst.out_type}[matrix]
-    if matrix == "C" and inst.sparse:
-        dtype = inst.out_type
+    types = {"A": inst.a_type, "B": inst.b_type, "C": inst.c_type, "D": inst.out_type}
+    dtype = types[source_matrix(inst, matrix)]
     key = dtype.key
     if key in ("iu8", "iu4"):
         on = variant.signed[0 if matrix == "A" else 1]
@@ -219,8 +245,22 @@ def tile_format(variant: Variant, matrix: str) -> str:
 
 
 def source_matrix(inst: Instruction, matrix: str) -> str:
-    """The operand whose layout a tile has: sparse C is loaded in D's layout."""
-    return "D" if matrix == "C" and inst.sparse else matrix
+    """The operand whose layout a tile has: a sparse instruction's C is its D register,
+    loaded in D's layout, but where C's type is not D's (v_swmmac_bf16f32: the tied
+    register holds 8 VGPRs of f32 C, D's bf16 packed into the first 4), in C's own."""
+    tied = matrix == "C" and inst.sparse and inst.c_type.key == inst.out_type.key
+    return "D" if tied else matrix
+
+
+def tile_fragment(inst: Instruction, matrix: str, mods: Modifiers, wave: int) -> Fragment:
+    """The fragment a tile is loaded through (source_matrix's): a sparse instruction's
+    own C is the engine's C operand as is (the checked library refuses it as a query:
+    its Src2 holds the index, C sits in D's register)."""
+    source = source_matrix(inst, matrix)
+    shaping = shaping_of(inst, source, mods, wave)
+    if source == "C" and inst.sparse:
+        return fragment(engine_operand(inst, "C", shaping, wave))
+    return fragment_of(inst, source, shaping, wave)
 
 
 def operands(variant: Variant) -> dict[str, tuple[Fragment, CType]]:
@@ -230,11 +270,9 @@ def operands(variant: Variant) -> dict[str, tuple[Fragment, CType]]:
     out = {}
     for matrix in TILES:
         source = source_matrix(inst, matrix)
-        if source not in present:
+        if source not in present and not (source == "C" and inst.sparse):
             continue
-        shaping = shaping_of(inst, source, mods, wave)
-        frag = fragment_of(inst, source, shaping, wave)
-        out[matrix] = frag, operand_type(inst, source, wave)
+        out[matrix] = tile_fragment(inst, matrix, mods, wave), operand_type(inst, source, wave)
     return out
 
 
@@ -267,16 +305,19 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
                         f"__builtin_memcpy(&{var}, {var}w, sizeof {var});")
             args[matrix] = var
     d_type = ops["D"][1]
+    acc_type = accumulator_type(inst, wave, d_type)
+    # D: the result's first bytes where the builtin returns the wider tied C
+    copied = "sizeof dv" if acc_type == d_type else str(4 * words(ops["D"][0], d_type))
     op = asm_op(inst, variant.mods, wave, d_type) if variant.asm else [
-        f"    {d_type.name} dv = {call_text(inst, variant.mods, wave, args, '    ')};"]
+        f"    {acc_type.name} dv = {call_text(inst, variant.mods, wave, args, '    ')};"]
     params = ", ".join(f"const void* {LOWER[m]}" for m in TILES[:-1]) + ", void* d"
     words_params = ", ".join(f"const unsigned int* {LOWER[m]}w" for m in TILES[:-1])
     parts += [
         "#if defined(__HIP__) && !defined(MC_EMULATION)",
-        *typedefs([ctype for _, ctype in ops.values()]),
+        *typedefs([ctype for _, ctype in ops.values()] + [acc_type]),
         f"__device__ static inline void {prefix}_op({words_params}, unsigned int* dw) {{",
         *load, *op,
-        "    __builtin_memcpy(dw, &dv, sizeof dv);", "}", "#endif",
+        f"    __builtin_memcpy(dw, &dv, {copied});", "}", "#endif",
         f"MC_FN void {prefix}_lane(int lane, {params}) {{", *declare, *gather,
         f"    MC_PROBE_OP({n}, {prefix}_op, aw, bw, cw, kw, saw, sbw, dw);",
         f"    {prefix}_d_scatter(d, lane, dw);",
@@ -295,6 +336,9 @@ def variant_code(variant: Variant, n: int) -> tuple[str, str]:
         parts.append(f"static const int {prefix}_b_from[] = {{{','.join(map(str, read))}}};")
     for r, (_, _, k_from) in enumerate(variant.readings):
         parts.append(f"static const int {prefix}_k_from{r}[] = {{{','.join(map(str, k_from))}}};")
+    past = index_past(variant)
+    if past:
+        parts.append(f"static const int {prefix}_k_past[] = {{{','.join(map(str, past))},-1}};")
     return "\n".join(parts), _initializer(variant, ops, prefix)
 
 
@@ -318,9 +362,11 @@ def _initializer(variant: Variant, ops: dict[str, tuple[Fragment, CType]], prefi
         b_from = f"{prefix}_b_from"
     names = ", ".join(f'"{name}"' for name, _, _ in variant.readings) or "0"
     k_from = ", ".join(f"{prefix}_k_from{r}" for r in range(len(variant.readings))) or "0"
+    k_past = f"{prefix}_k_past" if index_past(variant) else "0"
     return (f"    {{\"{variant.label}\", {variant.wave}, {inst.m}, {inst.n}, {inst.k}, {blocks}, "
             f"{int(inst.sparse)}, {inst.scale_k},\n     {{{', '.join(tiles)}}},\n"
-            f"     {neg}, {{{src}}}, {b_from}, {{{names}}}, {{{k_from}}}, {prefix}_launch}},")
+            f"     {neg}, {{{src}}}, {b_from}, {{{names}}}, {{{k_from}}}, {k_past}, "
+            f"{prefix}_launch}},")
 
 
 def effective_b(variant: Variant) -> list[int] | None:
@@ -434,8 +480,8 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
             f"//   {REPORT}."]
     readings = sorted({(name, what) for variant in chosen for name, what, _ in variant.readings})
     if readings:
-        head += ["// The sparse index: where sources read it otherwise, each index_key 0 "
-                 "variant also says which reading D",
+        head += ["// The sparse index: where sources read it otherwise, each variant (both "
+                 "index keys) also says which reading D",
                  "// follows (the tiles are drawn so that the readings give different D): "
                  "the calculator's, or"]
         head += [f"//   {name} ({what})," for name, what in readings]
@@ -462,5 +508,6 @@ def probe(insts: list[Instruction], wave: int, command: str | None = None) -> st
     return "\n".join(head + macros + [PRELUDE, HOST, DEVICE_HOST] + codes + table + [MAIN])
 
 
-__all__ = ["FORMAT_CODES", "TILES", "Variant", "operands", "probe", "source_matrix",
-           "tile_format", "variant_code", "variants"]
+__all__ = ["FORMAT_CODES", "TILES", "Variant", "index_past", "index_width", "operands", "probe",
+           "source_matrix",
+           "tile_format", "tile_fragment", "variant_code", "variants"]

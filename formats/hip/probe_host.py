@@ -109,6 +109,9 @@ struct mc_variant {
        reads as each element of K under it (-1: none); D is told against each. */
     const char* reading[MC_READINGS];
     const int* k_from[MC_READINGS];
+    /* The K elements the calculator places past the index operand (index_key 1: fields
+       the hardware reads as 0), -1 ending the list; 0: none. */
+    const int* k_past;
     void (*launch)(const struct mc_variant* v, unsigned char** tiles);
 };
 static long mc_elements(const struct mc_tile* t) { return (long)t->rows * t->cols * t->blocks; }
@@ -138,6 +141,16 @@ static double mc_draw(int which, int format) {
     if (which == MC_C) return (double)((int)(mc_random() % 17) - 8);
     return (double)((int)(mc_random() % 5) - 2);
 }
+/* Group e of K (row e / groups) has a field that a reading reads as 0, which names K
+   position 0 twice: its second kept A value is drawn as 0, so that D does not depend on
+   whether the hardware adds the two values named there (rocjitsu) or keeps the first. */
+static void mc_unnamed(const struct mc_variant* v, unsigned char** tiles, long e) {
+    const struct mc_tile* a = &v->tiles[MC_A];
+    const long r = e / v->tiles[MC_K].cols, g = e % v->tiles[MC_K].cols;
+    for (int b = 0; b < a->blocks; b++)
+        mc_set(tiles[MC_A], ((long)b * a->rows + r) * a->cols + 2 * g + 1,
+               mc_formats[a->format].bits, mc_encode(a->format, 0.0));
+}
 static void mc_fill(const struct mc_variant* v, unsigned char** tiles) {
     for (int t = 0; t < MC_TILES; t++) {
         const struct mc_tile* tile = &v->tiles[t];
@@ -148,6 +161,13 @@ static void mc_fill(const struct mc_variant* v, unsigned char** tiles) {
         for (long e = 0; e < mc_elements(tile); e++)
             mc_set(tiles[t], e, mc_formats[format].bits, mc_encode(format, mc_draw(t, format)));
     }
+    for (const int* p = v->k_past; p && *p >= 0; p++) {
+        mc_set(tiles[MC_K], *p, 4, 0);
+        mc_unnamed(v, tiles, *p);
+    }
+    for (int n = 0; n < MC_READINGS && v->k_from[n]; n++)
+        for (long e = 0; e < mc_elements(&v->tiles[MC_K]); e++)
+            if (v->k_from[n][e] < 0) mc_unnamed(v, tiles, e);
 }
 
 /* Element (r, c) of block b of one matrix, by the caller's means (tile or registers). */

@@ -8,7 +8,7 @@ import json
 
 from formats import budget as render
 from formats.json_output import dump
-from instructions.products import PRODUCTS, find_product, key_of, products_matching
+from instructions.products import PRODUCTS, find_product, key_of
 
 from matrix_frontends.cli.inputs import (
     _on,
@@ -21,7 +21,8 @@ from matrix_frontends.cli.inputs import (
 from matrix_frontends.cli.options import Args, ArgumentError, did_you_mean, number, shown
 from matrix_library import api as matrix_api
 from matrix_library import request as matrix_request
-from matrix_library.budget import Budget, GpuProduct
+from matrix_library.api import CalcError
+from matrix_library.budget import Budget, GpuProduct, not_a_product
 from matrix_library.request import Request
 from matrix_library.typed import Facts
 
@@ -36,11 +37,9 @@ def product_of(args: Args) -> GpuProduct | None:
         raise ArgumentError("--product needs a value: a product --list-products shows "
                             "(mi355x, mi300x, 7900xtx, ...)")
     chosen = find_product(value)
-    several = products_matching(value) if chosen is None else ()
-    if len(several) > 1:
-        raise ArgumentError(f"ambiguous product {shown(value)}: it could mean "
-                            + "; ".join(p.name for p in several) + "; --list-products "
-                            "lists them")
+    reason = not_a_product(value) if chosen is None else None
+    if reason is not None:
+        raise ArgumentError(f"{reason}; --list-products lists them")
     if chosen is None:
         hint = did_you_mean(key_of(value), [key_of(p.name) for p in PRODUCTS])
         raise ArgumentError(f"unknown product {shown(value)}{hint}; --list-products "
@@ -95,7 +94,12 @@ def budget_request(args: Args) -> Request:
                ("lds_order", order), ("product", product))
     request = Request("budget", arch, inst, mods=modifiers_of(args), wave=wave,
                       options=options)
-    checked(matrix_request.answer, request)
+    try:
+        checked(matrix_request.answer, request)
+    except CalcError as error:  # (the library's waves: --waves-per-group)
+        if error.argument != "waves":
+            raise
+        raise CalcError(f"--waves-per-group: {error}", error.argument) from None
     return request
 
 

@@ -29,7 +29,7 @@ PRESHUFFLE_OPTIONS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
      "plan storing D into a global tile (--order, --ld): direct stores or through LDS "
      "(plain or transpose loads), the cheapest chosen (docs/epilogue.md)", ""),
     ("store_type", ("--store-type", "--store_type"),
-     "with --store-d: the stored type (f32, f16, bf16, fp8, bf8; default: D's own)", "TYPE"),
+     "with --store-d: the stored type (f32, f16, bf16, fp8, bf8, i32; default: D's own)", "TYPE"),
     ("route", ("--route",),
      "with --store-d: take this route (direct, lds, lds-transpose) instead of the cheapest",
      "NAME"),

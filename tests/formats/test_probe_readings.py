@@ -7,8 +7,10 @@ the hardware follows. Checked without a GPU: in scripts/check_probe.py's lane em
 with the instruction modelled from the engine's layouts, once as the calculator reads
 it and once as rocjitsu does (its A' and B, the alternatives -d names, beside the
 calculator's index: what rocjitsu's recorded answers pass), the probe names each
-reading for every index_key 0 variant of every SWMMAC, the 8-bit K=128 forms (issued by
-inline assembly) included. Where clang-22 is installed the device code compiles to an
+reading for every variant of every SWMMAC under either index key (rocjitsu's
+read_swmmac_index_set defines key 1: the upper half of the operand as the lane's first
+entries, the later ones read as 0), the 8-bit K=128 forms (issued by inline assembly)
+included. Where clang-22 is installed the device code compiles to an
 object (the assembler takes the inline assembly) with every kernel issuing its
 instruction, operand widths and modifiers as asked."""
 import re
@@ -33,9 +35,6 @@ import check_probe
 SWMMACS = [inst for inst in mc.instructions("gfx1250") if inst.sparse]
 EIGHT_BIT = [inst for inst in SWMMACS if inst.k == 128]
 CLANG = shutil.which("clang-22")
-# The probe's C of v_swmmac_bf16f32_16x16x64_bf16 is loaded as D's bf16 while its builtin
-# takes 8 floats: its probe does not compile yet (docs/gfx1250.md, the SWMMAC index).
-COMPILED = [inst for inst in SWMMACS if inst.c_type.key == inst.out_type.key]
 
 
 def exchanged(lane, bit, operand_bits):
@@ -61,7 +60,26 @@ def test_the_other_reading_is_the_exchanged_index(inst):
             assert (q.lane, 32 * q.reg + q.lo) == exchanged(p.lane, 32 * p.reg + p.lo, width)
             moved += (q.lane, q.reg, q.lo) != (p.lane, p.reg, p.lo)
     assert moved == 16 * inst.k // 8  # half of every row's fields change lanes
-    assert engine.index_readings(inst, mc.modifiers({"index_key": 1})) == []
+
+
+@pytest.mark.parametrize("inst", SWMMACS, ids=lambda i: i.mnemonic)
+def test_under_index_key_1_the_other_reading_is_the_exchanged_index_moved_up(inst):
+    """Each row's first quarter of groups sits in lane i's upper half in both readings;
+    the second quarter reads lane i+16's upper half in rocjitsu's and 0 (past the operand)
+    in the calculator's, the third the other way round; the last reads 0 in both."""
+    key1 = mc.modifiers({"index_key": 1})
+    (name, _, layout), = engine.index_readings(inst, key1)
+    ours = mc.operand(inst, "K", mods=key1, wave=32)
+    width = engine.index_bits(inst.k)
+    quarter = inst.k // 16
+    for i in range(16):
+        for group in range(inst.k // 4):
+            (p,), (q,) = ours.places(i, 4 * group), layout.places(i, 4 * group)
+            mine, theirs = ((x.lane, 32 * x.reg + x.lo) for x in (p, q))
+            side = [None if bit >= width else (lane, bit) for lane, bit in (mine, theirs)]
+            at = width // 2 + 4 * (group % quarter)
+            assert side == {0: [(i, at), (i, at)], 1: [None, (i + 16, at)],
+                            2: [(i + 16, at), None], 3: [None, None]}[group // quarter]
 
 
 @pytest.mark.parametrize("inst", SWMMACS, ids=lambda i: i.mnemonic)
@@ -69,15 +87,24 @@ def test_every_swmmac_variant_of_index_key_0_carries_the_other_reading(inst):
     variants = probe_code.variants(inst, 32)
     assert variants and variants[0].mods.index_key == 0
     groups = inst.k // 4
+    keys = set()
     for variant in variants:
-        if variant.mods.index_key:
-            assert variant.readings == ()
-            continue
+        keys.add(variant.mods.index_key)
         (name, _, k_from), = variant.readings
+        past = probe_code.index_past(variant)
+        if variant.mods.index_key:
+            # rows keep their groups; a quarter of them read as 0 in each reading
+            # (-1) and a quarter of the calculator's lie past the operand
+            assert all(e < 0 or e // groups == n // groups for n, e in enumerate(k_from))
+            assert k_from.count(-1) == 16 * groups // 2 and len(past) == 16 * groups // 2
+            assert sum(0 <= e != n for n, e in enumerate(k_from)) == 16 * groups // 4
+            continue
+        assert past == []
         # a permutation of the index tile that keeps each row and moves half its groups
         assert sorted(k_from) == list(range(16 * groups))
         assert all(e // groups == n // groups for n, e in enumerate(k_from))
         assert sum(e != n for n, e in enumerate(k_from)) == 16 * groups // 2
+    assert keys == {0, 1}
     assert all(v.asm for v in variants) == (inst.k == 128)
 
 
@@ -99,6 +126,28 @@ def test_the_probe_of_gfx1250_runs_every_swmmac_and_says_so():
     assert "long k; __builtin_memcpy(&k, kw, sizeof k);" in out  # the 64-bit index
 
 
+def test_the_bf16f32_probe_passes_the_tied_f32_c_and_reads_d_from_its_first_vgprs():
+    """clang-22's builtin takes and returns the tied C/D as 8 floats (8 VGPRs, as llvm-mc
+    writes vdst); D's bf16 is packed into the first 4 of them."""
+    inst = mc.find_instruction("gfx1250", "v_swmmac_bf16f32_16x16x64_bf16")
+    variant = probe_code.variants(inst, 32)[0]
+    ops = probe_code.operands(variant)
+    (c_frag, c_type), (d_frag, d_type) = ops["C"], ops["D"]
+    assert (d_type.element, d_type.length) == ("__bf16", 8)
+    assert (c_type.element, c_type.length, c_frag.registers) == ("float", 8, 8)
+    assert (d_frag.registers, probe_code.tile_format(variant, "C"),
+            probe_code.tile_format(variant, "D")) == (4, "F32", "BF16")
+    assert mc.facts(inst)["fields"]["32"]["vdst"] == c_frag.registers
+    code, init = probe_code.variant_code(variant, 0)
+    assert "mc_f32x8 c; __builtin_memcpy(&c, cw, sizeof c);" in code
+    assert "mc_f32x8 dv = __builtin_amdgcn_swmmac_bf16f32_16x16x64_bf16(" in code
+    assert "__builtin_memcpy(dw, &dv, 16);" in code and "unsigned int cw[8]" in code
+    assert "mc_p0_c_gather(c, lane, cw);" in code and "{MC_F32, 16, 16, 1}" in init
+    # the other SWMMACs load C as their D (the same register, the same type)
+    same = mc.find_instruction("gfx1250", "v_swmmac_f32_16x16x64_bf16")
+    assert probe_code.source_matrix(same, "C") == "D"
+
+
 def need_gcc():
     if shutil.which("gcc") is None:
         missing("gcc is not installed (the lane emulation compiles with it)")
@@ -112,7 +161,7 @@ def test_the_emulation_tells_each_reading(reading, says):
     lines = check_probe.emulate(SWMMACS, 32, reading)
     variants = [v for inst in SWMMACS for v in probe_code.variants(inst, 32)]
     told = [v.label for v in variants if v.readings]
-    assert len(told) == len(SWMMACS) + 3 * 6  # key 0 of each; 3 negations or signs of 6
+    assert len(told) == len(variants) == 2 * len(SWMMACS) + 3 * 6  # both keys; 3 of 6
     for label in told:
         prefix = ("PASS " if reading is None else "FAIL ") + label
         found = [ln for ln in lines if ln.startswith((prefix + " (", prefix + ":"))]
@@ -127,8 +176,8 @@ def test_the_emulation_tells_each_reading(reading, says):
 def test_clang_compiles_the_swmmac_probe_with_its_inline_assembly():
     if CLANG is None:
         missing("clang-22 is not installed (bash tests/install_hip.sh)")
-    assert check_probe.clang_check(COMPILED, 32, CLANG, False) == 0
-    text = probe_code.probe(COMPILED, 32)
+    assert check_probe.clang_check(SWMMACS, 32, CLANG, False) == 0
+    text = probe_code.probe(SWMMACS, 32)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "probe.hip"
         path.write_text(text)

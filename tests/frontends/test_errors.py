@@ -104,7 +104,8 @@ BAD = [
     # modifiers: out of range, not supported by the instruction, not for this matrix
     ("cbsz-out-of-range", MULTI + ["-g", "-A", "--cbsz", "2"], ["2", "0 to 1"]),
     ("abid-out-of-range", MULTI + ["-g", "-A", "--cbsz", "1", "--abid", "2"], ["2", "0 to 1"]),
-    ("abid-without-cbsz", MULTI + ["-g", "-A", "--abid", "1"], ["1", "0 to 0"]),
+    ("abid-without-cbsz", MULTI + ["-g", "-A", "--abid", "1"],
+     ["1", "use 0 (the only value here)"]),
     ("blgp-out-of-range", OLD + ["-g", "-B", "--blgp", "8"], ["8", "0 to 7"]),
     ("cbsz-unsupported", DENSE + ["-g", "-A", "--cbsz", "1"], ["CBSZ", "only 0"]),
     ("blgp-unsupported", DENSE + ["-g", "-B", "--blgp", "1"], ["BLGP", "only 0"]),

@@ -200,6 +200,21 @@ def test_a_one_block_instruction_says_it_has_one(run):
     assert rc == 2 and "use 0 (it has only one)" in err and "0 to 0" not in err
 
 
+def test_a_modifier_with_one_allowed_value_says_so(run):
+    rc, out, err = run(["-a", "cdna3", "-i", "v_mfma_f32_4x4x4_16b_f16", "-g", "-A", "-I", "0",
+                        "-K", "0", "--abid", "1"])
+    assert rc == 2 and out == "" and "with CBSZ 0: use 0 (the only value here)." in err
+    assert "0 to 0" not in err
+
+
+def test_the_store_type_help_names_every_type_a_store_takes(run):
+    from matrix_library.epilogue import STORE_TYPES
+    rc, out, err = run(["-h"])
+    text = " ".join(out.split())
+    named = text.split("with --store-d: the stored type (", 1)[1].split(";", 1)[0]
+    assert named.split(", ") == list(STORE_TYPES)
+
+
 def test_the_wave_size_without_a_value_names_the_sizes(run):
     rc, out, err = run(["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16", "-g", "-A", "-w"])
     assert rc == 2 and err.endswith("the -w/--wavefront option needs a value: 32 or 64\n")

@@ -224,7 +224,7 @@ BAD = [  # (id, argv, texts the one stderr line must contain)
      ["4", "0 to 3"]),
     ("opsel-swmmac-not-k", R4_SPARSE + ["-g", "-B", "--opsel", "1"], ["OPSEL", "B", "-k"]),
     ("opsel-iu4-k64-wave32", ["-a", "rdna4", "-i", "v_swmmac_i32_16x16x64_iu4", "-g", "-k",
-                              "--opsel", "1"], ["1", "0 to 0"]),
+                              "--opsel", "1"], ["1", "use 0 (the only value here)"]),
     ("neg-8", R3 + ["-g", "-A", "--neg", "8"], ["8", "0 to 7"]),
     ("neg-hi-8", R3 + ["-g", "-A", "--neg_hi", "8"], ["8", "0 to 7"]),
     ("neg-hi-on-integer", ["-a", "rdna3", "-i", "v_wmma_i32_16x16x16_iu8", "-g", "-A",

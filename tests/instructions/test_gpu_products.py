@@ -134,3 +134,18 @@ def test_products_are_found_by_short_names():
     with pytest.raises(mc.CalcError):
         mc.find_product("rx")  # the end of several names
     assert [p.name for p in mc.products("gfx942")] == ["MI300A", "MI300X", "MI325X"]
+
+
+@pytest.mark.parametrize("name, says", [
+    ("mi300", "ambiguous product 'mi300': it could mean MI300A; MI300X"),
+    ("gfx942:sramecc+:xnack-", "'gfx942:sramecc+:xnack-' names the architecture CDNA3, not a "
+     "product: name one of its products, MI300A, MI300X, MI325X"),
+    ("sm90", "'sm90' names the architecture SM90, not a product: it has no products here")])
+def test_a_name_that_is_no_one_product_says_what_it_could_mean(name, says):
+    with pytest.raises(mc.CalcError) as refused:
+        mc.find_product(name)
+    assert str(refused.value) == says + " (--list-products)"
+    status, out, err = call(["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d",
+                             "--product", name])
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert err.endswith(f": {says}; --list-products lists them\n"), err

@@ -55,7 +55,8 @@ MISUSE = [
     ("facts-wave", lambda: api.facts(RDNA, wave=16), ["16", "32 or 64"]),
     # modifier values and combinations
     ("cbsz-above-blocks", lambda: api.locate(MULTI, "A", mods={"cbsz": 2}), ["2", "0 to 1"]),
-    ("abid-without-cbsz", lambda: api.locate(MULTI, "A", mods={"abid": 1}), ["1", "0 to 0"]),
+    ("abid-without-cbsz", lambda: api.locate(MULTI, "A", mods={"abid": 1}),
+     ["1", "use 0 (the only value here)"]),
     ("format-code-too-big", lambda: api.with_formats(F8F6F4, {"cbsz": 5}), ["5", "fp4"]),
     ("format-code-negative", lambda: api.with_formats(F8F6F4, {"blgp": -1}), ["-1", "blgp"]),
     ("abid-on-f8f6f4", lambda: api.locate(F8F6F4, "A", mods={"abid": 1}), ["ABID", "only 0"]),

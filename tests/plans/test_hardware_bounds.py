@@ -1,7 +1,8 @@
-"""Every whole-number option of an LDS or copy plan is bounded by the hardware: the largest
-value that fits the architecture's limit is planned, one more is refused with one line
-naming the option and the limit it breaks (LDS bytes, VGPRs, a workgroup's work-items, a
-descriptor field's width, a row's chunks)."""
+"""Every whole-number option of an LDS or copy plan, and a budget's waves per workgroup,
+is bounded by the hardware: the largest value that fits the architecture's limit is
+planned, one more is refused with one line naming the option and the limit it breaks
+(LDS bytes, VGPRs, a workgroup's work-items, a descriptor field's width, a row's
+chunks)."""
 import pytest
 
 from layouts.core import CalcError
@@ -16,6 +17,9 @@ TDM = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-A", "--lds-tile", "16
 ASYNC = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-A", "--lds-tile", "16x32",
          "--copy", "global_load_async_to_lds_b128"]
 BUFFER = [*SMALL, "--copy", "buffer_load_dwordx4"]
+BUDGET = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--budget", "--wave-tile", "2x2",
+          "--product", "mi300x"]
+BUDGET32 = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "--budget"]
 
 # (the plan at the limit, the same one past it, what the refusal says)
 CASES = {
@@ -31,6 +35,17 @@ CASES = {
                       ("--waves", "1 to 16 waves", "1,024 work-items")),
     "waves, wave32": ([*ASYNC, "--waves", "32"], [*ASYNC, "--waves", "33"],
                       ("--waves", "1 to 32 waves", "32 lanes")),
+    "waves-per-group, wave64": ([*BUDGET, "--waves-per-group", "4x4"],
+                                [*BUDGET, "--waves-per-group", "8x8"],
+                                ("--waves-per-group: 8x8 waves", "4,096 work-items",
+                                 "the 1,024 a workgroup holds", "at most 16 waves of 64")),
+    "waves-per-group, one number": ([*BUDGET, "--waves-per-group", "16"],
+                                    [*BUDGET, "--waves-per-group", "17"],
+                                    ("--waves-per-group: 17x1 waves", "1,088 work-items")),
+    "waves-per-group, wave32": ([*BUDGET32, "--waves-per-group", "4x8"],
+                                [*BUDGET32, "--waves-per-group", "4x9"],
+                                ("--waves-per-group: 4x9", "1,152 work-items",
+                                 "at most 32 waves of 32 lanes")),
     "tdm-pad-interval": ([*TDM, "--tdm-pad-interval", "256", "--tdm-pad-amount", "1"],
                          [*TDM, "--tdm-pad-interval", "512", "--tdm-pad-amount", "1"],
                          ("--tdm-pad-interval:", "2 to 256 dwords")),
@@ -64,3 +79,30 @@ def test_the_library_bounds_a_copys_waves_by_a_workgroups_work_items(arch, name,
     with pytest.raises(CalcError) as refused:
         mc.lds_copy(inst, "A", tile=tile, copy=copy, waves=most + 1)
     assert refused.value.argument == "waves" and f"1 to {most} waves" in str(refused.value)
+
+
+@pytest.mark.parametrize("arch, name, wave", [("cdna3", "v_mfma_f32_32x32x8_f16", 64),
+                                              ("gfx1250", "v_wmma_f32_16x16x32_f16", 32)])
+def test_the_library_bounds_a_budgets_waves_by_a_workgroups_work_items(arch, name, wave):
+    inst = mc.find_instruction(arch, name)
+    most = WORKGROUP_ITEMS // wave
+    assert mc.budget(inst, waves=(most, 1)).tile.waves == (most, 1)
+    assert mc.budget(inst, waves=most).tile.waves == (most, 1)
+    for over in ((most + 1, 1), (2, most // 2 + 1), most + 1):
+        with pytest.raises(CalcError) as refused:
+            mc.budget(inst, waves=over)
+        assert refused.value.argument == "waves"
+        assert f"at most {most} waves of {wave} lanes" in str(refused.value)
+
+
+def test_the_explorer_and_the_mcp_server_refuse_a_budget_past_the_workgroup():
+    from matrix_frontends import mcp_server
+    from matrix_frontends.explorer import app
+    query = {"arch": "cdna3", "inst": "v_mfma_f32_32x32x8_f16", "mode": "budget",
+             "waves-per-group": "8x8"}
+    status, body, _ = app.answer("json", query)
+    assert status == 400 and "\n" not in body.strip()
+    assert "--waves-per-group: 8x8 waves per workgroup are 4,096 work-items" in body
+    with pytest.raises(mcp_server.CommandFailed) as refused:
+        mcp_server.budget("cdna3", "v_mfma_f32_32x32x8_f16", waves_per_group="8x8")
+    assert "4,096 work-items, over the 1,024 a workgroup holds" in str(refused.value)
