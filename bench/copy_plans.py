@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from matrix_library import api as mc
 
 SEED = ("gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", "A",

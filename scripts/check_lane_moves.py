@@ -23,7 +23,7 @@ import tempfile
 from types import SimpleNamespace
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from instructions.dpp import CONTROLS, dpp8_source, dpp_source
 from instructions.lane_moves import ARCH_MOVES, arch_moves
 from matrix_library import api as mc

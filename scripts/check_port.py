@@ -23,7 +23,7 @@ import sys
 import tempfile
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import check_convert as cc  # (this folder: the script's own directory is on sys.path)
 import check_convert_types as types_c
 from check_lane_moves import DPP_HOST, checked_programs, clang_asm

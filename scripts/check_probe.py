@@ -44,7 +44,7 @@ import sys
 import tempfile
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from formats.hip import probe as probe_code
 from matrix_library import api as mc
 from matrix_library import drawing

@@ -35,7 +35,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import product_model as pm
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from instructions.dpp import CONTROLS
 from instructions.dpp import asm as dpp_asm
 from instructions.lane_moves import ARCH_MOVES, mnemonics

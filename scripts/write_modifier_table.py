@@ -9,7 +9,7 @@ tests/library/test_modifier_values.py fails until the page matches.
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from matrix_library.modifier_values import family_table
 
 BEGIN = "<!-- modifier values: written by scripts/write_modifier_table.py -->\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ OPTIMIZED = inspect.CO_OPTIMIZED  # (functions; module and class bodies lack it)
 
 
 def _product_file(filename: str) -> str | None:
-    path = Path(filename)
+    path = Path(os.path.normpath(filename))  # (a module found through "scripts/..")
     if not path.is_absolute() or ROOT not in path.parents:
         return None
     relative = path.relative_to(ROOT)
