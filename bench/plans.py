@@ -57,8 +57,8 @@ BUDGETS = {"conversions": 100.0, "slowest": 100.0, "lds": 100.0, "search": 1000.
 def plannable(src, dst, matrix):
     """Whether conversion() plans D of `src` into `matrix` of `dst` (default wave and
     modifiers): its checks, without planning."""
-    from instructions.lane_moves import arch_moves
     from matrix_library import conversion
+    from matrix_library.checks import lane_moves_of
     from matrix_plans.convert import planner as convert
     try:
         source = conversion._operand(src, "D", None, None, True)
@@ -66,7 +66,8 @@ def plannable(src, dst, matrix):
         if source.wave != target.wave:
             return False
         convert.tile(source, target)
-        convert._choose(arch_moves(src.arch), src, dst, matrix, convert._signed(target))
+        moves = lane_moves_of(src, "conversion plans")
+        convert._choose(moves, src, dst, matrix, convert._signed(target))
     except mc.CalcError:
         return False
     return True
@@ -373,7 +374,7 @@ def run(names, archs, runs, command):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("cases", nargs="*", default=list(ALL), choices=ALL)
+    parser.add_argument("cases", nargs="*", choices=ALL, help="(default: every case)")
     parser.add_argument("--arch", action="append", help="only these architectures")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--command", default=f"{sys.executable} {ROOT / 'matrix_calculator.py'}",
@@ -381,7 +382,7 @@ def main():
     args = parser.parse_args()
     archs = [a for a in ARCHITECTURES
              if not args.arch or a.name.lower() in {n.lower() for n in args.arch}]
-    return 1 if run(args.cases, archs, args.runs, args.command.split()) else 0
+    return 1 if run(args.cases or list(ALL), archs, args.runs, args.command.split()) else 0
 
 
 if __name__ == "__main__":

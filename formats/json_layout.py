@@ -16,14 +16,15 @@ from matrix_library.records import element_name, slot_parts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     from instructions.model import Instruction
 
-    from matrix_library.answers import Elem, Layout
+    from matrix_library.answers import Elem, Layout, Point
     from matrix_library.records import LayoutColumns
 
     Json = dict[str, object]
+    SlotFacts = tuple[int, tuple[int, ...], int, int, bool, bool]  # (LayoutColumns.slot)
 
 LOCATION = ("register", "registers", "lane", "bits", "negated", "absolute", "text")
 ELEMENT = ("matrix", "i", "j", "k", "block", "text")
@@ -49,7 +50,7 @@ class _Texts(dict[int, str]):
     dict maps a slot's bit offset (a key's, LayoutColumns) to the template of its
     locations, whose lane goes in twice."""
 
-    def __init__(self, inst: Instruction, found: api.LayoutColumns, newline: str | None,
+    def __init__(self, inst: Instruction, slot: Mapping[int, SlotFacts], newline: str | None,
                  location_at: int, element_at: int) -> None:
         super().__init__()
         # (the levels below the array's: its records at 1, their values at 2, ...)
@@ -58,18 +59,21 @@ class _Texts(dict[int, str]):
         self.location = record_format(LOCATION, levels[location_at])
         self.element = record_format(ELEMENT, levels[element_at])
         self.numbers_at = levels[location_at + 1]
-        self.blocks, self.slot = inst.blocks, found.slot
+        self.blocks, self.slot = inst.blocks, slot
 
     def numbers(self, values: tuple[int, ...]) -> str:
         return array_text([str(v) for v in values], self.numbers_at)
 
     def __missing__(self, bit: int) -> str:
-        reg, regs, lo, hi, negated, absolute = self.slot[bit]
-        name, bits = slot_parts(reg, lo, hi - lo + 1)
-        template = self[bit] = self.location % (
-            reg, self.numbers(regs), "%d", self.numbers((lo, hi)), _BOOL[negated],
-            _BOOL[absolute], leaf(f"{name}{{%d}}{bits}"))
+        template = self[bit] = self.location_form(*self.slot[bit])
         return template
+
+    def location_form(self, reg: int, regs: tuple[int, ...], lo: int, hi: int,
+                      negated: bool, absolute: bool) -> str:
+        """The template of a location of that slot, its lane a %d twice."""
+        name, bits = slot_parts(reg, lo, hi - lo + 1)
+        return self.location % (reg, self.numbers(regs), "%d", self.numbers((lo, hi)),
+                                _BOOL[negated], _BOOL[absolute], leaf(f"{name}{{%d}}{bits}"))
 
     def element_form(self, matrix: str) -> tuple[str, list[int]]:
         """(template, picked): an element (row, col, block) of `matrix` is `template %
@@ -80,6 +84,40 @@ class _Texts(dict[int, str]):
         values[row] = values[col] = "%d"
         picked = [0, 1] if row < col else [1, 0]
         return self.element % tuple(values), picked + [2, 0, 1] + [2] * (self.blocks > 1)
+
+
+class PointForm:
+    """The compact text of the -g documents of one operand (a --batch --json line each):
+    what they share written once (`head`: the document up to its query, with the comma
+    after it), the element by one template, and each location by its slot's template
+    (_Texts.location_form, made on first use), filled with the point's own numbers."""
+
+    __slots__ = ("texts", "start", "fields", "locations")
+
+    def __init__(self, inst: Instruction, matrix: str, head: str) -> None:
+        self.texts = _Texts(inst, {}, None, 0, 0)
+        form, picked = self.texts.element_form(matrix)
+        at = (*(1 + "ijk".index(c) for c in api.COORDINATES[matrix]), 4)  # (in an Element)
+        self.start = (head.replace("%", "%%") + '"query":{"i":%d,"j":%d,"k":%d,"block":%d},'
+                      '"element":' + form + ',"locations":[')
+        self.fields = itemgetter(*(at[p] for p in picked))
+        self.locations: dict[tuple[object, ...], str] = {}
+
+    def text(self, point: Point, numbers: Mapping[str, int], calculation: str) -> str:
+        """The document of `point` (`numbers`: the query's i, j, k and block; `calculation`:
+        its text) on one line, with a final newline."""
+        forms = self.locations
+        locations = []
+        for reg, regs, lane, bits, negated, absolute in point.locations:
+            key = (reg, regs, bits, negated, absolute)
+            form = forms.get(key)
+            if form is None:
+                form = forms[key] = self.texts.location_form(reg, regs, *bits, negated,
+                                                             absolute)
+            locations.append(form % (lane, lane))
+        start = self.start % (numbers["i"], numbers["j"], numbers["k"], numbers["block"],
+                              *self.fields(point.element))
+        return f'{start}{",".join(locations)}],"calculation":{calculation}}}\n'
 
 
 class _Joined(dict[int, str]):
@@ -129,7 +167,7 @@ def slots(layout: Layout) -> tuple[list[int], Written]:
     def write(newline: str | None) -> list[str]:
         if not keys:
             return ["[]"]
-        texts = _Texts(inst, found, newline, 2, 3)
+        texts = _Texts(inst, found.slot, newline, 2, 3)
         at = texts.levels[2]
         slot = record_format(("location", "elements"), texts.levels[1])
         form, picked = texts.element_form(found.matrix)
@@ -162,7 +200,7 @@ def elements(layout: Layout) -> Written:
     def write(newline: str | None) -> list[str]:
         if not keys:
             return ["[]"]
-        texts = _Texts(inst, found, newline, 3, 2)
+        texts = _Texts(inst, found.slot, newline, 3, 2)
         at = texts.levels[2]
         pair = record_format(("element", "locations"), texts.levels[1])
         form, picked = texts.element_form(found.matrix)

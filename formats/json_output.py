@@ -6,13 +6,12 @@ in the README ("JSON output") and fixed by formats/output.schema.json.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 
 from instructions.record import without_gc
 
 from formats import json_layout
 from formats.exports import ck_tile_json
-from formats.json_layout import element, location
+from formats.json_layout import PointForm, element, location
 from formats.json_text import COMPACT, text
 from matrix_library import api
 from matrix_library.answers import Held, Point
@@ -53,15 +52,24 @@ def calculation(inst: Instruction, calc: api.Calculation) -> Json:
             "c": None if calc.c is None else entry(inst, calc.c), "scales": scales}
 
 
-@lru_cache(maxsize=1024)
-def _get_head(arch: str, name: str, matrix: str, wave: int, mods: Modifiers,
-              register_count: int) -> str:
-    """The compact text of a -g document up to its query, with the comma after it: what
-    every element of one operand shares (json.dumps writes the keys in this order)."""
-    head = {"schema_version": SCHEMA_VERSION, "mode": "get", "architecture": arch,
-            "instruction": name, "matrix": matrix, "wave": wave,
-            "modifiers": dict(mods._asdict()), "register_count": register_count}
-    return json.dumps(head, separators=(",", ":"))[:-1] + ","
+def _point_form(inst: Instruction, matrix: str, wave: int, mods: Modifiers,
+                register_count: int) -> PointForm:
+    """The compact -g documents' form of one operand (json_layout.PointForm), made once:
+    its head is the document up to its query (json.dumps writes the keys in this order)."""
+    key = (inst.arch, inst.name, matrix, wave, mods, register_count)
+    form = _POINT_FORMS.get(key)
+    if form is None:
+        head = {"schema_version": SCHEMA_VERSION, "mode": "get", "architecture": inst.arch,
+                "instruction": inst.name, "matrix": matrix, "wave": wave,
+                "modifiers": dict(mods._asdict()), "register_count": register_count}
+        if len(_POINT_FORMS) >= 1024:
+            _POINT_FORMS.clear()
+        form = _POINT_FORMS[key] = PointForm(
+            inst, matrix, json.dumps(head, separators=(",", ":"))[:-1] + ",")
+    return form
+
+
+_POINT_FORMS: dict[tuple[object, ...], PointForm] = {}
 
 
 # ---- modes
@@ -90,19 +98,19 @@ def query(found: QueryAnswer, numbers: dict[str, int], output_calc: bool) -> str
     """The document of the library's answer to -g, -m, -R or -M on one matrix; `numbers`
     holds the query's i, j, k, block, register and lane."""
     inst, matrix = found.inst, found.matrix
+    if type(found) is Point and COMPACT.get():  # (--batch --json: by the operand's form)
+        how = "null" if found.calculation is None else json.dumps(
+            calculation(inst, found.calculation), separators=(",", ":"))
+        return _point_form(inst, matrix, found.wave, found.mods, found.register_count
+                           ).text(found, numbers, how)
     common = {"architecture": inst.arch, "instruction": inst.name, "matrix": matrix,
               "wave": found.wave, "modifiers": dict(found.mods._asdict()),
               "register_count": found.register_count}
     if isinstance(found, Point):
         coords = {key: numbers[key] for key in ("i", "j", "k", "block")}
         calc = None if found.calculation is None else calculation(inst, found.calculation)
-        rest = {"query": coords, "element": element(inst, found.element),
-                "locations": [location(loc) for loc in found.locations], "calculation": calc}
-        if COMPACT.get():  # (--batch --json: the operand's part written once)
-            head = _get_head(inst.arch, inst.name, matrix, found.wave, found.mods,
-                             found.register_count)
-            return head + json.dumps(rest, separators=(",", ":"))[1:] + "\n"
-        return dump("get", **common, **rest)
+        return dump("get", **common, query=coords, element=element(inst, found.element),
+                    locations=[location(loc) for loc in found.locations], calculation=calc)
     if isinstance(found, Held):
         spot = {key: numbers[key] for key in ("register", "lane")}
         entries = [dict(entry(inst, pair), calculation=None) for pair in found.entries]

@@ -1,18 +1,21 @@
 """Renderers of LDS load plans and searches: text (a short table and a bank
-picture per phase), JSON documents (mode "lds" and "lds_search") and a banks x phases
-picture (SVG, or an HTML page holding it). They read matrix_library.lds's answers only."""
+picture per phase) and JSON documents (mode "lds" and "lds_search"); the banks x phases
+picture (SVG, or an HTML page holding it) is formats/lds_picture.py's. They read
+matrix_library.lds's answers only."""
 from __future__ import annotations
 
-from html import escape
 from itertools import compress
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 from matrix_library.checks import element_text, find_instruction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from instructions.model import Instruction
+
     from matrix_library.answers import LoadPlan
-    from matrix_library.lds import LdsCandidate, LdsPlan, LdsSearch
+    from matrix_library.lds import LdsCandidate, LdsPlan, LdsSearch, LdsSlot
+    from matrix_library.records import Element
 
 _COUNTS = ".123456789abcdefghijklmnopqrstuvwxyz"  # distinct dwords on a bank: '.' none
 
@@ -83,32 +86,55 @@ def text(plan: LdsPlan) -> str:
 def _slot_lines(plan: LdsPlan, lanes: int = 4) -> list[str]:
     """A table of what the first lanes' register slots receive: element @ byte (every
     lane: --json); a column per slot, named with its K step when there are several."""
-    inst = find_instruction(plan.architecture, plan.instruction)
     slots = plan.slots
-    # (the fields read in bulk, and a column per register slot named once from its first
-    # slot: a plan has tens of thousands of slots and few columns)
+    # (the fields read in bulk: a plan has tens of thousands of slots and few columns)
     of_lane = list(map(attrgetter("lane"), slots))
     shown = sorted(set(of_lane))[:lanes]
-    wanted = set(shown)
-    keys_of = list(zip(map(attrgetter("register"), slots),
-                       map(itemgetter(0), map(attrgetter("bits"), slots))))
-    first = dict(zip(reversed(keys_of), range(len(slots) - 1, -1, -1)))
-    steps = plan.k_steps > 1
-    columns = {key: f"v{key[0]}.[{slots[at].bits[1]}:{key[1]}]"
-               + (f" s{slots[at].step}" if steps else "") for key, at in first.items()}
-    cells: dict[tuple[int, tuple[int, int]], str] = {}
-    for at in compress(range(len(of_lane)), map(wanted.__contains__, of_lane)):
-        slot = slots[at]
-        bit = f"+{slot.bit}b" if slot.bit else ""
-        cells[slot.lane, keys_of[at]] = f"{element_text(inst, slot.element)}@{slot.address}{bit}"
+    registers = list(map(attrgetter("register"), slots))
+    bits = list(map(attrgetter("bits"), slots))
+    columns = _columns(slots, registers, bits, plan.k_steps > 1)
+    rows = _cells(find_instruction(plan.architecture, plan.instruction), slots, of_lane,
+                  set(shown), registers, bits)
     keys = sorted(columns)
-    width = max([len(columns[k]) for k in keys] + [len(c) for c in cells.values()])
+    width = max([len(columns[k]) for k in keys]
+                + [len(cell) for row in rows.values() for cell in row.values()])
     lines = ["", "Slots (element @ byte) of the first lanes; every lane: --json"]
     lines.append("  lane " + " ".join(f"{columns[k]:<{width}}" for k in keys).rstrip())
     for lane in shown:
-        lines.append(f"  {lane:>4} " + " ".join(f"{cells.get((lane, k), '-'):<{width}}"
+        row = rows[lane]
+        lines.append(f"  {lane:>4} " + " ".join(f"{row.get(k, '-'):<{width}}"
                                                   for k in keys).rstrip())
     return lines
+
+
+def _columns(slots: tuple[LdsSlot, ...], registers: list[int], bits: list[tuple[int, int]],
+             steps: bool) -> dict[tuple[int, int], str]:
+    """The name of each register slot (register, first bit), read off its first slot."""
+    # (the first slot of each register and bits, the slots' bits being a few shared
+    # tuples, and of these the first of each first bit)
+    found = dict(zip(zip(reversed(registers), reversed(bits)), range(len(slots) - 1, -1, -1)))
+    first: dict[tuple[int, int], int] = {}
+    for (register, (lo, _)), at in found.items():
+        if first.get((register, lo), at) >= at:
+            first[register, lo] = at
+    return {key: f"v{key[0]}.[{bits[at][1]}:{key[1]}]" + (f" s{slots[at].step}" if steps else "")
+            for key, at in first.items()}
+
+
+def _cells(inst: Instruction, slots: tuple[LdsSlot, ...], of_lane: list[int], wanted: set[int],
+           registers: list[int], bits: list[tuple[int, int]]
+           ) -> dict[int, dict[tuple[int, int], str]]:
+    """Each wanted lane's cells, by register slot: element @ byte."""
+    rows: dict[int, dict[tuple[int, int], str]] = {lane: {} for lane in wanted}
+    names: dict[Element, str] = {}  # (each K step's slots name the same elements)
+    for at in compress(range(len(of_lane)), map(wanted.__contains__, of_lane)):
+        slot = slots[at]
+        name = names.get(slot.element)
+        if name is None:
+            name = names[slot.element] = element_text(inst, slot.element)
+        bit = f"+{slot.bit}b" if slot.bit else ""
+        rows[slot.lane][registers[at], bits[at][0]] = f"{name}@{slot.address}{bit}"
+    return rows
 
 
 def document(plan: LdsPlan) -> dict[str, object]:
@@ -201,53 +227,3 @@ def search_document(search: LdsSearch) -> dict[str, object]:
                       "assumed": search.model.assumed},
             "given": _candidate(search.given), "triton": _candidate(search.triton),
             "ck": _candidate(search.ck), "found": [_candidate(c) for c in search.found]}
-
-
-# ---- pictures: banks x phases
-
-_CELL, _LEFT, _TOP = 14, 150, 40
-
-
-def svg(plan: LdsPlan) -> str:
-    """Banks (columns) x phases of every load (rows); a cell's shade and number give the
-    distinct dwords the phase reads from the bank (white: none)."""
-    rows: list[tuple[str, list[int], int]] = []
-    for number, load in enumerate(plan.loads):
-        for at, phase in enumerate(load.phases):
-            rows.append((f"load {number} phase {at}", list(phase.banks),
-                         phase.conflict))
-    banks = max((len(r[1]) for r in rows), default=0)
-    width, height = _LEFT + banks * _CELL + 90, _TOP + len(rows) * _CELL + 20
-    worst = max(plan.worst, 1)
-    title = (f"{plan.instruction} {plan.matrix}: {plan.tile.text}; model {plan.model.key}; "
-             f"worst {_way(plan.worst)}")
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'font-family="monospace" font-size="10">',
-             f'<title>{escape(title)}</title>',
-             f'<text x="4" y="14" font-size="12">{escape(title)}</text>']
-    for bank in range(0, banks, 4):
-        parts.append(f'<text x="{_LEFT + bank * _CELL + 2}" y="{_TOP - 6}">{bank}</text>')
-    for row, (label, counts, conflict) in enumerate(rows):
-        y = _TOP + row * _CELL
-        parts.append(f'<text x="4" y="{y + 10}">{escape(label)}</text>')
-        for bank, count in enumerate(counts):
-            x = _LEFT + bank * _CELL
-            shade = 255 - int(200 * count / worst) if count else 255
-            fill = f"rgb(255,{shade},{shade})" if count > 1 else (
-                "rgb(200,230,200)" if count else "white")
-            parts.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" '
-                         f'fill="{fill}" stroke="#999"><title>bank {bank}: {count} '
-                         f'dword(s)</title></rect>')
-            if count:
-                parts.append(f'<text x="{x + 3}" y="{y + 10}">{count}</text>')
-        parts.append(f'<text x="{_LEFT + banks * _CELL + 6}" y="{y + 10}">'
-                     f'{_way(conflict)}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def html(plan: LdsPlan) -> str:
-    notes = "".join(f"<li>{escape(n)}</li>" for n in plan.notes)
-    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
-            f"{escape(plan.instruction)} {plan.matrix} LDS plan</title></head><body>\n"
-            f"<pre>{escape(text(plan))}</pre>\n{svg(plan)}<ul>{notes}</ul>\n</body></html>\n")

@@ -89,9 +89,12 @@ def checked_operand(inst: Instruction, matrix: str, mods: ModifierValues, wave: 
                     output_calc: bool = False) -> Operand:
     if type(inst) is Instruction and type(matrix) is str and type(mods) is Modifiers \
             and type(wave) is int and type(output_calc) is bool \
-            and all(type(value) is int for value in mods):
+            and set(map(type, mods)) == _INT:
         return _plain_operand(inst, matrix, mods, wave, output_calc)
     return operand(inst, matrix, mods=mods, wave=wave, output_calc=output_calc)
+
+
+_INT = {int}
 
 
 @lru_cache(maxsize=1024)
@@ -360,7 +363,7 @@ def query_answer(inst: Instruction, matrix: str, mods: Modifiers, wave: int, que
     found = checked_operand(inst, matrix, mods, wave, output_calc)
     mods, wave, count = found.mods, found.wave, found.register_count
     if query == "get":
-        i, j, k, block = (numbers[n] for n in ("i", "j", "k", "block"))
+        i, j, k, block = numbers["i"], numbers["j"], numbers["k"], numbers["block"]
         elem = coordinates(found, i, j, k, block)
         calc = calculation(inst, i, j, block, mods=mods, wave=wave) if output_calc else None
         return Point(inst, found.matrix, mods, wave, count, element(found, elem),

@@ -53,7 +53,15 @@ class Request(Record):
 
     def option(self, name: str, default: object = None) -> object:
         """The mode option `name`, or `default`."""
-        return next((value for key, value in self.options if key == name), default)
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
+
+    def with_numbers(self, numbers: tuple[int, ...]) -> Request:
+        """The request with other `numbers` (`_replace(numbers=...)`, at a point query's
+        rate: a --batch of points asks one Request's question at many coordinates)."""
+        return _make(type(self), (*self[:6], numbers, self[7]))
 
     @property
     def number(self) -> dict[str, int]:
@@ -65,6 +73,9 @@ class Request(Record):
         if self.inst is None:
             raise CalcError(f"the {self.mode} mode needs an instruction")
         return self.inst
+
+
+_make = tuple.__new__  # (a record from its fields in order, as namedtuple's _make)
 
 
 def _architecture(request: Request) -> Architecture:
@@ -236,19 +247,29 @@ def answer(request: Request) -> object:
     return engine(checked(request))
 
 
+_INT = {int}
+
+
+def _plain_options(options: tuple[object, ...]) -> bool:
+    """Whether `options` are (name, value) pairs: tuples, of two, the name a str."""
+    for pair in options:
+        if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str:
+            return False
+    return True
+
+
 def checked(request: Request) -> Request:
     """`request` with every field checked (a field of the wrong kind is a
     CalcError naming it, never an AttributeError deep in an engine) and its numbers
     made plain ints."""
-    mods, wave, numbers, options = request.mods, request.wave, request.numbers, request.options
+    _, arch, inst, matrix, mods, wave, numbers, options = request
     if type(mods) is Modifiers and type(wave) is int and wave >= 0 \
             and type(numbers) is tuple and len(numbers) == 6 and type(options) is tuple \
-            and (request.arch is None or type(request.arch) is Architecture) \
-            and (request.inst is None or type(request.inst) is Instruction) \
-            and (request.matrix is None or type(request.matrix) is str) \
-            and all(type(value) is int and value >= 0 for value in numbers) \
-            and all(type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str
-                    for pair in options):  # (already plain: a front end's own Request)
+            and (arch is None or type(arch) is Architecture) \
+            and (inst is None or type(inst) is Instruction) \
+            and (matrix is None or type(matrix) is str) \
+            and set(map(type, numbers)) == _INT and min(numbers) >= 0 \
+            and _plain_options(options):  # (already plain: a front end's own Request)
         return request
     for name, kind, what in (("arch", Architecture,
                               "an Architecture (find_architecture() gives one)"),

@@ -4,6 +4,8 @@ named, one-of choices, the modifiers, the output options, and library errors nam
 the option at fault."""
 from __future__ import annotations
 
+from formats import COLOR_KEYS, PICTURES
+
 from matrix_frontends.cli.options import (
     ABSENT,
     BY_DEST,
@@ -131,15 +133,15 @@ def _format_names() -> tuple[str, ...]:
 def output_options(args: Args) -> None:
     """--format's value (json: --json), and what goes with --json and the pictures."""
     fmt = _format(args)
-    if args.json and fmt is not None:
+    as_json = args.value("json")
+    if as_json and fmt is not None:
         raise ArgumentError(f"--json is an output format of its own: drop --format {fmt}")
-    if args.compact and not args.json:
+    if args.value("compact") and not as_json:
         raise ArgumentError("--compact shapes the --json document: use it with --json")
     color = _color(args)
     legacy = [flag for dest, flag in LEGACY_FORMATS if args.value(dest)]
-    if args.json and legacy:
+    if as_json and legacy:
         raise ArgumentError("--json is an output format of its own: drop " + " and ".join(legacy))
-    from formats import PICTURES
     if fmt is not None and fmt.lower() in PICTURES:
         _picture(args, fmt, legacy)
         args.__dict__.update(format=fmt.lower())
@@ -167,7 +169,6 @@ def _color(args: Args) -> str | None:
     if args.given("color_by") and args.text("color_by") is None:
         raise ArgumentError("the --color-by option needs a value: lane, register, block, "
                             "row or k")
-    from formats import COLOR_KEYS
     color = args.text("color_by")
     if color is not None and color.lower() not in COLOR_KEYS:
         raise ArgumentError(f"--color-by takes {', '.join(COLOR_KEYS)}, not {shown(color)}")

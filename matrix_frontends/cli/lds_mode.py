@@ -12,8 +12,6 @@ Bad values raise CalcError (a ValueError): the command prints its one line, exit
 """
 from __future__ import annotations
 
-from typing import TypedDict
-
 from formats import lds as render
 from instructions.model import Instruction
 
@@ -24,20 +22,23 @@ from matrix_frontends.cli.options import Args, number
 from matrix_library import lds as matrix_api  # (the LDS answers alone: a plan loads no other)
 from matrix_library.checks import CalcError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (annotations only: a plan loads no typing)
+    from typing import TypedDict
 
-class PlanOptions(TypedDict):
-    """The keyword arguments of matrix_api.lds_plan / lds_search."""
-    tile: object
-    order: str
-    pad: int
-    swizzle: object
-    base: int
-    load: str | None
-    k_steps: int
-    model: str | None
-    mods: dict[str, int]
-    wave: int | None
-    lds_type: str
+    class PlanOptions(TypedDict):
+        """The keyword arguments of matrix_api.lds_plan / lds_search."""
+        tile: object
+        order: str
+        pad: int
+        swizzle: object
+        base: int
+        load: str | None
+        k_steps: int
+        model: str | None
+        mods: dict[str, int]
+        wave: int | None
+        lds_type: str
 
 
 _MATRICES = (("A", "-A"), ("B", "-B"), ("K", "-k"), ("SA", "--A-scale"), ("SB", "--B-scale"))
@@ -165,10 +166,9 @@ def _answer(args: Args, inst: Instruction, matrix: str, options: PlanOptions,
     plan = matrix_api.lds_plan(inst, matrix, **options)
     if as_json:
         return _dump("lds", render.document(plan))
-    if fmt == "svg":
-        return render.svg(plan)
-    if fmt == "html":
-        return render.html(plan)
+    if fmt in ("svg", "html"):
+        from formats import lds_picture  # (mode dispatch: the picture, --format svg or html)
+        return lds_picture.svg(plan) if fmt == "svg" else lds_picture.html(plan)
     if fmt is not None:
         raise _fail(f"an LDS plan is drawn with --format svg or html (or --json), not "
                     f"--format {fmt}")

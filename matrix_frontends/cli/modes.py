@@ -98,9 +98,12 @@ def _instruction_request(args: Args, mode: str, **fields: object) -> Request:
 def _numbers(args: Args) -> tuple[int, ...]:
     """Every number of the command line is read (AMD's calculator checks their digits
     whatever the mode); the query's six are returned."""
-    values = {dest: number(args, dest) for dest in args.given_dests()
-              if dest in NUMBERS and BY_DEST[dest].reference and dest != "wavefront"}
-    return tuple(values.get(n, 0) for n in matrix_request.NUMBER_NAMES)
+    values = {dest: number(args, dest) for dest in args.given_of(_READ)}
+    return tuple([values.get(n, 0) for n in matrix_request.NUMBER_NAMES])
+
+
+# (the numbers _numbers reads, in the option table's order: AMD's calculator's but -w)
+_READ = tuple(dest for dest in NUMBERS if BY_DEST[dest].reference and dest != "wavefront")
 
 
 # ---- the modes: a request builder and a renderer each
@@ -510,10 +513,10 @@ def validate(args: Args) -> tuple[Mode, Request]:
     """The mode and Request of a parsed command line (ArgumentError/CalcError if bad).
     A query whose options, but for its coordinates, match one validated before (a
     --batch of point lines) reuses that Request with its own coordinates, checked."""
-    shape = args.shape(matrix_request.NUMBER_NAMES)
+    shape = args.shape(_APART)
     known = _VALIDATED.get(shape)
     if known is not None:
-        return known[0], known[1]._replace(numbers=_numbers(args))
+        return known[0], known[1].with_numbers(_numbers(args))
     mode = select(args)
     request = Request(mode.name) if mode.request is None else mode.request(args)
     if mode.name == "query":
@@ -526,6 +529,7 @@ def validate(args: Args) -> tuple[Mode, Request]:
 # The query Requests validated so far, by their command lines' shape (Args.shape).
 _VALIDATED: dict[tuple[tuple[str, object], ...], tuple[Mode, Request]] = {}
 _VALIDATED_LIMIT = 4096
+_APART = frozenset(matrix_request.NUMBER_NAMES)
 
 
 def respond(args: Args) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 
 from instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
@@ -242,6 +242,7 @@ OWN_MODIFIERS = tuple(spec.name for spec in MODIFIER_SPECS if not spec.reference
 NUMBERS = tuple(o.dest for o in OPTIONS if o.kind == NUMBER)
 DEFAULTS = {option.dest: option.default for option in OPTIONS}
 ORDER = {option.dest: at for at, option in enumerate(OPTIONS)}
+_NO_ROW = object()  # (the default of a name that is no option's: unequal to any value)
 
 
 class ArgumentError(Exception):
@@ -267,8 +268,8 @@ class Args:
     option table."""
 
     def __init__(self, values: dict[str, object]) -> None:
-        self.__dict__.update((dest, value) for dest, value in values.items()
-                             if value != DEFAULTS.get(dest, ABSENT + dest))
+        self.__dict__.update({dest: value for dest, value in values.items()
+                              if value != DEFAULTS.get(dest, _NO_ROW)})
 
     def __getattr__(self, name: str) -> object:  # (an option that was not given)
         try:
@@ -294,12 +295,16 @@ class Args:
         found = [dest for dest in present if dest in DEFAULTS and present[dest] != DEFAULTS[dest]]
         return sorted(found, key=ORDER.__getitem__) if len(found) > 1 else found
 
-    def shape(self, apart: Iterable[str]) -> tuple[tuple[str, object], ...]:
-        """The options given and their values, but for the options `apart`: two
-        command lines of one shape differ only in those."""
+    def shape(self, apart: Container[str]) -> tuple[tuple[str, object], ...]:
+        """The options given and their values, in the order given, but for the options
+        `apart`: two command lines of one shape differ only in those."""
+        return tuple([(dest, value) for dest, value in self.__dict__.items()
+                      if dest in DEFAULTS and dest not in apart])
+
+    def given_of(self, dests: Iterable[str]) -> list[str]:
+        """The options of `dests` on the command line, in the order of `dests`."""
         present = self.__dict__
-        return tuple(sorted((dest, value) for dest, value in present.items()
-                            if dest in DEFAULTS and dest not in apart))
+        return [dest for dest in dests if dest in present and present[dest] != DEFAULTS[dest]]
 
     def text(self, dest: str) -> str | None:
         """A VALUE option's value: None when absent or given without a value."""

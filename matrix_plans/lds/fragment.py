@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from itertools import repeat
 from math import gcd
+from operator import add
 
 from layouts import COORDINATES, Operand
 from layouts.core import CalcError
@@ -137,15 +139,19 @@ class Fragment:
         self._firsts = [0]
         self._rows: list[list[tuple[int, tuple[int, int, int], int, tuple[int, int]]]] = []
         self._numbers: dict[int, list[int]] = {}  # (step_numbers by slots a step)
+        step_one: list[int] | None = None  # (the last lane's first step's bits)
+        bits: list[int] = []
         for mine in lanes:  # (the K steps of a lane made a step at a time, in bulk)
-            bits: list[int] = []
             # the tile column of step s: (k // run) * run * steps + s * run + k % run
             columns = [(k // run) * run * steps + k % run for _, _, k, _ in mine]
+            mns = [mn for _, _, _, mn in mine]
             for s in range(steps):
-                shift, at = s * step_bits, s * run
-                self._wheres += [(mn, col + at) for (_, _, _, mn), col in zip(mine, columns)] \
-                    if order_k else [(col + at, mn) for (_, _, _, mn), col in zip(mine, columns)]
-                bits += [bit + shift for bit, _, _, _ in mine]
+                shifted = map(add, columns, repeat(s * run))
+                self._wheres += zip(mns, shifted) if order_k else zip(shifted, mns)
+            first = [bit for bit, _, _, _ in mine]
+            if first != step_one:  # (lanes that hold the same bits share one list of them)
+                step_one = first
+                bits = [bit + s * step_bits for s in range(steps) for bit in first]
             self._bits.append(bits)
             self._firsts.append(self._firsts[-1] + len(bits))
         # (a step's bits follow the last step's: sorted when the first step's are)

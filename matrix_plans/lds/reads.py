@@ -27,7 +27,8 @@ and here the loads, their phases and the plan.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
+from itertools import repeat
+from operator import and_, rshift
 
 from instructions.lds import LdsFacts, Load, PhaseModel, PhaseRow
 from layouts import Operand
@@ -46,7 +47,11 @@ from matrix_plans.lds.tile import (
     triton_swizzle,
 )
 
-_R = TypeVar("_R", bound=tuple[object, ...])
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (annotations only: a plan loads no typing)
+    from typing import TypeVar
+
+    _R = TypeVar("_R", bound=tuple[object, ...])
 
 
 __all__ = ["LANE_MAPS", "Fragment", "LaneRead", "LoadPlan", "Phase", "Plan", "SlotPlan", "Tile",
@@ -286,12 +291,19 @@ def named_slots(frag: Fragment, loads: tuple[LoadPlan, ...], record: type[_R],
     width, number_of, spans = _numbering(frag, loads)
     new, steps = tuple.__new__, frag.steps
     slots: list[_R] = []
+    # (the fields read off a slot's bit, made once for the lanes that hold the same bits,
+    # and the records made in bulk from columns: a plan has tens of thousands)
+    made: tuple[list[int], list[int], list[tuple[int, int]], list[int]] | None = None
     for lane, (bits, elements, numbers, wheres, addresses) in enumerate(frag.columns()):
-        slots += [new(record, (lane, bit >> 5, spans[bit & 31], address >> 3, address & 7,
-                               name, step, number_of[bit // width * width], where))
-                  for bit, name, step, where, address
-                  in zip(bits, [names[e] for e in elements] * steps, numbers, wheres,
-                         addresses)]
+        if made is None or (made[0] is not bits and made[0] != bits):
+            made = (bits, [bit >> 5 for bit in bits], [spans[bit & 31] for bit in bits],
+                    [number_of[bit // width * width] for bit in bits])
+        _, registers, spanned, loaded = made
+        count = len(bits)
+        slots += map(new, repeat(record, count), zip(
+            repeat(lane, count), registers, spanned, map(rshift, addresses, repeat(3, count)),
+            map(and_, addresses, repeat(7, count)), list(map(names.__getitem__, elements)) * steps,
+            numbers, loaded, wheres))
     return tuple(slots)
 
 

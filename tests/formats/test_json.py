@@ -350,6 +350,11 @@ def test_the_indented_encoder_writes_what_json_dumps_writes(document):
     ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-R", "-A", "--json"],
     ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x4_f32", "-g", "-D", "-I", "1", "-J", "2", "-o",
      "--json"],
+    # -g by the operand's templates: replicated and negated, a block's name, a VGPR pair
+    ["-a", "rdna3", "-i", "v_wmma_f32_16x16x16_f16", "-g", "-A", "-I", "5", "-K", "6",
+     "--neg", "1", "--json"],
+    ["-a", "cdna1", "-i", "v_mfma_f32_32x32x1f32", "-g", "-B", "-J", "1", "-b", "1", "--json"],
+    ["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-g", "-A", "-I", "1", "-K", "2", "--json"],
     ["-a", "cdna3", "--catalog", "--json"],
     ["-a", "gfx950", "--convert", "v_mfma_f32_16x16x32_bf16:D",
      "v_mfma_f32_16x16x32_bf16:A", "--json"],
