@@ -108,13 +108,24 @@ def lane_moves_of(inst: Instruction, what: str) -> ArchMoves:
     that a plan of `what` is made of; CalcError where none are recorded: the architectures
     there to port from (NVIDIA's) have no AMD code to plan."""
     from instructions.lane_moves import arch_moves
-    arch = architecture_of(inst).name
+    arch = architecture_of(inst)
     try:
-        return arch_moves(arch)
+        return arch_moves(arch.name)
     except KeyError:
-        raise CalcError(f"{arch} has no {what}: the plans are AMD code (port its fragments "
-                        f"with -a AMD_ARCH --convert {arch.lower()}:INSTRUCTION:MATRIX "
-                        "INSTRUCTION:MATRIX)") from None
+        raise CalcError(generic_refusal(arch, what) or (
+            f"{arch.name} has no {what}: the plans are AMD code (port its fragments with -a "
+            f"AMD_ARCH --convert {arch.name.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
+        ) from None
+
+
+def generic_refusal(arch: Architecture, what: str) -> str:
+    """Why a generic target (an architecture with members) has no `what` (the code and
+    plans are written for its members' targets), naming its members; "" for any other."""
+    if not arch.members:
+        return ""
+    members = " or ".join(f"-a {name.lower()}" for name in arch.members)
+    return (f"{arch.name} has no {what}: it is a generic target, and the calculator writes "
+            f"code and plans for its members ({members})")
 
 
 def matrices(inst: Instruction) -> tuple[str, ...]:

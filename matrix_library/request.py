@@ -25,7 +25,7 @@ from instructions.record import Record
 from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
-from matrix_library.checks import modifiers, shown, whole, with_formats
+from matrix_library.checks import generic_refusal, modifiers, shown, whole, with_formats
 from matrix_library.queries import query_answer
 
 TYPE_CHECKING = False
@@ -107,7 +107,8 @@ def _code(request: Request) -> Code:
     from matrix_library.code import code
     inst = request.instruction
     if not inst.architecture.target:
-        raise CalcError(f"--emit hip writes code for AMD targets: {inst.arch} has none "
+        raise CalcError(generic_refusal(inst.architecture, "HIP code (--emit hip)")
+                        or f"--emit hip writes code for AMD targets: {inst.arch} has none "
                         f"(port its fragments with -a AMD_ARCH --convert "
                         f"{inst.arch.lower()}:INSTRUCTION:MATRIX INSTRUCTION:MATRIX)")
     return code(inst, request.matrix, request.mods, request.wave)

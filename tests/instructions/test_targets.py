@@ -61,6 +61,22 @@ def test_gfx9_4_generic_is_cdna3_without_xf32_and_fp8():
     assert generic.find("v_mfma_f64_16x16x4_f64").cycles == 64  # the slower member's
 
 
+
+@pytest.mark.parametrize("argv, what", [
+    (["-i", "v_mfma_f32_16x16x16_f16", "--emit", "hip"], "HIP code (--emit hip)"),
+    (["-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x16"], "LDS plans"),
+    (["--convert", "v_mfma_f32_16x16x16_f16:D", "v_mfma_f32_16x16x16_f16:A"],
+     "conversion plans")])
+def test_a_generic_target_names_its_members_for_code_and_plans(argv, what):
+    status, out, err = call(["-a", "gfx9-4-generic", *argv])
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert f"GFX9-4-GENERIC has no {what}: it is a generic target" in err
+    assert "members (-a cdna3 or -a cdna4)" in err and "port its fragments" not in err
+    if argv[0] == "-i":  # (another vendor's architecture is still told to port)
+        other = call(["-a", "sm90", "-i", "mma.m16n8k16.f32.f16.f16.f32", *argv[2:]])
+        assert other[0] == 2 and "port its fragments" in other[2]
+
+
 DONE = {"gfx1170": "RDNA4", "gfx1171": "RDNA4", "gfx1172": "RDNA4", "gfx1154": "RDNA3",
         "gfx12-5-generic": "GFX1250", "gfx1310": "GFX1250", "gfx13-generic": "GFX1250",
         "gfx11-7-generic": "RDNA4", "gfx11-generic": "RDNA3", "gfx12-generic": "RDNA4",
