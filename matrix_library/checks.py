@@ -51,16 +51,15 @@ def find_architecture(name: str | Architecture) -> Architecture:
 
 def target_note(name: object) -> str:
     """What the architecture named `name` answers for, when `name` is an LLVM target that
-    is not one of its aliases, a generic target or a provisional one ("" otherwise): the
-    line -L and -d print under "Target:"."""
+    is not its own name or one of its aliases, or a generic or provisional target (""
+    otherwise): the line -L and -d print under "Target:"."""
     if not isinstance(name, str):
         return ""
     arch = registry.find_architecture(name)
     if arch is None:
         return ""
-    key = name.lower()
-    if not arch.members and (key in arch.aliases or key == arch.name.lower() != arch.target):
-        return ""  # (an alias, or a name that is no target: no line, the table unread)
+    if not arch.members and name.lower() in (arch.name.lower(), *arch.aliases):
+        return ""  # (the architecture's own name or alias: no line, the table unread)
     from instructions.targets import target_of  # (the target table: for -L and -d alone)
     target = target_of(name)
     if target is None:

@@ -140,10 +140,12 @@ def test_provisional_target_says_so_with_its_source():
 
 
 def _note_from_the_table(name):
-    """The Target line of `name` read off the target table alone."""
+    """The Target line of `name` read off the target table: none for an architecture's
+    own name or alias unless its target is generic or provisional."""
     target, arch = target_of(name), find_architecture(name)
     if target is None or arch is None or (
-            target.name in arch.aliases and not (target.generic or target.provisional)):
+            target.name in (arch.name.lower(), *arch.aliases)
+            and not (target.generic or target.provisional)):
         return ""
     return target.summary()
 
