@@ -7,12 +7,12 @@ their own traits in their table lines (instructions/model.py, `Instruction`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from instructions.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
+    from collections.abc import Callable
+
     from instructions.model import Instruction
     from instructions.targets import Target, TargetId
 

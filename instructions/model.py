@@ -10,7 +10,6 @@ compute unit, wave sizes, reference quirks) are reached through `Instruction.arc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 
 from instructions import Architecture, architecture_named
@@ -19,6 +18,7 @@ from instructions.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (types for a type checker only: start-up loads no typing)
+    from collections.abc import Mapping
     from typing import Protocol, TypedDict
 
     class TableLine(Protocol):

@@ -17,9 +17,11 @@ CuTe (tests/layouts/test_nvidia.py).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from instructions.model import Instruction, Mnemonic
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 Line = tuple[str, str, str]
 ORDER = ("SM80", "SM89", "SM90")  # each architecture runs the lines of those before it

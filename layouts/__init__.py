@@ -6,7 +6,6 @@ derived by enumerating the same forward map).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property, lru_cache
 
 from instructions.model import Instruction
@@ -20,6 +19,8 @@ from layouts.modifiers import BLGP_LANES, Modifiers, blgp_negates, cbsz_blocks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
     from instructions.model import FamilyFacts
 
 __all__ = ["COORDINATES", "FAMILIES", "MATRICES", "CalcError", "Modifiers", "Operand", "Place",

@@ -22,11 +22,14 @@ reads. The laws, checked by tests/layouts/test_algebra.py:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from math import prod
 
 from instructions.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
 
 Shape = tuple[int, ...]
 Point = tuple[int, ...]

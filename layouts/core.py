@@ -12,11 +12,14 @@ enumeration (the largest operand has a few thousand elements).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from functools import cached_property
 from itertools import product
 
 from instructions.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 # An element of a matrix in the engine's coordinates: (row, col, block).
 Elem = tuple[int, int, int]

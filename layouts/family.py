@@ -16,31 +16,30 @@ No code outside the registries tests a family or architecture name
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from functools import cache
 
-from instructions.model import Instruction, WmmaBuiltins
-from instructions.modifiers import Modifiers
+from instructions.model import WmmaBuiltins
 from instructions.record import Record
-
-from layouts.core import Layout, Place
-from layouts.ranges import RangeFunction
-
-# The functions a family module defines (Hooks says what each answers; range functions:
-# layouts/ranges.py).
-Generator = Callable[[Instruction, str, int, Modifiers], Layout]
-Mark = Callable[[Instruction, str, Modifiers], str]
-HalfMark = Callable[[Instruction, str, Modifiers, Place], str]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from instructions.model import FamilyFacts
+    from collections.abc import Callable, Mapping
 
+    from instructions.model import FamilyFacts, Instruction
+    from instructions.modifiers import Modifiers
+
+    from layouts.core import Layout, Place
+    from layouts.ranges import RangeFunction
+
+    # The functions a family module defines (Hooks says what each answers; range
+    # functions: layouts/ranges.py).
+    Generator = Callable[[Instruction, str, int, Modifiers], Layout]
+    Mark = Callable[[Instruction, str, Modifiers], str]
+    HalfMark = Callable[[Instruction, str, Modifiers, Place], str]
     Facts = Callable[[Instruction], FamilyFacts]
-
-# Other readings of a sparse index: (inst, mods) -> [(name, what it reads, the layout the
-# hardware would read the index through beside the family's A and B)].
-IndexReadings = Callable[[Instruction, Modifiers], list[tuple[str, str, Layout]]]
+    # Other readings of a sparse index: (inst, mods) -> [(name, what it reads, the layout
+    # the hardware would read the index through beside the family's A and B)].
+    IndexReadings = Callable[[Instruction, Modifiers], list[tuple[str, str, Layout]]]
 
 # The capabilities a family may declare in `traits` (what renderers and checks read):
 TRAITS = {

@@ -19,8 +19,6 @@ No display text beyond the formulas themselves: the reference tool's own texts, 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-
 from instructions.model import Instruction
 
 from layouts import operand
@@ -28,11 +26,15 @@ from layouts.core import BIT, BLOCK, COL, LANE, ROW
 from layouts.modifiers import Modifiers
 from layouts.values import OperandValue, value
 
-# A formula line: (label, text); a range of K (the reference's texts) is (high, low).
-Text = str | tuple[str, ...]
-Lines = Sequence[tuple[str, Text]]
-Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
-Terms = list[tuple[int, str]]  # (factor, term); a term "" is the constant 1
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    # A formula line: (label, text); a range of K (the reference's texts) is (high, low).
+    Text = str | tuple[str, ...]
+    Lines = Sequence[tuple[str, Text]]
+    Section = tuple[Lines, Lines]  # (element -> register lines, register -> element lines)
+    Terms = list[tuple[int, str]]  # (factor, term); a term "" is the constant 1
 
 NOTE = "note"  # the label of a free line
 

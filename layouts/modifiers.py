@@ -8,13 +8,15 @@ instead, and RDNA's NEG/NEG_HI only mark values (neither moves a value).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from instructions.model import Instruction
 from instructions.modifiers import Modifiers
 
 from layouts.algebra import LayoutMap
 from layouts.core import Place
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["BLGP_LANES", "BLGP_SOURCE", "Modifiers", "blgp_mark", "blgp_negates", "cbsz_blocks",
            "cbsz_source_block", "negated", "rdna_c_mark", "rdna_half_mark"]
@@ -31,6 +33,7 @@ _PATTERNS: tuple[Callable[[int], int], ...] = (
     lambda lane: lane % 16 + 32,
     lambda lane: lane % 16 + 48,
 )
+
 BLGP_LANES = tuple(LayoutMap((64,), (64,), tuple(map(source, range(64)))) for source in _PATTERNS)
 # ... and as functions of a lane (the map's table read at that lane)
 BLGP_SOURCE: tuple[Callable[[int], int], ...] = tuple(m.table.__getitem__ for m in BLGP_LANES)

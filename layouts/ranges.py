@@ -4,15 +4,17 @@ modifiers.py ModifierSpec.range). A family module's own (its `RANGES`, layouts/f
 add to or replace these. layouts/legality.py checks values against them."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from instructions.model import Instruction
 from instructions.modifiers import F8F6F4_NAMES, Modifiers, ModifierSpec, Rule
 
 from layouts.modifiers import blgp_negates
 
-# A range function: (spec, inst, mods, wave) -> what `inst` allows (None: not taken).
-RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # A range function: (spec, inst, mods, wave) -> what `inst` allows (None: not taken).
+    RangeFunction = Callable[[ModifierSpec, Instruction, Modifiers, int], Rule | None]
 
 ALL = ("A", "B", "C", "D", "K", "SA", "SB")
 INPUTS = ("A", "B", "C", "K", "SA", "SB")  # every matrix but D

@@ -7,7 +7,6 @@ are `operator.methodcaller`s of options.Args; -d's and --catalog's renderers are
 The handlers are budget_mode.py's, loaded when such a mode runs."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import methodcaller
 
 from matrix_frontends.cli.budget_options import BUDGET_USES
@@ -15,6 +14,10 @@ from matrix_frontends.cli.messages import Noted, notes_of
 from matrix_frontends.cli.options import OWN_MODIFIERS, Args
 from matrix_library import request as matrix_request
 from matrix_library.request import Request
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _products(args: Args) -> str:
@@ -52,3 +55,4 @@ BUDGET_MODES = (
     ("budget", "--budget", methodcaller("given", "budget"),
      ("budget", *BUDGET_USES, *OWN_MODIFIERS), _budget_request, _budget, None),
 )
+

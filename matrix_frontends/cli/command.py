@@ -8,7 +8,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Sequence
 
 from instructions import ISSUES
 
@@ -35,6 +34,7 @@ from matrix_frontends.cli.respond import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import NoReturn
 
 # (answering a command line is respond.py's, which the explorer shares; this module is

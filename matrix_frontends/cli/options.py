@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Container, Iterable, Sequence
 
 from instructions.modifiers import GROUPS as MODIFIER_GROUPS
 from instructions.modifiers import MODIFIERS as MODIFIER_SPECS
@@ -43,6 +42,7 @@ from matrix_library.filters import FILTERS
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (argparse loads only for a command line parse_plain does not read)
     from argparse import ArgumentParser
+    from collections.abc import Callable, Container, Iterable, Sequence
     from typing import NoReturn
 
 ABSENT = "\0absent"  # the value of a value option that was not given (None: given bare)
@@ -234,6 +234,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("completion", ("--completion",), OTHER, "print a completion script for SHELL "
            "(bash or zsh) and exit", VALUE, "SHELL", ("bash", "zsh")),
 )
+
 GROUPS = (MODES_GROUP, INST, MATRICES, COORDS, *MODIFIER_GROUPS, OUTPUT, CODE, LDS, PRESHUFFLE,
           BUDGET_GROUP[0], CONVERT, EXPLORER, OTHER)
 BY_DEST = {option.dest: option for option in OPTIONS}

@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # every option it adds; importlib: instruction tables load with __import__; dataclasses:
 # records are named tuples; typing: importing it alone costs about the interpreter's own
 # start-up, so records are instructions.record.Record and TYPE_CHECKING is a constant of
-# each module; re: typing's import of it, and no query parses with it).
+# each module; re: typing's import of it, and no query parses with it; collections.abc: a
+# module of its own, whose names the point path uses in annotations alone).
 TABLES = ("formats.tables", "formats.documents",
           "tabulate", "csv", "_csv", "difflib")
-AVOIDABLE = ("shutil", "importlib", "dataclasses", "typing", "re", "enum")
+AVOIDABLE = ("shutil", "importlib", "dataclasses", "typing", "re", "enum", "collections.abc")
 # The library's and the command line's parts that only some modes need, loaded on first
 # use (matrix_api's __getattr__, the mode table's function-level imports): the catalog,
 # the facts (-d, --json), LDS plans and conversions, the explorer, batch answers,
