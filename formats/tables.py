@@ -16,8 +16,8 @@ line breaks count as one character of the column width, as in the reference.
 """
 from __future__ import annotations
 
-import csv
 import io
+from _csv import writer  # (the csv module's writer, without csv.py's re and enum)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing is not imported when a table is drawn
@@ -76,7 +76,10 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
                                   tablefmt=TABLEFMT.get(fmt, fmt),
                                   # (tabulate indexes this list by the body's columns)
                                   disable_numparse=list(range(1, len(header))) if body
-                                  else True)
+                                  else True,
+                                  # (no cell begins or ends with white space: tabulate
+                                  # need not strip every cell)
+                                  preserve_whitespace=True)
     if fmt in TEXTBAR:
         text = text.replace("|", "\\textbar{}")
     return text.replace(_BREAK, "\n")
@@ -90,7 +93,7 @@ def delimited(header: Sequence[object], rows: Rows, delimiter: str = ",",
     out = io.StringIO()
     for line in comments:
         out.write(f"# {line}\n")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows if flat else cells("csv", rows))
+    written = writer(out, delimiter=delimiter, lineterminator="\n")
+    written.writerow(header)
+    written.writerows(rows if flat else cells("csv", rows))
     return out.getvalue()[:-1]
