@@ -50,20 +50,15 @@ def joiner(fmt: str) -> str:
     return JOINERS.get(fmt, "\n" if fmt in MULTILINE else " ")
 
 
-def _text(cell: object, join: str, bar: str | None) -> object:
-    if isinstance(cell, list):
-        cell = join.join(cell)
-    if bar is not None and isinstance(cell, str) and "|" in cell:
-        cell = cell.replace("|", bar)
-    return cell
-
-
 def cells(fmt: str, rows: Rows) -> list[list[object]]:
-    """The rows with every cell as one value: entries joined, bars escaped for `fmt`."""
+    """The rows with every cell as one value: entries joined, bars escaped for `fmt`
+    (each an expression of the comprehension, no call per cell: a table has thousands)."""
     join, bar = joiner(fmt), ESCAPES.get(fmt)
-    if bar is None:  # (_text() inlined: a table has thousands of cells)
-        return [[join.join(c) if isinstance(c, list) else c for c in row] for row in rows]
-    return [[_text(c, join, bar) for c in row] for row in rows]
+    body = [[join.join(c) if isinstance(c, list) else c for c in row] for row in rows]
+    if bar is None:
+        return body
+    return [[c.replace("|", bar) if isinstance(c, str) and "|" in c else c for c in row]
+            for row in body]
 
 
 def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
