@@ -19,12 +19,11 @@ formats.pictures.picture(fmt, found, transpose, color_by)) joins with one entry 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 
 from instructions.record import Record
 
-from formats import PICTURES, pictures, queries
+from formats import PICTURES, queries
 from formats.tables import delimited as write
 from formats.tables import draw
 from formats.templated import joined
@@ -233,6 +232,7 @@ def long_csv(query: Query) -> str:
 def jsonl(query: Query) -> str:
     """JSON Lines: one object per element location, naming architecture and instruction
     (what json.dumps writes of each; a NUL in a string it writes as \\u0000)."""
+    import json  # (jsonl's lazy boundary: no other document writes JSON)
     inst = _asked(query).inst
     fixed = {"architecture": inst.arch, "instruction": inst.name}
     number = json.dumps("number")
@@ -251,6 +251,7 @@ def _picture(fmt: str, table: Renderer | None = None) -> Renderer:
             if table is None:
                 raise CalcError(f"--format {fmt} draws layouts (-R, -M), not the catalog")
             return table(query)
+        from formats import pictures  # (the pictures' lazy boundary: only a picture loads them)
         return pictures.picture(fmt, _asked(query), query.transpose, query.color_by)
     return render
 

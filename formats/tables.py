@@ -16,8 +16,8 @@ line breaks count as one character of the column width, as in the reference.
 """
 from __future__ import annotations
 
-import csv
 import io
+from _csv import writer  # (the csv module's writer, without csv.py's re and enum)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing is not imported when a table is drawn
@@ -50,20 +50,15 @@ def joiner(fmt: str) -> str:
     return JOINERS.get(fmt, "\n" if fmt in MULTILINE else " ")
 
 
-def _text(cell: object, join: str, bar: str | None) -> object:
-    if isinstance(cell, list):
-        cell = join.join(cell)
-    if bar is not None and isinstance(cell, str) and "|" in cell:
-        cell = cell.replace("|", bar)
-    return cell
-
-
 def cells(fmt: str, rows: Rows) -> list[list[object]]:
-    """The rows with every cell as one value: entries joined, bars escaped for `fmt`."""
+    """The rows with every cell as one value: entries joined, bars escaped for `fmt`
+    (each an expression of the comprehension, no call per cell: a table has thousands)."""
     join, bar = joiner(fmt), ESCAPES.get(fmt)
-    if bar is None:  # (_text() inlined: a table has thousands of cells)
-        return [[join.join(c) if isinstance(c, list) else c for c in row] for row in rows]
-    return [[_text(c, join, bar) for c in row] for row in rows]
+    body = [[join.join(c) if isinstance(c, list) else c for c in row] for row in rows]
+    if bar is None:
+        return body
+    return [[c.replace("|", bar) if isinstance(c, str) and "|" in c else c for c in row]
+            for row in body]
 
 
 def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
@@ -76,7 +71,10 @@ def draw(fmt: str, header: Sequence[object], rows: Rows) -> str:
                                   tablefmt=TABLEFMT.get(fmt, fmt),
                                   # (tabulate indexes this list by the body's columns)
                                   disable_numparse=list(range(1, len(header))) if body
-                                  else True)
+                                  else True,
+                                  # (no cell begins or ends with white space: tabulate
+                                  # need not strip every cell)
+                                  preserve_whitespace=True)
     if fmt in TEXTBAR:
         text = text.replace("|", "\\textbar{}")
     return text.replace(_BREAK, "\n")
@@ -90,7 +88,7 @@ def delimited(header: Sequence[object], rows: Rows, delimiter: str = ",",
     out = io.StringIO()
     for line in comments:
         out.write(f"# {line}\n")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows if flat else cells("csv", rows))
+    written = writer(out, delimiter=delimiter, lineterminator="\n")
+    written.writerow(header)
+    written.writerows(rows if flat else cells("csv", rows))
     return out.getvalue()[:-1]

@@ -11,7 +11,7 @@ A[1][2].B4  element A[i=1][k=2] of block 4 (blocks are shown only when there are
 """
 from __future__ import annotations
 
-from _operator import and_, rshift  # (operator's C module, loaded with Python)
+from _operator import add, and_, rshift  # (operator's C module, loaded with Python)
 from itertools import chain, repeat
 
 from layouts.core import Place
@@ -137,11 +137,31 @@ def _copied(operand: Operand, keys: Iterable[int]) -> list[int] | None:
     return None
 
 
-def _keyed(operand: Operand, element_blocks: int) -> list[tuple[int, str]]:
-    """(key, element name) of every element of slot_texts, in elements() order."""
+def _held(operand: Operand, element_blocks: int) -> dict[int, list[str]]:
+    """{key: the names of the elements that slot holds} of slot_texts (grouped() of
+    keyed()'s element names, in elements() order). Where each element has one place and
+    no two share a slot, each name is built once, beside its key: no (key, name) pair
+    per element."""
     matrix = operand.matrix
-    return keyed(operand, lambda r: f"{matrix}[{r}][",
-                 lambda c, block: f"{c}].B{block}" if element_blocks > 1 else f"{c}]")
+
+    def end(c: int, block: int) -> str:
+        return f"{c}].B{block}" if element_blocks > 1 else f"{c}]"
+    if operand.layout.copies == [0] and operand.lane_source is None:
+        keys: list[int] = []
+        names: list[list[str]] = []
+        for block, heads, ends in _blocks(operand):
+            rows = [f"{matrix}[{r}][" for r in range(len(heads))]
+            cols = [end(c, block) for c in range(len(ends))]
+            if operand.column_major:  # (the order of elements(), as keyed())
+                keys += [hk + ek for ek in ends for hk in heads]
+                names += [[h + e] for e in cols for h in rows]
+            else:
+                keys += [hk + ek for hk in heads for ek in ends]
+                names += [[h + e] for h in rows for e in cols]
+        held = dict(zip(keys, names))
+        if len(held) == len(keys):
+            return held
+    return grouped(keyed(operand, lambda r: f"{matrix}[{r}][", end))
 
 
 def grouped(keyed: list[tuple[int, L]]) -> dict[int, list[L]]:
@@ -183,8 +203,8 @@ def slot_texts(operand: Operand, element_blocks: int
     without a Place per element. Elements are named as records.element_name()
     names them with `element_blocks` blocks."""
     layout = operand.layout
-    held = grouped(_keyed(operand, element_blocks))
-    bits = sorted({key & BIT_MASK for key in held})
+    held = _held(operand, element_blocks)
+    bits = sorted(set(map(and_, held, repeat(BIT_MASK))))
     marks = _SlotTexts(layout.width, operand.mark_of, False)
     decorated = {bit: marks[bit] for bit in bits if marks[bit] != ("", "")}
     if decorated:  # a mark depends on the bits alone
@@ -195,8 +215,10 @@ def slot_texts(operand: Operand, element_blocks: int
     width = layout.width
     empty: list[str] = []
     slots = [(bit >> 5, bit & 31, width) for bit in bits]
-    return slots, [(lane, [held.get((lane << LANE_SHIFT) + bit, empty) for bit in bits])
-                   for lane in sorted({key >> LANE_SHIFT for key in held})]
+    # (each lane's cells: held.get of its keys, (lane << LANE_SHIFT) + bit of every slot)
+    return slots, [(lane, list(map(held.get, map(add, repeat(lane << LANE_SHIFT), bits),
+                                   repeat(empty))))
+                   for lane in sorted(set(map(rshift, held, repeat(LANE_SHIFT))))]
 
 
 class _SlotTexts(dict[int, tuple[str, str]]):

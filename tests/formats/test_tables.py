@@ -162,3 +162,32 @@ def test_tables_drawn_from_8_threads_at_once_each_get_their_own_output():
     assert _module_state(tabulate) == before
     for n, texts in found.items():
         assert texts == [expected[n]] * 15, jobs[n][0]
+
+
+def test_no_cell_of_the_calculators_tables_has_white_space_to_strip(monkeypatch):
+    """draw() has tabulate keep each cell's white space (preserve_whitespace), as no cell
+    of the catalog, the product list or an -R/-M table begins or ends with any: the
+    same text as tabulate's stripping of every cell."""
+    import tabulate
+
+    from instructions import ARCHITECTURES
+    from tests.helpers import call
+
+    drawn = tabulate.tabulate
+    differ = []
+
+    def checked(*args, **options):
+        text = drawn(*args, **options)
+        if text != drawn(*args, **{**options, "preserve_whitespace": False}):
+            differ.append(options.get("tablefmt"))
+        return text
+    monkeypatch.setattr(tabulate, "tabulate", checked)
+    argvs = [["--catalog"], ["--list-products"]]
+    for arch in ARCHITECTURES:
+        inst = ["-a", arch.name, "-i", arch.instructions[0].mnemonic]
+        argvs += [inst + [mode, "-A", *fmt] for mode in ("-R", "-M")
+                  for fmt in ([], ["--markdown"], ["--transpose"])]
+    assert [call(argv)[0] for argv in argvs] == [0] * len(argvs)
+    assert not differ
+    stripped = drawn([[0, " x"]], ["n", "v"], "plain", disable_numparse=[1])
+    assert tables.draw("plain", ["n", "v"], [[0, " x"]]) != stripped  # (the check can fail)

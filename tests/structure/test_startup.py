@@ -156,18 +156,23 @@ def test_layout_queries_import_the_table_drawer():
     assert "tabulate" in modules_after(inst + ["-R", "-A", "--format", "psql"])
     assert "tabulate" in modules_after(["--catalog", "--filter", "arch=cdna3"])
     csv = modules_after(inst + ["-R", "-A", "--csv"], inst + ["-M", "-A", "--csv"])
-    assert {"formats.tables", "csv"} <= csv and "tabulate" not in csv
-    assert "formats.documents" in modules_after(inst + ["-R", "-A", "--format", "rst"])
+    assert {"formats.tables", "_csv"} <= csv and "tabulate" not in csv
+    rst = modules_after(inst + ["-R", "-A", "--format", "rst"])
+    assert "formats.documents" in rst and "formats.pictures" not in rst
+    assert "formats.pictures" in modules_after(inst + ["-R", "-A", "--format", "svg"])
 
 
 def test_csv_documents_do_not_load_tabulate():
-    """CSV and TSV come from the csv module's writer: no tabulate."""
+    """CSV and TSV come from the csv module's writer (its C module, _csv: csv.py loads
+    re and enum): no tabulate; the long forms load neither the JSON writer (jsonl alone
+    does) nor the pictures."""
     base = ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4"]
     modules = modules_after(*[base + [mode, "-A"] + fmt for mode in ("-R", "-M")
                               for fmt in (["--csv"], ["--format", "csv"], ["--format", "tsv"],
                                           ["--format", "long-csv"])])
-    assert {"csv", "formats.tables", "formats.documents"} <= modules
-    loaded = modules & {"tabulate", "dataclasses"}
+    assert {"_csv", "formats.tables", "formats.documents"} <= modules
+    loaded = modules & {"tabulate", "dataclasses", "csv", "re", "enum", "json",
+                        "formats.pictures"}
     assert not loaded, f"CSV documents imported {sorted(loaded)}"
 
 
