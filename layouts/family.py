@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from instructions.modifiers import Modifiers
 
     from layouts.core import Layout, Place
-    from layouts.ranges import RangeFunction
+    from layouts.legality import RangeFunction
 
     # The functions a family module defines (Hooks says what each answers; range
-    # functions: layouts/ranges.py).
+    # functions: layouts/legality.py).
     Generator = Callable[[Instruction, str, int, Modifiers], Layout]
     Mark = Callable[[Instruction, str, Modifiers], str]
     HalfMark = Callable[[Instruction, str, Modifiers, Place], str]
@@ -75,7 +75,7 @@ class Hooks(Record):
     when every modifier is 0); half_mark: the mark of one slot when the halves of a
     packed value differ, (inst, matrix, mods, place) -> mark; ranges: range functions
     by name (instructions/modifiers.py ModifierSpec.range) that add to or replace the
-    shared ones of layouts/ranges.py for this family; facts: the facts the family adds
+    shared ones of layouts/legality.py for this family; facts: the facts the family adds
     to (or replaces in) matrix_api.facts, inst -> dict (None for none); index_readings:
     the other readings of a sparse index that sources give, which `--emit probe` checks
     on a GPU (None for none)."""

@@ -1,6 +1,6 @@
 """What each value of each modifier does, per instruction and per layout family: read
 off the modifier table (instructions/modifiers.py: effect, negation, names), the
-instruction's rule (layouts/ranges.py: range, meaning) and the engine's own data (the
+instruction's rule (layouts/legality.py: range, meaning) and the engine's own data (the
 BLGP lane sources, the index-set slices), so the text cannot drift from what the layouts
 do. `-d` prints it for an instruction, `--json` gives it as data, and docs/usage.md holds
 the family table `family_table()` writes (tests/library/test_modifier_values.py compares).

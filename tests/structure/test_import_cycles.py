@@ -146,11 +146,11 @@ def test_no_import_cycles():
 
 
 def test_the_shared_modules_import_no_family_module():
-    """The marks and ranges several families share, the registry and the Operand import
+    """The marks and range functions several families share, the registry and the Operand import
     no family's module (not even for type checking): a family module is loaded only by
     the registry (layouts/family.py module_hooks), when its family is queried."""
     families = {f.module for f in FAMILIES.values()}
-    for shared in ("modifiers", "ranges", "family", "legality", "__init__", "core"):
+    for shared in ("modifiers", "family", "legality", "__init__", "core"):
         tree = ast.parse((ROOT / "layouts" / f"{shared}.py").read_text(encoding="utf-8"))
         named = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         named |= {f"{node.module}.{alias.name}" for node in ast.walk(tree)
