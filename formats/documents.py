@@ -28,10 +28,10 @@ from formats.tables import delimited as write
 from formats.tables import draw
 from formats.templated import joined
 from matrix_library.answers import Layout
+from matrix_library.bulk import LayoutColumns
 from matrix_library.checks import CalcError
 from matrix_library.drawing import COORDINATES
 from matrix_library.notation import split_keys
-from matrix_library.records import LayoutColumns
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

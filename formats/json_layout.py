@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
 
     from matrix_library.answers import Elem, Layout, Point
-    from matrix_library.records import LayoutColumns
+    from matrix_library.bulk import LayoutColumns
 
     Json = dict[str, object]
     SlotFacts = tuple[int, tuple[int, ...], int, int, bool, bool]  # (LayoutColumns.slot)

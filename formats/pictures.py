@@ -47,8 +47,8 @@ from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_widt
 from matrix_library import checks
 from matrix_library import request as matrix_request
 from matrix_library.answers import Layout
+from matrix_library.bulk import entries_of, slots_of
 from matrix_library.checks import shown
-from matrix_library.queries import entries_of, slots_of
 from matrix_library.records import Element, Location
 
 TYPE_CHECKING = False

@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # (annotations only: the records and the instruction's model)
     Section = tuple[Lines, Lines]
     from layouts.modifiers import Modifiers as Modifiers
 
-    from matrix_library.records import Calculation, Element, Entry, LayoutColumns, Location
+    from matrix_library.bulk import LayoutColumns
+    from matrix_library.records import Calculation, Element, Entry, Location
 
 # An element of an operand: (row, col, block)
 Elem = tuple[int, int, int]

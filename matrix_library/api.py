@@ -41,6 +41,18 @@ from matrix_library.budget import (
     peak,
     products,
 )
+from matrix_library.bulk import (
+    KeyedLayout,
+    LayoutColumns,
+    layout,
+    layout_columns,
+    layout_keys,
+    layout_rows,
+    register_grid,
+    slot_grid,
+    slot_rows,
+    slots,
+)
 from matrix_library.catalog import catalog, check_filters, parse_filters
 from matrix_library.checks import (
     architecture_of,
@@ -74,31 +86,8 @@ from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings
 from matrix_library.preshuffle import PreshufflePlan, preshuffle
-from matrix_library.queries import (
-    calculation,
-    calculations_at,
-    elements_at,
-    layout,
-    layout_columns,
-    layout_keys,
-    layout_rows,
-    locate,
-    register_count,
-    register_grid,
-    slot_grid,
-    slot_rows,
-    slots,
-)
-from matrix_library.records import (
-    Calculation,
-    Element,
-    Entry,
-    KeyedLayout,
-    LayoutColumns,
-    Location,
-    Product,
-    Slot,
-)
+from matrix_library.queries import calculation, calculations_at, elements_at, locate, register_count
+from matrix_library.records import Calculation, Element, Entry, Location, Product, Slot
 from matrix_library.request import Request, answer
 from matrix_library.typed import (
     Facts,

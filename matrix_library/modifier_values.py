@@ -13,6 +13,8 @@ from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, Modifiers,
 from layouts.legality import rule
 from layouts.modifiers import BLGP_SOURCE
 
+from matrix_library.queries import checked_operand
+
 ACTS = {LOW: "negates the low 16-bit halves of", HIGH: "negates the high 16-bit halves of",
         NEGATE: "negates", ABS: "takes the absolute value of"}
 # The modifiers the family table covers (the others: formats, scales and hints, whose
@@ -89,11 +91,10 @@ def meaning(inst: Instruction, spec: ModifierSpec, found: Rule, value: int,
 
 def _slice(inst: Instruction, spec: ModifierSpec, value: int, wave: int) -> str:
     """Where the value puts a one-register operand's entries (the engine's places)."""
-    from matrix_library.queries import layout
     matrix = spec.matrices[0]
-    places = [(loc.register * 32 + loc.bits[0], loc.register * 32 + loc.bits[1])
-              for _, loc in layout(inst, matrix, mods=Modifiers(**{spec.name: value}),
-                                   wave=wave)]
+    found = checked_operand(inst, matrix, Modifiers(**{spec.name: value}), wave)
+    places = [(32 * p.reg + p.lo, 32 * p.reg + p.lo + p.width - 1)
+              for _, held in found.placed() for p in held]
     low, high = min(lo for lo, _ in places), max(hi for _, hi in places)
     return f"{matrix}: its entries in bits [{high}:{low}] of its VGPRs"
 

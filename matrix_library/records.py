@@ -12,7 +12,6 @@ from layouts.core import Place
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
 
     from layouts import Operand
     from layouts.core import Elem
@@ -93,41 +92,6 @@ class Slot(Record):
     """A register slot (a lane's bit range) and the elements it holds."""
     location: Location
     elements: tuple[Element, ...]
-
-
-class KeyedLayout(Record):
-    """layout() in bulk, for writers of whole documents (matrix_api.layout_keys): `keyed`
-    holds (key, (row, col, block)) for every location of every element of `matrix`, in
-    layout()'s order (each element's `copies` locations one after the other), the
-    element's row and column as Element.row and .col count them; a key is (lane << 16) +
-    bit, bit the location's first bit counted from bit 0 of the operand's first VGPR
-    (register * 32 + bit_lo), so that sorted keys are the order of slots(). `slot[bit]`
-    is that location's (register, registers, bit_lo, bit_hi, negated, absolute)."""
-    matrix: str
-    keyed: list[tuple[int, tuple[int, int, int]]]
-    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
-    copies: int
-
-    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
-        return short_repr(self)
-
-
-class LayoutColumns(Record):
-    """KeyedLayout's locations as columns (matrix_api.layout_columns), for writers of whole
-    documents that sort or pick them by column without a tuple per location: keys[n] is
-    the key of location n (layout()'s order, as in KeyedLayout.keyed), and rows[n],
-    cols[n], blocks[n] are its element's row, column and block; `slot` and `copies` as in
-    KeyedLayout."""
-    matrix: str
-    keys: list[int]
-    rows: list[int]
-    cols: list[int]
-    blocks: list[int]
-    slot: Mapping[int, tuple[int, tuple[int, ...], int, int, bool, bool]]
-    copies: int
-
-    def __repr__(self) -> str:  # (its kind and sizes: _asdict() has the whole content)
-        return short_repr(self)
 
 
 class Product(Record):

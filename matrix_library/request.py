@@ -206,15 +206,18 @@ def _compare(request: Request) -> object:
 
 def _query(request: Request) -> QueryAnswer:
     """-g, -m, -R or -M (option "query"; "output_calc": -o; "document": "text" or
-    "json", the form a layout is given in, queries.query_answer): the answer, checked
-    once."""
+    "json", the form a whole layout is given in): the answer, checked once
+    (queries.query_answer; -R and -M: bulk.layout_answer)."""
     inst = request.instruction
     if request.matrix is None:
         raise CalcError(f"the {request.mode} mode needs a matrix")
-    return query_answer(inst, request.matrix, request.mods, request.wave,
-                        str(request.option("query", "get")), request.number,
-                        bool(request.option("output_calc")),
-                        str(request.option("document", "text")))
+    query = str(request.option("query", "get"))
+    if query in ("rlayout", "mlayout"):
+        from matrix_library.bulk import layout_answer  # (a whole layout: -R, -M)
+        return layout_answer(inst, request.matrix, request.mods, request.wave, query,
+                             str(request.option("document", "text")))
+    return query_answer(inst, request.matrix, request.mods, request.wave, query,
+                        request.number, bool(request.option("output_calc")))
 
 
 ENGINES: dict[str, Callable[[Request], object]] = {

@@ -7,7 +7,7 @@ import pytest
 
 from formats import documents, hip
 from matrix_frontends.cli.respond import respond
-from matrix_library import api, checks, code, compare, conversion, queries, request
+from matrix_library import api, bulk, checks, code, compare, conversion, queries, request
 
 CDNA3 = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16"]
 F8F6F4 = ["-a", "gfx950", "-i", "v_mfma_f32_16x16x128_f8f6f4"]
@@ -49,7 +49,8 @@ def answered(argv: list[str], monkeypatch, *counts: tuple[object, str]) -> dict[
     F8F6F4 + ["-R", "-A", "--cbsz", "2", "--format", "svg"],
     F8F6F4 + ["-M", "-B", "--blgp", "4", "--format", "tsv"]])
 def test_a_format_document_is_drawn_from_one_checked_operand(argv, monkeypatch):
-    calls = answered(argv, monkeypatch, (queries, "checked_operand"))
+    calls = answered(argv, monkeypatch, (queries, "checked_operand"),
+                     (bulk, "checked_operand"))
     assert calls == {"answer": 1, "checked": 1, "checked_operand": 1}
 
 
@@ -58,7 +59,8 @@ def _poison(monkeypatch) -> None:
     def refused(*_args, **_kwargs):
         raise AssertionError("the renderer asked the library again")
     for module, name in ((checks, "_modifiers"), (checks, "check_matrix"),
-                         (queries, "checked_operand"), (request, "answer")):
+                         (queries, "checked_operand"), (bulk, "checked_operand"),
+                         (request, "answer")):
         monkeypatch.setattr(module, name, refused)
 
 

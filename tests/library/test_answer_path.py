@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import matrix_calculator
-from matrix_library import api, queries, request
+from matrix_library import api, bulk, queries, request
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("instructions", "layouts", "matrix_plans", "matrix_library", "formats",
@@ -91,8 +91,9 @@ def test_the_point_query_reads_no_api_or_planner():
     POINT[:4] + ["-R", "-A", "--format", "csv"]])
 def test_each_query_is_answered_and_checked_once(argv, monkeypatch):
     """The mode asks answer() once, which checks the Request once and computes the query
-    once (query_answer); the renderer reads that answer."""
-    calls = {"answer": 0, "checked": 0, "query_answer": 0}
+    once (query_answer, or a whole layout's layout_answer); the renderer reads that
+    answer."""
+    calls = {"answer": 0, "checked": 0, "computed": 0}
 
     def counted(name, function):
         def wrapper(*args, **kwargs):
@@ -101,12 +102,12 @@ def test_each_query_is_answered_and_checked_once(argv, monkeypatch):
         return wrapper
     monkeypatch.setattr(request, "answer", counted("answer", request.answer))
     monkeypatch.setattr(request, "checked", counted("checked", request.checked))
-    monkeypatch.setattr(request, "query_answer", counted("query_answer",
-                                                         queries.query_answer))
+    monkeypatch.setattr(request, "query_answer", counted("computed", queries.query_answer))
+    monkeypatch.setattr(bulk, "layout_answer", counted("computed", bulk.layout_answer))
     with contextlib.redirect_stdout(io.StringIO()) as out:
         assert matrix_calculator.main(argv) == 0
     assert out.getvalue()
-    assert calls == {"answer": 1, "checked": 1, "query_answer": 1}
+    assert calls == {"answer": 1, "checked": 1, "computed": 1}
 
 
 @pytest.mark.parametrize("argv", [
@@ -143,9 +144,10 @@ def test_the_renderers_read_the_answer_not_the_library(monkeypatch):
         "query", inst=inst, matrix="A", numbers=(5, 0, 6, 0, 1, 2),
         options=(("query", query), ("document", document)))))
         for query in ("get", "entry", "rlayout", "mlayout") for document in ("text", "json")]
-    for name in ("locate", "elements_at", "layout_columns", "register_grid", "slot_grid",
-                 "operand", "checked_operand", "query_answer"):
+    for name in ("locate", "elements_at", "operand", "checked_operand", "query_answer"):
         monkeypatch.setattr(queries, name, None)
+    for name in ("layout_columns", "register_grid", "slot_grid", "layout_answer"):
+        monkeypatch.setattr(bulk, name, None)
     monkeypatch.setattr(api, "operand", None)
     for _, document, found in answers:
         if document == "json":

@@ -38,9 +38,11 @@ LAZY = ("matrix_library.catalog",
         "instructions.products", "matrix_plans.budget",
         "matrix_library.budget", "matrix_frontends.cli.budget_mode",
         "formats.budget")
-# The fragments the HIP writers read, which no point query needs (-d included).
+# The fragments the HIP writers read, which no point query needs (-d included), and the
+# whole layouts in bulk (-R, -M) with their notation.
 CODE = ("layouts.fragment", "matrix_library.code")
-NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY + CODE
+WHOLE_LAYOUTS = ("matrix_library.bulk", "matrix_library.notation")
+NOT_FOR_POINT_QUERIES = TABLES + AVOIDABLE + LAZY + CODE + WHOLE_LAYOUTS
 # ... and the facts, the formula texts and the renderers' door to the engine's facts,
 # which -d reads but -L, -g and -m do not
 NOT_FOR_LOOKUPS = NOT_FOR_POINT_QUERIES + ("matrix_library.facts", "matrix_library.drawing",
@@ -128,6 +130,7 @@ def test_the_lazy_parts_load_when_used():
     assert "matrix_frontends.cli.lds_mode" in modules_after(
         inst + ["-A", "--lds-tile", "32x8"])
     assert "matrix_library.facts" in modules_after(inst + ["-d"])
+    assert set(WHOLE_LAYOUTS) <= modules_after(inst + ["-R", "-A"])
     assert {"matrix_plans.budget", "matrix_frontends.cli.budget_mode"} <= \
         modules_after(inst + ["--budget"])
     from matrix_library import api as matrix_api
