@@ -1,8 +1,7 @@
 """The records of a conversion plan, the leaf every module of matrix_plans/convert reads:
-slots, moves, the program's word operations, the plan itself, and the shapes of the
-planner's caches (Trips: LDS round trips; Order: the pieces of the moves by register);
-and what every route names alike: a source register's name, the instructions of a
-converting pack."""
+slots, moves, the program's word operations, the plan itself, and the shape of the
+planner's cache of LDS round trips (Trips); and what every route names alike: a source
+register's name, the instructions of a converting pack."""
 from __future__ import annotations
 
 from instructions.lane_moves import REPACK, Pack
@@ -87,8 +86,6 @@ class Plan(Record):
 # LDS round trips by what they are made of (the planner's slot keys): (ops, counts, LDS
 # bytes) or None
 Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
-# piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
-Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
 
 
 def svar(fragment: int, reg: int) -> str:
