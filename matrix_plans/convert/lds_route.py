@@ -9,13 +9,14 @@ from __future__ import annotations
 from instructions.lane_moves import LOAD_BITS, REPACK, STORE_BITS, WAIT, ArchMoves, Pack
 from instructions.record import Record
 
-from matrix_plans.convert.model import Move, Op, svar
+from matrix_plans.convert.model import Field, Move, Op, pack_issues, svar
+from matrix_plans.convert.register_route import issued
 
 
 class _Item(Record):
     """A store of the LDS route: its 32-bit words (each a list of parts: var, source lo,
     source width, destination lo, destination width), its bits and lane addresses."""
-    words: list[list[tuple[str, int, int, int, int]]]
+    words: list[list[Field]]
     bits: int
     table: tuple[int, ...]
 
@@ -57,61 +58,44 @@ def _merge(items: list[_Item]) -> list[_Item]:
     return items
 
 
-def _lds_pack_issues(parts: list[tuple[str, int, int, int, int]], convert: str,
-                     pack: Pack | None) -> tuple[str, ...]:
+def _lds_pack_issues(parts: list[Field], convert: str, pack: Pack | None
+                     ) -> tuple[str, ...]:
     """Instructions building one stored register: the Pack's conversions of its values
-    (Pack.issues; a paired step whose two values are not one register's halves in
-    order repacks them first), or in-lane repacking."""
+    (model.pack_issues), or in-lane repacking."""
     if convert and pack is not None:
-        unpaired = sum(1 for a, c in zip(parts[::2], parts[1::2])
-                       if pack.paired and (a[0] != c[0] or (a[1], c[1]) != (0, 16)))
-        return (REPACK,) * unpaired + pack.issues(len(parts))
+        return pack_issues(pack, parts)
     if len(parts) == 1:
         return (REPACK,) if parts[0][1] else ()
     return (REPACK,) * (len(parts) - 1)
 
 
-# {source value (fragment, register, lo, width): {source lane: an LDS byte it is
-# stored at}}, and the further bytes of values stored at several: {value: {lane: [...]}}
-_Tables = tuple[dict[tuple[int, int, int, int], dict[int, int]],
-                dict[tuple[int, int, int, int], dict[int, list[int]]]]
+# {source value (fragment, register, lo, width): {source lane: the LDS bytes it is
+# stored at, in the order of the moves}}
+_Tables = dict[tuple[int, int, int, int], dict[int, list[int]]]
 
 
 def _store_tables(moves: list[Move], lane_bytes: int, registers: int) -> _Tables | None:
     """The LDS bytes every source value is stored at in lds_program, or None when a slot
     is not byte-aligned."""
-    tables: dict[tuple[int, int, int, int], dict[int, int]] = {}
-    more: dict[tuple[int, int, int, int], dict[int, list[int]]] = {}
-    get = tables.get
+    tables: _Tables = {}
     for to, _, src, _, _ in moves:
         fragment, lane, reg, lo, width = to
         if width not in STORE_BITS or lo % 8:
             return None
         address = lane * lane_bytes + (fragment * registers + reg) * 4 + lo // 8
         sfragment, slane, sreg, slo, swidth = src
-        key = (sfragment, sreg, slo, swidth)
-        by_lane = get(key)
-        if by_lane is None:
-            tables[key] = {slane: address}
-        elif by_lane.setdefault(slane, address) != address:  # (a value's further copy)
-            more.setdefault(key, {}).setdefault(slane, []).append(address)
-    return tables, more
+        tables.setdefault((sfragment, sreg, slo, swidth), {}).setdefault(slane, []).append(
+            address)
+    return tables
 
 
 def _store_items(tables: _Tables, wave: int, convert: str, dbits: int) -> list[_Item]:
     """The stores of lds_program (before merging), one per copy of each source value."""
     items: list[_Item] = []
-    first, more = tables
-    lanes = range(wave)
-    for (f, reg, lo, width), by_lane in sorted(first.items()):
-        further = more.get((f, reg, lo, width), {})
-        copies = 1 + max(map(len, further.values()), default=0)
-        for c in range(copies):
-            if c == 0:
-                table = tuple(map(by_lane.get, lanes, (-1,) * wave))
-            else:
-                table = tuple([a[c - 1] if (a := further.get(lane)) is not None
-                               and len(a) >= c else -1 for lane in lanes])
+    for (f, reg, lo, width), by_lane in sorted(tables.items()):
+        for c in range(max(map(len, by_lane.values()))):
+            table = tuple([a[c] if (a := by_lane.get(lane)) is not None and len(a) > c
+                           else -1 for lane in range(wave)])
             if width == 64 and not convert:
                 halves = [[(svar(f, reg), 0, 32, 0, 32)], [(svar(f, reg + 1), 0, 32, 0, 32)]]
                 items.append(_Item(halves, 64, table))
@@ -149,7 +133,10 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     items = _merge(_store_items(tables, wave, convert, moves[0].to.width))
     ops: list[Op] = []
     count = 0
+    shapes = set()  # (the lane addresses of each store, from its first)
     for item in items:
+        first = next(a for a in item.table if a >= 0)
+        shapes.add(tuple([a - first if a >= 0 else -1 for a in item.table]))
         args = []
         for parts in item.words:
             if not convert and len(parts) == 1 and parts[0][1:3] == (0, 32):
@@ -165,15 +152,6 @@ def lds_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     ops.append(Op("sync", "", (), None, (WAIT,)))
     ops += _loads(arch, words, registers)
     ops.append(Op("sync", "", (), None, (WAIT,)))
-    counts: dict[str, int] = {}
-    for op in ops:
-        for name in op.issues:
-            counts[name] = counts.get(name, 0) + 1
-    shapes = set()
-    for op in ops:
-        if op.op == "store":
-            table = op.info[1]  # type: ignore[index]
-            first = next(a for a in table if a >= 0)
-            shapes.add(tuple(a - first if a >= 0 else -1 for a in table))
+    counts = dict(issued(ops))
     counts["v_and/v_lshl (lane addresses)"] = len(shapes) + 1
     return ops, sorted(counts.items()), wave * lane_bytes

@@ -1,8 +1,10 @@
 """The records of a conversion plan, the leaf every module of matrix_plans/convert reads:
-slots, moves, the program's word operations, the plan itself, and the shapes of the
-planner's caches (Trips: LDS round trips; Order: the pieces of the moves by register)."""
+slots, moves, the program's word operations, the plan itself, and the shape of the
+planner's cache of LDS round trips (Trips); and what every route names alike: a source
+register's name, the instructions of a converting pack."""
 from __future__ import annotations
 
+from instructions.lane_moves import REPACK, Pack
 from instructions.record import Record
 
 CLASSES = ("none", "in-lane", "cross-lane")
@@ -84,10 +86,20 @@ class Plan(Record):
 # LDS round trips by what they are made of (the planner's slot keys): (ops, counts, LDS
 # bytes) or None
 Trips = dict[object, tuple[list[Op], list[tuple[str, int]], int] | None]
-# piece_order(): [((fragment, register), [(lane, [(a move's index, (lo, width))]))]
-Order = list[tuple[tuple[int, int], list[tuple[int, list[tuple[int, tuple[int, int]]]]]]]
 
 
 def svar(fragment: int, reg: int) -> str:
     """The program's name of source register `reg` of fragment `fragment`."""
     return f"s{fragment}_{reg}"
+
+
+# A field of a packed word: (var, source lo, source width, destination lo, width)
+Field = tuple[str, int, int, int, int]
+
+
+def pack_issues(pack: Pack, parts: list[Field]) -> tuple[str, ...]:
+    """The instructions of `pack` converting `parts` into one word (Pack.issues), a paired
+    step whose two values are not one register's halves in order repacking them first."""
+    unpaired = sum(1 for a, c in zip(parts[::2], parts[1::2])
+                   if pack.paired and (a[0] != c[0] or (a[1], c[1]) != (0, 16)))
+    return (REPACK,) * unpaired + pack.issues(len(parts))

@@ -1,7 +1,7 @@
 """The lane moves of the register route of a conversion: which of the
 architecture's lane moves (instructions/lane_moves.py) serve which lanes (`_fits`), a
-cover of every lane of a move by the cheapest parts (`_cover`), and the ops that make
-the moved word (`move_value`), and the Builder that collects a program's ops.
+cover of every lane of a move by the cheapest parts (`_cover`), the ops that make the
+moved word (`move_value`), and the Builder that collects a program's ops.
 matrix_plans/convert/strategies.py builds each register with them."""
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class Builder:
         self.ops: list[Op] = []
         self.count = 0
         self.by_kind = {m.kind: m for m in moves.moves}
+        self.weights = {m.mnemonic: m.cost for m in moves.moves}  # (LaneMove.cost)
         # ops of earlier registers by (op, args, info): a value made once is reused
         self.made = made if made is not None else {}
         self.local: dict[tuple[object, ...], str] = {}  # the same for this builder's ops
@@ -34,10 +35,7 @@ class Builder:
         """A new builder of this one's program (a strategy's trial): the values made so
         far (`made`), the temporaries numbered on from `count`."""
         b = object.__new__(Builder)
-        b.moves, b.wave, b.convert, b.pack_issues = (self.moves, self.wave, self.convert,
-                                                     self.pack_issues)
-        b.pack, b.by_kind, b.made, b.count = self.pack, self.by_kind, made, count
-        b.ops, b.local = [], {}
+        b.__dict__.update(self.__dict__, made=made, count=count, ops=[], local={})
         return b
 
     def temp(self) -> str:
@@ -56,6 +54,13 @@ class Builder:
         if out is None:
             self.local[key] = name
         return name
+
+    def select(self, made: list[tuple[str, int]]) -> str:
+        """The word holding made[i]'s word in the lanes of its mask (the one word, alone)."""
+        if len(made) == 1:
+            return made[0][0]
+        return self.add("select", tuple(v for v, _ in made), tuple(m for _, m in made),
+                        (SELECT,) * (len(made) - 1))
 
 
 def lane_mask(lanes: Iterable[int]) -> int:
@@ -166,9 +171,8 @@ def _dpp_candidates(left: dict[int, int], controls: tuple[str, ...], moves: Arch
 
 def _words(parts: list[Part]) -> int:
     """The words a cover makes (a one-register swap used on both sides: two)."""
-    return sum(2 if kind in ("swap32", "swap16") and len({ln & (32 if kind == "swap32"
-                                                                  else 16) > 0
-                                                          for ln in lanes}) == 2 else 1
+    return sum(2 if kind in ("swap32", "swap16")
+               and len({ln & int(kind[4:]) > 0 for ln in lanes}) == 2 else 1
                for kind, _, lanes in parts)
 
 
@@ -176,11 +180,8 @@ def _cost(parts: list[Part], moves: ArchMoves) -> int:
     """The weight of a cover: each part's move (LaneMove.cost; a gather across the
     wave64 halves also a permlane64) and the selects that join the words."""
     kinds = {m.kind: m.cost for m in moves.moves}
-    total = 0
-    for kind, _, _ in parts:
-        if kind != "id":
-            total += sum(kinds[k] for k in kind.split("+"))
-    return total + _words(parts) - 1
+    return sum(kinds[k] for kind, _, _ in parts if kind != "id"
+               for k in kind.split("+")) + _words(parts) - 1
 
 
 def _gathers(left: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
@@ -195,16 +196,10 @@ def _gathers(left: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
     return out
 
 
-_COVERS: dict[tuple[object, ...], list[Part]] = {}
-
-
 def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
     """Parts that together serve every lane of sigma, the cheapest found ("id": the
     lanes that already hold their value): lane moves chosen greedily by lanes served
     per cost, the rest gathered, keeping the cheapest point to stop at."""
-    key = (moves.arch, wave, tuple(sorted(sigma.items())))
-    if key in _COVERS:
-        return _COVERS[key]
     ident = {ln: s for ln, s in sigma.items() if ln == s}
     left = {ln: s for ln, s in sigma.items() if ln != s}
     costs = {m.kind: m.cost for m in moves.moves}
@@ -220,8 +215,7 @@ def _cover(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Part]:
         trial = parts + _gathers(left, moves, wave)
         if _cost(trial, moves) < _cost(best, moves):
             best = trial
-    _COVERS[key] = best = _absorb(best, wave)
-    return best
+    return _absorb(best, wave)
 
 
 def _absorb(parts: list[Part], wave: int) -> list[Part]:
@@ -247,26 +241,20 @@ _STEPS: dict[tuple[object, ...], list[Step]] = {}
 
 def _steps(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Step]:
     """The steps of move_value for sigma: its cover's parts, each a lane move's op (a
-    swap's result per side), made once per distinct sigma as the cover is (and found
-    again by the dict itself where the strategies pass the same one: _LAST)."""
-    last = _LAST.get(id(sigma))
-    if last is not None and last[0] is sigma and last[1] is moves and last[2] == wave:
-        return last[3]
+    swap's result per side), made once per distinct sigma."""
     key = (moves.arch, wave, tuple(sorted(sigma.items())))
     found = _STEPS.get(key)
     if found is not None:
-        _remember(sigma, moves, wave, found)
         return found
     found = []
     for kind, detail, part in _cover(sigma, moves, wave):
         half = kind.startswith("half+")  # v_permlane64 first: lane l then holds l ^ 32's
         kind = kind.removeprefix("half+")
         if kind in ("swap32", "swap16"):
-            bit = 32 if kind == "swap32" else 16
+            bit = int(kind[4:])
             # lanes with the bit set read result 0 (the VDST side), the others result 1
-            for index, lanes in ((0, [ln for ln in part if ln & bit]),
-                                 (1, [ln for ln in part if not ln & bit])):
-                if lanes:
+            for index, side in ((0, bit), (1, 0)):
+                if lanes := [ln for ln in part if ln & bit == side]:
                     found.append((kind, index, half, lane_mask(lanes)))
         elif kind == "gather":
             table = {ln: s ^ 32 for ln, s in part.items()} if half else part
@@ -275,37 +263,19 @@ def _steps(sigma: dict[int, int], moves: ArchMoves, wave: int) -> list[Step]:
         else:  # id; row, xrow, dpp, dpp8, half: the detail says what each lane reads
             found.append((kind, detail, half, lane_mask(part)))
     _STEPS[key] = found
-    _remember(sigma, moves, wave, found)
     return found
-
-
-# {id(sigma): (sigma, architecture, wave, its steps)} of the dicts passed lately (the
-# strategies of every build of a register pass the dicts of that register's groupings)
-_LAST: dict[int, tuple[dict[int, int], ArchMoves, int, list[Step]]] = {}
-
-
-def _remember(sigma: dict[int, int], moves: ArchMoves, wave: int, steps: list[Step]) -> None:
-    if len(_LAST) >= 256:
-        _LAST.clear()
-    _LAST[id(sigma)] = (sigma, moves, wave, steps)
 
 
 def move_value(b: Builder, var: str, sigma: dict[int, int]) -> str:
     """A word holding, in every lane ln of sigma, `var` of lane sigma[ln]."""
     made: list[tuple[str, int]] = []
     for kind, detail, half, mask in _steps(sigma, b.moves, b.wave):
+        if kind == "id":
+            made.append((var, mask))
+            continue
         source = var
         if half:
             source = b.add("move", (var,), ("half", None), (b.by_kind["half"].mnemonic,))
-        if kind == "id":
-            made.append((var, mask))
-        elif kind in ("swap32", "swap16"):
-            made.append((b.add("move", (var,), (kind, detail), (b.by_kind[kind].mnemonic,)),
-                         mask))
-        else:
-            made.append((b.add("move", (source,), (kind, detail),
-                               (b.by_kind[kind].mnemonic,)), mask))
-    if len(made) == 1:
-        return made[0][0]
-    return b.add("select", tuple(v for v, _ in made), tuple(m for _, m in made),
-                 (SELECT,) * (len(made) - 1))
+        made.append((b.add("move", (source,), (kind, detail), (b.by_kind[kind].mnemonic,)),
+                     mask))
+    return b.select(made)

@@ -25,14 +25,13 @@ The plan has two parts, both read off the layouts given (never a layout of its o
 The register program is matrix_plans/convert/register_route.py (over the strategies of
 matrix_plans/convert/strategies.py), the LDS round trip matrix_plans/convert/lds_route.py,
 both for a wide pack matrix_plans/convert/wide_route.py; a cross-lane plan takes the one
-with fewer instructions, an s_waitcnt weighed as three (register_route.weight).
+with fewer instructions, an s_waitcnt weighed as three (route_program, register_route.weight).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
 from math import lcm
-from weakref import WeakKeyDictionary
 
 from instructions.lane_moves import WAIT_COST, ArchMoves, Pack, arch_moves
 from instructions.model import Instruction
@@ -42,13 +41,12 @@ from layouts.core import CalcError, shown
 from layouts.values import value
 
 from matrix_plans.convert.lds_route import lds_program
-from matrix_plans.convert.model import CLASSES, Move, Op, Order, Plan, Slot, Trips
-from matrix_plans.convert.register_route import bounded_program, piece_order, total, weight
+from matrix_plans.convert.model import CLASSES, Move, Op, Plan, Slot, Trips
+from matrix_plans.convert.register_route import bounded_program, total, weight
 from matrix_plans.convert.wide_route import wide_lds, wide_program
 
-__all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Order", "Plan", "Slot", "Trips",
-           "overall", "plan",
-           "plan_within", "slot_moves", "tile"]
+__all__ = ["CLASSES", "CONVERTS", "SAME", "Move", "Op", "Plan", "Slot", "Trips", "overall",
+           "plan", "plan_within", "slot_moves", "tile"]
 
 # Source types that convert into narrower operand types with a Pack (`Pack.to`), on
 # the architectures whose records (instructions/lane_moves.py) have that Pack.
@@ -101,8 +99,7 @@ def tile(src: Operand, dst: Operand, transposed: bool = False
 
     One rule for both operands: the destination's K axis (A: its columns, B: its rows)
     runs along the same axis of D (N for A, M for B); the other axis must agree."""
-    into, held = _tiles(src, dst, transposed)
-    return held.domain[0], into.domain[0], pairs(into, held)
+    return tiled(*_tiles(src, dst, transposed))
 
 
 def _tiles(src: Operand, dst: Operand, transposed: bool) -> tuple[LayoutMap, LayoutMap]:
@@ -114,12 +111,16 @@ def _tiles(src: Operand, dst: Operand, transposed: bool) -> tuple[LayoutMap, Lay
     return blocked(grid, want), blocked(held, have)
 
 
-def pairs(into: LayoutMap, held: LayoutMap) -> list[tuple[int, int, int, int, int, int]]:
-    """[(t, row, col, s, i, j)] of two tilings: held's inverse composed with into."""
-    (_, rows, cols), (_, m, n) = into.domain, held.domain
-    return [(t, *divmod(cell, cols), s, *divmod(q, n))
-            for x, y in enumerate(held.inverse().compose(into).table)
-            for (t, cell), (s, q) in ((divmod(x, rows * cols), divmod(y, m * n)),)]
+def tiled(into: LayoutMap, held: LayoutMap
+          ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """(S, T, [(t, row, col, s, i, j)]) of two tilings (into: T destination fragments,
+    held: S source fragments): held's inverse composed with into."""
+    (fragments, rows, cols), (sources, m, n) = into.domain, held.domain
+    found = []
+    for x, y in enumerate(_composed(into, held)):
+        (t, cell), (s, q) = divmod(x, rows * cols), divmod(y, m * n)
+        found.append((t, *divmod(cell, cols), s, *divmod(q, n)))
+    return sources, fragments, found
 
 
 # ---- which conversion
@@ -234,25 +235,15 @@ def _cells(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
     return tuple(divmod(cell, cols) for cell in range(rows * cols))
 
 
-_PLACES: WeakKeyDictionary[Operand, dict[tuple[int, bool, int], list[tuple[Slot, ...]]]] = \
-    WeakKeyDictionary()
-
-
+@lru_cache(maxsize=512)  # (as many as layouts.operand keeps)
 def _places(operand: Operand, fragments: int, transposed: bool, warps: int
             ) -> list[tuple[Slot, ...]]:
     """The Slots of every element's copies (OperandValue.copies) in `fragments`
     fragments, fragment f in warp f % warps (lanes shifted by the operand's wave),
     register set f // warps: made once per operand."""
-    made = _PLACES.get(operand)
-    if made is None:
-        made = _PLACES[operand] = {}
-    found = made.get((fragments, transposed, warps))
-    if found is None:
-        new, each = tuple.__new__, value(operand).copies(transposed)
-        found = made[(fragments, transposed, warps)] = [
-            tuple(new(Slot, (f // warps, lane + f % warps * operand.wave, *rest))
+    new, each = tuple.__new__, value(operand).copies(transposed)
+    return [tuple(new(Slot, (f // warps, lane + f % warps * operand.wave, *rest))
                   for lane, *rest in copies) for f in range(fragments) for copies in each]
-    return found
 
 
 def overall(moves: Iterable[Move]) -> str:
@@ -296,31 +287,14 @@ def plan_within(src: Operand, dst: Operand, transposed: bool = False,
         return None
     shared = None if trips is None else (
         trips, (_slots(src, dst, transposed), convert, pack, fragments, dst.register_count))
-    program = _program(moves, arch, src.wave, convert, pack, kind, route, fragments,
-                       dst.register_count, most if kind == within else None, shared,
-                       _order(dst, fragments))
+    program = route_program(moves, arch, src.wave, convert, pack, kind, route, fragments,
+                            dst.register_count, most if kind == within else None, shared)
     if program is None:
         return None
     ops, counts, chosen, lds_bytes = program
     return Plan(kind, fragments, sources, tuple(moves), tuple(ops), tuple(counts),
                 src.wave, src.register_count, dst.register_count, " + ".join(issues),
                 chosen, lds_bytes, _types(src.inst, dst, convert, pack))
-
-
-_ORDERS: WeakKeyDictionary[Operand, dict[int, Order | None]] = WeakKeyDictionary()
-
-
-def _order(dst: Operand, fragments: int) -> Order | None:
-    """piece_order() of the destination slots of plans into `fragments` fragments of
-    `dst`, in the order of slot_moves' moves (every such plan's), kept with the
-    operand."""
-    orders = _ORDERS.get(dst)
-    if orders is None:
-        orders = _ORDERS[dst] = {}
-    if fragments not in orders:
-        orders[fragments] = piece_order(
-            to for copies in _places(dst, fragments, False, 1) for to in copies)
-    return orders[fragments]
 
 
 def _slots(src: Operand, dst: Operand, transposed: bool) -> tuple[object, ...]:
@@ -337,48 +311,46 @@ def _slots(src: Operand, dst: Operand, transposed: bool) -> tuple[object, ...]:
     return id(src), grid, transposed
 
 
-def _program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack | None,
-             kind: str, route: str | None, fragments: int, registers: int,
-             most: int | None = None,
-             shared: tuple[Trips, object] | None = None, order: Order | None = None
-             ) -> tuple[list[Op], list[tuple[str, int]], str, int] | None:
+def route_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
+                  pack: Pack | None, kind: str, route: str | None, fragments: int,
+                  registers: int, most: int | None = None,
+                  shared: tuple[Trips, object] | None = None, stored: list[Move] | None = None
+                  ) -> tuple[list[Op], list[tuple[str, int]], str, int] | None:
     """(ops, counts, route, LDS bytes) of a plan: the register route, or the LDS round
     trip of a cross-lane plan where `route` allows it and it weighs less (the register
     route is abandoned as soon as it is sure to weigh more). With `most`, None where the
     register route is abandoned as soon as it is sure to issue more than `most`
     instructions, and the round trip (if any) issues more too: either way the plan
     does. `shared`: (the dict of round trips made for other plans of the answer, this
-    plan's key in it); `order`: piece_order() of the destination's slots."""
-    wide = pack is not None and pack.span > 0
+    plan's key in it); `stored`: the moves the round trip makes, where they are others
+    (a port's: each element from its first place)."""
     trip = None
     if kind == "cross-lane" and route != "registers":
         if shared is not None and shared[1] in shared[0]:
             trip = shared[0][shared[1]]
-        elif wide:
-            assert pack is not None
+        elif pack is not None and pack.span:
             trip = wide_lds(moves, arch, wave, convert, pack, fragments, registers)
         else:
-            trip = lds_program(moves, arch, wave, convert, pack, fragments, registers)
+            trip = lds_program(stored or moves, arch, wave, convert, pack, fragments, registers)
         if shared is not None:
             shared[0][shared[1]] = trip
     found = None  # the register route, unless the LDS round trip is sure to be lighter
     if trip is None or route != "lds":
-        if wide:
-            assert pack is not None
+        above = None if trip is None else weight(trip[1])
+        drop = most is not None and (trip is None or total(trip[1]) > most)
+        if drop:
+            assert most is not None
+            # (a register program's weight: its instructions, its one wait (if any)
+            # weighed as WAIT_COST)
+            limit = most + WAIT_COST - 1
+            above = limit if above is None else min(above, limit)
+        if pack is not None and pack.span:
             found = wide_program(moves, arch, wave, convert, pack)
         else:
-            above = None if trip is None else weight(trip[1])
-            drop = most is not None and (trip is None or total(trip[1]) > most)
-            if drop:
-                assert most is not None
-                # (a register program's weight: its instructions, its one wait (if any)
-                # weighed as WAIT_COST)
-                limit = most + WAIT_COST - 1
-                above = limit if above is None else min(above, limit)
             found = bounded_program(moves, arch, wave, convert,
-                                    pack.mnemonics if pack else (), above, order)
-            if found is None and drop:
-                return None
+                                    pack.mnemonics if pack else (), above)
+        if found is None and drop:
+            return None
     if trip is not None and (found is None or route == "lds"
                              or weight(trip[1]) < weight(found[1])):
         return trip[0], trip[1], "lds", trip[2]

@@ -21,10 +21,8 @@ from layouts import Operand
 from layouts.algebra import LayoutMap, blocked
 from layouts.core import CalcError, shown
 
-from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import Plan
-from matrix_plans.convert.planner import composed_moves, overall, pairs
-from matrix_plans.convert.register_route import bounded_program, weight
+from matrix_plans.convert.planner import composed_moves, overall, route_program, tiled
 
 # Types that hold the same values in the same bits (source key -> destination keys).
 PORTABLE = {"f16": ("f16",), "bf16": ("bf16",), "f32": ("f32", "xf32"), "f64": ("f64",),
@@ -44,8 +42,7 @@ def port_tile(src: Operand, dst: Operand, warps: int
               ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
     """(source fragments S, destination fragments T, [(t, row, col, s, i, j)]): element
     (row, col) of destination fragment t is element (i, j) of source fragment s."""
-    into, held = _tiles(src, dst, warps)
-    return held.domain[0], into.domain[0], pairs(into, held)
+    return tiled(*_tiles(src, dst, warps))
 
 
 def _tiles(src: Operand, dst: Operand, warps: int) -> tuple[LayoutMap, LayoutMap]:
@@ -84,17 +81,14 @@ def port_plan(src: Operand, dst: Operand, route: str | None = None) -> Plan:
     into, held = _tiles(src, dst, warps)
     sources, fragments = held.domain[0], into.domain[0]
     moves = composed_moves(dst, into, src, held, warps=warps, near=True)
-    arch = arch_moves(dst.inst.arch)
-    built = bounded_program(moves, arch, dst.wave, "", ())
-    assert built is not None  # (no bound: every build is made)
-    ops, counts = built
-    chosen, lds_bytes = "registers", 0
-    if overall(moves) == "cross-lane" and route != "registers":
-        # (the round trip through LDS reads each element from one place: its first)
-        once = composed_moves(dst, into, src, held, warps=warps)
-        trip = lds_program(once, arch, dst.wave, "", None, fragments, dst.register_count)
-        if trip is not None and (route == "lds" or weight(trip[1]) < weight(counts)):
-            moves, (ops, counts, lds_bytes), chosen = once, trip, "lds"
+    # (the round trip through LDS reads each element from one place: its first)
+    once = composed_moves(dst, into, src, held, warps=warps)
+    program = route_program(moves, arch_moves(dst.inst.arch), dst.wave, "", None,
+                            overall(moves), route, fragments, dst.register_count, stored=once)
+    assert program is not None  # (no bound on the instructions)
+    ops, counts, chosen, lds_bytes = program
+    if chosen == "lds":
+        moves = once
     held_sets = -(-sources // warps)
     return Plan(overall(moves), fragments, held_sets, tuple(moves), tuple(ops), tuple(counts),
                 dst.wave, src.register_count, dst.register_count, "", chosen, lds_bytes)

@@ -4,11 +4,9 @@ built with each strategy preferred in turn (the builds that have chosen alike sh
 work) and the cheapest kept, and the instructions it issues."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from instructions.lane_moves import WAIT, WAIT_COST, ArchMoves
 
-from matrix_plans.convert.model import Move, Op, Order, Slot
+from matrix_plans.convert.model import Move, Op
 from matrix_plans.convert.moves import Builder
 from matrix_plans.convert.strategies import (
     Piece,
@@ -21,22 +19,12 @@ from matrix_plans.convert.strategies import (
 )
 
 SWAPS = ("swap32", "swap16", "swap32x", "swap16x")
-_WEIGHTS: dict[int, tuple[ArchMoves, dict[str, int]]] = {}
 
 
-def _weights(arch: ArchMoves) -> dict[str, int]:
-    """{lane move mnemonic: its LaneMove.cost} of the architecture's record."""
-    found = _WEIGHTS.get(id(arch))
-    if found is None or found[0] is not arch:
-        found = _WEIGHTS[id(arch)] = (arch, {m.mnemonic: m.cost for m in arch.moves})
-    return found[1]
-
-
-def _cost(ops: list[Op], arch: ArchMoves, paid: set[object] | None = None) -> int:
+def _cost(ops: list[Op], weight: dict[str, int], paid: set[object] | None = None) -> int:
     """The weight of a trial's ops: their instructions (the two results of one swap:
-    one instruction), a lane move weighed at its LaneMove.cost (a ds_bpermute: with its
-    lane address and wait)."""
-    weight = _weights(arch)
+    one instruction), a lane move weighed at its LaneMove.cost (`weight`, by mnemonic; a
+    ds_bpermute: with its lane address and wait)."""
     seen: set[object] = set()
     made: set[object] = set()  # per-lane selectors made here (`paid`: by earlier registers)
     total = 0
@@ -63,8 +51,7 @@ def _once(op: Op, swaps: set[object]) -> tuple[str, ...]:
 
 
 def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
-                    pack_issues: tuple[str, ...], above: int | None = None,
-                    order: Order | None = None
+                    pack_issues: tuple[str, ...], above: int | None = None
                     ) -> tuple[list[Op], list[tuple[str, int]]] | None:
     """The ops that build every destination register (`d<t>_<reg>`) and the count of
     each instruction they issue (plus one s_waitcnt when any ds_bpermute is used).
@@ -74,50 +61,15 @@ def bounded_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str,
     program is built with each strategy preferred in turn, too, and the cheapest kept.
     With `above`, None as soon as every build's program so far weighs more than
     `above` (weight() of its counts; a program only grows, so the whole one would too):
-    the planner's LDS round trip then wins without the rest. `order`: piece_order() of
-    the moves' destination slots, where the caller keeps it."""
-    if order is None:
-        pieces = sorted(pieces_of(moves).items())
-    else:  # (pieces_of in the order given)
-        pieces = [(key, {lane: [head + moves[index][2] for index, head in got]
-                         for lane, got in lanes}) for key, lanes in order]
-    built = _build(pieces, Builder(arch, wave, convert, pack_issues), above)
+    the planner's LDS round trip then wins without the rest."""
+    pieces = sorted(pieces_of(moves).items())
+    base = Builder(arch, wave, convert, pack_issues)
+    built = _build(pieces, base, above)
     if built is None:
         return None
-    best: tuple[int, list[Op]] | None = None
-    weights: dict[int, int] = {}
-    for prefer in PREFERRED:
-        ops = built[prefer]
-        weight = weights.get(id(ops))
-        if weight is None:
-            weight = weights[id(ops)] = _cost(ops, arch)
-        if best is None or weight < best[0]:
-            best = (weight, ops)
-    assert best is not None
-    return best[1], issued(best[1])
-
-
-def piece_order(slots: Iterable[Slot]) -> Order | None:
-    """Where pieces_of() puts the pieces of moves whose destination slots are `slots`, in
-    the moves' order: [((fragment, register), [(lane, [(the move's index, (lo, width))]
-    in bit order)] with the lanes in the order they first appear)] by register, for
-    plans into one operand to read their pieces without grouping them again. None where
-    a slot is 64 bits or two slots of one lane and register start at one bit."""
-    words: dict[tuple[int, int], dict[int, list[tuple[int, int, int]]]] = {}
-    for index, (fragment, lane, reg, lo, width) in enumerate(slots):
-        if width == 64:
-            return None
-        words.setdefault((fragment, reg), {}).setdefault(lane, []).append((lo, index, width))
-    order: Order = []
-    for key in sorted(words):
-        lanes = []
-        for lane, got in words[key].items():
-            got.sort()  # (by bit, as pieces_of sorts the pieces)
-            if any(a[0] == b[0] for a, b in zip(got, got[1:])):
-                return None
-            lanes.append((lane, [(index, (lo, width)) for lo, index, width in got]))
-        order.append((key, lanes))
-    return order
+    costs = {id(ops): _cost(ops, base.weights) for ops in built.values()}
+    best = min((built[prefer] for prefer in PREFERRED), key=lambda ops: costs[id(ops)])
+    return best, issued(best)
 
 
 STRATEGIES = (pair_swaps, pack_then_move, move_then_pack, move_then_perm)
@@ -161,7 +113,7 @@ def _build(pieces: list[tuple[tuple[int, int], dict[int, list[Piece]]]], base: B
                 b = base.trial(build.shared, build.serial)
                 made = strategy(b, lanes)
                 if made is not None:
-                    trials.append((strategy, _cost(b.ops, base.moves, build.paid), b, made))
+                    trials.append((strategy, _cost(b.ops, base.weights, build.paid), b, made))
             serial = max(build.serial, max(b.count for _, _, b, _ in trials))
             picks: dict[int, list[object]] = {}
             for prefer in build.prefers:

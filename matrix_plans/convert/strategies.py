@@ -15,20 +15,23 @@ matrix_plans/convert/moves.py.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from instructions.lane_moves import REPACK, SELECT
 
-from matrix_plans.convert.model import Move, svar
+from matrix_plans.convert.model import Field, Move, pack_issues, svar
 from matrix_plans.convert.moves import Builder, lane_mask, move_value
 
 _Word = list[tuple[int, int]]  # per lane: (packed word, source lane) it holds
 _Swap = tuple[int, tuple[int, int], int | None]  # (bit, operand order, result picked)
-_Recipe = tuple[tuple[int, int, int, int, int, int], ...]
+_Recipe = tuple[Field, ...]  # a packed word's parts (_pack)
+R = TypeVar("R")
 
 
 # A piece of one destination word: (dest lo, width, source fragment, source lane,
 # source register, source lo, source width).
 Piece = tuple[int, int, int, int, int, int, int]
+_Lanes = dict[int, list[Piece]]  # a destination register's pieces by lane
 
 
 def pieces_of(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]]:
@@ -50,23 +53,16 @@ def pieces_of(moves: list[Move]) -> dict[tuple[int, int], dict[int, list[Piece]]
     return words
 
 
-def _pack_issues(b: Builder, parts: list[tuple[str, int, int, int, int]]) -> tuple[str, ...]:
-    """Instructions of a pack of (var, source lo, source width, dest lo, width) parts."""
+def _pack_issues(b: Builder, parts: list[Field]) -> tuple[str, ...]:
+    """Instructions of a pack of `parts` (model.Field)."""
     if b.convert:
-        pack = b.pack
-        if pack is None:
-            return b.pack_issues
-        # a step reading a pair from one register's halves: other pairs repack first
-        unpaired = sum(1 for a, c in zip(parts[::2], parts[1::2])
-                       if pack.paired and (a[0] != c[0] or (a[1], c[1]) != (0, 16)))
-        return (REPACK,) * unpaired + pack.issues(len(parts))
+        return b.pack_issues if b.pack is None else pack_issues(b.pack, parts)
     if len(parts) == 1 and parts[0][1] == parts[0][3]:
         return () if parts[0][2] == 32 or parts[0][1] == 0 and parts[0][4] == 32 else (REPACK,)
     return (REPACK,) * max(1, len(parts) - 1)
 
 
-def _pack(b: Builder, parts: list[tuple[str, int, int, int, int]], out: str | None = None
-          ) -> str:
+def _pack(b: Builder, parts: list[Field], out: str | None = None) -> str:
     if not b.convert and len(parts) == 1 and parts[0][1] == 0 and parts[0][3] == 0 \
             and parts[0][2] == 32 and out is None:
         return parts[0][0]  # the whole source word: no instruction
@@ -91,7 +87,7 @@ def selector_cost(table: tuple[int, ...]) -> int:
     return len(values) if len(values) > 1 else 0
 
 
-def move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def move_then_perm(b: Builder, lanes: _Lanes) -> str | None:
     """Convert each source word in its own lane (a value alone), move it once to the
     lanes that need it from another lane, then let each lane take its bytes from two
     such words with one v_perm_b32 and a per-lane selector: None unless every lane reads
@@ -120,9 +116,7 @@ def move_then_perm(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     for lane, pieces in lanes.items():
         got = picks[lane] = []
         for lo, width, f, src, reg, slo, swidth in pieces:
-            key, far = (f, reg, slo, swidth), src != lane
-            made = words.get((key, far))  # (made already: most are)
-            got.append((word(key, far) if made is None else made, lo, width))
+            got.append((word((f, reg, slo, swidth), src != lane), lo, width))
     names = list(dict.fromkeys(name for got in picks.values() for (name, _), _, _ in got))
     if len(names) != 2:
         return None
@@ -145,7 +139,7 @@ def _selectors(picks: dict[int, list[tuple[tuple[str, int], int, int]]], first: 
     return tuple(table)
 
 
-def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
+def _far_sources(b: Builder, lanes: _Lanes
                  ) -> tuple[dict[tuple[int, int, int, int], dict[int, int]], set[int]] | None:
     """({source word: {lane: the other lane it reads it from}}, the piece width) for
     move_then_perm, or None when a piece is not whole bytes, a lane reads one source
@@ -174,22 +168,14 @@ def _far_sources(b: Builder, lanes: dict[int, list[Piece]]
     return moved, widths
 
 
-def pack_then_move(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def pack_then_move(b: Builder, lanes: _Lanes) -> str | None:
     """Pack in the source lane, then move: None when the pieces of a lane come from
     more than one source lane."""
     groups = _swap_groups(lanes)
     if groups is None:
         return None
-    made = []
-    for recipe, sigma in groups.items():
-        parts = [(svar(f, reg), lo, width, dlo, dwidth)
-                 for f, reg, lo, width, dlo, dwidth in recipe]
-        packed = _pack(b, parts)
-        made.append((move_value(b, packed, sigma), sigma))
-    if len(made) == 1:
-        return made[0][0]
-    return b.add("select", tuple(v for v, _ in made), tuple(lane_mask(s) for _, s in made),
-                 (SELECT,) * (len(made) - 1))
+    return b.select([(move_value(b, _pack(b, list(recipe)), sigma), lane_mask(sigma))
+                     for recipe, sigma in groups.items()])
 
 
 def _chooser(sources: dict[tuple[int, int, int, int], dict[int, int]]
@@ -222,14 +208,25 @@ _Position = tuple[int, int, tuple[tuple[str, ...], tuple[int, ...], dict[int, in
                   list[tuple[str, int, int, dict[int, int], int]], bool, tuple[int, int]]
 
 
-def _positions(lanes: dict[int, list[Piece]]) -> list[_Position]:
+def _per_register(function: Callable[[_Lanes], R]) -> Callable[[_Lanes], R]:
+    """`function` of a register's lanes, its last answer kept: the strategies of every
+    build of one register ask alike (callers do not change the lanes)."""
+    last: dict[int, tuple[_Lanes, R]] = {}
+
+    def kept(lanes: _Lanes) -> R:
+        found = last.get(0)  # (one read: another thread may replace it)
+        if found is not None and found[0] is lanes:
+            return found[1]
+        answer = function(lanes)
+        last[0] = (lanes, answer)
+        return answer
+    return kept
+
+
+@_per_register
+def _positions(lanes: _Lanes) -> list[_Position]:
     """move_then_pack's grouping of the register's pieces by destination position, in
-    order: made once per register (the last register's answer is kept, as
-    _swap_groups keeps its own: every build asks alike; callers do not change it)."""
-    global _POSITIONS
-    last = _POSITIONS  # (one read: another thread may replace it)
-    if last[0] is lanes:
-        return last[1]
+    order."""
     positions: dict[tuple[int, int], dict[tuple[int, int, int, int], dict[int, int]]] = {}
     for lane, pieces in lanes.items():
         for lo, width, f, src_lane, reg, slo, swidth in pieces:
@@ -244,14 +241,10 @@ def _positions(lanes: dict[int, list[Piece]]) -> list[_Position]:
         first = next(iter(common))
         found.append((lo, width, None if spread else _chooser(sources), words, spread,
                       (0, first[1]) if spread else first))
-    _POSITIONS = (lanes, found)
     return found
 
 
-_POSITIONS: tuple[object, list[_Position]] = (None, [])
-
-
-def move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
+def move_then_pack(b: Builder, lanes: _Lanes) -> str:
     """Move every source word to the lanes that need it, then pack in place."""
     parts = []
     for lo, width, select, words, spread, (slo, swidth) in _positions(lanes):
@@ -266,12 +259,7 @@ def move_then_pack(b: Builder, lanes: dict[int, list[Piece]]) -> str:
             if spread:
                 word = b.add("pack", (word,), ("", ((wlo, wwidth, 0, wwidth),)), (REPACK,))
             made.append((word, mask))
-        if len(made) == 1:
-            value = made[0][0]
-        else:
-            value = b.add("select", tuple(v for v, _ in made), tuple(m for _, m in made),
-                          (SELECT,) * (len(made) - 1))
-        parts.append((value, slo, swidth, lo, width))
+        parts.append((b.select(made), slo, swidth, lo, width))
     return _pack(b, parts)
 
 
@@ -284,48 +272,22 @@ def _swap2(x: list[tuple[int, int]], y: list[tuple[int, int]], bit: int
     return first, second
 
 
-def _swap_groups(lanes: dict[int, list[Piece]]) -> dict[_Recipe, dict[int, int]] | None:
+@_per_register
+def _swap_groups(lanes: _Lanes) -> dict[_Recipe, dict[int, int]] | None:
     """{recipe of a packed word: {lane: the source lane it reads}}, or None when a lane
-    reads several source lanes (the last register's answer is kept: the strategies of
-    one register ask alike; callers do not change it)."""
-    global _GROUPS
-    last = _GROUPS  # (one read: another thread may replace it)
-    if last[0] is lanes:
-        return last[1]
+    reads several source lanes."""
     found: dict[_Recipe, dict[int, int]] = {}
-    groups: dict[_Recipe, dict[int, int]] | None = found
     for lane, pieces in lanes.items():
-        if len(pieces) == 1:
-            p = pieces[0]
-            found.setdefault(((p[2], p[4], p[5], p[6], p[0], p[1]),), {})[lane] = p[3]
-            continue
         origin = pieces[0][3]
         if any(p[3] != origin for p in pieces):
-            groups = None
-            break
-        recipe = tuple([(p[2], p[4], p[5], p[6], p[0], p[1]) for p in pieces])
+            return None
+        recipe = tuple([(svar(p[2], p[4]), p[5], p[6], p[0], p[1]) for p in pieces])
         found.setdefault(recipe, {})[lane] = origin
-    _GROUPS = (lanes, groups)
-    return groups
+    return found
 
 
-# (the lanes of the last register asked about, _swap_groups' answer for them)
-_GROUPS: tuple[object, dict[_Recipe, dict[int, int]] | None] = (None, None)
-
-
-def _second_swap(bits: list[int], r: tuple[_Word, _Word],
-                 fits: Callable[[_Word], bool]) -> _Swap | None:
-    for second in bits:
-        for order2 in ((0, 1), (1, 0)):
-            r2 = _swap2(r[order2[0]], r[order2[1]], second)
-            for index in (0, 1):
-                if fits(r2[index]):
-                    return (second, order2, index)
-    return None
-
-
-def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word], bool]
-             ) -> tuple[_Swap, ...] | None:
+def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word], bool],
+             depth: int = 2) -> tuple[_Swap, ...] | None:
     """One swap, or two (the second on the first's two results), either order: the first
     network whose result fits."""
     for first in bits:
@@ -334,13 +296,13 @@ def _network(bits: list[int], start: tuple[_Word, _Word], fits: Callable[[_Word]
             for index in (0, 1):
                 if fits(r[index]):
                     return ((first, order, index),)
-            second = _second_swap(bits, r, fits)
+            second = _network(bits, r, fits, depth - 1) if depth > 1 else None
             if second:
-                return ((first, order, None), second)
+                return ((first, order, None), *second)
     return None
 
 
-def pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
+def pair_swaps(b: Builder, lanes: _Lanes) -> str | None:
     """Two packed words P0, P1 of the source lanes, brought together by one or two
     permlane swaps that exchange lanes between them (gfx950's way from transposed
     MFMA tiles to K-doubled operands): None when no such network gives the register."""
@@ -364,12 +326,7 @@ def pair_swaps(b: Builder, lanes: dict[int, list[Piece]]) -> str | None:
     found = _network(bits, start, fits)
     if found is None:
         return None
-    words = []
-    for recipe in recipes:
-        parts = [(svar(f, reg), lo, width, dlo, dwidth)
-                 for f, reg, lo, width, dlo, dwidth in recipe]
-        words.append(_pack(b, parts))
-    values: tuple[str, ...] = (words[0], words[1])
+    values = tuple(_pack(b, list(recipe)) for recipe in recipes)
     for bit, order, pick in found:
         kind = f"swap{bit}x"
         mnemonic = b.by_kind[f"swap{bit}"].mnemonic

@@ -26,7 +26,7 @@ every lane loads its words back, and packs them in place (the same `packw` ops).
 """
 from __future__ import annotations
 
-from instructions.lane_moves import SELECT, ArchMoves, Pack
+from instructions.lane_moves import ArchMoves, Pack
 
 from matrix_plans.convert.lds_route import lds_program
 from matrix_plans.convert.model import Move, Op, Slot, svar
@@ -52,32 +52,32 @@ def wide_program(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pa
     shared: dict[tuple[object, ...], str] = {}
     b = Builder(arch, wave, convert, pack.mnemonics, shared)
     width = moves[0].to.width
-    steps = pack.step * (pack.values // pack.per)
     for (t, group), positions in sorted(_groups(moves, pack).items()):
         words = []
         for p in range(pack.values):
-            sources = positions.get(p, {})
-            made = [(move_value(b, var, sigma), sigma) for var, sigma in sorted(sources.items())]
-            if not made:
-                words.append("0")
-            elif len(made) == 1:
-                words.append(made[0][0])
-            else:
-                words.append(b.add("select", tuple(v for v, _ in made),
-                                   tuple(lane_mask(s) for _, s in made),
-                                   (SELECT,) * (len(made) - 1)))
+            made = [(move_value(b, var, sigma), lane_mask(sigma))
+                    for var, sigma in sorted(positions.get(p, {}).items())]
+            words.append(b.select(made) if made else "0")
         key = ("packw", tuple(words), (convert, pack.span))
         wide = shared.get(key)
         if wide is None:
             b.count += 1
-            wide = f"w{b.count}"
-            b.ops.append(Op("packw", wide, tuple(words),
-                            (convert, pack.span, width, pack.builtin), steps))
-            shared[key] = wide
-        for k in range(pack.span):
-            b.ops.append(Op("pack", f"d{t}_{group * pack.span + k}", (f"{wide}[{k}]",),
-                            ("", ((0, 32, 0, 32),)), ()))
+            wide = shared[key] = f"w{b.count}"
+            b.ops.append(_packw(wide, tuple(words), convert, pack, width))
+        b.ops += _renames(wide, t, group, pack.span)
     return b.ops, issued(b.ops)
+
+
+def _packw(wide: str, words: tuple[str, ...], convert: str, pack: Pack, width: int) -> Op:
+    """The wide pack of one group's value words into the `span` registers of `wide`."""
+    return Op("packw", wide, words, (convert, pack.span, width, pack.builtin),
+              pack.step * (pack.values // pack.per))
+
+
+def _renames(wide: str, fragment: int, group: int, span: int) -> list[Op]:
+    """The registers of `wide` as the destination registers of its group (no instruction)."""
+    return [Op("pack", f"d{fragment}_{group * span + k}", (f"{wide}[{k}]",),
+               ("", ((0, 32, 0, 32),)), ()) for k in range(span)]
 
 
 def wide_lds(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: Pack,
@@ -102,17 +102,13 @@ def wide_lds(moves: list[Move], arch: ArchMoves, wave: int, convert: str, pack: 
         if op.op == "load":
             op = op._replace(out="u" + op.out[1:], info=(op.info, lane_bytes))
         out.append(op)
-    steps = pack.step * (pack.values // pack.per)
     groups = registers // pack.span
     for t in range(fragments):
         for g in range(groups):
             words = tuple(f"u{t}_{g * pack.values + p}" for p in range(pack.values))
-            wide = f"w{t}_{g}"
-            out.append(Op("packw", wide, words, (convert, pack.span, width, pack.builtin),
-                          steps))
-            out += [Op("pack", f"d{t}_{g * pack.span + k}", (f"{wide}[{k}]",),
-                       ("", ((0, 32, 0, 32),)), ()) for k in range(pack.span)]
+            out += [_packw(f"w{t}_{g}", words, convert, pack, width),
+                    *_renames(f"w{t}_{g}", t, g, pack.span)]
     total = dict(counts)
-    for name in steps:
+    for name in pack.step * (pack.values // pack.per):  # (each packw's)
         total[name] = total.get(name, 0) + fragments * groups
     return out, sorted(total.items()), lds_bytes

@@ -10,16 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from instructions import ARCHITECTURES
-from instructions.modifiers import MODIFIERS
 from layouts import CalcError, Modifiers, Operand, check_modifiers
 from layouts.algebra import LayoutMap, blocked, flat, on_axis, permuted, point, points, shifted
 from layouts.fragment import bit_of, element, fragment
-from layouts.legality import rule
 from layouts.linear import bases_of
 from layouts.modifiers import BLGP_LANES
 from layouts.values import value
 from matrix_library.api import matrices
 from tests.helpers import sampled, swept
+from tests.helpers.modifier_values import moving_values
 
 shapes = st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple)
 
@@ -117,22 +116,6 @@ def test_the_blgp_lane_maps_are_the_isa_patterns():
     assert all(len(m.image()) == 16 for m in BLGP_LANES[4:])
 
 
-def _moving_values(inst, wave):
-    """Every legal value of each modifier of `inst` that moves values (the modifier
-    table's `shapes`), one at a time, and CBSZ with each ABID it allows."""
-    none = Modifiers()
-    abid = next(spec for spec in MODIFIERS if spec.name == "abid")
-    for spec in MODIFIERS:
-        found = rule(spec, inst, none, wave)
-        if found is None or not spec.shapes:
-            continue
-        for v in range(1, found.top + 1):
-            mods = none._replace(**{spec.name: v})
-            yield mods
-            group = rule(abid, inst, mods, wave) if spec.name == "cbsz" else None
-            yield from (mods._replace(abid=a) for a in range(1, group.top + 1)) if group else ()
-
-
 def _cases():
     for arch in ARCHITECTURES:
         for inst in swept(arch):
@@ -160,7 +143,7 @@ def test_the_layout_value_is_the_engines_layout_under_every_modifier(case):
     inst, matrix, wave = case
     _same_places(Operand(inst, matrix, wave=wave))
     moved = 0
-    for mods in _moving_values(inst, wave):
+    for mods in moving_values(inst, wave):
         try:
             check_modifiers(inst, matrix, mods, False, wave=wave)
         except CalcError:

@@ -10,34 +10,16 @@ import hashlib
 import pytest
 
 from instructions import ARCHITECTURES
-from instructions.modifiers import MODIFIERS
 from layouts import CalcError, Modifiers, check_modifiers, operand
 from layouts.formulas import formula_sections
 from layouts.fragment import fragment
-from layouts.legality import rule
 from layouts.linear import bases_of
 from matrix_library.api import matrices
 from tests.helpers import DATA, sampled, swept
+from tests.helpers.modifier_values import moving_values
 
 RECORD = DATA / "value_readings.txt"
 READINGS = ("fragments", "linear", "formulas")
-
-
-def _modifier_values(inst, wave):
-    """No modifiers, then every legal value of each modifier that moves values (the
-    modifier table's `shapes`), one at a time, and CBSZ with each ABID it allows."""
-    none = Modifiers()
-    yield none
-    abid = next(spec for spec in MODIFIERS if spec.name == "abid")
-    for spec in MODIFIERS:
-        found = rule(spec, inst, none, wave)
-        if found is None or not spec.shapes:
-            continue
-        for v in range(1, found.top + 1):
-            mods = none._replace(**{spec.name: v})
-            yield mods
-            group = rule(abid, inst, mods, wave) if spec.name == "cbsz" else None
-            yield from (mods._replace(abid=a) for a in range(1, group.top + 1)) if group else ()
 
 
 def _legal(inst, matrix, mods, wave):
@@ -53,7 +35,7 @@ def readings(inst):
     value, one line each."""
     texts = {name: [] for name in READINGS}
     for wave in inst.wave_sizes:
-        for mods in _modifier_values(inst, wave):
+        for mods in (Modifiers(), *moving_values(inst, wave)):
             for matrix in matrices(inst):
                 if not _legal(inst, matrix, mods, wave):
                     continue

@@ -58,3 +58,15 @@ def test_each_package_docstring_names_its_modules(package):
     parts |= {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
     missing = sorted(name for name in parts if f"`{name}" not in text)
     assert not missing, f"{_rel(package)}'s docstring does not say what {missing} do"
+
+
+# The conversion planners' whole size (every module of matrix_plans/convert, wc -l): they
+# read the moves off the composed layout values, and stay shorter than this.
+CONVERT_LINES = 1791
+
+
+def test_the_conversion_planners_stay_under_their_line_budget():
+    sizes = {_rel(path): len(path.read_text(encoding="utf-8").splitlines())
+             for path in sorted((PLANS / "convert").glob("*.py"))}
+    assert len(sizes) > 5, sizes
+    assert sum(sizes.values()) < CONVERT_LINES, sizes
