@@ -328,6 +328,7 @@ def port(src_inst: Instruction, src_matrix: str, dst_inst: Instruction, dst_matr
     if src_inst.arch == dst_inst.arch:
         raise CalcError("a port moves another architecture's fragment: for two instructions "
                         f"of {src_inst.arch}, plan a conversion (D into A or B)")
+    lane_moves_of(dst_inst, "port plans")
     size = wave_size(dst_inst, wave)
     src_op = _operand(src_inst, source, None, src_inst.wave_sizes[0], source == "D")
     dst_op = _operand(dst_inst, target, None, size, target == "D")

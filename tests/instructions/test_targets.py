@@ -66,7 +66,9 @@ def test_gfx9_4_generic_is_cdna3_without_xf32_and_fp8():
     (["-i", "v_mfma_f32_16x16x16_f16", "--emit", "hip"], "HIP code (--emit hip)"),
     (["-i", "v_mfma_f32_16x16x16_f16", "-A", "--lds-tile", "16x16"], "LDS plans"),
     (["--convert", "v_mfma_f32_16x16x16_f16:D", "v_mfma_f32_16x16x16_f16:A"],
-     "conversion plans")])
+     "conversion plans"),
+    (["--convert", "sm80:mma.m16n8k16.f32.f16.f16.f32:A", "v_mfma_f32_16x16x16_f16:A"],
+     "port plans")])
 def test_a_generic_target_names_its_members_for_code_and_plans(argv, what):
     status, out, err = call(["-a", "gfx9-4-generic", *argv])
     assert (status, out) == (2, "") and err.count("\n") == 1
