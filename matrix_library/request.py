@@ -58,11 +58,6 @@ class Request(Record):
                 return value
         return default
 
-    def with_numbers(self, numbers: tuple[int, ...]) -> Request:
-        """The request with other `numbers` (`_replace(numbers=...)`, at a point query's
-        rate: a --batch of points asks one Request's question at many coordinates)."""
-        return _make(type(self), (*self[:6], numbers, self[7]))
-
     @property
     def number(self) -> dict[str, int]:
         """The numbers by name (i, j, k, block, register, lane)."""
@@ -73,9 +68,6 @@ class Request(Record):
         if self.inst is None:
             raise CalcError(f"the {self.mode} mode needs an instruction")
         return self.inst
-
-
-_make = tuple.__new__  # (a record from its fields in order, as namedtuple's _make)
 
 
 def _architecture(request: Request) -> Architecture:

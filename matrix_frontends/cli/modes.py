@@ -516,7 +516,7 @@ def validate(args: Args) -> tuple[Mode, Request]:
     shape = args.shape(_APART)
     known = _VALIDATED.get(shape)
     if known is not None:
-        return known[0], known[1].with_numbers(_numbers(args))
+        return known[0], known[1]._replace(numbers=_numbers(args))
     mode = select(args)
     request = Request(mode.name) if mode.request is None else mode.request(args)
     if mode.name == "query":
