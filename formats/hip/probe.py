@@ -35,10 +35,16 @@ from matrix_library.drawing import engine_operand, index_readings, rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from instructions.model import Instruction
     from instructions.modifiers import Rule
 
     from matrix_library.api import Place
+
+    class Placed(Protocol):
+        """An operand or an engine layout: the places of an element."""
+        def places(self, row: int, col: int, block: int = 0) -> list[Place]: ...
 
 SPECS = {spec.name: spec for spec in MODIFIERS}
 
@@ -165,16 +171,9 @@ def _readings(inst: Instruction, mods: Modifiers, wave: int
         return ()
     held = {(p.lane, bit): e for e, (p, bit) in enumerate(_index_places(inst, mods, wave))
             if bit < index_width(inst, wave)}
-    groups = inst.k // 4
-    out = []
-    for name, what, layout in found:
-        read = []
-        for r in range(inst.m):
-            for g in range(groups):
-                p = layout.places(r, 4 * g)[0]
-                read.append(held.get((p.lane, 32 * p.reg + p.lo), -1))
-        out.append((name, what, tuple(read)))
-    return tuple(out)
+    return tuple((name, what, tuple(held.get((p.lane, bit), -1)
+                                    for p, bit in _group_places(inst, layout)))
+                 for name, what, layout in found)
 
 
 def index_width(inst: Instruction, wave: int) -> int:
@@ -185,13 +184,15 @@ def index_width(inst: Instruction, wave: int) -> int:
 def _index_places(inst: Instruction, mods: Modifiers, wave: int) -> list[tuple[Place, int]]:
     """(place, its bit in the lane) of each K tile element (row-major groups), as the
     calculator reads the index under `mods`."""
-    ours = engine_operand(inst, "K", shaping_of(inst, "K", mods, wave), wave)
-    out = []
-    for r in range(inst.m):
-        for g in range(inst.k // 4):
-            p = ours.places(r, 4 * g)[0]
-            out.append((p, 32 * p.reg + p.lo))
-    return out
+    return _group_places(inst, engine_operand(inst, "K", shaping_of(inst, "K", mods, wave),
+                                              wave))
+
+
+def _group_places(inst: Instruction, layout: Placed) -> list[tuple[Place, int]]:
+    """(place, its bit in the lane) of each K tile element of `inst`, a group of four K
+    each, row by row, where `layout` reads it."""
+    return [(p, 32 * p.reg + p.lo) for r in range(inst.m) for g in range(inst.k // 4)
+            for p in layout.places(r, 4 * g)[:1]]
 
 
 def index_past(variant: Variant) -> list[int]:
