@@ -58,6 +58,8 @@ def __dir__() -> list[str]:
 
 
 if __name__ == "__main__":
+    import gc
+    gc.disable()  # (the collector off from the start, imports included: command() says why)
     try:
         from matrix_frontends.cli.command import command, end
     except KeyboardInterrupt:  # Ctrl-C while loading: end as main() would, quietly

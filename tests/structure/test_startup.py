@@ -275,3 +275,25 @@ def test_the_typing_rules_see_what_they_look_for():
     assert _typing_imports(named) == ["typing", "NamedTuple"]
     guarded = ast.parse("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Any\n")
     assert _typing_imports(guarded) == []
+
+
+
+def test_the_script_and_the_installed_command_import_with_the_collector_off():
+    """Both doors turn the collector off before they import the command line, whose
+    imports are most of a point query's time (docs/speed.md): an import hook reports
+    the collector's state when the command line's module is looked for."""
+    probe = ("import gc, runpy, sys\n"
+             f"sys.path.insert(0, {str(ROOT)!r})\n"
+             "class Watch:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'matrix_frontends.cli.command':\n"
+             "            print('collector', gc.isenabled(), file=sys.stderr, flush=True)\n"
+             "        return None\n"
+             "sys.meta_path.insert(0, Watch())\n"
+             "sys.argv = [sys.argv[1], '-a', 'cdna3', '-L']\n"
+             "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+    for door in (ROOT / "matrix_calculator.py", ROOT / "matrix_frontends" / "matrix-calculator"):
+        proc = subprocess.run([sys.executable, "-c", probe, str(door)], capture_output=True,
+                              text=True, check=True)
+        assert proc.stderr.split() == ["collector", "False"], (door, proc.stderr)
+        assert "v_mfma_f32_32x32x8_f16" in proc.stdout
