@@ -7,9 +7,10 @@ Warpgroup Level Matrix Multiply-Accumulate Instructions" (wgmma: 9.7.15.5.1 "Reg
 Fragments"); CUTLASS's CuTe atoms (NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4,
 include/cute/atom/mma_traits_sm70/80/89/90*.hpp, copy_traits_sm75/sm90.hpp).
 
-A line is (PTX spelling, the first architecture that runs it, the CuTe atom or ""). The
-spelling is PTX's without `.sync.aligned` and without `.row.col` where that is the only
-layout; shape and types are read from it here, once, into the Instruction's `parts`.
+A line is (PTX spelling, the first architecture that runs it, the CuTe atom or "", its
+parts): the spelling is PTX's without `.sync.aligned` and without `.row.col` where that is
+the only layout, and its kind, shape and types (the Instruction's `parts`) are made with
+it, from the same values (a test reads them back from the spelling).
 sm89 adds the fp8 mma.sync shapes to sm80's; sm90 adds the f64 m16n8kK shapes,
 wgmma.mma_async with A in registers (every N the PTX ISA allows) and stmatrix. The layouts
 are layouts/nvidia.py's; every one was run on an H200 (tests/data/nvidia/) and agrees with
@@ -23,33 +24,49 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-Line = tuple[str, str, str]
+# (PTX spelling, the first architecture that runs it, the CuTe atom or "", its kind, shape
+# and types: the parts the spelling says, made where it is written)
+Line = tuple[str, str, str, Mnemonic]
 ORDER = ("SM80", "SM89", "SM90")  # each architecture runs the lines of those before it
 MIN_ARCH = {"sm_75": "SM80", "sm_80": "SM80", "sm_89": "SM89", "sm_90": "SM90"}
 CUTE = ("NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4 "
         "include/cute/atom/{}")
 
 
+def _mma_line(k: int, d: str, a: str, b: str, c: str, first: str, atom: str,
+              shape: tuple[int, int] = (16, 8), layout: str = "") -> Line:
+    """mma.m<M>n<N>k<K>[.<layout>].<D>.<A>.<B>.<C>; m8n8k4 .f16 is four quad pairs, one
+    product each (blocks 4)."""
+    m, n = shape
+    spelled = f"mma.m{m}n{n}k{k}.{layout + '.' if layout else ''}{d}.{a}.{b}.{c}"
+    quad = (m, n, k) == (8, 8, 4) and a == "f16"
+    return spelled, first, atom, Mnemonic("mma", 0, d, c, m, n, k, 4 if quad else 1, a, b)
+
+
 def _mma() -> Iterator[Line]:
     for k in (8, 16):
-        yield f"mma.m16n8k{k}.f16.f16.f16.f16", "sm_80", f"SM80_16x8x{k}_F16F16F16F16_TN"
-        yield f"mma.m16n8k{k}.f32.f16.f16.f32", "sm_80", f"SM80_16x8x{k}_F32F16F16F32_TN"
-        yield f"mma.m16n8k{k}.f32.bf16.bf16.f32", "sm_80", f"SM80_16x8x{k}_F32BF16BF16F32_TN"
+        yield _mma_line(k, "f16", "f16", "f16", "f16", "sm_80", f"SM80_16x8x{k}_F16F16F16F16_TN")
+        yield _mma_line(k, "f32", "f16", "f16", "f32", "sm_80", f"SM80_16x8x{k}_F32F16F16F32_TN")
+        yield _mma_line(k, "f32", "bf16", "bf16", "f32", "sm_80",
+                        f"SM80_16x8x{k}_F32BF16BF16F32_TN")
     for k in (4, 8):
-        yield f"mma.m16n8k{k}.f32.tf32.tf32.f32", "sm_80", f"SM80_16x8x{k}_F32TF32TF32F32_TN"
+        yield _mma_line(k, "f32", "tf32", "tf32", "f32", "sm_80",
+                        f"SM80_16x8x{k}_F32TF32TF32F32_TN")
     for k, types in ((16, ("s8", "u8")), (32, ("s8", "u8")), (32, ("s4", "u4")),
                      (64, ("s4", "u4"))):
-        yield from ((f"mma.m16n8k{k}.s32.{a}.{b}.s32", "sm_80",
-                     f"SM80_16x8x{k}_S32{a.upper()}{b.upper()}S32_TN")
+        yield from (_mma_line(k, "s32", a, b, "s32", "sm_80",
+                              f"SM80_16x8x{k}_S32{a.upper()}{b.upper()}S32_TN")
                     for a in types for b in types)
-    yield "mma.m8n8k4.f64.f64.f64.f64", "sm_80", "SM80_8x8x4_F64F64F64F64_TN"
+    yield _mma_line(4, "f64", "f64", "f64", "f64", "sm_80", "SM80_8x8x4_F64F64F64F64_TN",
+                    shape=(8, 8))
     yield from _m8n8k4_f16()
     fp8 = ("e4m3", "e5m2")
-    yield from ((f"mma.m16n8k{k}.{d}.{a}.{b}.{d}", "sm_89",
-                 f"SM89_16x8x32_{d.upper()}{a.upper()}{b.upper()}{d.upper()}_TN" if k == 32 else "")
+    yield from (_mma_line(k, d, a, b, d, "sm_89",
+                          f"SM89_16x8x32_{d.upper()}{a.upper()}{b.upper()}{d.upper()}_TN"
+                          if k == 32 else "")
                 for k in (16, 32) for a in fp8 for b in fp8 for d in ("f32", "f16"))
     for k in (4, 8, 16):
-        yield f"mma.m16n8k{k}.f64.f64.f64.f64", "sm_90", f"SM90_16x8x{k}_F64F64F64F64_TN"
+        yield _mma_line(k, "f64", "f64", "f64", "f64", "sm_90", f"SM90_16x8x{k}_F64F64F64F64_TN")
 
 
 def _m8n8k4_f16() -> Iterator[Line]:
@@ -57,41 +74,42 @@ def _m8n8k4_f16() -> Iterator[Line]:
     for lay, tn in (("row.col", "TN"), ("col.row", "NT"), ("col.col", "NN"), ("row.row", "TT")):
         for d, c in (("f16", "f16"), ("f32", "f32"), ("f32", "f16")):
             atom = f"SM70_8x8x4_{d.upper()}F16F16{c.upper()}_{tn}" if d == c else ""
-            yield f"mma.m8n8k4.{lay}.{d}.f16.f16.{c}", "sm_80", atom
+            yield _mma_line(4, d, "f16", "f16", c, "sm_80", atom, shape=(8, 8), layout=lay)
 
 
 def _wgmma() -> Iterator[Line]:
     """wgmma.mma_async with A in registers: N from 8 to 256 in steps of 8 (integer types:
-    8, 16, 24, then steps of 16; PTX ISA 9.7.15.5)."""
-    gmma = "SM90::GMMA::MMA_64x{}x{}_{}{}{}_RS"
+    8, 16, 24, then steps of 16; PTX ISA 9.7.15.5); C is D."""
+    def line(n: int, k: int, d: str, a: str, b: str, tn: str = "_TN") -> Line:
+        return (f"wgmma.mma_async.m64n{n}k{k}.{d}.{a}.{b}", "sm_90",
+                f"SM90::GMMA::MMA_64x{n}x{k}_{d.upper()}{a.upper()}{b.upper()}_RS{tn}",
+                Mnemonic("wgmma", 0, d, d, 64, n, k, 1, a, b))
+
     for n in range(8, 257, 8):
-        for d in ("f16", "f32"):
-            yield (f"wgmma.mma_async.m64n{n}k16.{d}.f16.f16", "sm_90",
-                   gmma.format(n, 16, d.upper(), "F16", "F16"))
-        yield (f"wgmma.mma_async.m64n{n}k16.f32.bf16.bf16", "sm_90",
-               gmma.format(n, 16, "F32", "BF16", "BF16"))
-        yield (f"wgmma.mma_async.m64n{n}k8.f32.tf32.tf32", "sm_90",
-               gmma.format(n, 8, "F32", "TF32", "TF32") + "_TN")
+        yield line(n, 16, "f16", "f16", "f16", "")
+        yield line(n, 16, "f32", "f16", "f16", "")
+        yield line(n, 16, "f32", "bf16", "bf16", "")
+        yield line(n, 8, "f32", "tf32", "tf32")
         for a in ("e4m3", "e5m2"):
             for b in ("e4m3", "e5m2"):
-                for d in ("f16", "f32"):
-                    yield (f"wgmma.mma_async.m64n{n}k32.{d}.{a}.{b}", "sm_90",
-                           gmma.format(n, 32, d.upper(), a.upper(), b.upper()) + "_TN")
+                yield line(n, 32, "f16", a, b)
+                yield line(n, 32, "f32", a, b)
     for n in (8, 16, 24, *range(32, 257, 16)):
         for a in ("s8", "u8"):
             for b in ("s8", "u8"):
-                yield (f"wgmma.mma_async.m64n{n}k32.s32.{a}.{b}", "sm_90",
-                       gmma.format(n, 32, "S32", a.upper(), b.upper()) + "_TN")
+                yield line(n, 32, "s32", a, b)
 
 
 def _moves() -> Iterator[Line]:
-    """ldmatrix (sm_75) and stmatrix (sm_90): x1/x2/x4 8x8 b16 matrices, .trans."""
+    """ldmatrix (sm_75) and stmatrix (sm_90): x1/x2/x4 8x8 b16 matrices, .trans (the
+    fragment counted as operand D; `blocks` is the matrix count)."""
     for op, arch, sm, kind in (("ldmatrix", "sm_75", "SM75", "LDSM"),
                                ("stmatrix", "sm_90", "SM90", "STSM")):
         for num, plain, trans in ((1, "U32x1", "U16x2"), (2, "U32x2", "U16x4"),
                                   (4, "U32x4", "U16x8")):
-            yield f"{op}.m8n8.x{num}.shared.b16", arch, f"{sm}_{plain}_{kind}_N"
-            yield f"{op}.m8n8.x{num}.trans.shared.b16", arch, f"{sm}_{trans}_{kind}_T"
+            parts = Mnemonic(op, 0, "b16", "b16", 8, 8, 8, num, "b16", "b16")
+            yield f"{op}.m8n8.x{num}.shared.b16", arch, f"{sm}_{plain}_{kind}_N", parts
+            yield f"{op}.m8n8.x{num}.trans.shared.b16", arch, f"{sm}_{trans}_{kind}_T", parts
 
 
 LINES: tuple[Line, ...] = (*_mma(), *_wgmma(), *_moves())
@@ -128,22 +146,6 @@ def ptx_spelling(inst: Instruction) -> str:
 
 
 
-def parts(spelling: str) -> Mnemonic:
-    """Kind, shape and types of a spelling of LINES (ldmatrix/stmatrix: an 8x8 b16 matrix,
-    the fragment counted as operand D; `blocks` is the matrix count)."""
-    tokens = spelling.split(".")
-    if tokens[0] in ("ldmatrix", "stmatrix"):
-        return Mnemonic(tokens[0], 0, "b16", "b16", 8, 8, 8, int(tokens[2][1:]), "b16", "b16")
-    shape = next(t for t in tokens if t[:1] == "m" and "n" in t and "k" in t)
-    m, rest = shape[1:].split("n")
-    n, k = rest.split("k")
-    types = [t for t in tokens[tokens.index(shape) + 1:] if t not in ("row", "col")]
-    d, a, b = types[:3]
-    c = types[3] if len(types) > 3 else d
-    quad = shape == "m8n8k4" and a == "f16"  # four quad pairs, one product each
-    return Mnemonic(tokens[0], 0, d, c, int(m), int(n), int(k), 4 if quad else 1, a, b)
-
-
 def spelling(name: str) -> str:
     """The LINES spelling of a name as PTX may spell it: any case, with or without
     `.sync.aligned`, `.row.col` (where it is the only layout) and `.shared`."""
@@ -156,21 +158,18 @@ def spelling(name: str) -> str:
     return ".".join(tokens)
 
 
+# wgmma reads B from shared memory (a descriptor) and C is D; the matrix moves have one
+# fragment, counted as D
+_OPERANDS = {"wgmma": ("A", "D"), "ldmatrix": ("D",), "stmatrix": ("D",)}
+
+
 def table(arch: str) -> tuple[Instruction, ...]:
     """The lines an architecture runs, as Instructions (threads: 32, a warp; 128 for wgmma,
     a warpgroup of four warps)."""
     runs = ORDER[:ORDER.index(arch) + 1]
-    out = []
-    for name, first, atom in LINES:
-        if MIN_ARCH[first] not in runs:
-            continue
-        p = parts(name)
-        # wgmma: B is read from shared memory (a descriptor), C is D; the matrix moves
-        # have one fragment, counted as D
-        only = {"wgmma": ("A", "D"), "ldmatrix": ("D",), "stmatrix": ("D",)}.get(p.kind, ())
-        out.append(Instruction(name, 0, 0, arch=arch, blocks=p.blocks, coexec=False,
-                               matrices=only, products=not p.kind.endswith("matrix"),
-                               encoding="PTX", align=4, parts=p,
-                               waves=(128,) if p.kind == "wgmma" else (32,),
-                               facts=(("first", first), ("cute", atom))))
-    return tuple(out)
+    return tuple(Instruction(name, 0, 0, arch=arch, blocks=p.blocks, coexec=False,
+                             matrices=_OPERANDS.get(p.kind, ()),
+                             products=p.kind in ("mma", "wgmma"), encoding="PTX", align=4,
+                             parts=p, waves=(128,) if p.kind == "wgmma" else (32,),
+                             facts=(("first", first), ("cute", atom)))
+                 for name, first, atom, p in LINES if MIN_ARCH[first] in runs)
