@@ -148,6 +148,15 @@ class Layout:
         lb, bb = blocks[block]
         return rows, cols, (lb, bb + self.base_bit)
 
+    def bit_span(self) -> tuple[int, int]:
+        """(lowest, highest) bit that any value occupies, counted from bit 0 of the
+        operand's first VGPR: the sums places() makes, at their extremes."""
+        low = high = self.base_bit
+        for table in self._tables:
+            bits = [bit for _, bit in table]
+            low, high = low + min(bits), high + max(bits)
+        return low, high + self.width - 1
+
     @property
     def copies(self) -> list[int]:
         """Lane offsets of the copies of every value ([0]: a single place)."""

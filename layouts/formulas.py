@@ -1,8 +1,9 @@
-"""Mapping formulas derived from an operand's layout value (layouts/values.py), for every
-layout family (-d, --json, matrix_api.formulas).
+"""Mapping formulas derived from an operand's layout, for every layout family (-d, --json,
+matrix_api.formulas).
 
-The value's modes send each digit of an element's coordinates to a lane or bit offset
-(the generator's Factors, layouts/core.py), so both directions are sums over them:
+The layout's digits (the generator's Factors, layouts/core.py, which are the modes of the
+operand's layout value, layouts/values.py) send each digit of an element's coordinates to
+a lane or bit offset, so both directions are sums over them:
   element -> place: lane = sum of stride * digit over the lane digits (plus every copy
   offset c), bit offset b = sum over the bit digits, counted from bit 0 of the
   operand's first VGPR; the value is in VGPR floor(b / 32), bits [b % 32 + width - 1 :
@@ -12,7 +13,7 @@ The value's modes send each digit of an element's coordinates to a lane or bit o
   no place keeps (the position of a stored value in a sparse group of four K) is `p`.
 The digit of a coordinate x with `below` values under it and `size` values is
 floor(x / below) % size (the `% size` left out for its top digit, the division for its
-bottom one). The same modes give the engine's answers, so a formula cannot disagree
+bottom one). The same digits give the engine's answers, so a formula cannot disagree
 with the layout it describes; tests/layouts/test_formula_evaluator.py evaluates every one.
 No display text beyond the formulas themselves: the reference tool's own texts, which
 -d prints for the architectures it knows, are a text-only overlay (formats/quirks.py).
@@ -22,9 +23,8 @@ from __future__ import annotations
 from instructions.model import Instruction
 
 from layouts import operand
-from layouts.core import BIT, BLOCK, COL, LANE, ROW
+from layouts.core import BIT, BLOCK, COL, LANE, ROW, Layout, copy_offsets
 from layouts.modifiers import Modifiers
-from layouts.values import OperandValue, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,12 +59,12 @@ def _sum(terms: Terms) -> str:
     return " + ".join(parts) or "0"
 
 
-def _forward(held: OperandValue, coords: Mapping[str, str]) -> tuple[str, str]:
+def _forward(layout: Layout, coords: Mapping[str, str]) -> tuple[str, str]:
     """(lane, bit offset) of an element as sums of its coordinates' digits."""
     lane: Terms = []
     bit: Terms = []
     for coord, var in coords.items():
-        digits = [f for f in held.modes if f.coord == coord and f.size > 1]
+        digits = [f for f in layout.factors if f.coord == coord and f.size > 1]
         below = 1
         for n, f in enumerate(digits):
             term = _digit(var, below, f.size, n == len(digits) - 1)
@@ -73,19 +73,19 @@ def _forward(held: OperandValue, coords: Mapping[str, str]) -> tuple[str, str]:
             elif f.dest == BIT:
                 bit.append((f.stride, term))
             below *= f.size
-    lane.append((held.base_lane, ""))
-    if held.copy_offsets() != [0]:
+    lane.append((_base_lane(layout), ""))
+    if copy_offsets(layout.factors) != [0]:
         lane.append((1, "c"))
-    return _sum(lane), _sum(bit + [(held.shift, "")])
+    return _sum(lane), _sum(bit + [(layout.base_bit, "")])
 
 
-def _backward(held: OperandValue, coord: str) -> str:
+def _backward(layout: Layout, coord: str) -> str:
     """A coordinate from the lane and the bit offset b = 32 * GPR_num + GPR_bits."""
-    lane = f"(lane - {held.base_lane})" if held.base_lane else "lane"
-    bit = f"(b - {held.shift})" if held.shift else "b"
+    lane = f"(lane - {_base_lane(layout)})" if _base_lane(layout) else "lane"
+    bit = f"(b - {layout.base_bit})" if layout.base_bit else "b"
     terms: Terms = []
     below = 1
-    for f in (f for f in held.modes if f.coord == coord and f.size > 1):
+    for f in (f for f in layout.factors if f.coord == coord and f.size > 1):
         if f.dest == LANE:
             terms.append((below, _digit(lane, f.stride, f.size, False)))
         elif f.dest == BIT:
@@ -96,56 +96,61 @@ def _backward(held: OperandValue, coord: str) -> str:
     return _sum(terms)
 
 
-def _copies(held: OperandValue) -> str:
+def _copies(layout: Layout) -> str:
     """The copy offsets c of a replicated operand: '0 or 16', '0, 16, 32 or 48'."""
-    offsets = [str(c) for c in held.copy_offsets()]
+    offsets = [str(c) for c in copy_offsets(layout.factors)]
     return f"{', '.join(offsets[:-1])} or {offsets[-1]}"
 
 
-def matrix_lines(held: OperandValue, matrix: str, name: str | None = None) -> Section:
-    """(element -> register lines, register -> element lines) of one operand's layout
-    value; `name` replaces the matrix's name ("C or D" when both share the layout)."""
+def matrix_lines(layout: Layout, matrix: str, name: str | None = None) -> Section:
+    """(element -> register lines, register -> element lines) of one operand's
+    layout; `name` replaces the matrix's name ("C or D" when both share the layout)."""
     short, elem, axes = LABELS[matrix]
     if name is not None:
         short, elem = name, f"{name}{elem[1:]}"
     coords = dict(axes)
-    if held.map.domain[2] > 1:
+    if layout.shape[2] > 1:
         coords[BLOCK] = "block"
         elem += ".block"
-    lane, bit = _forward(held, coords)
+    lane, bit = _forward(layout, coords)
     forward: list[tuple[str, Text]] = [
         (f"{elem} Lane", lane), (f"{elem} bit offset b", bit),
-        (f"{elem} GPR", f"floor(b / 32), bits [b % 32 + {held.width - 1} : b % 32]")]
-    if held.copy_offsets() != [0]:
-        forward.append((NOTE, f"c = {_copies(held)}: the value is held in each of "
+        (f"{elem} GPR", f"floor(b / 32), bits [b % 32 + {layout.width - 1} : b % 32]")]
+    if copy_offsets(layout.factors) != [0]:
+        forward.append((NOTE, f"c = {_copies(layout)}: the value is held in each of "
                               "these lanes"))
-    backward: list[tuple[str, Text]] = [(f"{short} {var}", _backward(held, coord))
+    backward: list[tuple[str, Text]] = [(f"{short} {var}", _backward(layout, coord))
                                         for coord, var in coords.items()]
     return forward, backward
 
 
-def _same(a: OperandValue, b: OperandValue) -> bool:
-    return (a.map.domain[:3], a.width, a.modes, a.shift, a.base_lane) == \
-        (b.map.domain[:3], b.width, b.modes, b.shift, b.base_lane)
+def _base_lane(layout: Layout) -> int:
+    """The first lane of a layout in the upper lanes (0 for the others)."""
+    return int(getattr(layout, "base_lane", 0))
+
+
+def _same(a: Layout, b: Layout) -> bool:
+    return (a.shape, a.width, a.factors, a.base_bit, _base_lane(a)) == \
+        (b.shape, b.width, b.factors, b.base_bit, _base_lane(b))
 
 
 def formula_sections(inst: Instruction, mods: Modifiers = Modifiers(),
                      waves: tuple[int, ...] = ()) -> dict[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of the mapping
     formulas of `inst`'s layouts under `mods` in `waves` (default: every wave size of
-    `inst`), derived from the operands' layout values, for every layout family."""
+    `inst`), derived from the operands' layouts, for every layout family."""
     matrices = ["A", "B", "K" if inst.sparse else "C", "D"] + (["SA", "SB"] if inst.scaled else [])
     if inst.matrices:
         matrices = [m for m in matrices if m in inst.matrices]
-    return derive(lambda matrix, wave: value(operand(inst, matrix, mods, wave)),
+    return derive(lambda matrix, wave: operand(inst, matrix, mods, wave).layout,
                   matrices, waves or inst.wave_sizes, inst.sparse)
 
 
-def derive(layout_of: Callable[[str, int], OperandValue], matrices: Sequence[str],
+def derive(layout_of: Callable[[str, int], Layout], matrices: Sequence[str],
            waves: Sequence[int], sparse: bool) -> dict[int, Section]:
     """{wave: (element -> register lines, register -> element lines)} of every matrix
-    in each wave size; `layout_of(matrix, wave)` is the operand's layout value
-    (modifiers applied). C and D are printed once, as "C or D", when they share a
+    in each wave size; `layout_of(matrix, wave)` is the operand's layout (modifiers
+    applied). C and D are printed once, as "C or D", when they share a
     layout."""
     out: dict[int, Section] = {}
     for wave in waves:

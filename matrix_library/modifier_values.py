@@ -93,9 +93,7 @@ def _slice(inst: Instruction, spec: ModifierSpec, value: int, wave: int) -> str:
     """Where the value puts a one-register operand's entries (the engine's places)."""
     matrix = spec.matrices[0]
     found = checked_operand(inst, matrix, Modifiers(**{spec.name: value}), wave)
-    places = [(32 * p.reg + p.lo, 32 * p.reg + p.hi)
-              for _, held in found.placed() for p in held]
-    low, high = min(lo for lo, _ in places), max(hi for _, hi in places)
+    low, high = found.layout.bit_span()
     return f"{matrix}: its entries in bits [{high}:{low}] of its VGPRs"
 
 

@@ -73,6 +73,36 @@ def test_bulk_places_equal_single_look_ups(mapped):
     assert all(places == mapped.forward[elem] for elem, places in bulk)
 
 
+def _bit_extremes(op):
+    bits = [(32 * p.reg + p.lo, 32 * p.reg + p.hi) for _, held in op.placed() for p in held]
+    return min(lo for lo, _ in bits), max(hi for _, hi in bits)
+
+
+def test_bit_span_is_that_of_the_places(mapped):
+    """Layout.bit_span() (what -d says a slice modifier selects) is the lowest and the
+    highest bit of the operand's places."""
+    assert mapped.op.layout.bit_span() == _bit_extremes(mapped.op)
+
+
+def test_bit_span_under_the_slice_modifiers():
+    """The same under every value of the modifiers that select a one-register operand's
+    slice: the scale byte (OPSEL_A/OPSEL_B) and gfx1250's index_key."""
+    checked = set()
+    for arch in ARCHITECTURES:
+        for inst in arch.instructions:
+            for name, matrix in (("opsel_a", "SA"), ("opsel_b", "SB"), ("index_key", "K")):
+                if not inst.takes(name) or matrix not in matrices(inst):
+                    continue
+                for value in range(4 if matrix != "K" else 2):
+                    try:
+                        op = Operand(inst, matrix, Modifiers(**{name: value}))
+                    except ValueError:
+                        continue
+                    assert op.layout.bit_span() == _bit_extremes(op), (inst.mnemonic, name)
+                    checked.add((name, value))
+    assert len(checked) == 10, sorted(checked)
+
+
 def _remapping_cases():
     """CDNA operands under the modifiers that move values (CBSZ/ABID on A, BLGP on B)."""
     for arch in ARCHITECTURES:

@@ -111,13 +111,18 @@ def test_lookups_load_neither_the_facts_nor_the_catalog():
 def test_the_formula_texts_load_only_where_printed():
     """-d of an instruction whose formula text is the reference's own, with no line of it
     known to be wrong, derives no formula; -d of one without such a text, and -d --json,
-    derive them (the formula texts' lazy boundary, docs/internals.md)."""
-    formulas = {"layouts.formulas", "layouts.values"}
+    derive them (the formula texts' lazy boundary, docs/internals.md), from the layouts'
+    digits: no -d builds an operand's whole layout value (layouts.values)."""
+    formulas = {"layouts.formulas"}
     cdna3 = ["-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "-d"]
     assert not modules_after(cdna3) & formulas
     assert formulas <= modules_after(cdna3 + ["--json"])
-    assert formulas <= modules_after(["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-d"])
-    assert formulas <= modules_after(["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-d"])
+    derived = [["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-d"],
+               ["-a", "cdna3", "-i", "v_mfma_f64_16x16x4_f64", "-d"],
+               ["-a", "sm90", "-i", "wgmma.mma_async.m64n256k16.f32.f16.f16", "-d"]]
+    for argv in derived:
+        loaded = modules_after(argv)
+        assert formulas <= loaded and "layouts.values" not in loaded, argv
 
 
 def test_the_lazy_parts_load_when_used():
