@@ -7,7 +7,7 @@ from instructions.modifiers import modifier
 
 from formats.fields import field_line
 from matrix_library.drawing import family_of
-from matrix_library.facts import facts
+from matrix_library.facts import description
 from matrix_library.modifier_values import value_meanings
 
 TYPE_CHECKING = False
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from instructions.model import Instruction
 
     from matrix_library.answers import Lines, Section, Text
-    from matrix_library.typed import Facts
+    from matrix_library.typed import Description
 
 
 def _yes(value: object) -> str:
@@ -28,7 +28,7 @@ FORMAT_NAMES = ("FP8 (E4M3)", "BF8 (E5M2)", "FP6 (E2M3)", "BF6 (E3M2)", "FP4 (E2
 SCALE_TYPE = "E8M0 (OCP 8-bit exponent-only block scale, value 2^(v-127), 0xFF = NaN)"
 
 
-def _statistics(fact: Facts) -> list[str]:
+def _statistics(fact: Description) -> list[str]:
     """Speed, from the library's facts (matrix_api.facts), as -d prints it."""
     ops, unit = fact["flops_kind"], fact["compute_unit"]
     lines = ["Execution statistics:", f"    {ops}: {fact['flops']}",
@@ -40,7 +40,7 @@ def _statistics(fact: Facts) -> list[str]:
     return lines
 
 
-def _usage(title: str, fact: Facts, wave: int) -> list[str]:
+def _usage(title: str, fact: Description, wave: int) -> list[str]:
     """Register counts of one wave size, from the library's facts."""
     counts = fact["registers"][str(wave)]
     lines = [title] + [f"    GPRs required for {m}: {counts[m]}" for m in "ABCD" if m in counts]
@@ -81,7 +81,7 @@ def _formats(inst: Instruction) -> list[str]:
             f"    B matrix format (BLGP {b}): {FORMAT_NAMES[b]}", f"    Format codes: {codes}"]
 
 
-def _cdna_facts(inst: Instruction, fact: Facts) -> list[str]:
+def _cdna_facts(inst: Instruction, fact: Description) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              f"VOP3P-MAI Opcode: {inst.mai_opcode:#x}"]
     if inst.scaled:
@@ -155,7 +155,7 @@ def _formulas(inst: Instruction) -> Mapping[int, Section]:
     return reference_formulas(inst) or formula_sections(inst)
 
 
-def _cdna(inst: Instruction, fact: Facts) -> list[str]:
+def _cdna(inst: Instruction, fact: Description) -> list[str]:
     lines = _cdna_facts(inst, fact) + _cdna_registers(inst)
     forward, backward = _formulas(inst)[inst.wave_sizes[0]]
     lines += formula_lines("Matrix element to register mapping with no modifiers:", forward)
@@ -163,7 +163,7 @@ def _cdna(inst: Instruction, fact: Facts) -> list[str]:
     return lines
 
 
-def _rdna_facts(inst: Instruction, fact: Facts) -> list[str]:
+def _rdna_facts(inst: Instruction, fact: Description) -> list[str]:
     lines = [f"Encoding: {inst.encoding}", f"VOP3P Opcode: {inst.opcode:#x}",
              "Matrix Dimensions:", f"    M: {inst.m}", f"    N: {inst.n}", f"    K: {inst.k}"]
     lines += _statistics(fact)
@@ -217,7 +217,7 @@ def _rdna_entry(label: str, text: Text) -> list[str]:
     return lead + [pad + "through"] + fill(low, pad)
 
 
-def _rdna(inst: Instruction, fact: Facts) -> list[str]:
+def _rdna(inst: Instruction, fact: Description) -> list[str]:
     lines = _rdna_facts(inst, fact) + _rdna_registers(inst)
     table = _formulas(inst)
     for side, title in enumerate(("matrix element to register", "register to matrix element")):
@@ -295,8 +295,8 @@ def formula_notes(inst: Instruction) -> list[str]:
     return notes
 
 
-def _facts(inst: Instruction) -> Facts:
-    return facts(inst)  # the library's facts: speed, units, register counts
+def _facts(inst: Instruction) -> Description:
+    return description(inst)  # the library's facts: speed, units, register counts
 
 
 def detail(inst: Instruction) -> str:

@@ -81,7 +81,7 @@ from matrix_library.exports import (
     export,
     layout_value,
 )
-from matrix_library.facts import facts, formulas, linear_layout, supported_modifiers
+from matrix_library.facts import description, facts, formulas, linear_layout, supported_modifiers
 from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings
@@ -90,6 +90,7 @@ from matrix_library.queries import calculation, calculations_at, elements_at, lo
 from matrix_library.records import Calculation, Element, Entry, Location, Product, Slot
 from matrix_library.request import Request, answer
 from matrix_library.typed import (
+    Description,
     Facts,
     Formula,
     LayoutRow,
@@ -103,13 +104,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # (an annotation alias: what the functions take as modifiers)
     from matrix_library.checks import ModifierValues as ModifierValues
 
-__all__ = ["Architecture", "CalcError", "Calculation", "Element", "Entry", "FILTERS", "Facts",
+__all__ = ["Architecture", "CalcError", "Calculation", "Description", "Element", "Entry",
+           "FILTERS", "Facts",
            "Formula", "Instruction", "KeyedLayout", "LayoutColumns", "LayoutRow",
            "LayoutMap", "LinearLayoutBases", "Location", "OperandValue",
            "Modifiers", "OperandTypes", "Product", "Slot", "SlotRow", "TypeFacts",
            "architecture_of", "architectures",
            "calculation", "calculations_at", "catalog", "check_filters", "element_of",
-           "element_text", "elements_at", "facts", "find_architecture", "find_instruction",
+           "element_text", "elements_at", "description", "facts", "find_architecture",
+           "find_instruction",
            "formulas", "instructions", "layout", "layout_columns", "layout_keys", "layout_rows",
            "layout_value", "linear_layout",
            "locate",

@@ -20,7 +20,14 @@ if TYPE_CHECKING:
     from instructions.model import DataType, Instruction
 
     from matrix_library.checks import ModifierValues
-    from matrix_library.typed import Facts, Formula, LinearLayoutBases, TypeFacts, Verification
+    from matrix_library.typed import (
+        Description,
+        Facts,
+        Formula,
+        LinearLayoutBases,
+        TypeFacts,
+        Verification,
+    )
 
 
 def _type(data_type: DataType) -> TypeFacts:
@@ -46,6 +53,16 @@ def supported_modifiers(inst: Instruction) -> tuple[str, ...]:
 
 def facts(inst: Instruction, wave: int | None = None,
           mods: ModifierValues = None) -> Facts:
+    """The facts of `inst`: its description (encoding, shape, types, speed, register
+    counts, supported modifiers: `description`) and its verification record."""
+    found = description(inst, wave, mods)  # (checks the arguments)
+    own = {key: found.pop(key) for key in ("prefix_opcode", "provenance")
+           if key in found}  # (a family's own facts last)
+    return {**found, "verification": verification(inst), **own}  # type: ignore[typeddict-item]
+
+
+def description(inst: Instruction, wave: int | None = None,
+                mods: ModifierValues = None) -> Description:
     """The facts -d prints, as data: encoding, shape, types, speed, register counts (for
     `wave`, or for every wave size of the architecture) and the supported modifiers.
     `mods` matters only to CDNA4's f8f6f4 instructions, whose CBSZ/BLGP pick the
@@ -56,7 +73,7 @@ def facts(inst: Instruction, wave: int | None = None,
     waves = inst.wave_sizes if wave is None else (wave_size(inst, wave),)
     extra = family_facts(inst)  # gfx1250: latency, prefix opcode, provenance
     cycles = extra.get("cycles", getattr(inst, "effective_cycles", inst.cycles))
-    found: Facts = {
+    found: Description = {
         "architecture": arch.name,
         "instruction": inst.name,
         "mnemonic": inst.mnemonic,
@@ -85,7 +102,6 @@ def facts(inst: Instruction, wave: int | None = None,
                                for m in matrices(inst)} for w in waves},
         "fields": {str(w): fields(inst, w) for w in waves},
         "modifiers": list(supported_modifiers(inst)),
-        "verification": verification(inst),
     }
     if "prefix_opcode" in extra:
         found["prefix_opcode"] = extra["prefix_opcode"]

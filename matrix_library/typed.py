@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 from typing_extensions import NotRequired, TypedDict
 
-__all__ = ["Check", "Facts", "Formula", "LayoutRow", "LinearLayoutBases", "OperandTypes",
-           "SlotRow", "TypeFacts", "Verification"]
+__all__ = ["Check", "Description", "Facts", "Formula", "LayoutRow", "LinearLayoutBases",
+           "OperandTypes", "SlotRow", "TypeFacts", "Verification"]
 
 # One element location as matrix_api.layout_rows() gives it: (matrix, i, j, k, block,
 # register, registers, lane, bit_lo, bit_hi, negated, absolute)
@@ -56,12 +56,12 @@ class Verification(TypedDict):
     report: str
 
 
-class Facts(TypedDict):
-    """What -d prints, as data (matrix_api.facts). `registers` maps a wave size ("32",
-    "64") to {matrix: VGPRs}; `types` maps A, B, C, D to their type (C: None when
-    sparse); `formats` lists the A/B formats a format modifier may select. A family
-    may add `prefix_opcode` (the first opcode of a 128-bit pair) and `provenance`
-    (source and confidence of each fact)."""
+class Description(TypedDict):
+    """What -d prints, as data (matrix_api.description): Facts without the verification
+    record. `registers` maps a wave size ("32", "64") to {matrix: VGPRs}; `types` maps
+    A, B, C, D to their type (C: None when sparse); `formats` lists the A/B formats a
+    format modifier may select. A family may add `prefix_opcode` (the first opcode of a
+    128-bit pair) and `provenance` (source and confidence of each fact)."""
     architecture: str
     instruction: str
     mnemonic: str
@@ -89,9 +89,14 @@ class Facts(TypedDict):
     registers: dict[str, dict[str, int]]
     fields: dict[str, dict[str, int]]
     modifiers: list[str]
-    verification: Verification
     prefix_opcode: NotRequired[int | None]
     provenance: NotRequired[Mapping[str, object]]
+
+
+class Facts(Description):
+    """An instruction's description and its verification record (matrix_api.facts, -d
+    --json): what its layouts and facts were checked against."""
+    verification: Verification
 
 
 class Formula(TypedDict):

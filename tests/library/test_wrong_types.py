@@ -25,6 +25,7 @@ GOOD = {
     "element_text": ((DENSE, api.element_of("A", 1, 0, 2)), {}),
     "elements_at": ((DENSE, "A", 0, 0), {"mods": None, "wave": None, "output_calc": False}),
     "facts": ((DENSE, None, None), {}),
+    "description": ((DENSE, None, None), {}),
     "find_architecture": (("cdna3",), {}),
     "find_instruction": (("cdna3", "v_mfma_f32_32x32x8_f16"), {}),
     "formulas": ((DENSE,), {"mods": None, "wave": None}),

@@ -125,6 +125,16 @@ def test_the_formula_texts_load_only_where_printed():
         assert formulas <= loaded and "layouts.values" not in loaded, argv
 
 
+def test_the_verification_record_loads_only_where_printed():
+    """-d prints the instruction's description; the verification record is read for
+    -d --verification and -d --json (the facts) alone."""
+    inst = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-d"]
+    record = {"instructions.verification", "instructions.verification_checks"}
+    assert not modules_after(inst) & record
+    assert record <= modules_after(inst + ["--verification"])
+    assert record <= modules_after(inst + ["--json"])
+
+
 def test_the_lazy_parts_load_when_used():
     """(guards the lists above: the probe sees these modules when their modes run, and
     matrix_api's names of them still resolve)"""
