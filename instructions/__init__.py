@@ -11,7 +11,7 @@ from instructions.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (instructions.model imports this package: Instruction.architecture)
-    from collections.abc import Callable
+    from types import ModuleType
 
     from instructions.model import Instruction
     from instructions.targets import Target, TargetId
@@ -77,30 +77,41 @@ class Architecture(Record):
         """The instruction spelled `mnemonic`: any case, or as the table module's
         `spelling(name)` function (if it has one) turns other spellings into its own.
         Trailing whitespace (a name pasted from a table or a line's end) is no part of
-        it; a leading space is kept, and refused, as the reference calculator does."""
+        it; a leading space is kept, and refused, as the reference calculator does. A
+        generated table's own `find` makes the one instruction named (the table is made
+        when it is read)."""
         key = mnemonic.rstrip().lower()
-        table = self.instructions  # (loads the table module, and its spelling function)
-        respell = _SPELLINGS.get(self.module)
+        table = _module(self.module)
+        respell = getattr(table, "spelling", None)
         if respell is not None:
             key = respell(key)
-        for inst in table:
+        finder = getattr(table, "find", None)
+        if finder is not None and self.module not in _TABLES:
+            found: Instruction | None = finder(key)
+            return found
+        for inst in self.instructions:
             if inst.mnemonic == key:
                 return inst
         return None
 
 
 _TABLES: dict[str, tuple[Instruction, ...]] = {}
-_SPELLINGS: dict[str, Callable[[str], str]] = {}
+
+
+def _module(module: str) -> ModuleType:
+    """The table module `module` (below this package): its INSTRUCTIONS, or for a
+    generated table the functions instructions() and find(name), and its spelling(name)
+    where it has one."""
+    # __import__ rather than importlib.import_module: importlib (and the warnings module
+    # it loads) would add to every query's start-up.
+    return __import__(f"{__name__}.{module}", fromlist=["INSTRUCTIONS"])
 
 
 def _table(module: str) -> tuple[Instruction, ...]:
     if module not in _TABLES:
-        # __import__ rather than importlib.import_module: importlib (and the warnings
-        # module it loads) would add to every query's start-up.
-        table = __import__(f"{__name__}.{module}", fromlist=["INSTRUCTIONS"])
-        _TABLES[module] = tuple(table.INSTRUCTIONS)
-        if hasattr(table, "spelling"):
-            _SPELLINGS[module] = table.spelling
+        table = _module(module)
+        made = getattr(table, "INSTRUCTIONS", None)
+        _TABLES[module] = tuple(made if made is not None else table.instructions())
     return _TABLES[module]
 
 

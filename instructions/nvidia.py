@@ -10,7 +10,9 @@ include/cute/atom/mma_traits_sm70/80/89/90*.hpp, copy_traits_sm75/sm90.hpp).
 A line is (PTX spelling, the first architecture that runs it, the CuTe atom or "", its
 parts): the spelling is PTX's without `.sync.aligned` and without `.row.col` where that is
 the only layout, and its kind, shape and types (the Instruction's `parts`) are made with
-it, from the same values (a test reads them back from the spelling).
+it, from the same values (a test reads them back from the spelling). The generators give
+each line's spelling and first architecture with a maker of the rest, so that a lookup
+(`find`) makes the one record it names, not the 524 of sm_90's table.
 sm89 adds the fp8 mma.sync shapes to sm80's; sm90 adds the f64 m16n8kK shapes,
 wgmma.mma_async with A in registers (every N the PTX ISA allows) and stmatrix. The layouts
 are layouts/nvidia.py's; every one was run on an H200 (tests/data/nvidia/) and agrees with
@@ -18,15 +20,20 @@ CuTe (tests/layouts/test_nvidia.py).
 """
 from __future__ import annotations
 
+from functools import cache
+
 from instructions.model import Instruction, Mnemonic
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 # (PTX spelling, the first architecture that runs it, the CuTe atom or "", its kind, shape
 # and types: the parts the spelling says, made where it is written)
 Line = tuple[str, str, str, Mnemonic]
+# A line as its generator gives it: (PTX spelling, first architecture, the maker of its
+# atom and parts)
+Spec = tuple[str, str, "Callable[[], tuple[str, Mnemonic]]"]
 ORDER = ("SM80", "SM89", "SM90")  # each architecture runs the lines of those before it
 MIN_ARCH = {"sm_75": "SM80", "sm_80": "SM80", "sm_89": "SM89", "sm_90": "SM90"}
 CUTE = ("NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4 "
@@ -34,16 +41,17 @@ CUTE = ("NVIDIA/cutlass 7107b05535f8977f5ecb9d01ee203205b1fd9bc4 "
 
 
 def _mma_line(k: int, d: str, a: str, b: str, c: str, first: str, atom: str,
-              shape: tuple[int, int] = (16, 8), layout: str = "") -> Line:
+              shape: tuple[int, int] = (16, 8), layout: str = "") -> Spec:
     """mma.m<M>n<N>k<K>[.<layout>].<D>.<A>.<B>.<C>; m8n8k4 .f16 is four quad pairs, one
     product each (blocks 4)."""
     m, n = shape
     spelled = f"mma.m{m}n{n}k{k}.{layout + '.' if layout else ''}{d}.{a}.{b}.{c}"
     quad = (m, n, k) == (8, 8, 4) and a == "f16"
-    return spelled, first, atom, Mnemonic("mma", 0, d, c, m, n, k, 4 if quad else 1, a, b)
+    return spelled, first, lambda: (atom, Mnemonic("mma", 0, d, c, m, n, k, 4 if quad else 1,
+                                                     a, b))
 
 
-def _mma() -> Iterator[Line]:
+def _mma() -> Iterator[Spec]:
     for k in (8, 16):
         yield _mma_line(k, "f16", "f16", "f16", "f16", "sm_80", f"SM80_16x8x{k}_F16F16F16F16_TN")
         yield _mma_line(k, "f32", "f16", "f16", "f32", "sm_80", f"SM80_16x8x{k}_F32F16F16F32_TN")
@@ -69,7 +77,7 @@ def _mma() -> Iterator[Line]:
         yield _mma_line(k, "f64", "f64", "f64", "f64", "sm_90", f"SM90_16x8x{k}_F64F64F64F64_TN")
 
 
-def _m8n8k4_f16() -> Iterator[Line]:
+def _m8n8k4_f16() -> Iterator[Spec]:
     """m8n8k4 .f16: A and B layouts are chosen (.row/.col); CuTe's T is row (A) / col (B)."""
     for lay, tn in (("row.col", "TN"), ("col.row", "NT"), ("col.col", "NN"), ("row.row", "TT")):
         for d, c in (("f16", "f16"), ("f32", "f32"), ("f32", "f16")):
@@ -77,13 +85,13 @@ def _m8n8k4_f16() -> Iterator[Line]:
             yield _mma_line(4, d, "f16", "f16", c, "sm_80", atom, shape=(8, 8), layout=lay)
 
 
-def _wgmma() -> Iterator[Line]:
+def _wgmma() -> Iterator[Spec]:
     """wgmma.mma_async with A in registers: N from 8 to 256 in steps of 8 (integer types:
     8, 16, 24, then steps of 16; PTX ISA 9.7.15.5); C is D."""
-    def line(n: int, k: int, d: str, a: str, b: str, tn: str = "_TN") -> Line:
+    def line(n: int, k: int, d: str, a: str, b: str, tn: str = "_TN") -> Spec:
         return (f"wgmma.mma_async.m64n{n}k{k}.{d}.{a}.{b}", "sm_90",
-                f"SM90::GMMA::MMA_64x{n}x{k}_{d.upper()}{a.upper()}{b.upper()}_RS{tn}",
-                Mnemonic("wgmma", 0, d, d, 64, n, k, 1, a, b))
+                lambda: (f"SM90::GMMA::MMA_64x{n}x{k}_{d.upper()}{a.upper()}{b.upper()}_RS{tn}",
+                         Mnemonic("wgmma", 0, d, d, 64, n, k, 1, a, b)))
 
     for n in range(8, 257, 8):
         yield line(n, 16, "f16", "f16", "f16", "")
@@ -100,7 +108,7 @@ def _wgmma() -> Iterator[Line]:
                 yield line(n, 32, "s32", a, b)
 
 
-def _moves() -> Iterator[Line]:
+def _moves() -> Iterator[Spec]:
     """ldmatrix (sm_75) and stmatrix (sm_90): x1/x2/x4 8x8 b16 matrices, .trans (the
     fragment counted as operand D; `blocks` is the matrix count)."""
     for op, arch, sm, kind in (("ldmatrix", "sm_75", "SM75", "LDSM"),
@@ -108,11 +116,25 @@ def _moves() -> Iterator[Line]:
         for num, plain, trans in ((1, "U32x1", "U16x2"), (2, "U32x2", "U16x4"),
                                   (4, "U32x4", "U16x8")):
             parts = Mnemonic(op, 0, "b16", "b16", 8, 8, 8, num, "b16", "b16")
-            yield f"{op}.m8n8.x{num}.shared.b16", arch, f"{sm}_{plain}_{kind}_N", parts
-            yield f"{op}.m8n8.x{num}.trans.shared.b16", arch, f"{sm}_{trans}_{kind}_T", parts
+            yield f"{op}.m8n8.x{num}.shared.b16", arch, _made(f"{sm}_{plain}_{kind}_N", parts)
+            yield (f"{op}.m8n8.x{num}.trans.shared.b16", arch,
+                   _made(f"{sm}_{trans}_{kind}_T", parts))
 
 
-LINES: tuple[Line, ...] = (*_mma(), *_wgmma(), *_moves())
+def _made(atom: str, parts: Mnemonic) -> Callable[[], tuple[str, Mnemonic]]:
+    return lambda: (atom, parts)
+
+
+def _specs() -> Iterator[Spec]:
+    yield from _mma()
+    yield from _wgmma()
+    yield from _moves()
+
+
+@cache
+def lines() -> tuple[Line, ...]:
+    """Every line, made whole, in table order."""
+    return tuple((name, first, *make()) for name, first, make in _specs())
 
 # The sources -d and --json name (formats/detail_nvidia.py, layouts/nvidia.py facts)
 PTX = "PTX ISA 9.0 (docs.nvidia.com/cuda/parallel-thread-execution)"
@@ -147,7 +169,7 @@ def ptx_spelling(inst: Instruction) -> str:
 
 
 def spelling(name: str) -> str:
-    """The LINES spelling of a name as PTX may spell it: any case, with or without
+    """The lines' spelling of a name as PTX may spell it: any case, with or without
     `.sync.aligned`, `.row.col` (where it is the only layout) and `.shared`."""
     tokens = [t for t in name.lower().split(".") if t not in ("sync", "aligned")]
     if tokens[:1] in (["ldmatrix"], ["stmatrix"]) and "shared" not in tokens:
@@ -163,13 +185,31 @@ def spelling(name: str) -> str:
 _OPERANDS = {"wgmma": ("A", "D"), "ldmatrix": ("D",), "stmatrix": ("D",)}
 
 
+def _instruction(arch: str, name: str, first: str, atom: str, p: Mnemonic) -> Instruction:
+    """One line as an architecture's Instruction (threads: 32, a warp; 128 for wgmma, a
+    warpgroup of four warps)."""
+    return Instruction(name, 0, 0, arch=arch, blocks=p.blocks, coexec=False,
+                       matrices=_OPERANDS.get(p.kind, ()), products=p.kind in ("mma", "wgmma"),
+                       encoding="PTX", align=4, parts=p,
+                       waves=(128,) if p.kind == "wgmma" else (32,),
+                       facts=(("first", first), ("cute", atom)))
+
+
+def _runs(arch: str) -> tuple[str, ...]:
+    return ORDER[:ORDER.index(arch) + 1]
+
+
 def table(arch: str) -> tuple[Instruction, ...]:
-    """The lines an architecture runs, as Instructions (threads: 32, a warp; 128 for wgmma,
-    a warpgroup of four warps)."""
-    runs = ORDER[:ORDER.index(arch) + 1]
-    return tuple(Instruction(name, 0, 0, arch=arch, blocks=p.blocks, coexec=False,
-                             matrices=_OPERANDS.get(p.kind, ()),
-                             products=p.kind in ("mma", "wgmma"), encoding="PTX", align=4,
-                             parts=p, waves=(128,) if p.kind == "wgmma" else (32,),
-                             facts=(("first", first), ("cute", atom)))
-                 for name, first, atom, p in LINES if MIN_ARCH[first] in runs)
+    """The lines an architecture runs, as Instructions."""
+    runs = _runs(arch)
+    return tuple(_instruction(arch, *line) for line in lines() if MIN_ARCH[line[1]] in runs)
+
+
+def find(arch: str, key: str) -> Instruction | None:
+    """The Instruction of the line spelled `key` (a LINES spelling) if `arch` runs it, made
+    without the others."""
+    for name, first, make in _specs():
+        if name == key:
+            return _instruction(arch, name, first, *make()) if MIN_ARCH[first] in _runs(arch) \
+                else None
+    return None

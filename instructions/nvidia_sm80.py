@@ -1,6 +1,15 @@
-"""The instructions sm_80 runs (instructions/nvidia.py)."""
+"""The instructions sm_80 runs (instructions/nvidia.py): the table, made when it is read,
+and the one line a lookup names, made alone."""
+from instructions.model import Instruction
+from instructions.nvidia import find as find_line
 from instructions.nvidia import spelling, table
 
-__all__ = ("INSTRUCTIONS", "spelling")
+__all__ = ("find", "instructions", "spelling")
 
-INSTRUCTIONS = table("SM80")
+
+def instructions() -> tuple[Instruction, ...]:
+    return table("SM80")
+
+
+def find(key: str) -> Instruction | None:
+    return find_line("SM80", key)

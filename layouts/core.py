@@ -163,16 +163,22 @@ class Layout:
         return self._copies
 
     def places_in_lane(self, lane: int) -> Iterator[tuple[Elem, Place]]:
-        """(element, place) of every value held in `lane`: the same sums as places(),
-        without building the places of the other lanes."""
+        """(element, place) of every value held in `lane`, block-major then row-major:
+        the same sums as places(), without visiting the elements of the other lanes
+        (the columns are found by their lane offset)."""
         (rows, cols, blocks), copies = self._tables, self._copies
+        by_lane: dict[int, list[tuple[int, int]]] = {}
+        for c, (lc, bc) in enumerate(cols):
+            by_lane.setdefault(lc, []).append((c, bc))
         for b, (lb, bb) in enumerate(blocks):
             for r, (lr, br) in enumerate(rows):
-                for c, (lc, bc) in enumerate(cols):
-                    for copy in copies:
-                        if lr + lc + lb + copy == lane:
-                            bit = br + bc + bb + self.base_bit
-                            yield (r, c, b), Place(bit // 32, lane, bit % 32, self.width)
+                found = [(c, bc) for copy in copies
+                         for c, bc in by_lane.get(lane - lr - lb - copy, ())]
+                if len(copies) > 1:  # (a column's copies sit in distinct lanes: one matches)
+                    found.sort()
+                for c, bc in found:
+                    bit = br + bc + bb + self.base_bit
+                    yield (r, c, b), Place(bit // 32, lane, bit % 32, self.width)
 
     def elements(self) -> Iterator[Elem]:
         """Every element, block-major then row-major."""

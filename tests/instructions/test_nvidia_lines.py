@@ -1,7 +1,7 @@
 """The NVIDIA table's lines (instructions/nvidia.py): each line's parts say what its PTX
 spelling says, and the architectures run the lines the PTX ISA gives them."""
 from instructions import architecture_named
-from instructions.nvidia import LINES, MIN_ARCH, ORDER
+from instructions.nvidia import MIN_ARCH, ORDER, lines
 
 
 def _read(spelling: str) -> tuple[object, ...]:
@@ -20,7 +20,7 @@ def _read(spelling: str) -> tuple[object, ...]:
 
 
 def test_every_line_has_the_parts_its_spelling_says():
-    for spelling, first, _, parts in LINES:
+    for spelling, first, _, parts in lines():
         assert first in MIN_ARCH
         assert (parts.kind, parts.d, parts.c, parts.m, parts.n, parts.k, parts.blocks,
                 parts.a, parts.b) == _read(spelling), spelling
@@ -28,7 +28,7 @@ def test_every_line_has_the_parts_its_spelling_says():
 
 
 def test_the_tables_hold_each_line_from_its_first_architecture_on():
-    spellings = [line[0] for line in LINES]
+    spellings = [line[0] for line in lines()]
     assert len(set(spellings)) == len(spellings)
     counts = {arch: len(architecture_named(arch).instructions) for arch in ORDER}
     # sm80: 13 mma.sync shapes and types (16 integer), 12 m8n8k4 .f16, 6 ldmatrix;
@@ -41,3 +41,28 @@ def test_the_tables_hold_each_line_from_its_first_architecture_on():
     assert wgmma.wave_sizes == (128,) and wgmma.matrices == ("A", "D")
     assert dict(wgmma.facts) == {"first": "sm_90",
                                  "cute": "SM90::GMMA::MMA_64x256x32_S32U8S8_RS_TN"}
+
+
+def test_a_lookup_makes_the_tables_instruction_alone():
+    """find() gives, for every spelling of every architecture, the table's own record
+    (None where the architecture does not run the line), and a first lookup leaves the
+    table unmade."""
+    import instructions
+    from instructions.nvidia import find
+
+    for arch in ORDER:
+        table = {inst.mnemonic: inst for inst in architecture_named(arch).instructions}
+        for spelling, *_ in lines():
+            assert find(arch, spelling) == table.get(spelling), (arch, spelling)
+        assert find(arch, "mma.m1n1k1.f32.f32.f32.f32") is None
+    saved = dict(instructions._TABLES)
+    try:
+        instructions._TABLES.pop("nvidia_sm90", None)
+        sm90 = architecture_named("SM90")
+        found = sm90.find("WGMMA.mma_async.sync.aligned.m64n256k16.f32.f16.f16")
+        assert found is not None and found.mnemonic == "wgmma.mma_async.m64n256k16.f32.f16.f16"
+        assert "nvidia_sm90" not in instructions._TABLES
+        assert found in sm90.instructions
+    finally:
+        instructions._TABLES.clear()
+        instructions._TABLES.update(saved)

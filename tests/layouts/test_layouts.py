@@ -73,6 +73,17 @@ def test_bulk_places_equal_single_look_ups(mapped):
     assert all(places == mapped.forward[elem] for elem, places in bulk)
 
 
+def test_a_lanes_places_are_those_of_the_elements_in_order(mapped):
+    """Layout.places_in_lane (what -m reads) gives, block-major then row-major, each place
+    of each element that sits in the lane: the places() of every element, filtered."""
+    layout = mapped.op.layout
+    rows, cols, blocks = layout.shape
+    for lane in sorted({0, 1, mapped.wave // 2 + 3, mapped.wave - 1}):
+        want = [((r, c, b), p) for b in range(blocks) for r in range(rows)
+                for c in range(cols) for p in layout.places(r, c, b) if p.lane == lane]
+        assert list(layout.places_in_lane(lane)) == want, lane
+
+
 def _bit_extremes(op):
     bits = [(32 * p.reg + p.lo, 32 * p.reg + p.hi) for _, held in op.placed() for p in held]
     return min(lo for lo, _ in bits), max(hi for _, hi in bits)
