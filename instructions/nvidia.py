@@ -20,7 +20,7 @@ CuTe (tests/layouts/test_nvidia.py).
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 from instructions.model import Instruction, Mnemonic
 
@@ -203,6 +203,12 @@ def table(arch: str) -> tuple[Instruction, ...]:
     """The lines an architecture runs, as Instructions."""
     runs = _runs(arch)
     return tuple(_instruction(arch, *line) for line in lines() if MIN_ARCH[line[1]] in runs)
+
+
+def table_of(arch: str) -> tuple[Callable[[], tuple[Instruction, ...]],
+                                 Callable[[str], Instruction | None]]:
+    """An architecture's table module's instructions() and find(name)."""
+    return partial(table, arch), partial(find, arch)
 
 
 def find(arch: str, key: str) -> Instruction | None:

@@ -1,15 +1,7 @@
 """The instructions sm_80 runs (instructions/nvidia.py): the table, made when it is read,
 and the one line a lookup names, made alone."""
-from instructions.model import Instruction
-from instructions.nvidia import find as find_line
-from instructions.nvidia import spelling, table
+from instructions.nvidia import spelling, table_of
 
 __all__ = ("find", "instructions", "spelling")
 
-
-def instructions() -> tuple[Instruction, ...]:
-    return table("SM80")
-
-
-def find(key: str) -> Instruction | None:
-    return find_line("SM80", key)
+instructions, find = table_of("SM80")
