@@ -64,7 +64,8 @@ def _statistics(inst: Instruction) -> list[str]:
 
 def _registers(inst: Instruction) -> list[str]:
     from matrix_library.facts import description  # (the facts: loaded for -d alone)
-    counts = description(inst, 32)["registers"]["32"]  # (the library's counts)
+    described = description(inst, 32)
+    counts = described["registers"]["32"]  # (the library's counts)
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     names = {"K": "sparsity index", "SA": "A scale", "SB": "B scale"}
@@ -74,7 +75,7 @@ def _registers(inst: Instruction) -> list[str]:
     if inst.sparse and tied > counts["D"]:
         lines.append(f"        (Vdst names {tied} VGPRs, the tied {inst.c_type.key} C; D is "
                      f"packed into the first {counts['D']})")
-    lines.append(field_line(description(inst, 32), 32))
+    lines.append(field_line(described, 32))
     return lines + [f"    GPR alignment requirement: {inst.align} bytes (even VGPRs)"]
 
 

@@ -436,11 +436,20 @@ class Instruction(Record):
         return gap if self.coexec and gap > 0 else None
 
 
+def _block_count(mnemonic: str) -> int:
+    """The block count of a mnemonic's _<n>b token (1 without one): what parse_mnemonic
+    reads there, without parsing the rest (a table's lines are parsed when used)."""
+    for token in mnemonic.split("_"):
+        if token[-1:] == "b" and token[:-1].isdigit():
+            return int(token[:-1])
+    return 1
+
+
 def instruction(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:
     """The Instruction of a table line; its block count, unless given, from the
     mnemonic's _<n>b suffix (else 1)."""
     if not facts.get("blocks"):
-        facts["blocks"] = parse_mnemonic(mnemonic).blocks or 1
+        facts["blocks"] = _block_count(mnemonic)
     return Instruction(mnemonic, opcode, cycles, **facts)  # type: ignore[arg-type]
 
 

@@ -3,7 +3,7 @@ name forms of later architectures (gfx1250), and malformed names."""
 import pytest
 
 from instructions import ARCHITECTURES
-from instructions.model import Mnemonic, parse_mnemonic
+from instructions.model import Mnemonic, _block_count, parse_mnemonic
 
 
 def parts(mnemonic):
@@ -57,6 +57,13 @@ def test_malformed_names_are_refused(mnemonic):
         parse_mnemonic(mnemonic)
 
 
+def test_the_block_count_is_the_parsers():
+    for name in ("v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_4x4x4_16b_f16",
+                 "v_mfma_f64_4x4x4_4b_f64", "v_mfma_f32_32x32x8_f16", "v_wmma_f32_16x16x16_bf16",
+                 "v_smfmac_f32_16x16x64_bf8_bf8"):
+        assert _block_count(name) == (parse_mnemonic(name).blocks or 1), name
+
+
 def test_every_registered_name_parses_to_its_shape():
     for arch in ARCHITECTURES:
         for inst in arch.instructions:
@@ -71,6 +78,8 @@ def test_every_registered_name_parses_to_its_shape():
             assert inst.out_type.key == (inst.d_type_key or p.d)
             assert (p.scale != 0) == inst.scaled
             assert inst.blocks == (p.blocks or inst.blocks)
+            # (the table reads the block count off the _<n>b token alone)
+            assert _block_count(inst.mnemonic) == (p.blocks or 1), inst.mnemonic
 
 
 def test_separate_c_and_d_types():
