@@ -1,8 +1,6 @@
 """CDNA1 (gfx908, MI100). Opcodes: LLVM VOP3PInstructions.td / MC test mai.s."""
 from instructions.model import table_block
-
-BLGP = ("blgp",)
-BROADCAST = ("cbsz", "abid", "blgp")
+from instructions.modifiers import BLGP, BROADCAST
 
 # C/D must be AccVGPRs on gfx908; VALU co-execution leaves 8 cycles of the pipe.
 mfma = table_block(arch="CDNA1", align=4, coexec_gap=8, cd_arch_vgpr=False, modifiers=BLGP)

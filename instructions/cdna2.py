@@ -4,9 +4,9 @@ CDNA2 keeps all of CDNA1's MFMAs (same opcodes, cycles and blocks); C/D may also
 ArchVGPRs, registers align to 8 bytes and VALU co-execution leaves 4 cycles. It adds
 the bf16_1k MFMAs (listed after the int8 ones, as the reference lists them) and FP64.
 """
-from instructions.cdna1 import BLGP, BROADCAST
 from instructions.cdna1 import INSTRUCTIONS as CDNA1
 from instructions.model import table_block, variant
+from instructions.modifiers import BLGP, BROADCAST
 
 CARRIED = tuple(variant(inst, arch="CDNA2", align=8, coexec_gap=4, cd_arch_vgpr=True)
                 for inst in CDNA1)

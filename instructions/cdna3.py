@@ -1,6 +1,6 @@
 """CDNA3 (gfx940/941/942, MI300). Opcodes: LLVM VOP3PInstructions.td / MC test mai-gfx940.s."""
-from instructions.cdna1 import BLGP, BROADCAST
 from instructions.model import table_block
+from instructions.modifiers import BLGP, BROADCAST
 
 mfma = table_block(arch="CDNA3", modifiers=BLGP)
 multi = table_block(arch="CDNA3", modifiers=BROADCAST)

@@ -26,6 +26,11 @@ A, B, C, D, K, SA, SB = "A", "B", "C", "D", "K", "SA", "SB"
 
 EVERY = (A, B, C, D, K, SA, SB)
 
+# The modifier sets CDNA's MFMA table lines declare: BLGP alone, and the block broadcast
+# (CBSZ, ABID) with it.
+BLGP = ("blgp",)
+BROADCAST = ("cbsz", "abid", "blgp")
+
 # What one bit of a negation mask does to its matrix's values (ModifierSpec.negation).
 LOW = "low"        # negates the low 16-bit half of each VGPR (wider values: the value)
 HIGH = "high"      # negates the high 16-bit halves (wider values: nothing)
