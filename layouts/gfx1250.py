@@ -17,7 +17,6 @@ module of the layout family "gfx1250" (layouts/family.py).
 """
 from __future__ import annotations
 
-from instructions import gfx1250_provenance as sources
 from instructions.gfx1250 import ORIGAMI_CYCLES, ORIGAMI_F8F6F4
 from instructions.model import Instruction
 from instructions.modifiers import Modifiers, ModifierSpec, Rule
@@ -40,14 +39,22 @@ SCALE_SELECTS = ("row0", "row1")  # matrix_a_scale / matrix_b_scale: lanes 0-15 
 
 
 class Sourced:
-    """A layout with the provenance of its placement."""
-    __slots__ = ("layout", "provenance")
+    """A layout with the provenance of its placement: `source` names the Provenance
+    record of instructions/gfx1250_provenance.py, which is read when asked for (the
+    provenance's lazy boundary: -d and --json read it, a layout query does not)."""
+    __slots__ = ("layout", "source")
 
-    def __init__(self, layout: Layout, provenance: sources.Provenance) -> None:
-        self.layout, self.provenance = layout, provenance
+    def __init__(self, layout: Layout, source: str) -> None:
+        self.layout, self.source = layout, source
+
+    @property
+    def provenance(self) -> sources.Provenance:
+        from instructions import gfx1250_provenance as sources  # (the provenance records)
+        found: sources.Provenance = getattr(sources, self.source)
+        return found
 
     def __repr__(self) -> str:
-        return f"Sourced({self.layout.shape}, {self.provenance!r})"
+        return f"Sourced({self.layout.shape}, {self.source})"
 
 
 class LaneShifted(Layout):
@@ -183,21 +190,21 @@ def _dedicated_fp8(inst: Instruction) -> bool:
                 and inst.a_type.bits == 8 and not inst.a_type.is_int)
 
 
-def _ab_provenance(inst: Instruction, matrix: str) -> sources.Provenance:
+def _ab_provenance(inst: Instruction, matrix: str) -> str:
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
     if matrix == "A" and inst.m > HALF:
-        return sources.A_32X16
+        return "A_32X16"
     if inst.f8f6f4 and mixed_pair(inst) and not inst.scale_k and bits < 8:
-        return sources.F8F6F4_MIXED
+        return "F8F6F4_MIXED"
     if inst.f8f6f4 or inst.m > HALF:
-        return sources.F8F6F4_TABLE
+        return "F8F6F4_TABLE"
     if _dedicated_fp8(inst):
-        return sources.FP8_DEDICATED
+        return "FP8_DEDICATED"
     if bits == 64:
-        return sources.F64_K_ORDER
+        return "F64_K_ORDER"
     if bits == 32:
-        return sources.F32_K_ORDER
-    return sources.DENSE_K_ORDER
+        return "F32_K_ORDER"
+    return "DENSE_K_ORDER"
 
 
 def _ab_operand(inst: Instruction, matrix: str) -> Sourced:
@@ -206,8 +213,8 @@ def _ab_operand(inst: Instruction, matrix: str) -> Sourced:
     if inst.sparse:
         if matrix == "A":
             return Sourced(sparse_a(inst.k, bits),
-                           sources.SPARSE_16 if bits == 16 else sources.SPARSE_8_A)
-        return Sourced(sparse_b(inst.k, bits), sources.SPARSE_B)
+                           "SPARSE_16" if bits == 16 else "SPARSE_8_A")
+        return Sourced(sparse_b(inst.k, bits), "SPARSE_B")
     rows = inst.m if matrix == "A" else inst.n
     return Sourced(dense_ab(matrix, inst.k, bits, rows), _ab_provenance(inst, matrix))
 
@@ -216,12 +223,12 @@ def _cd_operand(inst: Instruction, matrix: str) -> Sourced:
     """operand() of C or D."""
     bits = inst.c_type.bits if matrix == "C" else inst.out_type.bits
     if inst.m > HALF:
-        return Sourced(cd(bits, inst.m), sources.CD_32X16)
+        return Sourced(cd(bits, inst.m), "CD_32X16")
     if bits == 64:
-        return Sourced(cd(bits), sources.CD_F64)
+        return Sourced(cd(bits), "CD_F64")
     if matrix == "D" and inst.sparse and bits < inst.c_type.bits:
-        return Sourced(cd(bits), sources.CD_BF16F32_SPARSE)  # (packed into C's first VGPRs)
-    return Sourced(cd(bits), sources.CD_SOURCE)
+        return Sourced(cd(bits), "CD_BF16F32_SPARSE")  # (packed into C's first VGPRs)
+    return Sourced(cd(bits), "CD_SOURCE")
 
 
 def operand(inst: Instruction, matrix: str, select: int = 0) -> Sourced:
@@ -237,15 +244,15 @@ def operand(inst: Instruction, matrix: str, select: int = 0) -> Sourced:
         if not inst.sparse:
             raise ValueError("a dense instruction has no sparsity index")
         return Sourced(sparse_index(inst.k, select),
-                       sources.INDEX_16 if inst.a_type.bits == 16 else sources.INDEX_8)
+                       "INDEX_16" if inst.a_type.bits == 16 else "INDEX_8")
     if matrix in ("SA", "SB"):
         if not inst.scale_k:
             raise ValueError("an unscaled instruction has no scale operands")
         rows = inst.m if matrix == "SA" else inst.n
         layout = scale(matrix, inst.k, inst.scale_k, select, rows)
         if matrix == "SA" and rows > HALF:
-            return Sourced(layout, sources.SCALE_32X16_A)
-        return Sourced(layout, sources.SCALE_32 if inst.scale_k == 32 else sources.SCALE_16)
+            return Sourced(layout, "SCALE_32X16_A")
+        return Sourced(layout, "SCALE_32" if inst.scale_k == 32 else "SCALE_16")
     raise ValueError(f"matrix {matrix!r}: allowed A, B, C, D, K, SA, SB")
 
 
@@ -295,6 +302,7 @@ def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layou
     (SPARSE_B, SPARSE_16 / SPARSE_8_A and F8F6F4_MIXED of
     instructions/gfx1250_provenance.py): the other sources' answers, element by element.
     rocjitsu's SWMMAC is its A and B here with the index as the calculator places it."""
+    from instructions import gfx1250_provenance as sources  # (the provenance records)
     if matrix not in ("A", "B"):
         return []
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
@@ -315,6 +323,7 @@ def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, L
     lane's first entries and its later entries as 0): under key 1 it is the exchanged
     index moved up by half the operand, as sparse_index is under key 1, the fields moved
     past the operand's end being the ones it reads as 0."""
+    from instructions import gfx1250_provenance as sources  # (the provenance records)
     if not inst.sparse:
         return []
     return [(*sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k, mods.index_key))]
@@ -376,6 +385,7 @@ RANGES = {"neg": llvm_neg}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
+    from instructions import gfx1250_provenance as sources
     from instructions.gfx1250_provenance import SourceDoc
     from instructions.model import FamilyFacts
     from typing_extensions import NotRequired, TypedDict
@@ -408,6 +418,7 @@ if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only fo
 
 def provenance(inst: Instruction) -> Provenance:
     """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
+    from instructions import gfx1250_provenance as sources  # (the provenance records)
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     known = bool(inst.cycles)

@@ -135,6 +135,13 @@ def test_the_verification_record_loads_only_where_printed():
     assert record <= modules_after(inst + ["--json"])
 
 
+def test_the_gfx1250_provenance_loads_only_where_read():
+    """A layout query of gfx1250 reads no provenance record; -d, which prints them, does."""
+    inst = ["-a", "gfx1250", "-i", "v_wmma_f32_32x16x128_f4"]
+    assert "instructions.gfx1250_provenance" not in modules_after(inst + ["-g", "-D", "-o"])
+    assert "instructions.gfx1250_provenance" in modules_after(inst + ["-d"])
+
+
 def test_the_lazy_parts_load_when_used():
     """(guards the lists above: the probe sees these modules when their modes run, and
     matrix_api's names of them still resolve)"""
