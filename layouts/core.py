@@ -86,24 +86,24 @@ class Layout:
             if covered != extent:
                 raise ValueError(f"{coord} digits cover {covered} values, shape says {extent}")
 
-    def _offsets(self, coord: str, value: int) -> Offsets:
-        """(lane, bit) offsets that the digits of `value` of one coordinate contribute."""
-        lane = bit = 0
+    def _offsets(self, coord: str) -> tuple[Offsets, ...]:
+        """The (lane, bit) offsets of every value of one coordinate (as many as the shape
+        says: __init__ checks it), in order: the contributions of its digits, lowest
+        first, each added to those of the digits below it."""
+        offsets = [(0, 0)]
         for f in self.factors:
             if f.coord != coord:
                 continue
-            digit, value = value % f.size, value // f.size
-            if f.dest == LANE:
-                lane += digit * f.stride
-            elif f.dest == BIT:
-                bit += digit * f.stride
-        return lane, bit
+            lane = f.stride if f.dest == LANE else 0
+            bit = f.stride if f.dest == BIT else 0
+            offsets = [(low + digit * lane, bits + digit * bit) for digit in range(f.size)
+                       for low, bits in offsets]
+        return tuple(offsets)
 
     @cached_property
     def _tables(self) -> tuple[tuple[Offsets, ...], ...]:
         """Per coordinate, the offsets of each of its values: places() then only adds."""
-        return tuple(tuple(self._offsets(coord, v) for v in range(extent))
-                     for coord, extent in zip((ROW, COL, BLOCK), self.shape))
+        return tuple(self._offsets(coord) for coord in (ROW, COL, BLOCK))
 
     @cached_property
     def _copies(self) -> list[int]:

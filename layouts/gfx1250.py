@@ -66,9 +66,11 @@ class LaneShifted(Layout):
         super().__init__(shape, width, factors)
         self.base_lane, self.lane_coord = base_lane, lane_coord
 
-    def _offsets(self, coord: str, value: int) -> tuple[int, int]:
-        lane, bit = super()._offsets(coord, value)
-        return (lane + self.base_lane, bit) if coord == self.lane_coord else (lane, bit)
+    def _offsets(self, coord: str) -> tuple[tuple[int, int], ...]:
+        offsets = super()._offsets(coord)
+        if coord != self.lane_coord:
+            return offsets
+        return tuple((lane + self.base_lane, bit) for lane, bit in offsets)
 
 
 # ---- generators

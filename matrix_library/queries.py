@@ -31,10 +31,12 @@ from matrix_library.records import (
     element,
     entry,
     location,
+    new,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
 
     from layouts import Operand
     from layouts.core import Elem
@@ -142,11 +144,19 @@ def _read(operand: Operand, elem: Elem) -> Entry:
     return entry(operand, operand.places(*elem)[0], operand.source(elem))
 
 
+def _reads(operand: Operand, elems: Iterable[Elem]) -> list[Entry]:
+    """_read of each element (the K reads of an output element, in one loop)."""
+    places, remapped = operand.places, operand.remapped
+    return [entry(operand, places(*elem)[0], operand.source(elem) if remapped else elem)
+            for elem in elems]
+
+
 def _calculation(operands: dict[str, Operand], elem: Elem) -> Calculation:
     row, col, block = elem
     a, b, d = operands["A"], operands["B"], operands["D"]
-    products = tuple(Product(_read(a, (row, k, block)), _read(b, (k, col, block)))
-                     for k in range(a.inst.k))
+    ks = range(a.inst.k)
+    products = tuple(new(Product, pair) for pair in zip(
+        _reads(a, [(row, k, block) for k in ks]), _reads(b, [(k, col, block) for k in ks])))
     c = _read(operands["C"], elem) if "C" in operands else None
     scales: tuple[Product, ...] = ()
     if "SA" in operands:

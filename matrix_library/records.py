@@ -76,7 +76,9 @@ class Location(Record):
     @property
     def text(self) -> str:
         """The calculator's notation, e.g. v1{37}.[15:0] or v[1:0]{5}."""
-        return register_name(self.place)
+        lo, hi = self.bits
+        name, bits = slot_parts(self.register, lo, hi - lo + 1)
+        return f"{name}{{{self.lane}}}{bits}"
 
     def __str__(self) -> str:
         return self.text
@@ -137,8 +139,19 @@ def element(operand: Operand, elem: Elem) -> Element:
 def location(operand: Operand, place: Place) -> Location:
     mark = operand.mark_of(place)
     reg, lane, lo, width = place
-    return new(Location, (reg, place.regs, lane, (lo, lo + width - 1), "-" in mark,
-                          "|" in mark))
+    return new(Location, (reg, _registers(reg, lo, width), lane, (lo, lo + width - 1),
+                          "-" in mark, "|" in mark))
+
+
+# (reg, lo, width) -> the VGPRs a value touches (Place.regs): the same few slots recur
+_REGISTERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def _registers(reg: int, lo: int, width: int) -> tuple[int, ...]:
+    found = _REGISTERS.get((reg, lo, width))
+    if found is None:
+        found = _REGISTERS[reg, lo, width] = Place(reg, 0, lo, width).regs
+    return found
 
 
 def entry(operand: Operand, place: Place, elem: Elem) -> Entry:
