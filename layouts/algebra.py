@@ -22,8 +22,8 @@ reads. The laws, checked by tests/layouts/test_algebra.py:
 
 from __future__ import annotations
 
-from functools import lru_cache
-from math import prod
+from functools import lru_cache, reduce
+from operator import mul
 
 from instructions.record import Record
 
@@ -33,6 +33,12 @@ if TYPE_CHECKING:
 
 Shape = tuple[int, ...]
 Point = tuple[int, ...]
+
+
+def size(shape: Shape) -> int:
+    """The number of points of `shape` (reduce over mul rather than math.prod: math is an
+    extension module, whose loading every query would pay)."""
+    return reduce(mul, shape, 1)
 
 
 def flat(shape: Shape, point: Sequence[int]) -> int:
@@ -54,7 +60,7 @@ def point(shape: Shape, index: int) -> Point:
 
 def points(shape: Shape) -> Iterator[Point]:
     """Every point of `shape`, in flat order."""
-    return (point(shape, x) for x in range(prod(shape)))
+    return (point(shape, x) for x in range(size(shape)))
 
 
 class LayoutMap(Record):
@@ -80,7 +86,7 @@ class LayoutMap(Record):
 
     @classmethod
     def identity(cls, shape: Shape) -> LayoutMap:
-        return cls(shape, shape, tuple(range(prod(shape))))
+        return cls(shape, shape, tuple(range(size(shape))))
 
     def __call__(self, x: Sequence[int]) -> Point | None:
         y = self.table[flat(self.domain, x)]
@@ -98,7 +104,7 @@ class LayoutMap(Record):
     def inverse(self) -> LayoutMap:
         """The right inverse: each point of the image to its first preimage (the lowest
         flat index), undefined off the image (the inverse where the map is a bijection)."""
-        table = [-1] * prod(self.codomain)
+        table = [-1] * size(self.codomain)
         for x in range(len(self.table) - 1, -1, -1):
             y = self.table[x]
             if y >= 0:
@@ -107,8 +113,8 @@ class LayoutMap(Record):
 
     def product(self, other: LayoutMap) -> LayoutMap:
         """(a, b) -> (self(a), other(b)) on the concatenated shapes."""
-        size = prod(other.codomain)
-        table = tuple([-1 if a < 0 or b < 0 else a * size + b
+        width = size(other.codomain)
+        table = tuple([-1 if a < 0 or b < 0 else a * width + b
                        for a in self.table for b in other.table])
         return LayoutMap(self.domain + other.domain, self.codomain + other.codomain, table)
 
@@ -130,7 +136,7 @@ class LayoutMap(Record):
         return len(defined) == len(set(defined))
 
     def surjective(self) -> bool:
-        return len(self.image()) == prod(self.codomain)
+        return len(self.image()) == size(self.codomain)
 
 
 def on_axis(shape: Shape, axis: int, function: Callable[[int], int]) -> LayoutMap:

@@ -23,6 +23,12 @@ from instructions.modifiers import Modifiers, ModifierSpec, Rule
 
 from layouts.core import BIT, COL, LANE, NONE, ROW, Factor, Layout, Place
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from instructions import gfx1250_provenance as sources
+
 WAVE = 32
 HALF = 16          # lanes per lane half; lane l holds row/column l mod 16
 CHUNK_BITS = 128   # dense A/B: each lane half takes alternating 128-bit chunks of a row
@@ -38,6 +44,13 @@ SCALE_FORMATS = ("e8", "e5m3", "e4m3")
 SCALE_SELECTS = ("row0", "row1")  # matrix_a_scale / matrix_b_scale: lanes 0-15 / 16-31
 
 
+def _provenance_records() -> ModuleType:
+    """instructions/gfx1250_provenance.py, loaded where a source is read (-d, --json, the
+    probe's other readings): the provenance's lazy boundary, so that a layout query loads
+    no provenance record (docs/internals.md)."""
+    return __import__("instructions.gfx1250_provenance", fromlist=["SOURCES"])
+
+
 class Sourced:
     """A layout with the provenance of its placement: `source` names the Provenance
     record of instructions/gfx1250_provenance.py, which is read when asked for (the
@@ -49,8 +62,7 @@ class Sourced:
 
     @property
     def provenance(self) -> sources.Provenance:
-        from instructions import gfx1250_provenance as sources  # (the provenance records)
-        found: sources.Provenance = getattr(sources, self.source)
+        found: sources.Provenance = getattr(_provenance_records(), self.source)
         return found
 
     def __repr__(self) -> str:
@@ -304,7 +316,7 @@ def alternative_layouts(inst: Instruction, matrix: str) -> list[tuple[str, Layou
     (SPARSE_B, SPARSE_16 / SPARSE_8_A and F8F6F4_MIXED of
     instructions/gfx1250_provenance.py): the other sources' answers, element by element.
     rocjitsu's SWMMAC is its A and B here with the index as the calculator places it."""
-    from instructions import gfx1250_provenance as sources  # (the provenance records)
+    sources = _provenance_records()
     if matrix not in ("A", "B"):
         return []
     bits = inst.a_type.bits if matrix == "A" else inst.b_type.bits
@@ -325,7 +337,7 @@ def index_readings(inst: Instruction, mods: Modifiers) -> list[tuple[str, str, L
     lane's first entries and its later entries as 0): under key 1 it is the exchanged
     index moved up by half the operand, as sparse_index is under key 1, the fields moved
     past the operand's end being the ones it reads as 0."""
-    from instructions import gfx1250_provenance as sources  # (the provenance records)
+    sources = _provenance_records()
     if not inst.sparse:
         return []
     return [(*sources.INDEX_READING_RJ, sparse_index_exchanged(inst.k, mods.index_key))]
@@ -385,9 +397,7 @@ RANGES = {"neg": llvm_neg}
 # ---- facts with their sources (-d, --json): the source and confidence of every fact
 # and layout (instructions/gfx1250_provenance.py) and each source's latency
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only for mypy)
-    from instructions import gfx1250_provenance as sources
     from instructions.gfx1250_provenance import SourceDoc
     from instructions.model import FamilyFacts
     from typing_extensions import NotRequired, TypedDict
@@ -420,24 +430,24 @@ if TYPE_CHECKING:  # (typing_extensions, for Python 3.10's typing, loads only fo
 
 def provenance(inst: Instruction) -> Provenance:
     """Source and confidence of each fact and layout of `inst` (formats as chosen)."""
-    from instructions import gfx1250_provenance as sources  # (the provenance records)
+    sources = _provenance_records()
     mats = ["A", "B"] + (["K"] if inst.sparse else ["C"]) + ["D"]
     mats += ["SA", "SB"] if inst.scaled else []
     known = bool(inst.cycles)
+    product: SourceDoc = sources.PRODUCT_SOURCE.as_dict()
+    latency: SourceDoc = (sources.LATENCY if known else sources.F64_FACTS).as_dict()
     out: Provenance = {
-        "product_names": {"names": sources.PRODUCT_NAMES[inst.arch],
-                          **sources.PRODUCT_SOURCE.as_dict()},
+        "product_names": {"names": sources.PRODUCT_NAMES[inst.arch], **product},
         "encoding": (sources.LLVM_FACTS if known else sources.F64_FACTS).as_dict(),
-        "latency": {**(sources.LATENCY if known else sources.F64_FACTS).as_dict(),
-                    "values": latencies(inst)},
+        "latency": {**latency, "values": latencies(inst)},
         "layouts": {m: sourced(inst, m, Modifiers()).provenance.as_dict() for m in mats},
     }
     if inst.a_type.is_int:
         out["clamp"] = sources.CLAMP.as_dict()
     if inst.sparse:
         width = index_bits(inst.k)
-        read = sources.INDEX_WIDTH if width > 32 else sources.INDEX_WIDTH_16
-        out["index_width"] = {**read.as_dict(),
+        read: SourceDoc = (sources.INDEX_WIDTH if width > 32 else sources.INDEX_WIDTH_16).as_dict()
+        out["index_width"] = {**read,
                               "operand_bits": width,
                               "bits_read": {"index_key 0": f"[{width - 1}:0]",
                                             "index_key 1": f"[{width - 1}:{width // 2}]"}}

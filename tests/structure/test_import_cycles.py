@@ -162,8 +162,24 @@ def test_the_shared_modules_import_no_family_module():
 
 def test_the_engine_imports_at_the_top_of_its_modules():
     """instructions/ and layouts/ import nothing inside a function: their lazy boundaries
-    (an architecture's table module, a family's module) are loaded by __import__ at one
-    place each (instructions/__init__.py _table, layouts/family.py module_hooks)."""
+    (an architecture's table module, the target and product tables, a family's module,
+    gfx1250's provenance records) are loaded by __import__ at one place each
+    (instructions/__init__.py _module and resolve, layouts/family.py module_hooks,
+    layouts/gfx1250.py _provenance_records)."""
+    places = [("instructions/__init__.py", "_module"), ("instructions/__init__.py", "resolve"),
+              ("instructions/__init__.py", "resolve"), ("layouts/family.py", "module_hooks"),
+              ("layouts/gfx1250.py", "_provenance_records")]
+    loaders = []
+    for folder in ("instructions", "layouts"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for function in ast.walk(tree):
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    loaders += [(f"{folder}/{path.name}", function.name)
+                                for node in ast.walk(function)
+                                if isinstance(node, ast.Call)
+                                and getattr(node.func, "id", None) == "__import__"]
+    assert sorted(loaders) == places, loaders
     inside = []
     for folder in ("instructions", "layouts"):
         for path in sorted((ROOT / folder).glob("*.py")):
