@@ -169,24 +169,18 @@ def test_the_engine_imports_at_the_top_of_its_modules():
     places = [("instructions/__init__.py", "_module"), ("instructions/__init__.py", "resolve"),
               ("instructions/__init__.py", "resolve"), ("layouts/family.py", "module_hooks"),
               ("layouts/gfx1250.py", "_provenance_records")]
-    loaders = []
+    loaders, inside = [], []
     for folder in ("instructions", "layouts"):
         for path in sorted((ROOT / folder).glob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for function in ast.walk(tree):
-                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    loaders += [(f"{folder}/{path.name}", function.name)
-                                for node in ast.walk(function)
-                                if isinstance(node, ast.Call)
-                                and getattr(node.func, "id", None) == "__import__"]
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)):
+                        inside.append(f"{folder}/{path.name}:{node.lineno}")
+                    elif isinstance(node, ast.Call) and \
+                            getattr(node.func, "id", None) == "__import__":
+                        loaders.append((f"{folder}/{path.name}", function.name))
     assert sorted(loaders) == places, loaders
-    inside = []
-    for folder in ("instructions", "layouts"):
-        for path in sorted((ROOT / folder).glob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for function in ast.walk(tree):
-                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    inside += [f"{folder}/{path.name}:{node.lineno}"
-                               for node in ast.walk(function)
-                               if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert not inside, inside
