@@ -14,8 +14,8 @@ def _fact(inst: Instruction, key: str) -> str:
 
 
 def _operands(inst: Instruction) -> list[str]:
-    from matrix_library.facts import facts  # (the facts: loaded for -d alone)
-    counts = facts(inst)["registers"][str(inst.wave_sizes[0])]
+    from matrix_library.facts import description  # (the facts: loaded for -d alone)
+    counts = description(inst)["registers"][str(inst.wave_sizes[0])]
     if inst.kind in ("ldmatrix", "stmatrix"):
         verb = "loads into" if inst.kind == "ldmatrix" else "stores from"
         return ["Fragment (operand D here):",

@@ -130,7 +130,9 @@ def test_the_verification_record_loads_only_where_printed():
     -d --verification and -d --json (the facts) alone."""
     inst = ["-a", "gfx1250", "-i", "v_wmma_f32_16x16x32_f16", "-d"]
     record = {"instructions.verification", "instructions.verification_checks"}
-    assert not modules_after(inst) & record
+    for arch in ARCHITECTURES:
+        argv = point_queries(arch)[1]  # (its -d)
+        assert not modules_after(argv) & record, argv
     assert record <= modules_after(inst + ["--verification"])
     assert record <= modules_after(inst + ["--json"])
 
