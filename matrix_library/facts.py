@@ -2,7 +2,8 @@
 layout and its layout value."""
 from __future__ import annotations
 
-from layouts import Modifiers, Operand, family_facts
+from layouts import Modifiers, family_facts
+from layouts import operand as made_operand
 from layouts.core import CalcError
 
 from matrix_library.checks import (
@@ -98,7 +99,7 @@ def description(inst: Instruction, wave: int | None = None,
         "gpr_alignment": inst.align,
         "cd_arch_vgprs": inst.cd_arch_vgpr,
         "waves": list(inst.wave_sizes),
-        "registers": {str(w): {m: Operand(inst, m, wave=w).register_count
+        "registers": {str(w): {m: made_operand(inst, m, Modifiers(), w).register_count
                                for m in matrices(inst)} for w in waves},
         "fields": {str(w): fields(inst, w) for w in waves},
         "modifiers": list(supported_modifiers(inst)),
@@ -118,7 +119,7 @@ def fields(inst: Instruction, wave: int) -> dict[str, int]:
     its bf16 D uses 4). {} for another vendor's instructions (no AMD assembler fields)."""
     if architecture_of(inst).vendor != "amd":
         return {}
-    count = {m: Operand(inst, m, wave=wave).register_count for m in matrices(inst)}
+    count = {m: made_operand(inst, m, Modifiers(), wave).register_count for m in matrices(inst)}
     vdst = count["D"] * inst.c_type.bits // inst.out_type.bits if inst.sparse else count["D"]
     found = {"vdst": max(vdst, count["D"]), "src0": count["A"], "src1": count["B"],
              "src2": count["K" if inst.sparse else "C"]}
