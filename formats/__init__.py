@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 LEGACY = ("grid", "csv", "markdown", "asciidoc")
 
+# The two lines that open an instruction's answers (-g, -m, -R, -M, -d), made by
+# HEADER.format(inst=inst) (formats.queries.header; -d reads it without the query renderers)
+HEADER = "Architecture: {inst.arch}\nInstruction: {inst.name}\n"
+
 
 def render(fmt: str, header: Sequence[object], rows: Sequence[Sequence[object]]) -> str:
     """One table in a legacy format, without a final newline."""

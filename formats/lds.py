@@ -7,7 +7,8 @@ from __future__ import annotations
 from itertools import compress
 from operator import attrgetter
 
-from matrix_library.checks import element_text, find_instruction
+from matrix_library.checks import find_instruction
+from matrix_library.queries import element_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from _operator import itemgetter  # (the C module: operator itself loads more)
 from instructions.record import Record
 
 from formats.svg import LINE_HEIGHT, Canvas, text_width
-from matrix_library import checks
+from matrix_library import queries
 from matrix_library.records import Element, Location, element_name, slot_parts
 
 TYPE_CHECKING = False
@@ -97,12 +97,12 @@ def slot_texts(loc: Location) -> tuple[str, str, str, str, str, str, str]:
 
 def positions(matrix: str) -> itemgetter[tuple[int, int, int]]:
     """(row, column, block) of an Element (matrix, i, j, k, block) of `matrix`: what
-    checks.element_text names and Element.row/.col read, without their checks (per cell)."""
+    queries.element_text names and Element.row/.col read, without their checks (per cell)."""
     return itemgetter(*fields(matrix), 4)
 
 
 def namer(matrix: str, blocks: int) -> Callable[[Element], str]:
-    """An element's name (as checks.element_text spells it) for the elements of `matrix` of
+    """An element's name (as queries.element_text spells it) for the elements of `matrix` of
     an instruction of `blocks` blocks, without its checks (per cell)."""
     place = positions(matrix)
 
@@ -120,7 +120,7 @@ def fields(matrix: str) -> tuple[int, int]:
 def axis_names(matrix: str) -> tuple[str, str]:
     """The coordinate names (i, j, k; kb for block scales) of the matrix's rows and
     columns, read from the library's element naming."""
-    probe = checks.element_of(matrix, i=1, j=2, k=3)
+    probe = queries.element_of(matrix, i=1, j=2, k=3)
     names = ["i", "j", "kb" if matrix in ("SA", "SB") else "k"]
     return names[probe.row - 1], names[probe.col - 1]
 

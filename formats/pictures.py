@@ -44,7 +44,7 @@ from formats.picture_views import (
     index_step,
 )
 from formats.svg import LINE_HEIGHT, Canvas, escape, fit_size, number, text_width
-from matrix_library import checks
+from matrix_library import checks, queries
 from matrix_library import request as matrix_request
 from matrix_library.answers import Layout
 from matrix_library.bulk import entries_of, slots_of
@@ -167,7 +167,7 @@ def _label_note(shapes: list[Shape], level: int, inst: checks.Instruction) -> st
         return ""
     shape = shapes[0]
     lines = shape.labels[min(level, len(shape.labels) - 1)]
-    full = " ".join(checks.element_text(inst, e) for e in shape.elements)
+    full = " ".join(queries.element_text(inst, e) for e in shape.elements)
     text = shape.data[1]
     joined = "".join(lines).replace(".", "")
     if joined in (text.replace(".", ""), full.replace(" ", "")):

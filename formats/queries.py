@@ -8,7 +8,7 @@ filters of formats/quirks.py. Point queries give lines; layout queries give tabl
 """
 from __future__ import annotations
 
-from formats import quirks
+from formats import HEADER, quirks
 from formats import render as draw
 from matrix_library.answers import CalcError, Held, Layout, Point
 from matrix_library.records import element_name, marked
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 def header(inst: Instruction) -> str:
     """The two lines that open an instruction's answers (-g, -m, -R, -M, -d)."""
-    return f"Architecture: {inst.arch}\nInstruction: {inst.name}\n"
+    return HEADER.format(inst=inst)
 
 
 # How the -R header names the two axes of each matrix, untransposed.

@@ -7,8 +7,6 @@ names in instructions.QUIRKS); JSON and the library give the unfiltered answer.
 """
 from __future__ import annotations
 
-from matrix_library.queries import calculation
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -107,6 +105,7 @@ def output_b_by_row(inst: Instruction, calc: Calculation, *, mods: ModifierValue
     if "output_b_by_row" not in inst.quirks:
         return calc
     i = calc.d.element.i or 0
+    from matrix_library.queries import calculation  # (the query engine: -o alone)
     by_row = calculation(inst, i, i, calc.d.element.block, mods=mods, wave=wave)
     products = tuple(p._replace(b=q.b) for p, q in zip(calc.products, by_row.products))
     return calc._replace(products=products)

@@ -56,8 +56,6 @@ from matrix_library.bulk import (
 from matrix_library.catalog import catalog, check_filters, parse_filters
 from matrix_library.checks import (
     architecture_of,
-    element_of,
-    element_text,
     find_architecture,
     find_instruction,
     instructions,
@@ -86,7 +84,15 @@ from matrix_library.filters import FILTERS
 from matrix_library.lds import LdsPlan, LdsSearch, lds_plan, lds_search
 from matrix_library.modifier_values import value_meanings
 from matrix_library.preshuffle import PreshufflePlan, preshuffle
-from matrix_library.queries import calculation, calculations_at, elements_at, locate, register_count
+from matrix_library.queries import (
+    calculation,
+    calculations_at,
+    element_of,
+    element_text,
+    elements_at,
+    locate,
+    register_count,
+)
 from matrix_library.records import Calculation, Element, Entry, Location, Product, Slot
 from matrix_library.request import Request, answer
 from matrix_library.typed import (

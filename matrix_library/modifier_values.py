@@ -13,7 +13,7 @@ from instructions.modifiers import ABS, HIGH, LOW, MODIFIERS, NEGATE, Modifiers,
 from layouts.legality import rule
 from layouts.modifiers import BLGP_SOURCE
 
-from matrix_library.queries import checked_operand
+from matrix_library.checks import instruction, operand, wave_size
 
 ACTS = {LOW: "negates the low 16-bit halves of", HIGH: "negates the high 16-bit halves of",
         NEGATE: "negates", ABS: "takes the absolute value of"}
@@ -92,7 +92,7 @@ def meaning(inst: Instruction, spec: ModifierSpec, found: Rule, value: int,
 def _slice(inst: Instruction, spec: ModifierSpec, value: int, wave: int) -> str:
     """Where the value puts a one-register operand's entries (the engine's places)."""
     matrix = spec.matrices[0]
-    found = checked_operand(inst, matrix, Modifiers(**{spec.name: value}), wave)
+    found = operand(inst, matrix, mods=Modifiers(**{spec.name: value}), wave=wave)
     low, high = found.layout.bit_span()
     return f"{matrix}: its entries in bits [{high}:{low}] of its VGPRs"
 
@@ -110,7 +110,6 @@ def value_meanings(inst: Instruction, wave: int) -> dict[str, list[tuple[int, st
     """{modifier name: [(value, what it does)]} for the modifiers `inst` takes in `wave`
     (ABID with the largest CBSZ, whose group it picks in). Mask values are listed bit by
     bit: a value is the sum of its bits."""
-    from matrix_library.checks import instruction, wave_size
     inst = instruction(inst)  # (a CalcError for anything but an Instruction)
     wave = wave_size(inst, wave)
     found: dict[str, list[tuple[int, str]]] = {}

@@ -13,24 +13,29 @@ from layouts.modifiers import Modifiers
 
 from matrix_library.answers import Held, Point
 from matrix_library.checks import (
-    element_of,
     in_range,
     instruction,
     matrices,
+    matrix_name,
     modifiers,
     operand,
     shown,
     wave_size,
+    whole,
     with_formats,
 )
 from matrix_library.records import (
+    AT,
     Calculation,
+    Element,
     Entry,
     Location,
     Product,
     element,
+    element_name,
     entry,
     location,
+    named,
     new,
 )
 
@@ -42,6 +47,31 @@ if TYPE_CHECKING:
     from layouts.core import Elem
 
     from matrix_library.checks import ModifierValues
+
+
+def element_of(matrix: str, i: int = 0, j: int = 0, k: int = 0, block: int = 0) -> Element:
+    """The element (i, j, k) of `block` names in `matrix` (the coordinates it has), each
+    a whole number >= 0 (those the matrix does not have are checked too, and dropped)."""
+    name = matrix_name(None, matrix)
+    first, second = COORDINATES[name]
+    values = {axis: whole(axis, value, axis) for axis, value in (("i", i), ("j", j), ("k", k))}
+    return named(name, values[first], values[second], whole("block", block, "block"))
+
+
+def element_text(inst: Instruction, element: Element) -> str:
+    """The element as the command line prints it: blocks shown when there are several."""
+    blocks = instruction(inst).blocks
+    if type(element) is Element and element[0] in AT:  # (the library's own: checked fast)
+        first, second = AT[element[0]]
+        row, col, block = element[first], element[second], element[4]
+        if type(row) is int and type(col) is int and type(block) is int \
+                and row >= 0 and col >= 0 and block >= 0:
+            return element_name(element[0], (row, col, block), blocks)
+    if not isinstance(element, Element):
+        raise CalcError(f"expected an Element (element_of makes one), not {shown(element)}")
+    i, j, k = (0 if c is None else c for c in (element.i, element.j, element.k))
+    checked = element_of(element.matrix, i, j, k, element.block)
+    return element_name(checked.matrix, (checked.row, checked.col, checked.block), blocks)
 
 
 def coordinates(operand: Operand, i: int, j: int, k: int, block: int) -> Elem:

@@ -13,7 +13,8 @@ plus its option rows.
 
 The engines call the library's modules (matrix_library) directly, never matrix_api,
 which re-exports this module: the dependency is one-way. What only some modes need
-(the catalog, linear layouts) is imported when such a request comes.
+(the queries and their answer records, the catalog, linear layouts, the planners) is
+imported when such a request comes.
 """
 
 
@@ -26,7 +27,6 @@ from layouts.core import CalcError
 from layouts.modifiers import Modifiers
 
 from matrix_library.checks import generic_refusal, modifiers, shown, whole, with_formats
-from matrix_library.queries import query_answer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -208,6 +208,7 @@ def _query(request: Request) -> QueryAnswer:
         from matrix_library.bulk import layout_answer  # (a whole layout: -R, -M)
         return layout_answer(inst, request.matrix, request.mods, request.wave, query,
                              str(request.option("document", "text")))
+    from matrix_library.queries import query_answer  # (a point: -g, -m; its records)
     return query_answer(inst, request.matrix, request.mods, request.wave, query,
                         request.number, bool(request.option("output_calc")))
 

@@ -199,13 +199,13 @@ def _detail_request(args: Args) -> Request:
 
 
 def _detail(request: Request, args: Args) -> str:
-    from formats import queries
+    from formats import HEADER
     from formats.detail import detail, formula_notes
     inst: Instruction = checked(matrix_request.answer, request)  # type: ignore[assignment]
     if _on(args, "json"):
         from formats import json_output
         return json_output.detail(inst)
-    text = queries.header(inst) + _target_line(args) + detail(inst)
+    text = HEADER.format(inst=inst) + _target_line(args) + detail(inst)
     text += verified(args, inst)  # (the verification record: probe_mode)
     if _on(args, "ck_tile"):
         from formats.exports import ck_tile_text

@@ -102,7 +102,7 @@ def test_each_query_is_answered_and_checked_once(argv, monkeypatch):
         return wrapper
     monkeypatch.setattr(request, "answer", counted("answer", request.answer))
     monkeypatch.setattr(request, "checked", counted("checked", request.checked))
-    monkeypatch.setattr(request, "query_answer", counted("computed", queries.query_answer))
+    monkeypatch.setattr(queries, "query_answer", counted("computed", queries.query_answer))
     monkeypatch.setattr(bulk, "layout_answer", counted("computed", bulk.layout_answer))
     with contextlib.redirect_stdout(io.StringIO()) as out:
         assert matrix_calculator.main(argv) == 0
