@@ -176,8 +176,10 @@ def _read(operand: Operand, elem: Elem) -> Entry:
 
 def _reads(operand: Operand, elems: Iterable[Elem]) -> list[Entry]:
     """_read of each element (the K reads of an output element, in one loop)."""
-    places, remapped = operand.places, operand.remapped
-    return [entry(operand, places(*elem)[0], operand.source(elem) if remapped else elem)
+    if operand.remapped:
+        return [_read(operand, elem) for elem in elems]
+    places, matrix = operand.layout.places, operand.matrix  # (no remap: the layout's own)
+    return [new(Entry, (named(matrix, *elem), location(operand, places(*elem)[0])))
             for elem in elems]
 
 
