@@ -172,6 +172,11 @@ def _scale(token: str) -> int | None:
     return None
 
 
+def _blocks_token(token: str) -> int | None:
+    """The block count a _<n>b token names (None for any other token)."""
+    return int(token[:-1]) if token[-1:] == "b" and token[:-1].isdigit() else None
+
+
 def _split_name(mnemonic: str) -> Mnemonic | None:
     """The Mnemonic of `mnemonic`, or None when it is not a matrix instruction's name.
 
@@ -195,9 +200,11 @@ def _split_name(mnemonic: str) -> Mnemonic | None:
     k, glued = k_and_type[:digits], k_and_type[digits:]
     if rest[-1:] == ["1k"]:
         rest = rest[:-1]
-    blocks = 0
-    if rest and rest[0].endswith("b") and rest[0][:-1].isdigit():
-        blocks, rest = int(rest[0][:-1]), rest[1:]
+    blocks = _blocks_token(rest[0]) if rest else None
+    if blocks is None:
+        blocks = 0
+    else:
+        rest = rest[1:]
     operands = ([glued] if glued else []) + rest
     if not (m.isdigit() and n.isdigit() and k.isdigit()) or not 1 <= len(operands) <= 2:
         return None
@@ -439,10 +446,8 @@ class Instruction(Record):
 def _block_count(mnemonic: str) -> int:
     """The block count of a mnemonic's _<n>b token (1 without one): what parse_mnemonic
     reads there, without parsing the rest (a table's lines are parsed when used)."""
-    for token in mnemonic.split("_"):
-        if token[-1:] == "b" and token[:-1].isdigit():
-            return int(token[:-1])
-    return 1
+    found = (n for n in map(_blocks_token, mnemonic.split("_")) if n is not None)
+    return next(found, 1)
 
 
 def instruction(mnemonic: str, opcode: int, cycles: int, **facts: object) -> Instruction:

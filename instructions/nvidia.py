@@ -212,8 +212,8 @@ def table_of(arch: str) -> tuple[Callable[[], tuple[Instruction, ...]],
 
 
 def find(arch: str, key: str) -> Instruction | None:
-    """The Instruction of the line spelled `key` (a LINES spelling) if `arch` runs it, made
-    without the others."""
+    """The Instruction of the line spelled `key` (a spelling of lines()) if `arch` runs it,
+    made without the others."""
     for name, first, make in _specs():
         if name == key:
             return _instruction(arch, name, first, *make()) if MIN_ARCH[first] in _runs(arch) \

@@ -178,9 +178,8 @@ def _reads(operand: Operand, elems: Iterable[Elem]) -> list[Entry]:
     """_read of each element (the K reads of an output element, in one loop)."""
     if operand.remapped:
         return [_read(operand, elem) for elem in elems]
-    places, matrix = operand.layout.places, operand.matrix  # (no remap: the layout's own)
-    return [new(Entry, (named(matrix, *elem), location(operand, places(*elem)[0])))
-            for elem in elems]
+    places = operand.layout.places  # (no remap: the layout's own places)
+    return [entry(operand, places(*elem)[0], elem) for elem in elems]
 
 
 def _calculation(operands: dict[str, Operand], elem: Elem) -> Calculation:

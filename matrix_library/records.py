@@ -77,8 +77,7 @@ class Location(Record):
     def text(self) -> str:
         """The calculator's notation, e.g. v1{37}.[15:0] or v[1:0]{5}."""
         lo, hi = self.bits
-        name, bits = slot_parts(self.register, lo, hi - lo + 1)
-        return f"{name}{{{self.lane}}}{bits}"
+        return register_name(new(Place, (self.register, self.lane, lo, hi - lo + 1)))
 
     def __str__(self) -> str:
         return self.text
